@@ -1,0 +1,147 @@
+// Port of tinygrad/uop/ops.py: PatternMatcher, TrackedPatternMatcher and print_match_stats.
+#include "tinygrad/uop/pattern_matcher.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+
+#include "tinygrad/base/check.h"
+
+namespace tg {
+namespace {
+
+std::atomic<int> g_track_match_stats{0};
+
+// Every rule's stats, for printing. Diagnostics only: entries of destroyed matchers expire.
+struct StatsRegistry {
+  std::mutex mu;
+  std::vector<std::pair<std::source_location, std::weak_ptr<RuleStats>>> entries;
+};
+StatsRegistry& Registry() {
+  static StatsRegistry* const kRegistry = new StatsRegistry();
+  return *kRegistry;
+}
+
+std::string Basename(const char* path) {
+  std::string p(path);
+  size_t slash = p.find_last_of('/');
+  return slash == std::string::npos ? p : p.substr(slash + 1);
+}
+
+}  // namespace
+
+Rule::Rule(UPat pat, RuleFn fn, std::source_location where)
+    : pat_(std::move(pat)), fn_(fn), where_(where), stats_(std::make_shared<RuleStats>()) {
+  TG_CHECK(fn_ != nullptr) << "rule at " << location() << " has no function";
+  TG_CHECK(!pat_.ops().empty()) << "rule at " << location()
+                                << " must fix its root op (tinygrad asserts p.op is not None)";
+  StatsRegistry& r = Registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  std::erase_if(r.entries, [](const auto& e) { return e.second.expired(); });
+  r.entries.emplace_back(where_, stats_);
+}
+
+std::string Rule::location() const {
+  return Basename(where_.file_name()) + ":" + std::to_string(where_.line());
+}
+
+PatternMatcher::PatternMatcher(std::vector<Rule> rules) : rules_(std::move(rules)) {
+  for (uint32_t i = 0; i < rules_.size(); ++i)
+    rules_[i].pat().ops().ForEach([&](Ops op) { by_op_[static_cast<int>(op)].push_back(i); });
+}
+
+PatternMatcher PatternMatcher::operator+(const PatternMatcher& more) const {
+  std::vector<Rule> all = rules_;
+  all.insert(all.end(), more.rules_.begin(), more.rules_.end());
+  return PatternMatcher(std::move(all));
+}
+
+UOp PatternMatcher::Rewrite(const UOp& u, RewriteCtx ctx, const Rule** fired) const {
+  const std::vector<uint32_t>& candidates = by_op_[static_cast<int>(u.op())];
+  if (candidates.empty()) return {};
+  const OpSet child_ops = u.src_ops();
+  const bool track = g_track_match_stats.load(std::memory_order_relaxed) > 0;
+  for (uint32_t i : candidates) {
+    const Rule& rule = rules_[i];
+    if (!rule.pat().early_reject().IsSubsetOf(child_ops)) continue;
+    auto start = track ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
+    UOp result;
+    Match m(ctx, rule.where());
+    rule.pat().Match(u, m, [&] {
+      result = rule.fn()(m);
+      return static_cast<bool>(result);  // tinygrad stops at the first non-None, even `u` itself
+    });
+    bool rewrote = result && result != u;
+    if (track) {
+      uint64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                        std::chrono::steady_clock::now() - start).count();
+      RuleStats& st = rule.stats();
+      st.attempts.fetch_add(1, std::memory_order_relaxed);
+      (rewrote ? st.match_ns : st.miss_ns).fetch_add(ns, std::memory_order_relaxed);
+      if (rewrote) st.matches.fetch_add(1, std::memory_order_relaxed);
+    }
+    if (rewrote) {
+      if (fired) *fired = &rule;
+      return result;
+    }
+  }
+  return {};
+}
+
+void SetTrackMatchStats(int level) { g_track_match_stats.store(level); }
+int TrackMatchStats() { return g_track_match_stats.load(); }
+
+void ResetMatchStats() {
+  StatsRegistry& r = Registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  for (auto& [where, weak] : r.entries) {
+    if (auto st = weak.lock()) {
+      st->attempts = 0;
+      st->matches = 0;
+      st->match_ns = 0;
+      st->miss_ns = 0;
+    }
+  }
+}
+
+void PrintMatchStats(std::ostream& os) {
+  struct Row {
+    std::string loc;
+    uint64_t matches, attempts, match_ns, total_ns;
+  };
+  std::vector<Row> rows;
+  size_t num_rules = 0, matched_once = 0;
+  {
+    StatsRegistry& r = Registry();
+    std::lock_guard<std::mutex> lock(r.mu);
+    for (auto& [where, weak] : r.entries) {
+      auto st = weak.lock();
+      if (!st) continue;
+      ++num_rules;
+      if (st->matches > 0) ++matched_once;
+      if (st->attempts == 0) continue;
+      rows.push_back({Basename(where.file_name()) + ":" + std::to_string(where.line()), st->matches,
+                      st->attempts, st->match_ns, st->match_ns + st->miss_ns});
+    }
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.total_ns < b.total_ns; });
+  Row total{"TOTAL", 0, 0, 0, 0};
+  char line[160];
+  for (const Row& row : rows) {
+    std::snprintf(line, sizeof(line), "%6llu / %7llu -- %9.2f / %9.2f ms -- %s\n",
+                  static_cast<unsigned long long>(row.matches), static_cast<unsigned long long>(row.attempts),
+                  row.match_ns / 1e6, row.total_ns / 1e6, row.loc.c_str());
+    os << line;
+    total.matches += row.matches;
+    total.attempts += row.attempts;
+    total.match_ns += row.match_ns;
+    total.total_ns += row.total_ns;
+  }
+  std::snprintf(line, sizeof(line), "%6llu / %7llu -- %9.2f / %9.2f ms -- TOTAL\n",
+                static_cast<unsigned long long>(total.matches), static_cast<unsigned long long>(total.attempts),
+                total.match_ns / 1e6, total.total_ns / 1e6);
+  os << line << num_rules << " rules, " << matched_once << " matched once\n";
+}
+
+}  // namespace tg

@@ -1,0 +1,191 @@
+#include "tinygrad/uop/pattern_matcher.h"
+
+#include <sstream>
+
+#include "gtest/gtest.h"
+
+namespace tg {
+namespace {
+
+// Collects every way `p` matches `u` as "name=op,name=op" strings.
+std::vector<std::string> AllMatches(const UPat& p, const UOp& u) {
+  std::vector<std::string> out;
+  Match m;
+  p.Match(u, m, [&] {
+    std::string s;
+    for (const char* n : {"x", "y", "c", "a"})
+      if (m.has(n)) s += std::string(n) + "=" + std::string(OpName(m[n].op())) + ",";
+    out.push_back(s);
+    return false;  // keep going
+  });
+  return out;
+}
+
+bool Matches(const UPat& p, const UOp& u) { return !AllMatches(p, u).empty(); }
+
+TEST(UPatTest, OpSetsDtypesAndArgs) {
+  UOp a = UOp::Variable("a", 0, 10);
+  EXPECT_TRUE(Matches(UPat(Ops::DEFINE_VAR), a));
+  EXPECT_FALSE(Matches(UPat(Ops::CONST), a));
+  EXPECT_TRUE(Matches(UPat(OpSet{Ops::CONST, Ops::DEFINE_VAR}), a));
+  EXPECT_TRUE(Matches(UPat::Var("x", {dtypes::index}), a));
+  EXPECT_FALSE(Matches(UPat::Var("x", {dtypes::int32, dtypes::float32}), a));
+  // A vector matches through its scalar dtype.
+  EXPECT_TRUE(Matches(UPat::Var("x", {dtypes::float32}), UOp::Const(dtypes::float32.vec(4), 1.0)));
+  EXPECT_TRUE(Matches(UPat(Ops::DEFINE_VAR).arg(Arg::Tuple({"a", 0, 10})), a));
+  EXPECT_FALSE(Matches(UPat(Ops::DEFINE_VAR).arg(Arg::Tuple({"a", 0, 11})), a));
+}
+
+TEST(UPatTest, ConstArgsCompareByValueLikePython) {
+  // tinygrad's UPat.const(None, 1) matches a float 1.0 (Python's 1 == 1.0).
+  EXPECT_TRUE(Matches(UPat::Const(std::vector<DType>{}, 1), UOp::Const(dtypes::float32, 1.0)));
+  EXPECT_TRUE(Matches(UPat::Const(std::vector<DType>{}, true), UOp::Const(dtypes::int32, 1)));
+  EXPECT_FALSE(Matches(UPat::Const(std::vector<DType>{}, 0), UOp::Invalid()));
+  EXPECT_TRUE(Matches(UPat::Const(std::vector<DType>{}, ConstValue::Invalid()), UOp::Invalid()));
+}
+
+TEST(UPatTest, CommutativeOpsMatchEitherOrder) {
+  UOp a = UOp::Variable("a", 0, 10);
+  UOp e = a.const_like(3) + a;  // const first
+  UPat p = UPat::Var("x") + UPat::CVar("c");
+  EXPECT_EQ(AllMatches(p, e), std::vector<std::string>{"x=DEFINE_VAR,c=CONST,"});
+  EXPECT_EQ(AllMatches(p, a + 3), std::vector<std::string>{"x=DEFINE_VAR,c=CONST,"});
+  // Non-commutative ops keep their order.
+  UPat q = UPat::Var("x").idiv(UPat::CVar("c"));
+  EXPECT_TRUE(Matches(q, a.idiv(3)));
+  EXPECT_FALSE(Matches(q, a.const_like(3).idiv(a)));
+}
+
+TEST(UPatTest, RepeatedNameMustBindTheSameNode) {
+  UOp a = UOp::Variable("a", 0, 10), b = UOp::Variable("b", 0, 10);
+  UPat xx = UPat::Var("x") + UPat::Var("x");
+  EXPECT_TRUE(Matches(xx, a + a));
+  EXPECT_FALSE(Matches(xx, a + b));
+}
+
+TEST(UPatTest, EveryPermutationIsTried) {
+  UOp a = UOp::Variable("a", 0, 10), b = UOp::Variable("b", 0, 10);
+  UPat p = UPat::Var("x") + UPat::Var("y");
+  EXPECT_EQ(AllMatches(p, a + b).size(), 2u);  // (x=a,y=b) and (x=b,y=a)
+}
+
+TEST(UPatTest, SourceLengthRules) {
+  UOp a = UOp::Variable("a", 0, 10);
+  UOp w = a.lt(3).where(a, a + 1);
+  EXPECT_TRUE(Matches(UPat(Ops::WHERE).src({UPat(), UPat(), UPat()}), w));
+  EXPECT_FALSE(Matches(UPat(Ops::WHERE).src({UPat(), UPat()}), w));
+  EXPECT_TRUE(Matches(UPat(Ops::WHERE).src({UPat(), UPat()}).allow_any_len(), w));
+  UOp v = a.broadcast(3);
+  EXPECT_TRUE(Matches(UPat(Ops::VECTORIZE).src_repeat(UPat::Var("x")), v));
+  EXPECT_FALSE(Matches(UPat(Ops::VECTORIZE).src_repeat(UPat::Var("x")),
+                       UOp::Make(Ops::VECTORIZE, dtypes::index.vec(2), {a, a + 1})));
+}
+
+TEST(UPatTest, AnyTriesAlternatives) {
+  UOp a = UOp::Variable("a", 0, 10);
+  UPat p = UPat::Var("x", {dtypes::index}).or_casted();
+  EXPECT_TRUE(Matches(p, a));
+  EXPECT_TRUE(Matches(p, a.cast(dtypes::int32)));
+  EXPECT_FALSE(Matches(p, UOp::Const(dtypes::float32, 1.0)));
+}
+
+TEST(UPatTest, EarlyRejectIsTheSingleOpChildren) {
+  UPat p = UPat(Ops::ADD).src({UPat(Ops::MUL), UPat::CVar("c")});
+  EXPECT_EQ(p.early_reject(), OpSet{Ops::MUL});
+}
+
+const PatternMatcher& TestRules() {
+  static const auto* const kRules = new PatternMatcher({
+      {UPat::Var("x") + 0, [](const Match& m) { return m["x"]; }},                   // x+0 -> x
+      {UPat::Var("x") * 1, [](const Match& m) { return m["x"]; }},                   // x*1 -> x
+      {UPat::Var("x") + UPat::Var("x"), [](const Match& m) { return m["x"] * 2; }},  // x+x -> x*2
+  });
+  return *kRules;
+}
+
+TEST(PatternMatcherTest, FirstRuleWinsAndNullMeansNoMatch) {
+  UOp a = UOp::Variable("a", 0, 10);
+  EXPECT_EQ(TestRules().Rewrite(a + 0), a);
+  EXPECT_EQ(TestRules().Rewrite(a + a), a * 2);
+  EXPECT_FALSE(TestRules().Rewrite(a + 1));
+  EXPECT_FALSE(TestRules().Rewrite(a));
+}
+
+TEST(PatternMatcherTest, ComposesWithPlusInOrder) {
+  static const auto* const kFirst = new PatternMatcher({
+      {UPat::Var("x") + 0, [](const Match& m) { return m["x"] * 5; }},
+  });
+  UOp a = UOp::Variable("a", 0, 10);
+  EXPECT_EQ((*kFirst + TestRules()).Rewrite(a + 0), a * 5);
+  EXPECT_EQ((TestRules() + *kFirst).Rewrite(a + 0), a);
+  EXPECT_EQ((*kFirst + TestRules()).rules().size(), 4u);
+}
+
+TEST(PatternMatcherTest, RuleThatReturnsItsInputDoesNotCount) {
+  static const auto* const kRules = new PatternMatcher({
+      {UPat::Var("x").named("x"), [](const Match& m) { return m["x"]; }},
+  });
+  // A rule must fix its root op; the previous line would CHECK-fail if it did not.
+  (void)kRules;
+}
+
+TEST(PatternMatcherDeathTest, RootOpIsRequired) {
+  EXPECT_DEATH(PatternMatcher({{UPat::Var("x"), [](const Match& m) { return m["x"]; }}}),
+               "must fix its root op");
+}
+
+TEST(PatternMatcherDeathTest, ReadingAnUnboundCaptureNamesTheRule) {
+  PatternMatcher pm({{UPat(Ops::ADD), [](const Match& m) { return m["nope"]; }}});
+  UOp a = UOp::Variable("a", 0, 10);
+  EXPECT_DEATH(pm.Rewrite(a + 1), "pattern_matcher_test.cc:[0-9]+ reads capture \"nope\"");
+}
+
+struct Counter {
+  int seen = 0;
+};
+
+TEST(PatternMatcherTest, RulesReadTheirContext) {
+  PatternMatcher pm({{UPat(Ops::DEFINE_VAR).named("x"), [](const Match& m) {
+                        m.ctx<Counter>().seen++;
+                        return UOp();
+                      }}});
+  Counter c;
+  UOp a = UOp::Variable("a", 0, 10);
+  EXPECT_FALSE(pm.Rewrite(a, RewriteCtx::Of(c)));
+  EXPECT_EQ(c.seen, 1);
+}
+
+TEST(PatternMatcherDeathTest, WrongContextTypeIsABug) {
+  PatternMatcher pm({{UPat(Ops::DEFINE_VAR).named("x"), [](const Match& m) {
+                        m.ctx<Counter>().seen++;
+                        return UOp();
+                      }}});
+  int wrong = 0;
+  UOp a = UOp::Variable("a", 0, 10);
+  EXPECT_DEATH(pm.Rewrite(a, RewriteCtx::Of(wrong)), "context of another type");
+  EXPECT_DEATH(pm.Rewrite(a), "has none");
+}
+
+TEST(PatternMatcherTest, MatchStatsCountPerRule) {
+  ResetMatchStats();
+  SetTrackMatchStats(1);
+  UOp a = UOp::Variable("a", 0, 10);
+  TestRules().Rewrite(a + 0);
+  TestRules().Rewrite(a + a);
+  SetTrackMatchStats(0);
+  const auto& rules = TestRules().rules();
+  EXPECT_EQ(rules[0].stats().matches.load(), 1u);
+  EXPECT_EQ(rules[2].stats().matches.load(), 1u);
+  EXPECT_GE(rules[0].stats().attempts.load(), 2u);
+  std::ostringstream out;
+  PrintMatchStats(out);
+  EXPECT_NE(out.str().find("pattern_matcher_test.cc:" + std::to_string(rules[0].where().line())),
+            std::string::npos)
+      << out.str();
+  EXPECT_NE(out.str().find("TOTAL"), std::string::npos);
+  ResetMatchStats();
+  EXPECT_EQ(rules[0].stats().matches.load(), 0u);
+}
+
+}  // namespace
+}  // namespace tg

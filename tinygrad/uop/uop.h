@@ -1,0 +1,260 @@
+// File: tinygrad/uop/uop.h
+// Port of tinygrad/uop/ops.py: the UOp, an immutable, hash-consed IR node, and its sugar.
+//
+// A UOp is (op, dtype, src, arg, tag). Building an identical node returns the same node, so
+// `a == b` is a pointer compare and means structural equality. `UOp` is an 8-byte handle with
+// an intrusive reference count; the intern table holds nodes weakly, so a graph that nobody
+// references is freed (tinygrad's ucache of weakrefs). See README.md for why.
+//
+// Example:
+//   UOp a = UOp::Variable("a", 0, 10);
+//   UOp e = (a * 2 + 3).idiv(2);        // IDIV(ADD(MUL(a, 2), 3), 2), dtype index
+//   e.vmin(), e.vmax()                  // 1, 11: range analysis, computed at interning
+//
+// Derived facts that are O(1) from the children (the structural key, vmin/vmax, the set of
+// child ops used by pattern early-reject) are computed once when the node is interned, so a
+// node never changes after construction and is safe to share between threads.
+#ifndef TINYGRAD_UOP_UOP_H_
+#define TINYGRAD_UOP_UOP_H_
+
+#include <atomic>
+#include <cstdint>
+#include <initializer_list>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "tinygrad/dtype/const_value.h"
+#include "tinygrad/dtype/dtype.h"
+#include "tinygrad/uop/arg.h"
+#include "tinygrad/uop/ops.h"
+
+namespace tg {
+
+class UOp;
+namespace uop_internal {
+struct Node;
+void ReleaseNode(const Node* n);
+}  // namespace uop_internal
+
+class UOp {
+ public:
+  UOp() = default;  // the null handle: "no UOp" (a rule that does not apply returns it)
+  UOp(const UOp& o) : node_(o.node_) { IncRef(); }
+  UOp(UOp&& o) noexcept : node_(o.node_) { o.node_ = nullptr; }
+  UOp& operator=(const UOp& o) {
+    if (node_ != o.node_) {
+      o.IncRef();
+      DecRef();
+      node_ = o.node_;
+    }
+    return *this;
+  }
+  UOp& operator=(UOp&& o) noexcept {
+    if (this != &o) {
+      DecRef();
+      node_ = o.node_;
+      o.node_ = nullptr;
+    }
+    return *this;
+  }
+  ~UOp() { DecRef(); }
+
+  // Interns (op, dtype, src, arg, tag). Thread-safe.
+  static UOp Make(Ops op, DType dtype = dtypes::void_, std::span<const UOp> src = {},
+                  Arg arg = {}, Arg tag = {});
+  static UOp Make(Ops op, DType dtype, std::initializer_list<UOp> src, Arg arg = {},
+                  Arg tag = {}) {
+    return Make(op, dtype, std::span<const UOp>(src.begin(), src.size()), std::move(arg),
+                std::move(tag));
+  }
+
+  explicit operator bool() const { return node_ != nullptr; }
+  Ops op() const;
+  DType dtype() const;
+  std::span<const UOp> src() const;
+  const UOp& src(size_t i) const;
+  const Arg& arg() const;
+  const Arg& tag() const;
+  // Structural key: stable across processes and machines (op names, dtypes, args and the
+  // children's keys; the tag is not part of it, as in tinygrad's UOp.key).
+  uint64_t key() const;
+  // Range analysis (tinygrad's vmin/vmax).
+  const ConstValue& vmin() const;
+  const ConstValue& vmax() const;
+  // The ops of the direct sources, for pattern early-reject.
+  OpSet src_ops() const;
+
+  friend bool operator==(const UOp& a, const UOp& b) { return a.node_ == b.node_; }
+  friend bool operator!=(const UOp& a, const UOp& b) { return a.node_ != b.node_; }
+  template <typename H>
+  friend H AbslHashValue(H h, const UOp& u) {
+    return H::combine(std::move(h), u.node_ ? u.key() : 0);
+  }
+  // Identity of the node, for side tables that must not keep it alive.
+  const void* id() const { return node_; }
+
+  // tinygrad's replace(): the same node with one field changed (or itself if unchanged).
+  UOp replace_src(std::span<const UOp> src) const;
+  UOp replace_src(std::initializer_list<UOp> src) const {
+    return replace_src(std::span<const UOp>(src.begin(), src.size()));
+  }
+  UOp replace_arg(Arg arg) const;
+  UOp replace_dtype(DType dtype) const;
+  UOp replace_tag(Arg tag) const;
+  UOp replace_op(Ops op) const;
+
+  // ** constructors (tinygrad's static UOp helpers) **
+  // CONST of `dtype` (any vector width) holding as_const(v, dtype).
+  static UOp Const(DType dtype, ConstValue v);
+  // VCONST, or a CONST when all lanes are equal.
+  static UOp VConst(DType dtype, std::span<const ConstValue> lanes);
+  static UOp Variable(std::string name, ConstValue min, ConstValue max,
+                      DType dtype = dtypes::index);
+  static UOp Range(UOp end, int64_t axis_id, AxisType type = AxisType::LOOP);
+  static UOp Range(int64_t end, int64_t axis_id, AxisType type = AxisType::LOOP);
+  static UOp Special(UOp end, std::string name);
+  static UOp Sink(std::span<const UOp> srcs);
+  static UOp Sink(std::initializer_list<UOp> srcs) {
+    return Sink(std::span<const UOp>(srcs.begin(), srcs.size()));
+  }
+  static UOp Invalid(int count = 1);  // CONST Invalid of index.vec(count)
+
+  // ** sugar (tinygrad's OpMixin/MathMixin) **
+  UOp const_like(ConstValue v) const;
+  // ALU op with this as src[0]; dtype is the last src's, bool(.vec) for comparisons.
+  UOp alu(Ops op, std::initializer_list<UOp> rest = {}) const;
+  UOp cast(DType dtype) const;  // keeps the vector width; a no-op for the same dtype
+  UOp bitcast(DType dtype) const;
+  UOp gep(int i) const;
+  UOp gep(std::span<const int> lanes) const;
+  UOp broadcast(int count) const;
+  UOp vectorize(std::span<const UOp> rest) const;  // VECTORIZE(this, rest...)
+  UOp index(std::span<const UOp> idx, bool ptr = false) const;
+  UOp load(std::span<const UOp> rest = {}) const;
+  UOp store(UOp value) const;
+  UOp bind(int64_t value) const;
+  UOp where(UOp t, UOp f) const;
+  UOp where(UOp t, ConstValue f) const { return where(t, t.const_like(f)); }
+  UOp where(ConstValue t, UOp f) const { return where(f.const_like(t), f); }
+  UOp logical_not() const;  // CMPNE(this, True)
+  UOp neg() const;          // logical_not for bool, this*-1 otherwise
+  UOp idiv(const UOp& x) const;  // IDIV (truncating), tinygrad's //
+  UOp idiv(ConstValue x) const { return idiv(const_like(x)); }
+  UOp maximum(const UOp& x) const;
+  UOp maximum(ConstValue x) const { return maximum(const_like(x)); }
+  UOp minimum(const UOp& x) const;  // -max(-a, -b)
+  UOp minimum(ConstValue x) const { return minimum(const_like(x)); }
+  UOp lt(const UOp& x) const;  // CMPLT(this, x)
+  UOp lt(ConstValue x) const { return lt(const_like(x)); }
+  UOp gt(const UOp& x) const;  // CMPLT(x, this)
+  UOp gt(ConstValue x) const { return gt(const_like(x)); }
+  UOp le(const UOp& x) const { return gt(x).logical_not(); }
+  UOp le(ConstValue x) const { return gt(x).logical_not(); }
+  UOp ge(const UOp& x) const { return lt(x).logical_not(); }
+  UOp ge(ConstValue x) const { return lt(x).logical_not(); }
+  UOp ne(const UOp& x) const;  // CMPNE
+  UOp ne(ConstValue x) const { return ne(const_like(x)); }
+  UOp eq(const UOp& x) const { return ne(x).logical_not(); }
+  UOp eq(ConstValue x) const { return ne(x).logical_not(); }
+  UOp reciprocal() const { return alu(Ops::RECIPROCAL); }
+  UOp sqrt() const { return alu(Ops::SQRT); }
+  UOp exp2() const { return alu(Ops::EXP2); }
+  UOp log2() const { return alu(Ops::LOG2); }
+  UOp sin() const { return alu(Ops::SIN); }
+  UOp trunc() const { return alu(Ops::TRUNC); }
+  UOp pow(const UOp& x) const { return alu(Ops::POW, {x}); }
+
+  // ** graph walks (explicit stacks: no recursion depth limit) **
+  // Children before parents, sources visited in order (tinygrad's toposort).
+  std::vector<UOp> toposort() const;
+  // toposort() without this node.
+  std::vector<UOp> backward_slice() const;
+
+ private:
+  explicit UOp(const uop_internal::Node* n) : node_(n) {}  // adopts one reference
+  void IncRef() const;
+  void DecRef();
+  friend struct uop_internal::Node;
+  friend class Interner;
+  friend void uop_internal::ReleaseNode(const uop_internal::Node* n);
+
+  const uop_internal::Node* node_ = nullptr;
+};
+
+// tinygrad's MathMixin operators: UOp op UOp, and with a number on either side.
+// `a - b` builds a + b*-1 and `a / b` builds a * RECIPROCAL(b), as tinygrad does.
+UOp operator+(const UOp& a, const UOp& b);
+UOp operator+(const UOp& a, ConstValue b);
+UOp operator+(ConstValue a, const UOp& b);
+UOp operator-(const UOp& a, const UOp& b);
+UOp operator-(const UOp& a, ConstValue b);
+UOp operator-(ConstValue a, const UOp& b);
+UOp operator*(const UOp& a, const UOp& b);
+UOp operator*(const UOp& a, ConstValue b);
+UOp operator*(ConstValue a, const UOp& b);
+UOp operator/(const UOp& a, const UOp& b);
+UOp operator/(const UOp& a, ConstValue b);
+UOp operator/(ConstValue a, const UOp& b);
+UOp operator%(const UOp& a, const UOp& b);
+UOp operator%(const UOp& a, ConstValue b);
+UOp operator%(ConstValue a, const UOp& b);
+UOp operator&(const UOp& a, const UOp& b);
+UOp operator&(const UOp& a, ConstValue b);
+UOp operator|(const UOp& a, const UOp& b);
+UOp operator|(const UOp& a, ConstValue b);
+UOp operator^(const UOp& a, const UOp& b);
+UOp operator^(const UOp& a, ConstValue b);
+UOp operator<<(const UOp& a, const UOp& b);
+UOp operator<<(const UOp& a, ConstValue b);
+UOp operator>>(const UOp& a, const UOp& b);
+UOp operator>>(const UOp& a, ConstValue b);
+UOp operator-(const UOp& a);
+
+// tinygrad's pretty_print: a multi-line, re-parseable-looking dump with shared nodes named
+// `x3:=` once and referenced as `x3` afterwards.
+std::string PrettyPrint(const UOp& u);
+std::ostream& operator<<(std::ostream& os, const UOp& u);  // PrettyPrint
+
+// Number of live interned nodes (for leak tests and benchmarks).
+size_t LiveUOpCount();
+
+// ** internals: the node layout, here so the accessors above inline **
+namespace uop_internal {
+struct Node {
+  mutable std::atomic<int32_t> refs;
+  Ops op;
+  uint32_t num_src;
+  DType dtype;
+  uint64_t key;
+  OpSet src_ops;
+  Arg arg;
+  Arg tag;
+  ConstValue vmin;
+  ConstValue vmax;
+  // `num_src` UOp handles follow the node in the same allocation.
+  const UOp* src() const { return reinterpret_cast<const UOp*>(this + 1); }
+};
+static_assert(sizeof(Node) % alignof(UOp) == 0);
+}  // namespace uop_internal
+
+inline void UOp::IncRef() const {
+  if (node_) node_->refs.fetch_add(1, std::memory_order_relaxed);
+}
+inline void UOp::DecRef() {
+  if (node_ && node_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1)
+    uop_internal::ReleaseNode(node_);
+}
+inline Ops UOp::op() const { return node_->op; }
+inline DType UOp::dtype() const { return node_->dtype; }
+inline std::span<const UOp> UOp::src() const { return {node_->src(), node_->num_src}; }
+inline const Arg& UOp::arg() const { return node_->arg; }
+inline const Arg& UOp::tag() const { return node_->tag; }
+inline uint64_t UOp::key() const { return node_->key; }
+inline const ConstValue& UOp::vmin() const { return node_->vmin; }
+inline const ConstValue& UOp::vmax() const { return node_->vmax; }
+inline OpSet UOp::src_ops() const { return node_->src_ops; }
+
+}  // namespace tg
+
+#endif  // TINYGRAD_UOP_UOP_H_
