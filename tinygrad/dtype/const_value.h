@@ -2,9 +2,10 @@
 // Port of tinygrad's ConstType (Python float|int|bool|Invalid) and the dtype value helpers of
 // tinygrad/dtype.py (as_const, min, max, truncate, fp16/bf16/fp8 rounding).
 //
-// Python ints are unbounded; ours are 128-bit and saturate at +-kIntInf, which is far beyond
-// any int64 value, so products of two int64 bounds stay exact and only ranges that tinygrad
-// itself treats as "unbounded" (dtypes.index's +-2**799) saturate.
+// Python ints are unbounded; ours are 128-bit and saturate at +-kIntInf = 2**120, which is far
+// beyond any int64 value: sums of int64 values and products of int32-range values stay exact.
+// What saturates is what tinygrad itself treats as "unbounded" (dtypes.index's +-2**799), and
+// products whose magnitude passes 2**120 (e.g. int64.min * int64.min = 2**126).
 //
 // Equality is exact and kind-sensitive (1 != 1.0 != True), unlike Python's 1 == 1.0 == True:
 // interning must not merge a float const with an int const. NaNs are canonicalized to one
@@ -86,7 +87,8 @@ bool NumEq(const ConstValue& a, const ConstValue& b);    // Python a == b across
 ConstValue NumMin(const ConstValue& a, const ConstValue& b);
 ConstValue NumMax(const ConstValue& a, const ConstValue& b);
 
-// C-style (truncating) integer division and remainder, tinygrad's cdiv/cmod; b != 0.
+// C-style (truncating) integer division and remainder, tinygrad's cdiv/cmod: b == 0 gives
+// CDiv 0 and CMod a, as tinygrad's `cdiv(x, 0) == 0`.
 i128 CDiv(i128 a, i128 b);
 i128 CMod(i128 a, i128 b);
 
@@ -99,7 +101,9 @@ ConstValue max(DType d);
 }  // namespace dtypes
 
 // tinygrad's `truncate[dtype](x)`: what the value becomes stored in dtype (ints wrap like
-// ctypes, floats round to the format). index and Invalid pass through; void CHECK-fails.
+// ctypes, floats round to the format). index and Invalid pass through; vectors truncate as their
+// scalar (exec_alu's lane-wise split); void and pointers CHECK-fail, as does a float value for an
+// int dtype (ctypes raises TypeError).
 ConstValue Truncate(const ConstValue& v, DType d);
 
 // Float format conversions (round to nearest even), as tinygrad's float_to_fp16, float_to_bf16,

@@ -16,8 +16,10 @@
 #include <cstdint>
 #include <initializer_list>
 #include <ostream>
+#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace tg {
 
@@ -125,7 +127,11 @@ bool FromName(std::string_view name, DType* out);
 std::pair<int, int> finfo(DType d);
 
 // The JAX-style promotion lattice: the least dtype every argument promotes to.
+// Not associative (lub(lub(long, ulong), fp8e5m2) is half, lub(long, ulong, fp8e5m2) is
+// fp8e5m2), so an n-ary call can't be folded from pairs. CHECKs on void, index and pointers,
+// which are not in the lattice (tinygrad: KeyError).
 DType least_upper_dtype(std::initializer_list<DType> ds);
+DType least_upper_dtype(std::span<const DType> ds);
 DType least_upper_float(DType d);
 bool can_lossless_cast(DType from, DType to);
 DType sum_acc_dtype(DType d);  // tinygrad default SUM_DTYPE=float32

@@ -9,6 +9,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "tinygrad/base/check.h"
+#include "tinygrad/uop/spec.h"
 
 namespace tg {
 namespace {
@@ -80,7 +81,8 @@ class RewriteContext {
         if (it == replace_.end()) {
           stack.push_front(std::move(item));
         } else {
-          replace_.emplace(n, it->second);
+          UOp result = it->second;  // emplace may rehash, which would free *it first
+          replace_.emplace(n, std::move(result));
         }
       }
     }
@@ -156,7 +158,9 @@ const PatternMatcher& SubstituteRules() {
 }  // namespace
 
 UOp GraphRewrite(const UOp& sink, const PatternMatcher& pm, const RewriteOptions& opts) {
-  return MakeContext(pm, opts).Rewrite(sink);
+  UOp out = MakeContext(pm, opts).Rewrite(sink);
+  if (SpecCheckLevel() > 0) CheckSpecAfterRewrite(out, opts.name);  // tinygrad's SPEC
+  return out;
 }
 
 absl::flat_hash_map<UOp, UOp> GraphRewriteMap(const UOp& sink, const PatternMatcher& pm,
@@ -166,6 +170,7 @@ absl::flat_hash_map<UOp, UOp> GraphRewriteMap(const UOp& sink, const PatternMatc
   if (opts.bottom_up) std::reverse(order.begin(), order.end());
   absl::flat_hash_map<UOp, UOp> out;
   for (const UOp& k : order) out.emplace(k, ctx.Rewrite(k));
+  if (SpecCheckLevel() > 0) CheckSpecAfterRewrite(out.at(sink), opts.name);  // tinygrad's SPEC
   return out;
 }
 

@@ -121,14 +121,6 @@ TEST(PatternMatcherTest, ComposesWithPlusInOrder) {
   EXPECT_EQ((*kFirst + TestRules()).rules().size(), 4u);
 }
 
-TEST(PatternMatcherTest, RuleThatReturnsItsInputDoesNotCount) {
-  static const auto* const kRules = new PatternMatcher({
-      {UPat::Var("x").named("x"), [](const Match& m) { return m["x"]; }},
-  });
-  // A rule must fix its root op; the previous line would CHECK-fail if it did not.
-  (void)kRules;
-}
-
 TEST(PatternMatcherDeathTest, RootOpIsRequired) {
   EXPECT_DEATH(PatternMatcher({{UPat::Var("x"), [](const Match& m) { return m["x"]; }}}),
                "must fix its root op");

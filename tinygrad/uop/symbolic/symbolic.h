@@ -11,6 +11,9 @@
 //   SymbolicSimple() = propagate_invalid + symbolic_simple
 //   Symbolic()       = SymbolicSimple() + Commutative() + the symbolic rules (with div_and_mod)
 //   Sym()            = Symbolic() + pm_simplify_valid + the remaining `sym` rules
+// (the symbolic rules are symbolic.py's phase 2, followed by DivAndModSymbolic() and
+// GepPushing()). PmDropAndClauses() and PmMoveWhereOnLoad() are standalone, for the passes that
+// add them.
 #ifndef TINYGRAD_UOP_SYMBOLIC_SYMBOLIC_H_
 #define TINYGRAD_UOP_SYMBOLIC_SYMBOLIC_H_
 
@@ -26,9 +29,14 @@ const PatternMatcher& PropagateInvalid();
 const PatternMatcher& SymbolicSimple();
 const PatternMatcher& Commutative();
 const PatternMatcher& DivAndModSymbolic();
+const PatternMatcher& GepPushing();
 const PatternMatcher& Symbolic();
 const PatternMatcher& PmSimplifyValid();
 const PatternMatcher& Sym();
+// where(a & b, x, Invalid) drops the AND clauses that use none of x's ranges.
+const PatternMatcher& PmDropAndClauses();
+// where(c, buf[x], 0) moves the clauses of c it can into the load's valid.
+const PatternMatcher& PmMoveWhereOnLoad();
 
 // tinygrad's UOp.simplify(): a graph_rewrite with Symbolic(); CONST/VCONST return themselves.
 UOp Simplify(const UOp& u);

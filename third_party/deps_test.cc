@@ -1,0 +1,66 @@
+// Checks that the system-library overlays in this directory compile and link: every absl
+// component @absl//:absl promises, plus gtest and gmock.
+
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/hash/hash.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/synchronization/mutex.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace {
+
+using ::testing::ElementsAre;
+
+absl::StatusOr<int> Half(int x) {
+  if (x % 2 != 0) return absl::InvalidArgumentError(absl::StrCat(x, " is odd"));
+  return x / 2;
+}
+
+TEST(DepsTest, AbslStrings) {
+  EXPECT_EQ(absl::StrFormat("%s-%03d", "k", 7), "k-007");
+  std::vector<std::string> parts = absl::StrSplit("a,b,c", ',');
+  EXPECT_THAT(parts, ElementsAre("a", "b", "c"));
+  EXPECT_EQ(absl::StrJoin(parts, "+"), "a+b+c");
+}
+
+TEST(DepsTest, AbslStatus) {
+  EXPECT_EQ(*Half(4), 2);
+  absl::StatusOr<int> odd = Half(3);
+  ASSERT_FALSE(odd.ok());
+  EXPECT_EQ(odd.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(odd.status().message(), "3 is odd");
+}
+
+TEST(DepsTest, AbslContainersAndHash) {
+  absl::flat_hash_map<std::string, int> m;
+  absl::flat_hash_set<int> s;
+  for (int i = 0; i < 1000; ++i) {
+    m[absl::StrCat("k", i)] = i;
+    s.insert(i);
+  }
+  EXPECT_EQ(m.at("k999"), 999);
+  EXPECT_EQ(s.size(), 1000u);
+  EXPECT_EQ(absl::HashOf(std::string("x")), absl::HashOf(std::string("x")));
+}
+
+TEST(DepsTest, AbslSynchronization) {
+  absl::Mutex mu;
+  int n = 0;
+  {
+    absl::MutexLock lock(&mu);
+    ++n;
+  }
+  EXPECT_EQ(n, 1);
+}
+
+}  // namespace

@@ -1,0 +1,94 @@
+// File: tools/cli/tg_main.cc
+//
+// The `tg` command line. Each subcommand is one row of kCommands: a name, a one-line
+// summary for the usage text, and a function taking the arguments after the name.
+// Later rows: run, worker, keygen, db, ...
+//
+// Exit codes: 0 success, 1 the command failed, 2 usage error.
+
+#include <cstdio>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tools/cli/version.h"
+
+namespace tg {
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitUsage = 2;
+
+using Args = std::span<const std::string_view>;
+
+struct Command {
+  std::string_view name;
+  std::string_view summary;
+  int (*run)(Args args);
+};
+
+int RunHelp(Args args);
+int RunVersion(Args args);
+
+constexpr Command kCommands[] = {
+    {"help", "show this help", RunHelp},
+    {"version", "print the version, the tinygrad reference commit and the compiler", RunVersion},
+};
+
+void PrintUsage(std::FILE* out) {
+  std::fprintf(out,
+               "usage: tg <command> [args...]\n"
+               "\n"
+               "tinygrad-cc: tinygrad's compiler core in C++.\n"
+               "\n"
+               "commands:\n");
+  for (const Command& c : kCommands) {
+    std::fprintf(out, "  %-10.*s %.*s\n", static_cast<int>(c.name.size()), c.name.data(),
+                 static_cast<int>(c.summary.size()), c.summary.data());
+  }
+  std::fprintf(out,
+               "\n"
+               "options:\n"
+               "  -h, --help  show this help\n");
+}
+
+int UsageError(std::string_view message) {
+  std::fprintf(stderr, "tg: %.*s\n\n", static_cast<int>(message.size()), message.data());
+  PrintUsage(stderr);
+  return kExitUsage;
+}
+
+int RunHelp(Args args) {
+  if (!args.empty()) return UsageError("help takes no arguments");
+  PrintUsage(stdout);
+  return kExitOk;
+}
+
+int RunVersion(Args args) {
+  if (!args.empty()) return UsageError("version takes no arguments");
+  std::printf("tinygrad-cc %.*s\n", static_cast<int>(kVersion.size()), kVersion.data());
+  std::printf("tinygrad reference commit %.*s\n",
+              static_cast<int>(kTinygradReferenceCommit.size()), kTinygradReferenceCommit.data());
+  std::printf("compiler %.*s\n", static_cast<int>(kCompilerVersion.size()),
+              kCompilerVersion.data());
+  return kExitOk;
+}
+
+int Main(Args args) {
+  if (args.empty()) return UsageError("no command given");
+  const std::string_view name = args.front();
+  if (name == "-h" || name == "--help") return RunHelp(args.subspan(1));
+  for (const Command& c : kCommands) {
+    if (c.name == name) return c.run(args.subspan(1));
+  }
+  return UsageError("unknown command '" + std::string(name) + "'");
+}
+
+}  // namespace
+}  // namespace tg
+
+int main(int argc, char** argv) {
+  std::vector<std::string_view> args(argv + 1, argv + argc);
+  return tg::Main(args);
+}
