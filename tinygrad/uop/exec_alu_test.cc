@@ -1,6 +1,6 @@
 // Tests of ExecAlu (tinygrad's exec_alu / python_alu).
 // Expected values are the reference's: `exec_alu(op, dtype, operands[, False])` run with
-//   cd /tmp && PYTHONPATH=/work/ref/tinygrad DEV=CPU python3 -c '...'
+//   cd /tmp && PYTHONPATH=<tinygrad checkout at 35900290> DEV=CPU python3 -c '...'
 // at the pinned commit, and compared by Python repr (so 3 != 3.0 != True).
 #include "tinygrad/uop/exec_alu.h"
 

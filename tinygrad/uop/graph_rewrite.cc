@@ -145,12 +145,12 @@ using SubstituteMap = const absl::flat_hash_map<UOp, UOp>;
 
 const PatternMatcher& SubstituteRules() {
   static const auto* const kRules = new PatternMatcher({
-      {UPat(GroupOp::All).named("x"),
+      Rule(UPat(GroupOp::All).named("x"),
        [](const Match& m) {
          SubstituteMap& map = m.ctx<SubstituteMap>();
          auto it = map.find(m["x"]);
          return it == map.end() ? UOp() : it->second;
-       }},
+       }),
   });
   return *kRules;
 }

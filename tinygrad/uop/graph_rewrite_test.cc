@@ -7,16 +7,16 @@ namespace {
 
 const PatternMatcher& Folding() {
   static const auto* const kRules = new PatternMatcher({
-      {UPat::Var("x") + 0, [](const Match& m) { return m["x"]; }},  // x+0 -> x
-      {UPat::Var("x") * 1, [](const Match& m) { return m["x"]; }},  // x*1 -> x
+      Rule(UPat::Var("x") + 0, [](const Match& m) { return m["x"]; }),  // x+0 -> x
+      Rule(UPat::Var("x") * 1, [](const Match& m) { return m["x"]; }),  // x*1 -> x
       // c0+c1 -> c (index consts)
-      {UPat::CVar("a", {dtypes::index}) + UPat::CVar("b", {dtypes::index}),
+      Rule(UPat::CVar("a", {dtypes::index}) + UPat::CVar("b", {dtypes::index}),
        [](const Match& m) {
          return m["a"].const_like(m["a"].arg().number() + m["b"].arg().number());
-       }},
+       }),
       // (x+c0)+c1 -> x+(c0+c1)
-      {(UPat::Var("x") + UPat::CVar("c0")) + UPat::CVar("c1"),
-       [](const Match& m) { return m["x"] + (m["c0"] + m["c1"]); }},
+      Rule((UPat::Var("x") + UPat::CVar("c0")) + UPat::CVar("c1"),
+       [](const Match& m) { return m["x"] + (m["c0"] + m["c1"]); }),
   });
   return *kRules;
 }
@@ -49,8 +49,8 @@ TEST(GraphRewriteTest, DeepChainsNeedNoRecursion) {
 const PatternMatcher& ParentFirst() {
   static const auto* const kRules = new PatternMatcher({
       // max(x, x) -> x, only if seen before the sources change
-      {UPat(Ops::MAX).src({UPat::Var("x"), UPat::Var("x")}), [](const Match& m) { return m["x"]; }},
-      {UPat::Var("x") * 1, [](const Match& m) { return m["x"] + 0; }},
+      Rule(UPat(Ops::MAX).src({UPat::Var("x"), UPat::Var("x")}), [](const Match& m) { return m["x"]; }),
+      Rule(UPat::Var("x") * 1, [](const Match& m) { return m["x"] + 0; }),
   });
   return *kRules;
 }
@@ -69,13 +69,13 @@ struct Renames {
 
 const PatternMatcher& CountingRules() {
   static const auto* const kRules = new PatternMatcher({
-      {UPat(Ops::DEFINE_VAR).named("v"),
+      Rule(UPat(Ops::DEFINE_VAR).named("v"),
        [](const Match& m) {
          Renames& r = m.ctx<Renames>();
          if (m["v"].arg()[0].str() != "a") return UOp();
          r.count++;
          return UOp::Variable("b", m["v"].arg()[1].number(), m["v"].arg()[2].number());
-       }},
+       }),
   });
   return *kRules;
 }
@@ -109,9 +109,9 @@ TEST(GraphRewriteTest, SubstituteReplacesAndRebuilds) {
 
 const PatternMatcher& Cycle() {
   static const auto* const kRules = new PatternMatcher({
-      {UPat::Var("x") + 1, [](const Match& m) { return 1 + m["x"] * 1; }},  // x+1 -> 1+x*1
-      {UPat::Var("x") * 1, [](const Match& m) { return m["x"] + 0; }},      // x*1 -> x+0
-      {UPat::Var("x") + 0, [](const Match& m) { return m["x"] * 1; }},      // x+0 -> x*1
+      Rule(UPat::Var("x") + 1, [](const Match& m) { return 1 + m["x"] * 1; }),  // x+1 -> 1+x*1
+      Rule(UPat::Var("x") * 1, [](const Match& m) { return m["x"] + 0; }),      // x*1 -> x+0
+      Rule(UPat::Var("x") + 0, [](const Match& m) { return m["x"] * 1; }),      // x+0 -> x*1
   });
   return *kRules;
 }

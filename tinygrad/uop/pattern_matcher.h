@@ -8,8 +8,8 @@
 // Example:
 //   const PatternMatcher& FoldDoubleAdd() {
 //     static const auto* const kRules = new PatternMatcher({
-//         {UPat::Var("x") + UPat::Var("x"),
-//          [](const Match& m) { return m["x"] * 2; }},  // x+x -> x*2
+//         Rule(UPat::Var("x") + UPat::Var("x"),
+//              [](const Match& m) { return m["x"] * 2; }),  // x+x -> x*2
 //     });
 //     return *kRules;
 //   }
@@ -46,6 +46,8 @@ struct RuleStats {
 class Rule {
  public:
   // The location defaults to where the rule is written, which names it in stats and errors.
+  // Write `Rule(pat, fn)` in tables, not `{pat, fn}`: GCC 12 evaluates the default argument of
+  // a brace-initialized element at the end of the whole list, so every rule would get one line.
   Rule(UPat pat, RuleFn fn, std::source_location where = std::source_location::current());
 
   const UPat& pat() const { return pat_; }

@@ -96,9 +96,9 @@ TEST(UPatTest, EarlyRejectIsTheSingleOpChildren) {
 
 const PatternMatcher& TestRules() {
   static const auto* const kRules = new PatternMatcher({
-      {UPat::Var("x") + 0, [](const Match& m) { return m["x"]; }},                   // x+0 -> x
-      {UPat::Var("x") * 1, [](const Match& m) { return m["x"]; }},                   // x*1 -> x
-      {UPat::Var("x") + UPat::Var("x"), [](const Match& m) { return m["x"] * 2; }},  // x+x -> x*2
+      Rule(UPat::Var("x") + 0, [](const Match& m) { return m["x"]; }),                   // x+0 -> x
+      Rule(UPat::Var("x") * 1, [](const Match& m) { return m["x"]; }),                   // x*1 -> x
+      Rule(UPat::Var("x") + UPat::Var("x"), [](const Match& m) { return m["x"] * 2; }),  // x+x -> x*2
   });
   return *kRules;
 }
@@ -113,7 +113,7 @@ TEST(PatternMatcherTest, FirstRuleWinsAndNullMeansNoMatch) {
 
 TEST(PatternMatcherTest, ComposesWithPlusInOrder) {
   static const auto* const kFirst = new PatternMatcher({
-      {UPat::Var("x") + 0, [](const Match& m) { return m["x"] * 5; }},
+      Rule(UPat::Var("x") + 0, [](const Match& m) { return m["x"] * 5; }),
   });
   UOp a = UOp::Variable("a", 0, 10);
   EXPECT_EQ((*kFirst + TestRules()).Rewrite(a + 0), a * 5);
@@ -122,7 +122,7 @@ TEST(PatternMatcherTest, ComposesWithPlusInOrder) {
 }
 
 TEST(PatternMatcherDeathTest, RootOpIsRequired) {
-  EXPECT_DEATH(PatternMatcher({{UPat::Var("x"), [](const Match& m) { return m["x"]; }}}),
+  EXPECT_DEATH(PatternMatcher({Rule(UPat::Var("x"), [](const Match& m) { return m["x"]; })}),
                "must fix its root op");
 }
 
@@ -168,7 +168,7 @@ TEST(PatternMatcherTest, MatchStatsCountPerRule) {
   const auto& rules = TestRules().rules();
   EXPECT_EQ(rules[0].stats().matches.load(), 1u);
   EXPECT_EQ(rules[2].stats().matches.load(), 1u);
-  EXPECT_GE(rules[0].stats().attempts.load(), 2u);
+  EXPECT_EQ(rules[0].stats().attempts.load(), 1u);  // a+a has no CONST child: early reject
   std::ostringstream out;
   PrintMatchStats(out);
   EXPECT_NE(out.str().find("pattern_matcher_test.cc:" + std::to_string(rules[0].where().line())),

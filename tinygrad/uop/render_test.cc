@@ -1,6 +1,6 @@
 // Tests of Render (tinygrad's UOp.render(simplify=False)) and SymInfer (sym_infer).
 // Expected strings and values are the reference's, run with
-//   cd /tmp && PYTHONPATH=/work/ref/tinygrad DEV=CPU python3 -c '...'
+//   cd /tmp && PYTHONPATH=<tinygrad checkout at 35900290> DEV=CPU python3 -c '...'
 // on the same graphs (built node for node) at the pinned commit.
 #include "tinygrad/uop/render.h"
 

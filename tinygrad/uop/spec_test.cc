@@ -5,7 +5,7 @@
 // the same graphs (node for node, raw UOp constructors) in tinygrad at the pinned commit and
 // asks each of shared_spec, tensor_spec, kernel_spec, program_spec and full_spec, node by node in
 // toposort order, as type_verify does:
-//   cd /tmp && PYTHONPATH=/work/ref/tinygrad DEV=CPU python3 /work/main/tools/golden/spec_oracle.py
+//   cd /tmp && PYTHONPATH=<tinygrad checkout at 35900290> DEV=CPU python3 <repo>/tools/golden/spec_oracle.py
 // Its output rows are pasted below. Keep the two case lists in sync.
 #include "tinygrad/uop/spec.h"
 

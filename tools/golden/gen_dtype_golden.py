@@ -4,8 +4,8 @@
 # //tinygrad/dtype:const_value_test replay, by running the reference tinygrad.
 #
 # Usage (from anywhere; the reference checkout must be importable):
-#   cd /tmp && PYTHONPATH=/work/ref/tinygrad DEV=CPU python3 \
-#     /work/main/tools/golden/gen_dtype_golden.py --out /work/main/tinygrad/dtype/testdata
+#   cd /tmp && PYTHONPATH=<tinygrad checkout at 35900290> DEV=CPU python3 \
+#     <repo>/tools/golden/gen_dtype_golden.py --out <repo>/tinygrad/dtype/testdata
 #
 # Files (one record per line, fields separated by " | ", '#' lines are comments):
 #   least_upper_dtype.txt  a | b | least_upper_dtype(a, b), "error" when tinygrad raises
@@ -183,8 +183,8 @@ def main():
   ap = argparse.ArgumentParser()
   ap.add_argument("--out", required=True)
   args = ap.parse_args()
-  cmd = ("cd /tmp && PYTHONPATH=/work/ref/tinygrad DEV=CPU python3 /work/main/tools/golden/gen_dtype_golden.py "
-         "--out /work/main/tinygrad/dtype/testdata")
+  cmd = ("cd /tmp && PYTHONPATH=<tinygrad checkout at 35900290> DEV=CPU python3 <repo>/tools/golden/gen_dtype_golden.py "
+         "--out <repo>/tinygrad/dtype/testdata")
   tables = {"least_upper_dtype.txt": ("least_upper_dtype table", gen_lub),
             "can_lossless_cast.txt": ("can_lossless_cast table", gen_lossless),
             "dtype_lt.txt": ("DType.__lt__ table", gen_lt),

@@ -4,9 +4,9 @@
 # //tinygrad/uop/symbolic:symbolic_parity_test replays, by running the reference tinygrad.
 #
 # Usage (from anywhere; the reference checkout must be importable):
-#   cd /tmp && PYTHONPATH=/work/ref/tinygrad DEV=CPU python3 \
-#     /work/main/tools/golden/gen_symbolic_cases.py \
-#     --out /work/main/tinygrad/uop/symbolic/testdata/symbolic_cases.txt
+#   cd /tmp && PYTHONPATH=<tinygrad checkout at 35900290> DEV=CPU python3 \
+#     <repo>/tools/golden/gen_symbolic_cases.py \
+#     --out <repo>/tinygrad/uop/symbolic/testdata/symbolic_cases.txt
 #
 # Where the cases come from:
 #   1. Every helper_test_variable(v, ...) call of the reference's test/unit/test_uop_symbolic.py
@@ -53,7 +53,7 @@
 # +-2**120, where its ints saturate).
 import argparse, functools, importlib.util, inspect, os, random, sys, types
 
-REF = os.environ.get("TINYGRAD_REF", "/work/ref/tinygrad")
+REF = os.environ.get("TINYGRAD_REF", os.environ.get("PYTHONPATH", "").split(":")[0])
 REF_COMMIT = os.environ.get("TINYGRAD_REF_COMMIT", "35900290b246ec5f5eb49d2677c41db5e8b108d3")
 BIG = 2**100  # beyond this, tinygrad's 2**799 index bounds and our 2**120 saturation differ
 
@@ -360,7 +360,7 @@ def main():
   with Context(CORRECT_DIVMOD_FOLDING=1): n_ref, n_extra, n_fuzz = generate(rows, skips)
   with open(args.out, "w") as f:
     f.write("# Golden cases for //tinygrad/uop/symbolic:symbolic_parity_test. Do not edit: regenerate with\n")
-    f.write("#   cd /tmp && PYTHONPATH=/work/ref/tinygrad DEV=CPU python3 "
+    f.write("#   cd /tmp && PYTHONPATH=<tinygrad checkout at 35900290> DEV=CPU python3 "
             "<repo>/tools/golden/gen_symbolic_cases.py --out <repo>/tinygrad/uop/symbolic/testdata/symbolic_cases.txt\n")
     f.write(f"# Reference: tinygrad at commit {REF_COMMIT}, test/unit/test_uop_symbolic.py + extra_cases() + "
             "fuzz_cases(), all under Context(CORRECT_DIVMOD_FOLDING=1).\n")

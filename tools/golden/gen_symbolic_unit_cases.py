@@ -4,8 +4,8 @@
 # cases, with the answers of the reference tinygrad (render, vmin, vmax).
 #
 # Usage (paste the output between the BEGIN/END markers of symbolic_test.cc):
-#   cd /tmp && PYTHONPATH=/work/ref/tinygrad DEV=CPU CORRECT_DIVMOD_FOLDING=1 python3 \
-#     /work/main/tools/golden/gen_symbolic_unit_cases.py
+#   cd /tmp && PYTHONPATH=<tinygrad checkout at 35900290> DEV=CPU CORRECT_DIVMOD_FOLDING=1 python3 \
+#     <repo>/tools/golden/gen_symbolic_unit_cases.py
 #
 # CORRECT_DIVMOD_FOLDING=1 because our simplifier always folds div/mod soundly (see
 # tinygrad/uop/symbolic/divandmod.cc); tinygrad's default folds a few negative numerators wrongly.

@@ -6,7 +6,7 @@
 # (raw UOp(op, dtype, src, arg, tag) constructors, no sugar).
 #
 # Usage:
-#   cd /tmp && PYTHONPATH=/work/ref/tinygrad DEV=CPU python3 /work/main/tools/golden/spec_oracle.py
+#   cd /tmp && PYTHONPATH=<tinygrad checkout at 35900290> DEV=CPU python3 <repo>/tools/golden/spec_oracle.py
 #
 # For each case and each of shared_spec, tensor_spec, kernel_spec, program_spec, full_spec it
 # prints the toposort index of the first node the spec rejects (the index type_verify names in

@@ -18,7 +18,7 @@ const PatternMatcher& Commutative() {
   static const auto* const kRules = new PatternMatcher({
       // ** COMMUTATIVE flipping (only for index) **
       // a op b -> b op a when b.tuplize < a.tuplize (can break merging vector math)
-      {UPat(GroupOp::Commutative).dtype(dtypes::index).named("x"), SortOperands},
+      Rule(UPat(GroupOp::Commutative).dtype(dtypes::index).named("x"), SortOperands),
   });
   return *kRules;
 }

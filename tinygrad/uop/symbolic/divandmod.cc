@@ -234,27 +234,27 @@ const PatternMatcher& DivAndModSymbolic() {
     return new PatternMatcher({
         // ** 1. Fast Inline Rules **
         // (x//c+a)//d -> (x+a*c)//(c*d) when c, d > 0 and x, a share a sign
-        {(x.idiv(c) + a).idiv(dc), MergeNestedDiv},
+        Rule((x.idiv(c) + a).idiv(dc), MergeNestedDiv),
         // x//d -> -(x//(-d)) when d < 0
-        {x_idx.idiv(d),
-         [](const Match& m) { return PyLt(m["d"].vmax(), 0) ? -(m["x"].idiv(-m["d"])) : UOp(); }},
+        Rule(x_idx.idiv(d),
+         [](const Match& m) { return PyLt(m["d"].vmax(), 0) ? -(m["x"].idiv(-m["d"])) : UOp(); }),
         // x//d -> -((-x)//d) when x <= 0
-        {x_idx.idiv(d),
-         [](const Match& m) { return PyLe(m["x"].vmax(), 0) ? -((-m["x"]).idiv(m["d"])) : UOp(); }},
+        Rule(x_idx.idiv(d),
+         [](const Match& m) { return PyLe(m["x"].vmax(), 0) ? -((-m["x"]).idiv(m["d"])) : UOp(); }),
         // (x+c)//d -> (x+c%d)//d + c//d when x, x+c >= 0 and d > 0
-        {(x_idx + c_scalar).named("n").idiv(d_scalar), SplitConstNonNegative},
+        Rule((x_idx + c_scalar).named("n").idiv(d_scalar), SplitConstNonNegative),
         // (x+c)//d -> -((-(c%d + x - (d-1)))//d) + c//d when x <= 0 <= x+c and d > 0
-        {(x_idx + c_scalar).named("n").idiv(d_scalar), SplitConstNonPositive},
+        Rule((x_idx + c_scalar).named("n").idiv(d_scalar), SplitConstNonPositive),
         // ** 2. Slow Rules **
-        {UPat(OpSet{Ops::IDIV, Ops::MOD}).dtype(dtypes::index).named("d"),
-         [](const Match& m) { return FoldDivmodGeneral(m["d"], kCorrectDivmodFolding); }},
+        Rule(UPat(OpSet{Ops::IDIV, Ops::MOD}).dtype(dtypes::index).named("d"),
+         [](const Match& m) { return FoldDivmodGeneral(m["d"], kCorrectDivmodFolding); }),
         // NOTE: these have to go at the bottom or TestSymbolicOps.test_var loops
         // x%d -> -((-x)%d) when x <= 0
-        {x_idx % d,
-         [](const Match& m) { return PyLe(m["x"].vmax(), 0) ? -((-m["x"]) % m["d"]) : UOp(); }},
+        Rule(x_idx % d,
+         [](const Match& m) { return PyLe(m["x"].vmax(), 0) ? -((-m["x"]) % m["d"]) : UOp(); }),
         // x%d -> x%(-d) when d < 0
-        {x_idx % d,
-         [](const Match& m) { return PyLt(m["d"].vmax(), 0) ? m["x"] % (-m["d"]) : UOp(); }},
+        Rule(x_idx % d,
+         [](const Match& m) { return PyLt(m["d"].vmax(), 0) ? m["x"] % (-m["d"]) : UOp(); }),
     });
   }();
   return *kRules;

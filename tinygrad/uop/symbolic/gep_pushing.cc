@@ -125,28 +125,28 @@ const PatternMatcher& GepPushing() {
     OpSet alu_cast = GroupOp::ALU | OpSet{Ops::CAST, Ops::BITCAST};
     return new PatternMatcher({
         // GEP/GEP: gep(gep(x, l2), l1) -> gep(x, l2[l1])
-        {UPat(Ops::GEP).src({UPat(Ops::GEP).named("g2")}).named("g1"), GepOfGep},
+        Rule(UPat(Ops::GEP).src({UPat(Ops::GEP).named("g2")}).named("g1"), GepOfGep),
         // GEP/VECTORIZE: gep(vectorize(s...), l) -> s[l]
-        {UPat(Ops::GEP).src({UPat(Ops::VECTORIZE).named("vec")}).named("gep"), GepOfVectorize},
+        Rule(UPat(Ops::GEP).src({UPat(Ops::VECTORIZE).named("vec")}).named("gep"), GepOfVectorize),
         // GEP/CONST: gep(c, l) -> c
-        {UPat(Ops::GEP).src({UPat::CVar("c", {}, false)}).named("gep"),
-         [](const Match& m) { return m["gep"].const_like(ConstArg(m["c"])); }},
+        Rule(UPat(Ops::GEP).src({UPat::CVar("c", {}, false)}).named("gep"),
+         [](const Match& m) { return m["gep"].const_like(ConstArg(m["c"])); }),
         // GEP/VCONST: gep(vconst, l) -> vconst[l]
-        {UPat(Ops::GEP).src({UPat(Ops::VCONST).named("c")}).named("gep"), GepOfVConst},
+        Rule(UPat(Ops::GEP).src({UPat(Ops::VCONST).named("c")}).named("gep"), GepOfVConst),
         // GEP on void is skipped: gep(x:void) -> x
-        {UPat(Ops::GEP).src({UPat().dtype(dtypes::void_).named("x")}),
-         [](const Match& m) { return m["x"]; }},
+        Rule(UPat(Ops::GEP).src({UPat().dtype(dtypes::void_).named("x")}),
+         [](const Match& m) { return m["x"]; }),
         // GEP in order is removed: gep(x, (0, 1, ..., n-1)) -> x
-        {UPat(Ops::GEP).named("g"), RemoveIdentityGep},
+        Rule(UPat(Ops::GEP).named("g"), RemoveIdentityGep),
         // push all GEPs through ALUs (fix arange stuff): gep(a op b) -> gep(a) op gep(b)
-        {UPat(Ops::GEP).src({UPat(alu_cast).named("alu")}).named("gep"), GepThroughAlu},
+        Rule(UPat(Ops::GEP).src({UPat(alu_cast).named("alu")}).named("gep"), GepThroughAlu),
         // CAT can't be rendered: cat(a, b) -> vectorize of GEPs
-        {UPat(Ops::CAT).named("x"), ExpandCat},
+        Rule(UPat(Ops::CAT).named("x"), ExpandCat),
         // VECTORIZE on same GEP: vectorize(gep(x, i), gep(x, j)) -> gep(x, (i, j))
-        {UPat(Ops::VECTORIZE).named("v").src_repeat(UPat(Ops::GEP).src({UPat::Var("x")})),
-         VectorizeOfGeps},
+        Rule(UPat(Ops::VECTORIZE).named("v").src_repeat(UPat(Ops::GEP).src({UPat::Var("x")})),
+         VectorizeOfGeps),
         // push some GEPs through WMMAs
-        {UPat(Ops::GEP).src({UPat(Ops::WMMA).named("wmma")}).named("gep"), GepThroughWmma},
+        Rule(UPat(Ops::GEP).src({UPat(Ops::WMMA).named("wmma")}).named("gep"), GepThroughWmma),
     });
   }();
   return *kRules;

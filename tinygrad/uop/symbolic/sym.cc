@@ -127,74 +127,74 @@ const PatternMatcher& Sym() {
         Symbolic() + PmSimplifyValid() +
         PatternMatcher({
             // reorder ALU/VECTORIZE: alu(broadcast x, broadcast y) -> broadcast alu(x, y)
-            {UPat(GroupOp::ALU)
+            Rule(UPat(GroupOp::ALU)
                  .src({UPat(Ops::VECTORIZE).src_repeat(UPat().named("x")),
                        UPat(Ops::VECTORIZE).src_repeat(UPat().named("y"))})
                  .named("alu"),
-             BroadcastAlu},
+             BroadcastAlu),
             // ** self folding **
             // x!=0 -> (bool)x
-            {x.ne(x.const_like(0)), NeZeroToBool},
+            Rule(x.ne(x.const_like(0)), NeZeroToBool),
             // ** where **
             // cast(where(s, a, b)) -> where(s, cast(a), cast(b))
-            {UPat::Var("s").where(UPat::Var("a"), UPat::Var("b")).cast().named("cast"),
-             PushCastIntoWhere},
+            Rule(UPat::Var("s").where(UPat::Var("a"), UPat::Var("b")).cast().named("cast"),
+             PushCastIntoWhere),
             // ** pow **
-            {UPat(Ops::POW).named("p"),
-             [](const Match& m) { return XPow(m["p"].src(0), m["p"].src(1)); }},
+            Rule(UPat(Ops::POW).named("p"),
+             [](const Match& m) { return XPow(m["p"].src(0), m["p"].src(1)); }),
             // ** load/store folding **
             // store(idx, load(idx)) -> NOOP
-            {index.store({index.load()}), [](const Match&) { return UOp::Make(Ops::NOOP); }},
+            Rule(index.store({index.load()}), [](const Match&) { return UOp::Make(Ops::NOOP); }),
             // store(idx, where(gate, alt, load(idx))) -> store(idx.valid(gate), alt)
-            {index.store({UPat::Var("gate").where(UPat::Var("alt"), index.load())})
+            Rule(index.store({UPat::Var("gate").where(UPat::Var("alt"), index.load())})
                  .allow_any_len()
                  .named("store"),
-             GateStore},
+             GateStore),
             // fold gated LOAD/STORE: an Invalid index loads 0 and stores nothing
-            {UPat(OpSet{Ops::LOAD, Ops::STORE})
+            Rule(UPat(OpSet{Ops::LOAD, Ops::STORE})
                  .src({UPat().index(UPat::Const(dtypes::index, ConstValue::Invalid())).or_casted()})
                  .allow_any_len()
                  .named("x"),
-             FoldInvalidAccess},
+             FoldInvalidAccess),
             // 1/(x*x) -> (1/x)*(1/x)
-            {(x * x).reciprocal(),
-             [](const Match& m) { return m["x"].reciprocal() * m["x"].reciprocal(); }},
+            Rule((x * x).reciprocal(),
+             [](const Match& m) { return m["x"].reciprocal() * m["x"].reciprocal(); }),
             // 1/(x*x*x) -> (1/x)*(1/x)*(1/x)
-            {(x * x * x).reciprocal(), SplitCubeReciprocal},
+            Rule((x * x * x).reciprocal(), SplitCubeReciprocal),
             // 1/(x*c) -> (1/x)*(1/c)
-            {(x * UPat::CVar("c")).reciprocal(),
-             [](const Match& m) { return m["x"].reciprocal() * m["c"].reciprocal(); }},
+            Rule((x * UPat::CVar("c")).reciprocal(),
+             [](const Match& m) { return m["x"].reciprocal() * m["c"].reciprocal(); }),
             // x*(1/(1+x)) -> 1-1/(1+x)
-            {x * d, [](const Match& m) { return ConstValue(1) - m["d"]; }},
+            Rule(x * d, [](const Match& m) { return ConstValue(1) - m["d"]; }),
             // x*((1/(1+x))*y) -> y*(1-1/(1+x))
-            {x * (d * y), [](const Match& m) { return m["y"] * (ConstValue(1) - m["d"]); }},
+            Rule(x * (d * y), [](const Match& m) { return m["y"] * (ConstValue(1) - m["d"]); }),
             // x*(1/(1+x)+y) -> (1-1/(1+x)) + x*y
-            {x * (d + y),
-             [](const Match& m) { return (ConstValue(1) - m["d"]) + m["x"] * m["y"]; }},
+            Rule(x * (d + y),
+             [](const Match& m) { return (ConstValue(1) - m["d"]) + m["x"] * m["y"]; }),
             // REDUCE(ADD, x*c) -> REDUCE(ADD, x)*c (the mul chain does this only for same-dtype
             // reduces)
-            {UPat(Ops::REDUCE)
+            Rule(UPat(Ops::REDUCE)
                  .arg(Ops::ADD)
                  .src({x * UPat::CVar("c", {}, false)})
                  .allow_any_len()
                  .named("r"),
-             MoveConstOutOfReduce},
+             MoveConstOutOfReduce),
             // reduce mul chain: move muls that don't depend on the reduce after it
-            {UPat(Ops::REDUCE).src({UPat(Ops::MUL)}).allow_any_len().named("r"), ReduceMulChain},
+            Rule(UPat(Ops::REDUCE).src({UPat(Ops::MUL)}).allow_any_len().named("r"), ReduceMulChain),
             // ** clean up GROUP/SINK **
             // GROUP(x) -> x
-            {UPat(Ops::GROUP).src({UPat::Var("x")}), [](const Match& m) { return m["x"]; }},
+            Rule(UPat(Ops::GROUP).src({UPat::Var("x")}), [](const Match& m) { return m["x"]; }),
             // SINK/GROUP of UNROLL/NOOP/VECTORIZE/SINK -> their sources spliced in
-            {UPat(OpSet{Ops::SINK, Ops::GROUP}).named("root"), FlattenSink},
+            Rule(UPat(OpSet{Ops::SINK, Ops::GROUP}).named("root"), FlattenSink),
             // remove END with empty NOOP: END(NOOP(), ...) -> NOOP()
-            {UPat(Ops::END).src({UPat(Ops::NOOP).src({}).named("noop")}).allow_any_len(),
-             [](const Match& m) { return m["noop"]; }},
+            Rule(UPat(Ops::END).src({UPat(Ops::NOOP).src({}).named("noop")}).allow_any_len(),
+             [](const Match& m) { return m["noop"]; }),
             // ** combine terms (opinionated) **
             // -(x+y) -> -x + -y
-            {Num(-1) * (x + y), [](const Match& m) { return -m["x"] + -m["y"]; }},
+            Rule(Num(-1) * (x + y), [](const Match& m) { return -m["x"] + -m["y"]; }),
             // (x+y)*c -> x*c+y*c. only for int, float has inf*0=nan issue
-            {(UPat::Var("x", {dtypes::index}) + y) * UPat::CVar("c"),
-             [](const Match& m) { return m["x"] * m["c"] + m["y"] * m["c"]; }},
+            Rule((UPat::Var("x", {dtypes::index}) + y) * UPat::CVar("c"),
+             [](const Match& m) { return m["x"] * m["c"] + m["y"] * m["c"]; }),
         }));
   }();
   return *kRules;

@@ -201,101 +201,101 @@ const PatternMatcher& Symbolic() {
     std::vector<Rule> rules = {
         // ** boolean algebra **
         // x|!x -> True
-        {x_bool | x.logical_not(), [](const Match& m) { return m["x"].const_like(true); }},
+        Rule(x_bool | x.logical_not(), [](const Match& m) { return m["x"].const_like(true); }),
         // ** combine terms **
         // (x*c0)+(x*c1) -> x*(c0+c1)
-        {x * c0 + x * c1, [](const Match& m) { return m["x"] * (m["c0"] + m["c1"]); }},
+        Rule(x * c0 + x * c1, [](const Match& m) { return m["x"] * (m["c0"] + m["c1"]); }),
         // (y+x*c0)+x*c1 -> y+x*(c0+c1)
-        {(y + x * c0) + x * c1,
-         [](const Match& m) { return m["y"] + m["x"] * (m["c0"] + m["c1"]); }},
+        Rule((y + x * c0) + x * c1,
+         [](const Match& m) { return m["y"] + m["x"] * (m["c0"] + m["c1"]); }),
         // x+x*c -> x*(c+1)
-        {x + x * c, [](const Match& m) { return m["x"] * (m["c"] + ConstValue(1)); }},
+        Rule(x + x * c, [](const Match& m) { return m["x"] * (m["c"] + ConstValue(1)); }),
         // (y+x)+x*c -> y+x*(c+1)
-        {(y + x) + x * c,
-         [](const Match& m) { return m["y"] + m["x"] * (m["c"] + ConstValue(1)); }},
+        Rule((y + x) + x * c,
+         [](const Match& m) { return m["y"] + m["x"] * (m["c"] + ConstValue(1)); }),
         // (y+x*c)+x -> y+x*(c+1)
-        {(y + x * c) + x,
-         [](const Match& m) { return m["y"] + m["x"] * (m["c"] + ConstValue(1)); }},
+        Rule((y + x * c) + x,
+         [](const Match& m) { return m["y"] + m["x"] * (m["c"] + ConstValue(1)); }),
         // x+x -> x*2
-        {x + x, [](const Match& m) { return m["x"] * ConstValue(2); }},
+        Rule(x + x, [](const Match& m) { return m["x"] * ConstValue(2); }),
         // (y+x)+x -> y+x*2
-        {(y + x) + x, [](const Match& m) { return m["y"] + m["x"] * ConstValue(2); }},
+        Rule((y + x) + x, [](const Match& m) { return m["y"] + m["x"] * ConstValue(2); }),
         // (x/x2)/x3 -> x/(x2*x3)
-        {Div(Div(x, UPat::Var("x2")), UPat::Var("x3")),
-         [](const Match& m) { return m["x2"] != m["x3"] ? m["x"] / (m["x2"] * m["x3"]) : UOp(); }},
+        Rule(Div(Div(x, UPat::Var("x2")), UPat::Var("x3")),
+         [](const Match& m) { return m["x2"] != m["x3"] ? m["x"] / (m["x2"] * m["x3"]) : UOp(); }),
         // -(x+c) -> -x + -c
-        {Num(-1) * (x + c), [](const Match& m) { return -m["x"] + -m["c"]; }},
+        Rule(Num(-1) * (x + c), [](const Match& m) { return -m["x"] + -m["c"]; }),
         // y*(x+c) -> y*x + y*c (index x)
-        {UPat::CVar("y") * (x_idx + c),
-         [](const Match& m) { return m["y"] * m["x"] + m["y"] * m["c"]; }},
+        Rule(UPat::CVar("y") * (x_idx + c),
+         [](const Match& m) { return m["y"] * m["x"] + m["y"] * m["c"]; }),
         // ** where folding **
         // where(!cond, t, f) -> where(cond, f, t), unless f is Invalid
-        {UPat::Var("cond", {dtypes::bool_}).logical_not().where(UPat::Var("t"), UPat::Var("f")),
-         SwapNegatedWhere},
+        Rule(UPat::Var("cond", {dtypes::bool_}).logical_not().where(UPat::Var("t"), UPat::Var("f")),
+         SwapNegatedWhere),
         // alu(where(c, t, f), where(c, tt, ff)) -> where(c, alu(t, tt), alu(f, ff))
-        {UPat(GroupOp::Binary).named("alu").src({where_tf, where_ttff}), CombineWheres},
+        Rule(UPat(GroupOp::Binary).named("alu").src({where_tf, where_ttff}), CombineWheres),
         // (y + where(c, t, f)) + where(c, tt, ff) -> y + where(c, t+tt, f+ff)
-        {(y + where_tf) + where_ttff, CombineAddedWheres},
+        Rule((y + where_tf) + where_ttff, CombineAddedWheres),
         // ALU/variable with vmin == vmax -> CONST (slow!)
-        {UPat(GroupOp::ALU | OpSet{Ops::DEFINE_VAR, Ops::SPECIAL}).named("x"), FoldConstRange},
-        {UPat(Ops::RANGE).src({UPat(Ops::CONST)}).named("x"), FoldConstRange},
+        Rule(UPat(GroupOp::ALU | OpSet{Ops::DEFINE_VAR, Ops::SPECIAL}).named("x"), FoldConstRange),
+        Rule(UPat(Ops::RANGE).src({UPat(Ops::CONST)}).named("x"), FoldConstRange),
         // max(x, y) -> x when x >= y everywhere, y when x <= y everywhere
-        {x.maximum(y), FoldMax},
+        Rule(x.maximum(y), FoldMax),
     };
     // ** two stage ALU folding **: (x op c1) op c2 -> x op (c1 op c2)
     GroupOp::Associative.ForEach([&](Ops op) {
-      rules.push_back({x.alu(op, {c1}).alu(op, {c2}).named("f"), FoldTwoStage});
+      rules.push_back(Rule(x.alu(op, {c1}).alu(op, {c2}).named("f"), FoldTwoStage));
     });
     std::vector<Rule> more = {
         // c0 + x < c1 -> x < c1 - c0
-        {(c0 + x).lt(c1), [](const Match& m) { return m["x"].lt(m["c1"] - m["c0"]); }},
+        Rule((c0 + x).lt(c1), [](const Match& m) { return m["x"].lt(m["c1"] - m["c0"]); }),
         // (x//c1)//c2 -> x//(c1*c2)
-        {x.idiv(c1).idiv(c2), [](const Match& m) { return m["x"].idiv(m["c1"] * m["c2"]); }},
+        Rule(x.idiv(c1).idiv(c2), [](const Match& m) { return m["x"].idiv(m["c1"] * m["c2"]); }),
         // ** lt **
         // c0*x < c1 -> x < ceil(c1/c0) for positive int c0, c1
-        {(c0s * x_idx).lt(c1s), FoldPositiveScaledLt},
+        Rule((c0s * x_idx).lt(c1s), FoldPositiveScaledLt),
         // c0*x < c1 -> -x < -floor(-c1/-c0) for negative int c0 and non-positive c1
-        {(c0s * x_idx).lt(c1s), FoldNegativeScaledLt},
+        Rule((c0s * x_idx).lt(c1s), FoldNegativeScaledLt),
         // x//d < c -> x < c*d (or c*d-(d-1) for c <= 0)
-        {x_idx.idiv(ds).lt(cs), FoldDivLt},
+        Rule(x_idx.idiv(ds).lt(cs), FoldDivLt),
         // ** move add/mul consts to end (NOTE: this is still happening before constant folding) **
         // (x+c1)+y -> (x+y)+c1
-        {(x + c1) + y, [](const Match& m) { return (m["x"] + m["y"]) + m["c1"]; }},
+        Rule((x + c1) + y, [](const Match& m) { return (m["x"] + m["y"]) + m["c1"]; }),
         // (x*c1)*y -> (x*y)*c1
-        {(x * c1) * y, [](const Match& m) { return (m["x"] * m["y"]) * m["c1"]; }},
+        Rule((x * c1) * y, [](const Match& m) { return (m["x"] * m["y"]) * m["c1"]; }),
         // *** rules from symbolic ***
         // generic lt folding: x < c -> x//d < c//d
-        {x_idx.lt(cs), FoldLt},
+        Rule(x_idx.lt(cs), FoldLt),
         // -x < -y -> y < x
-        {(x_idx * ConstValue(-1)).lt(y * ConstValue(-1)),
-         [](const Match& m) { return m["y"].lt(m["x"]); }},
+        Rule((x_idx * ConstValue(-1)).lt(y * ConstValue(-1)),
+         [](const Match& m) { return m["y"].lt(m["x"]); }),
         // !(X < 1) -> !(x0+x1+... < 1) for a simplex X = a0*x0 + a1*x1 + ... (ai > 0, xi >= 0)
-        {x_idx.lt(x_idx.const_like(1)).logical_not(), FoldSimplex},
+        Rule(x_idx.lt(x_idx.const_like(1)).logical_not(), FoldSimplex),
         // a range mod its own upper bound is just the range: r % end -> r
-        {UPat(Ops::RANGE).src_repeat(UPat::Var("end")).named("r") % UPat::Var("end"),
-         [](const Match& m) { return m["r"]; }},
+        Rule(UPat(Ops::RANGE).src_repeat(UPat::Var("end")).named("r") % UPat::Var("end"),
+         [](const Match& m) { return m["r"]; }),
         // r // end -> 0
-        {UPat(Ops::RANGE).src_repeat(UPat::Var("end")).named("r").idiv(UPat::Var("end")),
-         [](const Match& m) { return m["r"].const_like(0); }},
+        Rule(UPat(Ops::RANGE).src_repeat(UPat::Var("end")).named("r").idiv(UPat::Var("end")),
+         [](const Match& m) { return m["r"].const_like(0); }),
         // ** cast/long folding **
         // x.cast(a).cast(b) -> x.cast(b) if the intermediate cast doesn't narrow
-        {x.cast().named("a").cast().named("b"), MergeLosslessCasts},
+        Rule(x.cast().named("a").cast().named("b"), MergeLosslessCasts),
         // x.cast(a).cast(b) -> x.cast(b) for ints when x's range fits a
-        {UPat::Var("x", IntsIndexDtypes()).cast(IntsIndexDtypes()).named("a").cast().named("b"),
-         MergeFittingIntCasts},
+        Rule(UPat::Var("x", IntsIndexDtypes()).cast(IntsIndexDtypes()).named("a").cast().named("b"),
+         MergeFittingIntCasts),
         // try to do math in int instead of long
-        {UPat(GroupOp::Binary)
+        Rule(UPat(GroupOp::Binary)
              .src({UPat::Var("x", {dtypes::int64}), UPat::Var("y", {dtypes::int64})})
              .named("u"),
-         NarrowLongMath},
+         NarrowLongMath),
         // (x+c).cast(sint) -> x.cast(sint) + c.cast(sint)
-        {(x_idx + c).cast(SintsDtypes()).named("cast"), DistributeCast},
+        Rule((x_idx + c).cast(SintsDtypes()).named("cast"), DistributeCast),
         // only RANGE/IF/STORE/KERNEL have side effects: AFTER(x, deps) keeps those
-        {UPat(Ops::AFTER).named("x"), CleanAfterDeps},
+        Rule(UPat(Ops::AFTER).named("x"), CleanAfterDeps),
         // after with 1 src is just src[0]
-        {UPat(Ops::AFTER).src({UPat::Var("s")}), [](const Match& m) { return m["s"]; }},
+        Rule(UPat(Ops::AFTER).src({UPat::Var("s")}), [](const Match& m) { return m["s"]; }),
         // VECTORIZE of CONSTs -> VCONST
-        {UPat(Ops::VECTORIZE).src_repeat(UPat(Ops::CONST)).named("vec"), VectorizeConsts},
+        Rule(UPat(Ops::VECTORIZE).src_repeat(UPat(Ops::CONST)).named("vec"), VectorizeConsts),
     };
     rules.insert(rules.end(), more.begin(), more.end());
     return new PatternMatcher(SymbolicSimple() + Commutative() + PatternMatcher(std::move(rules)) +

@@ -277,19 +277,19 @@ const PatternMatcher& PropagateInvalid() {
     });
     // where(c, x, Invalid) op y -> where(c, x op y, Invalid)
     binary_no_cmp.ForEach([&](Ops op) {
-      rules.push_back({invalid_gate.alu(op, {y}).named("alu"), [](const Match& m) {
+      rules.push_back(Rule(invalid_gate.alu(op, {y}).named("alu"), [](const Match& m) {
                          return m["cond"].where(m["x"].alu(m["alu"].op(), {m["y"]}), m["i"]);
-                       }});
+                       }));
     });
     // where(c, x, Invalid) cmp y -> x cmp y (tinygrad's TODO: when is dropping the gate safe?)
     GroupOp::Comparison.ForEach([&](Ops op) {
-      rules.push_back({invalid_gate.alu(op, {y}).named("alu"),
-                       [](const Match& m) { return m["x"].alu(m["alu"].op(), {m["y"]}); }});
+      rules.push_back(Rule(invalid_gate.alu(op, {y}).named("alu"),
+                           [](const Match& m) { return m["x"].alu(m["alu"].op(), {m["y"]}); }));
     });
     // Invalid op y -> Invalid
     binary_no_cmp.ForEach([&](Ops op) {
       rules.push_back(
-          {i.alu(op, {UPat().dtype(dtypes::index)}), [](const Match& m) { return m["i"]; }});
+          Rule(i.alu(op, {UPat().dtype(dtypes::index)}), [](const Match& m) { return m["i"]; }));
     });
     return new PatternMatcher(std::move(rules));
   }();
@@ -318,125 +318,125 @@ const PatternMatcher& SymbolicSimple() {
         PropagateInvalid() +
         PatternMatcher({
             // ** self folding **
-            {x + ConstValue(0), [](const Match& m) { return m["x"]; }},            // x+0 -> x
-            {x * ConstValue(1), [](const Match& m) { return m["x"]; }},            // x*1 -> x
-            {x_int ^ x_int.const_like(0), [](const Match& m) { return m["x"]; }},  // x^0 -> x
-            {x.idiv(x), [](const Match& m) { return m["x"].const_like(1); }},      // x//x -> 1
-            {x.idiv(x.const_like(1)), [](const Match& m) { return m["x"]; }},      // x//1 -> x
-            {x.idiv(x.const_like(-1)), [](const Match& m) { return -m["x"]; }},    // x//-1 -> -x
+            Rule(x + ConstValue(0), [](const Match& m) { return m["x"]; }),            // x+0 -> x
+            Rule(x * ConstValue(1), [](const Match& m) { return m["x"]; }),            // x*1 -> x
+            Rule(x_int ^ x_int.const_like(0), [](const Match& m) { return m["x"]; }),  // x^0 -> x
+            Rule(x.idiv(x), [](const Match& m) { return m["x"].const_like(1); }),      // x//x -> 1
+            Rule(x.idiv(x.const_like(1)), [](const Match& m) { return m["x"]; }),      // x//1 -> x
+            Rule(x.idiv(x.const_like(-1)), [](const Match& m) { return -m["x"]; }),    // x//-1 -> -x
             // (x%y)%y -> x%y
-            {(UPat::Var() % y).named("base") % y, [](const Match& m) { return m["base"]; }},
+            Rule((UPat::Var() % y).named("base") % y, [](const Match& m) { return m["base"]; }),
             // x%c + (x//c)*c -> x
-            {x % c + x.idiv(c) * c, [](const Match& m) { return m["x"]; }},
+            Rule(x % c + x.idiv(c) * c, [](const Match& m) { return m["x"]; }),
             // (x//a)%c + (x//b)*c -> x//a when a*c == b
-            {x.idiv(a) % c + x.idiv(b) * c,
+            Rule(x.idiv(a) % c + x.idiv(b) * c,
              [](const Match& m) {
                return ConstProductIs(m["a"], m["c"], m["b"]) ? m["x"].idiv(m["a"]) : UOp();
-             }},
+             }),
             // (x//c1)*c3 + (x%c1)*c2 -> x*c2 when c1*c2 == c3
-            {x.idiv(c1) * c3 + x % c1 * c2,
+            Rule(x.idiv(c1) * c3 + x % c1 * c2,
              [](const Match& m) {
                return ConstProductIs(m["c1"], m["c2"], m["c3"]) ? m["x"] * m["c2"] : UOp();
-             }},
+             }),
             // (y + (x//c)*c) + x%c -> y+x
-            {(y + x.idiv(c) * c) + x % c, [](const Match& m) { return m["y"] + m["x"]; }},
+            Rule((y + x.idiv(c) * c) + x % c, [](const Match& m) { return m["y"] + m["x"]; }),
             // (y + x%c) + (x//c)*c -> y+x
-            {(y + x % c) + x.idiv(c) * c, [](const Match& m) { return m["y"] + m["x"]; }},
+            Rule((y + x % c) + x.idiv(c) * c, [](const Match& m) { return m["y"] + m["x"]; }),
             // (y + (x//c1)*c3) + (x%c1)*c2 -> y + x*c2 when c1*c2 == c3
-            {(y + x.idiv(c1) * c3) + x % c1 * c2,
+            Rule((y + x.idiv(c1) * c3) + x % c1 * c2,
              [](const Match& m) {
                return ConstProductIs(m["c1"], m["c2"], m["c3"]) ? m["y"] + m["x"] * m["c2"] : UOp();
-             }},
+             }),
             // (y + (x%c1)*c2) + (x//c1)*c3 -> y + x*c2 when c1*c2 == c3
-            {(y + x % c1 * c2) + x.idiv(c1) * c3,
+            Rule((y + x % c1 * c2) + x.idiv(c1) * c3,
              [](const Match& m) {
                return ConstProductIs(m["c1"], m["c2"], m["c3"]) ? m["y"] + m["x"] * m["c2"] : UOp();
-             }},
+             }),
             // x & c -> c ? x : c (bool)
-            {x_bool & UPat::CVar("c", {}, false),
-             [](const Match& m) { return Truthy(ConstArg(m["c"])) ? m["x"] : m["c"]; }},
+            Rule(x_bool & UPat::CVar("c", {}, false),
+             [](const Match& m) { return Truthy(ConstArg(m["c"])) ? m["x"] : m["c"]; }),
             // x | c -> c ? c : x (bool)
-            {x_bool | UPat::CVar("c", {}, false),
-             [](const Match& m) { return Truthy(ConstArg(m["c"])) ? m["c"] : m["x"]; }},
+            Rule(x_bool | UPat::CVar("c", {}, false),
+             [](const Match& m) { return Truthy(ConstArg(m["c"])) ? m["c"] : m["x"]; }),
             // x op x -> x for idempotent ops
-            {UPat(GroupOp::Idempotent).src({x, x}), [](const Match& m) { return m["x"]; }},
+            Rule(UPat(GroupOp::Idempotent).src({x, x}), [](const Match& m) { return m["x"]; }),
             // !!x -> x
-            {x_bool.logical_not().logical_not(), [](const Match& m) { return m["x"]; }},
+            Rule(x_bool.logical_not().logical_not(), [](const Match& m) { return m["x"]; }),
             // where(x, True, False) -> x
-            {x_bool.where(UPat::Const(dtypes::bool_, true), UPat::Const(dtypes::bool_, false)),
-             [](const Match& m) { return m["x"]; }},
+            Rule(x_bool.where(UPat::Const(dtypes::bool_, true), UPat::Const(dtypes::bool_, false)),
+             [](const Match& m) { return m["x"]; }),
             // where(x, False, True) -> !x
-            {x_bool.where(UPat::Const(dtypes::bool_, false), UPat::Const(dtypes::bool_, true)),
-             [](const Match& m) { return m["x"].logical_not(); }},
+            Rule(x_bool.where(UPat::Const(dtypes::bool_, false), UPat::Const(dtypes::bool_, true)),
+             [](const Match& m) { return m["x"].logical_not(); }),
             // trunc(x) -> x for ints
-            {x_int.alu(Ops::TRUNC), [](const Match& m) { return m["x"]; }},
+            Rule(x_int.alu(Ops::TRUNC), [](const Match& m) { return m["x"]; }),
             // ** zero folding **
             // x < x -> False
-            {x.lt(x), FalseLikeX},
-            {x % x, [](const Match& m) { return m["x"].const_like(0); }},  // x%x -> 0
-            {x ^ x, [](const Match& m) { return m["x"].const_like(0); }},  // x^x -> 0
+            Rule(x.lt(x), FalseLikeX),
+            Rule(x % x, [](const Match& m) { return m["x"].const_like(0); }),  // x%x -> 0
+            Rule(x ^ x, [](const Match& m) { return m["x"].const_like(0); }),  // x^x -> 0
             // x != x -> False (only ints)
-            {x_int.ne(x_int), FalseLikeX},
+            Rule(x_int.ne(x_int), FalseLikeX),
             // ** constant folding **
             // op(consts) -> const
-            {UPat(GroupOp::Unary).src({any_const}).named("a"), FoldConstAlu},
-            {UPat(binary_no_threefry).src({any_const, any_const}).named("a"), FoldConstAlu},
-            {UPat(GroupOp::Ternary).src({any_const, any_const, any_const}).named("a"),
-             FoldConstAlu},
+            Rule(UPat(GroupOp::Unary).src({any_const}).named("a"), FoldConstAlu),
+            Rule(UPat(binary_no_threefry).src({any_const, any_const}).named("a"), FoldConstAlu),
+            Rule(UPat(GroupOp::Ternary).src({any_const, any_const, any_const}).named("a"),
+             FoldConstAlu),
             // bool MUL is AND, ADD/MAX is OR (keeps other rules from rewriting them as numbers)
-            {x_bool * y_bool, [](const Match& m) { return m["x"] & m["y"]; }},         // x*y -> x&y
-            {x_bool + y_bool, [](const Match& m) { return m["x"] | m["y"]; }},         // x+y -> x|y
-            {x_bool.maximum(y_bool), [](const Match& m) { return m["x"] | m["y"]; }},  // max -> |
+            Rule(x_bool * y_bool, [](const Match& m) { return m["x"] & m["y"]; }),         // x*y -> x&y
+            Rule(x_bool + y_bool, [](const Match& m) { return m["x"] | m["y"]; }),         // x+y -> x|y
+            Rule(x_bool.maximum(y_bool), [](const Match& m) { return m["x"] | m["y"]; }),  // max -> |
             // *** div rules ***
             // 0/0 -> nan
-            {Div(UPat::CVar("x").arg(0), UPat::CVar("x").const_like(0)),
-             [](const Match& m) { return m["x"].const_like(kNan); }},
+            Rule(Div(UPat::CVar("x").arg(0), UPat::CVar("x").const_like(0)),
+             [](const Match& m) { return m["x"].const_like(kNan); }),
             // (x*0)/0 -> nan
-            {Div(x * ConstValue(0), (x * ConstValue(0)).const_like(0)),
-             [](const Match& m) { return m["x"].const_like(kNan); }},
+            Rule(Div(x * ConstValue(0), (x * ConstValue(0)).const_like(0)),
+             [](const Match& m) { return m["x"].const_like(kNan); }),
             // x/x -> 1 (wrong when x is 0)
-            {Div(x, x), [](const Match& m) { return m["x"].const_like(1); }},
+            Rule(Div(x, x), [](const Match& m) { return m["x"].const_like(1); }),
             // (x*x2)/x2 -> x (wrong when x2 is 0)
-            {Div(x * UPat::Var("x2"), UPat::Var("x2")), [](const Match& m) { return m["x"]; }},
+            Rule(Div(x * UPat::Var("x2"), UPat::Var("x2")), [](const Match& m) { return m["x"]; }),
             // x*0 -> 0, NaN for a NaN/inf const x (wrong for a loaded NaN)
-            {x * ConstValue(0), FoldMulZero},
+            Rule(x * ConstValue(0), FoldMulZero),
             // *** cast/bitcast ***
             // cast(c) -> c
-            {UPat(Ops::CAST).named("root").src({c}), FoldCastConst},
+            Rule(UPat(Ops::CAST).named("root").src({c}), FoldCastConst),
             // cast/bitcast to the same dtype -> x
-            {UPat(OpSet{Ops::CAST, Ops::BITCAST}).named("root"), DropSameDtypeCast},
+            Rule(UPat(OpSet{Ops::CAST, Ops::BITCAST}).named("root"), DropSameDtypeCast),
             // bitcast(c) -> c with its bytes reinterpreted
-            {UPat(Ops::BITCAST).named("root").src({c}), FoldBitcast},
+            Rule(UPat(Ops::BITCAST).named("root").src({c}), FoldBitcast),
             // x.cast(a).cast(b) -> x when b is x's dtype and a holds every value of b
-            {x.cast().named("a").cast().named("b"), DropRoundTripCast},
+            Rule(x.cast().named("a").cast().named("b"), DropRoundTripCast),
             // ** pow **
-            {x.alu(Ops::POW, {UPat::CVar("c", {}, false)}), SimplifyPow},  // x**c -> mul chain
+            Rule(x.alu(Ops::POW, {UPat::CVar("c", {}, false)}), SimplifyPow),  // x**c -> mul chain
             // c**x -> exp2(x*log2(c)) for c > 0, 1**x -> 1
-            {UPat::CVar("c", {}, false).alu(Ops::POW, {x}), FoldConstBasePow},
+            Rule(UPat::CVar("c", {}, false).alu(Ops::POW, {x}), FoldConstBasePow),
             // ** rules for threefry **
             // (x & 0xFFFFFFFF).cast(uint32) -> x.cast(uint32)
-            {(x_u64 & ConstValue(int64_t{0xFFFFFFFF})).cast(dtypes::uint32),
-             [](const Match& m) { return m["x"].cast(dtypes::uint32); }},
+            Rule((x_u64 & ConstValue(int64_t{0xFFFFFFFF})).cast(dtypes::uint32),
+             [](const Match& m) { return m["x"].cast(dtypes::uint32); }),
             // ((_*2**32) | y.cast(uint64)).cast(uint32) -> y
-            {shifted_mul.cast(dtypes::uint32), [](const Match& m) { return m["y"]; }},
+            Rule(shifted_mul.cast(dtypes::uint32), [](const Match& m) { return m["y"]; }),
             // ((x*2**32) | _.cast(uint64)) // 2**32 -> x
-            {x_shifted_mul.idiv(x_shifted_mul.const_like(int64_t{1} << 32)),
-             [](const Match& m) { return m["x"]; }},
+            Rule(x_shifted_mul.idiv(x_shifted_mul.const_like(int64_t{1} << 32)),
+             [](const Match& m) { return m["x"]; }),
             // ((_<<32) | y.cast(uint64)).cast(uint32) -> y
-            {shifted_shl.cast(dtypes::uint32), [](const Match& m) { return m["y"]; }},
+            Rule(shifted_shl.cast(dtypes::uint32), [](const Match& m) { return m["y"]; }),
             // ((x<<32) | _.cast(uint64)) >> 32 -> x
-            {x_shifted_shl >> x_shifted_shl.const_like(32), [](const Match& m) { return m["x"]; }},
+            Rule(x_shifted_shl >> x_shifted_shl.const_like(32), [](const Match& m) { return m["x"]; }),
             // ** simple where folding **
             // where(_, v, v) -> v
-            {UPat::Var().where(UPat::Var("val"), UPat::Var("val")),
-             [](const Match& m) { return m["val"]; }},
+            Rule(UPat::Var().where(UPat::Var("val"), UPat::Var("val")),
+             [](const Match& m) { return m["val"]; }),
             // where(const gate, c0, c1) -> c0 or c1
-            {UPat::CVar("gate", {}, false).where(UPat::Var("c0"), UPat::Var("c1")),
-             [](const Match& m) { return Truthy(ConstArg(m["gate"])) ? m["c0"] : m["c1"]; }},
+            Rule(UPat::CVar("gate", {}, false).where(UPat::Var("c0"), UPat::Var("c1")),
+             [](const Match& m) { return Truthy(ConstArg(m["gate"])) ? m["c0"] : m["c1"]; }),
             // where(a, where(b, c, d), d) -> where(a&b, c, d)
-            {UPat::Var("a").where(UPat::Var("b").where(UPat::Var("c"), UPat::Var("d")),
+            Rule(UPat::Var("a").where(UPat::Var("b").where(UPat::Var("c"), UPat::Var("d")),
                                   UPat::Var("d")),
-             [](const Match& m) { return (m["a"] & m["b"]).where(m["c"], m["d"]); }},
+             [](const Match& m) { return (m["a"] & m["b"]).where(m["c"], m["d"]); }),
         }));
   }();
   return *kRules;

@@ -6,8 +6,8 @@
 //
 // Every expected string and bound is the reference's answer. The case table (between the
 // BEGIN/END markers) is printed by
-//   cd /tmp && PYTHONPATH=/work/ref/tinygrad DEV=CPU CORRECT_DIVMOD_FOLDING=1 python3
-//     /work/main/tools/golden/gen_symbolic_unit_cases.py
+//   cd /tmp && PYTHONPATH=<tinygrad checkout at 35900290> DEV=CPU CORRECT_DIVMOD_FOLDING=1 python3
+//     <repo>/tools/golden/gen_symbolic_unit_cases.py
 // (CORRECT_DIVMOD_FOLDING=1: our div/mod folding is always the sound one, see divandmod.cc);
 // the other expectations come from the same reference run by hand on the same graphs.
 #include "tinygrad/uop/symbolic/symbolic.h"

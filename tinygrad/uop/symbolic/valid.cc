@@ -219,9 +219,9 @@ const PatternMatcher& PmSimplifyValid() {
         UPat::Var("x"), UPat(Ops::CONST).arg(ConstValue::Invalid()).named("i"));
     return new PatternMatcher({
         // simplify valid: an AND of clauses, each given the others
-        {UPat(Ops::AND).named("valid"), SimplifyValidRule},
+        Rule(UPat(Ops::AND).named("valid"), SimplifyValidRule),
         // where(cond, x, Invalid) -> where(cond, x given cond, Invalid)
-        {invalid_gate, GatedGivenValid},
+        Rule(invalid_gate, GatedGivenValid),
     });
   }();
   return *kRules;
@@ -233,7 +233,7 @@ const PatternMatcher& PmDropAndClauses() {
         UPat::Var("x"), UPat(Ops::CONST).arg(ConstValue::Invalid()).named("i"));
     return new PatternMatcher({
         // where(a & b, x, Invalid) -> where(a, x, Invalid) when b uses none of x's ranges
-        {invalid_gate, DropAndClauses},
+        Rule(invalid_gate, DropAndClauses),
     });
   }();
   return *kRules;
@@ -244,11 +244,11 @@ const PatternMatcher& PmMoveWhereOnLoad() {
     UPat c1 = UPat::Var("c1"), idx = UPat::Var("buf").index(UPat::Var("x"));
     return new PatternMatcher({
         // where(c1, buf[x], 0) -> buf[x.valid(c1)] (the clauses that can move)
-        {c1.where(idx, idx.const_like(0)),
-         [](const Match& m) { return WhereOnLoad(m["c1"], m["buf"], m["x"]); }},
+        Rule(c1.where(idx, idx.const_like(0)),
+         [](const Match& m) { return WhereOnLoad(m["c1"], m["buf"], m["x"]); }),
         // where(c1, 0, buf[x]) -> buf[x.valid(!c1)]
-        {c1.where(idx.const_like(0), idx),
-         [](const Match& m) { return WhereOnLoad(m["c1"].logical_not(), m["buf"], m["x"]); }},
+        Rule(c1.where(idx.const_like(0), idx),
+         [](const Match& m) { return WhereOnLoad(m["c1"].logical_not(), m["buf"], m["x"]); }),
     });
   }();
   return *kRules;
