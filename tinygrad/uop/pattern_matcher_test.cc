@@ -158,6 +158,13 @@ TEST(PatternMatcherDeathTest, WrongContextTypeIsABug) {
   EXPECT_DEATH(pm.Rewrite(a), "has none");
 }
 
+TEST(PatternMatcherTest, EachRuleKnowsItsOwnLine) {
+  const auto& rules = TestRules().rules();
+  EXPECT_EQ(rules[1].where().line(), rules[0].where().line() + 1);
+  EXPECT_EQ(rules[2].where().line(), rules[0].where().line() + 2);
+  EXPECT_NE(rules[0].location().find("pattern_matcher_test.cc:"), std::string::npos);
+}
+
 TEST(PatternMatcherTest, MatchStatsCountPerRule) {
   ResetMatchStats();
   SetTrackMatchStats(1);
