@@ -37,7 +37,7 @@ void BM_SymbolicIndexExpression(benchmark::State& state) {
   state.counters["nodes/s"] =
       benchmark::Counter(static_cast<double>(nodes * state.iterations()), benchmark::Counter::kIsRate);
 }
-BENCHMARK(BM_SymbolicIndexExpression)->Arg(1400)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SymbolicIndexExpression)->Arg(1650)->Unit(benchmark::kMillisecond);
 
 void BM_SimplifyPortedCases(benchmark::State& state) {
   std::vector<UOp> exprs;
