@@ -15,4 +15,7 @@ TG_COPTS = [
     "-Wnon-virtual-dtor",
     "-Woverloaded-virtual",
     "-Wvla",
+    # GCC warns on designated initializers that leave fields to their default member
+    # initializers (`{.name = "simplify"}`), which is how option structs are meant to be used.
+    "-Wno-missing-field-initializers",
 ]

@@ -32,6 +32,10 @@
 #include "tinygrad/uop/uop.h"
 
 namespace tg {
+
+// gtest prints a failing test's parameter: the case name is enough (found by ADL on Case).
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
 namespace {
 
 // Exact (kind-sensitive) comparison against the reference's repr: tinygrad's bool ranges are
@@ -43,9 +47,6 @@ namespace {
   if (got == *w) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << what << " = " << got.repr() << ", tinygrad: " << want;
 }
-
-// gtest prints a failing test's parameter: the case name is enough (the trace has the rest).
-void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 
 class SymbolicParityTest : public ::testing::TestWithParam<Case> {};
 
