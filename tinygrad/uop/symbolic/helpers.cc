@@ -76,15 +76,9 @@ ConstValue FloorMod(const ConstValue& a, const ConstValue& b) {
   return ConstValue(FloatDivMod(a.to_float(), b.to_float()).second);
 }
 
-ConstValue CDivV(const ConstValue& a, const ConstValue& b) {
-  i128 y = b.to_int();
-  return ConstValue(y == 0 ? i128{0} : CDiv(a.to_int(), y));
-}
+ConstValue CDivV(const ConstValue& a, const ConstValue& b) { return CDiv(a.to_int(), b.to_int()); }
 
-ConstValue CModV(const ConstValue& a, const ConstValue& b) {
-  i128 y = b.to_int();
-  return ConstValue(y == 0 ? a.to_int() : CMod(a.to_int(), y));
-}
+ConstValue CModV(const ConstValue& a, const ConstValue& b) { return CMod(a.to_int(), b.to_int()); }
 
 // ** dtype groups **
 
