@@ -1,0 +1,86 @@
+// File: tinygrad/base/config.cc
+#include "tinygrad/base/config.h"
+
+#include <sched.h>
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "absl/strings/numbers.h"
+#include "tinygrad/base/check.h"
+
+namespace tg {
+namespace {
+
+template <typename T>
+void ReadInt(const char* name, T& out) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return;
+  int64_t parsed;
+  // A malformed value is the user's typo, not a reason to stop: keep the default, say so.
+  if (!absl::SimpleAtoi(v, &parsed)) {
+    fprintf(stderr, "tinygrad: ignoring %s=%s (not an integer)\n", name, v);
+    return;
+  }
+  out = static_cast<T>(parsed);
+}
+
+void ReadString(const char* name, std::string& out) {
+  const char* v = std::getenv(name);
+  if (v != nullptr && *v != '\0') out = v;
+}
+
+int AffinityCpuCount() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) return std::max(1, CPU_COUNT(&set));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+std::string DefaultCacheDir() {
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg != '\0')
+    return std::string(xdg) + "/tinygrad-cc";
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0')
+    return std::string(home) + "/.cache/tinygrad-cc";
+  return "/tmp/tinygrad-cc";
+}
+
+Config& Current() {
+  static Config* const config = new Config(Config::FromEnvironment());
+  return *config;
+}
+
+}  // namespace
+
+Config Config::FromEnvironment() {
+  Config c;
+  c.cpu_count = AffinityCpuCount();
+  ReadInt("DEBUG", c.debug);
+  ReadInt("TRACK_MATCH_STATS", c.track_match_stats);
+  ReadInt("SPEC", c.spec);
+  ReadInt("NOOPT", c.noopt);
+  ReadInt("BEAM", c.beam);
+  ReadInt("DEVECTORIZE", c.devectorize);
+  ReadInt("TRANSCENDENTAL", c.transcendental);
+  ReadInt("DISABLE_FAST_IDIV", c.disable_fast_idiv);
+  ReadInt("THREADS", c.threads);
+  ReadInt("CPU_COUNT", c.cpu_count);
+  ReadInt("SPLIT_REDUCEOP", c.split_reduceop);
+  ReadInt("REDUCEOP_SPLIT_THRESHOLD", c.reduceop_split_threshold);
+  ReadInt("REDUCEOP_SPLIT_SIZE", c.reduceop_split_size);
+  ReadInt("PCONTIG", c.pcontig);
+  ReadInt("NO_MEMORY_PLANNER", c.no_memory_planner);
+  ReadInt("MAX_KERNEL_BUFFERS", c.max_kernel_buffers);
+  ReadInt("CACHELEVEL", c.cachelevel);
+  c.cache_dir = DefaultCacheDir();
+  ReadString("TG_CACHE_DIR", c.cache_dir);
+  ReadString("CPU_CC", c.cc);
+  return c;
+}
+
+const Config& GetConfig() { return Current(); }
+
+void SetConfig(const Config& c) { Current() = c; }
+
+}  // namespace tg

@@ -1,0 +1,84 @@
+// File: tinygrad/codegen/renderer.h
+// Port of tinygrad/renderer/__init__.py: the Renderer interface and ProgramSpec.
+//
+// The interface lives with the code generator that consumes it: lowering asks the renderer
+// what the target can do (float4, locals, threads, size limits, which ops it renders natively)
+// and finally hands it the linear program to print. Concrete renderers (renderer/c, cuda, hip,
+// llvm) implement it.
+//
+// Example:
+//   const Renderer& ren = ...;                      // e.g. a ClangRenderer
+//   ProgramSpec p = GetProgram(ast, ren);           // codegen/pipeline.h
+//   p.src                                           // the C source
+#ifndef TINYGRAD_CODEGEN_RENDERER_H_
+#define TINYGRAD_CODEGEN_RENDERER_H_
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "tinygrad/uop/ops.h"
+#include "tinygrad/uop/pattern_matcher.h"
+#include "tinygrad/uop/uop.h"
+
+namespace tg {
+
+using LaunchDims = std::array<int64_t, 3>;
+
+class Renderer {
+ public:
+  virtual ~Renderer() = default;
+
+  // The program's source for a linearized kernel (ends with the SINK, whose KernelInfo names
+  // the function).
+  virtual std::string Render(std::span<const UOp> uops) const = 0;
+
+  // ** what the target can do (tinygrad's Renderer class attributes) **
+  std::string device;
+  std::string suffix;
+  bool supports_float4 = true;
+  bool has_local = true;
+  bool has_threads = false;
+  bool has_shared = true;
+  // (x, y, z) limits; nullopt is tinygrad's None (no launch dims at all).
+  std::optional<LaunchDims> global_max = LaunchDims{0x8FFFFFFF, 0x8FFFFFFF, 0x8FFFFFFF};
+  std::optional<LaunchDims> local_max = LaunchDims{0x8FFFFFFF, 0x8FFFFFFF, 0x8FFFFFFF};
+  int64_t shared_max = 32768;
+  // The ops rendered natively (the keys of tinygrad's code_for_op); the rest are decomposed.
+  OpSet code_for_op;
+  const PatternMatcher* pre_matcher = nullptr;
+  const PatternMatcher* extra_matcher = nullptr;
+};
+
+// tinygrad's Estimates: flops, bytes loaded/stored, and bytes of memory touched. Symbolic
+// when a loop bound is a variable.
+struct Estimates {
+  UOp ops;
+  UOp lds;
+  UOp mem;
+};
+
+// tinygrad's ProgramSpec: a rendered kernel and what launching it needs.
+struct ProgramSpec {
+  std::string name;           // the KernelInfo name (may hold ANSI colors)
+  std::string function_name;  // the C identifier
+  std::string src;
+  std::string device;
+  UOp ast;                    // the kernel AST it was built from (method cache key)
+  std::vector<UOp> uops;      // the linear program
+  std::vector<UOp> global_size;               // 3 index-dtype UOps (symbolic allowed)
+  std::optional<std::vector<UOp>> local_size; // nullopt: the runtime picks
+  std::vector<UOp> vars;      // DEFINE_VARs, sorted by arg: the order of variable arguments
+  std::vector<int64_t> globals;  // DEFINE_GLOBAL slots, sorted: the order of buffer arguments
+  std::vector<int64_t> outs;     // slots stored to
+  std::vector<int64_t> ins;      // slots loaded from
+  Estimates estimates;
+  std::vector<Arg> applied_opts;
+};
+
+}  // namespace tg
+
+#endif  // TINYGRAD_CODEGEN_RENDERER_H_
