@@ -141,7 +141,9 @@ DType DType::vec(int n) const {
   } else {
     TG_CHECK(count_ == 1) << "can't vectorize " << *this << " with size " << n;
   }
-  TG_CHECK(n >= 1 && n <= 0xFFFF) << "bad vector width " << n << " for " << *this;
+  // Width 0 exists for values only: the index.vec(0) arg of a movement op on a 0-d shape.
+  TG_CHECK((n >= 1 || (n == 0 && !is_ptr_)) && n <= 0xFFFF)
+      << "bad vector width " << n << " for " << *this;
   // sz=1 is the scalar itself, and void doesn't vectorize.
   if (n == 1 || (!is_ptr_ && scalar_ == ScalarType::kVoid)) return *this;
   if (is_ptr_) return DType(scalar_, count_, true, addrspace_, static_cast<uint16_t>(n), size_);

@@ -256,7 +256,8 @@ TEST(DTypeDeathTest, BadConstruction) {
   EXPECT_DEATH(dtypes::float32.vec(4).vec(2), "can't vectorize dtypes.float.vec\\(4\\)");
   EXPECT_DEATH(dtypes::float32.ptr().vec(2).vec(2), "can't vectorize ptr");
   EXPECT_DEATH(dtypes::float32.ptr().ptr(), "can't make a pointer from a pointer");
-  EXPECT_DEATH(dtypes::float32.vec(0), "bad vector width 0");
+  EXPECT_DEATH(dtypes::float32.ptr().vec(0), "bad vector width 0");
+  EXPECT_EQ(dtypes::index.vec(0).count(), 0);  // 0-d movement args
   EXPECT_DEATH(dtypes::float32.ptr(-2), "pointer size");
   EXPECT_DEATH(dtypes::float32.nbytes(), "only ptr types have nbytes");
   EXPECT_DEATH(dtypes::float32.ptr().nbytes(), "unlimited size");

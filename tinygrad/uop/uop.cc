@@ -10,6 +10,7 @@
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/stable_hash.h"
 #include "tinygrad/uop/min_max.h"
+#include "tinygrad/uop/shape.h"
 
 namespace tg {
 
@@ -30,18 +31,20 @@ class Interner {
     for (const UOp& s : src) TG_CHECK(s) << "null source building a UOp of " << op;
     Key k{op, dtype, src, &arg, &tag, KeyOf(op, dtype, src, arg)};
     Shard& shard = shards_[k.hash % kNumShards];
-    std::lock_guard<std::mutex> lock(shard.mu);
-    if (auto it = shard.set.find(k); it != shard.set.end()) {
-      const Node* n = *it;
-      int32_t r = n->refs.load(std::memory_order_relaxed);
-      while (r > 0) {
-        if (n->refs.compare_exchange_weak(r, r + 1, std::memory_order_acq_rel)) return UOp(n);
-      }
-      shard.set.erase(it);  // dying: its releaser will see it is no longer the entry
+    {
+      std::lock_guard<std::mutex> lock(shard.mu);
+      if (UOp hit = Lookup(shard, k)) return hit;
     }
-    const Node* n = NewNode(op, dtype, src, std::move(arg), std::move(tag), k.hash);
+    // Built outside the lock: a symbolic shape may intern other nodes (maybe in this shard).
+    UOp fresh(NewNode(op, dtype, src, std::move(arg), std::move(tag), k.hash));
+    const Node* n = fresh.node_;
+    std::lock_guard<std::mutex> lock(shard.mu);
+    Key nk{n->op, n->dtype, {n->src(), n->num_src}, &n->arg, &n->tag, k.hash};
+    // Another thread may have won the race; then `fresh` is dropped after the lock is released
+    // (its release takes this shard's lock).
+    if (UOp hit = Lookup(shard, nk)) return hit;
     shard.set.insert(n);
-    return UOp(n);
+    return fresh;
   }
 
   // Called when a node's count reached zero. Iterative: dropping a 100k-deep chain must not
@@ -66,6 +69,7 @@ class Interner {
         srcs[i].node_ = nullptr;  // its reference moves to us
         if (c->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) pending.push_back(c);
       }
+      delete d->tensor_info;  // may release shape dims: they join `pending`
       d->~Node();
       ::operator delete(const_cast<Node*>(d), std::align_val_t(alignof(Node)));
     }
@@ -119,6 +123,20 @@ class Interner {
     absl::flat_hash_set<const Node*, Hash, Eq> set;
   };
 
+  // A live entry equal to `k`, with a new reference; erases a dying one.
+  static UOp Lookup(Shard& shard, const Key& k) {
+    auto it = shard.set.find(k);
+    if (it == shard.set.end()) return {};
+    const Node* n = *it;
+    int32_t r = n->refs.load(std::memory_order_relaxed);
+    while (r > 0) {
+      if (n->refs.compare_exchange_weak(r, r + 1, std::memory_order_acq_rel)) return UOp(n);
+    }
+    shard.set.erase(it);  // dying: its releaser will see it is no longer the entry
+    return {};
+  }
+
+
   // tinygrad's UOp.key: op, dtype, arg and the children's keys; not the tag.
   static uint64_t KeyOf(Ops op, DType dtype, std::span<const UOp> src, const Arg& arg) {
     static const auto* const kOpHashes = [] {
@@ -141,8 +159,9 @@ class Interner {
     auto [vmin, vmax] = uop_internal::ComputeMinMax(op, dtype, src, arg);
     OpSet src_ops;
     for (const UOp& s : src) src_ops.Add(s.op());
+    const uop_internal::TensorInfo* tinfo = uop_internal::ComputeTensorInfo(op, dtype, src, arg);
     Node* n = new (mem) Node{{1}, op, static_cast<uint32_t>(src.size()), dtype, key, src_ops,
-                             std::move(arg), std::move(tag), vmin, vmax};
+                             std::move(arg), std::move(tag), vmin, vmax, tinfo};
     UOp* out = const_cast<UOp*>(n->src());
     for (size_t i = 0; i < src.size(); ++i) new (&out[i]) UOp(src[i]);
     return n;

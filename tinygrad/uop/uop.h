@@ -22,6 +22,7 @@
 #include <initializer_list>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tinygrad/dtype/const_value.h"
@@ -32,8 +33,12 @@
 namespace tg {
 
 class UOp;
+class SInt;                                       // shape.h
+using Shape = std::vector<SInt>;                  // shape.h
+using PadArg = std::vector<std::pair<SInt, SInt>>;  // shape.h
 namespace uop_internal {
 struct Node;
+struct TensorInfo;
 void ReleaseNode(const Node* n);
 }  // namespace uop_internal
 
@@ -165,6 +170,40 @@ class UOp {
   UOp trunc() const { return alu(Ops::TRUNC); }
   UOp pow(const UOp& x) const { return alu(Ops::POW, {x}); }
 
+  // ** tensor graph (shape.h): shape and device are computed at interning **
+  const Shape* shape() const;  // nullptr: no shape (tinygrad's _shape is None)
+  const Arg& device() const;   // none: no device
+  UOp base() const;            // the source under any movement ops
+  // A fresh UNIQUE (process-wide counter), so equal buffers stay distinct.
+  static UOp Unique();
+  static UOp Unique(int64_t num);
+  static UOp NewBuffer(const std::string& device, int64_t size, DType dtype);
+  // CONST on a device, reshaped and expanded to `shape` (tinygrad's UOp.const with device).
+  static UOp ConstOn(DType dtype, ConstValue v, const std::string& device,
+                     const Shape* shape = nullptr);
+  // Movement ops. reshape/expand/pad/shrink return this when the shape does not change;
+  // permute and flip when the arg is the identity.
+  UOp reshape(const Shape& s) const;
+  UOp forced_reshape(const Shape& s) const;
+  UOp expand(const Shape& s) const;
+  UOp pad(const PadArg& p) const;
+  UOp shrink(const PadArg& p) const;
+  UOp permute(std::span<const int64_t> order) const;
+  UOp permute(std::initializer_list<int64_t> order) const {
+    return permute(std::span<const int64_t>(order.begin(), order.size()));
+  }
+  UOp flip(const std::vector<bool>& axes) const;
+  // The movement arg: RESHAPE/EXPAND shapes, PAD/SHRINK (begin, end) pairs.
+  Shape marg_shape() const;
+  PadArg marg_pairs() const;
+  // REDUCE_AXIS over `axes` (size-1 axes dropped; this when none are left). Keeps the rank.
+  UOp r(Ops op, std::span<const int64_t> axes) const;
+  UOp after(std::span<const UOp> deps) const;  // AFTER(this, deps...)
+  UOp end(std::span<const UOp> ranges) const;  // END(this, ranges...), this when none
+
+  // The interned tensor-graph facts behind shape() and device() (shape.h).
+  const uop_internal::TensorInfo* node_tensor_info() const;
+
   // ** graph walks (explicit stacks: no recursion depth limit) **
   // Children before parents, sources visited in order (tinygrad's toposort).
   std::vector<UOp> toposort() const;
@@ -232,6 +271,7 @@ struct Node {
   Arg tag;
   ConstValue vmin;
   ConstValue vmax;
+  const TensorInfo* tensor_info;  // shape and device; null when neither exists
   // `num_src` UOp handles follow the node in the same allocation.
   const UOp* src() const { return reinterpret_cast<const UOp*>(this + 1); }
 };
@@ -254,6 +294,9 @@ inline uint64_t UOp::key() const { return node_->key; }
 inline const ConstValue& UOp::vmin() const { return node_->vmin; }
 inline const ConstValue& UOp::vmax() const { return node_->vmax; }
 inline OpSet UOp::src_ops() const { return node_->src_ops; }
+inline const uop_internal::TensorInfo* UOp::node_tensor_info() const {
+  return node_->tensor_info;
+}
 
 }  // namespace tg
 
