@@ -1,0 +1,57 @@
+
+void E_4_4(int* restrict data0_16, int* restrict data1_16, int* restrict data2_16, int core_id) {
+  for (int Lidx0 = 0; Lidx0 < 4; Lidx0++) {
+    int alu0 = (Lidx0<<2);
+    int alu1 = (alu0+1);
+    int val0 = (*(data1_16+alu1));
+    int alu2 = (alu0+2);
+    int val1 = (*(data1_16+alu2));
+    int alu3 = (alu0+3);
+    int val2 = (*(data1_16+alu3));
+    int val3 = (*(data1_16+alu0));
+    int val4 = (*(data2_16+alu1));
+    int val5 = (*(data2_16+alu2));
+    int val6 = (*(data2_16+alu3));
+    int val7 = (*(data2_16+alu0));
+    _Bool alu4 = (val0<0);
+    int alu5 = (alu4?1:0);
+    int alu6 = (((int)(((((long)(val0))*1717986919ll)>>33ll)))+alu5);
+    _Bool alu7 = (val1<0);
+    int alu8 = (alu7?1:0);
+    int alu9 = (((int)(((((long)(val1))*1717986919ll)>>33ll)))+alu8);
+    _Bool alu10 = (val2<0);
+    int alu11 = (alu10?1:0);
+    int alu12 = (((int)(((((long)(val2))*1717986919ll)>>33ll)))+alu11);
+    _Bool alu13 = (val3<0);
+    int alu14 = (alu13?1:0);
+    int alu15 = (((int)(((((long)(val3))*1717986919ll)>>33ll)))+alu14);
+    int alu16 = ((val0*3)+val4);
+    _Bool alu17 = (alu16<0);
+    int alu18 = (alu17?1:0);
+    int alu19 = (((int)(((((long)(alu16))*2454267027ll)>>34ll)))+alu18);
+    int alu20 = ((val1*3)+val5);
+    _Bool alu21 = (alu20<0);
+    int alu22 = (alu21?1:0);
+    int alu23 = (((int)(((((long)(alu20))*2454267027ll)>>34ll)))+alu22);
+    int alu24 = ((val2*3)+val6);
+    _Bool alu25 = (alu24<0);
+    int alu26 = (alu25?1:0);
+    int alu27 = (((int)(((((long)(alu24))*2454267027ll)>>34ll)))+alu26);
+    int alu28 = ((val3*3)+val7);
+    _Bool alu29 = (alu28<0);
+    int alu30 = (alu29?1:0);
+    int alu31 = (((int)(((((long)(alu28))*2454267027ll)>>34ll)))+alu30);
+    int alu32 = ((alu4&((_Bool)((val0-(5*alu6)))))?(alu6+-1):alu6);
+    int alu33 = ((alu7&((_Bool)((val1-(5*alu9)))))?(alu9+-1):alu9);
+    int alu34 = ((alu10&((_Bool)((val2-(5*alu12)))))?(alu12+-1):alu12);
+    int alu35 = ((alu13&((_Bool)((val3-(5*alu15)))))?(alu15+-1):alu15);
+    int alu36 = ((alu17&((_Bool)((alu16-(7*alu19)))))?(alu19+-1):alu19);
+    int alu37 = ((alu21&((_Bool)((alu20-(7*alu23)))))?(alu23+-1):alu23);
+    int alu38 = ((alu25&((_Bool)((alu24-(7*alu27)))))?(alu27+-1):alu27);
+    int alu39 = ((alu29&((_Bool)((alu28-(7*alu31)))))?(alu31+-1):alu31);
+    *(data0_16+alu1) = (alu36+val0+(alu32*-5)+(val0^val4)+(val0|3)+(val0&val4));
+    *(data0_16+alu2) = (alu37+val1+(alu33*-5)+(val1^val5)+(val1|3)+(val1&val5));
+    *(data0_16+alu3) = (alu38+val2+(alu34*-5)+(val2^val6)+(val2|3)+(val2&val6));
+    *(data0_16+alu0) = (alu39+val3+(alu35*-5)+(val3^val7)+(val3|3)+(val3&val7));
+  }
+}

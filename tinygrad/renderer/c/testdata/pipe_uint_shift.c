@@ -1,0 +1,17 @@
+
+void E_4_4n1(unsigned int* restrict data0_16, unsigned int* restrict data1_16, int core_id) {
+  for (int Lidx0 = 0; Lidx0 < 4; Lidx0++) {
+    int alu0 = (Lidx0<<2);
+    int alu1 = (alu0+1);
+    unsigned int val0 = (*(data1_16+alu1));
+    int alu2 = (alu0+2);
+    unsigned int val1 = (*(data1_16+alu2));
+    int alu3 = (alu0+3);
+    unsigned int val2 = (*(data1_16+alu3));
+    unsigned int val3 = (*(data1_16+alu0));
+    *(data0_16+alu1) = ((val0<<3u)+(val0>>2u));
+    *(data0_16+alu2) = ((val1<<3u)+(val1>>2u));
+    *(data0_16+alu3) = ((val2<<3u)+(val2>>2u));
+    *(data0_16+alu0) = ((val3<<3u)+(val3>>2u));
+  }
+}
