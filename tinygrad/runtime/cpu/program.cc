@@ -1,0 +1,113 @@
+// File: tinygrad/runtime/cpu/program.cc
+// Port of tinygrad/runtime/ops_cpu.py: CPUProgram (load + call) and CPUWorker's thread fan-out.
+#include "tinygrad/runtime/cpu/program.h"
+
+#include <dlfcn.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "tinygrad/base/check.h"
+
+namespace tg {
+
+std::string WithCpuEntry(std::string_view src, std::string_view function_name, int num_bufs,
+                         int num_vars) {
+  std::vector<std::string> args;
+  for (int i = 0; i < num_bufs; ++i) args.push_back(absl::StrCat("bufs[", i, "]"));
+  for (int i = 0; i < num_vars; ++i) args.push_back(absl::StrCat("vars[", i, "]"));
+  args.push_back("core_id");
+  std::string fn(function_name);
+  return absl::StrCat(std::string(src), "\nvoid ", fn, std::string(kCpuEntrySuffix),
+                      "(void** bufs, const int* vars, int core_id) {\n  (void)bufs; (void)vars;\n  ",
+                      fn, "(", absl::StrJoin(args, ", "), ");\n}\n");
+}
+
+absl::StatusOr<CpuProgram> CpuProgram::Load(std::string_view lib, std::string_view function_name) {
+  std::string name(function_name);
+  int fd = ::memfd_create(("tg_" + name).c_str(), MFD_CLOEXEC);
+  if (fd < 0) return absl::UnavailableError(absl::StrCat("memfd_create: ", std::strerror(errno)));
+  size_t done = 0;
+  while (done < lib.size()) {
+    ssize_t n = ::write(fd, lib.data() + done, lib.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      ::close(fd);
+      return absl::UnavailableError(absl::StrCat("write to memfd: ", std::strerror(errno)));
+    }
+    done += static_cast<size_t>(n);
+  }
+  std::string path = absl::StrCat("/proc/self/fd/", fd);
+  void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* err = ::dlerror();
+    ::close(fd);
+    return absl::UnavailableError(absl::StrCat("dlopen ", name, ": ", err ? err : "?"));
+  }
+  std::string entry = name + std::string(kCpuEntrySuffix);
+  void* sym = ::dlsym(handle, entry.c_str());
+  if (sym == nullptr) {
+    ::dlclose(handle);
+    ::close(fd);
+    return absl::NotFoundError(absl::StrCat("no symbol ", entry, " (compiled without WithCpuEntry?)"));
+  }
+  return CpuProgram(handle, fd, reinterpret_cast<EntryFn>(sym), std::move(name));
+}
+
+CpuProgram::CpuProgram(CpuProgram&& o) noexcept
+    : handle_(o.handle_), fd_(o.fd_), fn_(o.fn_), name_(std::move(o.name_)) {
+  o.handle_ = nullptr;
+  o.fd_ = -1;
+  o.fn_ = nullptr;
+}
+
+CpuProgram& CpuProgram::operator=(CpuProgram&& o) noexcept {
+  if (this != &o) {
+    Release();
+    handle_ = o.handle_;
+    fd_ = o.fd_;
+    fn_ = o.fn_;
+    name_ = std::move(o.name_);
+    o.handle_ = nullptr;
+    o.fd_ = -1;
+    o.fn_ = nullptr;
+  }
+  return *this;
+}
+
+CpuProgram::~CpuProgram() { Release(); }
+
+void CpuProgram::Release() {
+  if (handle_ != nullptr) ::dlclose(handle_);
+  if (fd_ >= 0) ::close(fd_);
+  handle_ = nullptr;
+  fd_ = -1;
+}
+
+double CpuProgram::Run(std::span<void* const> bufs, std::span<const int32_t> vars,
+                       int threads) const {
+  TG_CHECK(fn_ != nullptr) << "Run on a moved-from CpuProgram";
+  TG_CHECK(threads >= 1) << "threads=" << threads;
+  void** b = const_cast<void**>(bufs.data());
+  const int32_t* v = vars.data();
+  EntryFn fn = fn_;
+  auto start = std::chrono::steady_clock::now();
+  // TODO(perf): tinygrad's worker keeps its helper threads alive between launches; we start
+  // them per launch, which adds their start-up time to multi-threaded timings.
+  std::vector<std::thread> helpers;
+  helpers.reserve(threads - 1);
+  for (int tid = 1; tid < threads; ++tid) helpers.emplace_back([fn, b, v, tid] { fn(b, v, tid); });
+  fn(b, v, 0);
+  for (std::thread& t : helpers) t.join();
+  auto end = std::chrono::steady_clock::now();
+  return std::chrono::duration<double>(end - start).count();
+}
+
+}  // namespace tg

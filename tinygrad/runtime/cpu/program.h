@@ -1,0 +1,73 @@
+// File: tinygrad/runtime/cpu/program.h
+// Port of tinygrad/runtime/ops_cpu.py: CPUProgram and the CPU worker's thread launch.
+//
+// Calling convention. A ClangRenderer kernel is `void name(T* restrict data0, ..., const int
+// var, ..., int core_id)`; its arity varies per kernel. Instead of a per-arity switch or
+// casting to a variadic-looking function type, WithCpuEntry() appends a uniform entry point to
+// the source before it is compiled:
+//   void name_tg_entry(void** bufs, const int* vars, int core_id) { name(bufs[0], ..., core_id); }
+// so every program is called the same way, with C doing the argument conversions.
+//
+// Loading. The shared object's bytes go into an anonymous memory file (memfd) that is dlopen'ed
+// through /proc/self/fd; nothing touches the file system. tinygrad instead copies a relocated
+// flat image into RWX memory (see compiler.h).
+//
+// Example:
+//   ASSIGN_OR_RETURN(std::string lib, compiler.Compile(WithCpuEntry(src, "E_16", 2, 1)));
+//   ASSIGN_OR_RETURN(CpuProgram prg, CpuProgram::Load(lib, "E_16"));
+//   double seconds = prg.Run({out.data(), in.data()}, {n}, /*threads=*/4);
+#ifndef TINYGRAD_RUNTIME_CPU_PROGRAM_H_
+#define TINYGRAD_RUNTIME_CPU_PROGRAM_H_
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+
+namespace tg {
+
+// The suffix of the uniform entry point's name.
+inline constexpr std::string_view kCpuEntrySuffix = "_tg_entry";
+
+// `src` followed by the uniform entry point for kernel `function_name` taking `num_bufs` buffers
+// and `num_vars` int variables (then core_id).
+std::string WithCpuEntry(std::string_view src, std::string_view function_name, int num_bufs,
+                         int num_vars);
+
+class CpuProgram {
+ public:
+  using EntryFn = void (*)(void** bufs, const int32_t* vars, int32_t core_id);
+
+  // Loads a shared object from Compile() and finds `function_name`'s entry point. Errors:
+  // Unavailable (memfd/dlopen failed), NotFound (no entry point: compiled without WithCpuEntry).
+  static absl::StatusOr<CpuProgram> Load(std::string_view lib, std::string_view function_name);
+
+  CpuProgram(CpuProgram&& o) noexcept;
+  CpuProgram& operator=(CpuProgram&& o) noexcept;
+  CpuProgram(const CpuProgram&) = delete;
+  CpuProgram& operator=(const CpuProgram&) = delete;
+  ~CpuProgram();
+
+  // Runs the kernel `threads` times in parallel with core_id 0..threads-1 (core 0 on the
+  // calling thread, as tinygrad's CPU worker) and waits for all; returns the wall-clock seconds
+  // from launch to the last join (tinygrad's wait=True timing, thread start included).
+  double Run(std::span<void* const> bufs, std::span<const int32_t> vars, int threads = 1) const;
+
+  const std::string& function_name() const { return name_; }
+
+ private:
+  CpuProgram(void* handle, int fd, EntryFn fn, std::string name)
+      : handle_(handle), fd_(fd), fn_(fn), name_(std::move(name)) {}
+  void Release();
+
+  void* handle_ = nullptr;  // dlopen handle
+  int fd_ = -1;             // the memfd, kept open so its /proc path is never reused while loaded
+  EntryFn fn_ = nullptr;
+  std::string name_;
+};
+
+}  // namespace tg
+
+#endif  // TINYGRAD_RUNTIME_CPU_PROGRAM_H_
