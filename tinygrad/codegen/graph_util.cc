@@ -178,6 +178,28 @@ const PatternMatcher& SubstituteRules() {
   return *kRules;
 }
 
+UOp BufTarget(const UOp& u) {
+  UOp x = u;
+  while (true) {
+    switch (x.op()) {
+      case Ops::DEFINE_GLOBAL:
+      case Ops::DEFINE_LOCAL:
+      case Ops::DEFINE_REG:
+        return x;
+      case Ops::AFTER:
+      case Ops::INDEX:
+      case Ops::STORE:
+      case Ops::LOAD:
+      case Ops::VECTORIZE:  // a broadcast buffer (all sources the same)
+        x = x.src(0);
+        break;
+      default:
+        TG_CHECK(false) << "buf_target called on non load/index/store " << OpName(x.op());
+        return x;
+    }
+  }
+}
+
 std::vector<UOp> NodesWithOp(const UOp& root, OpSet ops) {
   std::vector<UOp> out;
   for (const UOp& u : root.toposort())

@@ -72,6 +72,10 @@ bool RangeArgLess(const Arg& a, const Arg& b);
 using SubstituteMap = absl::flat_hash_map<UOp, UOp>;
 const PatternMatcher& SubstituteRules();
 
+// tinygrad's buf_target: the DEFINE_GLOBAL/LOCAL/REG a LOAD/STORE/INDEX/AFTER reaches
+// through src[0] (CHECK-fails on anything else).
+UOp BufTarget(const UOp& u);
+
 // All nodes (with self) of `root` whose op is in `ops`, in toposort order.
 std::vector<UOp> NodesWithOp(const UOp& root, OpSet ops);
 

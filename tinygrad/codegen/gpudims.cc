@@ -1,0 +1,252 @@
+// File: tinygrad/codegen/gpudims.cc
+// Port of tinygrad/codegen/gpudims.py: _group_dims, _split_dims, get_grouped_dims, add_gpudims.
+#include "tinygrad/codegen/gpudims.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "tinygrad/base/check.h"
+#include "tinygrad/codegen/graph_util.h"
+#include "tinygrad/uop/graph_rewrite.h"
+#include "tinygrad/uop/kernel_info.h"
+#include "tinygrad/uop/symbolic/symbolic.h"
+
+namespace tg {
+namespace {
+
+using Dims = std::vector<int64_t>;
+
+// (a, b, c, d) -> (ab, c, d) until the dims fit; nullopt when they cannot.
+std::optional<Dims> GroupDims(Dims dims, const LaunchDims& max_sizes) {
+  auto fits = [&]() {
+    if (dims.size() > max_sizes.size()) return false;
+    for (size_t i = 0; i < dims.size(); ++i)
+      if (dims[i] > max_sizes[i]) return false;
+    return true;
+  };
+  while (!fits()) {
+    bool merged = false;
+    for (size_t i = 0; i < max_sizes.size(); ++i) {
+      if (i + 1 < dims.size() && dims[i] * dims[i + 1] <= max_sizes[i]) {
+        dims[i] *= dims[i + 1];
+        dims.erase(dims.begin() + i + 1);
+        merged = true;
+        break;
+      }
+    }
+    if (!merged) return std::nullopt;
+  }
+  return dims;
+}
+
+// (a,) -> (b, c): moves the smallest factor of a too-large dim into the next one.
+Dims SplitDims(const Dims& dims, const LaunchDims& max_sizes) {
+  bool fits = true;
+  for (size_t i = 0; i < dims.size() && i < max_sizes.size(); ++i) fits &= dims[i] <= max_sizes[i];
+  if (fits) return dims;
+  Dims d = dims;
+  while (d.size() < 3) d.push_back(1);
+  for (size_t i = 0; i < d.size(); ++i) {
+    while (d[i] > max_sizes[i]) {
+      int64_t div = 1;
+      int64_t lim = static_cast<int64_t>(std::ceil(std::sqrt(static_cast<double>(d[i]))));
+      for (int64_t c = 2; c <= lim; ++c)
+        if (d[i] % c == 0) {
+          div = c;
+          break;
+        }
+      TG_CHECK(div != 1) << "cannot limit dim " << d[i] << " to " << max_sizes[i];
+      d[i] /= div;
+      d[(i + 1) % d.size()] *= div;
+    }
+  }
+  if (d[2] == 1) return Dims{d[0], d[1]};
+  return d;
+}
+
+// tinygrad's get_contraction: which old dims each new dim merges, or nullopt.
+std::optional<std::vector<std::vector<size_t>>> GetContraction(const Dims& old_shape, const Dims& new_shape) {
+  std::vector<int64_t> acc_old, acc_new;
+  int64_t a = 1;
+  for (int64_t x : old_shape) acc_old.push_back(a *= x);
+  a = 1;
+  for (int64_t x : new_shape) acc_new.push_back(a *= x);
+  std::vector<size_t> split;
+  for (int64_t acc : acc_new) {
+    if (acc == 1) {
+      split.push_back(0);
+      continue;
+    }
+    auto it = std::find(acc_old.begin(), acc_old.end(), acc);
+    if (it == acc_old.end()) return std::nullopt;
+    split.push_back(static_cast<size_t>(it - acc_old.begin()) + 1);
+  }
+  std::vector<std::vector<size_t>> out;
+  for (size_t i = 0; i < split.size(); ++i) {
+    size_t st = i == 0 ? 0 : split[i - 1];
+    size_t ed = i + 1 < split.size() ? split[i] : old_shape.size();
+    std::vector<size_t> g;
+    for (size_t k = st; k < ed; ++k) g.push_back(k);
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+UOp C(int64_t v) { return UOp::Const(dtypes::index, v); }
+
+std::vector<UOp> GroupedDims(const std::string& prefix, const std::vector<UOp>& dims,
+                             const std::optional<LaunchDims>& max_sizes) {
+  bool all_int = std::all_of(dims.begin(), dims.end(), [](const UOp& d) { return d.op() == Ops::CONST; });
+  std::vector<UOp> limited_u = dims;
+  Dims idims, limited;
+  if (all_int) {
+    for (const UOp& d : dims) idims.push_back(d.arg().int64());
+    limited = idims;
+    if (max_sizes) {
+      // try to group first: (a, b, c, d) -> (ab, c, d)
+      if (std::optional<Dims> g = GroupDims(idims, *max_sizes); g && !g->empty()) limited = *g;
+      TG_CHECK(limited.size() <= max_sizes->size()) << "cannot limit dim: " << limited.size() << " dims";
+      // try to split up dims: (a,) -> (b, c)
+      if (limited == idims) limited = SplitDims(idims, *max_sizes);
+    }
+    limited_u.clear();
+    for (int64_t d : limited) limited_u.push_back(C(d));
+  } else {
+    // TODO(parity): symbolic launch dims are neither grouped nor split (tinygrad: same, except
+    // that _split_dims may compare them)
+    TG_CHECK(!max_sizes || dims.size() <= max_sizes->size()) << "cannot limit symbolic dims";
+  }
+  std::vector<UOp> raw;
+  for (size_t i = 0; i < limited_u.size(); ++i) raw.push_back(UOp::Special(limited_u[i], prefix + std::to_string(i)));
+  if (limited_u.size() < dims.size()) {
+    auto contraction = GetContraction(idims, limited);
+    TG_CHECK(contraction.has_value()) << "get_contraction should not be None";
+    std::vector<UOp> ret;
+    for (size_t g = 0; g < raw.size(); ++g) {
+      UOp idx = raw[g];
+      const auto& group = (*contraction)[g];
+      for (size_t k = 0; k + 1 < group.size(); ++k) {
+        ret.push_back(idx % dims[group[k]]);
+        idx = idx.idiv(dims[group[k]]);
+      }
+      ret.push_back(idx);
+    }
+    return ret;
+  }
+  if (limited_u.size() > dims.size()) {
+    size_t a = limited_u.size(), b = dims.size();
+    if (a == 2 && b == 1) return {raw[0] * limited_u[1] + raw[1]};
+    if (a == 3 && b == 1) return {(raw[0] * limited_u[1] + raw[1]) * limited_u[2] + raw[2]};
+    if (a == 3 && b == 2) return {raw[0] * limited_u[1] + raw[1], raw[2]};
+    return raw;
+  }
+  if (all_int && limited != idims) {
+    // convert to 1D and get the original indices back
+    if (dims.size() == 2) {
+      UOp flat = raw[0] * limited_u[1] + raw[1];
+      return {flat.idiv(dims[1]), flat % dims[1]};
+    }
+    UOp flat = raw[0] * (limited_u[1] * limited_u[2]) + raw[1] * limited_u[2] + raw[2];
+    return {flat.idiv(dims[2] * dims[1]), flat.idiv(dims[2]) % dims[1], flat % dims[2]};
+  }
+  return raw;
+}
+
+UOp AddGpudims(const Match& m) {
+  const UOp& s = m["s"];
+  const Renderer& ren = m.ctx<const Renderer>();
+  if (s.arg().is_none()) return {};
+  std::vector<UOp> s_topo = s.toposort();
+  for (const UOp& x : s_topo)
+    if (x.op() == Ops::SPECIAL) return {};
+  // ranges by their ids (a later one with the same ids wins, as in a dict)
+  std::vector<std::pair<Arg, UOp>> all_ranges;
+  auto find_range = [&](const Arg& ids) -> UOp {
+    for (const auto& [k, v] : all_ranges)
+      if (k == ids) return v;
+    return UOp();
+  };
+  for (const UOp& x : s_topo) {
+    if (x.op() != Ops::RANGE) continue;
+    Arg ids = Arg::Tuple(RangeIds(x));
+    auto it = std::find_if(all_ranges.begin(), all_ranges.end(), [&](const auto& kv) { return kv.first == ids; });
+    if (it == all_ranges.end()) {
+      all_ranges.emplace_back(ids, x);
+    } else {
+      it->second = x;
+    }
+  }
+  std::vector<Arg> global_dims, local_dims;
+  for (const auto& [ids, r] : all_ranges) {
+    AxisType t = RangeAxisType(r);
+    std::vector<Arg>* dst = nullptr;
+    if (t == AxisType::GLOBAL || t == AxisType::THREAD) dst = &global_dims;
+    if (t == AxisType::WARP || t == AxisType::LOCAL || t == AxisType::GROUP_REDUCE) dst = &local_dims;
+    if (dst && std::find(dst->begin(), dst->end(), ids) == dst->end()) dst->push_back(ids);
+  }
+  if (global_dims.empty() && local_dims.empty()) return {};
+  std::sort(global_dims.begin(), global_dims.end(), RangeArgLess);
+  std::sort(local_dims.begin(), local_dims.end(), RangeArgLess);
+  std::vector<Arg> all_dims = global_dims;
+  all_dims.insert(all_dims.end(), local_dims.begin(), local_dims.end());
+  std::vector<UOp> global_shape, local_shape;
+  for (const Arg& ids : global_dims) global_shape.push_back(Simplify(find_range(ids).src(0)));
+  for (const Arg& ids : local_dims) local_shape.push_back(Simplify(find_range(ids).src(0)));
+  std::vector<UOp> idxs;
+  if (KernelInfo::FromArg(s.arg()).dont_use_locals) {
+    TG_CHECK(local_dims.empty()) << "can't use locals if there's no local dims";
+    idxs = GetGroupedDims("idx", global_shape, ren.global_max, true);
+  } else {
+    // indexes for GPU-like execution
+    idxs = GetGroupedDims("gidx", global_shape, ren.global_max, true);
+    std::vector<UOp> l = GetGroupedDims("lidx", local_shape, ren.local_max);
+    idxs.insert(idxs.end(), l.begin(), l.end());
+  }
+  SubstituteMap subs;
+  RangeMap rm(s);
+  for (const UOp& r : s_topo) {
+    // a global store that does not use some local index is done by local index 0 only
+    if (r.op() == Ops::STORE && BufTarget(r).dtype().addrspace() == AddrSpace::GLOBAL) {
+      const UOp& idx = r.src(0);
+      UOp mask;
+      for (const Arg& ids : local_dims) {
+        UOp lr = find_range(ids);
+        if (rm.Contains(idx, lr)) continue;
+        UOp e = lr.eq(0);
+        mask = mask ? (mask & e) : e;
+      }
+      if (mask) {
+        TG_CHECK(idx.src().size() == 2) << "index has 2 sources";
+        UOp gated = mask.broadcast(idx.src(1).dtype().count()).where(idx.src(1), ConstValue::Invalid());
+        subs[idx] = idx.replace_src({idx.src(0), gated});
+      }
+    }
+    if (r.op() != Ops::RANGE) continue;
+    Arg ids = Arg::Tuple(RangeIds(r));
+    auto it = std::find(all_dims.begin(), all_dims.end(), ids);
+    if (it == all_dims.end() || RangeAxisType(r) == AxisType::REDUCE) continue;
+    subs[r] = idxs[it - all_dims.begin()];
+  }
+  return Substitute(s, subs);
+}
+
+}  // namespace
+
+std::vector<UOp> GetGroupedDims(const std::string& prefix, const std::vector<UOp>& dims,
+                                const std::optional<LaunchDims>& max_sizes, bool reverse) {
+  if (!reverse) return GroupedDims(prefix, dims, max_sizes);
+  std::vector<UOp> rdims(dims.rbegin(), dims.rend());
+  std::vector<UOp> out = GroupedDims(prefix, rdims, max_sizes);
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+const PatternMatcher& PmAddGpudims() {
+  static const auto* const kRules = new PatternMatcher({
+      // add gpudims must be last
+      Rule(UPat(Ops::SINK).named("s"), AddGpudims),
+  });
+  return *kRules;
+}
+
+}  // namespace tg
