@@ -1,0 +1,129 @@
+// File: tinygrad/schedule/indexing_test.cc
+// Tests of apply_movement_op against the reference (testdata/apply_movement_op.txt, written by
+// tools/golden/gen_apply_movement_op.py) and of pm_mops.
+#include "tinygrad/schedule/indexing.h"
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
+#include "gtest/gtest.h"
+#include "tinygrad/uop/graph_rewrite.h"
+#include "tinygrad/uop/render.h"
+
+namespace tg {
+namespace {
+
+std::vector<int64_t> Ints(absl::string_view s) {
+  std::vector<int64_t> out;
+  for (absl::string_view t : absl::StrSplit(s, ',')) {
+    int64_t v = 0;
+    EXPECT_TRUE(absl::SimpleAtoi(t, &v)) << t;
+    out.push_back(v);
+  }
+  return out;
+}
+
+Shape ToShape(const std::vector<int64_t>& v) { return Shape(v.begin(), v.end()); }
+
+MovementArg ParseArg(Ops op, absl::string_view s) {
+  MovementArg a;
+  if (op == Ops::RESHAPE || op == Ops::EXPAND) a.shape = ToShape(Ints(s));
+  if (op == Ops::PERMUTE) a.perm = Ints(s);
+  if (op == Ops::FLIP)
+    for (int64_t v : Ints(s)) a.flip.push_back(v != 0);
+  if (op == Ops::PAD || op == Ops::SHRINK) {
+    for (absl::string_view p : absl::StrSplit(s, ',')) {
+      std::vector<absl::string_view> be = absl::StrSplit(p, ':');
+      int64_t b = 0, e = 0;
+      EXPECT_TRUE(absl::SimpleAtoi(be[0], &b) && absl::SimpleAtoi(be[1], &e));
+      a.pairs.emplace_back(b, e);
+    }
+  }
+  return a;
+}
+
+Ops ParseOp(const std::string& s) {
+  for (Ops op : {Ops::RESHAPE, Ops::EXPAND, Ops::PERMUTE, Ops::FLIP, Ops::PAD, Ops::SHRINK})
+    if (s == OpName(op)) return op;
+  ADD_FAILURE() << "unknown op " << s;
+  return Ops::NOOP;
+}
+
+TEST(ApplyMovementOpTest, MatchesReference) {
+  std::ifstream f("tinygrad/schedule/testdata/apply_movement_op.txt");
+  ASSERT_TRUE(f.good());
+  std::string line;
+  int n = 0;
+  while (std::getline(f, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> fl = absl::StrSplit(line, " | ");
+    ASSERT_EQ(fl.size(), 6u) << line;
+    Ops op = ParseOp(fl[0]);
+    Shape in_shape = ToShape(Ints(fl[1]));
+    std::vector<int64_t> out_shape = Ints(fl[3]);
+    std::vector<UOp> rngs;
+    int i = 0;
+    for (absl::string_view t : absl::StrSplit(fl[4], ',')) {
+      int64_t v = 0;
+      if (t == "R") {
+        rngs.push_back(UOp::Range(out_shape[i], i));
+      } else if (t[0] == 'R' && absl::SimpleAtoi(t.substr(1), &v)) {
+        rngs.push_back(UOp::Range(out_shape[i], v));
+      } else {
+        ASSERT_TRUE(absl::SimpleAtoi(t, &v)) << t;
+        rngs.push_back(UOp::Const(dtypes::index, v));
+      }
+      ++i;
+    }
+    std::vector<UOp> got = ApplyMovementOp(op, in_shape, ParseArg(op, fl[2]), rngs);
+    std::vector<std::string> rendered;
+    for (const UOp& g : got) rendered.push_back(Render(g));
+    EXPECT_EQ(absl::StrJoin(rendered, " ; "), fl[5]) << line;
+    ++n;
+  }
+  EXPECT_GE(n, 25);
+}
+
+TEST(ApplyMovementOpTest, FromMovementNode) {
+  UOp b = UOp::NewBuffer("CPU", 6, dtypes::float32);
+  UOp r = b.reshape({2, 3});
+  UOp r0 = UOp::Range(2, 0), r1 = UOp::Range(3, 1);
+  std::vector<UOp> got = ApplyMovementOp(r, std::vector<UOp>{r0, r1});
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(Render(got[0]), "(r0*3+r1)");
+}
+
+TEST(PmMopsTest, IndexThroughPermuteAndReshape) {
+  UOp b = UOp::NewBuffer("CPU", 6, dtypes::float32);
+  UOp v = b.reshape({2, 3}).permute({1, 0});
+  UOp r0 = UOp::Range(3, 0), r1 = UOp::Range(2, 1);
+  UOp idx = v.index(std::vector<UOp>{r0, r1});
+  UOp out = GraphRewrite(idx, PmMops(), {.name = "mops"});
+  ASSERT_EQ(out.op(), Ops::INDEX);
+  EXPECT_EQ(out.src(0), b);
+  ASSERT_EQ(out.src().size(), 2u);
+  EXPECT_EQ(Render(out.src(1)), "(r1*3+r0)");
+}
+
+TEST(PmMopsTest, MovementMovesAfterAfterAndOutOfEnd) {
+  UOp b = UOp::NewBuffer("CPU", 6, dtypes::float32);
+  UOp v = b.reshape({2, 3});
+  UOp dep = UOp::NewBuffer("CPU", 1, dtypes::float32);
+  UOp a = v.after(std::vector<UOp>{dep});
+  UOp out = GraphRewrite(a, PmMops(), {.name = "mops"});
+  ASSERT_EQ(out.op(), Ops::RESHAPE);
+  EXPECT_EQ(out.src(0).op(), Ops::AFTER);
+  EXPECT_EQ(out.src(0).src(0), b);
+  UOp r = UOp::Range(4, 0);
+  UOp e = UOp::Make(Ops::END, dtypes::void_, {v, r});
+  UOp eo = GraphRewrite(e, PmMops(), {.name = "mops"});
+  EXPECT_EQ(eo.src(0), b);
+}
+
+}  // namespace
+}  // namespace tg
