@@ -14,7 +14,11 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tinygrad/base/check.h"
 #include "tinygrad/renderer/c/float_patterns.h"
+#include "tinygrad/runtime/cpu/buffer.h"
+#include "tinygrad/runtime/cpu/compiler.h"
+#include "tinygrad/runtime/cpu/program.h"
 #include "tinygrad/renderer/c/uops_text.h"
 #include "tinygrad/uop/graph_rewrite.h"
 #include "tinygrad/uop/kernel_info.h"
@@ -89,6 +93,57 @@ TEST_P(ClangGoldenTest, GoldenSourceCompiles) {
 
 INSTANTIATE_TEST_SUITE_P(Goldens, ClangGoldenTest, ::testing::ValuesIn(CaseNames()),
                          [](const auto& info) { return info.param; });
+
+// Renders a golden linear program, compiles it with the CPU runtime and returns the program.
+CpuProgram CompileGolden(const std::string& name, int* num_bufs) {
+  absl::StatusOr<std::vector<UOp>> uops =
+      ParseLinearUOps(ReadFile(std::string(kTestdata) + "/" + name + ".uops"));
+  TG_CHECK(uops.ok()) << uops.status();
+  ClangRenderer ren(TestConfig());
+  CStyleLanguage::Body body = ren.RenderBody(*uops);
+  int bufs = 0, vars = 0;
+  for (const KernelParam& p : body.bufs) (p.dtype.is_ptr() ? bufs : vars)++;
+  *num_bufs = bufs;
+  ClangCompilerOptions o;
+  o.flags = ClangCompilerOptions::DefaultFlags();
+  o.cachelevel = 0;
+  ClangCompiler cc(o);
+  absl::StatusOr<std::string> lib =
+      cc.Compile(WithCpuEntry(ren.Render(*uops), body.function_name, bufs, vars));
+  TG_CHECK(lib.ok()) << lib.status();
+  absl::StatusOr<CpuProgram> prg = CpuProgram::Load(*lib, body.function_name);
+  TG_CHECK(prg.ok()) << prg.status();
+  return std::move(*prg);
+}
+
+TEST(ClangRendererRunTest, MatmulWithFourThreads) {
+  int nbufs = 0;
+  CpuProgram prg = CompileGolden("pipe_matmul_threads", &nbufs);
+  ASSERT_EQ(nbufs, 3);
+  std::vector<float> a(256), b(256), c(256), want(256, 0.0f);
+  for (int i = 0; i < 256; ++i) {
+    a[i] = static_cast<float>(i % 7) - 3;
+    b[i] = static_cast<float>(i % 5) * 0.5f;
+  }
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 16; ++j)
+      for (int k = 0; k < 16; ++k) want[i * 16 + j] += a[i * 16 + k] * b[k * 16 + j];
+  void* bufs[] = {c.data(), a.data(), b.data()};
+  prg.Run(bufs, {}, /*threads=*/4);  // the kernel's gidx0 = core_id covers 4 row blocks
+  EXPECT_EQ(c, want);
+}
+
+TEST(ClangRendererRunTest, VariableBound) {
+  int nbufs = 0;
+  CpuProgram prg = CompileGolden("pipe_var", &nbufs);
+  ASSERT_EQ(nbufs, 2);
+  std::vector<float> out(16, -1.0f), in(16);
+  for (int i = 0; i < 16; ++i) in[i] = static_cast<float>(i);
+  void* bufs[] = {out.data(), in.data()};
+  int32_t n = 7;
+  prg.Run(bufs, std::span<const int32_t>(&n, 1));
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(out[i], i < 7 ? i + 2.0f : -1.0f) << i;
+}
 
 TEST(ClangRendererTest, Capabilities) {
   Config c = TestConfig();
