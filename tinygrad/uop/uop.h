@@ -98,6 +98,9 @@ class UOp {
   }
   // Identity of the node, for side tables that must not keep it alive.
   const void* id() const { return node_; }
+  // Handles to this node right now (tinygrad's sys.getrefcount idea): a side table that holds
+  // the only one can drop its entry.
+  int32_t use_count() const;
 
   // tinygrad's replace(): the same node with one field changed (or itself if unchanged).
   UOp replace_src(std::span<const UOp> src) const;
@@ -294,6 +297,9 @@ inline uint64_t UOp::key() const { return node_->key; }
 inline const ConstValue& UOp::vmin() const { return node_->vmin; }
 inline const ConstValue& UOp::vmax() const { return node_->vmax; }
 inline OpSet UOp::src_ops() const { return node_->src_ops; }
+inline int32_t UOp::use_count() const {
+  return node_ ? node_->refs.load(std::memory_order_relaxed) : 0;
+}
 inline const uop_internal::TensorInfo* UOp::node_tensor_info() const {
   return node_->tensor_info;
 }

@@ -1,0 +1,106 @@
+// File: tinygrad/engine/buffer.cc
+#include "tinygrad/engine/buffer.h"
+
+#include "absl/strings/str_cat.h"
+#include "tinygrad/base/check.h"
+#include "tinygrad/base/status_macros.h"
+
+namespace tg {
+
+Buffer::Buffer(std::shared_ptr<Buffer> base, int64_t size, DType dtype, int64_t offset)
+    : device_(base->device()), size_(size), dtype_(dtype), base_(std::move(base)),
+      offset_(offset) {
+  TG_CHECK(base_->base() == nullptr) << "a view's base must be a plain buffer";
+  TG_CHECK(offset_ + static_cast<int64_t>(nbytes()) <= static_cast<int64_t>(base_->nbytes()))
+      << "view of " << nbytes() << " bytes at " << offset_ << " exceeds its base of "
+      << base_->nbytes();
+}
+
+bool Buffer::is_allocated() const { return base_ ? base_->is_allocated() : raw_ != nullptr; }
+
+absl::Status Buffer::EnsureAllocated() {
+  if (base_) return base_->EnsureAllocated();
+  if (raw_) return absl::OkStatus();
+  ASSIGN_OR_RETURN(Device * dev, GetDevice(device_));
+  // Zero-size buffers still get an address: kernels may take them as (unused) arguments.
+  ASSIGN_OR_RETURN(raw_, dev->Allocate(std::max<size_t>(nbytes(), 1)));
+  return absl::OkStatus();
+}
+
+void* Buffer::data() {
+  if (base_) return static_cast<std::byte*>(base_->data()) + offset_;
+  TG_CHECK(raw_) << "buffer of " << nbytes() << " bytes on " << device_ << " is not allocated";
+  return raw_->data();
+}
+
+absl::Status Buffer::CopyIn(std::span<const std::byte> src) {
+  if (src.size() != nbytes())
+    return absl::InvalidArgumentError(
+        absl::StrCat("copyin of ", src.size(), " bytes into a buffer of ", nbytes()));
+  RETURN_IF_ERROR(EnsureAllocated());
+  if (base_) {
+    base_->raw_->CopyIn(src, offset_);
+  } else {
+    raw_->CopyIn(src, 0);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Buffer::CopyOut(std::span<std::byte> dst) {
+  if (dst.size() != nbytes())
+    return absl::InvalidArgumentError(
+        absl::StrCat("copyout of a buffer of ", nbytes(), " bytes into ", dst.size()));
+  if (!is_allocated())
+    return absl::FailedPreconditionError("copyout of a buffer that was never written");
+  if (base_) {
+    base_->raw_->CopyOut(dst, offset_);
+  } else {
+    raw_->CopyOut(dst, 0);
+  }
+  return absl::OkStatus();
+}
+
+BufferTable& BufferTable::Get() {
+  static BufferTable* const table = new BufferTable();
+  return *table;
+}
+
+std::shared_ptr<Buffer> BufferTable::GetOrCreate(const UOp& b) {
+  TG_CHECK(b.op() == Ops::BUFFER) << "not a BUFFER: " << b.op();
+  std::lock_guard<std::mutex> lock(mu_);
+  std::shared_ptr<Buffer>& slot = table_[b];
+  if (!slot) slot = std::make_shared<Buffer>(b.device().str(), b.arg().int64(), b.dtype());
+  return slot;
+}
+
+std::shared_ptr<Buffer> BufferTable::Find(const UOp& b) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = table_.find(b);
+  return it == table_.end() ? nullptr : it->second;
+}
+
+void BufferTable::Set(const UOp& b, std::shared_ptr<Buffer> buffer) {
+  std::lock_guard<std::mutex> lock(mu_);
+  table_[b] = std::move(buffer);
+}
+
+size_t BufferTable::Sweep() {
+  std::lock_guard<std::mutex> lock(mu_);
+  size_t dropped = 0;
+  for (auto it = table_.begin(); it != table_.end();) {
+    if (it->first.use_count() == 1) {
+      table_.erase(it++);
+      ++dropped;
+    } else {
+      ++it;
+    }
+  }
+  return dropped;
+}
+
+size_t BufferTable::size() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return table_.size();
+}
+
+}  // namespace tg

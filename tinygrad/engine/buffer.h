@@ -1,0 +1,77 @@
+// File: tinygrad/engine/buffer.h
+// Port of tinygrad/device.py Buffer and the `buffers` table of tensor-graph BUFFER UOps.
+//
+// A Buffer is device memory with a dtype and an element count; it is allocated on first use
+// (a scheduled intermediate costs nothing until its kernel runs) and may be a view into
+// another buffer. The BufferTable maps BUFFER UOps to their Buffers. tinygrad keys this table
+// weakly; here the table holds the UOp, and Sweep() drops entries nobody else references, so
+// memory is returned when the last tensor (or schedule) using a buffer goes away.
+#ifndef TINYGRAD_ENGINE_BUFFER_H_
+#define TINYGRAD_ENGINE_BUFFER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "tinygrad/dtype/dtype.h"
+#include "tinygrad/engine/device.h"
+#include "tinygrad/uop/uop.h"
+
+namespace tg {
+
+class Buffer {
+ public:
+  Buffer(std::string device, int64_t size, DType dtype)
+      : device_(std::move(device)), size_(size), dtype_(dtype) {}
+  // A view of `size` elements at byte `offset` of `base` (which must outlive nothing: it is
+  // shared).
+  Buffer(std::shared_ptr<Buffer> base, int64_t size, DType dtype, int64_t offset);
+
+  const std::string& device() const { return device_; }
+  int64_t size() const { return size_; }
+  DType dtype() const { return dtype_; }
+  size_t nbytes() const { return static_cast<size_t>(size_) * dtype_.itemsize(); }
+  int64_t offset() const { return offset_; }
+  const std::shared_ptr<Buffer>& base() const { return base_; }
+  bool is_allocated() const;
+
+  absl::Status EnsureAllocated();
+  // The address kernels take (base address + offset for a view). CHECKs allocation.
+  void* data();
+  absl::Status CopyIn(std::span<const std::byte> src);
+  absl::Status CopyOut(std::span<std::byte> dst);
+
+ private:
+  std::string device_;
+  int64_t size_;
+  DType dtype_;
+  std::shared_ptr<Buffer> base_;
+  int64_t offset_ = 0;
+  std::shared_ptr<RawBuffer> raw_;
+};
+
+class BufferTable {
+ public:
+  static BufferTable& Get();  // the process's table (tinygrad's module-level `buffers`)
+
+  // The Buffer behind a BUFFER UOp, created (unallocated) on first request.
+  std::shared_ptr<Buffer> GetOrCreate(const UOp& buffer_uop);
+  std::shared_ptr<Buffer> Find(const UOp& buffer_uop);
+  // Makes `buffer_uop` name `buffer` (a view set up by a BUFFER_VIEW item).
+  void Set(const UOp& buffer_uop, std::shared_ptr<Buffer> buffer);
+  // Drops entries whose UOp is referenced only by this table. Returns how many.
+  size_t Sweep();
+  size_t size();
+
+ private:
+  std::mutex mu_;
+  absl::flat_hash_map<UOp, std::shared_ptr<Buffer>> table_;
+};
+
+}  // namespace tg
+
+#endif  // TINYGRAD_ENGINE_BUFFER_H_

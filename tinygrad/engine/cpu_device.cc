@@ -1,0 +1,99 @@
+// File: tinygrad/engine/cpu_device.cc
+// Port of tinygrad/runtime/ops_cpu.py's CPUDevice: ClangRenderer + clang + in-process loading.
+//
+// Deliberate difference: tinygrad relocates clang's object file itself (jit_loader); we link a
+// shared object and dlopen it (runtime/cpu/program.h), which the C library already does well.
+#include "tinygrad/engine/cpu_device.h"
+
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "tinygrad/base/check.h"
+#include "tinygrad/base/status_macros.h"
+#include "tinygrad/renderer/c/clang.h"
+#include "tinygrad/runtime/cpu/buffer.h"
+#include "tinygrad/runtime/cpu/compiler.h"
+#include "tinygrad/runtime/cpu/program.h"
+
+namespace tg {
+namespace {
+
+class CpuRawBuffer : public RawBuffer {
+ public:
+  explicit CpuRawBuffer(CpuBuffer b) : buf_(std::move(b)) {}
+  void* data() override { return buf_.data(); }
+  size_t nbytes() const override { return buf_.size(); }
+  void CopyIn(std::span<const std::byte> src, size_t offset) override {
+    TG_CHECK(offset + src.size() <= buf_.size()) << "copyin past the end";
+    if (!src.empty()) std::memcpy(buf_.bytes().data() + offset, src.data(), src.size());
+  }
+  void CopyOut(std::span<std::byte> dst, size_t offset) const override {
+    TG_CHECK(offset + dst.size() <= buf_.size()) << "copyout past the end";
+    if (!dst.empty()) std::memcpy(dst.data(), buf_.bytes().data() + offset, dst.size());
+  }
+
+ private:
+  CpuBuffer buf_;
+};
+
+class CpuKernel : public Program {
+ public:
+  explicit CpuKernel(CpuProgram p) : prog_(std::move(p)) {}
+  absl::StatusOr<double> Run(std::span<void* const> bufs, std::span<const int64_t> vals,
+                             const LaunchDims& global_size, const std::optional<LaunchDims>&,
+                             bool) override {
+    std::vector<int32_t> vars;
+    for (int64_t v : vals) {
+      if (v < INT32_MIN || v > INT32_MAX)
+        return absl::OutOfRangeError(absl::StrCat("variable value ", v, " does not fit int32"));
+      vars.push_back(static_cast<int32_t>(v));
+    }
+    // The kernel's only launch dimension is its thread count (core_id = gidx0).
+    int threads = static_cast<int>(std::max<int64_t>(1, global_size[0]));
+    return prog_.Run(bufs, vars, threads);
+  }
+
+ private:
+  CpuProgram prog_;
+};
+
+class CpuDevice : public Device {
+ public:
+  explicit CpuDevice(std::string name) : name_(std::move(name)) {
+    renderer_.device = "CPU";
+  }
+  const std::string& name() const override { return name_; }
+  const Renderer& renderer() const override { return renderer_; }
+  std::string compiler_id() const override {
+    std::string id = compiler_.options().cc;
+    for (const std::string& f : compiler_.options().flags) absl::StrAppend(&id, " ", f);
+    return id;
+  }
+  absl::StatusOr<std::string> Compile(const ProgramSpec& spec) override {
+    return compiler_.Compile(WithCpuEntry(spec.src, spec.function_name,
+                                          static_cast<int>(spec.globals.size()),
+                                          static_cast<int>(spec.vars.size())));
+  }
+  absl::StatusOr<std::unique_ptr<Program>> Load(const std::string& function_name,
+                                                const std::string& lib) override {
+    ASSIGN_OR_RETURN(CpuProgram p, CpuProgram::Load(lib, function_name));
+    return std::make_unique<CpuKernel>(std::move(p));
+  }
+  absl::StatusOr<std::shared_ptr<RawBuffer>> Allocate(size_t nbytes) override {
+    ASSIGN_OR_RETURN(CpuBuffer b, CpuBuffer::Allocate(nbytes));
+    return std::make_shared<CpuRawBuffer>(std::move(b));
+  }
+
+ private:
+  std::string name_;
+  ClangRenderer renderer_;
+  ClangCompiler compiler_;
+};
+
+}  // namespace
+
+std::unique_ptr<Device> MakeCpuDevice(const std::string& name) {
+  return std::make_unique<CpuDevice>(name);
+}
+
+}  // namespace tg

@@ -1,0 +1,68 @@
+// File: tinygrad/engine/device.h
+// Port of tinygrad/device.py (Compiled, Allocator, the Device registry): what the engine
+// needs from a backend, and the table of backends.
+//
+// A Device renders with its Renderer, compiles the source to a loadable library, loads
+// programs and allocates memory. Backends are wired explicitly in GetDevice() (no static
+// registration): "CPU" is clang-compiled C run in this process.
+//
+// Example:
+//   ASSIGN_OR_RETURN(Device* dev, GetDevice("CPU"));
+//   ASSIGN_OR_RETURN(std::string lib, dev->Compile(spec));
+//   ASSIGN_OR_RETURN(auto prog, dev->Load(spec.function_name, lib));
+#ifndef TINYGRAD_ENGINE_DEVICE_H_
+#define TINYGRAD_ENGINE_DEVICE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "tinygrad/codegen/renderer.h"
+
+namespace tg {
+
+// Device memory; freed when the last owner lets go.
+class RawBuffer {
+ public:
+  virtual ~RawBuffer() = default;
+  virtual void* data() = 0;  // an address the device's programs take as a buffer argument
+  virtual size_t nbytes() const = 0;
+  virtual void CopyIn(std::span<const std::byte> src, size_t offset = 0) = 0;
+  virtual void CopyOut(std::span<std::byte> dst, size_t offset = 0) const = 0;
+};
+
+// A loaded kernel.
+class Program {
+ public:
+  virtual ~Program() = default;
+  // Runs once. Buffers in the kernel's argument order, then the variable values in
+  // ProgramSpec::vars order. Returns the seconds it took when `wait`.
+  virtual absl::StatusOr<double> Run(std::span<void* const> bufs, std::span<const int64_t> vals,
+                                     const LaunchDims& global_size,
+                                     const std::optional<LaunchDims>& local_size, bool wait) = 0;
+};
+
+class Device {
+ public:
+  virtual ~Device() = default;
+  virtual const std::string& name() const = 0;
+  virtual const Renderer& renderer() const = 0;
+  // Identifies the compiler and its flags: part of the method-cache key.
+  virtual std::string compiler_id() const = 0;
+  // The loadable library for a rendered kernel.
+  virtual absl::StatusOr<std::string> Compile(const ProgramSpec& spec) = 0;
+  virtual absl::StatusOr<std::unique_ptr<Program>> Load(const std::string& function_name,
+                                                        const std::string& lib) = 0;
+  virtual absl::StatusOr<std::shared_ptr<RawBuffer>> Allocate(size_t nbytes) = 0;
+};
+
+// The device named `name` ("CPU", "CPU:0"): created on first use, lives for the process.
+absl::StatusOr<Device*> GetDevice(const std::string& name);
+
+}  // namespace tg
+
+#endif  // TINYGRAD_ENGINE_DEVICE_H_

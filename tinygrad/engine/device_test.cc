@@ -1,0 +1,94 @@
+#include <cstring>
+
+#include "gtest/gtest.h"
+#include "tinygrad/engine/buffer.h"
+#include "tinygrad/engine/device.h"
+#include "tinygrad/engine/memory.h"
+#include "tinygrad/uop/shape.h"
+
+namespace tg {
+namespace {
+
+std::span<const std::byte> Bytes(const std::vector<float>& v) {
+  return std::as_bytes(std::span<const float>(v));
+}
+
+TEST(DeviceTest, UnknownDeviceIsAnError) {
+  auto d = GetDevice("TPU");
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(d.status().message().find("unknown device 'TPU'"), std::string::npos);
+  ASSERT_TRUE(GetDevice("CPU").ok());
+  EXPECT_EQ(*GetDevice("CPU"), *GetDevice("CPU"));
+}
+
+TEST(BufferTest, CopyRoundTripAndViews) {
+  auto base = std::make_shared<Buffer>("CPU", 8, dtypes::float32);
+  std::vector<float> in{0, 1, 2, 3, 4, 5, 6, 7};
+  ASSERT_TRUE(base->CopyIn(Bytes(in)).ok());
+  Buffer view(base, 3, dtypes::float32, 4 * sizeof(float));
+  std::vector<float> out(3);
+  ASSERT_TRUE(view.CopyOut(std::as_writable_bytes(std::span<float>(out))).ok());
+  EXPECT_EQ(out, (std::vector<float>{4, 5, 6}));
+  std::vector<float> wrong(5);
+  EXPECT_FALSE(base->CopyIn(Bytes(wrong)).ok()) << "size mismatch is reported, not a crash";
+  Buffer never("CPU", 4, dtypes::float32);
+  EXPECT_FALSE(never.CopyOut(std::as_writable_bytes(std::span<float>(out.data(), 3))).ok());
+}
+
+TEST(BufferTableTest, SweepFreesUnreferencedBuffers) {
+  BufferTable& t = BufferTable::Get();
+  t.Sweep();
+  size_t before = t.size();
+  {
+    UOp b = UOp::NewBuffer("CPU", 16, dtypes::float32);
+    std::shared_ptr<Buffer> buf = t.GetOrCreate(b);
+    EXPECT_EQ(t.GetOrCreate(b), buf);
+    EXPECT_EQ(t.Sweep(), 0u) << "still referenced by `b`";
+  }
+  EXPECT_EQ(t.Sweep(), 1u);
+  EXPECT_EQ(t.size(), before);
+}
+
+TEST(MemoryPlannerTest, ReusesBuffersWithDisjointLifetimes) {
+  auto in = std::make_shared<Buffer>("CPU", 4, dtypes::float32);
+  ASSERT_TRUE(in->EnsureAllocated().ok());
+  auto a = std::make_shared<Buffer>("CPU", 4, dtypes::float32);
+  auto b = std::make_shared<Buffer>("CPU", 4, dtypes::float32);
+  auto c = std::make_shared<Buffer>("CPU", 4, dtypes::float32);
+  auto out = std::make_shared<Buffer>("CPU", 4, dtypes::float32);
+  auto odd = std::make_shared<Buffer>("CPU", 5, dtypes::float32);
+  // a = f(in); b = g(a); c = h(b); out = k(c, odd)
+  std::vector<BufferList> items{{a, in}, {b, a}, {c, b}, {out, c, odd}};
+  auto plan = PlanMemory(items, {out.get()});
+  // a dies after item 1, so c (first used at item 2) takes its memory; b can't (a is alive).
+  ASSERT_TRUE(plan.contains(c.get()));
+  EXPECT_EQ(plan.at(c.get()), a);
+  EXPECT_FALSE(plan.contains(b.get()));
+  EXPECT_FALSE(plan.contains(out.get())) << "kept buffers are never replaced";
+  EXPECT_FALSE(plan.contains(in.get())) << "allocated buffers are never replaced";
+  EXPECT_FALSE(plan.contains(odd.get())) << "nothing of its size was free";
+}
+
+TEST(CpuDeviceTest, CompilesAndRunsAKernel) {
+  Device* dev = *GetDevice("CPU");
+  ProgramSpec spec;
+  spec.function_name = "add1";
+  spec.src = "void add1(float* restrict data0, const float* restrict data1, int core_id) {\n"
+             "  for (int i = 0; i < 4; i++) data0[i] = data1[i] + 1.0f;\n}\n";
+  spec.globals = {0, 1};
+  auto lib = dev->Compile(spec);
+  ASSERT_TRUE(lib.ok()) << lib.status();
+  auto prog = dev->Load("add1", *lib);
+  ASSERT_TRUE(prog.ok()) << prog.status();
+  auto out = *dev->Allocate(16);
+  auto in = *dev->Allocate(16);
+  std::vector<float> x{1, 2, 3, 4}, y(4);
+  in->CopyIn(Bytes(x));
+  std::vector<void*> bufs{out->data(), in->data()};
+  ASSERT_TRUE((*prog)->Run(bufs, {}, {1, 1, 1}, std::nullopt, true).ok());
+  out->CopyOut(std::as_writable_bytes(std::span<float>(y)));
+  EXPECT_EQ(y, (std::vector<float>{2, 3, 4, 5}));
+}
+
+}  // namespace
+}  // namespace tg

@@ -1,0 +1,270 @@
+// File: tinygrad/engine/realize.cc
+// Port of tinygrad/engine/realize.py (runners, method cache, ExecItem.run, run_schedule) and
+// Tensor.realize's schedule -> memory plan -> run sequence.
+#include "tinygrad/engine/realize.h"
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <tuple>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "tinygrad/base/check.h"
+#include "tinygrad/base/config.h"
+#include "tinygrad/base/status_macros.h"
+#include "tinygrad/codegen/pipeline.h"
+#include "tinygrad/engine/buffer.h"
+#include "tinygrad/engine/device.h"
+#include "tinygrad/engine/memory.h"
+#include "tinygrad/schedule/schedule.h"
+#include "tinygrad/uop/render.h"
+
+namespace tg {
+namespace {
+
+using VarVals = absl::flat_hash_map<std::string, ConstValue>;
+
+// A compiled kernel (tinygrad's CompiledRunner).
+struct CompiledRunner {
+  ProgramSpec spec;
+  std::unique_ptr<Program> program;
+  bool first_run = true;
+};
+
+// tinygrad's method_cache: (device, compiler, ast key, BEAM, NOOPT, DEVECTORIZE) -> runner.
+class MethodCache {
+ public:
+  static MethodCache& Get() {
+    static MethodCache* const cache = new MethodCache();
+    return *cache;
+  }
+
+  absl::StatusOr<CompiledRunner*> GetRunner(Device& dev, const UOp& ast) {
+    const Config& c = GetConfig();
+    Key key{dev.name(), dev.compiler_id(), ast.key(), c.beam, c.noopt, c.devectorize};
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (auto it = cache_.find(key); it != cache_.end()) return it->second.get();
+    }
+    ASSIGN_OR_RETURN(ProgramSpec spec, GetProgram(ast, dev.renderer()));
+    if (c.debug >= 3 && !spec.applied_opts.empty()) {
+      std::string opts;
+      for (const Arg& o : spec.applied_opts) absl::StrAppend(&opts, opts.empty() ? "" : ", ", o.repr());
+      std::cout << "[" << opts << "]\n";
+    }
+    if (c.debug >= 4) std::cout << spec.src << "\n";
+    ASSIGN_OR_RETURN(std::string lib, dev.Compile(spec));
+    ASSIGN_OR_RETURN(std::unique_ptr<Program> prog, dev.Load(spec.function_name, lib));
+    auto runner = std::make_unique<CompiledRunner>(CompiledRunner{std::move(spec), std::move(prog)});
+    std::lock_guard<std::mutex> lock(mu_);
+    auto [it, fresh] = cache_.try_emplace(key, std::move(runner));
+    return it->second.get();
+  }
+
+  size_t size() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return cache_.size();
+  }
+
+ private:
+  using Key = std::tuple<std::string, std::string, uint64_t, int, bool, int>;
+  std::mutex mu_;
+  absl::flat_hash_map<Key, std::unique_ptr<CompiledRunner>> cache_;
+};
+
+EngineStats& Stats() {
+  static EngineStats* const stats = new EngineStats();
+  return *stats;
+}
+
+absl::StatusOr<int64_t> Infer(const UOp& u, const VarVals& vars) {
+  ASSIGN_OR_RETURN(ConstValue v, SymInfer(u, vars));
+  return v.to_int64();
+}
+
+std::string TimeStr(double seconds) {
+  return seconds < 1e-3 ? absl::StrFormat("%7.2fus", seconds * 1e6)
+                        : absl::StrFormat("%7.2fms", seconds * 1e3);
+}
+
+// tinygrad's DEBUG=2 line for one kernel.
+void PrintKernelLine(const std::string& device, const ProgramSpec& spec, size_t nargs,
+                     double et, const VarVals& vars) {
+  EngineStats& s = Stats();
+  auto est = [&](const UOp& u) -> double {
+    if (!u) return 0;
+    absl::StatusOr<int64_t> v = Infer(u, vars);
+    return v.ok() ? static_cast<double>(*v) : 0;
+  };
+  double ops = est(spec.estimates.ops), lds = est(spec.estimates.lds);
+  double mem = std::min(est(spec.estimates.mem), lds);
+  double t = et > 0 ? et : 1e-20;
+  std::string name = spec.name;
+  std::cout << absl::StrFormat("*** %-7s %4d %-46s arg %2d tm %s/%9.2fms (%7.0f GFLOPS %4.0f|%-6.0f GB/s)\n",
+                               device.substr(0, 7), s.kernel_count, name, nargs, TimeStr(et),
+                               s.time_sum_s * 1e3, ops / t * 1e-9, mem / t * 1e-9,
+                               lds / t * 1e-9);
+}
+
+absl::Status RunKernel(const ScheduleItem& item, std::span<const std::shared_ptr<Buffer>> bufs,
+                       const VarVals& var_vals) {
+  const Config& c = GetConfig();
+  if (bufs.empty()) return absl::InternalError("kernel without buffers");
+  ASSIGN_OR_RETURN(Device * dev, GetDevice(bufs[0]->device()));
+  ASSIGN_OR_RETURN(CompiledRunner * runner, MethodCache::Get().GetRunner(*dev, item.ast));
+  const ProgramSpec& spec = runner->spec;
+
+  std::vector<void*> args;
+  for (int64_t slot : spec.globals) {
+    if (slot < 0 || slot >= static_cast<int64_t>(bufs.size()))
+      return absl::InternalError(absl::StrCat("kernel ", spec.name, " uses buffer slot ", slot,
+                                              " of ", bufs.size()));
+    RETURN_IF_ERROR(bufs[slot]->EnsureAllocated());
+    args.push_back(bufs[slot]->data());
+  }
+  std::vector<int64_t> vals;
+  for (const UOp& v : spec.vars) {
+    const std::string& name = v.arg()[0].str();
+    auto it = var_vals.find(name);
+    if (it == var_vals.end())
+      return absl::InvalidArgumentError(absl::StrCat("kernel ", spec.name, " needs variable '",
+                                                     name, "', which is not bound"));
+    vals.push_back(it->second.to_int64());
+  }
+  LaunchDims global{1, 1, 1};
+  for (size_t i = 0; i < 3 && i < spec.global_size.size(); ++i) {
+    ASSIGN_OR_RETURN(global[i], Infer(spec.global_size[i], var_vals));
+  }
+  std::optional<LaunchDims> local;
+  if (spec.local_size) {
+    local = LaunchDims{1, 1, 1};
+    for (size_t i = 0; i < 3 && i < spec.local_size->size(); ++i) {
+      ASSIGN_OR_RETURN((*local)[i], Infer((*spec.local_size)[i], var_vals));
+    }
+  }
+  bool wait = c.debug >= 1;
+  ASSIGN_OR_RETURN(double et, runner->program->Run(args, vals, global, local, wait));
+
+  EngineStats& s = Stats();
+  s.kernel_count += 1;
+  s.time_sum_s += et;
+  if (spec.estimates.ops) {
+    absl::StatusOr<int64_t> ops = Infer(spec.estimates.ops, var_vals);
+    if (ops.ok()) s.global_ops += *ops;
+  }
+  if (c.debug >= 2) PrintKernelLine(dev->name(), spec, args.size(), et, var_vals);
+  runner->first_run = false;
+  return absl::OkStatus();
+}
+
+absl::Status RunCopy(std::span<const std::shared_ptr<Buffer>> bufs) {
+  if (bufs.size() != 2) return absl::InternalError("COPY needs (dest, src)");
+  Buffer& dst = *bufs[0];
+  Buffer& src = *bufs[1];
+  if (dst.nbytes() != src.nbytes())
+    return absl::InternalError(absl::StrCat("buffer copy mismatch, ", dst.nbytes(),
+                                            " != ", src.nbytes()));
+  std::vector<std::byte> tmp(src.nbytes());
+  RETURN_IF_ERROR(src.CopyOut(tmp));
+  RETURN_IF_ERROR(dst.CopyIn(tmp));
+  if (GetConfig().debug >= 2)
+    std::cout << absl::StrFormat("*** %-7s %4d copy %8d, %s <- %s\n", dst.device().substr(0, 7),
+                                 Stats().kernel_count, dst.nbytes(), dst.device(), src.device());
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+EngineStats& GetEngineStats() { return Stats(); }
+size_t MethodCacheSize() { return MethodCache::Get().size(); }
+
+absl::StatusOr<absl::flat_hash_map<UOp, UOp>> Realize(std::span<const UOp> roots) {
+  const Config& c = GetConfig();
+  auto start = std::chrono::steady_clock::now();
+  ASSIGN_OR_RETURN(Schedule sched, CreateScheduleWithVars(UOp::Sink(roots)));
+
+  VarVals var_vals;
+  for (const auto& [name, v] : sched.var_vals) var_vals[name] = ConstValue(v);
+
+  // Buffers of every item; BUFFER_VIEW items make their output a view of their input.
+  BufferTable& table = BufferTable::Get();
+  std::vector<BufferList> item_bufs;
+  for (const ScheduleItem& item : sched.items) {
+    BufferList bl;
+    for (const UOp& b : item.bufs) bl.push_back(table.GetOrCreate(b));
+    if (item.ast.op() == Ops::BUFFER_VIEW && bl.size() == 2 && bl[0]->base() == nullptr &&
+        !bl[0]->is_allocated()) {
+      std::shared_ptr<Buffer> base = bl[1]->base() ? bl[1]->base() : bl[1];
+      int64_t offset = item.ast.arg()[1].int64() * bl[0]->dtype().itemsize() + bl[1]->offset();
+      bl[0] = std::make_shared<Buffer>(base, bl[0]->size(), bl[0]->dtype(), offset);
+      table.Set(item.bufs[0], bl[0]);
+    }
+    item_bufs.push_back(std::move(bl));
+  }
+
+  // Keep what callers hold after this: the realized outputs, and everything copies touch.
+  absl::flat_hash_set<const Buffer*> keep;
+  for (const auto& [from, to] : sched.becomes_map) {
+    UOp base = to.base();
+    if (base.op() == Ops::AFTER) base = base.src(0);
+    if (base.op() == Ops::BUFFER)
+      if (std::shared_ptr<Buffer> b = table.Find(base)) keep.insert(b.get());
+  }
+  for (size_t i = 0; i < sched.items.size(); ++i)
+    if (sched.items[i].ast.op() != Ops::SINK)
+      for (const auto& b : item_bufs[i]) keep.insert(b.get());
+  auto planned = PlanMemory(item_bufs, keep);
+  for (BufferList& bl : item_bufs)
+    for (std::shared_ptr<Buffer>& b : bl)
+      if (auto it = planned.find(b.get()); it != planned.end()) b = it->second;
+
+  int64_t kernels_before = Stats().kernel_count;
+  double time_before = Stats().time_sum_s;
+  for (size_t i = 0; i < sched.items.size(); ++i) {
+    const ScheduleItem& item = sched.items[i];
+    VarVals vars = var_vals;
+    for (const auto& [name, v] : item.fixedvars) vars[name] = ConstValue(v);
+    switch (item.ast.op()) {
+      case Ops::SINK: RETURN_IF_ERROR(RunKernel(item, item_bufs[i], vars)); break;
+      case Ops::COPY: RETURN_IF_ERROR(RunCopy(item_bufs[i])); break;
+      case Ops::BUFFER_VIEW: break;  // the view was set up above
+      default:
+        return absl::UnimplementedError(
+            absl::StrCat("can't run a schedule item of ", std::string(OpName(item.ast.op()))));
+    }
+  }
+  table.Sweep();
+  if (c.debug >= 1) {
+    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::cout << absl::StrFormat(
+        "realized %d kernels in %.2f ms (kernel time %.2f ms)%s\n",
+        Stats().kernel_count - kernels_before, wall * 1e3,
+        (Stats().time_sum_s - time_before) * 1e3, sched.cache_hit ? ", schedule cache hit" : "");
+  }
+  return std::move(sched.becomes_map);
+}
+
+absl::StatusOr<UOp> BufferFromHost(const std::string& device, DType dtype,
+                                   std::span<const std::byte> data) {
+  size_t item = dtype.itemsize();
+  if (item == 0 || data.size() % item != 0)
+    return absl::InvalidArgumentError(absl::StrCat(data.size(), " bytes are not a whole number of ",
+                                                   dtype.name(), " elements"));
+  UOp b = UOp::NewBuffer(device, static_cast<int64_t>(data.size() / item), dtype);
+  RETURN_IF_ERROR(BufferTable::Get().GetOrCreate(b)->CopyIn(data));
+  return b;
+}
+
+absl::Status CopyOut(const UOp& buffer, std::span<std::byte> out) {
+  if (buffer.op() != Ops::BUFFER)
+    return absl::InvalidArgumentError(absl::StrCat("CopyOut needs a BUFFER, got ",
+                                                   std::string(OpName(buffer.op()))));
+  std::shared_ptr<Buffer> b = BufferTable::Get().Find(buffer);
+  if (!b) return absl::FailedPreconditionError("CopyOut of a buffer that was never realized");
+  return b->CopyOut(out);
+}
+
+}  // namespace tg

@@ -1,0 +1,54 @@
+// File: tinygrad/engine/realize.h
+// Port of tinygrad/engine/realize.py and the realize half of tinygrad/tensor.py: turn
+// tensor-graph UOps into computed buffers.
+//
+// Example:
+//   UOp a = BufferFromHost("CPU", dtypes::float32, bytes_of(host)).value();   // shape (n,)
+//   UOp out = (a + a).contiguous...;                                          // any tensor graph
+//   auto becomes = Realize({&out, 1});      // schedule, compile (cached), run
+//   UOp buf = becomes->at(out).base();      // the BUFFER now holding the result
+//   CopyOut(buf, host_span);
+//
+// Realize() is what Tensor::realize() calls; the Tensor layer applies the returned map to its
+// live tensors. DEBUG (Config) prints as tinygrad does: 1 kernel count and total time, 2 a line
+// per kernel, 3 the AST and opts, 4 the source.
+#ifndef TINYGRAD_ENGINE_REALIZE_H_
+#define TINYGRAD_ENGINE_REALIZE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "tinygrad/uop/uop.h"
+
+namespace tg {
+
+// tinygrad's GlobalCounters: totals since the process started.
+struct EngineStats {
+  int64_t kernel_count = 0;
+  int64_t global_ops = 0;
+  double time_sum_s = 0;  // kernel time; measured only with DEBUG>=1 (tinygrad's wait)
+};
+EngineStats& GetEngineStats();
+// Compiled kernels held by the method cache.
+size_t MethodCacheSize();
+
+// Schedules and runs everything `roots` need. Returns, for every node that was realized, the
+// node that replaces it (a BUFFER, or movement ops over one).
+absl::StatusOr<absl::flat_hash_map<UOp, UOp>> Realize(std::span<const UOp> roots);
+
+// A new BUFFER UOp on `device` holding a copy of `data` (data.size() must be a multiple of
+// dtype's itemsize); shape (data.size() / itemsize,).
+absl::StatusOr<UOp> BufferFromHost(const std::string& device, DType dtype,
+                                   std::span<const std::byte> data);
+
+// Copies a realized BUFFER UOp's contents to `out` (out.size() == the buffer's bytes).
+absl::Status CopyOut(const UOp& buffer, std::span<std::byte> out);
+
+}  // namespace tg
+
+#endif  // TINYGRAD_ENGINE_REALIZE_H_
