@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "tinygrad/dtype/const_value.h"
 #include "tinygrad/dtype/dtype.h"
 #include "tinygrad/uop/uop.h"
 
@@ -35,8 +36,10 @@ UOp XPow(const UOp& base, const UOp& exponent);
 // THREEFRY(x, key) on uint64 as 5x4 rounds of uint32 math.
 UOp Threefry2x32(const UOp& x, const UOp& key);
 
-// (m, s) such that x // d == (x*m) >> s for all 0 <= x <= vmax, d > 0 (Hacker's Delight 10).
-std::pair<int64_t, int64_t> MagicGu(int64_t vmax, int64_t d);
+// (m, s) such that x // d == (x*m) >> s for all 0 <= x <= vmax, 0 < d (Hacker's Delight 10).
+// vmax < 2**64 (m needs up to 2**(bits(vmax)+1), hence 128-bit); m == 0 when the shift
+// would pass 125 bits.
+std::pair<i128, int> MagicGu(i128 vmax, i128 d);
 // x // d (d > 0 a constant) as multiply and shift, using x's range; null when no form fits
 // (the product would overflow even the next wider int dtype). `allow_wider_dtype` false
 // forbids the widening cast (tinygrad's dont_cast).
