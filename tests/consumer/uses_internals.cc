@@ -1,0 +1,2 @@
+// Depends on an internal target; tools/test checks that this does not build.
+int main() { return 0; }

@@ -1,0 +1,15 @@
+"""The system libraries tinygrad-cc builds against, as repositories.
+
+Our WORKSPACE calls this, and so does a workspace that uses tinygrad-cc as a dependency (see
+README.md): Bazel's WORKSPACE mode does not pass a dependency's repositories on.
+"""
+
+def tinygrad_cc_system_libraries():
+    """Declares @absl, @gtest and @benchmark from Debian's packages under /usr."""
+    for name in ["absl", "gtest", "benchmark"]:
+        if name not in native.existing_rules():
+            native.new_local_repository(
+                name = name,
+                build_file = str(Label("//third_party:%s.BUILD" % name)),
+                path = "/usr",
+            )
