@@ -33,6 +33,10 @@ UOp FastIdivImpl(const UOp& x, i128 d, bool dont_cast) {
   DType dt = x.dtype();
   bool is_unsigned = x.vmin().to_int() >= 0 || (dt.count() == 1 && dtypes::is_unsigned(dt));
   TG_CHECK(d > 0) << "Sign should have been taken out of divisor";
+  // (x*m) >> s + (x<0) needs m*d > 2**s, which fails when d is a power of two (tinygrad
+  // returns a wrong result for negative x there, e.g. x//1 -> x+1; its SHR rule and
+  // symbolic's x//1 -> x usually come first). We decline instead.
+  if (!is_unsigned && (d & (d - 1)) == 0) return {};
   i128 vmin = std::max(x.vmin().to_int(), MinOf(dt)), vmax = std::min(x.vmax().to_int(), MaxOf(dt));
   auto [m, s] = MagicGu(std::max(vmax, vmin < 0 ? -vmin : vmin), d);
   if (m == 0) return {};
@@ -60,6 +64,9 @@ UOp FastIdivImpl(const UOp& x, i128 d, bool dont_cast) {
 
 std::pair<i128, int> MagicGu(i128 vmax, i128 d) {
   TG_CHECK(d > 0 && vmax >= 0 && vmax < (i128{1} << 64)) << "magicgu out of range";
+  // tinygrad's nc is -1 when vmax < d and the loop then returns m=1, s=0 (x//d -> x); its
+  // symbolic pass folds such divisions to 0 first. A bound of at least d is correct for all x.
+  vmax = std::max(vmax, d);
   i128 nc = (vmax + 1) / d * d - 1;
   int nbits = BitLength(vmax);
   for (int s = 0; s <= 2 * nbits; ++s) {

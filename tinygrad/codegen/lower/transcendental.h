@@ -41,7 +41,8 @@ UOp Threefry2x32(const UOp& x, const UOp& key);
 // would pass 125 bits.
 std::pair<i128, int> MagicGu(i128 vmax, i128 d);
 // x // d (d > 0 a constant) as multiply and shift, using x's range; null when no form fits
-// (the product would overflow even the next wider int dtype). `allow_wider_dtype` false
+// (the product would overflow even the next wider int dtype, or d is a power of two and x may be
+// negative: the signed correction is wrong there). `allow_wider_dtype` false
 // forbids the widening cast (tinygrad's dont_cast).
 UOp FastIdiv(const UOp& x, int64_t d, bool allow_wider_dtype = true);
 
