@@ -275,7 +275,7 @@ UOp ReduceLoadCollapse(const Match& m) { return ReduceCollapseWith(m, PmReduceLo
 UOp CutStoreRange(const Match& m) {
   const UOp &store = m["store"], &r = m["r"];
   // only cut ranges on CPU for now
-  if (r.op() != Ops::RANGE || r.src(0).op() != Ops::CONST || m.ctx<std::string>() != "CPU") return {};
+  if (r.op() != Ops::RANGE || r.src(0).op() != Ops::CONST || m.ctx<const std::string>() != "CPU") return {};
   std::vector<int64_t> cuts{0};
   bool any = false;
   auto consumers = ConsumerMap(store);

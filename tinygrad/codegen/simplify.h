@@ -7,7 +7,7 @@
 //   sink = GraphRewrite(sink, PmSplitRanges() + PmFlattenRange(),
 //                       {.name = "split ranges", .ctx = RewriteCtx::Of(ctx)});
 //   sink = GraphRewrite(sink, PmSimplifyRanges(), {.name = "simplify ranges"});
-//   std::string device = "CPU";
+//   const std::string device = "CPU";
 //   sink = GraphRewrite(sink, PmSplitStore(), {.name = "cut store ranges",
 //                                              .ctx = RewriteCtx::Of(device)});
 #ifndef TINYGRAD_CODEGEN_SIMPLIFY_H_
@@ -49,7 +49,7 @@ const PatternMatcher& PmReduceSimplify();
 // Removes ADD REDUCEs over loads that compare the range to a loaded index (gather).
 const PatternMatcher& PmLoadCollapse();
 
-// ctx: the device name (std::string). On "CPU", a store's range compared with constants is cut
+// ctx: the device name (a const std::string). On "CPU", a store's range compared with constants is cut
 // into consecutive loops, one END per piece. Includes PmFlattenRange().
 const PatternMatcher& PmSplitStore();
 

@@ -85,7 +85,7 @@ TEST(SimplifyTest, SplitStoreCutsAtComparisonsOnCpuOnly) {
   UOp r = R(10, 0);
   UOp st = Idx(Buf(0), r, true).store(r.lt(3).where(F(1.0), Idx(Buf(1), r)));
   UOp sink = UOp::Sink({End(st, std::span<const UOp>(&r, 1))});
-  std::string cpu = "CPU", cuda = "CUDA";
+  const std::string cpu = "CPU", cuda = "CUDA";
   UOp out = GraphRewrite(sink, PmSplitStore(), {.ctx = RewriteCtx::Of(cpu)});
   const UOp& g = out.src(0);
   ASSERT_EQ(g.op(), Ops::GROUP);

@@ -1,0 +1,174 @@
+// File: tinygrad/codegen/pipeline.cc
+// Port of tinygrad/codegen/__init__.py: pm_syntactic_sugar, full_rewrite_to_sink, get_program
+// (with pm_to_program's linearize and render steps).
+#include "tinygrad/codegen/pipeline.h"
+
+#include <iostream>
+#include <string>
+
+#include "absl/status/status.h"
+#include "tinygrad/base/check.h"
+#include "tinygrad/base/config.h"
+#include "tinygrad/base/status_macros.h"
+#include "tinygrad/codegen/expander.h"
+#include "tinygrad/codegen/gpudims.h"
+#include "tinygrad/codegen/linearizer.h"
+#include "tinygrad/codegen/local_buffers.h"
+#include "tinygrad/codegen/lower/decompositions.h"
+#include "tinygrad/codegen/lower/devectorizer.h"
+#include "tinygrad/codegen/lower/lower_index.h"
+#include "tinygrad/codegen/postrange.h"
+#include "tinygrad/codegen/program.h"
+#include "tinygrad/codegen/simplify.h"
+#include "tinygrad/schedule/indexing.h"
+#include "tinygrad/uop/graph_rewrite.h"
+#include "tinygrad/uop/kernel_info.h"
+#include "tinygrad/uop/spec.h"
+#include "tinygrad/uop/symbolic/symbolic.h"
+
+namespace tg {
+namespace {
+
+// The fixed rule-set sums of the pipeline, built once.
+struct Matchers {
+  PatternMatcher early_mops = PmMops() + PmSyntacticSugar();
+  PatternMatcher split_ranges = PmSplitRanges() + PmFlattenRange();
+  PatternMatcher initial_symbolic = Sym() + PmFlattenRange();
+  PatternMatcher postopt_symbolic = Sym() + PmMoveWhereOnLoad();
+  PatternMatcher expander = Sym() + PmPreExpander() + PmGroupForReduce() + Expander();
+  PatternMatcher add_local_buffers = PmAddBuffersLocal() + RangeifyCodegen();
+  PatternMatcher remove_reduce = PmReduce() + GepPushing();
+  PatternMatcher devectorize2 = Sym() + LoadStoreFolding() + LoadStoreIndexing();
+  PatternMatcher devectorize1 =
+      Sym() + Devectorize() + LoadStoreFolding() + CorrectLoadStore() + LoadStoreIndexing();
+  PatternMatcher devectorize0 = Sym() + LoadStoreFolding() + CorrectLoadStore() + LoadStoreIndexing();
+  PatternMatcher lower_index = PmLowerIndexDtype() + LoadStoreIndexing();
+};
+const Matchers& M() {
+  static const auto* const kMatchers = new Matchers();
+  return *kMatchers;
+}
+
+const PatternMatcher& Empty() {
+  static const auto* const kEmpty = new PatternMatcher(std::vector<Rule>{});
+  return *kEmpty;
+}
+
+}  // namespace
+
+const PatternMatcher& PmSyntacticSugar() {
+  static const auto* const kRules = new PatternMatcher({
+      // INDEX on ptr INDEX concats them
+      Rule(UPat(Ops::INDEX).src({UPat(Ops::INDEX).named("i1")}).allow_any_len().named("i2"),
+           [](const Match& m) {
+             const UOp &i1 = m["i1"], &i2 = m["i2"];
+             if (!i1.dtype().is_ptr() || i2.dtype().is_ptr()) return UOp();
+             std::vector<UOp> src(i1.src().begin(), i1.src().end());
+             src.insert(src.end(), i2.src().begin() + 1, i2.src().end());
+             return i2.replace_src(src);
+           }),
+  });
+  return *kRules;
+}
+
+UOp FullRewriteToSink(const UOp& ast, const Renderer& ren, bool optimize) {
+  const Config& cfg = GetConfig();
+  const Matchers& m = M();
+  if (cfg.debug >= 5) std::cout << PrettyPrint(ast) << std::endl;
+  UOp sink = ast;
+
+  // preprocess
+  sink = GraphRewrite(sink, m.early_mops, {.name = "early movement ops", .bottom_up = true});
+
+  // first we optimize
+  if (optimize) {
+    // collapse loads reduce (indexing by a tensor)
+    sink = GraphRewrite(sink, PmLoadCollapse(), {.name = "load collapse"});
+    // split ranges
+    SplitRangesContext split_ctx;
+    sink = GraphRewrite(sink, m.split_ranges, {.name = "split ranges", .ctx = RewriteCtx::Of(split_ctx)});
+    // symbolic (required for pm_simplify_ranges to be correct)
+    sink = GraphRewrite(sink, m.initial_symbolic, {.name = "initial symbolic"});
+    // optimize (schedule) the AST
+    sink = GraphRewrite(sink, PmSimplifyRanges(), {.name = "simplify ranges"});
+    // split store range (only on CPU for now)
+    const std::string& device = ren.device;
+    sink = GraphRewrite(sink, PmSplitStore(), {.name = "cut store ranges", .ctx = RewriteCtx::Of(device)});
+    // TODO(parity): make_images (IMAGE=1 on QCOM/CL) is not ported.
+    // postrange optimization: opts, BEAM or hand_coded_optimizations (issue 4)
+    absl::StatusOr<UOp> opt = ApplyOpts(sink, ren);
+    TG_CHECK(opt.ok()) << opt.status().message();
+    sink = *opt;
+  }
+
+  // ** expander (expand_rewrite) **
+  sink = GraphRewrite(sink, m.postopt_symbolic, {.name = "postopt symbolic"});
+  // expand
+  sink = GraphRewrite(sink, m.expander, {.name = "expander"});
+  // add locals
+  int64_t counter = 0;
+  sink = GraphRewrite(sink, m.add_local_buffers, {.name = "add local buffers", .ctx = RewriteCtx::Of(counter)});
+
+  // ** devectorizer (full_graph_rewrite) **
+  // remove reduce
+  ReduceContext reduce_ctx;
+  sink = GraphRewrite(sink, m.remove_reduce, {.name = "remove_reduce", .ctx = RewriteCtx::Of(reduce_ctx)});
+  // add gpu dims (late); this works after devectorize, but it's faster here
+  sink = GraphRewrite(sink, PmAddGpudims(), {.name = "add gpudims", .ctx = RewriteCtx::Of(ren)});
+
+  // ** optimizations are done, now we lower to actual code **
+  sink = GraphRewrite(sink, PmAddLoads(), {.name = "** add loads (code)"});
+  const PatternMatcher& pm_devectorize =
+      cfg.devectorize >= 2 ? m.devectorize2 : (cfg.devectorize ? m.devectorize1 : m.devectorize0);
+  sink = GraphRewrite(sink, pm_devectorize, {.name = "devectorize", .ctx = RewriteCtx::Of(ren)});
+
+  // lower the index dtype to a concrete int
+  const std::string& device = ren.device;
+  sink = GraphRewrite(sink, m.lower_index, {.name = "lower all index dtypes", .ctx = RewriteCtx::Of(device)});
+  sink = GraphRewrite(sink, Symbolic(), {.name = "post index symbolic"});
+
+  // optional pre matcher
+  if (ren.pre_matcher != nullptr) sink = GraphRewrite(sink, *ren.pre_matcher, {.name = "pre_matcher"});
+
+  // decompositions
+  PatternMatcher pm_decomp =
+      SymbolicSimple() + GetLateRewritePatterns(ren.code_for_op, cfg.transcendental >= 2, cfg.disable_fast_idiv);
+  sink = GraphRewrite(sink, pm_decomp, {.name = "decompositions", .ctx = RewriteCtx::Of(device)});
+
+  // final rules for the renderer (without sym)
+  const PatternMatcher& extra = ren.extra_matcher != nullptr ? *ren.extra_matcher : Empty();
+  PatternMatcher pm_final = pm_decomp + PmRender() + extra + PmSplitEnds();
+  sink = GraphRewrite(sink, pm_final, {.name = "final rewrite", .ctx = RewriteCtx::Of(device)});
+
+  // this was the linearizer
+  CFGContext cfg_ctx(sink);
+  sink = GraphRewrite(sink, PmAddControlFlow(),
+                      {.name = "add control flow", .bottom_up = true, .ctx = RewriteCtx::Of(cfg_ctx)});
+  return sink;
+}
+
+// (`struct`: spec.h also declares a function named ProgramSpec, the program_spec rule set.)
+absl::StatusOr<struct ProgramSpec> GetProgram(const UOp& ast, const Renderer& ren) {
+  if (!ast || ast.op() != Ops::SINK) return absl::InvalidArgumentError("get_program needs a SINK kernel AST");
+  const Config& cfg = GetConfig();
+  // fix up KernelInfo
+  UOp sink = ast.arg().is_none() ? ast.replace_arg(KernelInfo{}.ToArg()) : ast;
+  if (!KernelInfo::IsKernelInfo(sink.arg())) return absl::InvalidArgumentError("the kernel SINK's arg is not a KernelInfo");
+  bool optimize = sink.tag().is_none();
+  if (optimize) {
+    if (KernelInfo::FromArg(sink.arg()).opts_to_apply.has_value())
+      return absl::UnimplementedError("KernelInfo.opts_to_apply is set, but opts are not supported yet");
+    if (cfg.beam >= 1) return absl::UnimplementedError("BEAM search is not supported yet");
+  }
+  if (cfg.spec) RETURN_IF_ERROR(VerifySpec(sink, SpecKind::kKernel));
+
+  UOp full_sink = FullRewriteToSink(sink, ren, optimize);
+  // pm_to_program: linearize (+ IF/ENDIF cleanups), render
+  std::vector<UOp> lst = LinearizeCleanups(Linearize(full_sink));
+  if (cfg.spec) RETURN_IF_ERROR(VerifySpec(lst, SpecKind::kProgram));
+  if (cfg.debug >= 6) std::cout << PrintUops(lst) << std::flush;
+  std::string src = ren.Render(lst);
+  return ProgramSpecFromUops(ast, std::move(lst), std::move(src), ren.device);
+}
+
+}  // namespace tg

@@ -1,0 +1,33 @@
+// File: tinygrad/codegen/pipeline.h
+// Port of tinygrad/codegen/__init__.py: full_rewrite_to_sink (every codegen pass, in the
+// reference's order and with its names) and get_program (lower, linearize, render, describe).
+//
+// Example:
+//   ASSIGN_OR_RETURN(ProgramSpec p, GetProgram(kernel_ast, renderer));
+//   p.function_name     // "r_16_8_32"
+//   p.src               // what renderer.Render printed
+#ifndef TINYGRAD_CODEGEN_PIPELINE_H_
+#define TINYGRAD_CODEGEN_PIPELINE_H_
+
+#include "absl/status/statusor.h"
+#include "tinygrad/codegen/renderer.h"
+#include "tinygrad/uop/pattern_matcher.h"
+#include "tinygrad/uop/uop.h"
+
+namespace tg {
+
+// INDEX on a pointer INDEX concatenates the indices.
+const PatternMatcher& PmSyntacticSugar();
+
+// The lowered kernel graph, ready to linearize. `optimize` runs the range passes and
+// apply_opts (tinygrad: `ast.tag is None`). The SINK must carry a KernelInfo; opts_to_apply
+// and BEAM are not supported yet (GetProgram reports them; here they are a CHECK failure).
+UOp FullRewriteToSink(const UOp& sink, const Renderer& ren, bool optimize);
+
+// Kernel AST (a SINK of STORE/END) -> rendered program. Errors: the AST fails kernel_spec or
+// the linear program fails program_spec (with SPEC on), or opts/BEAM were asked for.
+absl::StatusOr<ProgramSpec> GetProgram(const UOp& ast, const Renderer& ren);
+
+}  // namespace tg
+
+#endif  // TINYGRAD_CODEGEN_PIPELINE_H_

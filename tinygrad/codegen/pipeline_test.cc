@@ -1,0 +1,123 @@
+// File: tinygrad/codegen/pipeline_test.cc
+// Tests of GetProgram's contract (errors, KernelInfo handling, ProgramSpec fields, estimates)
+// and of the no-opt kernel naming. Names and estimates are the reference's for the same ASTs.
+#include "tinygrad/codegen/pipeline.h"
+
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tinygrad/base/config.h"
+#include "tinygrad/codegen/postrange.h"
+#include "tinygrad/codegen/program.h"
+#include "tinygrad/uop/kernel_info.h"
+
+namespace tg {
+namespace {
+
+class CpuRenderer : public Renderer {
+ public:
+  CpuRenderer() {
+    device = "CPU";
+    has_local = false;
+    global_max = LaunchDims{1, 0, 0};
+    code_for_op = OpSet{Ops::EXP2, Ops::LOG2, Ops::SIN, Ops::SQRT, Ops::RECIPROCAL};
+  }
+  std::string Render(std::span<const UOp> uops) const override {
+    return "kernel of " + std::to_string(uops.size()) + " uops";
+  }
+};
+
+UOp DG(int64_t size, int slot) { return UOp::Make(Ops::DEFINE_GLOBAL, dtypes::float32.ptr(size), {}, slot); }
+
+// x.sum(axis=1) of a 64x32 float tensor (design note 4.5 (b)).
+UOp SumAst() {
+  UOp c0 = DG(64, 0), c2 = UOp::Range(64, 1), c4 = DG(2048, 1), c7 = UOp::Range(32, 0, AxisType::REDUCE);
+  UOp red = UOp::Make(Ops::REDUCE, dtypes::float32, {c4.index(std::vector<UOp>{c2 * 32 + c7}), c7}, Ops::ADD);
+  UOp st = c0.index(std::vector<UOp>{c2}, true).store(red);
+  return UOp::Sink({UOp::Make(Ops::END, dtypes::void_, {st, c2})});
+}
+
+Config NoOpt() {
+  Config c = GetConfig();
+  c.noopt = true;
+  c.beam = 0;
+  return c;
+}
+
+TEST(PipelineTest, ProgramSpecOfASum) {
+  ScopedConfig scoped(NoOpt());
+  ResetKernelNameCounts();
+  CpuRenderer ren;
+  absl::StatusOr<ProgramSpec> p = GetProgram(SumAst(), ren);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->function_name, "r_64_32");
+  EXPECT_EQ(p->device, "CPU");
+  EXPECT_EQ(p->src, "kernel of " + std::to_string(p->uops.size()) + " uops");
+  EXPECT_EQ(p->globals, (std::vector<int64_t>{0, 1}));
+  EXPECT_EQ(p->outs, (std::vector<int64_t>{0}));
+  EXPECT_EQ(p->ins, (std::vector<int64_t>{1}));
+  EXPECT_TRUE(p->vars.empty());
+  ASSERT_TRUE(p->local_size.has_value());
+  // reference Estimates: ops=2048 (one ADD per element), lds=8448, mem=8448
+  EXPECT_EQ(p->estimates.ops, UOp::Const(dtypes::index, 2048));
+  EXPECT_EQ(p->estimates.lds, UOp::Const(dtypes::index, 8448));
+  EXPECT_EQ(p->estimates.mem, UOp::Const(dtypes::index, 8448));
+  // the same function name again gets a counter
+  absl::StatusOr<ProgramSpec> again = GetProgram(SumAst(), ren);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->function_name, "r_64_32n1");
+}
+
+TEST(PipelineTest, NamedKernelKeepsItsName) {
+  ScopedConfig scoped(NoOpt());
+  CpuRenderer ren;
+  UOp ast = SumAst().replace_arg(KernelInfo{.name = "my_sum"}.ToArg());
+  absl::StatusOr<ProgramSpec> p = GetProgram(ast, ren);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->name, "my_sum");
+}
+
+TEST(PipelineTest, OptsToApplyAndBeamAreNotSupportedYet) {
+  CpuRenderer ren;
+  {
+    ScopedConfig scoped(NoOpt());
+    KernelInfo ki;
+    ki.opts_to_apply = std::vector<Arg>{Arg::Tuple({"UPCAST", 0, 4})};
+    absl::StatusOr<ProgramSpec> p = GetProgram(SumAst().replace_arg(ki.ToArg()), ren);
+    EXPECT_EQ(p.status().code(), absl::StatusCode::kUnimplemented);
+  }
+  {
+    Config c = NoOpt();
+    c.beam = 2;
+    ScopedConfig scoped(c);
+    EXPECT_EQ(GetProgram(SumAst(), ren).status().code(), absl::StatusCode::kUnimplemented);
+  }
+}
+
+TEST(PipelineTest, RejectsANonSinkAst) {
+  CpuRenderer ren;
+  EXPECT_EQ(GetProgram(UOp::Const(dtypes::float32, 1.0), ren).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST(PostrangeTest, KernelNamesAreColoredByAxisType) {
+  ResetKernelNameCounts();
+  UOp named = GetOptimizedAst(SumAst(), std::nullopt);
+  KernelInfo ki = KernelInfo::FromArg(named.arg());
+  EXPECT_EQ(ki.function_name(), "r_64_32");
+  // tinygrad: "r" + BLACK "_" + WHITE "64" + BLACK "_" + red "32" + BLACK ""
+  EXPECT_EQ(ki.name, "r\x1b[90m_\x1b[0m\x1b[97m64\x1b[0m\x1b[90m_\x1b[0m\x1b[31m32\x1b[0m\x1b[90m\x1b[0m");
+  EXPECT_EQ(named.tag(), Arg(1));
+}
+
+TEST(ProgramTest, PrintUopsLooksLikeTinygrad) {
+  UOp g = DG(4, 0);
+  std::vector<UOp> uops{g, UOp::Const(dtypes::int32, 0), UOp::Sink({})};
+  std::string s = PrintUops(uops);
+  EXPECT_NE(s.find("   0 Ops.DEFINE_GLOBAL"), std::string::npos) << s;
+  EXPECT_NE(s.find("dtypes.float.ptr(4)"), std::string::npos) << s;
+}
+
+}  // namespace
+}  // namespace tg
