@@ -15,9 +15,12 @@
 #define TINYGRAD_SCHEDULE_INDEXING_H_
 
 #include <cstdint>
+#include <optional>
+#include <utility>
 #include <span>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "tinygrad/uop/pattern_matcher.h"
 #include "tinygrad/uop/shape.h"
 #include "tinygrad/uop/uop.h"
@@ -45,6 +48,27 @@ std::vector<UOp> ApplyMovementOp(const UOp& mop, std::span<const UOp> rngs);
 // tinygrad's pm_mops: INDEX of a movement op becomes an INDEX of its source with the index
 // math applied; movement ops move after AFTER and out of END.
 const PatternMatcher& PmMops();
+
+// ** rangeify **
+
+// Nodes whose value is always in memory already (tinygrad's ALWAYS_CONTIGUOUS).
+bool AlwaysContiguous(Ops op);
+
+// tinygrad's IndexingContext. realize_map: node -> the dims that are realized (nullopt while
+// only marked "to realize"); range_map: node -> (input ranges, output ranges).
+struct IndexingContext {
+  absl::flat_hash_map<UOp, std::optional<std::vector<int>>> realize_map;
+  absl::flat_hash_map<UOp, std::pair<std::vector<UOp>, std::vector<UOp>>> range_map;
+  int64_t range_idx = 0;
+
+  // A fresh range of size s (a CONST 0 for size 1; s itself when it is already a RANGE).
+  UOp NewRange(const SInt& s, AxisType type = AxisType::LOOP);
+};
+
+// tinygrad's run_rangeify(tsink): decides what is realized (kernel boundaries: realize map,
+// consumers' ranges, the ending-ranges rule) and rewrites the tensor graph into ranges, INDEX,
+// REDUCE and BUFFERIZE (pm_apply_rangeify). `ctx` is filled in and stays valid for later passes.
+UOp RunRangeify(const UOp& tsink, IndexingContext& ctx);
 
 }  // namespace tg
 

@@ -1,0 +1,47 @@
+// File: tinygrad/schedule/kernelize.h
+// Port of tinygrad/schedule/rangeify.py, steps 5-6: split_kernels (to_define_global, range
+// renumbering, rangeify_codegen, pm_remove_tags), the WAR-hazard fix, and get_rangeify_map,
+// which runs the whole tensor-graph -> kernel-graph pipeline.
+//
+// KERNEL representation. tinygrad's KERNEL carries `Kernel(ast, metadata)` in its arg; our Arg
+// cannot hold a UOp, so the AST is the KERNEL's first source:
+//
+//   KERNEL(ast, *buffers_or_afters, *binds)      ast: SINK(...) kernel AST, or COPY/BUFFER_VIEW
+//
+// Code that walks a kernel's inputs (tinygrad's `k.src`) skips src(0) (KernelInputs()). The
+// AST sits inside the kernel graph, so passes over the big graph also visit it: split_kernels
+// skips STOREs that already target a DEFINE_GLOBAL, and the AST never contains BUFFER, BIND,
+// LUNIQUE or tags, so the other big-graph passes leave it alone. Metadata is not carried.
+//
+// Example:
+//   absl::flat_hash_map<UOp, UOp> becomes = GetRangeifyMap(UOp::Sink({t}));
+//   UOp realized = becomes.at(t);       // AFTER(BUFFER, KERNEL(ast, ...)), maybe reshaped
+#ifndef TINYGRAD_SCHEDULE_KERNELIZE_H_
+#define TINYGRAD_SCHEDULE_KERNELIZE_H_
+
+#include <span>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "tinygrad/uop/pattern_matcher.h"
+#include "tinygrad/uop/uop.h"
+
+namespace tg {
+
+// The inputs of a KERNEL: its sources after the AST.
+inline std::span<const UOp> KernelInputs(const UOp& k) { return k.src().subspan(1); }
+inline const UOp& KernelAst(const UOp& k) { return k.src(0); }
+
+// tinygrad's buf_uop: the BUFFER under an AFTER (through movement ops), or the buffer itself.
+UOp BufUop(const UOp& u);
+
+// ctx: none. Every STORE/END that closes all its (non-OUTER) ranges becomes a KERNEL.
+const PatternMatcher& SplitKernels();
+
+// tinygrad's get_rangeify_map: tensor uop -> its realized form (AFTER(buffer, KERNEL) or a
+// view of it). Errors: buffers of one kernel on different devices, cycles through assigns.
+absl::StatusOr<absl::flat_hash_map<UOp, UOp>> GetRangeifyMap(const UOp& sink);
+
+}  // namespace tg
+
+#endif  // TINYGRAD_SCHEDULE_KERNELIZE_H_

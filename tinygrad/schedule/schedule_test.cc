@@ -1,0 +1,174 @@
+// File: tinygrad/schedule/schedule_test.cc
+// Tests of the scheduler against the reference: kernel counts, kernel buffers and kernel ASTs
+// (testdata/schedule_golden.txt, written by tools/golden/gen_schedule_golden.py, which builds
+// the same graphs with tinygrad's Tensor API), and the schedule cache.
+#include "tinygrad/schedule/schedule.h"
+
+#include <fstream>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "gtest/gtest.h"
+#include "tinygrad/uop/graph_rewrite.h"
+#include "tinygrad/uop/shape.h"
+
+namespace tg {
+namespace {
+
+// ** graph builders, mirroring what tinygrad's Tensor builds **
+
+UOp Empty(const Shape& s) {
+  return UOp::NewBuffer("CPU", Prod(s).value(), dtypes::float32).reshape(s);
+}
+UOp Full(double v, const Shape& s) { return UOp::ConstOn(dtypes::float32, v, "CPU", &s); }
+UOp Contiguous(const UOp& x) { return UOp::Make(Ops::CONTIGUOUS, x.dtype(), {x}); }
+
+// (a@b) as Tensor.matmul/dot builds it: a (n,k), b (k,m)
+UOp Matmul(int64_t n, int64_t k, int64_t m) {
+  UOp a = Empty({n, k}).reshape({n, 1, k}).expand({n, m, k});
+  UOp b = Empty({k, m}).reshape({1, k, m}).permute({0, 2, 1}).expand({n, m, k});
+  return (a * b).r(Ops::ADD, std::vector<int64_t>{2}).reshape({n, m});
+}
+
+UOp Relu(const UOp& x) {
+  UOp zero = Full(0.0, *x.shape());
+  return zero.lt(x).where(x, zero);
+}
+
+std::map<std::string, std::function<std::vector<UOp>()>> Cases() {
+  std::map<std::string, std::function<std::vector<UOp>()>> c;
+  c["elementwise"] = [] {
+    UOp a = Empty({16, 16}), b = Empty({16, 16});
+    return std::vector<UOp>{((a + b) * a).sqrt()};
+  };
+  c["sum1"] = [] {
+    return std::vector<UOp>{Empty({64, 32}).r(Ops::ADD, std::vector<int64_t>{1}).reshape({64})};
+  };
+  c["softmax"] = [] {
+    UOp x = Empty({8, 32});
+    UOp m = UOp::Make(Ops::DETACH, dtypes::float32, {x.r(Ops::MAX, std::vector<int64_t>{1})});
+    UOp d = x + m.expand({8, 32}) * Full(-1.0, {8, 32});
+    UOp e = (d * Full(1.4426950408889634, {8, 32})).exp2();
+    return std::vector<UOp>{e * e.r(Ops::ADD, std::vector<int64_t>{1}).expand({8, 32}).reciprocal()};
+  };
+  c["matmul_relu"] = [] { return std::vector<UOp>{Relu(Matmul(16, 32, 8))}; };
+  c["conv2d"] = [] {
+    UOp x = Empty({1, 4, 10, 10})
+                .reshape({1, 4, 1, 10, 1, 10})
+                .expand({1, 4, 4, 10, 4, 10})
+                .reshape({1, 4, 40, 40})
+                .shrink({{0, 1}, {0, 4}, {0, 33}, {0, 33}})
+                .reshape({1, 4, 3, 11, 3, 11})
+                .shrink({{0, 1}, {0, 4}, {0, 3}, {0, 8}, {0, 3}, {0, 8}})
+                .reshape({1, 4, 3, 8, 1, 3, 8, 1})
+                .reshape({1, 4, 3, 8, 3, 8})
+                .permute({0, 1, 3, 5, 2, 4})
+                .reshape({1, 1, 4, 1, 8, 8, 3, 3})
+                .expand({1, 1, 4, 8, 8, 8, 3, 3})
+                .permute({0, 1, 3, 4, 5, 2, 6, 7});
+    UOp w = Empty({8, 4, 3, 3}).reshape({1, 1, 8, 1, 1, 4, 3, 3}).expand({1, 1, 8, 8, 8, 4, 3, 3});
+    return std::vector<UOp>{(x * w).r(Ops::ADD, std::vector<int64_t>{5, 6, 7}).reshape({1, 8, 8, 8})};
+  };
+  c["sum_big"] = [] {
+    return std::vector<UOp>{Empty({4096, 4096}).r(Ops::ADD, std::vector<int64_t>{0, 1}).reshape(Shape{})};
+  };
+  c["sub_mean"] = [] {
+    UOp x = Empty({16, 32});
+    UOp mean = x.r(Ops::ADD, std::vector<int64_t>{1}) * Full(32.0, {16, 1}).reciprocal();
+    return std::vector<UOp>{x + mean.expand({16, 32}) * Full(-1.0, {16, 32})};
+  };
+  c["pad_add"] = [] {
+    return std::vector<UOp>{Empty({4, 4}).pad({{1, 1}, {1, 1}}) + Full(1.0, {6, 6})};
+  };
+  c["permute_contiguous"] = [] {
+    return std::vector<UOp>{Contiguous(Empty({8, 16}).permute({1, 0}))};
+  };
+  c["multi_output"] = [] {
+    UOp y = Empty({16, 16});
+    return std::vector<UOp>{y + Full(1.0, {16, 16}), y * Full(2.0, {16, 16})};
+  };
+  c["two_views_inlined"] = [] {
+    UOp z = Empty({8, 8}).exp2();
+    return std::vector<UOp>{z + z.permute({1, 0})};
+  };
+  c["two_views_reduce"] = [] {
+    UOp w = Matmul(8, 8, 8);
+    return std::vector<UOp>{w + w.permute({1, 0})};
+  };
+  return c;
+}
+
+struct GoldenKernel {
+  std::string bufs;
+  std::string ast;
+};
+struct GoldenCase {
+  int kernels = 0;
+  std::vector<GoldenKernel> k;
+};
+
+std::map<std::string, GoldenCase> ReadGolden() {
+  std::ifstream f("tinygrad/schedule/testdata/schedule_golden.txt");
+  EXPECT_TRUE(f.good());
+  std::map<std::string, GoldenCase> out;
+  std::string line, name;
+  GoldenKernel* cur = nullptr;
+  while (std::getline(f, line)) {
+    if (line.rfind("# ", 0) == 0) continue;
+    if (line.rfind("== ", 0) == 0) {
+      name = line.substr(3);
+      cur = nullptr;
+    } else if (line.rfind("kernels ", 0) == 0) {
+      out[name].kernels = std::stoi(line.substr(8));
+    } else if (line.rfind("-- bufs ", 0) == 0) {
+      out[name].k.push_back({line.substr(8), ""});
+      cur = &out[name].k.back();
+    } else if (line == "--") {
+      cur = nullptr;
+    } else if (cur != nullptr) {
+      cur->ast += (cur->ast.empty() ? "" : "\n") + line;
+    }
+  }
+  return out;
+}
+
+class ScheduleGoldenTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ScheduleGoldenTest, MatchesReference) {
+  static const auto* const golden = new std::map<std::string, GoldenCase>(ReadGolden());
+  const std::string& name = GetParam();
+  ASSERT_TRUE(golden->contains(name)) << name;
+  const GoldenCase& g = golden->at(name);
+  std::vector<UOp> outs = Cases().at(name)();
+  absl::StatusOr<Schedule> s = CreateScheduleWithVars(UOp::Sink(outs));
+  ASSERT_TRUE(s.ok()) << s.status();
+  ASSERT_EQ(static_cast<int>(s->items.size()), g.kernels);
+  for (size_t i = 0; i < s->items.size(); ++i) {
+    const ScheduleItem& si = s->items[i];
+    std::vector<std::string> sizes;
+    for (const UOp& b : si.bufs) {
+      EXPECT_EQ(b.op(), Ops::BUFFER);
+      sizes.push_back(std::to_string(b.arg().int64()));
+    }
+    EXPECT_EQ(absl::StrJoin(sizes, ","), g.k[i].bufs) << "kernel " << i;
+    EXPECT_EQ(PrettyPrint(si.ast), g.k[i].ast) << "kernel " << i;
+  }
+  // every output, with the becomes map applied (as the engine does to its tensors), is a view
+  // of a realized buffer (the map also takes each AFTER to its BUFFER)
+  for (const UOp& o : outs) {
+    UOp r = Substitute(o, s->becomes_map);
+    EXPECT_EQ(r.base().op(), Ops::BUFFER) << PrettyPrint(r);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(All, ScheduleGoldenTest,
+                         ::testing::Values("elementwise", "sum1", "softmax", "matmul_relu", "conv2d",
+                                           "sum_big", "sub_mean", "pad_add", "permute_contiguous",
+                                           "multi_output", "two_views_inlined", "two_views_reduce"));
+
+}  // namespace
+}  // namespace tg
