@@ -39,6 +39,14 @@ UOp Relu(const UOp& x) {
   return zero.lt(x).where(x, zero);
 }
 
+// buf + Tensor(Variable("pos", 0, 100).bind(k)): the BIND's var and value sit on the device
+UOp BoundVar(int64_t k) {
+  UOp dev = UOp::Make(Ops::DEVICE, dtypes::void_, {}, "CPU");
+  UOp var = UOp::Make(Ops::DEFINE_VAR, dtypes::int32, {dev}, Arg::Tuple({"pos", 0, 100}));
+  return UOp::Make(Ops::BIND, dtypes::int32, {var, UOp::Make(Ops::CONST, dtypes::int32, {dev}, k)});
+}
+UOp BoundVarGraph(const UOp& buf, int64_t k) { return buf + BoundVar(k).reshape({1}).expand({16}); }
+
 std::map<std::string, std::function<std::vector<UOp>()>> Cases() {
   std::map<std::string, std::function<std::vector<UOp>()>> c;
   c["elementwise"] = [] {
@@ -99,6 +107,7 @@ std::map<std::string, std::function<std::vector<UOp>()>> Cases() {
     UOp w = Matmul(8, 8, 8);
     return std::vector<UOp>{w + w.permute({1, 0})};
   };
+  c["bound_var"] = [] { return std::vector<UOp>{BoundVarGraph(UOp::NewBuffer("CPU", 16, dtypes::int32), 3)}; };
   return c;
 }
 
@@ -168,7 +177,62 @@ TEST_P(ScheduleGoldenTest, MatchesReference) {
 INSTANTIATE_TEST_SUITE_P(All, ScheduleGoldenTest,
                          ::testing::Values("elementwise", "sum1", "softmax", "matmul_relu", "conv2d",
                                            "sum_big", "sub_mean", "pad_add", "permute_contiguous",
-                                           "multi_output", "two_views_inlined", "two_views_reduce"));
+                                           "multi_output", "two_views_inlined", "two_views_reduce",
+                                           "bound_var"));
+
+TEST(ScheduleCacheTest, BoundVariableValuesShareAnEntry) {
+  ClearScheduleCache();
+  UOp b1 = UOp::NewBuffer("CPU", 16, dtypes::int32), b2 = UOp::NewBuffer("CPU", 16, dtypes::int32);
+  absl::StatusOr<Schedule> s1 = CreateScheduleWithVars(UOp::Sink({BoundVarGraph(b1, 3)}));
+  ASSERT_TRUE(s1.ok()) << s1.status();
+  EXPECT_FALSE(s1->cache_hit);
+  EXPECT_EQ(ScheduleCacheSize(), 1u);
+  EXPECT_EQ(s1->var_vals.at("pos"), 3);
+
+  // same structure, other buffer and other value: a hit with this call's buffers and value
+  UOp t2 = BoundVarGraph(b2, 7);
+  absl::StatusOr<Schedule> s2 = CreateScheduleWithVars(UOp::Sink({t2}));
+  ASSERT_TRUE(s2.ok()) << s2.status();
+  EXPECT_TRUE(s2->cache_hit);
+  EXPECT_EQ(ScheduleCacheSize(), 1u);
+  EXPECT_EQ(s2->var_vals.at("pos"), 7);
+  ASSERT_EQ(s2->items.size(), 1u);
+  EXPECT_EQ(s2->items[0].ast, s1->items[0].ast);
+  ASSERT_EQ(s2->items[0].bufs.size(), 2u);
+  EXPECT_EQ(s2->items[0].bufs[1], b2);
+  // the output is a fresh buffer per call
+  EXPECT_NE(s2->items[0].bufs[0], s1->items[0].bufs[0]);
+  EXPECT_EQ(Substitute(t2, s2->becomes_map).base(), s2->items[0].bufs[0]);
+
+  // different structure: a miss
+  UOp t3 = b2 * BoundVar(5).reshape({1}).expand({16});
+  absl::StatusOr<Schedule> s3 = CreateScheduleWithVars(UOp::Sink({t3}));
+  ASSERT_TRUE(s3.ok()) << s3.status();
+  EXPECT_FALSE(s3->cache_hit);
+  EXPECT_EQ(ScheduleCacheSize(), 2u);
+  EXPECT_EQ(s3->var_vals.at("pos"), 5);
+  ClearScheduleCache();
+  EXPECT_EQ(ScheduleCacheSize(), 0u);
+}
+
+TEST(ScheduleCacheTest, ConflictingBindsAreAnError) {
+  UOp b = UOp::NewBuffer("CPU", 16, dtypes::int32);
+  UOp t = BoundVarGraph(b, 3) + BoundVar(4).reshape({1}).expand({16});
+  absl::StatusOr<Schedule> s = CreateScheduleWithVars(UOp::Sink({t}));
+  EXPECT_FALSE(s.ok());
+}
+
+TEST(ScheduleTest, KernelOrderFollowsDependencies) {
+  // softmax: max, then sum (reads max), then the output (reads both)
+  ClearScheduleCache();
+  std::vector<UOp> outs = Cases().at("softmax")();
+  absl::StatusOr<Schedule> s = CreateScheduleWithVars(UOp::Sink(outs));
+  ASSERT_TRUE(s.ok());
+  ASSERT_EQ(s->items.size(), 3u);
+  EXPECT_EQ(s->items[1].bufs[2], s->items[0].bufs[0]);  // sum reads max's output
+  EXPECT_EQ(s->items[2].bufs[2], s->items[0].bufs[0]);
+  EXPECT_EQ(s->items[2].bufs[3], s->items[1].bufs[0]);
+}
 
 }  // namespace
 }  // namespace tg
