@@ -9,6 +9,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
+#include "tinygrad/codegen/lower/decompositions.h"
 #include "tinygrad/codegen/lower/devectorizer.h"
 #include "tinygrad/codegen/lower/lower_index.h"
 #include "tinygrad/codegen/renderer.h"
@@ -156,6 +157,89 @@ TEST_F(LowerGoldenTest, LowerIndexSpecialVar) {
   UOp sp = UOp::Make(Ops::SPECIAL, dtypes::index, {UOp::Const(dtypes::index, 32)}, Arg("gidx0"));
   UOp st = PtrIndex(obuf, sp * n + n.bind(5) * 0 + sp).store(UOp::Const(dtypes::float32, 0.0));
   Check("lower_index_special_var", GraphRewrite(UOp::Sink({st}), PmLowerIndexDtype() + LoadStoreIndexing()));
+}
+
+TEST_F(LowerGoldenTest, DevectorizeLocalBroadcast) {
+  UOp loc = UOp::Make(Ops::DEFINE_LOCAL, dtypes::float32.vec(4).ptr(16, AddrSpace::LOCAL), {}, Arg(0));
+  UOp r = UOp::Range(8, 0);
+  UOp vidx2 = UOp::Make(Ops::VECTORIZE, dtypes::index.vec(2), {r, r + 1});
+  UOp ldl = UOp::Make(Ops::LOAD, dtypes::float32.vec(8), {PtrIndex(loc.broadcast(2), vidx2)});
+  Check("devectorize_local_broadcast", GraphRewrite(UOp::Sink({End(ldl, {r})}), Devectorize()));
+  UOp aft = UOp::Make(Ops::AFTER, loc.dtype(), {loc, UOp::Make(Ops::BARRIER)});
+  UOp lda = UOp::Make(Ops::LOAD, dtypes::float32.vec(4), {PtrIndex(aft, r)});
+  Check("devectorize_after_cast", GraphRewrite(UOp::Sink({End(lda, {r})}), Devectorize()));
+}
+
+// Lanes stored in reverse: STORE through a GEP of the PTRCAT (gep_on_store).
+TEST_F(LowerGoldenTest, DevectorizePassReversed) {
+  UOp r = UOp::Range(16, 0);
+  std::vector<ConstValue> rev = {3, 2, 1, 0}, fwd = {0, 1, 2, 3};
+  UOp vrev = r.broadcast(4) * 4 + UOp::VConst(dtypes::index.vec(4), rev);
+  UOp vfwd = r.broadcast(4) * 4 + UOp::VConst(dtypes::index.vec(4), fwd);
+  UOp ldr = UOp::Make(Ops::LOAD, dtypes::float32.vec(4), {PtrIndex(buf.broadcast(4), vfwd)});
+  UOp sink = UOp::Sink({End(PtrIndex(obuf.broadcast(4), vrev).store(ldr), {r})});
+  Check("devectorize_pass_reversed", GraphRewrite(sink, devectorize_pass, {.ctx = RewriteCtx::Of<const Renderer>(clang)}));
+}
+
+TEST_F(LowerGoldenTest, PmReduceHorizontalRange) {
+  UOp rr = UOp::Range(8, 1, AxisType::REDUCE);
+  UOp red = UOp::Make(Ops::REDUCE, dtypes::float32, {v * rr.cast(dtypes::float32).broadcast(4), rr}, Arg(Ops::ADD));
+  ReduceContext ctx;
+  Check("pm_reduce_horizontal_range", GraphRewrite(UOp::Sink({red}), PmReduce(), {.ctx = RewriteCtx::Of(ctx)}));
+}
+
+TEST_F(LowerGoldenTest, LowerIndexWhereVectorizeBind) {
+  UOp n = UOp::Variable("n", 1, 100);
+  UOp r = UOp::Range(8, 0);
+  UOp w = r.lt(ConstValue(4)).where(r * 2, n);
+  UOp sink = UOp::Sink({w, UOp::Make(Ops::VECTORIZE, dtypes::index.vec(2), {r, n.bind(3)})});
+  Check("lower_index_where_vec", GraphRewrite(sink, PmLowerIndexDtype()));
+}
+
+// tinygrad interns CONST -0.0 and 0.0 as one node (Python's -0.0 == 0.0); we keep them apart
+// (const_value.h). xlog2's `d < -0.0` therefore shares tinygrad's 0.0 const: merge ours the same
+// way before comparing.
+UOp MergeNegativeZero(const UOp& u) {
+  absl::flat_hash_map<UOp, UOp> subs;
+  for (const UOp& x : u.toposort())
+    if (x.op() == Ops::CONST && x.arg().number().is_float() && x.arg().number().to_float() == 0.0)
+      subs[x] = UOp::Const(x.dtype(), 0.0);
+  return Substitute(u, subs);
+}
+
+// The software transcendentals build exactly tinygrad's graphs.
+TEST_F(LowerGoldenTest, DecompTranscendentals) {
+  PatternMatcher pm = GetLateRewritePatterns(OpSet{}, false, false);
+  for (auto [op, name] : {std::pair{Ops::EXP2, "exp2"}, {Ops::LOG2, "log2"}, {Ops::SIN, "sin"}}) {
+    for (auto [dt, dname] : {std::pair{dtypes::float16, "half"}, {dtypes::float32, "float"}, {dtypes::float64, "double"}}) {
+      UOp dv = UOp::Variable("d", -1.0, 1.0, dt);
+      Check(std::string("decomp_") + name + "_" + dname,
+            MergeNegativeZero(GraphRewrite(UOp::Sink({dv.alu(op)}), pm)));
+    }
+  }
+  UOp dv = UOp::Variable("d", 0.0, 1.0, dtypes::float32);
+  Check("decomp_sqrt_float", MergeNegativeZero(GraphRewrite(UOp::Sink({dv.sqrt()}), pm)));
+  UOp x = UOp::Variable("x", 0, ConstValue(i128{-1} + (i128{1} << 64)), dtypes::uint64);
+  UOp key = UOp::Variable("key", 0, ConstValue(i128{-1} + (i128{1} << 64)), dtypes::uint64);
+  Check("decomp_threefry", GraphRewrite(UOp::Sink({x.alu(Ops::THREEFRY, {key})}), pm));
+}
+
+// ClangRenderer's code_for_op: shifts, fast division, NEG/SUB, comparisons, FDIV.
+TEST_F(LowerGoldenTest, DecompClang) {
+  OpSet clang_ops{Ops::ADD, Ops::AND, Ops::CMPEQ, Ops::CMPLT, Ops::CMPNE, Ops::FDIV, Ops::IDIV,
+                  Ops::MOD, Ops::MUL, Ops::NEG, Ops::OR, Ops::SHL, Ops::SHR, Ops::SQRT,
+                  Ops::SUB, Ops::TRUNC, Ops::WHERE, Ops::XOR};
+  UOp x = UOp::Variable("x", -1000, 1000, dtypes::int32), p = UOp::Variable("p", 0, 1000, dtypes::int32);
+  UOp y = UOp::Variable("y", INT32_MIN, INT32_MAX, dtypes::int32);
+  UOp u = UOp::Variable("u", 0, int64_t{UINT32_MAX}, dtypes::uint32);
+  UOp fa = UOp::Variable("fa", 0.0, 1.0, dtypes::float32), fb = UOp::Variable("fb", 0.0, 1.0, dtypes::float32),
+      fc = UOp::Variable("fc", 0.0, 1.0, dtypes::float32);
+  UOp sink = UOp::Sink({x.idiv(ConstValue(7)), x % 6, x * 8, x.idiv(ConstValue(8)), x % 8, p.idiv(ConstValue(8)),
+                        u.idiv(ConstValue(7)), u.idiv(ConstValue(8)), y.idiv(ConstValue(1000)), y % 10,
+                        x.maximum(p), x * -1, x - p, x.lt(ConstValue(3)).logical_not(),
+                        x.gt(ConstValue(3)).logical_not(), (x * -1).lt(ConstValue(5)), fb.reciprocal(), fa / fb,
+                        fa * fb + fc, x.gt(ConstValue(2)) & x.lt(ConstValue(4)), fa.exp2(), fa.sin()});
+  Check("decomp_clang", GraphRewrite(sink, GetLateRewritePatterns(clang_ops, false, false)));
 }
 
 }  // namespace
