@@ -1,0 +1,105 @@
+// File: tinygrad/tensor/dtype_promotion.cc
+// Broadcasting and dtype promotion for elementwise ops.
+// Port of tinygrad/tensor.py _broadcasted / _broadcast_shape and mixin/movement.py
+// _broadcast_to: Python scalars adopt the tensor's dtype (unless a float scalar meets an int
+// tensor), two tensors meet at least_upper_dtype, shapes align left and expand.
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tinygrad/base/check.h"
+#include "tinygrad/tensor/tensor.h"
+#include "tinygrad/tensor/tensor_internal.h"
+
+namespace tg::tensor_internal {
+
+absl::StatusOr<std::vector<int64_t>> BroadcastShape(const std::string& op,
+                                                    const std::vector<int64_t>& a,
+                                                    const std::vector<int64_t>& b) {
+  size_t n = std::max(a.size(), b.size());
+  std::vector<int64_t> out(n);
+  for (size_t i = 0; i < n; ++i) {
+    int64_t x = i + a.size() >= n ? a[i + a.size() - n] : 1;
+    int64_t y = i + b.size() >= n ? b[i + b.size() - n] : 1;
+    if (x != y && x != 1 && y != 1)
+      return absl::InvalidArgumentError(absl::StrCat(op, ": shapes ", ShapeStr(a), " and ",
+                                                     ShapeStr(b), " cannot be broadcast"));
+    out[i] = x == 1 ? y : x;
+  }
+  return out;
+}
+
+Tensor BroadcastTo(const Tensor& t, const std::vector<int64_t>& shape) {
+  TG_TENSOR_RETURN_IF_ERROR(&t);
+  std::vector<int64_t> s = t.shape();
+  if (s == shape) return t;
+  if (s.size() > shape.size())
+    return Err("expand", absl::StrCat("cannot broadcast ", ShapeStr(s), " to fewer dimensions ",
+                                      ShapeStr(shape)));
+  std::vector<int64_t> aligned(shape.size() - s.size(), 1);
+  aligned.insert(aligned.end(), s.begin(), s.end());
+  for (size_t i = 0; i < shape.size(); ++i)
+    if (aligned[i] != shape[i] && aligned[i] != 1)
+      return Err("expand", absl::StrCat("cannot broadcast ", ShapeStr(s), " to ", ShapeStr(shape)));
+  UOp r = t.uop().reshape(ToShape(aligned));
+  return Tensor(r.expand(ToShape(shape)));
+}
+
+absl::StatusOr<std::pair<Tensor, Tensor>> Broadcasted(const std::string& op, const Tensor& x,
+                                                      const Operand& y_in, bool reverse,
+                                                      bool match_dtype) {
+  if (!x.ok()) return x.status();
+  Tensor y = x;
+  if (const Tensor* yt = std::get_if<Tensor>(&y_in)) {
+    if (!yt->ok()) return yt->status();
+    if (yt->device() != x.device())
+      return absl::InvalidArgumentError(absl::StrCat(op, ": tensors on different devices ",
+                                                     x.device(), " and ", yt->device()));
+    y = *yt;
+  } else {
+    const ConstValue& c = std::get<ConstValue>(y_in);
+    // A Python int (or bool, an int subclass) adopts an int tensor's dtype; any scalar adopts
+    // a float tensor's dtype; otherwise the scalar's own default dtype.
+    DType xd = x.dtype();
+    DType yd = dtypes::is_float(xd) || (dtypes::is_int(xd) && (c.is_int() || c.is_bool()))
+                   ? xd
+                   : DTypeFromPy(c);
+    y = ConstTensor(dtypes::as_const(c, yd), yd, x.device());
+  }
+  Tensor a = x, b = y;
+  if (match_dtype && a.dtype() != b.dtype()) {
+    DType out = dtypes::least_upper_dtype({a.dtype(), b.dtype()});
+    a = a.cast(out);
+    b = b.cast(out);
+  }
+  if (reverse) std::swap(a, b);
+  absl::StatusOr<std::vector<int64_t>> out_shape = BroadcastShape(op, a.shape(), b.shape());
+  if (!out_shape.ok()) return out_shape.status();
+  // The cast to sum_acc_dtype and back is a no-op forward; tinygrad keeps it for the backward
+  // pass, and we keep it so the graph (and thus the kernels) match.
+  auto bcast = [&](const Tensor& t) {
+    return BroadcastTo(t.cast(dtypes::sum_acc_dtype(t.dtype())), *out_shape).cast(t.dtype());
+  };
+  return std::make_pair(bcast(a), bcast(b));
+}
+
+Tensor Alu(Ops op, const Tensor& a, const Tensor& b) {
+  TG_TENSOR_RETURN_IF_ERROR(&a, &b);
+  TG_CHECK(*a.uop().shape() == *b.uop().shape()) << "Alu on unbroadcast shapes";
+  return Tensor(a.uop().alu(op, {b.uop()}));
+}
+
+Tensor Alu(Ops op, const Tensor& a) {
+  TG_TENSOR_RETURN_IF_ERROR(&a);
+  return Tensor(a.uop().alu(op));
+}
+
+Tensor BroadcastedAlu(const std::string& name, Ops op, const Tensor& x, const Operand& y,
+                      bool reverse) {
+  absl::StatusOr<std::pair<Tensor, Tensor>> ab = Broadcasted(name, x, y, reverse);
+  if (!ab.ok()) return Tensor::Error(ab.status());
+  return Alu(op, ab->first, ab->second);
+}
+
+}  // namespace tg::tensor_internal

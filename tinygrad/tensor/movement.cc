@@ -1,0 +1,487 @@
+// File: tinygrad/tensor/movement.cc
+// Movement ops: reshape/permute/expand/pad/shrink/flip, slicing, cat/stack/split/chunk,
+// squeeze/unsqueeze/flatten/repeat, tril/triu and the _pool window view.
+// Port of tinygrad/mixin/movement.py and tinygrad/tensor.py (pad, _getitem for slices and
+// ints, cat, stack, split, chunk, _tri). Inputs are validated here; the UOp builders
+// CHECK-fail on invalid arguments.
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "tinygrad/tensor/tensor.h"
+#include "tinygrad/tensor/tensor_internal.h"
+
+namespace tg {
+
+using tensor_internal::CeilDiv;
+using tensor_internal::Err;
+using tensor_internal::Prod;
+using tensor_internal::ResolveDim;
+using tensor_internal::ShapeStr;
+using tensor_internal::ToShape;
+
+#define TG_ASSIGN_DIM(var, name, dim, ndim, ...)                                    \
+  absl::StatusOr<int64_t> var##_or = ResolveDim(name, dim, ndim, ##__VA_ARGS__);  \
+  if (!var##_or.ok()) return Tensor::Error(var##_or.status());                      \
+  int64_t var = *var##_or
+
+Tensor Tensor::reshape(const std::vector<int64_t>& shape_in) const {
+  TG_TENSOR_RETURN_IF_ERROR(this);
+  std::vector<int64_t> ns = shape_in, s = shape();
+  int64_t infer = std::count(ns.begin(), ns.end(), -1);
+  if (infer > 1) return Err("reshape", "only one dimension can be inferred using -1, got " + ShapeStr(ns));
+  for (int64_t d : ns)
+    if (d < -1) return Err("reshape", "negative dimension in " + ShapeStr(ns));
+  if (infer) {
+    int64_t known = -Prod(ns);  // the -1 counts once
+    if (known == 0) return Err("reshape", "cannot infer -1 with a 0 dimension in " + ShapeStr(ns));
+    for (int64_t& d : ns)
+      if (d == -1) d = Prod(s) / known;
+  }
+  if (Prod(s) != Prod(ns))
+    return Err("reshape", "size mismatch, can't reshape " + ShapeStr(s) + " -> " + ShapeStr(shape_in));
+  return ns == s ? *this : Tensor(uop().reshape(ToShape(ns)));
+}
+
+Tensor Tensor::permute(const std::vector<int64_t>& order) const {
+  TG_TENSOR_RETURN_IF_ERROR(this);
+  std::vector<int64_t> o;
+  for (int64_t d : order) {
+    TG_ASSIGN_DIM(r, "permute", d, ndim());
+    o.push_back(r);
+  }
+  std::vector<int64_t> sorted = o, iota(ndim());
+  std::sort(sorted.begin(), sorted.end());
+  std::iota(iota.begin(), iota.end(), 0);
+  if (sorted != iota) return Err("permute", "order is not a valid permutation, got " + ShapeStr(order));
+  return o == iota ? *this : Tensor(uop().permute(o));
+}
+
+Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
+  TG_TENSOR_RETURN_IF_ERROR(this);
+  TG_ASSIGN_DIM(a, "transpose", dim0, ndim());
+  TG_ASSIGN_DIM(b, "transpose", dim1, ndim());
+  std::vector<int64_t> order(ndim());
+  std::iota(order.begin(), order.end(), 0);
+  std::swap(order[a], order[b]);
+  return permute(order);
+}
+
+Tensor Tensor::expand(const std::vector<int64_t>& shape_in) const {
+  TG_TENSOR_RETURN_IF_ERROR(this);
+  std::vector<int64_t> s = shape(), ns = shape_in;
+  if (ns.size() < s.size())
+    return Err("expand", "cannot expand " + ShapeStr(s) + " to fewer dimensions " + ShapeStr(ns));
+  size_t off = ns.size() - s.size();
+  for (size_t i = 0; i < ns.size(); ++i)
+    if (ns[i] == -1) ns[i] = i >= off ? s[i - off] : 1;
+  return tensor_internal::BroadcastTo(*this, ns);
+}
+
+Tensor Tensor::pad(const std::vector<std::pair<int64_t, int64_t>>& px, ConstValue value) const {
+  TG_TENSOR_RETURN_IF_ERROR(this);
+  std::vector<int64_t> s = shape();
+  if (px.size() != s.size())
+    return Err("pad", absl::StrCat("padding length ", px.size(), " != ndim ", s.size()));
+  bool any_neg = false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    any_neg |= px[i].first < 0 || px[i].second < 0;
+    if (s[i] + px[i].first + px[i].second < 0 || -px[i].first > s[i] || -px[i].second > s[i])
+      return Err("pad", absl::StrCat("padding (", px[i].first, ", ", px[i].second,
+                                     ") is invalid for dim ", i, " of ", ShapeStr(s)));
+  }
+  Tensor x = *this;
+  std::vector<std::pair<int64_t, int64_t>> pads = px;
+  if (any_neg) {  // negative pads shrink first
+    std::vector<std::pair<int64_t, int64_t>> sh;
+    for (size_t i = 0; i < s.size(); ++i) {
+      sh.emplace_back(-std::min<int64_t>(px[i].first, 0), std::min(px[i].second + s[i], s[i]));
+      pads[i] = {std::max<int64_t>(px[i].first, 0), std::max<int64_t>(px[i].second, 0)};
+    }
+    x = x.shrink(sh);
+    TG_TENSOR_RETURN_IF_ERROR(&x);
+  }
+  PadArg arg;
+  for (const auto& [b, e] : pads) arg.emplace_back(b, e);
+  Tensor padded(x.uop().pad(arg));
+  if (NumEq(value, ConstValue(0))) return padded;
+  // Non-zero fill: where the padded ones mask is 0, put `value`.
+  Tensor mask(x.ones_like().uop().pad(arg));
+  return padded + mask.where(0, value);
+}
+
+namespace tensor_internal {
+Tensor PadFlat(const Tensor& t, const std::vector<int64_t>& flat, ConstValue value) {
+  TG_TENSOR_RETURN_IF_ERROR(&t);
+  if (flat.size() % 2 != 0) return Err("pad", "flat padding must have an even number of pads");
+  int64_t nd = t.ndim();
+  if (static_cast<int64_t>(flat.size()) / 2 > nd)
+    return Err("pad", absl::StrCat("padding of length ", flat.size(), " for ", nd, " dims"));
+  std::vector<std::pair<int64_t, int64_t>> px(nd, {0, 0});
+  // (left, right, top, bottom, ...) pads the last dim first.
+  for (size_t i = 0; i < flat.size() / 2; ++i) px[nd - 1 - i] = {flat[2 * i], flat[2 * i + 1]};
+  return t.pad(px, value);
+}
+}  // namespace tensor_internal
+
+Tensor Tensor::shrink(const std::vector<std::pair<int64_t, int64_t>>& arg) const {
+  TG_TENSOR_RETURN_IF_ERROR(this);
+  std::vector<int64_t> s = shape();
+  if (arg.size() != s.size())
+    return Err("shrink", absl::StrCat("arg length ", arg.size(), " != ndim ", s.size()));
+  PadArg p;
+  for (size_t i = 0; i < s.size(); ++i) {
+    auto [b, e] = arg[i];
+    if (b < 0 || e > s[i] || b > e)
+      return Err("shrink", absl::StrCat("(", b, ", ", e, ") out of range for dim ", i, " of ",
+                                        ShapeStr(s)));
+    p.emplace_back(b, e);
+  }
+  return Tensor(uop().shrink(p));
+}
+
+Tensor Tensor::flip(const Axes& axis) const {
+  TG_TENSOR_RETURN_IF_ERROR(this);
+  if (axis.all()) return Err("flip", "needs explicit axes");
+  std::vector<bool> f(ndim(), false);
+  for (int64_t a : axis.list()) {
+    TG_ASSIGN_DIM(d, "flip", a, ndim());
+    if (f[d]) return Err("flip", absl::StrCat("dim ", d, " can appear at most once"));
+    f[d] = true;
+  }
+  return Tensor(uop().flip(f));
+}
+
+Tensor Tensor::slice(const std::vector<TensorIndex>& idx_in) const {
+  TG_TENSOR_RETURN_IF_ERROR(this);
+  std::vector<int64_t> s = shape();
+  int64_t n_ell = 0, n_new = 0;
+  for (const TensorIndex& i : idx_in) {
+    n_ell += std::holds_alternative<Ellipsis>(i);
+    n_new += std::holds_alternative<NewAxis>(i);
+  }
+  if (n_ell > 1) return Err("slice", "indices can only have a single ellipsis");
+  int64_t n_idx = static_cast<int64_t>(idx_in.size()) - n_ell - n_new;
+  if (n_idx > ndim())
+    return Err("slice", absl::StrCat("too many indices (", n_idx, ") for ", ShapeStr(s)));
+  // Fill the ellipsis (or the end) with full slices.
+  std::vector<TensorIndex> idx;
+  bool filled = false;
+  for (const TensorIndex& i : idx_in) {
+    if (std::holds_alternative<Ellipsis>(i)) {
+      for (int64_t k = 0; k < ndim() - n_idx; ++k) idx.push_back(Slice::All());
+      filled = true;
+    } else {
+      idx.push_back(i);
+    }
+  }
+  if (!filled)
+    for (int64_t k = 0; k < ndim() - n_idx; ++k) idx.push_back(Slice::All());
+  // Per real dim: the shrink boundary and stride; per index: the output size (none for Index).
+  std::vector<std::pair<int64_t, int64_t>> bounds;
+  std::vector<int64_t> strides, final_shape;
+  int64_t dim = 0;
+  for (const TensorIndex& i : idx) {
+    if (std::holds_alternative<NewAxis>(i)) {
+      final_shape.push_back(1);
+      continue;
+    }
+    int64_t size = s[dim];
+    if (const Index* ix = std::get_if<Index>(&i)) {
+      if (ix->i >= size || ix->i < -size)
+        return Err("slice", absl::StrCat("index ", ix->i, " is out of bounds for dim ", dim,
+                                         " with size ", size));
+      int64_t b = ix->i < 0 ? ix->i + size : ix->i;
+      bounds.emplace_back(b, b + 1);
+      strides.push_back(1);
+    } else {
+      const Slice& sl = std::get<Slice>(i);
+      if (sl.step == 0) return Err("slice", "slice step cannot be 0");
+      // Python's slice.indices(size).
+      int64_t st = sl.step, lo = st < 0 ? -1 : 0, hi = st < 0 ? size - 1 : size;
+      auto clampi = [&](std::optional<int64_t> v, int64_t dflt) {
+        if (!v) return dflt;
+        int64_t x = *v < 0 ? *v + size : *v;
+        return std::clamp(x, lo, hi);
+      };
+      int64_t b = clampi(sl.start, st < 0 ? hi : lo), e = clampi(sl.stop, st < 0 ? lo : hi);
+      if (st * (e - b) < 0) {
+        b = e = 0;
+      } else if (st < 0) {
+        std::tie(b, e) = std::make_pair(e + 1, b + 1);
+      }
+      bounds.emplace_back(b, e);
+      strides.push_back(st);
+      final_shape.push_back(CeilDiv(e - b, st < 0 ? -st : st));
+    }
+    ++dim;
+  }
+  Tensor x = *this;
+  if (!bounds.empty()) {
+    x = x.shrink(bounds);
+    std::vector<int64_t> flips;
+    for (size_t d = 0; d < strides.size(); ++d)
+      if (strides[d] < 0) flips.push_back(static_cast<int64_t>(d));
+    if (!flips.empty()) x = x.flip(flips);
+    bool strided = std::any_of(strides.begin(), strides.end(), [](int64_t v) { return v != 1 && v != -1; });
+    if (strided) {
+      TG_TENSOR_RETURN_IF_ERROR(&x);
+      std::vector<int64_t> xs = x.shape(), rs;
+      std::vector<std::pair<int64_t, int64_t>> pads, sh;
+      for (size_t d = 0; d < xs.size(); ++d) {
+        int64_t st = std::abs(strides[d]);
+        pads.emplace_back(0, CeilDiv(xs[d], st) * st - xs[d]);
+        rs.push_back(CeilDiv(xs[d], st));
+        rs.push_back(st);
+        sh.emplace_back(0, CeilDiv(xs[d], st));
+        sh.emplace_back(0, 1);
+      }
+      x = x.pad(pads).reshape(rs).shrink(sh);
+      std::vector<int64_t> out;
+      for (size_t d = 0; d < rs.size(); d += 2) out.push_back(rs[d]);
+      x = x.reshape(out);
+    }
+  }
+  return x.reshape(final_shape);
+}
+
+Tensor Tensor::Cat(const std::vector<Tensor>& ts, int64_t dim_in) {
+  if (ts.empty()) return Err("cat", "needs at least one tensor");
+  for (const Tensor& t : ts) TG_TENSOR_RETURN_IF_ERROR(&t);
+  TG_ASSIGN_DIM(dim, "cat", dim_in, ts[0].ndim());
+  std::vector<int64_t> s0 = ts[0].shape();
+  std::vector<int64_t> cum{0};
+  for (const Tensor& t : ts) {
+    std::vector<int64_t> s = t.shape();
+    bool same = s.size() == s0.size();
+    for (size_t i = 0; same && i < s.size(); ++i) same = static_cast<int64_t>(i) == dim || s[i] == s0[i];
+    if (!same) return Err("cat", "shapes " + ShapeStr(s0) + " and " + ShapeStr(s) +
+                                     " differ outside dim " + std::to_string(dim));
+    cum.push_back(cum.back() + s[dim]);
+  }
+  std::optional<Tensor> acc;
+  for (size_t i = 0; i < ts.size(); ++i) {
+    std::vector<std::pair<int64_t, int64_t>> px(s0.size(), {0, 0});
+    px[dim] = {cum[i], cum.back() - cum[i + 1]};
+    Tensor p = ts[i].pad(px);
+    acc = acc ? *acc + p : p;
+  }
+  return *acc;
+}
+
+Tensor Tensor::Stack(const std::vector<Tensor>& ts, int64_t dim) {
+  std::vector<Tensor> u;
+  for (const Tensor& t : ts) u.push_back(t.unsqueeze(dim));
+  return Cat(u, dim);
+}
+
+Tensor Tensor::cat(std::initializer_list<Tensor> others, int64_t dim) const {
+  std::vector<Tensor> ts{*this};
+  ts.insert(ts.end(), others.begin(), others.end());
+  return Cat(ts, dim);
+}
+Tensor Tensor::stack(std::initializer_list<Tensor> others, int64_t dim) const {
+  std::vector<Tensor> ts{*this};
+  ts.insert(ts.end(), others.begin(), others.end());
+  return Stack(ts, dim);
+}
+
+std::vector<Tensor> Tensor::split(const std::vector<int64_t>& sizes, int64_t dim_in) const {
+  if (!ok()) return {*this};
+  absl::StatusOr<int64_t> dim = ResolveDim("split", dim_in, ndim());
+  if (!dim.ok()) return {Error(dim.status())};
+  int64_t total = 0;
+  for (int64_t v : sizes) total += v;
+  if (total != shape()[*dim] || std::any_of(sizes.begin(), sizes.end(), [](int64_t v) { return v < 0; }))
+    return {Err("split", absl::StrCat("sizes must be non-negative and sum to ", shape()[*dim],
+                                      ", got ", total))};
+  std::vector<Tensor> out;
+  int64_t start = 0;
+  for (int64_t v : sizes) {
+    std::vector<TensorIndex> idx(*dim, Slice::All());
+    idx.push_back(Slice(start, start + v));
+    out.push_back(slice(idx));
+    start += v;
+  }
+  return out;
+}
+
+std::vector<Tensor> Tensor::split(int64_t size, int64_t dim_in) const {
+  if (!ok()) return {*this};
+  absl::StatusOr<int64_t> dim = ResolveDim("split", dim_in, ndim());
+  if (!dim.ok()) return {Error(dim.status())};
+  if (size <= 0) return {Err("split", absl::StrCat("split size must be positive, got ", size))};
+  int64_t n = shape()[*dim];
+  std::vector<int64_t> sizes;
+  for (int64_t i = 0; i < std::max<int64_t>(1, n); i += size) sizes.push_back(std::min(size, n - i));
+  return split(sizes, *dim);
+}
+
+std::vector<Tensor> Tensor::chunk(int64_t chunks, int64_t dim_in) const {
+  if (!ok()) return {*this};
+  absl::StatusOr<int64_t> dim = ResolveDim("chunk", dim_in, ndim());
+  if (!dim.ok()) return {Error(dim.status())};
+  if (chunks <= 0) return {Err("chunk", absl::StrCat("chunks must be positive, got ", chunks))};
+  int64_t n = shape()[*dim];
+  if (n == 0) return split(std::vector<int64_t>(chunks, 0), *dim);
+  return split(CeilDiv(n, chunks), *dim);
+}
+
+Tensor Tensor::squeeze(std::optional<int64_t> dim_in) const {
+  TG_TENSOR_RETURN_IF_ERROR(this);
+  std::vector<int64_t> s = shape(), out;
+  if (!dim_in) {
+    for (int64_t d : s)
+      if (d != 1) out.push_back(d);
+    return reshape(out);
+  }
+  TG_ASSIGN_DIM(dim, "squeeze", *dim_in, ndim());
+  if (s.empty() || s[dim] != 1) return *this;
+  s.erase(s.begin() + dim);
+  return reshape(s);
+}
+
+Tensor Tensor::unsqueeze(int64_t dim_in) const {
+  TG_TENSOR_RETURN_IF_ERROR(this);
+  TG_ASSIGN_DIM(dim, "unsqueeze", dim_in, ndim(), true);
+  std::vector<int64_t> s = shape();
+  s.insert(s.begin() + dim, 1);
+  return reshape(s);
+}
+
+Tensor Tensor::flatten(int64_t start_in, int64_t end_in) const {
+  TG_TENSOR_RETURN_IF_ERROR(this);
+  TG_ASSIGN_DIM(start, "flatten", start_in, ndim());
+  TG_ASSIGN_DIM(end, "flatten", end_in, ndim());
+  std::vector<int64_t> s = shape();
+  if (s.empty()) return reshape({1});
+  std::vector<int64_t> out(s.begin(), s.begin() + start);
+  int64_t p = 1;
+  for (int64_t i = start; i <= end; ++i) p *= s[i];
+  out.push_back(p);
+  out.insert(out.end(), s.begin() + end + 1, s.end());
+  return reshape(out);
+}
+
+Tensor Tensor::unflatten(int64_t dim_in, const std::vector<int64_t>& sizes) const {
+  TG_TENSOR_RETURN_IF_ERROR(this);
+  TG_ASSIGN_DIM(dim, "unflatten", dim_in, ndim());
+  std::vector<int64_t> s = shape(), out(s.begin(), s.begin() + dim);
+  out.insert(out.end(), sizes.begin(), sizes.end());
+  out.insert(out.end(), s.begin() + dim + 1, s.end());
+  return reshape(out);
+}
+
+Tensor Tensor::repeat(const std::vector<int64_t>& repeats) const {
+  TG_TENSOR_RETURN_IF_ERROR(this);
+  std::vector<int64_t> s = shape();
+  if (repeats.size() < s.size())
+    return Err("repeat", absl::StrCat("needs at least ", s.size(), " repeats, got ", repeats.size()));
+  for (int64_t r : repeats)
+    if (r < 0) return Err("repeat", "repeats must be non-negative");
+  std::vector<int64_t> base(repeats.size() - s.size(), 1);
+  base.insert(base.end(), s.begin(), s.end());
+  std::vector<int64_t> unsq, expd, fin;
+  for (size_t i = 0; i < repeats.size(); ++i) {
+    if (repeats[i] != 1) {
+      unsq.push_back(1);
+      expd.push_back(repeats[i]);
+    }
+    unsq.push_back(base[i]);
+    expd.push_back(base[i]);
+    fin.push_back(repeats[i] * base[i]);
+  }
+  return reshape(unsq).expand(expd).reshape(fin);
+}
+
+Tensor Tensor::repeat_interleave(int64_t repeats, std::optional<int64_t> dim_in) const {
+  TG_TENSOR_RETURN_IF_ERROR(this);
+  Tensor x = dim_in ? *this : flatten();
+  TG_ASSIGN_DIM(dim, "repeat_interleave", dim_in.value_or(0), x.ndim());
+  std::vector<int64_t> s = x.shape();
+  std::vector<int64_t> a(s.begin(), s.begin() + dim + 1), b(s.begin(), s.begin() + dim + 1);
+  a.push_back(1);
+  b.push_back(repeats);
+  a.insert(a.end(), s.begin() + dim + 1, s.end());
+  b.insert(b.end(), s.begin() + dim + 1, s.end());
+  std::vector<int64_t> f(s.begin(), s.begin() + dim);
+  f.push_back(s[dim] * repeats);
+  f.insert(f.end(), s.begin() + dim + 1, s.end());
+  return x.reshape(a).expand(b).reshape(f);
+}
+
+// _tri: arange(r)[:, None] + diagonal <= arange(c).
+static Tensor Tri(int64_t r, int64_t c, int64_t diagonal, const std::string& device) {
+  return (Tensor::Arange(r, {.device = device}).unsqueeze(-1) + diagonal)
+      .le(Tensor::Arange(c, {.device = device}));
+}
+Tensor Tensor::triu(int64_t diagonal) const {
+  TG_TENSOR_RETURN_IF_ERROR(this);
+  if (ndim() < 2) return Err("triu", "needs at least 2 dims, got " + ShapeStr(shape()));
+  std::vector<int64_t> s = shape();
+  return Tri(s[s.size() - 2], s.back(), diagonal, device()).where(*this, zeros_like());
+}
+Tensor Tensor::tril(int64_t diagonal) const {
+  TG_TENSOR_RETURN_IF_ERROR(this);
+  if (ndim() < 2) return Err("tril", "needs at least 2 dims, got " + ShapeStr(shape()));
+  std::vector<int64_t> s = shape();
+  return Tri(s[s.size() - 2], s.back(), diagonal + 1, device()).where(zeros_like(), *this);
+}
+
+Tensor Tensor::pool(const std::vector<int64_t>& k, const std::vector<int64_t>& stride_in,
+                    const std::vector<int64_t>& dilation_in) const {
+  TG_TENSOR_RETURN_IF_ERROR(this);
+  int64_t nk = static_cast<int64_t>(k.size());
+  if (ndim() < nk) return Err("pool", "can't pool " + ShapeStr(shape()) + " with " + ShapeStr(k));
+  auto tuple = [&](const std::vector<int64_t>& v) {
+    return v.size() == 1 ? std::vector<int64_t>(nk, v[0]) : v;
+  };
+  std::vector<int64_t> st = tuple(stride_in), dl = tuple(dilation_in);
+  if (static_cast<int64_t>(st.size()) != nk || static_cast<int64_t>(dl.size()) != nk)
+    return Err("pool", "stride/dilation length mismatch with kernel " + ShapeStr(k));
+  std::vector<int64_t> s = shape();
+  size_t nn = s.size() - k.size();
+  std::vector<int64_t> noop(s.begin(), s.begin() + nn), i_(s.begin() + nn, s.end());
+  std::vector<int64_t> o_, f_;
+  for (int64_t j = 0; j < nk; ++j) {
+    if (k[j] < 1 || st[j] < 1 || dl[j] < 1) return Err("pool", "kernel, stride and dilation must be positive");
+    if (dl[j] * (k[j] - 1) + 1 > i_[j])
+      return Err("pool", "kernel size " + ShapeStr(k) + " cannot be greater than input " + ShapeStr(s));
+    o_.push_back(CeilDiv(i_[j] - dl[j] * (k[j] - 1), st[j]));
+    f_.push_back(std::max<int64_t>(1, CeilDiv(o_[j] * st[j] - dl[j], i_[j])));
+  }
+  auto with_noop = [&](std::vector<int64_t> tail) {
+    std::vector<int64_t> r = noop;
+    r.insert(r.end(), tail.begin(), tail.end());
+    return r;
+  };
+  auto shrink_to = [&](const Tensor& x, const std::vector<int64_t>& ns) {
+    std::vector<std::pair<int64_t, int64_t>> a;
+    for (int64_t v : ns) a.emplace_back(0, v);
+    return x.shrink(a);
+  };
+  // Repeat so no padding is needed, then dilation, stride, and move the window to the end.
+  std::vector<int64_t> rep(nn, 1), t1, t2, t3, t4, t5, t6;
+  for (int64_t j = 0; j < nk; ++j) {
+    int64_t w = i_[j] * f_[j] + dl[j];
+    rep.push_back(CeilDiv(k[j] * w, i_[j]));
+    t1.push_back(k[j] * w);
+    t2.insert(t2.end(), {k[j], w});
+    t3.insert(t3.end(), {k[j], o_[j] * st[j]});
+    t4.insert(t4.end(), {k[j], o_[j], st[j]});
+    t5.insert(t5.end(), {k[j], o_[j], 1});
+    t6.insert(t6.end(), {k[j], o_[j]});
+  }
+  Tensor x = repeat(rep);
+  x = shrink_to(x, with_noop(t1)).reshape(with_noop(t2));
+  x = shrink_to(x, with_noop(t3)).reshape(with_noop(t4));
+  x = shrink_to(x, with_noop(t5)).reshape(with_noop(t6));
+  std::vector<int64_t> perm;
+  for (size_t j = 0; j < nn; ++j) perm.push_back(j);
+  for (int64_t j = 0; j < nk; ++j) perm.push_back(nn + j * 2 + 1);
+  for (int64_t j = 0; j < nk; ++j) perm.push_back(nn + j * 2);
+  return x.permute(perm);
+}
+
+}  // namespace tg

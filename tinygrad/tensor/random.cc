@@ -1,0 +1,138 @@
+// File: tinygrad/tensor/random.cc
+// Random tensors: rand (uniform [0, 1)), randn (Box-Muller), randint, uniform.
+// Port of tinygrad/tensor.py manual_seed, _threefry_random_bits, rand, randn_like, randint,
+// uniform. The generator is Threefry-2x32 (20 rounds) built from uint32 tensor ops, so it runs
+// inside the kernel; the per-device counter lives on the host (tinygrad keeps it in a device
+// tensor it assigns to), which gives the same counter values and therefore the same numbers
+// as tinygrad for the same seed and call sequence.
+#include <chrono>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "tinygrad/tensor/tensor.h"
+#include "tinygrad/tensor/tensor_internal.h"
+
+namespace tg {
+
+using tensor_internal::CeilDiv;
+using tensor_internal::Err;
+
+namespace {
+
+// int.from_bytes(sha256(i.to_bytes(4, "big")).digest(), "big") truncated to uint32: the first
+// key word of the i-th device that draws random numbers.
+constexpr uint32_t kDeviceKeys[] = {0x14b81119u, 0x764f528du, 0xdb12cf1au, 0x0f79f7d3u,
+                                    0x900b0937u, 0x3eaa7569u, 0x7c0172cbu, 0x28a3a23bu};
+
+struct RngState {
+  std::mutex mu;
+  uint64_t seed = static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::seconds>(
+          std::chrono::system_clock::now().time_since_epoch())
+          .count());
+  struct Device {
+    uint32_t key0;
+    uint32_t counter;
+  };
+  absl::flat_hash_map<std::string, Device> devices;
+};
+RngState& Rng() {
+  static RngState* r = new RngState();
+  return *r;
+}
+
+// threefry2x32 (tinygrad/uop/decompositions.py) on the two uint32 halves of the counter.
+std::pair<Tensor, Tensor> Threefry(Tensor x0, Tensor x1, uint32_t key0, uint32_t key1) {
+  constexpr int kRot[2][4] = {{13, 15, 26, 6}, {17, 29, 16, 24}};
+  const uint32_t ks[3] = {key1, key0 ^ key1 ^ 0x1BD11BDAu, key0};
+  Tensor a = x0 + ConstValue(int64_t{ks[2]}), b = x1 + ConstValue(int64_t{ks[0]});
+  for (int i = 0; i < 5; ++i) {
+    for (int r : kRot[i % 2]) {
+      Tensor s = a + b;
+      b = s ^ (b.lshift(r) + b.rshift(32 - r));
+      a = s;
+    }
+    a = a + ConstValue(int64_t{ks[i % 3]});
+    b = b + ConstValue(int64_t{static_cast<uint32_t>(ks[(i + 1) % 3] + i + 1)});
+  }
+  return {a, b};
+}
+
+}  // namespace
+
+void Tensor::ManualSeed(uint64_t seed) {
+  std::lock_guard<std::mutex> l(Rng().mu);
+  Rng().seed = seed;
+  Rng().devices.clear();
+}
+
+Tensor Tensor::Rand(const std::vector<int64_t>& shape, const TensorOpts& o) {
+  DType dt = o.dtype.value_or(dtypes::default_float);
+  if (!dtypes::is_float(dt) || dt.itemsize() > 8)
+    return Err("rand", "only supports float dtypes, got " + dt.repr());
+  for (int64_t s : shape)
+    if (s < 0) return Err("rand", "invalid shape " + tensor_internal::ShapeStr(shape));
+  int64_t numel = tensor_internal::Prod(shape);
+  if (numel == 0) return Zeros(shape, {.dtype = dt, .device = o.device});
+  int64_t num = CeilDiv(numel * dt.itemsize(), 4);
+  uint32_t key0, key1, bits_count;
+  {
+    std::lock_guard<std::mutex> l(Rng().mu);
+    RngState& st = Rng();
+    auto it = st.devices.find(o.device);
+    if (it == st.devices.end()) {
+      size_t idx = st.devices.size();
+      if (idx >= std::size(kDeviceKeys)) return Err("rand", "too many devices");
+      it = st.devices.emplace(o.device, RngState::Device{kDeviceKeys[idx], static_cast<uint32_t>(num)}).first;
+    } else {
+      it->second.counter += static_cast<uint32_t>(num);
+    }
+    key0 = it->second.key0;
+    key1 = static_cast<uint32_t>(st.seed);
+    bits_count = it->second.counter - static_cast<uint32_t>(num);
+  }
+  int64_t half = CeilDiv(num, 2);
+  Tensor counts0 = Arange(half, {.dtype = dtypes::uint32, .device = o.device}) +
+                   ConstValue(int64_t{bits_count});
+  Tensor counts1 = counts0 + half;
+  auto [lo, hi] = Threefry(counts0, counts1, key0, key1);
+  Tensor bits = lo.cat({hi}).slice({Slice(std::nullopt, num)});
+  // Random mantissa bits under the exponent of 1.0 give [1, 2); subtract 1.
+  auto [nexp, nmant] = dtypes::finfo(dt);
+  (void)nexp;
+  DType uint_dt = dt.itemsize() == 1 ? dtypes::uint8
+                  : dt.itemsize() == 2 ? dtypes::uint16
+                  : dt.itemsize() == 4 ? dtypes::uint32
+                                       : dtypes::uint64;
+  bits = bits.bitcast(uint_dt);
+  Tensor one = Full(bits.shape(), 1.0, {.dtype = dt, .device = o.device}).bitcast(uint_dt);
+  bits = bits.rshift(dt.bitsize() - nmant).bitwise_or(one);
+  Tensor out = bits.bitcast(dt).slice({Slice(std::nullopt, numel)}).sub(1).reshape(shape);
+  return out.contiguous();
+}
+
+Tensor Tensor::Randn(const std::vector<int64_t>& shape, const TensorOpts& o) {
+  std::vector<int64_t> s2{2};
+  s2.insert(s2.end(), shape.begin(), shape.end());
+  Tensor src = Rand(s2, {.dtype = dtypes::float32, .device = o.device});
+  Tensor r = src[0].mul(2 * M_PI).cos().mul((1 - src[1]).log().mul(-2).sqrt());
+  return r.cast(o.dtype.value_or(dtypes::default_float));
+}
+
+Tensor Tensor::Uniform(const std::vector<int64_t>& shape, double low, double high,
+                       const TensorOpts& o) {
+  Tensor r = Rand(shape, {.device = o.device});
+  return ((high - low) * r).cast(o.dtype.value_or(dtypes::default_float)) + low;
+}
+
+Tensor Tensor::Randint(const std::vector<int64_t>& shape, int64_t low, int64_t high,
+                       const TensorOpts& o) {
+  DType dt = o.dtype.value_or(dtypes::int32);
+  if (!dtypes::is_int(dt)) return Err("randint", "dtype must be int, got " + dt.repr());
+  Tensor r = Rand(shape, {.device = o.device});
+  return ((high - low) * r).cast(dt) + low;
+}
+
+}  // namespace tg

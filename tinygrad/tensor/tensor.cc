@@ -1,0 +1,301 @@
+// File: tinygrad/tensor/tensor.cc
+// Tensor state, the live-tensor registry, accessors, creation ops, cast/bitcast/contiguous.
+// Port of tinygrad/tensor.py: Tensor.__init__, all_tensors/_apply_map_to_tensors, empty,
+// full/zeros/ones, arange, eye, linspace, cast, bitcast, contiguous.
+#include <algorithm>
+#include <cmath>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_join.h"
+#include "tinygrad/base/check.h"
+#include "tinygrad/tensor/tensor.h"
+#include "tinygrad/tensor/tensor_internal.h"
+#include "tinygrad/uop/graph_rewrite.h"
+
+namespace tg {
+
+using tensor_internal::Err;
+using tensor_internal::ShapeStr;
+
+// ** registry of live tensor states **
+
+namespace {
+struct Registry {
+  std::mutex mu;
+  absl::flat_hash_set<Tensor::State*> live;
+};
+Registry& Reg() {
+  static Registry* r = new Registry();  // never destroyed: states may die during exit
+  return *r;
+}
+}  // namespace
+
+Tensor::State::State(UOp u, absl::Status s) : uop(std::move(u)), status(std::move(s)) {
+  if (!uop) return;
+  std::lock_guard<std::mutex> l(Reg().mu);
+  Reg().live.insert(this);
+}
+
+Tensor::State::~State() {
+  if (!uop) return;
+  std::lock_guard<std::mutex> l(Reg().mu);
+  Reg().live.erase(this);
+}
+
+namespace tensor_internal {
+
+void ApplyBecomesMap(const absl::flat_hash_map<UOp, UOp>& becomes) {
+  if (becomes.empty()) return;
+  std::lock_guard<std::mutex> l(Reg().mu);
+  std::vector<Tensor::State*> states(Reg().live.begin(), Reg().live.end());
+  std::vector<UOp> roots;
+  roots.reserve(states.size());
+  for (Tensor::State* s : states) roots.push_back(s->uop);
+  // One substitute over all live graphs shares the rebuilt nodes between tensors.
+  UOp sink = UOp::Sink(roots);
+  UOp new_sink = Substitute(sink, becomes);
+  if (new_sink == sink) return;
+  for (size_t i = 0; i < states.size(); ++i) states[i]->uop = new_sink.src(i);
+}
+
+Tensor Err(const std::string& op, const std::string& msg) {
+  return Tensor::Error(absl::InvalidArgumentError(absl::StrCat(op, ": ", msg)));
+}
+
+std::string ShapeStr(const std::vector<int64_t>& s) {
+  if (s.size() == 1) return absl::StrCat("(", s[0], ",)");
+  return absl::StrCat("(", absl::StrJoin(s, ", "), ")");
+}
+
+Shape ToShape(const std::vector<int64_t>& s) { return Shape(s.begin(), s.end()); }
+
+absl::StatusOr<int64_t> ResolveDim(const std::string& op, int64_t dim, int64_t ndim, bool extra) {
+  int64_t total = ndim + (extra ? 1 : 0);
+  int64_t hi = std::max<int64_t>(1, total);
+  if (dim < -hi || dim > hi - 1)
+    return absl::InvalidArgumentError(absl::StrCat(op, ": dim ", dim, " out of range [", -hi,
+                                                   ", ", hi - 1, "]"));
+  return dim < 0 ? dim + total : dim;
+}
+
+absl::StatusOr<std::vector<int64_t>> ResolveAxes(const std::string& op, const Axes& axis,
+                                                 int64_t ndim) {
+  std::vector<int64_t> out;
+  if (axis.all()) {
+    for (int64_t i = 0; i < ndim; ++i) out.push_back(i);
+    return out;
+  }
+  for (int64_t a : axis.list()) {
+    absl::StatusOr<int64_t> d = ResolveDim(op, a, ndim);
+    if (!d.ok()) return d.status();
+    if (std::find(out.begin(), out.end(), *d) == out.end()) out.push_back(*d);
+  }
+  return out;
+}
+
+Tensor ConstTensor(ConstValue v, DType dt, const std::string& device) {
+  return Tensor(UOp::ConstOn(dt, v, device));
+}
+
+DType DTypeFromPy(const ConstValue& v) {
+  if (v.is_float()) return dtypes::default_float;
+  if (v.is_bool()) return dtypes::bool_;
+  return dtypes::default_int;
+}
+
+ConstValue DTypeMin(DType dt) { return dtypes::min(dt); }
+
+}  // namespace tensor_internal
+
+// ** handle and accessors **
+
+Tensor::Tensor(UOp u) {
+  TG_CHECK(u && u.shape() != nullptr) << "Tensor needs a tensor-graph node with a shape";
+  s_ = std::make_shared<State>(std::move(u), absl::OkStatus());
+}
+
+Tensor Tensor::Error(absl::Status s) {
+  TG_CHECK(!s.ok()) << "Tensor::Error with an ok status";
+  return Tensor(std::make_shared<State>(UOp(), std::move(s)));
+}
+
+bool Tensor::ok() const { return s_->status.ok(); }
+const absl::Status& Tensor::status() const { return s_->status; }
+const UOp& Tensor::uop() const {
+  TG_CHECK(ok()) << "uop() of an errored tensor: " << s_->status.message();
+  return s_->uop;
+}
+std::vector<int64_t> Tensor::shape() const { return ToInts(*uop().shape()); }
+int64_t Tensor::ndim() const { return static_cast<int64_t>(uop().shape()->size()); }
+int64_t Tensor::numel() const { return tensor_internal::Prod(shape()); }
+DType Tensor::dtype() const { return uop().dtype(); }
+std::string Tensor::device() const {
+  const Arg& d = uop().device();
+  return d.is_string() ? d.str() : "";
+}
+std::string Tensor::repr() const {
+  if (!ok()) return absl::StrCat("<Tensor error: ", s_->status.message(), ">");
+  return absl::StrCat("<Tensor ", ShapeStr(shape()), " ", dtype().repr(), " ", device(), ">");
+}
+
+// ** creation **
+
+namespace {
+absl::Status CheckShape(const std::string& op, const std::vector<int64_t>& shape) {
+  for (int64_t s : shape)
+    if (s < 0)
+      return absl::InvalidArgumentError(
+          absl::StrCat(op, ": negative dimension in shape ", ShapeStr(shape)));
+  return absl::OkStatus();
+}
+}  // namespace
+
+Tensor Tensor::Empty(const std::vector<int64_t>& shape, const TensorOpts& o) {
+  if (absl::Status s = CheckShape("empty", shape); !s.ok()) return Error(s);
+  DType dt = o.dtype.value_or(dtypes::default_float);
+  int64_t n = tensor_internal::Prod(shape);
+  UOp buf = UOp::NewBuffer(o.device, n, dt);
+  return Tensor(buf.reshape(tensor_internal::ToShape(shape)));
+}
+
+Tensor Tensor::Full(const std::vector<int64_t>& shape, ConstValue v, const TensorOpts& o) {
+  if (absl::Status s = CheckShape("full", shape); !s.ok()) return Error(s);
+  DType dt = o.dtype.value_or(tensor_internal::DTypeFromPy(v));
+  // tinygrad's unique_const: full tensors are distinct nodes even for equal values.
+  UOp dev = UOp::Make(Ops::DEVICE, dtypes::void_, {}, o.device);
+  UOp c = UOp::Make(Ops::CONST, dt, {dev, UOp::Unique()}, dtypes::as_const(v, dt));
+  Shape ones(shape.size(), SInt(1));
+  return Tensor(c.reshape(ones).expand(tensor_internal::ToShape(shape)));
+}
+
+Tensor Tensor::Zeros(const std::vector<int64_t>& shape, const TensorOpts& o) {
+  return Full(shape, 0.0, o);
+}
+Tensor Tensor::Ones(const std::vector<int64_t>& shape, const TensorOpts& o) {
+  return Full(shape, 1.0, o);
+}
+
+Tensor Tensor::Scalar(ConstValue v, const TensorOpts& o) {
+  return tensor_internal::ConstTensor(v, o.dtype.value_or(tensor_internal::DTypeFromPy(v)),
+                                      o.device);
+}
+
+Tensor Tensor::full_like(ConstValue v) const {
+  TG_TENSOR_RETURN_IF_ERROR(this);
+  return Full(shape(), v, {.dtype = dtype(), .device = device()});
+}
+
+Tensor Tensor::Arange(ConstValue start, ConstValue stop, ConstValue step, const TensorOpts& o) {
+  bool any_float = start.is_float() || stop.is_float() || step.is_float();
+  DType dt = o.dtype.value_or(any_float ? dtypes::default_float : dtypes::default_int);
+  if (step.to_float() == 0) return Err("arange", "step must not be 0");
+  if (NumLess(start, dtypes::min(dt)) || NumLess(dtypes::max(dt), stop - step))
+    return Err("arange", absl::StrCat("[", start.repr(), ", ", stop.repr(),
+                                      ") is not representable in dtype ", dt.repr()));
+  int64_t len;
+  if (!any_float) {
+    len = tensor_internal::CeilDiv(stop.to_int64() - start.to_int64(), step.to_int64());
+  } else {
+    len = static_cast<int64_t>(std::ceil((stop.to_float() - start.to_float()) / step.to_float()));
+  }
+  if (len <= 0) return Empty({0}, {.dtype = dt, .device = o.device});
+  Tensor steps = Full({len}, step, {.dtype = dt, .device = o.device});
+  return (tensor_internal::CumAlu(steps, 0, Ops::ADD) + (start - step)).cast(dt);
+}
+
+Tensor Tensor::Eye(int64_t n, std::optional<int64_t> m_opt, const TensorOpts& o) {
+  int64_t m = m_opt.value_or(n);
+  if (n < 0 || m < 0) return Err("eye", absl::StrCat("cannot have negative n=", n, ", m=", m));
+  TensorOpts io{.device = o.device};
+  Tensor t = Arange(n, io).unsqueeze(-1).eq(Arange(m, io));
+  return t.cast(o.dtype.value_or(dtypes::default_float));
+}
+
+Tensor Tensor::Linspace(double start, double stop, int64_t steps, const TensorOpts& o) {
+  if (steps < 0) return Err("linspace", "number of steps must be non-negative");
+  DType dt = o.dtype.value_or(dtypes::default_float);
+  if (dt == dtypes::bool_) return Err("linspace", "bool dtype is not supported");
+  if (steps == 1) return Full({1}, start, {.dtype = dt, .device = o.device});
+  Tensor r = start + Arange(steps, {.device = o.device}) * ((stop - start) / (steps - 1));
+  return r.cast(dt);
+}
+
+// ** cast, bitcast, contiguous **
+
+Tensor Tensor::contiguous() const {
+  TG_TENSOR_RETURN_IF_ERROR(this);
+  const UOp& u = uop();
+  if (u.op() == Ops::CONTIGUOUS) return *this;
+  // tinygrad's is_contiguous: a (reshaped) BUFFER is already materialized.
+  UOp b = u;
+  while (b.op() == Ops::RESHAPE) b = b.src(0);
+  if (b.op() == Ops::BUFFER) return *this;
+  return Tensor(UOp::Make(Ops::CONTIGUOUS, u.dtype(), {u}));
+}
+
+Tensor Tensor::detach() const {
+  TG_TENSOR_RETURN_IF_ERROR(this);
+  return Tensor(UOp::Make(Ops::DETACH, dtype(), {uop()}));
+}
+
+Tensor Tensor::cast(DType dt) const {
+  TG_TENSOR_RETURN_IF_ERROR(this);
+  if (dt.count() != 1 || dt.is_ptr() || dt == dtypes::void_ || dt == dtypes::index)
+    return Err("cast", absl::StrCat("cannot cast to ", dt.repr()));
+  // Floats to small unsigned ints go through int32, so out-of-range values wrap.
+  if ((dt == dtypes::uint8 || dt == dtypes::uint16) && dtypes::is_float(dtype()))
+    return Tensor(uop().cast(dtypes::int32).cast(dt));
+  return dtype() == dt ? *this : Tensor(uop().cast(dt));
+}
+
+namespace {
+DType UIntOfSize(int bytes) {
+  switch (bytes) {
+    case 1: return dtypes::uint8;
+    case 2: return dtypes::uint16;
+    case 4: return dtypes::uint32;
+    default: return dtypes::uint64;
+  }
+}
+}  // namespace
+
+Tensor Tensor::bitcast(DType dt) const {
+  TG_TENSOR_RETURN_IF_ERROR(this);
+  if (dt.count() != 1 || dt.is_ptr() || dt == dtypes::void_ || dt == dtypes::index)
+    return Err("bitcast", absl::StrCat("cannot bitcast to ", dt.repr()));
+  int ns = dt.itemsize(), os = dtype().itemsize();
+  if (ns == os) return dtype() == dt ? *this : Tensor(uop().bitcast(dt));
+  std::vector<int64_t> s = shape();
+  if (s.empty() || (s.back() * os) % ns != 0)
+    return Err("bitcast", absl::StrCat("unsupported size in bitcast of ", ShapeStr(s), " ",
+                                       dtype().repr(), " to ", dt.repr()));
+  // Different sizes: combine or split unsigned words with shifts, as tinygrad does off DISK.
+  DType new_uint = UIntOfSize(ns), old_uint = UIntOfSize(os);
+  Tensor tmp = bitcast(old_uint);
+  if (ns > os) {
+    int64_t rate = ns / os;
+    std::vector<int64_t> rs(s.begin(), s.end() - 1);
+    rs.push_back(s.back() / rate);
+    rs.push_back(rate);
+    tmp = tmp.reshape(rs);
+    std::vector<std::pair<int64_t, int64_t>> sh;
+    for (size_t i = 0; i + 1 < rs.size(); ++i) sh.emplace_back(0, rs[i]);
+    sh.emplace_back(0, 1);
+    std::optional<Tensor> acc;
+    for (int64_t i = 0; i < rate; ++i) {
+      sh.back() = {i, i + 1};
+      Tensor part = tmp.shrink(sh).cast(new_uint).lshift(8 * i * os);
+      acc = acc ? *acc + part : part;
+    }
+    return acc->squeeze(-1).bitcast(dt);
+  }
+  std::vector<Tensor> parts;
+  for (int64_t i = 0; i < os / ns; ++i) parts.push_back(tmp.rshift(8 * i * ns));
+  return Stack(parts, -1).flatten(-2).cast(new_uint).bitcast(dt);
+}
+
+}  // namespace tg

@@ -1,0 +1,440 @@
+// File: tinygrad/tensor/tensor.h
+// The lazy Tensor: a cheap handle on a tensor-graph UOp, with tinygrad's op set.
+// Port of tinygrad/tensor.py and tinygrad/mixin/{math,movement}.py: Tensor ops build the same
+// UOp graphs tinygrad builds (same formulations, so the scheduler makes the same kernels).
+//
+// Example:
+//   Tensor a = Tensor::FromVector<float>({1, 2, 3, 4, 5, 6}, {2, 3});
+//   Tensor b = (a.matmul(a.T()) + 1).relu().sum(1);        // lazy: nothing runs yet
+//   absl::StatusOr<std::vector<float>> v = b.to_vector<float>();   // schedule, compile, run
+//
+// Errors: our code throws nothing and bad user input never aborts. An op given bad input
+// (shapes that don't broadcast, an axis out of range, ...) returns a Tensor in the error state
+// whose status names the op and the shapes:
+//   "matmul: shapes (3, 4) and (5, 6) cannot be multiplied (4 != 5)"
+// Every op on an errored Tensor returns an errored Tensor carrying the first error, and the
+// readers (realize, to_vector, item) return that status. shape()/dtype() need ok().
+//
+// Live tensors sit in a weak registry: realizing replaces the realized nodes in every live
+// tensor's graph (tinygrad's _apply_map_to_tensors), so later ops reuse the computed buffers.
+#ifndef TINYGRAD_TENSOR_TENSOR_H_
+#define TINYGRAD_TENSOR_TENSOR_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "tinygrad/dtype/const_value.h"
+#include "tinygrad/dtype/dtype.h"
+#include "tinygrad/uop/uop.h"
+
+namespace tg {
+
+class Tensor;
+namespace tensor_internal {
+struct Access;
+}  // namespace tensor_internal
+
+// Where and as what a new tensor is created. dtype unset: the op's default (float32 for most,
+// int32 for integer arange, ...).
+struct TensorOpts {
+  std::optional<DType> dtype;
+  std::string device = "CPU";
+};
+
+// An axis argument: one axis, several, or all of them (the default). Negative axes count from
+// the end. `t.sum()`, `t.sum(1)`, `t.sum({0, 2})`.
+class Axes {
+ public:
+  Axes() = default;                                               // all axes
+  Axes(int64_t a) : axes_(std::vector<int64_t>{a}) {}             // NOLINT: like Python's int
+  Axes(int a) : axes_(std::vector<int64_t>{a}) {}                 // NOLINT
+  Axes(std::initializer_list<int64_t> a) : axes_(std::vector<int64_t>(a)) {}
+  Axes(std::vector<int64_t> a) : axes_(std::move(a)) {}          // NOLINT
+  bool all() const { return !axes_.has_value(); }
+  const std::vector<int64_t>& list() const { return *axes_; }
+
+ private:
+  std::optional<std::vector<int64_t>> axes_;
+};
+
+// Python slicing: Slice(start, stop, step) with optional bounds, negative values counting from
+// the end; Index(i) picks one position and drops the axis; NewAxis inserts a size-1 axis;
+// Ellipsis stands for the remaining axes.
+struct Slice {
+  std::optional<int64_t> start, stop;
+  int64_t step = 1;
+  Slice(std::optional<int64_t> b = std::nullopt, std::optional<int64_t> e = std::nullopt,
+        int64_t s = 1)
+      : start(b), stop(e), step(s) {}
+  static Slice All() { return Slice(); }
+};
+struct Index {
+  int64_t i;
+};
+struct NewAxis {};
+struct Ellipsis {};
+using TensorIndex = std::variant<Slice, Index, NewAxis, Ellipsis>;
+
+struct Conv2dOpts {
+  int64_t groups = 1;
+  std::vector<int64_t> stride = {1};    // one value for every spatial dim, or one per dim
+  std::vector<int64_t> dilation = {1};
+  // One value for all sides, one per spatial dim, or 2 per spatial dim in torch's flat order
+  // (left, right, top, bottom, ...).
+  std::vector<int64_t> padding = {0};
+  std::optional<DType> acc_dtype;
+};
+
+struct PoolOpts {
+  std::vector<int64_t> kernel = {2, 2};
+  std::vector<int64_t> stride;          // empty: the kernel size
+  std::vector<int64_t> dilation = {1};
+  std::vector<int64_t> padding = {0};   // as Conv2dOpts::padding
+  bool ceil_mode = false;
+  bool count_include_pad = true;        // avg_pool2d only
+};
+
+// The dtype a C++ element type reads and writes as.
+template <typename T>
+constexpr DType DTypeOf() {
+  if constexpr (std::is_same_v<T, bool>) return dtypes::bool_;
+  else if constexpr (std::is_same_v<T, int8_t>) return dtypes::int8;
+  else if constexpr (std::is_same_v<T, uint8_t>) return dtypes::uint8;
+  else if constexpr (std::is_same_v<T, int16_t>) return dtypes::int16;
+  else if constexpr (std::is_same_v<T, uint16_t>) return dtypes::uint16;
+  else if constexpr (std::is_same_v<T, int32_t>) return dtypes::int32;
+  else if constexpr (std::is_same_v<T, uint32_t>) return dtypes::uint32;
+  else if constexpr (std::is_same_v<T, int64_t>) return dtypes::int64;
+  else if constexpr (std::is_same_v<T, uint64_t>) return dtypes::uint64;
+  else if constexpr (std::is_same_v<T, float>) return dtypes::float32;
+  else if constexpr (std::is_same_v<T, double>) return dtypes::float64;
+  else static_assert(sizeof(T) == 0, "no dtype for this element type");
+}
+
+class Tensor {
+ public:
+  // A Tensor holding `u` (a tensor-graph node with a shape and device).
+  explicit Tensor(UOp u);
+  // An errored Tensor.
+  static Tensor Error(absl::Status s);
+
+  // The shared state behind handles (defined in tensor_internal.h; not part of the API).
+  struct State;
+
+  // ** state **
+  bool ok() const;
+  const absl::Status& status() const;
+  const UOp& uop() const;  // CHECKs ok()
+  std::vector<int64_t> shape() const;
+  int64_t ndim() const;
+  int64_t numel() const;
+  DType dtype() const;
+  std::string device() const;
+  std::string repr() const;  // "<Tensor (2, 3) dtypes.float CPU>" or "<Tensor error: ...>"
+
+  // ** creation **
+  static Tensor Empty(const std::vector<int64_t>& shape, const TensorOpts& o = {});
+  static Tensor Full(const std::vector<int64_t>& shape, ConstValue v, const TensorOpts& o = {});
+  static Tensor Zeros(const std::vector<int64_t>& shape, const TensorOpts& o = {});
+  static Tensor Ones(const std::vector<int64_t>& shape, const TensorOpts& o = {});
+  // A 0-d const tensor (Python's Tensor(3.0)); dtype from the value kind unless given.
+  static Tensor Scalar(ConstValue v, const TensorOpts& o = {});
+  // [start, stop) by step; int32 unless a bound is a float (then float32) or o.dtype is set.
+  static Tensor Arange(ConstValue start, ConstValue stop, ConstValue step = 1,
+                       const TensorOpts& o = {});
+  static Tensor Arange(ConstValue stop, const TensorOpts& o = {}) {
+    return Arange(0, stop, 1, o);
+  }
+  static Tensor Eye(int64_t n, std::optional<int64_t> m = std::nullopt,
+                    const TensorOpts& o = {});
+  static Tensor Linspace(double start, double stop, int64_t steps, const TensorOpts& o = {});
+  Tensor full_like(ConstValue v) const;
+  Tensor zeros_like() const { return full_like(0); }
+  Tensor ones_like() const { return full_like(1); }
+  // Host data, copied now into a buffer on the device (tinygrad's "fake realize").
+  // data.size() must equal the product of shape. Needs //tinygrad/engine.
+  static Tensor FromBytes(std::span<const std::byte> data, DType dtype,
+                          const std::vector<int64_t>& shape, const std::string& device = "CPU");
+  template <typename T>
+  static Tensor FromVector(std::span<const T> data, const std::vector<int64_t>& shape,
+                           const std::string& device = "CPU");
+  template <typename T>
+  static Tensor FromVector(const std::vector<T>& data, const std::vector<int64_t>& shape,
+                           const std::string& device = "CPU") {
+    return FromVector<T>(std::span<const T>(data), shape, device);
+  }
+  template <typename T>
+  static Tensor FromVector(const std::vector<T>& data) {  // 1-D
+    return FromVector<T>(data, {static_cast<int64_t>(data.size())});
+  }
+  // Random numbers: tinygrad's threefry generator, seeded by ManualSeed, with a per-device
+  // counter, so the sequence of calls gives tinygrad's values for the same seed.
+  static void ManualSeed(uint64_t seed);
+  static Tensor Rand(const std::vector<int64_t>& shape, const TensorOpts& o = {});   // [0, 1)
+  static Tensor Randn(const std::vector<int64_t>& shape, const TensorOpts& o = {});  // N(0, 1)
+  static Tensor Randint(const std::vector<int64_t>& shape, int64_t low = 0, int64_t high = 10,
+                        const TensorOpts& o = {});  // int32 unless o.dtype
+  static Tensor Uniform(const std::vector<int64_t>& shape, double low, double high,
+                        const TensorOpts& o = {});
+
+  // ** realization and reading (need //tinygrad/engine) **
+  absl::Status realize() const;
+  // All elements in row-major order, cast to T's dtype first (like numpy's astype).
+  template <typename T>
+  absl::StatusOr<std::vector<T>> to_vector() const;
+  template <typename T>
+  absl::StatusOr<T> item() const;
+  // The contiguous bytes of this tensor in its own dtype.
+  absl::StatusOr<std::vector<std::byte>> to_bytes() const;
+
+  Tensor contiguous() const;
+  Tensor cast(DType dt) const;
+  Tensor bitcast(DType dt) const;
+  Tensor detach() const;
+
+  // ** elementwise (mixin/math.py, tensor.py) **
+  Tensor add(const Tensor& x) const;
+  Tensor add(ConstValue x, bool reverse = false) const;
+  Tensor sub(const Tensor& x) const;
+  Tensor sub(ConstValue x, bool reverse = false) const;
+  Tensor mul(const Tensor& x) const;
+  Tensor mul(ConstValue x, bool reverse = false) const;
+  Tensor div(const Tensor& x) const;  // true division: the result is float
+  Tensor div(ConstValue x, bool reverse = false) const;
+  // Python's // : floor for ints (correct for any divisor sign), floor(a/b) for floats.
+  Tensor floordiv(const Tensor& x) const;
+  Tensor floordiv(ConstValue x, bool reverse = false) const;
+  Tensor idiv(const Tensor& x) const;  // truncating integer division (tinygrad's idiv)
+  Tensor idiv(ConstValue x, bool reverse = false) const;
+  Tensor mod(const Tensor& x) const;  // Python's %: the sign of the divisor
+  Tensor mod(ConstValue x, bool reverse = false) const;
+  Tensor pow(const Tensor& x) const;
+  Tensor pow(ConstValue x, bool reverse = false) const;
+  Tensor maximum(const Tensor& x) const;
+  Tensor maximum(ConstValue x) const;
+  Tensor minimum(const Tensor& x) const;
+  Tensor minimum(ConstValue x) const;
+  Tensor bitwise_and(const Tensor& x) const;
+  Tensor bitwise_and(ConstValue x) const;
+  Tensor bitwise_or(const Tensor& x) const;
+  Tensor bitwise_or(ConstValue x) const;
+  Tensor bitwise_xor(const Tensor& x) const;
+  Tensor bitwise_xor(ConstValue x) const;
+  Tensor bitwise_not() const;
+  Tensor lshift(int64_t bits) const;  // unsigned dtypes: x * 2**bits
+  Tensor rshift(int64_t bits) const;  // unsigned dtypes: x // 2**bits
+  // self ? x : y, broadcast and promoted like tinygrad's where.
+  Tensor where(const Tensor& x, const Tensor& y) const;
+  Tensor where(const Tensor& x, ConstValue y) const;
+  Tensor where(ConstValue x, const Tensor& y) const;
+  Tensor where(ConstValue x, ConstValue y) const;
+  Tensor lt(const Tensor& x) const;
+  Tensor lt(ConstValue x) const;
+  Tensor gt(const Tensor& x) const;
+  Tensor gt(ConstValue x) const;
+  Tensor le(const Tensor& x) const;
+  Tensor le(ConstValue x) const;
+  Tensor ge(const Tensor& x) const;
+  Tensor ge(ConstValue x) const;
+  Tensor eq(const Tensor& x) const;
+  Tensor eq(ConstValue x) const;
+  Tensor ne(const Tensor& x) const;
+  Tensor ne(ConstValue x) const;
+  Tensor logical_not() const;
+  Tensor logical_and(const Tensor& x) const;
+  Tensor logical_or(const Tensor& x) const;
+  Tensor logical_xor(const Tensor& x) const;
+  Tensor neg() const;
+  Tensor abs() const;
+  Tensor sign() const;
+  Tensor exp() const;
+  Tensor exp2() const;
+  Tensor log() const;
+  Tensor log2() const;
+  Tensor sqrt() const;
+  Tensor rsqrt() const;
+  Tensor sin() const;
+  Tensor cos() const;
+  Tensor tan() const;
+  Tensor reciprocal() const;
+  Tensor square() const;
+  Tensor trunc() const;
+  Tensor floor() const;
+  Tensor ceil() const;
+  Tensor round() const;  // half to even
+  Tensor clip(std::optional<ConstValue> lo, std::optional<ConstValue> hi) const;
+  Tensor isnan() const;
+  Tensor isinf() const;
+  Tensor relu() const;
+  Tensor leaky_relu(double neg_slope = 0.01) const;
+  Tensor sigmoid() const;
+  Tensor tanh() const;
+  Tensor gelu() const;
+  Tensor silu() const;
+  Tensor softplus(double beta = 1.0) const;
+  Tensor erf() const;
+  Tensor logaddexp(const Tensor& x) const;
+  Tensor logaddexp(ConstValue x) const;
+
+  // ** reductions **
+  Tensor sum(const Axes& axis = {}, bool keepdim = false,
+             std::optional<DType> acc_dtype = std::nullopt) const;
+  Tensor prod(const Axes& axis = {}, bool keepdim = false,
+              std::optional<DType> acc_dtype = std::nullopt) const;
+  Tensor max(const Axes& axis = {}, bool keepdim = false) const;
+  Tensor min(const Axes& axis = {}, bool keepdim = false) const;
+  Tensor any(const Axes& axis = {}, bool keepdim = false) const;
+  Tensor all(const Axes& axis = {}, bool keepdim = false) const;
+  Tensor mean(const Axes& axis = {}, bool keepdim = false) const;
+  Tensor var(const Axes& axis = {}, bool keepdim = false, double correction = 1) const;
+  Tensor stddev(const Axes& axis = {}, bool keepdim = false, double correction = 1) const;
+  Tensor argmax(std::optional<int64_t> axis = std::nullopt, bool keepdim = false) const;
+  Tensor argmin(std::optional<int64_t> axis = std::nullopt, bool keepdim = false) const;
+  Tensor softmax(int64_t axis = -1) const;
+  Tensor log_softmax(int64_t axis = -1) const;
+  Tensor logsumexp(const Axes& axis = {}, bool keepdim = false) const;
+  Tensor cumsum(int64_t axis = 0) const;
+  Tensor cummax(int64_t axis = 0) const;
+
+  // ** movement **
+  Tensor reshape(const std::vector<int64_t>& shape) const;  // one -1 may be inferred
+  Tensor permute(const std::vector<int64_t>& order) const;
+  Tensor transpose(int64_t dim0 = 1, int64_t dim1 = 0) const;
+  Tensor T() const { return transpose(); }
+  Tensor expand(const std::vector<int64_t>& shape) const;  // -1 keeps a dim
+  // (begin, end) per dim; negative values shrink, like tinygrad.
+  Tensor pad(const std::vector<std::pair<int64_t, int64_t>>& padding,
+             ConstValue value = 0.0) const;
+  Tensor shrink(const std::vector<std::pair<int64_t, int64_t>>& arg) const;
+  Tensor flip(const Axes& axis) const;
+  Tensor slice(const std::vector<TensorIndex>& indices) const;
+  Tensor operator[](int64_t i) const { return slice({Index{i}}); }
+  static Tensor Cat(const std::vector<Tensor>& ts, int64_t dim = 0);
+  static Tensor Stack(const std::vector<Tensor>& ts, int64_t dim = 0);
+  Tensor cat(std::initializer_list<Tensor> others, int64_t dim = 0) const;
+  Tensor stack(std::initializer_list<Tensor> others, int64_t dim = 0) const;
+  std::vector<Tensor> split(int64_t size, int64_t dim = 0) const;
+  std::vector<Tensor> split(const std::vector<int64_t>& sizes, int64_t dim = 0) const;
+  std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
+  Tensor squeeze(std::optional<int64_t> dim = std::nullopt) const;
+  Tensor unsqueeze(int64_t dim) const;
+  Tensor flatten(int64_t start_dim = 0, int64_t end_dim = -1) const;
+  Tensor unflatten(int64_t dim, const std::vector<int64_t>& sizes) const;
+  Tensor repeat(const std::vector<int64_t>& repeats) const;
+  Tensor repeat_interleave(int64_t repeats, std::optional<int64_t> dim = std::nullopt) const;
+  Tensor tril(int64_t diagonal = 0) const;
+  Tensor triu(int64_t diagonal = 0) const;
+
+  // ** linear algebra / nn **
+  Tensor dot(const Tensor& w, std::optional<DType> acc_dtype = std::nullopt) const;
+  Tensor matmul(const Tensor& w, std::optional<DType> acc_dtype = std::nullopt) const;
+  Tensor linear(const Tensor& weight, const std::optional<Tensor>& bias = std::nullopt) const;
+  Tensor conv2d(const Tensor& weight, const std::optional<Tensor>& bias = std::nullopt,
+                const Conv2dOpts& o = {}) const;
+  Tensor max_pool2d(const PoolOpts& o = {}) const;
+  Tensor avg_pool2d(const PoolOpts& o = {}) const;
+  Tensor layernorm(const Axes& axis = -1, double eps = 1e-5) const;
+  Tensor batchnorm(const std::optional<Tensor>& weight, const std::optional<Tensor>& bias,
+                   const Tensor& mean, const Tensor& invstd, const Axes& axis = 1) const;
+  Tensor scaled_dot_product_attention(const Tensor& key, const Tensor& value,
+                                      const std::optional<Tensor>& attn_mask = std::nullopt,
+                                      bool is_causal = false) const;
+
+  // tinygrad's _pool: (..., *k_) windows moved to the end (used by conv2d and the pools).
+  Tensor pool(const std::vector<int64_t>& k, const std::vector<int64_t>& stride,
+              const std::vector<int64_t>& dilation) const;
+
+ private:
+  explicit Tensor(std::shared_ptr<State> s) : s_(std::move(s)) {}
+  absl::StatusOr<std::vector<std::byte>> ReadAs(DType dt) const;
+  friend struct tensor_internal::Access;
+  std::shared_ptr<State> s_;
+};
+
+// ** operators: Tensor op Tensor, and a number on either side (tinygrad's dunder methods) **
+Tensor operator+(const Tensor& a, const Tensor& b);
+Tensor operator+(const Tensor& a, ConstValue b);
+Tensor operator+(ConstValue a, const Tensor& b);
+Tensor operator-(const Tensor& a, const Tensor& b);
+Tensor operator-(const Tensor& a, ConstValue b);
+Tensor operator-(ConstValue a, const Tensor& b);
+Tensor operator*(const Tensor& a, const Tensor& b);
+Tensor operator*(const Tensor& a, ConstValue b);
+Tensor operator*(ConstValue a, const Tensor& b);
+Tensor operator/(const Tensor& a, const Tensor& b);
+Tensor operator/(const Tensor& a, ConstValue b);
+Tensor operator/(ConstValue a, const Tensor& b);
+Tensor operator%(const Tensor& a, const Tensor& b);
+Tensor operator%(const Tensor& a, ConstValue b);
+Tensor operator%(ConstValue a, const Tensor& b);
+Tensor operator&(const Tensor& a, const Tensor& b);
+Tensor operator&(const Tensor& a, ConstValue b);
+Tensor operator|(const Tensor& a, const Tensor& b);
+Tensor operator|(const Tensor& a, ConstValue b);
+Tensor operator^(const Tensor& a, const Tensor& b);
+Tensor operator^(const Tensor& a, ConstValue b);
+Tensor operator<(const Tensor& a, const Tensor& b);
+Tensor operator<(const Tensor& a, ConstValue b);
+Tensor operator<=(const Tensor& a, const Tensor& b);
+Tensor operator<=(const Tensor& a, ConstValue b);
+Tensor operator>(const Tensor& a, const Tensor& b);
+Tensor operator>(const Tensor& a, ConstValue b);
+Tensor operator>=(const Tensor& a, const Tensor& b);
+Tensor operator>=(const Tensor& a, ConstValue b);
+Tensor operator-(const Tensor& a);
+Tensor operator~(const Tensor& a);
+
+// Realizes several tensors in one schedule.
+absl::Status Realize(const std::vector<Tensor>& ts);
+
+// ** template definitions **
+template <typename E>
+Tensor Tensor::FromVector(std::span<const E> data, const std::vector<int64_t>& shape,
+                          const std::string& device) {
+  if constexpr (std::is_same_v<E, bool>) {
+    std::vector<std::byte> bytes(data.size());
+    for (size_t i = 0; i < data.size(); ++i) bytes[i] = std::byte{data[i] ? uint8_t{1} : uint8_t{0}};
+    return FromBytes(bytes, dtypes::bool_, shape, device);
+  } else {
+    return FromBytes(std::as_bytes(data), DTypeOf<E>(), shape, device);
+  }
+}
+
+template <typename E>
+absl::StatusOr<std::vector<E>> Tensor::to_vector() const {
+  absl::StatusOr<std::vector<std::byte>> bytes = ReadAs(DTypeOf<E>());
+  if (!bytes.ok()) return bytes.status();
+  std::vector<E> out(bytes->size() / DTypeOf<E>().itemsize());
+  if constexpr (std::is_same_v<E, bool>) {
+    for (size_t i = 0; i < out.size(); ++i) out[i] = (*bytes)[i] != std::byte{0};
+  } else {
+    if (!out.empty()) std::memcpy(out.data(), bytes->data(), bytes->size());
+  }
+  return out;
+}
+
+template <typename E>
+absl::StatusOr<E> Tensor::item() const {
+  if (ok() && numel() != 1)
+    return absl::InvalidArgumentError("item: tensor must have one element, shape has " +
+                                      std::to_string(numel()));
+  absl::StatusOr<std::vector<E>> v = to_vector<E>();
+  if (!v.ok()) return v.status();
+  return (*v)[0];
+}
+
+}  // namespace tg
+
+#endif  // TINYGRAD_TENSOR_TENSOR_H_

@@ -1,0 +1,114 @@
+// File: tinygrad/tensor/tensor_internal.h
+// Helpers shared by the Tensor implementation files (not part of the public API): the shared
+// state, the live-tensor registry, error construction, axis resolution and broadcasting.
+// Port of the private helpers of tinygrad/tensor.py (_broadcasted, _resolve_dim, _reduce...).
+#ifndef TINYGRAD_TENSOR_TENSOR_INTERNAL_H_
+#define TINYGRAD_TENSOR_TENSOR_INTERNAL_H_
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "tinygrad/tensor/tensor.h"
+#include "tinygrad/uop/shape.h"
+
+namespace tg {
+
+// What a Tensor handle points at. Live states are registered so a realize can update them.
+struct Tensor::State {
+  UOp uop;              // null when errored
+  absl::Status status;  // ok, or the first error
+  State(UOp u, absl::Status s);
+  ~State();
+  State(const State&) = delete;
+  State& operator=(const State&) = delete;
+};
+
+namespace tensor_internal {
+
+struct Access {
+  static Tensor::State* state(const Tensor& t) { return t.s_.get(); }
+};
+
+// Replaces realized nodes in every live tensor's graph (tinygrad's _apply_map_to_tensors).
+void ApplyBecomesMap(const absl::flat_hash_map<UOp, UOp>& becomes);
+
+// "op: message" as an InvalidArgument error tensor.
+Tensor Err(const std::string& op, const std::string& msg);
+std::string ShapeStr(const std::vector<int64_t>& s);  // "(3, 4)"
+
+// Returns the first errored tensor among the arguments, as a Tensor (ok() when none is).
+#define TG_TENSOR_RETURN_IF_ERROR(...)                        \
+  do {                                                        \
+    for (const ::tg::Tensor* _t : {__VA_ARGS__})              \
+      if (!_t->ok()) return ::tg::Tensor::Error(_t->status()); \
+  } while (0)
+
+// tinygrad's _resolve_dim: dim in [-max(1, n), max(1, n) - 1], n = ndim (+1 when `extra`).
+absl::StatusOr<int64_t> ResolveDim(const std::string& op, int64_t dim, int64_t ndim,
+                                   bool extra = false);
+// The reduce axes of `axis` (all when unset), resolved and deduplicated, in the given order.
+absl::StatusOr<std::vector<int64_t>> ResolveAxes(const std::string& op, const Axes& axis,
+                                                 int64_t ndim);
+
+// A 0-d const on `device` (tinygrad's Tensor(value, device, dtype)).
+Tensor ConstTensor(ConstValue v, DType dt, const std::string& device);
+// dtypes.from_py: float -> default_float, int -> default_int, bool -> bool.
+DType DTypeFromPy(const ConstValue& v);
+
+// _broadcast_shape with the numpy check; errors name `op` and both shapes.
+absl::StatusOr<std::vector<int64_t>> BroadcastShape(const std::string& op,
+                                                    const std::vector<int64_t>& a,
+                                                    const std::vector<int64_t>& b);
+// movement mixin's _broadcast_to (reshape left-aligned, then expand).
+Tensor BroadcastTo(const Tensor& t, const std::vector<int64_t>& shape);
+
+// tinygrad's _broadcasted: y a Tensor or a Python-like scalar. Errors for shapes that do not
+// broadcast; both results have the output shape (and one dtype when match_dtype).
+using Operand = std::variant<Tensor, ConstValue>;
+absl::StatusOr<std::pair<Tensor, Tensor>> Broadcasted(const std::string& op, const Tensor& x,
+                                                      const Operand& y, bool reverse = false,
+                                                      bool match_dtype = true);
+// The same-shape ALU op on two broadcast tensors: UOp.alu(op, a, b).
+Tensor Alu(Ops op, const Tensor& a, const Tensor& b);
+Tensor Alu(Ops op, const Tensor& a);  // unary
+// _apply_broadcasted_uop(op): broadcast then one ALU op.
+Tensor BroadcastedAlu(const std::string& name, Ops op, const Tensor& x, const Operand& y,
+                      bool reverse = false);
+
+// tinygrad's _reduce(op, axis, keepdim) (no dtype handling).
+Tensor Reduce(const std::string& name, const Tensor& t, Ops op, const Axes& axis, bool keepdim);
+// _inverse: -x for floats, ~x for ints, logical_not for bools.
+Tensor Inverse(const Tensor& t);
+// identity_element(op, dtype).
+ConstValue IdentityElement(Ops op, DType dt);
+// tinygrad's _cumalu and _split_cumalu.
+Tensor CumAlu(const Tensor& t, int64_t axis, Ops op, bool include_initial = false);
+Tensor SplitCumAlu(const std::string& name, const Tensor& t, int64_t axis, Ops op);
+// `t` padded with the flat torch-order list (left, right, top, bottom, ...).
+Tensor PadFlat(const Tensor& t, const std::vector<int64_t>& flat, ConstValue value = 0.0);
+// dtypes.min / dtypes.max as a ConstValue of the dtype's kind.
+ConstValue DTypeMin(DType dt);
+
+inline int64_t Prod(const std::vector<int64_t>& s) {
+  int64_t p = 1;
+  for (int64_t v : s) p *= v;
+  return p;
+}
+// Python's ceildiv for ints.
+inline int64_t CeilDiv(int64_t a, int64_t b) {
+  int64_t q = a / b, r = a % b;
+  return (r != 0 && ((r > 0) == (b > 0))) ? q + 1 : q;
+}
+Shape ToShape(const std::vector<int64_t>& s);
+
+}  // namespace tensor_internal
+}  // namespace tg
+
+#endif  // TINYGRAD_TENSOR_TENSOR_INTERNAL_H_
