@@ -108,6 +108,52 @@ std::map<std::string, std::function<std::vector<UOp>()>> Cases() {
     return std::vector<UOp>{w + w.permute({1, 0})};
   };
   c["bound_var"] = [] { return std::vector<UOp>{BoundVarGraph(UOp::NewBuffer("CPU", 16, dtypes::int32), 3)}; };
+  c["assign"] = [] {
+    UOp a = Empty({16, 16}), b = Empty({16, 16});
+    return std::vector<UOp>{UOp::Make(Ops::ASSIGN, dtypes::float32, {a, a + b})};
+  };
+  c["arange"] = [] {
+    UOp ar = UOp::ConstOn(dtypes::int32, 1, "CPU")
+                 .reshape({1})
+                 .expand({16})
+                 .pad({{15, 0}})
+                 .reshape({1, 31})
+                 .expand({17, 31})
+                 .reshape({527})
+                 .shrink({{0, 512}})
+                 .reshape({16, 32})
+                 .shrink({{0, 16}, {0, 16}})
+                 .reshape({16, 16, 1})
+                 .reshape({16, 16})
+                 .permute({1, 0})
+                 .r(Ops::ADD, std::vector<int64_t>{1})
+                 .reshape({16});
+    UOp m1 = UOp::ConstOn(dtypes::int32, -1, "CPU").reshape({1}).expand({16});
+    return std::vector<UOp>{(ar + m1).cast(dtypes::float32) * Empty({16})};
+  };
+  c["kv_shrink"] = [] {
+    UOp pos = UOp::Variable("pos", 1, 16).bind(5);
+    UOp v = Empty({16, 8}).shrink({{0, SInt(pos)}, {0, 8}});
+    return std::vector<UOp>{v.r(Ops::ADD, std::vector<int64_t>{0}).reshape({8})};
+  };
+  c["layernorm"] = [] {
+    UOp x = Empty({4, 32});
+    UOp inv_n = Full(32.0, {4, 1}).reciprocal();
+    UOp y = x + (x.r(Ops::ADD, std::vector<int64_t>{1}) * inv_n).expand({4, 32}) * Full(-1.0, {4, 32});
+    UOp var = (y * y).r(Ops::ADD, std::vector<int64_t>{1}) * inv_n;
+    return std::vector<UOp>{y * (var + Full(1e-05, {4, 1})).sqrt().reciprocal().expand({4, 32})};
+  };
+  c["sum0"] = [] {
+    return std::vector<UOp>{Empty({32, 16}).r(Ops::ADD, std::vector<int64_t>{0}).reshape({16})};
+  };
+  c["flip_shrink"] = [] {
+    return std::vector<UOp>{Empty({8, 8}).flip({true, false}).shrink({{2, 6}, {0, 8}}) * Full(2.0, {4, 8})};
+  };
+  c["cast_half"] = [] {
+    UOp h = Empty({16}).cast(dtypes::float16).cast(dtypes::float32).cast(dtypes::float16);
+    UOp one = UOp::ConstOn(dtypes::float16, 1.0, "CPU").cast(dtypes::float32).reshape({1}).expand({16});
+    return std::vector<UOp>{h + one.cast(dtypes::float16)};
+  };
   return c;
 }
 
@@ -178,7 +224,8 @@ INSTANTIATE_TEST_SUITE_P(All, ScheduleGoldenTest,
                          ::testing::Values("elementwise", "sum1", "softmax", "matmul_relu", "conv2d",
                                            "sum_big", "sub_mean", "pad_add", "permute_contiguous",
                                            "multi_output", "two_views_inlined", "two_views_reduce",
-                                           "bound_var"));
+                                           "bound_var", "assign", "arange", "kv_shrink", "layernorm",
+                                           "sum0", "flip_shrink", "cast_half"));
 
 TEST(ScheduleCacheTest, BoundVariableValuesShareAnEntry) {
   ClearScheduleCache();
