@@ -6,8 +6,10 @@
 // Example (the "devectorize" pass of full_rewrite_to_sink):
 //   const PatternMatcher pm = Sym() + Devectorize() + LoadStoreFolding() + CorrectLoadStore() +
 //                             LoadStoreIndexing();
-//   sink = GraphRewrite(sink, pm, {.name = "devectorize", .ctx = RewriteCtx::Of(ren)});
-//   // ren is a `const Renderer&`, so the context type is `const Renderer`.
+//   sink = GraphRewrite(sink, pm, {.name = "devectorize",
+//                                  .ctx = RewriteCtx::Of<const Renderer>(ren)});
+//   // The context type must be exactly `const Renderer`: spell the template argument when
+//   // `ren` is a concrete renderer (RewriteCtx::Of(clang) would be a `ClangRenderer` context).
 //
 // Contexts: CorrectLoadStore() reads `const Renderer` (supports_float4, device); PmReduce()
 // reads ReduceContext. The other sets read no context.
