@@ -154,6 +154,12 @@ std::map<std::string, std::function<std::vector<UOp>()>> Cases() {
     UOp one = UOp::ConstOn(dtypes::float16, 1.0, "CPU").cast(dtypes::float32).reshape({1}).expand({16});
     return std::vector<UOp>{h + one.cast(dtypes::float16)};
   };
+  c["copy"] = [] {
+    UOp x = Empty({16}) + Full(1.0, {16});
+    return std::vector<UOp>{
+        UOp::Make(Ops::COPY, x.dtype(), {x, UOp::Make(Ops::DEVICE, dtypes::void_, {}, "CPU:1")})};
+  };
+  c["contiguous_buffer"] = [] { return std::vector<UOp>{Contiguous(Empty({4, 4}))}; };
   return c;
 }
 
@@ -207,7 +213,7 @@ TEST_P(ScheduleGoldenTest, MatchesReference) {
     std::vector<std::string> sizes;
     for (const UOp& b : si.bufs) {
       EXPECT_EQ(b.op(), Ops::BUFFER);
-      sizes.push_back(std::to_string(b.arg().int64()));
+      sizes.push_back(std::to_string(b.arg().int64()) + "@" + b.device().str());
     }
     EXPECT_EQ(absl::StrJoin(sizes, ","), g.k[i].bufs) << "kernel " << i;
     EXPECT_EQ(PrettyPrint(si.ast), g.k[i].ast) << "kernel " << i;
@@ -225,7 +231,8 @@ INSTANTIATE_TEST_SUITE_P(All, ScheduleGoldenTest,
                                            "sum_big", "sub_mean", "pad_add", "permute_contiguous",
                                            "multi_output", "two_views_inlined", "two_views_reduce",
                                            "bound_var", "assign", "arange", "kv_shrink", "layernorm",
-                                           "sum0", "flip_shrink", "cast_half"));
+                                           "sum0", "flip_shrink", "cast_half", "copy",
+                                           "contiguous_buffer"));
 
 TEST(ScheduleCacheTest, BoundVariableValuesShareAnEntry) {
   ClearScheduleCache();

@@ -8,7 +8,7 @@
 #   cd /tmp && PYTHONPATH=<tinygrad checkout at 35900290> DEV=CPU CORRECT_DIVMOD_FOLDING=1 python3 \
 #     <repo>/tools/golden/gen_schedule_golden.py > <repo>/tinygrad/schedule/testdata/schedule_golden.txt
 #
-# Format: "== <case>", "kernels <n>", then per kernel "-- bufs <size,size,...>" and the
+# Format: "== <case>", "kernels <n>", then per kernel "-- bufs <size@device,...>" and the
 # kernel AST as tinygrad's pretty_print, ended by "--".
 import os, sys
 if os.environ.get("CORRECT_DIVMOD_FOLDING") != "1": sys.exit("run with CORRECT_DIVMOD_FOLDING=1")
@@ -21,7 +21,7 @@ def case(name, *ts):
   print(f"== {name}")
   print(f"kernels {len(sched)}")
   for si in sched:
-    print("-- bufs " + ",".join(str(b.size) for b in si.bufs))
+    print("-- bufs " + ",".join(f"{b.size}@{b.device}" for b in si.bufs))
     print(pretty_print(si.ast))
   print("--")
 
@@ -52,3 +52,5 @@ case("layernorm", E(4, 32).layernorm())
 case("sum0", E(32, 16).sum(0))
 case("flip_shrink", E(8, 8).flip(0)[2:6] * 2.0)
 case("cast_half", E(16).cast(dtypes.half) + 1)
+case("copy", (E(16) + 1.0).to("CPU:1"))
+case("contiguous_buffer", E(4, 4).contiguous())
