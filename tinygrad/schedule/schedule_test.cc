@@ -160,6 +160,11 @@ std::map<std::string, std::function<std::vector<UOp>()>> Cases() {
         UOp::Make(Ops::COPY, x.dtype(), {x, UOp::Make(Ops::DEVICE, dtypes::void_, {}, "CPU:1")})};
   };
   c["contiguous_buffer"] = [] { return std::vector<UOp>{Contiguous(Empty({4, 4}))}; };
+  c["war_assign"] = [] {
+    UOp a = Empty({16}), b = Empty({16});
+    return std::vector<UOp>{a + Full(1.0, {16}),
+                            UOp::Make(Ops::ASSIGN, dtypes::float32, {a, b * Full(2.0, {16})})};
+  };
   return c;
 }
 
@@ -232,7 +237,7 @@ INSTANTIATE_TEST_SUITE_P(All, ScheduleGoldenTest,
                                            "multi_output", "two_views_inlined", "two_views_reduce",
                                            "bound_var", "assign", "arange", "kv_shrink", "layernorm",
                                            "sum0", "flip_shrink", "cast_half", "copy",
-                                           "contiguous_buffer"));
+                                           "contiguous_buffer", "war_assign"));
 
 TEST(ScheduleCacheTest, BoundVariableValuesShareAnEntry) {
   ClearScheduleCache();
