@@ -2,6 +2,9 @@
 // Port of tinygrad/uop/decompositions.py: get_late_rewrite_patterns.
 #include "tinygrad/codegen/lower/decompositions.h"
 
+#include <memory>
+#include <mutex>
+#include <utility>
 #include <vector>
 
 #include "tinygrad/codegen/lower/transcendental.h"
@@ -42,10 +45,7 @@ UOp SignedShiftDiv(const Match& m) {
   return (x + l.where(c - ConstValue(1), ConstValue(0))) >> ConstValue(v);
 }
 
-}  // namespace
-
-PatternMatcher GetLateRewritePatterns(OpSet ops, bool force_transcendental,
-                                      bool disable_fast_idiv) {
+PatternMatcher BuildLateRewritePatterns(OpSet ops, bool force_transcendental, bool disable_fast_idiv) {
   std::vector<Rule> pat;
   const UPat d = UPat::Var("d");
   // software EXP2/LOG2/SIN for half/float/double, other floats through float32
@@ -167,6 +167,27 @@ PatternMatcher GetLateRewritePatterns(OpSet ops, bool force_transcendental,
                        [](const Match& m) { return m["a"].alu(Ops::FDIV, {m["b"]}); }));
   }
   return PatternMatcher(std::move(pat));
+}
+
+}  // namespace
+
+// Built once per (ops, flags), as tinygrad's functools.cache: the rules (and their match stats)
+// are shared by every pass that asks for the same set.
+PatternMatcher GetLateRewritePatterns(OpSet ops, bool force_transcendental, bool disable_fast_idiv) {
+  struct Entry {
+    OpSet ops;
+    bool force, no_fast_idiv;
+    std::unique_ptr<PatternMatcher> pm;
+  };
+  static std::mutex* const mu = new std::mutex;
+  static std::vector<Entry>* const cache = new std::vector<Entry>;
+  std::lock_guard<std::mutex> lock(*mu);
+  for (const Entry& e : *cache)
+    if (e.ops == ops && e.force == force_transcendental && e.no_fast_idiv == disable_fast_idiv) return *e.pm;
+  cache->push_back({ops, force_transcendental, disable_fast_idiv,
+                    std::make_unique<PatternMatcher>(
+                        BuildLateRewritePatterns(ops, force_transcendental, disable_fast_idiv))});
+  return *cache->back().pm;
 }
 
 }  // namespace tg

@@ -149,6 +149,27 @@ TEST(TranscendentalTest, Log2UlpNearTiny) {
   }
 }
 
+// xsin(fast=True): Cody-Waite only, for |x| below the switch-over.
+TEST(TranscendentalTest, SinFast) {
+  for (DType dt : {dtypes::float32, dtypes::float64}) {
+    ScalarGraph g(XSin(UOp::Variable("d", -30.0, 30.0, dt), /*fast=*/true));
+    for (double x : Inputs(dt, -29.9, 29.9, 500)) {
+      if (std::isfinite(x) && std::fabs(x) > 29.9) continue;
+      EXPECT_TRUE(Close(g.Eval("d", ConstValue(x)).to_float(), RoundTo(std::sin(x), dt), {2e-5, 1e-5}))
+          << "sin(" << x << ") in " << dt;
+    }
+  }
+}
+
+// The decomposition set is built once per (ops, flags) and shared.
+TEST(TranscendentalTest, PatternsCached) {
+  PatternMatcher a = GetLateRewritePatterns(OpSet{Ops::SHR}, false, false);
+  PatternMatcher b = GetLateRewritePatterns(OpSet{Ops::SHR}, false, false);
+  ASSERT_EQ(a.rules().size(), b.rules().size());
+  EXPECT_EQ(&a.rules()[0].stats(), &b.rules()[0].stats());
+  EXPECT_NE(GetLateRewritePatterns(OpSet{Ops::SHR}, false, true).rules().size(), a.rules().size());
+}
+
 // Other floats go through float32.
 TEST(TranscendentalTest, BFloat16ViaFloat32) {
   UOp g = Decomposed(Ops::EXP2, dtypes::bfloat16);
