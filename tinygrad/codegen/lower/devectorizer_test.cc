@@ -144,6 +144,20 @@ TEST(LoadStoreIndexingTest, DropTrueGateAndSimplifyGivenValid) {
             PtrIndex(buf, Valid(r, r.lt(ConstValue(8)))));
 }
 
+// After index lowering the gate is a third source. As in tinygrad, r%8 of a long range is done
+// in int (it fits), and a long index is left alone (uop_given_valid simplifies index math only).
+TEST(LoadStoreIndexingTest, LoweredGatedIndex) {
+  UOp buf = UOp::Make(Ops::DEFINE_GLOBAL, dtypes::float32.ptr(), {}, Arg(0));
+  UOp r = UOp::Range(UOp::Const(dtypes::int64, 16), 0);
+  UOp gate = r.lt(ConstValue(8));
+  UOp idx = buf.index(std::vector<UOp>{r % 8, gate}, true);
+  UOp out = GraphRewrite(UOp::Sink({idx}), PmLowerIndexDtype() + LoadStoreIndexing()).src(0);
+  EXPECT_EQ(out, buf.index(std::vector<UOp>{r.cast(dtypes::int32) % 8, gate}, true)) << out;
+  UOp big = UOp::Range(UOp::Const(dtypes::int64, int64_t{1} << 34), 0);
+  UOp idx2 = buf.index(std::vector<UOp>{big % ConstValue(int64_t{1} << 33), big.lt(ConstValue(int64_t{1} << 32))}, true);
+  EXPECT_EQ(GraphRewrite(UOp::Sink({idx2}), PmLowerIndexDtype() + LoadStoreIndexing()).src(0), idx2);
+}
+
 TEST(PmAddLoadsTest, ValueIndexBecomesLoad) {
   UOp buf = UOp::Make(Ops::DEFINE_GLOBAL, dtypes::float32.ptr(64), {}, Arg(0));
   UOp r = UOp::Range(16, 0);
