@@ -9,6 +9,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/codegen/graph_util.h"
+#include "tinygrad/codegen/py_sort.h"
 #include "tinygrad/uop/symbolic/helpers.h"
 
 namespace tg {
@@ -76,7 +77,9 @@ std::vector<UOp> Linearize(const UOp& sink) {
   }
   // number the nodes in the "ideal" order
   std::vector<UOp> sorted = lst;
-  std::stable_sort(sorted.begin(), sorted.end(), [&](const UOp& a, const UOp& b) {
+  // Python's sorted(): the key order is partial (pointer dtypes that differ only in size or
+  // address space are unordered), so the exact algorithm decides where such nodes land.
+  PySort(sorted, [&](const UOp& a, const UOp& b) {
     const Priority &pa = priorities.at(a), &pb = priorities.at(b);
     if (pa.run_count != pb.run_count) return pa.run_count < pb.run_count;
     if (pa.priority != pb.priority) return pa.priority < pb.priority;
