@@ -9,9 +9,6 @@
 namespace tg {
 namespace {
 
-const UPat kIndexCastX = UPat::Var("x").cast(dtypes::index);
-const UPat kIndexCastY = UPat::Var("y").cast(dtypes::index);
-
 // least_upper_dtype over the scalars, at `count` lanes (tinygrad's lattice has no vectors).
 DType LubVec(std::initializer_list<DType> ds, int count) {
   std::vector<DType> scalars;
@@ -100,33 +97,36 @@ DType SelectIndexDtype(const UOp& u) {
 }
 
 const PatternMatcher& PmLowerIndexDtype() {
-  static const PatternMatcher* const kRules = new PatternMatcher({
-      // There are no Unary ops at this point in symbolic, those are introduced later
-      Rule(UPat(GroupOp::Binary).named("u").src({kIndexCastX, kIndexCastY}), LowerBinary),
-      Rule(UPat(OpSet{Ops::CONST, Ops::VCONST}).dtype(dtypes::index).named("u"), LowerConst),
-      Rule(UPat(Ops::WHERE).dtype(dtypes::index).src({UPat::Var("cond"), kIndexCastX, kIndexCastY}),
-           LowerWhere),
-      Rule(UPat(Ops::RANGE).src_repeat(UPat::Var("end").cast(dtypes::index)).named("r"),
-           LowerRange),
-      Rule(UPat(Ops::VECTORIZE).src_repeat(UPat().cast(dtypes::index)).named("v"), LowerVectorize),
-      // special can only be int32
-      Rule(UPat(Ops::SPECIAL).src({UPat::Var("var").cast(dtypes::index)}).named("u"), LowerSpecial),
-      Rule(UPat(Ops::DEFINE_VAR).dtype(dtypes::index).named("u"), LowerDefineVar),
-      Rule(UPat(Ops::BIND).src({UPat::Var("var").cast(dtypes::index),
-                                UPat::CVar("val").cast(dtypes::index)}),
-           LowerBind),
-      // lower Invalid
-      Rule(UPat::Var("buf").index(UPat::Var("cond").where(
-               UPat::Var("idx"), UPat(Ops::CONST).arg(Arg(ConstValue::Invalid())))),
-           LowerInvalid),
-      // remove hanging casts
-      Rule(UPat(Ops::INDEX).src({UPat::Var("buf"), UPat::Var("idx", IntsDtypes()).cast()}),
-           DropIndexCast),
-      Rule(UPat(Ops::INDEX).src({UPat::Var("buf"), UPat::Var("idx", IntsDtypes()).cast(),
-                                 UPat::Var("valid")}),
-           DropGatedIndexCast),
-      Rule(UPat(OpSet{Ops::SINK, Ops::NOOP, Ops::END}).named("n"), DropHangingCasts),
-  });
+  static const PatternMatcher* const kRules = [] {
+    const UPat x_cast = UPat::Var("x").cast(dtypes::index), y_cast = UPat::Var("y").cast(dtypes::index);
+    return new PatternMatcher({
+        // There are no Unary ops at this point in symbolic, those are introduced later
+        Rule(UPat(GroupOp::Binary).named("u").src({x_cast, y_cast}), LowerBinary),
+        Rule(UPat(OpSet{Ops::CONST, Ops::VCONST}).dtype(dtypes::index).named("u"), LowerConst),
+        Rule(UPat(Ops::WHERE).dtype(dtypes::index).src({UPat::Var("cond"), x_cast, y_cast}),
+             LowerWhere),
+        Rule(UPat(Ops::RANGE).src_repeat(UPat::Var("end").cast(dtypes::index)).named("r"),
+             LowerRange),
+        Rule(UPat(Ops::VECTORIZE).src_repeat(UPat().cast(dtypes::index)).named("v"), LowerVectorize),
+        // special can only be int32
+        Rule(UPat(Ops::SPECIAL).src({UPat::Var("var").cast(dtypes::index)}).named("u"), LowerSpecial),
+        Rule(UPat(Ops::DEFINE_VAR).dtype(dtypes::index).named("u"), LowerDefineVar),
+        Rule(UPat(Ops::BIND).src({UPat::Var("var").cast(dtypes::index),
+                                  UPat::CVar("val").cast(dtypes::index)}),
+             LowerBind),
+        // lower Invalid
+        Rule(UPat::Var("buf").index(UPat::Var("cond").where(
+                 UPat::Var("idx"), UPat(Ops::CONST).arg(Arg(ConstValue::Invalid())))),
+             LowerInvalid),
+        // remove hanging casts
+        Rule(UPat(Ops::INDEX).src({UPat::Var("buf"), UPat::Var("idx", IntsDtypes()).cast()}),
+             DropIndexCast),
+        Rule(UPat(Ops::INDEX).src({UPat::Var("buf"), UPat::Var("idx", IntsDtypes()).cast(),
+                                   UPat::Var("valid")}),
+             DropGatedIndexCast),
+        Rule(UPat(OpSet{Ops::SINK, Ops::NOOP, Ops::END}).named("n"), DropHangingCasts),
+    });
+  }();
   return *kRules;
 }
 
