@@ -49,7 +49,9 @@ class MethodCache {
       std::lock_guard<std::mutex> lock(mu_);
       if (auto it = cache_.find(key); it != cache_.end()) return it->second.get();
     }
+    auto t0 = std::chrono::steady_clock::now();
     ASSIGN_OR_RETURN(ProgramSpec spec, GetProgram(ast, dev.renderer()));
+    auto t1 = std::chrono::steady_clock::now();
     if (c.debug >= 3 && !spec.applied_opts.empty()) {
       std::string opts;
       for (const Arg& o : spec.applied_opts) absl::StrAppend(&opts, opts.empty() ? "" : ", ", o.repr());
@@ -58,6 +60,10 @@ class MethodCache {
     if (c.debug >= 4) std::cout << spec.src << "\n";
     ASSIGN_OR_RETURN(std::string lib, dev.Compile(spec));
     ASSIGN_OR_RETURN(std::unique_ptr<Program> prog, dev.Load(spec.function_name, lib));
+    EngineStats& stats = GetEngineStats();
+    stats.codegen_s += std::chrono::duration<double>(t1 - t0).count();
+    stats.compile_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+    stats.programs_built += 1;
     auto runner = std::make_unique<CompiledRunner>(CompiledRunner{std::move(spec), std::move(prog)});
     std::lock_guard<std::mutex> lock(mu_);
     auto [it, fresh] = cache_.try_emplace(key, std::move(runner));
@@ -90,6 +96,18 @@ std::string TimeStr(double seconds) {
                         : absl::StrFormat("%7.2fms", seconds * 1e3);
 }
 
+int VisibleLength(const std::string& s) {
+  int n = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\x1b') {
+      while (i < s.size() && s[i] != 'm') ++i;
+      continue;
+    }
+    ++n;
+  }
+  return n;
+}
+
 // tinygrad's DEBUG=2 line for one kernel.
 void PrintKernelLine(const std::string& device, const ProgramSpec& spec, size_t nargs,
                      double et, const VarVals& vars) {
@@ -102,8 +120,9 @@ void PrintKernelLine(const std::string& device, const ProgramSpec& spec, size_t 
   double ops = est(spec.estimates.ops), lds = est(spec.estimates.lds);
   double mem = std::min(est(spec.estimates.mem), lds);
   double t = et > 0 ? et : 1e-20;
-  std::string name = spec.name;
-  std::cout << absl::StrFormat("*** %-7s %4d %-46s arg %2d tm %s/%9.2fms (%7.0f GFLOPS %4.0f|%-6.0f GB/s)\n",
+  // The name carries ANSI colors: pad by its visible length, as tinygrad's ansilen does.
+  std::string name = spec.name + std::string(std::max<int>(0, 46 - VisibleLength(spec.name)), ' ');
+  std::cout << absl::StrFormat("*** %-7s %4d %s arg %2d tm %s/%9.2fms (%7.0f GFLOPS %4.0f|%-6.0f GB/s)\n",
                                device.substr(0, 7), s.kernel_count, name, nargs, TimeStr(et),
                                s.time_sum_s * 1e3, ops / t * 1e-9, mem / t * 1e-9,
                                lds / t * 1e-9);
@@ -185,6 +204,7 @@ absl::StatusOr<absl::flat_hash_map<UOp, UOp>> Realize(std::span<const UOp> roots
   const Config& c = GetConfig();
   auto start = std::chrono::steady_clock::now();
   ASSIGN_OR_RETURN(Schedule sched, CreateScheduleWithVars(UOp::Sink(roots)));
+  Stats().schedule_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   VarVals var_vals;
   for (const auto& [name, v] : sched.var_vals) var_vals[name] = ConstValue(v);

@@ -2,7 +2,7 @@
 //
 // The `tg` command line. Each subcommand is one row of kCommands: a name, a one-line
 // summary for the usage text, and a function taking the arguments after the name.
-// Later rows: run, worker, keygen, db, ...
+// Later rows: worker, keygen, db, ...
 //
 // Exit codes: 0 success, 1 the command failed, 2 usage error.
 
@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tools/cli/run_command.h"
 #include "tools/cli/version.h"
 
 namespace tg {
@@ -34,6 +35,8 @@ int RunVersion(Args args);
 constexpr Command kCommands[] = {
     {"help", "show this help", RunHelp},
     {"version", "print the version, the tinygrad reference commit and the compiler", RunVersion},
+    {"run", "run a built-in workload, printing its kernels and times (tg run --help)",
+     RunWorkloadCommand},
 };
 
 void PrintUsage(std::FILE* out) {

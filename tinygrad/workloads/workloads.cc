@@ -1,0 +1,105 @@
+// File: tinygrad/workloads/workloads.cc
+// The same models as tools/bench/tinygrad_workloads.py builds in Python tinygrad, so the two
+// can be timed against each other.
+#include "tinygrad/workloads/workloads.h"
+
+#include <cmath>
+
+namespace tg {
+namespace {
+
+int64_t P(const WorkloadParams& p, const char* name) { return p.at(name); }
+
+// Kaiming-uniform-like weights: uniform in +-1/sqrt(fan_in), as tinygrad's nn layers.
+Tensor Weight(const std::vector<int64_t>& shape, int64_t fan_in) {
+  double b = 1.0 / std::sqrt(static_cast<double>(fan_in));
+  return Tensor::Uniform(shape, -b, b);
+}
+
+WorkloadGraph Matmul(const WorkloadParams& p) {
+  Tensor a = Tensor::Rand({P(p, "m"), P(p, "k")});
+  Tensor b = Tensor::Rand({P(p, "k"), P(p, "n")});
+  return {{a, b}, {a.matmul(b)}};
+}
+
+WorkloadGraph Conv2d(const WorkloadParams& p) {
+  int64_t cin = P(p, "cin"), cout = P(p, "cout"), k = P(p, "kernel");
+  Tensor x = Tensor::Rand({P(p, "batch"), cin, P(p, "size"), P(p, "size")});
+  Tensor w = Weight({cout, cin, k, k}, cin * k * k);
+  Conv2dOpts o;
+  o.padding = {k / 2};
+  return {{x, w}, {x.conv2d(w, std::nullopt, o)}};
+}
+
+WorkloadGraph Mlp(const WorkloadParams& p) {
+  int64_t in = P(p, "in"), hidden = P(p, "hidden"), out = P(p, "out");
+  Tensor x = Tensor::Rand({P(p, "batch"), in});
+  Tensor w1 = Weight({hidden, in}, in), b1 = Weight({hidden}, in);
+  Tensor w2 = Weight({hidden, hidden}, hidden), b2 = Weight({hidden}, hidden);
+  Tensor w3 = Weight({out, hidden}, hidden), b3 = Weight({out}, hidden);
+  Tensor h = x.linear(w1.T(), b1).relu();
+  h = h.linear(w2.T(), b2).relu();
+  return {{x, w1, b1, w2, b2, w3, b3}, {h.linear(w3.T(), b3)}};
+}
+
+// One pre-norm transformer attention block: x + proj(sdpa(q, k, v, causal)).
+WorkloadGraph Attention(const WorkloadParams& p) {
+  int64_t b = P(p, "batch"), t = P(p, "seq"), d = P(p, "dim"), h = P(p, "heads");
+  int64_t hd = d / h;
+  Tensor x = Tensor::Rand({b, t, d});
+  Tensor wqkv = Weight({d, 3 * d}, d), wo = Weight({d, d}, d);
+  Tensor qkv = x.layernorm().matmul(wqkv);                     // (b, t, 3d)
+  std::vector<Tensor> parts = qkv.split(d, 2);
+  auto heads = [&](const Tensor& z) { return z.reshape({b, t, h, hd}).transpose(1, 2); };
+  Tensor att = heads(parts[0]).scaled_dot_product_attention(heads(parts[1]), heads(parts[2]),
+                                                            std::nullopt, /*is_causal=*/true);
+  Tensor out = att.transpose(1, 2).reshape({b, t, d}).matmul(wo);
+  return {{x, wqkv, wo}, {x + out}};
+}
+
+// A ResNet basic block: relu(bn(conv(relu(bn(conv(x))))) + x), batchnorm in inference form.
+WorkloadGraph ResnetBlock(const WorkloadParams& p) {
+  int64_t c = P(p, "channels"), s = P(p, "size");
+  Tensor x = Tensor::Rand({P(p, "batch"), c, s, s});
+  Tensor w1 = Weight({c, c, 3, 3}, c * 9), w2 = Weight({c, c, 3, 3}, c * 9);
+  Tensor g1 = Tensor::Ones({c}), be1 = Tensor::Zeros({c}), m1 = Weight({c}, 4), v1 = Tensor::Ones({c});
+  Tensor g2 = Tensor::Ones({c}), be2 = Tensor::Zeros({c}), m2 = Weight({c}, 4), v2 = Tensor::Ones({c});
+  Conv2dOpts o;
+  o.padding = {1};
+  Tensor h = x.conv2d(w1, std::nullopt, o).batchnorm(g1, be1, m1, v1).relu();
+  h = h.conv2d(w2, std::nullopt, o).batchnorm(g2, be2, m2, v2);
+  return {{x, w1, w2, m1, m2}, {(h + x).relu()}};
+}
+
+const std::vector<Workload>& All() {
+  static const auto* const kWorkloads = new std::vector<Workload>{
+      {"matmul", "C = A @ B, float32", {{"m", 512}, {"n", 512}, {"k", 512}}, Matmul},
+      {"conv2d", "a 2-D convolution, padding kernel/2",
+       {{"batch", 8}, {"cin", 16}, {"cout", 32}, {"size", 32}, {"kernel", 3}}, Conv2d},
+      {"mlp", "a 3-layer MLP forward (linear-relu-linear-relu-linear)",
+       {{"batch", 64}, {"in", 784}, {"hidden", 512}, {"out", 10}}, Mlp},
+      {"attention", "one pre-norm causal self-attention block with its residual",
+       {{"batch", 4}, {"seq", 64}, {"dim", 128}, {"heads", 4}}, Attention},
+      {"resnet_block", "a ResNet basic block (conv-bn-relu-conv-bn, residual, relu)",
+       {{"batch", 1}, {"channels", 64}, {"size", 32}}, ResnetBlock},
+  };
+  return *kWorkloads;
+}
+
+}  // namespace
+
+WorkloadParams Workload::Defaults() const {
+  WorkloadParams p;
+  for (const auto& [name, value] : params) p[std::string(name)] = value;
+  return p;
+}
+
+std::span<const Workload> Workloads() { return All(); }
+
+const Workload* FindWorkload(std::string_view name) {
+  for (const Workload& w : All())
+    if (w.name == name) return &w;
+  return nullptr;
+}
+
+}  // namespace tg
