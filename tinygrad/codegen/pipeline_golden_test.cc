@@ -299,7 +299,7 @@ void RunRenderer(const std::string& which) {
                     << absl::StrJoin(got, "\n");
     }
   }
-  EXPECT_GE(n, 22);
+  EXPECT_GE(n, 27);
 }
 
 TEST(PipelineGoldenTest, CpuNoopt) { RunRenderer("cpu"); }

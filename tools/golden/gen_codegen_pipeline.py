@@ -14,7 +14,7 @@
 # pyrender comment; the C++ test builds (a)-(g) by hand too and checks they are the same graphs.
 # Each is lowered with three test renderers that
 # render nothing (only the linear program is compared):
-#   cpu      device "CPU", no locals, global_max (1, 0, 0)
+#   cpu      device "CPU", no locals, threads, global_max (8, 0, 0) (ClangRenderer, CPU_COUNT=8)
 #   gpu      device "GPU" (not CPU: no store-range cut), locals, launch limits
 #   clang    as cpu, with ClangRenderer's code_for_op (decompositions: shifts, fast idiv, ...)
 # cpu and gpu render EXP2/LOG2/SIN/SQRT/RECIPROCAL natively and nothing else, so the late
@@ -44,8 +44,8 @@ UNARY = {Ops.EXP2: None, Ops.LOG2: None, Ops.SIN: None, Ops.SQRT: None, Ops.RECI
 class CpuTest(Renderer):
   device = "CPU"
   has_local = False
-  has_threads = False
-  global_max = (1, 0, 0)
+  has_threads = True
+  global_max = (8, 0, 0)  # ClangRenderer with CPU_COUNT=8
   code_for_op = UNARY
   def render(self, uops): return ""
 
@@ -81,6 +81,9 @@ CASES = [
   ("q_where", lambda: (lambda a, b: (a < b).where(a, b))(Tensor.empty(8), Tensor.empty(8))),
   ("r_symbolic", lambda: Tensor.empty(Variable("n", 1, 10).bind(5), 4) + 1),
   ("s_shrink_mod", lambda: Tensor.empty(16).reshape(4,4)[:, 1:3].contiguous()),
+  ("f_big_sum", lambda: Tensor.empty(4096,4096).sum()),
+  ("t_half", lambda: (Tensor.empty(16, dtype=dtypes.half) * 2).cast(dtypes.float32)),
+  ("v_bool_int", lambda: ((Tensor.empty(16, dtype=dtypes.int32) % 5) == 2).where(Tensor.empty(16, dtype=dtypes.int32), 7)),
 ]
 
 def dspec(d):
@@ -129,6 +132,8 @@ def _opt_cases():
     ("cpu", "hco_pad_add", lambda: Tensor.empty(4,4).pad(((1,1),(1,1))) + 1, None),
     ("cpu", "hco_conv", lambda: Tensor.empty(1,4,10,10).conv2d(Tensor.empty(8,4,3,3)), None),
     ("cpu", "upcast_unroll_sum", lambda: Tensor.empty(64,32).sum(axis=1), [Opt(OptOps.UPCAST, 0, 4), Opt(OptOps.UNROLL, 0, 4)]),
+    ("cpu", "thread_sum", lambda: Tensor.empty(64,32).sum(axis=1), [Opt(OptOps.THREAD, 0, 4)]),
+    ("cpu", "hco_big_sum", lambda: Tensor.empty(4096,4096).sum(), None),
     ("gpu", "hco_matmul_relu", mm, None),
     ("gpu", "hco_softmax", sm, None),
     ("gpu", "local_sum", lambda: Tensor.empty(64,32).sum(axis=1), [Opt(OptOps.LOCAL, 0, 16)]),
