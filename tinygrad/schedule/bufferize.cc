@@ -21,6 +21,34 @@
 #include "tinygrad/uop/symbolic/symbolic.h"
 
 namespace tg {
+
+const std::vector<UOp>& RangesMemo::Of(const UOp& u) {
+  if (auto it = memo_.find(u); it != memo_.end()) return it->second;
+  // the nodes below u not yet known, children first
+  std::vector<UOp> todo = Toposort(u, [&](const UOp& x) { return !memo_.contains(x); });
+  static const std::vector<UOp> kNone;
+  for (const UOp& x : todo) {
+    std::vector<UOp> ret;
+    for (const UOp& s : x.src()) {
+      auto it = memo_.find(s);
+      for (const UOp& r : it == memo_.end() ? kNone : it->second)
+        if (!tg::Contains(ret, r)) ret.push_back(r);
+    }
+    for (const UOp& er : EndedRanges(x)) {
+      if (er.op() == Ops::RANGE) {
+        ret.erase(std::remove(ret.begin(), ret.end(), er), ret.end());
+      } else if (auto it = memo_.find(er); it != memo_.end()) {
+        for (const UOp& g : it->second) ret.erase(std::remove(ret.begin(), ret.end(), g), ret.end());
+      }
+    }
+    if (x.op() == Ops::RANGE && !tg::Contains(ret, x)) ret.insert(ret.begin(), x);
+    memo_[x] = std::move(ret);
+  }
+  auto it = memo_.find(u);
+  TG_CHECK(it != memo_.end());
+  return it->second;
+}
+
 namespace {
 
 // Ops::NOOP is a COPY to the device the tensor is already on; treated like COPY
@@ -41,7 +69,7 @@ UOp CleanupDeadAxes(const Match& m) {
   const UOp& b = m["b"];
   if (AlwaysRun(b.src(0).op())) return {};
   Shape shape = BufferizeShape(b);
-  std::vector<UOp> src_ranges = Ranges(b.src(0));
+  RangesMemo& memo = m.ctx<RangesMemo>();
   std::vector<UOp> new_src{b.src(0)};
   Shape reshape;
   bool hit = false;
@@ -50,7 +78,7 @@ UOp CleanupDeadAxes(const Match& m) {
     // skip for symbolic
     if (rng.op() == Ops::RANGE && rng.src(0).op() != Ops::CONST) return {};
     // CONSTs are already dead axes
-    if (rng.op() == Ops::CONST || (rng.op() == Ops::RANGE && !Contains(src_ranges, rng))) {
+    if (rng.op() == Ops::CONST || (rng.op() == Ops::RANGE && !memo.Contains(b.src(0), rng))) {
       reshape.push_back(1);
       hit = true;
     } else {
@@ -87,9 +115,8 @@ UOp RemoveNoopBufferize(const Match& m) {
 
 // tinygrad's substitute with pm_gate_substitute: only nodes inside the replaced ranges are
 // rebuilt (a nested BUFFERIZE that closes them is left alone).
-UOp GatedSubstitute(const UOp& root, const absl::flat_hash_map<UOp, UOp>& subs) {
+UOp GatedSubstitute(const UOp& root, const absl::flat_hash_map<UOp, UOp>& subs, RangesMemo& rm) {
   if (subs.empty()) return root;
-  RangeMap rm(root);
   absl::flat_hash_map<UOp, UOp> memo;
   std::function<UOp(const UOp&)> go = [&](const UOp& u) -> UOp {
     if (auto it = memo.find(u); it != memo.end()) return it->second;
@@ -155,7 +182,7 @@ UOp RemoveBufferize(const Match& m) {
   absl::flat_hash_map<UOp, UOp> subs;
   for (size_t i = 1; i < buf.src().size(); ++i)
     if (buf.src(i).op() != Ops::CONST) subs[buf.src(i)] = idx.src(i);
-  return GatedSubstitute(src, subs);
+  return GatedSubstitute(src, subs, m.ctx<RangesMemo>());
 }
 
 UOp ConstBufferize(const Match& m) {

@@ -362,7 +362,9 @@ UOp CreateBufferizeAndIndex(const Match& m) {
     } else if (auto rz = ctx.realize_map.find(s); rz != ctx.realize_map.end()) {
       TG_CHECK(rz->second.has_value()) << "realize map must contain range list";
       std::vector<int> realized = *rz->second;
-      const std::vector<UOp>& s_out = ctx.range_map.at(s).second;
+      auto sr = ctx.range_map.find(s);
+      TG_CHECK(sr != ctx.range_map.end()) << "realized " << OpName(s.op()) << " without ranges";
+      const std::vector<UOp>& s_out = sr->second.second;
       std::vector<UOp> closed;
       for (size_t i = 0; i < s_out.size(); ++i)
         if (HasAxis(realized, i)) closed.push_back(s_out[i]);

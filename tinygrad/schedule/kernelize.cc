@@ -170,10 +170,50 @@ bool IsKernelAst(const UOp& x) {
   return GroupOp::Defines.contains(t.op());
 }
 
+// x.ranges, not looking into KERNELs: a kernel closes its ranges (tinygrad's KERNEL keeps its
+// AST in the arg and its `ranges` cached, so this stays linear in the graph).
+std::vector<UOp> OpenRanges(const UOp& x) {
+  absl::flat_hash_map<const void*, std::vector<UOp>> ranges;
+  static const std::vector<UOp> kNone;
+  // KERNELs are gated out of the toposort (not listed): they have no open ranges
+  auto of = [&](const UOp& u) -> const std::vector<UOp>& {
+    auto it = ranges.find(u.id());
+    return it == ranges.end() ? kNone : it->second;
+  };
+  for (const UOp& u : Toposort(x, [](const UOp& u) { return u.op() != Ops::KERNEL; })) {
+    std::vector<UOp> ret;
+    for (const UOp& s : u.src())
+      for (const UOp& r : of(s))
+        if (!Contains(ret, r)) ret.push_back(r);
+    for (const UOp& er : EndedRanges(u)) {
+      std::vector<UOp> gone = er.op() == Ops::RANGE ? std::vector<UOp>{er} : of(er);
+      for (const UOp& g : gone) ret.erase(std::remove(ret.begin(), ret.end(), g), ret.end());
+    }
+    if (u.op() == Ops::RANGE && !Contains(ret, u)) ret.insert(ret.begin(), u);
+    ranges[u.id()] = std::move(ret);
+  }
+  return of(x);
+}
+
+// The opts of the CONTIGUOUS inside this kernel (tinygrad's get_contiguous): the walk stops at
+// other kernels' outputs, as the bottom-up kernel rewrite does.
+std::optional<Arg> KernelOpts(const UOp& x) {
+  std::optional<Arg> out;
+  for (const UOp& u : Toposort(x, [](const UOp& u) { return u.op() != Ops::AFTER; })) {
+    if (u.op() != Ops::CONTIGUOUS || !u.arg().is_tuple()) continue;
+    std::span<const Arg> items = u.arg().tuple();
+    if (std::all_of(items.begin(), items.end(), [](const Arg& a) {
+          return a.is_tuple() && a.size() == 3 && a[0].is_string();
+        }))
+      out = u.arg();
+  }
+  return out;
+}
+
 UOp SplitStore(const Match& m) {
   const UOp& x = m["x"];
   // if we have any outer ranges open here, we don't split
-  for (const UOp& r : Ranges(x))
+  for (const UOp& r : OpenRanges(x))
     if (RangeAxisType(r) != AxisType::OUTER) return {};
   // ends of outer range don't go in kernels
   if (x.op() == Ops::END && x.src(1).op() == Ops::RANGE && RangeAxisType(x.src(1)) == AxisType::OUTER)
@@ -181,7 +221,7 @@ UOp SplitStore(const Match& m) {
   if (IsKernelAst(x)) return {};
 
   KernelCtx lctx;
-  std::optional<Arg> opts = ContiguousOpts(x);
+  std::optional<Arg> opts = KernelOpts(x);
   UOp ret = GraphRewrite(x, KernelSplitRules(),
                          {.name = "kernel split", .bottom_up = true, .ctx = RewriteCtx::Of(lctx)});
   TG_CHECK(lctx.error.empty()) << lctx.error;
@@ -236,7 +276,9 @@ absl::StatusOr<absl::flat_hash_map<UOp, UOp>> GetRangeifyMap(const UOp& sink) {
   // convert movement ops to ranges
   IndexingContext rctx;
   tsink = RunRangeify(tsink, rctx);
-  tsink = GraphRewrite(tsink, PmBufferizeCleanup(), {.name = "symbolic+reduce_collapse+debuf"});
+  RangesMemo memo;
+  tsink = GraphRewrite(tsink, PmBufferizeCleanup(),
+                       {.name = "symbolic+reduce_collapse+debuf", .ctx = RewriteCtx::Of(memo)});
   tsink = GraphRewrite(tsink, PmLimitBufs(), {.name = "limit buffers", .ctx = RewriteCtx::Of(rctx)});
 
   // the tagged BUFFERIZEs (and buffers/consts) are what ends up in the tensor graph

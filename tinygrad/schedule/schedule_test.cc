@@ -5,12 +5,15 @@
 #include "tinygrad/schedule/schedule.h"
 
 #include <fstream>
+#include <iostream>
 #include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_join.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 #include "tinygrad/uop/graph_rewrite.h"
@@ -279,6 +282,25 @@ TEST(ScheduleCacheTest, ConflictingBindsAreAnError) {
   UOp t = BoundVarGraph(b, 3) + BoundVar(4).reshape({1}).expand({16});
   absl::StatusOr<Schedule> s = CreateScheduleWithVars(UOp::Sink({t}));
   EXPECT_FALSE(s.ok());
+}
+
+// A deep MLP: one kernel per layer, and scheduling stays fast (no quadratic passes).
+TEST(ScheduleTest, DeepMlpOneKernelPerLayer) {
+  ClearScheduleCache();
+  const int kLayers = 60;
+  UOp x = Empty({16, 64});
+  for (int i = 0; i < kLayers; ++i) {
+    UOp a = x.reshape({16, 1, 64}).expand({16, 64, 64});
+    UOp w = Empty({64, 64}).reshape({1, 64, 64}).permute({0, 2, 1}).expand({16, 64, 64});
+    x = Relu((a * w).r(Ops::ADD, std::vector<int64_t>{2}).reshape({16, 64}));
+  }
+  auto start = absl::Now();
+  absl::StatusOr<Schedule> s = CreateScheduleWithVars(UOp::Sink({x}));
+  absl::Duration took = absl::Now() - start;
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->items.size(), static_cast<size_t>(kLayers));
+  EXPECT_LT(took, absl::Seconds(20));
+  std::cout << "scheduled " << kLayers << " layers in " << took << "\n";
 }
 
 TEST(ScheduleTest, KernelOrderFollowsDependencies) {
