@@ -292,7 +292,9 @@ CStyleLanguage::Body CStyleLanguage::RenderBody(std::span<const UOp> uops) const
     Ops op = u.op();
     if (op == Ops::NOOP || op == Ops::GROUP) continue;
     if (op == Ops::AFTER) {
-      r[u] = NameOf(r, u.src(0));
+      // Copy first: inserting into `r` may rehash and move the string NameOf refers to.
+      std::string alias = NameOf(r, u.src(0));
+      r[u] = std::move(alias);
       continue;
     }
     if (op == Ops::SINK) {
