@@ -144,7 +144,7 @@ std::optional<LaunchDims> ParseDims(const std::string& s) {
 struct Kernel {
   std::string renderer, ast_name, name;
   int index = 0;
-  std::vector<std::string> global, local, uops;
+  std::vector<std::string> global, local, estimates, buffers, uops;
 };
 
 struct Golden {
@@ -225,6 +225,10 @@ Golden ReadGolden() {
       cur->global.assign(w.begin() + 1, w.end());
     } else if (w[0] == "local") {
       cur->local.assign(w.begin() + 1, w.end());
+    } else if (w[0] == "estimates") {
+      cur->estimates.assign(w.begin() + 1, w.end());
+    } else if (w[0] == "buffers") {
+      cur->buffers.assign(w.begin() + 1, w.end());
     } else if (w[0] != "end") {
       cur->uops.push_back(line);
     }
@@ -286,6 +290,13 @@ void RunRenderer(const std::string& which) {
     EXPECT_EQ(p->function_name, k.name);
     EXPECT_EQ(Sizes(p->global_size), absl::StrJoin(k.global, " "));
     EXPECT_EQ(p->local_size ? Sizes(*p->local_size) : "none", absl::StrJoin(k.local, " "));
+    EXPECT_EQ(Sizes({p->estimates.ops, p->estimates.lds, p->estimates.mem}), absl::StrJoin(k.estimates, " "));
+    auto slots = [](const std::vector<int64_t>& v) { return v.empty() ? std::string("-") : absl::StrJoin(v, ","); };
+    std::vector<std::string> vars;
+    for (const UOp& v : p->vars) vars.push_back(v.arg()[0].str());
+    EXPECT_EQ(slots(p->globals) + " " + slots(p->outs) + " " + slots(p->ins) + " " +
+                  (vars.empty() ? "-" : absl::StrJoin(vars, ",")),
+              absl::StrJoin(k.buffers, " "));
     std::vector<std::string> got = FormatUops(p->uops);
     // exact, CONST order included: the linearizer sorts as CPython does (py_sort.h), which
     // also places NaN constants (unordered keys) where the reference does

@@ -28,13 +28,24 @@ UOp AsIndex(const UOp& u) {
   return s.dtype() == dtypes::index ? s : s.cast(dtypes::index);
 }
 
-// Products and sums that fold constants right away (the estimates are mostly numbers).
+// A loop bound or launch size as tinygrad's ssimplify() gives it: an index CONST for a number,
+// else the (lowered, int) expression itself.
+UOp SSimplify(const UOp& u) {
+  UOp s = Simplify(u);
+  return s.op() == Ops::CONST ? I(s.arg().int64()) : s;
+}
+
+// Python's int/UOp arithmetic on sints: numbers fold, a number next to a UOp takes its dtype.
 UOp Mul(const UOp& a, const UOp& b) {
   if (a.op() == Ops::CONST && b.op() == Ops::CONST) return I(a.arg().int64() * b.arg().int64());
+  if (a.op() == Ops::CONST) return a.arg().int64() * b;
+  if (b.op() == Ops::CONST) return a * b.arg().int64();
   return a * b;
 }
 UOp Add(const UOp& a, const UOp& b) {
   if (a.op() == Ops::CONST && b.op() == Ops::CONST) return I(a.arg().int64() + b.arg().int64());
+  if (a.op() == Ops::CONST) return a.arg().int64() + b;
+  if (b.op() == Ops::CONST) return a + b.arg().int64();
   return a + b;
 }
 
@@ -78,7 +89,7 @@ Estimates EstimatesFromUops(std::span<const UOp> uops, bool ignore_indexing) {
     }
     if (u.op() == Ops::RANGE) {
       mult_stack.push_back(mults);
-      mults = Mul(mults, AsIndex(u.src(0)));
+      mults = Mul(mults, SSimplify(u.src(0)));
       if (mults.op() != Ops::CONST) {
         // SPECIALs are already counted in mults
         SubstituteMap subs;
@@ -91,7 +102,7 @@ Estimates EstimatesFromUops(std::span<const UOp> uops, bool ignore_indexing) {
       mults = mult_stack.back();
       mult_stack.pop_back();
     } else if (u.op() == Ops::SPECIAL) {
-      mults = Mul(mults, AsIndex(u.src(0)));  // launch dims can't be ended
+      mults = Mul(mults, SSimplify(u.src(0)));  // launch dims can't be ended
     } else if (u.op() == Ops::LOAD && not_reg(u.src(0))) {
       lds = Add(lds, Mul(I(u.dtype().itemsize()), mults));
     } else if (u.op() == Ops::STORE && not_reg(u.src(0))) {

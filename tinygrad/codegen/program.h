@@ -19,7 +19,8 @@ namespace tg {
 
 // Flops (ALUs times the sizes of their enclosing loops and launch dims), bytes loaded/stored
 // outside registers, and the bytes of every DEFINE_GLOBAL touched. With `ignore_indexing`,
-// the index math of loads/stores/ifs is not counted as flops. Simplified index-dtype UOps.
+// the index math of loads/stores/ifs is not counted as flops. Numbers are index CONSTs; a
+// symbolic estimate stays in the lowered int dtype of its variables, as tinygrad's does.
 Estimates EstimatesFromUops(std::span<const UOp> uops, bool ignore_indexing = false);
 
 // ProgramSpec.from_uop: name from the final SINK's KernelInfo (the last uop), launch sizes from

@@ -27,6 +27,8 @@
 #   name <function_name>
 #   global <g0> <g1> <g2>   (a symbolic size as its render())
 #   local <l0> <l1> <l2> | local none
+#   estimates <ops> <lds> <mem>            (Estimates, render() when symbolic)
+#   buffers <globals> <outs> <ins> <vars>  (comma-separated slots / variable names, - if none)
 #   <index> | <Ops.X> | <dtype repr> | <src indices, comma-separated, or -> | <arg repr (SINK: -)>
 # (an optimized AST's SINK line has a sixth field, tag=1).
 #   end
@@ -193,6 +195,8 @@ def main():
       sz = lambda x: x.render() if isinstance(x, UOp) else str(x)
       print("global " + " ".join(sz(x) for x in p.global_size))
       print("local none" if p.local_size is None else "local " + " ".join(sz(x) for x in p.local_size))
+      print(f"estimates {sz(p.estimates.ops)} {sz(p.estimates.lds)} {sz(p.estimates.mem)}")
+      print(f"buffers {','.join(map(str, p.globals))} {','.join(map(str, p.outs)) or '-'} {','.join(map(str, p.ins)) or '-'} {','.join(v.arg[0] for v in p.vars) or '-'}")
       idx = {u: j for j, u in enumerate(p.uops)}
       for j, u in enumerate(p.uops):
         srcs = ",".join(str(idx[s]) for s in u.src) if u.src else "-"
