@@ -72,78 +72,87 @@ const PatternMatcher& PmSyntacticSugar() {
 }
 
 UOp FullRewriteToSink(const UOp& ast, const Renderer& ren, bool optimize) {
+  return FullRewriteToSinkTraced(ast, ren, optimize, [](std::string_view, const UOp&) {});
+}
+
+UOp FullRewriteToSinkTraced(const UOp& ast, const Renderer& ren, bool optimize, PassObserver observer) {
   const Config& cfg = GetConfig();
   const Matchers& m = M();
   if (cfg.debug >= 5) std::cout << PrettyPrint(ast) << std::endl;
   UOp sink = ast;
+  // one graph_rewrite, reported to the observer under its name
+  auto run = [&](const PatternMatcher& pm, const RewriteOptions& opts) {
+    sink = GraphRewrite(sink, pm, opts);
+    observer(opts.name, sink);
+  };
 
   // preprocess
-  sink = GraphRewrite(sink, m.early_mops, {.name = "early movement ops", .bottom_up = true});
+  run(m.early_mops, {.name = "early movement ops", .bottom_up = true});
 
   // first we optimize
   if (optimize) {
     // collapse loads reduce (indexing by a tensor)
-    sink = GraphRewrite(sink, PmLoadCollapse(), {.name = "load collapse"});
+    run(PmLoadCollapse(), {.name = "load collapse"});
     // split ranges
     SplitRangesContext split_ctx;
-    sink = GraphRewrite(sink, m.split_ranges, {.name = "split ranges", .ctx = RewriteCtx::Of(split_ctx)});
+    run(m.split_ranges, {.name = "split ranges", .ctx = RewriteCtx::Of(split_ctx)});
     // symbolic (required for pm_simplify_ranges to be correct)
-    sink = GraphRewrite(sink, m.initial_symbolic, {.name = "initial symbolic"});
+    run(m.initial_symbolic, {.name = "initial symbolic"});
     // optimize (schedule) the AST
-    sink = GraphRewrite(sink, PmSimplifyRanges(), {.name = "simplify ranges"});
+    run(PmSimplifyRanges(), {.name = "simplify ranges"});
     // split store range (only on CPU for now)
     const std::string& device = ren.device;
-    sink = GraphRewrite(sink, PmSplitStore(), {.name = "cut store ranges", .ctx = RewriteCtx::Of(device)});
+    run(PmSplitStore(), {.name = "cut store ranges", .ctx = RewriteCtx::Of(device)});
     // TODO(parity): make_images (IMAGE=1 on QCOM/CL) is not ported.
     // postrange optimization: opts, BEAM or hand_coded_optimizations (issue 4)
     absl::StatusOr<UOp> opt = ApplyOpts(sink, ren);
     TG_CHECK(opt.ok()) << opt.status().message();
     sink = *opt;
+    observer("apply_opts", sink);
   }
 
   // ** expander (expand_rewrite) **
-  sink = GraphRewrite(sink, m.postopt_symbolic, {.name = "postopt symbolic"});
+  run(m.postopt_symbolic, {.name = "postopt symbolic"});
   // expand
-  sink = GraphRewrite(sink, m.expander, {.name = "expander"});
+  run(m.expander, {.name = "expander"});
   // add locals
   int64_t counter = 0;
-  sink = GraphRewrite(sink, m.add_local_buffers, {.name = "add local buffers", .ctx = RewriteCtx::Of(counter)});
+  run(m.add_local_buffers, {.name = "add local buffers", .ctx = RewriteCtx::Of(counter)});
 
   // ** devectorizer (full_graph_rewrite) **
   // remove reduce
   ReduceContext reduce_ctx;
-  sink = GraphRewrite(sink, m.remove_reduce, {.name = "remove_reduce", .ctx = RewriteCtx::Of(reduce_ctx)});
+  run(m.remove_reduce, {.name = "remove_reduce", .ctx = RewriteCtx::Of(reduce_ctx)});
   // add gpu dims (late); this works after devectorize, but it's faster here
-  sink = GraphRewrite(sink, PmAddGpudims(), {.name = "add gpudims", .ctx = RewriteCtx::Of(ren)});
+  run(PmAddGpudims(), {.name = "add gpudims", .ctx = RewriteCtx::Of(ren)});
 
   // ** optimizations are done, now we lower to actual code **
-  sink = GraphRewrite(sink, PmAddLoads(), {.name = "** add loads (code)"});
+  run(PmAddLoads(), {.name = "** add loads (code)"});
   const PatternMatcher& pm_devectorize =
       cfg.devectorize >= 2 ? m.devectorize2 : (cfg.devectorize ? m.devectorize1 : m.devectorize0);
-  sink = GraphRewrite(sink, pm_devectorize, {.name = "devectorize", .ctx = RewriteCtx::Of(ren)});
+  run(pm_devectorize, {.name = "devectorize", .ctx = RewriteCtx::Of(ren)});
 
   // lower the index dtype to a concrete int
   const std::string& device = ren.device;
-  sink = GraphRewrite(sink, m.lower_index, {.name = "lower all index dtypes", .ctx = RewriteCtx::Of(device)});
-  sink = GraphRewrite(sink, Symbolic(), {.name = "post index symbolic"});
+  run(m.lower_index, {.name = "lower all index dtypes", .ctx = RewriteCtx::Of(device)});
+  run(Symbolic(), {.name = "post index symbolic"});
 
   // optional pre matcher
-  if (ren.pre_matcher != nullptr) sink = GraphRewrite(sink, *ren.pre_matcher, {.name = "pre_matcher"});
+  if (ren.pre_matcher != nullptr) run(*ren.pre_matcher, {.name = "pre_matcher"});
 
   // decompositions
   PatternMatcher pm_decomp =
       SymbolicSimple() + GetLateRewritePatterns(ren.code_for_op, cfg.transcendental >= 2, cfg.disable_fast_idiv);
-  sink = GraphRewrite(sink, pm_decomp, {.name = "decompositions", .ctx = RewriteCtx::Of(device)});
+  run(pm_decomp, {.name = "decompositions", .ctx = RewriteCtx::Of(device)});
 
   // final rules for the renderer (without sym)
   const PatternMatcher& extra = ren.extra_matcher != nullptr ? *ren.extra_matcher : Empty();
   PatternMatcher pm_final = pm_decomp + PmRender() + extra + PmSplitEnds();
-  sink = GraphRewrite(sink, pm_final, {.name = "final rewrite", .ctx = RewriteCtx::Of(device)});
+  run(pm_final, {.name = "final rewrite", .ctx = RewriteCtx::Of(device)});
 
   // this was the linearizer
   CFGContext cfg_ctx(sink);
-  sink = GraphRewrite(sink, PmAddControlFlow(),
-                      {.name = "add control flow", .bottom_up = true, .ctx = RewriteCtx::Of(cfg_ctx)});
+  run(PmAddControlFlow(), {.name = "add control flow", .bottom_up = true, .ctx = RewriteCtx::Of(cfg_ctx)});
   return sink;
 }
 

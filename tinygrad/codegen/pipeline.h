@@ -9,6 +9,9 @@
 #ifndef TINYGRAD_CODEGEN_PIPELINE_H_
 #define TINYGRAD_CODEGEN_PIPELINE_H_
 
+#include <string_view>
+
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "tinygrad/codegen/renderer.h"
 #include "tinygrad/uop/pattern_matcher.h"
@@ -23,6 +26,12 @@ const PatternMatcher& PmSyntacticSugar();
 // apply_opts (tinygrad: `ast.tag is None`). The SINK must carry a KernelInfo; opts_to_apply
 // and BEAM are not supported yet (GetProgram reports them; here they are a CHECK failure).
 UOp FullRewriteToSink(const UOp& sink, const Renderer& ren, bool optimize);
+
+// FullRewriteToSink, calling `observer` with each pass's name (tinygrad's graph_rewrite names:
+// "early movement ops", ..., "add control flow"; "apply_opts" for the optimizer) and its
+// result, for tracing and per-pass tests.
+using PassObserver = absl::FunctionRef<void(std::string_view name, const UOp& sink)>;
+UOp FullRewriteToSinkTraced(const UOp& sink, const Renderer& ren, bool optimize, PassObserver observer);
 
 // Kernel AST (a SINK of STORE/END) -> rendered program. Errors: the AST fails kernel_spec or
 // the linear program fails program_spec (with SPEC on), or opts/BEAM were asked for.

@@ -1,0 +1,184 @@
+// File: tinygrad/codegen/pipeline_stages_test.cc
+// Per-pass golden test of FullRewriteToSink: the kernel graph after every graph_rewrite, against
+// the reference's full_rewrite_to_sink on the same AST (testdata/pipeline_stages.txt, from
+// tools/golden/gen_codegen_stages.py). A difference in a final program (pipeline_golden_test)
+// shows up here at the pass that made it.
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "gtest/gtest.h"
+#include "tinygrad/base/config.h"
+#include "tinygrad/codegen/pipeline.h"
+#include "tinygrad/codegen/postrange.h"
+#include "tinygrad/codegen/renderer.h"
+#include "tinygrad/renderer/c/uops_text.h"
+#include "tinygrad/uop/kernel_info.h"
+
+namespace tg {
+namespace {
+
+class TestRenderer : public Renderer {
+ public:
+  std::string Render(std::span<const UOp>) const override { return ""; }
+};
+
+std::optional<LaunchDims> ParseDims(const std::string& s) {
+  if (s == "none") return std::nullopt;
+  std::vector<std::string> parts = absl::StrSplit(s, ',');
+  LaunchDims d{};
+  for (size_t i = 0; i < 3 && i < parts.size(); ++i) d[i] = std::stoll(parts[i]);
+  return d;
+}
+
+// A serialized AST (toposorted, `index | Ops.X | dtype spec | srcs | arg[ | tag=N]`): its SINK.
+UOp ParseAst(const std::vector<std::string>& lines) {
+  std::vector<UOp> nodes;
+  for (const std::string& line : lines) {
+    std::vector<std::string> f = absl::StrSplit(line, " | ");
+    EXPECT_TRUE(f.size() == 5 || f.size() == 6) << line;
+    if (f.size() != 5 && f.size() != 6) return UOp();
+    Arg tag;
+    if (f.size() == 6) {
+      EXPECT_TRUE(f[5].starts_with("tag=")) << line;
+      tag = Arg(static_cast<int64_t>(std::stoll(f[5].substr(4))));
+    }
+    Ops op;
+    EXPECT_TRUE(OpFromName(f[1], &op)) << line;
+    absl::StatusOr<DType> dt = ParseDTypeSpec(f[2]);
+    EXPECT_TRUE(dt.ok()) << line;
+    std::vector<UOp> srcs;
+    if (f[3] != "-")
+      for (const std::string& i : std::vector<std::string>(absl::StrSplit(f[3], ','))) srcs.push_back(nodes.at(std::stoul(i)));
+    Arg arg;
+    if (f[4] == "Invalid") {
+      arg = Arg(ConstValue::Invalid());
+    } else {
+      absl::StatusOr<Arg> a = ParseArgText(f[4]);
+      EXPECT_TRUE(a.ok()) << line;
+      if (a.ok()) arg = *a;
+    }
+    if (!dt.ok()) return UOp();
+    nodes.push_back(UOp::Make(op, *dt, srcs, arg, tag));
+  }
+  return nodes.empty() ? UOp() : nodes.back();
+}
+
+std::vector<std::string> ReadLines(const std::string& path) {
+  std::ifstream in(path);
+  EXPECT_TRUE(in.good()) << "missing " << path;
+  std::vector<std::string> out;
+  std::string line;
+  while (std::getline(in, line))
+    if (!line.empty() && line[0] != '#') out.push_back(line);
+  return out;
+}
+
+// Python's repr of an arg; BufferizeOpts prints as the dataclass does.
+std::string ArgRepr(const Arg& a) {
+  if (!BufferizeOpts::IsBufferizeOpts(a)) return a.repr();
+  BufferizeOpts o = BufferizeOpts::FromArg(a);
+  std::ostringstream os;
+  os << "BufferizeOpts(device=" << o.device.repr() << ", addrspace=" << o.addrspace
+     << ", removable=" << (o.removable ? "True" : "False") << ")";
+  return os.str();
+}
+
+std::vector<std::string> Dump(const UOp& sink) {
+  std::vector<UOp> topo = sink.toposort();
+  absl::flat_hash_map<UOp, size_t> idx;
+  for (size_t j = 0; j < topo.size(); ++j) idx[topo[j]] = j;
+  std::vector<std::string> out;
+  for (size_t j = 0; j < topo.size(); ++j) {
+    const UOp& u = topo[j];
+    std::vector<std::string> srcs;
+    for (const UOp& s : u.src()) srcs.push_back(std::to_string(idx.at(s)));
+    std::ostringstream os;
+    os << j << " | Ops." << OpName(u.op()) << " | " << u.dtype() << " | "
+       << (srcs.empty() ? "-" : absl::StrJoin(srcs, ",")) << " | " << (u.op() == Ops::SINK ? "-" : ArgRepr(u.arg()));
+    if (!u.tag().is_none()) os << " | tag=" << u.tag().repr();
+    out.push_back(os.str());
+  }
+  return out;
+}
+
+TEST(PipelineStagesTest, EveryPassMatchesTheReference) {
+  Config cfg = GetConfig();
+  cfg.noopt = true;
+  cfg.beam = 0;
+  ScopedConfig scoped(cfg);
+  // the renderers and ASTs of pipeline_noopt.txt
+  std::map<std::string, TestRenderer> renderers;
+  std::map<std::string, std::vector<std::string>> asts;
+  std::vector<std::string>* ast = nullptr;
+  for (const std::string& line : ReadLines("tinygrad/codegen/testdata/pipeline_noopt.txt")) {
+    std::vector<std::string> w = absl::StrSplit(line, ' ');
+    if (ast != nullptr) {
+      if (line == "end") {
+        ast = nullptr;
+      } else {
+        ast->push_back(line);
+      }
+    } else if (w[0] == "ast") {
+      ast = &asts[w[1] + " " + w[2]];
+    } else if (w[0] == "renderer") {
+      TestRenderer& r = renderers[w[1]];
+      r.device = w[2];
+      r.has_local = w[3] == "1";
+      r.global_max = ParseDims(w[4]);
+      r.local_max = ParseDims(w[5]);
+      for (const std::string& op : std::vector<std::string>(absl::StrSplit(w[6], ','))) {
+        Ops o;
+        ASSERT_TRUE(OpFromName(op, &o)) << op;
+        r.code_for_op.Add(o);
+      }
+    }
+  }
+  // kernel -> [(stage name, graph lines)]
+  struct Kernel {
+    std::string renderer, ast;
+    std::vector<std::pair<std::string, std::vector<std::string>>> stages;
+  };
+  std::vector<Kernel> kernels;
+  for (const std::string& line : ReadLines("tinygrad/codegen/testdata/pipeline_stages.txt")) {
+    std::vector<std::string> w = absl::StrSplit(line, ' ');
+    if (w[0] == "kernel") {
+      kernels.push_back(Kernel{.renderer = w[1], .ast = w[2] + " " + w[3]});
+    } else if (w[0] == "stage") {
+      kernels.back().stages.emplace_back(line.substr(6), std::vector<std::string>{});
+    } else if (w[0] != "end") {
+      kernels.back().stages.back().second.push_back(line);
+    }
+  }
+  ASSERT_GE(kernels.size(), 8u);
+  for (const Kernel& k : kernels) {
+    SCOPED_TRACE(k.renderer + " " + k.ast);
+    ResetKernelNameCounts();
+    UOp sink = ParseAst(asts[k.ast]);
+    ASSERT_TRUE(sink);
+    if (sink.arg().is_none()) sink = sink.replace_arg(KernelInfo{}.ToArg());
+    std::vector<std::pair<std::string, std::vector<std::string>>> got;
+    FullRewriteToSinkTraced(sink, renderers.at(k.renderer), sink.tag().is_none(),
+                            [&](std::string_view name, const UOp& s) { got.emplace_back(std::string(name), Dump(s)); });
+    ASSERT_EQ(got.size(), k.stages.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      ASSERT_EQ(got[i].first, k.stages[i].first);
+      const auto &g = got[i].second, &w = k.stages[i].second;
+      size_t diff = 0;
+      while (diff < g.size() && diff < w.size() && g[diff] == w[diff]) ++diff;
+      if (diff < g.size() || diff < w.size()) {
+        ADD_FAILURE() << "pass '" << got[i].first << "' differs first at node " << diff << "\n  want: "
+                      << (diff < w.size() ? w[diff] : "<end>") << "\n  got:  " << (diff < g.size() ? g[diff] : "<end>");
+        break;  // later passes differ because this one does
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tg
