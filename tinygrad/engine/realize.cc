@@ -52,10 +52,12 @@ class MethodCache {
     auto t0 = std::chrono::steady_clock::now();
     ASSIGN_OR_RETURN(ProgramSpec spec, GetProgram(ast, dev.renderer()));
     auto t1 = std::chrono::steady_clock::now();
-    if (c.debug >= 3 && !spec.applied_opts.empty()) {
+    if (c.debug >= 3) {
+      // DEBUG>=5 already printed the AST inside GetProgram.
+      if (c.debug < 5) std::cout << PrettyPrint(ast) << "\n";
       std::string opts;
       for (const Arg& o : spec.applied_opts) absl::StrAppend(&opts, opts.empty() ? "" : ", ", o.repr());
-      std::cout << "[" << opts << "]\n";
+      std::cout << "applied opts: [" << opts << "]\n";
     }
     if (c.debug >= 4) std::cout << spec.src << "\n";
     ASSIGN_OR_RETURN(std::string lib, dev.Compile(spec));
