@@ -147,8 +147,14 @@ struct Kernel {
   std::vector<std::string> global, local, estimates, buffers, uops;
 };
 
+struct Variant {
+  std::string base;
+  std::vector<std::pair<std::string, int>> settings;  // (devectorize|transcendental, value)
+};
+
 struct Golden {
   std::map<std::string, TestRenderer> renderers;
+  std::map<std::string, Variant> variants;
   std::vector<Kernel> kernels;
   std::map<std::string, std::vector<std::string>> asts;  // "case k" -> serialized AST lines
 };
@@ -204,6 +210,13 @@ Golden ReadGolden() {
         ast = nullptr;
       } else {
         ast->push_back(line);
+      }
+    } else if (w[0] == "variant") {
+      Variant& v = g.variants[w[1]];
+      v.base = w[2];
+      for (size_t i = 3; i < w.size(); ++i) {
+        std::vector<std::string> kv = absl::StrSplit(w[i], '=');
+        v.settings.emplace_back(kv[0], std::stoi(kv[1]));
       }
     } else if (w[0] == "renderer") {
       TestRenderer& r = g.renderers[w[1]];
@@ -263,14 +276,27 @@ std::string Sizes(const std::vector<UOp>& s) {
   return absl::StrJoin(out, " ");
 }
 
-void RunRenderer(const std::string& which) {
+void RunRenderer(const std::string& which, int min_kernels) {
   Config cfg = GetConfig();
   cfg.noopt = true;
   cfg.beam = 0;
-  ScopedConfig scoped(cfg);
   Golden g = ReadGolden();
-  ASSERT_TRUE(g.renderers.contains(which));
-  const Renderer& ren = g.renderers.at(which);
+  std::string base = which;
+  if (g.variants.contains(which)) {
+    base = g.variants.at(which).base;
+    for (const auto& [key, value] : g.variants.at(which).settings) {
+      if (key == "devectorize") {
+        cfg.devectorize = value;
+      } else if (key == "transcendental") {
+        cfg.transcendental = value;
+      } else {
+        FAIL() << "unknown setting " << key;
+      }
+    }
+  }
+  ScopedConfig scoped(cfg);
+  ASSERT_TRUE(g.renderers.contains(base));
+  const Renderer& ren = g.renderers.at(base);
   ResetKernelNameCounts();
   int n = 0;
   for (const Kernel& k : g.kernels) {
@@ -310,13 +336,16 @@ void RunRenderer(const std::string& which) {
                     << absl::StrJoin(got, "\n");
     }
   }
-  EXPECT_GE(n, 27);
+  EXPECT_GE(n, min_kernels);
 }
 
-TEST(PipelineGoldenTest, CpuNoopt) { RunRenderer("cpu"); }
-TEST(PipelineGoldenTest, GpuNoopt) { RunRenderer("gpu"); }
-// Needs the late decompositions (shifts, fast idiv, ...) of //tinygrad/codegen/lower.
-TEST(PipelineGoldenTest, ClangNoopt) { RunRenderer("clang"); }
+TEST(PipelineGoldenTest, CpuNoopt) { RunRenderer("cpu", 27); }
+TEST(PipelineGoldenTest, GpuNoopt) { RunRenderer("gpu", 27); }
+// with the late decompositions (shifts, fast idiv, transcendental, ...) of a C target
+TEST(PipelineGoldenTest, ClangNoopt) { RunRenderer("clang", 27); }
+TEST(PipelineGoldenTest, CpuDevectorize0) { RunRenderer("cpu_dv0", 5); }
+TEST(PipelineGoldenTest, CpuDevectorize2) { RunRenderer("cpu_dv2", 5); }
+TEST(PipelineGoldenTest, ClangTranscendental2) { RunRenderer("clang_tr2", 4); }
 
 }  // namespace
 }  // namespace tg

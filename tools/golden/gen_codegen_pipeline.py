@@ -31,6 +31,8 @@
 #   buffers <globals> <outs> <ins> <vars>  (comma-separated slots / variable names, - if none)
 #   <index> | <Ops.X> | <dtype repr> | <src indices, comma-separated, or -> | <arg repr (SINK: -)>
 # (an optimized AST's SINK line has a sixth field, tag=1).
+# Config variants of a renderer (its kernels are lowered under those settings) are declared by
+#   variant <name> <base renderer> <setting>=<value> ...   (devectorize, transcendental)
 #   end
 import sys
 from tinygrad import Tensor, dtypes, Variable
@@ -186,9 +188,9 @@ def main():
       opt_asts.append((rname, f"opt_{rname}_{case}", i, oast))
       print(f"# optimized ast opt_{rname}_{case} {i}: applied {oast.arg.applied_opts}")
       write_ast(f"opt_{rname}_{case}", i, oast)
-  for rname, ren in rens:
+  def emit(rname, ren, kernels):
     Scheduler.kernel_cnt.clear()
-    for case, i, ast in asts + [(c, i, a) for r, c, i, a in opt_asts if r == rname]:
+    for case, i, ast in kernels:
       p = get_program(ast, ren)
       print(f"kernel {rname} {case} {i}")
       print(f"name {p.function_name}")
@@ -203,6 +205,20 @@ def main():
         arg = "-" if u.op is Ops.SINK else repr(u.arg)
         print(f"{j} | {u.op} | {u.dtype!r} | {srcs} | {arg}")
       print("end")
+  for rname, ren in rens:
+    emit(rname, ren, asts + [(c, i, a) for r, c, i, a in opt_asts if r == rname])
+  # config variants: DEVECTORIZE=0/2 on vector kernels, TRANSCENDENTAL=2 on the softmax
+  from tinygrad.helpers import Context
+  pick = lambda r, names: [(c, i, a) for rr, c, i, a in opt_asts if rr == r and c in names]
+  variants = [
+    ("cpu_dv0", "cpu", dict(DEVECTORIZE=0), pick("cpu", {"opt_cpu_hco_softmax", "opt_cpu_upcast_unroll_sum", "opt_cpu_hco_conv"})),
+    ("cpu_dv2", "cpu", dict(DEVECTORIZE=2), pick("cpu", {"opt_cpu_hco_softmax", "opt_cpu_upcast_unroll_sum", "opt_cpu_hco_conv"})),
+    ("clang_tr2", "clang", dict(TRANSCENDENTAL=2), [(c, i, a) for c, i, a in asts if c in {"c_softmax", "a_matmul_relu"}]),
+  ]
+  for vname, base, cfg, kernels in variants:
+    print(f"variant {vname} {base} " + " ".join(f"{k.lower()}={v}" for k, v in cfg.items()))
+  for vname, base, cfg, kernels in variants:
+    with Context(**cfg): emit(vname, byname[base], kernels)
 
 if __name__ == "__main__":
   sys.setrecursionlimit(10000)
