@@ -4,6 +4,7 @@
 #include "tinygrad/codegen/postrange.h"
 
 #include <algorithm>
+#include <cctype>
 #include <mutex>
 
 #include "absl/container/flat_hash_map.h"
