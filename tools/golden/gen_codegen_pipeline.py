@@ -143,6 +143,13 @@ def _opt_cases():
     ("gpu", "local_sum", lambda: Tensor.empty(64,32).sum(axis=1), [Opt(OptOps.LOCAL, 0, 16)]),
     ("gpu", "grouptop_sum", lambda: Tensor.empty(64,32).sum(axis=1), [Opt(OptOps.GROUPTOP, 0, 16)]),
     ("gpu", "group_local_matmul", mm, [Opt(OptOps.LOCAL, 0, 4), Opt(OptOps.GROUP, 0, 8), Opt(OptOps.UPCAST, 1, 2)]),
+    ("gpu", "hco_conv", lambda: Tensor.empty(1,4,10,10).conv2d(Tensor.empty(8,4,3,3)), None),
+    ("gpu", "hco_big_sum", lambda: Tensor.empty(4096,4096).sum(), None),
+    ("gpu", "hco_layernorm", lambda: Tensor.empty(16,64).layernorm(), None),
+    ("cpu", "hco_layernorm", lambda: Tensor.empty(16,64).layernorm(), None),
+    ("gpu", "hco_matmul_big", lambda: Tensor.empty(64,64) @ Tensor.empty(64,64), None),
+    ("cpu", "hco_matmul_big", lambda: Tensor.empty(64,64) @ Tensor.empty(64,64), None),
+    ("cpu", "hco_pad_conv", lambda: Tensor.empty(1,4,10,10).conv2d(Tensor.empty(8,4,3,3), padding=1).relu(), None),
     ("clang", "hco_matmul_relu", mm, None),
     ("clang", "hco_softmax", sm, None),
   ]
