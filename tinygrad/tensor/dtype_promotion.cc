@@ -14,6 +14,12 @@
 
 namespace tg::tensor_internal {
 
+DType PromoteTypes(DType a, DType b) {
+  DType r = dtypes::least_upper_dtype({a, b});
+  auto fp8 = [](DType d) { return d == dtypes::fp8e4m3 || d == dtypes::fp8e5m2; };
+  return fp8(r) && !fp8(a) && !fp8(b) ? dtypes::default_float : r;
+}
+
 absl::StatusOr<std::vector<int64_t>> BroadcastShape(const std::string& op,
                                                     const std::vector<int64_t>& a,
                                                     const std::vector<int64_t>& b) {
@@ -69,7 +75,7 @@ absl::StatusOr<std::pair<Tensor, Tensor>> Broadcasted(const std::string& op, con
   }
   Tensor a = x, b = y;
   if (match_dtype && a.dtype() != b.dtype()) {
-    DType out = dtypes::least_upper_dtype({a.dtype(), b.dtype()});
+    DType out = PromoteTypes(a.dtype(), b.dtype());
     a = a.cast(out);
     b = b.cast(out);
   }

@@ -88,7 +88,7 @@ Tensor FloorDiv(const Tensor& x, const Operand& y, bool reverse) {
   auto nd = Broadcasted("floordiv", x, y, reverse);
   if (!nd.ok()) return Tensor::Error(nd.status());
   auto [n, d] = *nd;
-  DType dt = dtypes::least_upper_dtype({n.dtype(), d.dtype()});
+  DType dt = tensor_internal::PromoteTypes(n.dtype(), d.dtype());
   if (dtypes::is_int(dt)) {
     n = n.cast(dt);
     d = d.cast(dt);

@@ -46,7 +46,7 @@ Tensor Dot(const std::string& name, const Tensor& x_in, const Tensor& w_in, std:
   if (!tensor_internal::BroadcastShape(name, x.shape(), w.shape()).ok())
     return Err(name, absl::StrCat("shapes ", ShapeStr(xs), " and ", ShapeStr(ws),
                                   " have batch dims that cannot be broadcast"));
-  DType out = acc.value_or(dtypes::least_upper_dtype({x.dtype(), w.dtype()}));
+  DType out = acc.value_or(tensor_internal::PromoteTypes(x.dtype(), w.dtype()));
   return (x * w).sum(-1, false, acc).cast(out);
 }
 
@@ -227,7 +227,7 @@ Tensor Tensor::scaled_dot_product_attention(const Tensor& key, const Tensor& val
   TG_TENSOR_RETURN_IF_ERROR(this, &key, &value);
   if (ndim() < 2 || key.ndim() < 2 || value.ndim() < 2)
     return Err("scaled_dot_product_attention", "query, key and value need at least 2 dims");
-  DType acc = dtypes::least_upper_dtype({dtype(), key.dtype(), dtypes::float32});
+  DType acc = tensor_internal::PromoteTypes(tensor_internal::PromoteTypes(dtype(), key.dtype()), dtypes::float32);
   Tensor qk = Dot("scaled_dot_product_attention", *this, key.transpose(-2, -1), acc) /
               std::sqrt(static_cast<double>(shape().back()));
   TG_TENSOR_RETURN_IF_ERROR(&qk);

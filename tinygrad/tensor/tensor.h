@@ -173,7 +173,13 @@ class Tensor {
   template <typename T>
   static Tensor FromVector(const std::vector<T>& data, const std::vector<int64_t>& shape,
                            const std::string& device = "CPU") {
-    return FromVector<T>(std::span<const T>(data), shape, device);
+    if constexpr (std::is_same_v<T, bool>) {  // std::vector<bool> has no contiguous storage
+      std::vector<std::byte> bytes;
+      for (bool b : data) bytes.push_back(std::byte{b ? uint8_t{1} : uint8_t{0}});
+      return FromBytes(bytes, dtypes::bool_, shape, device);
+    } else {
+      return FromVector<T>(std::span<const T>(data), shape, device);
+    }
   }
   template <typename T>
   static Tensor FromVector(const std::vector<T>& data) {  // 1-D

@@ -62,6 +62,11 @@ Tensor ConstTensor(ConstValue v, DType dt, const std::string& device);
 // dtypes.from_py: float -> default_float, int -> default_int, bool -> bool.
 DType DTypeFromPy(const ConstValue& v);
 
+// least_upper_dtype, except where tinygrad's lattice walk lands on fp8 for two non-fp8 dtypes
+// (a signed int with uint64): that becomes default_float, JAX's answer that the lattice is
+// meant to follow (a deliberate divergence from the reference's fp8e4m3).
+DType PromoteTypes(DType a, DType b);
+
 // _broadcast_shape with the numpy check; errors name `op` and both shapes.
 absl::StatusOr<std::vector<int64_t>> BroadcastShape(const std::string& op,
                                                     const std::vector<int64_t>& a,
