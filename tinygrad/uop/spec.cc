@@ -719,7 +719,7 @@ const SpecMatcher& KernelSpec() {
   return *kSpec;
 }
 
-const SpecMatcher& ProgramSpec() {
+const SpecMatcher& ProgramSpecRules() {
   static const auto* const kSpec =
       new SpecMatcher(MakeProgramSpecRules() + MakeSharedCodegenSpec() + SharedSpec());
   return *kSpec;
@@ -727,7 +727,7 @@ const SpecMatcher& ProgramSpec() {
 
 const SpecMatcher& FullSpec() {
   static const auto* const kSpec = new SpecMatcher(MakeFullSpecRules() + TensorSpecNoTagRule() +
-                                                   KernelSpec() + ProgramSpec() + SharedSpec());
+                                                   KernelSpec() + ProgramSpecRules() + SharedSpec());
   return *kSpec;
 }
 
@@ -756,7 +756,7 @@ const SpecMatcher& GetSpec(SpecKind kind) {
     case SpecKind::kKernel:
       return KernelSpec();
     case SpecKind::kProgram:
-      return ProgramSpec();
+      return ProgramSpecRules();
     case SpecKind::kFull:
       return FullSpec();
   }

@@ -79,7 +79,8 @@ class SpecMatcher {
 const SpecMatcher& SharedSpec();
 const SpecMatcher& TensorSpec();
 const SpecMatcher& KernelSpec();
-const SpecMatcher& ProgramSpec();
+// tinygrad's program_spec (named apart from struct ProgramSpec in codegen/renderer.h).
+const SpecMatcher& ProgramSpecRules();
 const SpecMatcher& FullSpec();
 
 enum class SpecKind : uint8_t { kShared, kTensor, kKernel, kProgram, kFull };
