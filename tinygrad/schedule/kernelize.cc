@@ -267,6 +267,9 @@ const PatternMatcher& SplitKernels() {
 }
 
 absl::StatusOr<absl::flat_hash_map<UOp, UOp>> GetRangeifyMap(const UOp& sink) {
+  int64_t lunique_start = 0;
+  for (const UOp& x : sink.toposort())
+    if (x.op() == Ops::LUNIQUE) lunique_start = std::max(lunique_start, x.arg().int64() + 1);
   std::vector<UOp> uop_list;
   UOp tsink = GraphRewrite(sink, AddTags(),
                            {.name = "number the uops", .bottom_up = true, .ctx = RewriteCtx::Of(uop_list)});
@@ -292,10 +295,11 @@ absl::StatusOr<absl::flat_hash_map<UOp, UOp>> GetRangeifyMap(const UOp& sink) {
   }
   tsink = UOp::Sink(kept);
 
-  // bufferize -> store
-  int64_t lunique = 0;
-  for (const UOp& x : tsink.toposort())
-    if (x.op() == Ops::LUNIQUE) lunique = std::max(lunique, x.arg().int64() + 1);
+  // bufferize -> store. New buffers are numbered after every LUNIQUE of the input graph; the
+  // reference counts only those still in tsink, but an input the simplifier dropped (a % 1
+  // reads nothing) keeps its number in the schedule cache's input map, and a new buffer reusing
+  // it is mapped back onto that input: the kernel overwrites the caller's data (a fix, not a port).
+  int64_t lunique = lunique_start;
   tsink = GraphRewrite(tsink, PmAddBuffers(),
                        {.name = "bufferize to store", .bottom_up = true, .ctx = RewriteCtx::Of(lunique)});
   tsink = GraphRewrite(tsink, SplitKernels(), {.name = "split kernels"});

@@ -40,6 +40,9 @@ const PatternMatcher& SplitKernels();
 
 // tinygrad's get_rangeify_map: tensor uop -> its realized form (AFTER(buffer, KERNEL) or a
 // view of it). Errors: buffers of one kernel on different devices, cycles through assigns.
+// New buffers get LUNIQUEs above every LUNIQUE in `sink`, also those of inputs the simplifier
+// dropped (the reference counts only the surviving ones, which can hand a new buffer the number
+// of a dropped input: the schedule cache then maps the kernel's output onto that input).
 absl::StatusOr<absl::flat_hash_map<UOp, UOp>> GetRangeifyMap(const UOp& sink);
 
 }  // namespace tg

@@ -284,6 +284,26 @@ TEST(ScheduleCacheTest, ConflictingBindsAreAnError) {
   EXPECT_FALSE(s.ok());
 }
 
+// `a % 1` reads nothing after simplification, but `a` keeps LUNIQUE(0) in the cache's input
+// map: the output buffer must get another number, or it maps back onto `a` and the kernel
+// overwrites the input (the reference does this; found as `a % 1` zeroing `a`).
+TEST(ScheduleCacheTest, OutputBufferIsNotADroppedInput) {
+  ClearScheduleCache();
+  UOp a = UOp::NewBuffer("CPU", 16, dtypes::int32);
+  Shape s16{16};
+  UOp t = Contiguous(UOp::Make(Ops::MOD, dtypes::int32, {a, UOp::ConstOn(dtypes::int32, 1, "CPU", &s16)}));
+  for (int pass = 0; pass < 2; ++pass) {  // a miss, then a hit on the same entry
+    absl::StatusOr<Schedule> s = CreateScheduleWithVars(UOp::Sink({t}));
+    ASSERT_TRUE(s.ok()) << s.status();
+    EXPECT_EQ(s->cache_hit, pass == 1);
+    ASSERT_EQ(s->items.size(), 1u);
+    ASSERT_EQ(s->items[0].bufs.size(), 1u);  // the kernel stores 0 and reads nothing
+    EXPECT_NE(s->items[0].bufs[0], a);
+    EXPECT_NE(Substitute(t, s->becomes_map).base(), a);
+    EXPECT_FALSE(s->becomes_map.contains(a));
+  }
+}
+
 // A deep MLP: one kernel per layer, and scheduling stays fast (no quadratic passes).
 TEST(ScheduleTest, DeepMlpOneKernelPerLayer) {
   ClearScheduleCache();
