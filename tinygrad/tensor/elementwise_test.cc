@@ -238,5 +238,35 @@ TEST(Elementwise, CastAndBitcast) {
   EXPECT_TRUE(std::isinf((*h)[2]));
 }
 
+TEST(Elementwise, OtherDtypes) {
+  // float16: computed in float32 where tinygrad does (exp), stored as half: rtol 1e-3.
+  Nd a = Random({33}, 120, -3, 3);
+  Tensor h = ToTensor(a).cast(dtypes::float16);
+  EXPECT_EQ(h.exp().dtype(), dtypes::float16);
+  ExpectClose(h.exp(), Map(a, [](double x) { return std::exp(RoundToFloat16(x)); }), 1e-3, 1e-3, "half exp");
+  ExpectClose((h * h + 1).sum(), naive::Reduce(Map(a, [](double x) { return x * x + 1; }), {}, false, 0,
+                                                [](double x, double y) { return x + y; }),
+              0.1, 2e-3, "half sum (float32 accumulate)");
+  // int16 / uint32 / int64 arithmetic is exact.
+  Nd i = Random({7}, 121, -1000, 1000, true);
+  ExpectClose(naive::ToTensor<int16_t>(i) * 3 - 7, Map(i, [](double x) { return 3 * x - 7; }), 0, 0, "int16");
+  Nd u = Random({7}, 122, 0, 1e9, true);
+  ExpectClose(naive::ToTensor<uint32_t>(u).idiv(1000) + 1, Map(u, [](double x) { return std::floor(x / 1000) + 1; }), 0, 0,
+              "uint32");
+  Nd l = Random({7}, 123, -1e12, 1e12, true);
+  ExpectClose(naive::ToTensor<int64_t>(l) + 1, Map(l, [](double x) { return x + 1; }), 0, 0, "int64");
+  // float64 keeps double precision.
+  auto d = (Tensor::FromVector<double>({1.0, 3.0}) / 3).to_vector<double>();
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ((*d)[0], 1.0 / 3);
+  // 0-d tensors and scalars.
+  auto s = (Tensor::Scalar(2.5) * Tensor::Full({}, 4)).item<float>();
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(*s, 10.f);
+  auto bo = (Tensor::FromVector<bool>(std::vector<bool>{true, false}, {2}) + true).to_vector<int32_t>();
+  ASSERT_TRUE(bo.ok());
+  EXPECT_EQ(*bo, (std::vector<int32_t>{1, 1}));  // bool + bool is OR-like (max) in bool
+}
+
 }  // namespace
 }  // namespace tg

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -309,6 +310,59 @@ TEST(TensorErrors, FirstErrorPropagates) {
   EXPECT_EQ(Tensor::Cat({E({2}), bad}).status(), bad.status());
   EXPECT_EQ(E({2}).split(1, 5)[0].status().message(), "split: dim 5 out of range [-1, 0]");
   EXPECT_NE(r.repr().find("<Tensor error: reshape: size mismatch"), std::string::npos);
+}
+
+// Random ops with random (often invalid) arguments: every result is either ok with a shape or
+// an error with a message; nothing aborts.
+TEST(TensorErrors, FuzzNeverAborts) {
+  std::mt19937 g(1234);
+  auto ri = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(g); };
+  auto shape = [&] {
+    std::vector<int64_t> s(ri(0, 4));
+    for (int64_t& d : s) d = ri(0, 5);
+    return s;
+  };
+  int errors = 0, oks = 0;
+  for (int iter = 0; iter < 3000; ++iter) {
+    Tensor t = E(shape(), ri(0, 1) ? dtypes::float32 : dtypes::int32);
+    for (int step = 0; step < 4; ++step) {
+      int64_t a = ri(-4, 5), b = ri(-4, 5);
+      switch (ri(0, 21)) {
+        case 0: t = t.reshape(shape()); break;
+        case 1: t = t.permute({a, b}); break;
+        case 2: t = t.expand(shape()); break;
+        case 3: t = t.pad({{a, b}}, 1.0); break;
+        case 4: t = t.shrink({{a, b}, {b, a}}); break;
+        case 5: t = t.flip({a}); break;
+        case 6: t = t.slice({Slice(a, b, ri(-2, 2)), Index{a}}); break;
+        case 7: t = t.sum({a, b}, ri(0, 1)); break;
+        case 8: t = t.argmax(a); break;
+        case 9: t = t.matmul(E(shape())); break;
+        case 10: t = t + E(shape()); break;
+        case 11: t = t.conv2d(E(shape()), std::nullopt, {.groups = ri(0, 2), .stride = {ri(0, 2)}, .padding = {a}}); break;
+        case 12: t = t.max_pool2d({.kernel = {ri(0, 3)}, .stride = {ri(0, 2)}, .padding = {b}}); break;
+        case 13: t = t.cat({E(shape())}, a); break;
+        case 14: t = t.split(ri(-1, 3), a).back(); break;
+        case 15: t = t.unsqueeze(a).squeeze(b); break;
+        case 16: t = t.flatten(a, b); break;
+        case 17: t = t.repeat(shape()); break;
+        case 18: t = t.softmax(a).cumsum(b); break;
+        case 19: t = t.floordiv(a) % b; break;
+        case 20: t = t.bitcast(ri(0, 1) ? dtypes::uint8 : dtypes::int64); break;
+        default: t = t.layernorm(a).scaled_dot_product_attention(E(shape()), E(shape())); break;
+      }
+      if (t.ok()) {
+        ++oks;
+        EXPECT_NE(t.uop().shape(), nullptr);
+      } else {
+        ++errors;
+        EXPECT_FALSE(t.status().message().empty());
+        t = E(shape());  // continue from a valid tensor
+      }
+    }
+  }
+  EXPECT_GT(oks, 100);
+  EXPECT_GT(errors, 100);
 }
 
 TEST(TensorGraph, Accessors) {

@@ -44,7 +44,7 @@ TEST(TensorIO, RoundTripTypes) {
 // DISABLED until codegen accepts it: `(FromVector({2, 3}).sum() * 2).item()` fails program_spec
 // (LOAD of an INDEX with no index): a full reduce followed by an elementwise op, for small
 // inputs (2, 3, 20 elements; 257 works).
-TEST(TensorIO, DISABLED_TwoElementSum) {
+TEST(TensorIO, TwoElementSum) {
   auto item = (Tensor::FromVector<float>({2.f, 3.f}).sum() * 2).item<float>();
   ASSERT_TRUE(item.ok()) << item.status();
   EXPECT_EQ(*item, 10.f);

@@ -62,6 +62,7 @@ Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
   TG_TENSOR_RETURN_IF_ERROR(this);
   TG_ASSIGN_DIM(a, "transpose", dim0, ndim());
   TG_ASSIGN_DIM(b, "transpose", dim1, ndim());
+  if (ndim() == 0) return *this;  // only (0, 0) or (-1, -1) resolve for a 0-d tensor
   std::vector<int64_t> order(ndim());
   std::iota(order.begin(), order.end(), 0);
   std::swap(order[a], order[b]);
@@ -147,6 +148,7 @@ Tensor Tensor::flip(const Axes& axis) const {
   std::vector<bool> f(ndim(), false);
   for (int64_t a : axis.list()) {
     TG_ASSIGN_DIM(d, "flip", a, ndim());
+    if (ndim() == 0) return Err("flip", "a 0-d tensor has no axis to flip");
     if (f[d]) return Err("flip", absl::StrCat("dim ", d, " can appear at most once"));
     f[d] = true;
   }
@@ -250,6 +252,7 @@ Tensor Tensor::Cat(const std::vector<Tensor>& ts, int64_t dim_in) {
   if (ts.empty()) return Err("cat", "needs at least one tensor");
   for (const Tensor& t : ts) TG_TENSOR_RETURN_IF_ERROR(&t);
   TG_ASSIGN_DIM(dim, "cat", dim_in, ts[0].ndim());
+  if (ts[0].ndim() == 0) return Err("cat", "zero-dimensional tensors cannot be concatenated");
   std::vector<int64_t> s0 = ts[0].shape();
   std::vector<int64_t> cum{0};
   for (const Tensor& t : ts) {
@@ -291,6 +294,7 @@ std::vector<Tensor> Tensor::split(const std::vector<int64_t>& sizes, int64_t dim
   if (!ok()) return {*this};
   absl::StatusOr<int64_t> dim = ResolveDim("split", dim_in, ndim());
   if (!dim.ok()) return {Error(dim.status())};
+  if (ndim() == 0) return {Err("split", "a 0-d tensor cannot be split")};
   int64_t total = 0;
   for (int64_t v : sizes) total += v;
   if (total != shape()[*dim] || std::any_of(sizes.begin(), sizes.end(), [](int64_t v) { return v < 0; }))
@@ -311,6 +315,7 @@ std::vector<Tensor> Tensor::split(int64_t size, int64_t dim_in) const {
   if (!ok()) return {*this};
   absl::StatusOr<int64_t> dim = ResolveDim("split", dim_in, ndim());
   if (!dim.ok()) return {Error(dim.status())};
+  if (ndim() == 0) return {Err("split", "a 0-d tensor cannot be split")};
   if (size <= 0) return {Err("split", absl::StrCat("split size must be positive, got ", size))};
   int64_t n = shape()[*dim];
   std::vector<int64_t> sizes;
@@ -322,6 +327,7 @@ std::vector<Tensor> Tensor::chunk(int64_t chunks, int64_t dim_in) const {
   if (!ok()) return {*this};
   absl::StatusOr<int64_t> dim = ResolveDim("chunk", dim_in, ndim());
   if (!dim.ok()) return {Error(dim.status())};
+  if (ndim() == 0) return {Err("chunk", "a 0-d tensor cannot be chunked")};
   if (chunks <= 0) return {Err("chunk", absl::StrCat("chunks must be positive, got ", chunks))};
   int64_t n = shape()[*dim];
   if (n == 0) return split(std::vector<int64_t>(chunks, 0), *dim);
@@ -367,6 +373,7 @@ Tensor Tensor::flatten(int64_t start_in, int64_t end_in) const {
 Tensor Tensor::unflatten(int64_t dim_in, const std::vector<int64_t>& sizes) const {
   TG_TENSOR_RETURN_IF_ERROR(this);
   TG_ASSIGN_DIM(dim, "unflatten", dim_in, ndim());
+  if (ndim() == 0) return Err("unflatten", "a 0-d tensor has no dim to unflatten");
   std::vector<int64_t> s = shape(), out(s.begin(), s.begin() + dim);
   out.insert(out.end(), sizes.begin(), sizes.end());
   out.insert(out.end(), s.begin() + dim + 1, s.end());
@@ -399,6 +406,8 @@ Tensor Tensor::repeat_interleave(int64_t repeats, std::optional<int64_t> dim_in)
   TG_TENSOR_RETURN_IF_ERROR(this);
   Tensor x = dim_in ? *this : flatten();
   TG_ASSIGN_DIM(dim, "repeat_interleave", dim_in.value_or(0), x.ndim());
+  if (x.ndim() == 0) return Err("repeat_interleave", "a 0-d tensor has no dim to repeat");
+  if (repeats < 0) return Err("repeat_interleave", "repeats must be non-negative");
   std::vector<int64_t> s = x.shape();
   std::vector<int64_t> a(s.begin(), s.begin() + dim + 1), b(s.begin(), s.begin() + dim + 1);
   a.push_back(1);

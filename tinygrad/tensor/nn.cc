@@ -106,6 +106,11 @@ absl::StatusOr<PoolSetup> SetupPool(const std::string& name, const Tensor& t, co
   p.d = Tuple(o.dilation, n);
   if (p.s.size() != n || p.d.size() != n)
     return absl::InvalidArgumentError(absl::StrCat(name, ": stride/dilation length mismatch"));
+  for (size_t j = 0; j < n; ++j)
+    if (p.k[j] < 1 || p.s[j] < 1 || p.d[j] < 1)
+      return absl::InvalidArgumentError(
+          absl::StrCat(name, ": kernel, stride and dilation must be positive, got kernel ",
+                       ShapeStr(p.k), " stride ", ShapeStr(p.s), " dilation ", ShapeStr(p.d)));
   absl::StatusOr<std::vector<int64_t>> pads = ResolvePoolPads(name, o.padding, n, t.shape());
   if (!pads.ok()) return pads.status();
   p.pads = *pads;

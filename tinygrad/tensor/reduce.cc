@@ -149,6 +149,7 @@ Tensor Tensor::argmax(std::optional<int64_t> axis_in, bool keepdim) const {
   if (!axis_in) return flatten().argmax(0);
   absl::StatusOr<int64_t> axis = ResolveDim("argmax", *axis_in, ndim());
   if (!axis.ok()) return Error(axis.status());
+  if (ndim() == 0) return Err("argmax", "a 0-d tensor has no axis; use argmax() without one");
   int64_t n = shape()[*axis];
   Tensor m = eq(max(*axis, true));
   std::vector<int64_t> rs{n};
