@@ -302,6 +302,14 @@ UOp OrAll(std::span<const UOp> vs, bool start) {
 
 // ** pm_apply_rangeify **
 
+// range_map[to] = rngs, a copy of another entry's ranges (taken by value on purpose). Never
+// `map[to] = it->second`: inserting `to` can rehash, and the assignment then copies from the
+// moved-away slot (empty ranges: a buffer read lost its index and a reduce over it folded away,
+// depending on the map's size).
+void SetRanges(IndexingContext& ctx, const UOp& to, std::pair<std::vector<UOp>, std::vector<UOp>> rngs) {
+  ctx.range_map.insert_or_assign(to, std::move(rngs));
+}
+
 // REDUCE_AXIS -> REDUCE(src, *reduce ranges)
 UOp ConvertReduceAxis(const Match& m) {
   IndexingContext& ctx = m.ctx<IndexingContext>();
@@ -311,7 +319,7 @@ UOp ConvertReduceAxis(const Match& m) {
   std::vector<UOp> src{x.src(0)};
   for (const Arg& a : x.arg()[1].tuple()) src.push_back(it->second.first[a.int64()]);
   UOp ret = UOp::Make(Ops::REDUCE, x.dtype(), src, x.arg()[0], x.tag());
-  ctx.range_map[ret] = it->second;
+  SetRanges(ctx, ret, it->second);
   return ret;
 }
 
@@ -324,7 +332,7 @@ UOp ConvertPadToWhere(const Match& m) {
   std::vector<UOp> valids;
   for (const UOp& r : it->second.first) valids.push_back(GetValid(r));
   UOp ret = OrAll(valids, true).where(x.src(0), UOp::Const(x.dtype(), 0));
-  ctx.range_map[ret] = it->second;
+  SetRanges(ctx, ret, it->second);
   return ret;
 }
 
@@ -341,7 +349,7 @@ UOp AddThirdOpToAssign(const Match& m) {
   UOp ret = assign.replace_src({assign.src(0), assign.src(1), to_mop});
   auto it = ctx.range_map.find(assign);
   TG_CHECK(it != ctx.range_map.end()) << "ASSIGN without ranges";
-  ctx.range_map[ret] = it->second;
+  SetRanges(ctx, ret, it->second);
   return ret;
 }
 

@@ -1,6 +1,6 @@
 // File: tinygrad/schedule/indexing_test.cc
 // Tests of apply_movement_op against the reference (testdata/apply_movement_op.txt, written by
-// tools/golden/gen_apply_movement_op.py) and of pm_mops.
+// tools/golden/gen_apply_movement_op.py), of pm_mops, and of run_rangeify.
 #include "tinygrad/schedule/indexing.h"
 
 #include <fstream>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
@@ -123,6 +124,40 @@ TEST(PmMopsTest, MovementMovesAfterAfterAndOutOfEnd) {
   UOp e = UOp::Make(Ops::END, dtypes::void_, {v, r});
   UOp eo = GraphRewrite(e, PmMops(), {.name = "mops"});
   EXPECT_EQ(eo.src(0), b);
+}
+
+// Regression: pm_apply_rangeify copied a node's ranges with `range_map[new] = it->second`, which
+// reads a moved-away slot when inserting `new` rehashes the map. Whether that happened depended on
+// the map's size: `(x.sum() * 2).contiguous()` of a schedule-cache input (BUFFER of a LUNIQUE)
+// lost the buffer's index and the reduce folded to `x * 4`. Varying the graph size walks the map
+// over its rehash points; every REDUCE must read its buffer at its own range.
+TEST(RunRangeifyTest, ReduceOfABufferKeepsItsIndexAtEveryGraphSize) {
+  for (bool local_unique : {false, true}) {
+    for (int extra = 0; extra < 24; ++extra) {
+      SCOPED_TRACE(absl::StrCat("lunique=", local_unique, " extra ops=", extra));
+      UOp dev = UOp::Make(Ops::DEVICE, dtypes::void_, {}, std::string("CPU"));
+      UOp uniq = UOp::Make(local_unique ? Ops::LUNIQUE : Ops::UNIQUE, dtypes::void_, {}, int64_t{0});
+      UOp buf = UOp::Make(Ops::BUFFER, dtypes::float32, {uniq, dev}, int64_t{2});
+      UOp x = buf.r(Ops::ADD, std::vector<int64_t>{0}).reshape(Shape{});
+      for (int i = 0; i < extra; ++i) x = x * UOp::ConstOn(dtypes::float32, 2.0, "CPU");
+      UOp sink = UOp::Sink({UOp::Make(Ops::CONTIGUOUS, dtypes::float32, {x})});
+      IndexingContext ctx;
+      UOp out = RunRangeify(sink, ctx);
+      int reduces = 0;
+      for (const UOp& u : out.toposort()) {
+        if (u.op() != Ops::REDUCE) continue;
+        ++reduces;
+        ASSERT_EQ(u.src().size(), 2u);
+        const UOp& idx = u.src(0);
+        ASSERT_EQ(idx.op(), Ops::INDEX);
+        ASSERT_EQ(idx.src().size(), 2u) << PrettyPrint(out);
+        EXPECT_EQ(idx.src(0), buf);
+        EXPECT_EQ(idx.src(1), u.src(1));
+        EXPECT_EQ(u.src(1).op(), Ops::RANGE);
+      }
+      EXPECT_EQ(reduces, 1);
+    }
+  }
 }
 
 }  // namespace

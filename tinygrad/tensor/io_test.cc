@@ -41,9 +41,8 @@ TEST(TensorIO, RoundTripTypes) {
   EXPECT_EQ(back, 0x0102);
 }
 
-// DISABLED until codegen accepts it: `(FromVector({2, 3}).sum() * 2).item()` fails program_spec
-// (LOAD of an INDEX with no index): a full reduce followed by an elementwise op, for small
-// inputs (2, 3, 20 elements; 257 works).
+// A full reduce followed by an elementwise op (once lost its buffer index in run_rangeify; see
+// RunRangeifyTest in schedule/indexing_test.cc).
 TEST(TensorIO, TwoElementSum) {
   auto item = (Tensor::FromVector<float>({2.f, 3.f}).sum() * 2).item<float>();
   ASSERT_TRUE(item.ok()) << item.status();
