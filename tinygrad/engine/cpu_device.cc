@@ -6,6 +6,8 @@
 #include "tinygrad/engine/cpu_device.h"
 
 #include <cstring>
+#include <memory>
+#include <mutex>
 
 #include "absl/strings/str_cat.h"
 #include "tinygrad/base/check.h"
@@ -65,14 +67,15 @@ class CpuDevice : public Device {
   const std::string& name() const override { return name_; }
   const Renderer& renderer() const override { return renderer_; }
   std::string compiler_id() const override {
-    std::string id = compiler_.options().cc;
-    for (const std::string& f : compiler_.options().flags) absl::StrAppend(&id, " ", f);
+    std::shared_ptr<ClangCompiler> compiler = Compiler();
+    std::string id = compiler->options().cc;
+    for (const std::string& f : compiler->options().flags) absl::StrAppend(&id, " ", f);
     return id;
   }
   absl::StatusOr<std::string> Compile(const ProgramSpec& spec) override {
-    return compiler_.Compile(WithCpuEntry(spec.src, spec.function_name,
-                                          static_cast<int>(spec.globals.size()),
-                                          static_cast<int>(spec.vars.size())));
+    return Compiler()->Compile(WithCpuEntry(spec.src, spec.function_name,
+                                            static_cast<int>(spec.globals.size()),
+                                            static_cast<int>(spec.vars.size())));
   }
   absl::StatusOr<std::unique_ptr<Program>> Load(const std::string& function_name,
                                                 const std::string& lib) override {
@@ -85,9 +88,24 @@ class CpuDevice : public Device {
   }
 
  private:
+  // The compiler for the current settings. tinygrad reads CC at every compile, so a changed
+  // Config (CPU_CC, CACHELEVEL, the cache dir) must reach the next compile, not only the first
+  // one this device ever did; the compiler (and its in-memory cache) is kept while they hold.
+  std::shared_ptr<ClangCompiler> Compiler() const {
+    const Config& c = GetConfig();
+    std::string cc = c.cc.empty() ? ClangCompilerOptions().cc : c.cc;
+    std::lock_guard<std::mutex> lock(mu_);
+    if (compiler_ == nullptr || compiler_->options().cc != cc ||
+        compiler_->options().cachelevel != c.cachelevel ||
+        compiler_->options().cache_dir != c.cache_dir)
+      compiler_ = std::make_shared<ClangCompiler>(ClangCompilerOptions::FromConfig(c));
+    return compiler_;
+  }
+
   std::string name_;
   ClangRenderer renderer_;
-  ClangCompiler compiler_;
+  mutable std::mutex mu_;
+  mutable std::shared_ptr<ClangCompiler> compiler_;
 };
 
 }  // namespace

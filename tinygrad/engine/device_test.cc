@@ -1,6 +1,7 @@
 #include <cstring>
 
 #include "gtest/gtest.h"
+#include "tinygrad/base/config.h"
 #include "tinygrad/engine/buffer.h"
 #include "tinygrad/engine/device.h"
 #include "tinygrad/engine/memory.h"
@@ -88,6 +89,30 @@ TEST(CpuDeviceTest, CompilesAndRunsAKernel) {
   ASSERT_TRUE((*prog)->Run(bufs, {}, {1, 1, 1}, std::nullopt, true).ok());
   out->CopyOut(std::as_writable_bytes(std::span<float>(y)));
   EXPECT_EQ(y, (std::vector<float>{2, 3, 4, 5}));
+}
+
+// Regression: the device built its compiler once, so a Config changed later (CPU_CC via
+// ScopedConfig) never reached it and kernels kept compiling with the old compiler.
+TEST(CpuDeviceTest, CompilerFollowsTheCurrentConfig) {
+  Device* dev = *GetDevice("CPU");
+  ProgramSpec spec;
+  spec.function_name = "mul3";
+  spec.src = "void mul3(float* restrict data0, int core_id) { data0[0] *= 3.0f; }\n";
+  spec.globals = {0};
+  ASSERT_TRUE(dev->Compile(spec).ok());  // the device has a working compiler now
+  const std::string good_id = dev->compiler_id();
+  {
+    Config c = GetConfig();
+    c.cc = "/nonexistent/cc";
+    c.cachelevel = 0;
+    ScopedConfig bad(c);
+    EXPECT_NE(dev->compiler_id(), good_id) << "the method cache must not mix compilers";
+    auto lib = dev->Compile(spec);
+    ASSERT_FALSE(lib.ok());
+    EXPECT_NE(lib.status().message().find("/nonexistent/cc"), std::string::npos) << lib.status();
+  }
+  EXPECT_EQ(dev->compiler_id(), good_id);
+  EXPECT_TRUE(dev->Compile(spec).ok());
 }
 
 }  // namespace
