@@ -196,6 +196,25 @@ TEST(Elementwise, FloatSpecialValues) {
   ExpectClose(ToTensor(l).log(), Map(l, [](double x) { return std::log(x); }), 0, 0, "log edge");
 }
 
+// NaN semantics of the reference (tinygrad 35900290 on CPU): elementwise MAX is
+// `a < b ? b : a`, so a NaN wins only as the first operand; comparisons with NaN are false
+// (relu(NaN) == 0); sums and inf - inf give NaN; softmax over [0, inf] is NaN everywhere.
+TEST(Elementwise, NanSemanticsOfTheReference) {
+  const float nan = std::nanf(""), inf = INFINITY;
+  auto v = [](const Tensor& t) { return *t.to_vector<float>(); };
+  std::vector<float> m = v(Tensor::FromVector<float>({1, nan}).maximum(Tensor::FromVector<float>({nan, 1})));
+  EXPECT_EQ(m[0], 1.f);
+  EXPECT_TRUE(std::isnan(m[1]));
+  std::vector<float> r = v(Tensor::FromVector<float>({1, nan, 3}).relu());
+  EXPECT_EQ(r, (std::vector<float>{1, 0, 3}));
+  EXPECT_TRUE(std::isnan(*Tensor::FromVector<float>({1, nan, 2}).sum().item<float>()));
+  EXPECT_TRUE(std::isnan(*Tensor::FromVector<float>({1, inf, -inf}).sum().item<float>()));
+  EXPECT_EQ(*Tensor::FromVector<float>({1, inf}).sum().item<float>(), inf);
+  for (float x : v(Tensor::FromVector<float>({0, inf}).softmax())) EXPECT_TRUE(std::isnan(x));
+  // Not asserted: NaN inside a max *reduce* depends on the kernel's reduce order (the reference
+  // unrolls [nan, 1, 2] to max(max(nan, 1), 2) = nan; an accumulator from -inf gives 2).
+}
+
 TEST(Elementwise, LogicAndWhere) {
   Nd a = Random({4, 5}, 7), b = Random({5}, 8);
   Tensor ta = ToTensor(a), tb = ToTensor(b);

@@ -60,6 +60,24 @@ TEST(Reduce, SumProdMaxMinMean) {
               0, 0, "all");
 }
 
+TEST(Reduce, OddSizes) {
+  for (int64_t n : {1, 3, 7, 33, 257, 1023}) {
+    SCOPED_TRACE(n);
+    Nd a = Random({3, n}, 200 + n);
+    Tensor t = ToTensor(a);
+    ExpectClose(t.sum(1, true), Reduce(a, {1}, true, 0, Add), 1e-4, 1e-5, "sum");
+    ExpectClose(t.max(), Reduce(a, {}, false, -kInf, Max), 0, 0, "max");
+    Nd am({3});
+    for (int64_t r = 0; r < 3; ++r) {
+      int64_t best = 0;
+      for (int64_t i = 1; i < n; ++i)
+        if (a.at({r, i}) > a.at({r, best})) best = i;
+      am.v[r] = best;
+    }
+    ExpectClose(t.argmax(1), am, 0, 0, "argmax");
+  }
+}
+
 TEST(Reduce, ArgmaxArgminFirstOfTies) {
   Nd a({3, 4});
   a.v = {1, 5, 5, 2, -1, -1, -3, -3, 7, 7, 7, 7};
