@@ -118,6 +118,8 @@ const std::map<std::string, std::function<Tensor()>>& Cases() {
       {"flatten", [] { return E({2, 3, 4}).flatten(1); }},
       {"repeat", [] { return E({2, 3}).repeat({2, 1, 3}); }},
       {"repeat_interleave", [] { return E({2, 3}).repeat_interleave(2, 1); }},
+      {"gather", [] { return E({3, 4}).gather(1, E({3, 2}, dtypes::int32)); }},
+      {"one_hot", [] { return E({5}, dtypes::int32).one_hot(4); }},
       {"tril", [] { return E({3, 4}).tril(); }},
       {"triu", [] { return E({3, 4}).triu(1); }},
       {"matmul", [] { return E({3, 4}).matmul(E({4, 5})); }},

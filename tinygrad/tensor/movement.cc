@@ -4,6 +4,7 @@
 // Port of tinygrad/mixin/movement.py and tinygrad/tensor.py (pad, _getitem for slices and
 // ints, cat, stack, split, chunk, _tri). Inputs are validated here; the UOp builders
 // CHECK-fail on invalid arguments.
+#include <cstdint>
 #include <algorithm>
 #include <numeric>
 #include <string>
@@ -418,6 +419,44 @@ Tensor Tensor::repeat_interleave(int64_t repeats, std::optional<int64_t> dim_in)
   f.push_back(s[dim] * repeats);
   f.insert(f.end(), s.begin() + dim + 1, s.end());
   return x.reshape(a).expand(b).reshape(f);
+}
+
+// _one_hot_along_dim: index == arange(num_classes) laid along `dim` (from the end).
+static Tensor OneHotAlongDim(const Tensor& idx, int64_t num_classes, int64_t dim) {
+  TG_TENSOR_RETURN_IF_ERROR(&idx);
+  if (!dtypes::is_int(idx.dtype()))
+    return Err("one_hot", "expects an int index tensor, got " + idx.dtype().repr());
+  TG_ASSIGN_DIM(d, "one_hot", dim, idx.ndim());
+  int64_t offset = idx.ndim() - d - 1;
+  DType dt = num_classes > INT32_MAX ? dtypes::int64 : dtypes::int32;
+  std::vector<int64_t> rs{num_classes};
+  for (int64_t i = 0; i < offset; ++i) rs.push_back(1);
+  return idx.eq(Tensor::Arange(num_classes, {.dtype = dt, .device = idx.device()}).reshape(rs));
+}
+
+Tensor Tensor::one_hot(int64_t num_classes) const {
+  TG_TENSOR_RETURN_IF_ERROR(this);
+  if (!dtypes::is_int(dtype())) return Err("one_hot", "expects an int tensor, got " + dtype().repr());
+  if (num_classes < 0) return Err("one_hot", "num_classes must be given (>= 0)");
+  return OneHotAlongDim(slice({Ellipsis{}, NewAxis{}}), num_classes, -1).where(1, 0);
+}
+
+Tensor Tensor::gather(int64_t dim_in, const Tensor& index) const {
+  TG_TENSOR_RETURN_IF_ERROR(this, &index);
+  if (index.ndim() != ndim())
+    return Err("gather", absl::StrCat("index rank ", index.ndim(), " != self rank ", ndim()));
+  TG_ASSIGN_DIM(dim, "gather", dim_in, ndim());
+  if (ndim() == 0) return Err("gather", "a 0-d tensor has no dim to gather along");
+  std::vector<int64_t> s = shape(), is = index.shape();
+  std::vector<std::pair<int64_t, int64_t>> sh;
+  for (int64_t d = 0; d < ndim(); ++d) {
+    if (d != dim && is[d] > s[d])
+      return Err("gather", "index " + ShapeStr(is) + " is larger than " + ShapeStr(s) + " outside dim " +
+                               std::to_string(dim));
+    sh.emplace_back(0, d == dim ? s[d] : is[d]);
+  }
+  Tensor x = shrink(sh).unsqueeze(-1).transpose(-1, dim);
+  return OneHotAlongDim(index.unsqueeze(-1), s[dim], -1).where(x, 0).sum(-1, false, dtype());
 }
 
 // _tri: arange(r)[:, None] + diagonal <= arange(c).

@@ -193,6 +193,24 @@ TEST(Movement, CatStackSplitRepeat) {
   ExpectClose(ToTensor(a).unsqueeze(1).expand({2, 4, 3}).sum(1), Map(a, [](double x) { return 4 * x; }), 1e-6, 0, "expand");
 }
 
+TEST(Movement, GatherOneHot) {
+  Nd a = Random({4, 5}, 300);
+  Nd idx = Random({3, 2}, 301, 0, 4.99, true);  // gather along dim 1: ids < 5
+  Nd want({3, 2});
+  for (int64_t i = 0; i < 3; ++i)
+    for (int64_t j = 0; j < 2; ++j) want.at({i, j}) = a.at({i, static_cast<int64_t>(idx.at({i, j}))});
+  ExpectClose(ToTensor(a).gather(1, naive::ToTensor<int32_t>(idx)), want, 0, 0, "gather dim 1");
+  Nd idx0 = Random({2, 5}, 302, 0, 3.99, true);  // dim 0: ids < 4
+  Nd want0({2, 5});
+  for (int64_t i = 0; i < 2; ++i)
+    for (int64_t j = 0; j < 5; ++j) want0.at({i, j}) = a.at({static_cast<int64_t>(idx0.at({i, j})), j});
+  ExpectClose(ToTensor(a).gather(0, naive::ToTensor<int32_t>(idx0)), want0, 0, 0, "gather dim 0");
+  auto oh = Tensor::FromVector<int32_t>({2, 0, 3}).one_hot(4).to_vector<int32_t>();
+  ASSERT_TRUE(oh.ok());
+  EXPECT_EQ(*oh, (std::vector<int32_t>{0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 1}));
+  EXPECT_EQ(ToTensor(a).one_hot(3).status().message(), "one_hot: expects an int tensor, got dtypes.float");
+}
+
 TEST(Movement, ZeroSize) {
   Tensor z = Tensor::Empty({0, 4});
   auto v = (z + 1).to_vector<float>();

@@ -340,6 +340,11 @@ class Tensor {
   Tensor unflatten(int64_t dim, const std::vector<int64_t>& sizes) const;
   Tensor repeat(const std::vector<int64_t>& repeats) const;
   Tensor repeat_interleave(int64_t repeats, std::optional<int64_t> dim = std::nullopt) const;
+  // out[i][j] = self[index[i][j]][j] for dim 0 (and likewise for other dims); index is an int
+  // tensor of the same rank, no larger than self outside `dim`.
+  Tensor gather(int64_t dim, const Tensor& index) const;
+  // An int tensor of class ids -> (..., num_classes) int32 with ones at the ids.
+  Tensor one_hot(int64_t num_classes) const;
   Tensor tril(int64_t diagonal = 0) const;
   Tensor triu(int64_t diagonal = 0) const;
 

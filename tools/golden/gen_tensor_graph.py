@@ -110,6 +110,8 @@ CASES = {
   "flatten": lambda: E(2, 3, 4).flatten(1),
   "repeat": lambda: E(2, 3).repeat(2, 1, 3),
   "repeat_interleave": lambda: E(2, 3).repeat_interleave(2, 1),
+  "gather": lambda: E(3, 4).gather(1, E(3, 2, dtype=dtypes.int32)),
+  "one_hot": lambda: E(5, dtype=dtypes.int32).one_hot(4),
   "tril": lambda: E(3, 4).tril(),
   "triu": lambda: E(3, 4).triu(1),
   "matmul": lambda: E(3, 4) @ E(4, 5),
