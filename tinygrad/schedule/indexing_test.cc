@@ -160,5 +160,43 @@ TEST(RunRangeifyTest, ReduceOfABufferKeepsItsIndexAtEveryGraphSize) {
   }
 }
 
+// Regression (NN.Norms, layernorm): the same rehash, when it came at the
+// variance's REDUCE (or at a PAD), left the new node with no ranges, so the INDEX into the
+// realized mean it reads had no indices and bufferize.cc stopped on "index on wrong bufferize".
+// The extra ops (with and without a PAD in front) walk the map across its rehash points (before
+// the fix: 7, 9, 35 and 37 extra ops failed); every INDEX into a BUFFERIZE must give one index
+// per BUFFERIZE range, and every INDEX must have an index.
+TEST(RunRangeifyTest, IndexesIntoRealizedReducesMatchTheirBufferizeAtEveryGraphSize) {
+  for (bool pad : {false, true}) {
+    for (int extra = 0; extra < 40; ++extra) {
+      SCOPED_TRACE(absl::StrCat("pad=", pad, " extra ops=", extra));
+      UOp dev = UOp::Make(Ops::DEVICE, dtypes::void_, {}, std::string("CPU"));
+      UOp uniq = UOp::Make(Ops::LUNIQUE, dtypes::void_, {}, int64_t{0});
+      UOp x = UOp::Make(Ops::BUFFER, dtypes::float32, {uniq, dev}, int64_t{99}).reshape(Shape{3, 33});
+      if (pad) x = x.pad({{0, 0}, {1, 2}});  // (3, 36)
+      const int64_t n = pad ? 36 : 33;
+      Shape full{3, n};
+      std::vector<int64_t> axis1{1};
+      UOp sum = x.r(Ops::ADD, axis1);
+      UOp mean = sum * UOp::ConstOn(dtypes::float32, 1.0 / n, "CPU", sum.shape());
+      UOp c = x - mean.expand(full);
+      UOp v = (c * c).r(Ops::ADD, axis1);
+      for (int i = 0; i < extra; ++i) v = v * UOp::ConstOn(dtypes::float32, 2.0, "CPU", v.shape());
+      UOp sink = UOp::Sink({UOp::Make(Ops::CONTIGUOUS, dtypes::float32, {v})});
+      IndexingContext ctx;
+      UOp out = RunRangeify(sink, ctx);
+      int bufferize_reads = 0;
+      for (const UOp& u : out.toposort()) {
+        if (u.op() != Ops::INDEX) continue;
+        EXPECT_GE(u.src().size(), 2u) << "INDEX without an index";
+        if (u.src(0).op() != Ops::BUFFERIZE) continue;
+        ++bufferize_reads;
+        EXPECT_EQ(u.src().size(), u.src(0).src().size()) << "index on wrong bufferize";
+      }
+      EXPECT_GE(bufferize_reads, 1);  // the mean is realized and read back
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tg
