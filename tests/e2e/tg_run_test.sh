@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# File: tests/e2e/tg_run_test.sh
+# `tg run` end to end (the tg binary's path in $1): a small workload runs, prints its kernels
+# and a line per run (the second run from the caches), and bad input exits 2 with a message.
+set -u
+
+tg="$1"
+failures=0
+out="${TEST_TMPDIR:-$(mktemp -d)}"
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# run NAME EXPECTED_RC ARGS...: runs tg, stdout -> $out/NAME.out, stderr -> $out/NAME.err.
+run() {
+  local name="$1" want="$2"
+  shift 2
+  "$tg" "$@" >"$out/$name.out" 2>"$out/$name.err"
+  local rc=$?
+  [[ $rc -eq $want ]] || { fail "tg $*: exit code $rc, want $want"; cat "$out/$name.err" >&2; }
+}
+
+expect_in() {  # expect_in FILE TEXT
+  grep -qF -- "$2" "$1" || { fail "$1 lacks '$2'; it holds:"; cat "$1" >&2; }
+}
+
+expect_count() {  # expect_count FILE REGEX N: N lines of FILE match REGEX
+  local n
+  n=$(grep -cE -- "$2" "$1")
+  [[ $n -eq $3 ]] || { fail "$1 has $n lines matching '$2', want $3; it holds:"; cat "$1" >&2; }
+}
+
+# A small matmul twice: one kernel line (DEBUG=2 style) on the first run only, then a line per
+# run; the second run builds nothing new.
+run matmul 0 run matmul --m 8 --n 8 --k 8 --runs 2
+expect_in "$out/matmul.out" "matmul: k=8 m=8 n=8"
+expect_count "$out/matmul.out" '^\*\*\* CPU ' 1
+expect_in "$out/matmul.out" "run 1: matmul"
+expect_in "$out/matmul.out" "run 2: matmul"
+expect_count "$out/matmul.out" '^run [0-9]+: matmul .* 1 kernels' 2
+expect_in "$out/matmul.out" "(0 new programs)"
+expect_count "$out/matmul.out" '^run 3' 0
+
+# Unknown workload.
+run nope 2 run nope
+expect_in "$out/nope.err" "unknown workload 'nope'"
+expect_in "$out/nope.err" "usage: tg run <workload>"
+expect_count "$out/nope.out" '.' 0
+
+# Unknown parameter: the message names the workload's parameters.
+run bogus 2 run matmul --bogus 3
+expect_in "$out/bogus.err" "matmul has no parameter 'bogus'"
+expect_in "$out/bogus.err" "(it has: m, n, k)"
+expect_count "$out/bogus.out" '.' 0
+
+# A parameter that is not a positive integer.
+run zero 2 run matmul --m 0
+expect_in "$out/zero.err" "--m needs a positive integer, got '0'"
+run missing_value 2 run matmul --m
+expect_in "$out/missing_value.err" "expected --<param> <int>"
+
+# No workload, and help listing every workload with its parameters.
+run none 2 run
+expect_in "$out/none.err" "no workload given"
+run help 0 run --help
+for w in matmul conv2d mlp attention resnet_block; do expect_in "$out/help.out" "  $w "; done
+expect_in "$out/help.out" "--heads 4"
+
+if [[ $failures -ne 0 ]]; then
+  echo "$failures check(s) failed" >&2
+  exit 1
+fi
+echo "all tg run checks passed"
