@@ -145,6 +145,50 @@ TEST(ClangRendererRunTest, VariableBound) {
   for (int i = 0; i < 16; ++i) EXPECT_EQ(out[i], i < 7 ? i + 2.0f : -1.0f) << i;
 }
 
+// Every int dtype's min and max, and an unsigned const written as -1 (tinygrad keeps the Python
+// int; the renderer wraps uint32/uint64 and casts the small ones), render as literals clang
+// accepts (int64 min is `-9223372036854775808ll`, as in tinygrad: a warning, not an error) and
+// store the wrapped value.
+TEST(ClangRendererRunTest, IntConstsAtTheirLimits) {
+  for (DType d : {dtypes::int8, dtypes::uint8, dtypes::int16, dtypes::uint16, dtypes::int32,
+                  dtypes::uint32, dtypes::int64, dtypes::uint64}) {
+    SCOPED_TRACE(d.name());
+    std::vector<ConstValue> vals{dtypes::min(d), dtypes::max(d)};
+    if (dtypes::is_unsigned(d)) vals.push_back(ConstValue(-1));
+    int n = static_cast<int>(vals.size());
+    UOp buf = UOp::Make(Ops::DEFINE_GLOBAL, d.ptr(n), {}, int64_t{0});
+    std::vector<UOp> uops{buf}, stores;
+    for (int i = 0; i < n; ++i) {
+      UOp at = UOp::Const(dtypes::int32, i), v = UOp::Make(Ops::CONST, d, {}, Arg(vals[i]));
+      UOp idx = UOp::Make(Ops::INDEX, d.ptr(n), {buf, at});
+      stores.push_back(UOp::Make(Ops::STORE, dtypes::void_, {idx, v}));
+      uops.insert(uops.end(), {at, v, idx, stores.back()});
+    }
+    KernelInfo ki;
+    ki.name = "consts";
+    uops.push_back(UOp::Make(Ops::SINK, dtypes::void_, stores, ki.ToArg()));
+    ClangRenderer ren(TestConfig());
+    ClangCompilerOptions o;
+    o.flags = ClangCompilerOptions::DefaultFlags();
+    o.cachelevel = 0;
+    std::string src = ren.Render(uops);
+    absl::StatusOr<std::string> lib = ClangCompiler(o).Compile(WithCpuEntry(src, "consts", 1, 0));
+    ASSERT_TRUE(lib.ok()) << lib.status() << "\n" << src;
+    absl::StatusOr<CpuProgram> prg = CpuProgram::Load(*lib, "consts");
+    ASSERT_TRUE(prg.ok()) << prg.status();
+    std::vector<uint8_t> out(n * d.itemsize(), 0xab);
+    void* bufs[] = {out.data()};
+    prg->Run(bufs, {});
+    for (int i = 0; i < n; ++i) {
+      // the stored bytes are the little-endian low bytes of the wrapped value
+      i128 want = Truncate(vals[i], d).to_int();
+      for (int b = 0; b < d.itemsize(); ++b)
+        EXPECT_EQ(out[i * d.itemsize() + b], static_cast<uint8_t>(want >> (8 * b)))
+            << vals[i] << " byte " << b;
+    }
+  }
+}
+
 TEST(ClangRendererTest, Capabilities) {
   Config c = TestConfig();
   c.threads = 0;

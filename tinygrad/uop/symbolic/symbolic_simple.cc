@@ -24,8 +24,21 @@ bool Truthy(const ConstValue& v) { return v.is_invalid() || v.to_bool(); }
 
 // ** constant folding **
 
-// An ALU op of consts -> the const of its exec_alu (untruncated, as tinygrad folds; vector
-// lanes are truncated, as tinygrad's per-lane exec_alu does).
+// An unsigned int const as the program holds it: wrapped to its dtype (C's unsigned arithmetic
+// and conversions are modular). Anything else passes through.
+ConstValue WrapUnsigned(const ConstValue& v, DType d) {
+  if (!dtypes::is_unsigned(d) || !(v.is_int() || v.is_bool())) return v;
+  return Truncate(v, d.scalar());
+}
+
+// An ALU op of consts -> the const of its exec_alu. Untruncated, as tinygrad folds
+// (exec_alu(..., truncate_output=False)); vector lanes are truncated, as tinygrad's per-lane
+// exec_alu does. Unsigned ints differ: operands and result wrap to their dtypes. tinygrad keeps
+// the exact Python int there and wraps it only when rendering a uint32/uint64 const, but our
+// ints saturate at 2**120, so a folded chain of uint32 ops (a threefry of consts) became 2**120,
+// not the wrapped value, and a literal C rejects; and >>, //, % and < of an unwrapped value
+// differ from what the program computes. Signed ints keep tinygrad's exact folding (their
+// overflow is undefined in C).
 UOp FoldConstAlu(const Match& m) {
   const UOp& a = m["a"];
   int n = a.dtype().count();
@@ -37,12 +50,14 @@ UOp FoldConstAlu(const Match& m) {
   std::vector<ConstValue> out;
   for (int i = 0; i < n; ++i) {
     std::vector<ConstValue> operands;
-    for (const auto& l : lanes) operands.push_back(l[i]);
+    for (size_t j = 0; j < lanes.size(); ++j)
+      operands.push_back(WrapUnsigned(lanes[j][i], a.src(j).dtype()));
     // Division by zero is never folded (ops.h). TODO(parity): tinygrad folds x//0 to 0.
     if ((a.op() == Ops::IDIV || a.op() == Ops::MOD) && !operands[1].is_invalid() &&
         PyEq(operands[1], 0))
       return {};
-    out.push_back(ExecAlu(a.op(), a.dtype().scalar(), operands, /*truncate_output=*/n > 1));
+    out.push_back(ExecAlu(a.op(), a.dtype().scalar(), operands,
+                          /*truncate_output=*/n > 1 || dtypes::is_unsigned(a.dtype())));
   }
   return n == 1 ? a.const_like(out[0]) : ConstLikeLanes(a, out);
 }
@@ -234,12 +249,15 @@ UOp FoldMulZero(const Match& m) {
   return nan ? x.const_like(kNan) : x.const_like(0);
 }
 
-// CAST of a const -> the const, converted.
+// CAST of a const -> the const, converted (as_const; to an unsigned int also wrapped, see
+// FoldConstAlu: tinygrad keeps e.g. a uint16 const of 2**20 that later folds get wrong).
 UOp FoldCastConst(const Match& m) {
   const UOp &root = m["root"], &c = m["c"];
-  if (c.op() == Ops::VCONST)
-    return ConstLikeLanes(root, ConstLanes(c, static_cast<int>(c.arg().size())));
-  return root.const_like(ConstArg(c));
+  int n = c.op() == Ops::VCONST ? static_cast<int>(c.arg().size()) : 1;
+  std::vector<ConstValue> lanes = ConstLanes(c, n);
+  for (ConstValue& v : lanes) v = WrapUnsigned(dtypes::as_const(v, root.dtype()), root.dtype());
+  if (c.op() == Ops::VCONST) return ConstLikeLanes(root, lanes);
+  return root.const_like(lanes[0]);
 }
 
 // x < x, x != x -> False (a bool of x's width)

@@ -458,6 +458,52 @@ TEST(SimplifyTest, DivisionByZeroIsLeftAlone) {
   EXPECT_EQ(Simplify(m), m);
 }
 
+// ** constant folding of unsigned ints (symbolic_simple.cc FoldConstAlu / FoldCastConst) **
+// Unsigned folds wrap to the dtype, as the program computes them (tinygrad keeps exact Python
+// ints and wraps them only when rendering; ours saturate at 2**120, so they must wrap on the way).
+
+UOp U32(uint32_t v) { return UOp::Const(dtypes::uint32, static_cast<int64_t>(v)); }
+UOp Shr(const UOp& x, const UOp& y) { return x.alu(Ops::SHR, {y}); }
+UOp FoldSimple(const UOp& x) { return GraphRewrite(x, SymbolicSimple(), {.name = "test"}); }
+
+// Regression: 20 threefry-like rounds of uint32 consts (Tensor::Rand with a const key) folded
+// to 2**120 and more, which clang rejects as an integer literal.
+TEST(ConstFoldTest, Uint32ChainWrapsLikeTheProgram) {
+  static constexpr int kRot[8] = {13, 15, 26, 6, 17, 29, 16, 24};
+  uint32_t x = 0x12345678u, y = 0x9abcdef0u;
+  UOp ux = U32(x), uy = U32(y);
+  for (int i = 0; i < 20; ++i) {
+    int r = kRot[i % 8];
+    x = x + y;
+    y = ((y << r) + (y >> (32 - r))) ^ x;
+    ux = ux + uy;
+    uy = ((uy << U32(r)) + Shr(uy, U32(32 - r))) ^ ux;
+  }
+  UOp out = FoldSimple(UOp::Sink({ux, uy}));
+  ASSERT_EQ(out.src(0).op(), Ops::CONST);
+  EXPECT_EQ(out.src(0).arg().number(), ConstValue(int64_t{x}));
+  EXPECT_EQ(out.src(1).arg().number(), ConstValue(int64_t{y}));
+}
+
+TEST(ConstFoldTest, UnsignedOperandsAndResultsWrap) {
+  // a uint32 const of -1 (arange's `start - step`) is 0xffffffff to //, < and >>
+  UOp m1 = UOp::Const(dtypes::uint32, -1);
+  EXPECT_EQ(FoldSimple(m1.idiv(U32(2))), U32(0x7fffffffu));
+  EXPECT_EQ(FoldSimple(m1.lt(U32(5))), UOp::Const(dtypes::bool_, false));
+  EXPECT_EQ(FoldSimple(m1 + U32(1)), U32(0));
+  // uint64 products past 2**120 wrap exactly: (2**64-1)**2 = 1 mod 2**64
+  UOp big = UOp::Const(dtypes::uint64, ConstValue((i128{1} << 64) - 1));
+  EXPECT_EQ(FoldSimple(big * big), UOp::Const(dtypes::uint64, 1));
+  // a CAST to uint16 wraps before the next fold: 0x12345678 -> 0x5678, // 64 -> 0x159
+  UOp c16 = U32(0x12345678u).cast(dtypes::uint16);
+  EXPECT_EQ(FoldSimple(c16), UOp::Const(dtypes::uint16, 0x5678));
+  EXPECT_EQ(FoldSimple(c16.idiv(UOp::Const(dtypes::uint16, 64))),
+            UOp::Const(dtypes::uint16, 0x5678 / 64));
+  // signed ints keep tinygrad's exact folding (simple.const_fold_does_not_wrap)
+  EXPECT_EQ(FoldSimple(UOp::Const(dtypes::int32, 2147483647) * 2),
+            UOp::Const(dtypes::int32, int64_t{4294967294}));
+}
+
 TEST(ResolveTest, DecidedOrDefault) {
   UOp a = V("a", 0, 8);
   EXPECT_TRUE(Resolve(a.lt(10)));
