@@ -17,6 +17,7 @@
 
 #include "gtest/gtest.h"
 #include "tests/e2e/e2e_util.h"
+#include "tinygrad/base/config.h"
 #include "tinygrad/engine/realize.h"
 #include "tinygrad/tensor/tensor.h"
 #include "tinygrad/workloads/workloads.h"
@@ -97,7 +98,7 @@ TEST(WorkloadsE2E, EveryWorkloadHasATest) {
       << "a new workload needs a test here";
 }
 
-TEST(WorkloadsE2E, Matmul) {
+void CheckMatmul() {
   const int64_t m = 5, n = 7, k = 9;  // distinct sizes catch transposed operands
   Built b = Build("matmul", {{"m", m}, {"n", n}, {"k", k}});
   ASSERT_EQ(b.in.size(), 2u);
@@ -105,7 +106,7 @@ TEST(WorkloadsE2E, Matmul) {
                  "matmul");
 }
 
-TEST(WorkloadsE2E, Conv2d) {
+void CheckConv2d() {
   const int64_t batch = 2, cin = 3, cout = 4, size = 6, kernel = 3;
   Built b = Build("conv2d",
                   {{"batch", batch}, {"cin", cin}, {"cout", cout}, {"size", size}, {"kernel", kernel}});
@@ -126,7 +127,7 @@ TEST(WorkloadsE2E, Mlp) {
 }
 
 // x + (causal multi-head SDPA of layernorm(x) @ wqkv split into q, k, v) @ wo.
-TEST(WorkloadsE2E, Attention) {
+void CheckAttention() {
   const int64_t batch = 2, seq = 8, dim = 16, heads = 2, hd = dim / heads;
   Built b = Build("attention", {{"batch", batch}, {"seq", seq}, {"dim", dim}, {"heads", heads}});
   ASSERT_EQ(b.in.size(), 3u);  // x, wqkv, wo
@@ -175,6 +176,30 @@ TEST(WorkloadsE2E, ResnetBlock) {
   h = bn(e2e::Conv2d(h, w2, batch, c, size, size, c, 3, 3, 1), m2);
   for (size_t i = 0; i < h.size(); ++i) h[i] += x[i];
   ExpectAllClose(Output(b, 2, {batch, c, size, size}), Relu(h), kAtol, kRtol, "resnet_block");
+}
+
+TEST(WorkloadsE2E, Matmul) { CheckMatmul(); }
+TEST(WorkloadsE2E, Conv2d) { CheckConv2d(); }
+TEST(WorkloadsE2E, Attention) { CheckAttention(); }
+
+// NOOPT=1: the same kernels without hand-coded opts (no upcasts/unrolls, plain loops) must give
+// the same values; the scheduler's kernels do not depend on it.
+Config Noopt() {
+  Config c = GetConfig();
+  c.noopt = true;
+  return c;
+}
+TEST(WorkloadsE2E, MatmulNoopt) {
+  ScopedConfig noopt(Noopt());
+  CheckMatmul();
+}
+TEST(WorkloadsE2E, Conv2dNoopt) {
+  ScopedConfig noopt(Noopt());
+  CheckConv2d();
+}
+TEST(WorkloadsE2E, AttentionNoopt) {
+  ScopedConfig noopt(Noopt());
+  CheckAttention();
 }
 
 }  // namespace
