@@ -40,6 +40,8 @@ ConstValue WrapUnsigned(const ConstValue& v, DType d) {
 // differ from what the program computes. Signed ints keep tinygrad's exact folding (their
 // overflow is undefined in C).
 UOp FoldConstAlu(const Match& m) {
+  // ops whose value is a float whatever the dtype: not wrapped (left as tinygrad folds them)
+  static constexpr OpSet kFloatValued{Ops::LOG2, Ops::SQRT, Ops::RECIPROCAL, Ops::SIN, Ops::FDIV};
   const UOp& a = m["a"];
   int n = a.dtype().count();
   std::vector<std::vector<ConstValue>> lanes;
@@ -57,7 +59,8 @@ UOp FoldConstAlu(const Match& m) {
         PyEq(operands[1], 0))
       return {};
     out.push_back(ExecAlu(a.op(), a.dtype().scalar(), operands,
-                          /*truncate_output=*/n > 1 || dtypes::is_unsigned(a.dtype())));
+                          /*truncate_output=*/n > 1 || (dtypes::is_unsigned(a.dtype()) &&
+                                                        !kFloatValued.contains(a.op()))));
   }
   return n == 1 ? a.const_like(out[0]) : ConstLikeLanes(a, out);
 }

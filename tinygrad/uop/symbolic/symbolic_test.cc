@@ -499,6 +499,8 @@ TEST(ConstFoldTest, UnsignedOperandsAndResultsWrap) {
   EXPECT_EQ(FoldSimple(c16), UOp::Const(dtypes::uint16, 0x5678));
   EXPECT_EQ(FoldSimple(c16.idiv(UOp::Const(dtypes::uint16, 64))),
             UOp::Const(dtypes::uint16, 0x5678 / 64));
+  // float-valued ops are not wrapped (int() of the float, as tinygrad's const_like)
+  EXPECT_EQ(FoldSimple(U32(17).sqrt()), U32(4));
   // signed ints keep tinygrad's exact folding (simple.const_fold_does_not_wrap)
   EXPECT_EQ(FoldSimple(UOp::Const(dtypes::int32, 2147483647) * 2),
             UOp::Const(dtypes::int32, int64_t{4294967294}));
