@@ -29,10 +29,16 @@ std::vector<double> Values(const Tensor& t) {
   return std::vector<double>(v->begin(), v->end());
 }
 
-int64_t ScheduledKernels(const Tensor& t) {
-  EXPECT_TRUE(t.ok()) << t.status();
-  if (!t.ok()) return -1;
-  absl::StatusOr<Schedule> s = CreateScheduleWithVars(UOp::Sink({t.uop()}));
+int64_t ScheduledKernels(const Tensor& t) { return ScheduledKernels(std::vector<Tensor>{t}); }
+
+int64_t ScheduledKernels(const std::vector<Tensor>& ts) {
+  std::vector<UOp> roots;
+  for (const Tensor& t : ts) {
+    EXPECT_TRUE(t.ok()) << t.status();
+    if (!t.ok()) return -1;
+    roots.push_back(t.uop());
+  }
+  absl::StatusOr<Schedule> s = CreateScheduleWithVars(UOp::Sink(roots));
   EXPECT_TRUE(s.ok()) << s.status();
   if (!s.ok()) return -1;
   return std::count_if(s->items.begin(), s->items.end(),

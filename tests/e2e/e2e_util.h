@@ -26,6 +26,8 @@ std::vector<double> Values(const Tensor& t);
 // Kernels (SINK schedule items) the scheduler makes for `t` now, without running them:
 // CreateScheduleWithVars(SINK(t)). -1 (and a test failure) on a scheduling error.
 int64_t ScheduledKernels(const Tensor& t);
+// The same for several tensors scheduled together: SINK(ts...).
+int64_t ScheduledKernels(const std::vector<Tensor>& ts);
 
 // Every |got[i] - want[i]| <= atol + rtol * |want[i]|, and equal sizes.
 void ExpectAllClose(const std::vector<double>& got, const std::vector<double>& want, double atol,
