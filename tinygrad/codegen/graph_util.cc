@@ -24,52 +24,17 @@ int RangeStart(Ops op) {
   }
 }
 
-std::vector<UOp> EndedRanges(const UOp& u) {
-  std::vector<UOp> out;
-  if (int start = RangeStart(u.op()); start >= 0) {
-    for (size_t i = start; i < u.src().size(); ++i) out.push_back(u.src(i));
-  } else if (u.op() == Ops::AFTER) {
-    for (const UOp& s : u.src().subspan(1))
-      for (const UOp& e : EndedRanges(s)) out.push_back(e);
-  }
-  return out;
-}
+std::vector<UOp> EndedRanges(const UOp& u) { return u.ended_ranges(); }
 
 namespace {
-void EraseNode(std::vector<UOp>& v, const UOp& u) {
-  auto it = std::find(v.begin(), v.end(), u);
-  if (it != v.end()) v.erase(it);
-}
 bool Has(const std::vector<UOp>& v, const UOp& u) {
   return std::find(v.begin(), v.end(), u) != v.end();
 }
 }  // namespace
 
-RangeMap::RangeMap(const UOp& root) : keep_(root.toposort()) {
-  for (const UOp& u : keep_) {
-    std::vector<UOp> ret;
-    for (const UOp& s : u.src())
-      for (const UOp& r : ranges_.at(s.id()))
-        if (!Has(ret, r)) ret.push_back(r);
-    for (const UOp& er : EndedRanges(u)) {
-      if (er.op() == Ops::RANGE) {
-        EraseNode(ret, er);  // a single RANGE: we don't flow through it
-      } else {
-        for (const UOp& r : ranges_.at(er.id())) EraseNode(ret, r);
-      }
-    }
-    if (u.op() == Ops::RANGE && !Has(ret, u)) ret.insert(ret.begin(), u);
-    ranges_.emplace(u.id(), std::move(ret));
-  }
+bool RangeMap::Contains(const UOp& u, const UOp& range) const {
+  return Has(u.ranges(), range);
 }
-
-const std::vector<UOp>& RangeMap::Of(const UOp& u) const {
-  auto it = ranges_.find(u.id());
-  TG_CHECK(it != ranges_.end()) << "RangeMap::Of a node outside the graph: " << OpName(u.op());
-  return it->second;
-}
-
-bool RangeMap::Contains(const UOp& u, const UOp& range) const { return Has(Of(u), range); }
 
 std::vector<UOp> Toposort(const UOp& root, const std::function<bool(const UOp&)>& gate) {
   std::vector<UOp> out;

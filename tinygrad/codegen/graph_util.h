@@ -29,17 +29,13 @@ int RangeStart(Ops op);
 // u.ended_ranges.
 std::vector<UOp> EndedRanges(const UOp& u);
 
-// u.ranges for every node of a graph (tinygrad's recursive property), computed once.
+// u.ranges for the nodes of a graph. UOp::ranges() memoizes per node, so this is a view.
 class RangeMap {
  public:
-  explicit RangeMap(const UOp& root);
-  // The RANGEs `u` (a node of the graph) is inside of, in tinygrad's order.
-  const std::vector<UOp>& Of(const UOp& u) const;
+  explicit RangeMap(const UOp&) {}
+  // The RANGEs `u` is inside of, in tinygrad's order.
+  const std::vector<UOp>& Of(const UOp& u) const { return u.ranges(); }
   bool Contains(const UOp& u, const UOp& range) const;
-
- private:
-  absl::flat_hash_map<const void*, std::vector<UOp>> ranges_;
-  std::vector<UOp> keep_;  // the graph's nodes, alive while the map is
 };
 
 // tinygrad's toposort(gate): a node's sources are visited only when gate(node) is true (the

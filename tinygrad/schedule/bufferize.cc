@@ -22,32 +22,6 @@
 
 namespace tg {
 
-const std::vector<UOp>& RangesMemo::Of(const UOp& u) {
-  if (auto it = memo_.find(u); it != memo_.end()) return it->second;
-  // the nodes below u not yet known, children first
-  std::vector<UOp> todo = Toposort(u, [&](const UOp& x) { return !memo_.contains(x); });
-  static const std::vector<UOp> kNone;
-  for (const UOp& x : todo) {
-    std::vector<UOp> ret;
-    for (const UOp& s : x.src()) {
-      auto it = memo_.find(s);
-      for (const UOp& r : it == memo_.end() ? kNone : it->second)
-        if (!tg::Contains(ret, r)) ret.push_back(r);
-    }
-    for (const UOp& er : EndedRanges(x)) {
-      if (er.op() == Ops::RANGE) {
-        ret.erase(std::remove(ret.begin(), ret.end(), er), ret.end());
-      } else if (auto it = memo_.find(er); it != memo_.end()) {
-        for (const UOp& g : it->second) ret.erase(std::remove(ret.begin(), ret.end(), g), ret.end());
-      }
-    }
-    if (x.op() == Ops::RANGE && !tg::Contains(ret, x)) ret.insert(ret.begin(), x);
-    memo_[x] = std::move(ret);
-  }
-  auto it = memo_.find(u);
-  TG_CHECK(it != memo_.end());
-  return it->second;
-}
 
 namespace {
 

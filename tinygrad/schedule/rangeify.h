@@ -35,16 +35,14 @@ const PatternMatcher& EarliestRewrites();
 
 // tinygrad's cached `u.ranges` for one pass: the RANGEs each node is inside of, computed once per
 // node (holding the nodes, so a node's identity is stable while the memo lives).
+// u.ranges (UOp::ranges() memoizes per node; this stays as the pass's ctx type).
 class RangesMemo {
  public:
-  const std::vector<UOp>& Of(const UOp& u);
+  const std::vector<UOp>& Of(const UOp& u) { return u.ranges(); }
   bool Contains(const UOp& u, const UOp& range) {
     const std::vector<UOp>& r = Of(u);
     return std::find(r.begin(), r.end(), range) != r.end();
   }
-
- private:
-  absl::node_hash_map<UOp, std::vector<UOp>> memo_;  // node map: references stay valid
 };
 
 // ctx: RangesMemo.

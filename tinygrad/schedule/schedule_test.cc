@@ -314,13 +314,10 @@ TEST(ScheduleTest, DeepMlpOneKernelPerLayer) {
     UOp w = Empty({64, 64}).reshape({1, 64, 64}).permute({0, 2, 1}).expand({16, 64, 64});
     x = Relu((a * w).r(Ops::ADD, std::vector<int64_t>{2}).reshape({16, 64}));
   }
-  auto start = absl::Now();
+  // Its time is measured in schedule_benchmark, not asserted here.
   absl::StatusOr<Schedule> s = CreateScheduleWithVars(UOp::Sink({x}));
-  absl::Duration took = absl::Now() - start;
   ASSERT_TRUE(s.ok());
   EXPECT_EQ(s->items.size(), static_cast<size_t>(kLayers));
-  EXPECT_LT(took, absl::Seconds(20));
-  std::cout << "scheduled " << kLayers << " layers in " << took << "\n";
 }
 
 TEST(ScheduleTest, KernelOrderFollowsDependencies) {

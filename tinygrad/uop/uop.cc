@@ -1,6 +1,7 @@
 // Port of tinygrad/uop/ops.py: UOpMetaClass (interning), UOp helpers and pretty_print.
 #include "tinygrad/uop/uop.h"
 
+#include <algorithm>
 #include <mutex>
 #include <new>
 #include <sstream>
@@ -70,6 +71,7 @@ class Interner {
         if (c->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) pending.push_back(c);
       }
       delete d->tensor_info;  // may release shape dims: they join `pending`
+      delete d->ranges_memo.load(std::memory_order_acquire);
       d->~Node();
       ::operator delete(const_cast<Node*>(d), std::align_val_t(alignof(Node)));
     }
@@ -447,6 +449,89 @@ std::string PrettyPrint(const UOp& root) {
 
 std::ostream& operator<<(std::ostream& os, const UOp& u) {
   return u ? os << PrettyPrint(u) : os << "UOp(null)";
+}
+
+}  // namespace tg
+
+namespace tg {
+namespace {
+
+// tinygrad's range_start: the source index from which a node's sources are ranges it closes.
+int RangeStart(Ops op) {
+  switch (op) {
+    case Ops::BUFFERIZE:
+    case Ops::REDUCE:
+    case Ops::END: return 1;
+    case Ops::STORE: return 2;
+    case Ops::WMMA: return 3;
+    default: return -1;
+  }
+}
+
+void EraseOne(std::vector<UOp>& v, const UOp& u) {
+  auto it = std::find(v.begin(), v.end(), u);
+  if (it != v.end()) v.erase(it);
+}
+
+bool Has(const std::vector<UOp>& v, const UOp& u) {
+  return std::find(v.begin(), v.end(), u) != v.end();
+}
+
+}  // namespace
+
+std::vector<UOp> UOp::ended_ranges() const {
+  std::vector<UOp> out;
+  if (int start = RangeStart(op()); start >= 0) {
+    for (size_t i = start; i < src().size(); ++i) out.push_back(src(i));
+  } else if (op() == Ops::AFTER) {
+    for (const UOp& s : src().subspan(1)) {
+      std::vector<UOp> e = s.ended_ranges();
+      out.insert(out.end(), e.begin(), e.end());
+    }
+  }
+  return out;
+}
+
+const std::vector<UOp>& UOp::ranges() const {
+  if (const auto* r = node_->ranges_memo.load(std::memory_order_acquire)) return *r;
+  // Nodes below this one without a memo, children first (explicit stack).
+  std::vector<UOp> order;
+  {
+    absl::flat_hash_set<const void*> seen;
+    std::vector<std::pair<UOp, size_t>> stack{{*this, 0}};
+    seen.insert(id());
+    while (!stack.empty()) {
+      auto& [u, next] = stack.back();
+      if (next < u.src().size()) {
+        const UOp& s = u.src(next++);
+        if (s.node_->ranges_memo.load(std::memory_order_acquire) == nullptr &&
+            seen.insert(s.id()).second)
+          stack.emplace_back(s, 0);
+        continue;
+      }
+      order.push_back(u);
+      stack.pop_back();
+    }
+  }
+  for (const UOp& u : order) {
+    std::vector<UOp> ret;
+    for (const UOp& s : u.src())
+      for (const UOp& r : s.ranges())
+        if (!Has(ret, r)) ret.push_back(r);
+    for (const UOp& er : u.ended_ranges()) {
+      if (er.op() == Ops::RANGE) {
+        EraseOne(ret, er);  // a closed RANGE does not flow through
+      } else {
+        for (const UOp& r : er.ranges()) EraseOne(ret, r);
+      }
+    }
+    if (u.op() == Ops::RANGE && !Has(ret, u)) ret.insert(ret.begin(), u);
+    auto* fresh = new std::vector<UOp>(std::move(ret));
+    const std::vector<UOp>* expected = nullptr;
+    if (!u.node_->ranges_memo.compare_exchange_strong(expected, fresh, std::memory_order_acq_rel))
+      delete fresh;  // another thread computed the same list first
+  }
+  return *node_->ranges_memo.load(std::memory_order_acquire);
 }
 
 }  // namespace tg

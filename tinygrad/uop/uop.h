@@ -207,6 +207,14 @@ class UOp {
   // The interned tensor-graph facts behind shape() and device() (shape.h).
   const uop_internal::TensorInfo* node_tensor_info() const;
 
+  // tinygrad's `ranges`: the RANGEs this node's value depends on that no node on the way
+  // closed (END, REDUCE, STORE, BUFFERIZE, WMMA close theirs; a RANGE includes itself), in
+  // tinygrad's order. Computed on first use and kept with the node (tinygrad's cached
+  // property): later calls are O(1).
+  const std::vector<UOp>& ranges() const;
+  // The ranges a node closes (tinygrad's ended_ranges).
+  std::vector<UOp> ended_ranges() const;
+
   // ** graph walks (explicit stacks: no recursion depth limit) **
   // Children before parents, sources visited in order (tinygrad's toposort).
   std::vector<UOp> toposort() const;
@@ -275,6 +283,8 @@ struct Node {
   ConstValue vmin;
   ConstValue vmax;
   const TensorInfo* tensor_info;  // shape and device; null when neither exists
+  // ranges(), once someone asked (write-once; freed with the node).
+  mutable std::atomic<const std::vector<UOp>*> ranges_memo{nullptr};
   // `num_src` UOp handles follow the node in the same allocation.
   const UOp* src() const { return reinterpret_cast<const UOp*>(this + 1); }
 };

@@ -469,69 +469,7 @@ bool TuplizeLess(const UOp& a, const UOp& b) {
 
 // ** ranges **
 
-namespace {
-// tinygrad's range_start: from which source on an op closes ranges.
-int RangeStart(Ops op) {
-  switch (op) {
-    case Ops::BUFFERIZE:
-      return 1;
-    case Ops::REDUCE:
-      return 1;
-    case Ops::STORE:
-      return 2;
-    case Ops::WMMA:
-      return 3;
-    case Ops::END:
-      return 1;
-    default:
-      return -1;
-  }
-}
-
-std::vector<UOp> EndedRanges(const UOp& u) {
-  int start = RangeStart(u.op());
-  if (start >= 0) {
-    std::vector<UOp> out;
-    for (size_t i = start; i < u.src().size(); ++i) out.push_back(u.src(i));
-    return out;
-  }
-  if (u.op() == Ops::AFTER) {
-    std::vector<UOp> out;
-    for (const UOp& s : u.src().subspan(1)) {
-      std::vector<UOp> e = EndedRanges(s);
-      out.insert(out.end(), e.begin(), e.end());
-    }
-    return out;
-  }
-  return {};
-}
-
-void EraseNode(std::vector<UOp>& v, const UOp& u) {
-  auto it = std::find(v.begin(), v.end(), u);
-  if (it != v.end()) v.erase(it);
-}
-}  // namespace
-
-std::vector<UOp> Ranges(const UOp& root) {
-  // `ranges` of every node of the graph, children first (tinygrad's recursive_property).
-  absl::flat_hash_map<const void*, std::vector<UOp>> ranges;
-  for (const UOp& u : root.toposort()) {
-    std::vector<UOp> ret;
-    for (const UOp& s : u.src())
-      for (const UOp& r : ranges.at(s.id()))
-        if (!Contains(ret, r)) ret.push_back(r);
-    for (const UOp& er : EndedRanges(u)) {
-      if (er.op() == Ops::RANGE) {
-        EraseNode(ret, er);
-      } else {
-        for (const UOp& r : ranges.at(er.id())) EraseNode(ret, r);
-      }
-    }
-    if (u.op() == Ops::RANGE && !Contains(ret, u)) ret.insert(ret.begin(), u);
-    ranges.emplace(u.id(), std::move(ret));
-  }
-  return ranges.at(root.id());
-}
+std::vector<UOp> Ranges(const UOp& root) { return root.ranges(); }
 
 // ** index validity **
 
