@@ -220,5 +220,30 @@ TEST(UOpDeathTest, NullSourceIsABug) {
   EXPECT_DEATH(UOp::Make(Ops::ADD, dtypes::index, {UOp(), UOp()}), "null source");
 }
 
+TEST(UOpRangesTest, RangesFollowTinygrad) {
+  UOp r0 = UOp::Range(4, 0), r1 = UOp::Range(8, 1, AxisType::REDUCE);
+  UOp x = r0 * 8 + r1;
+  EXPECT_EQ(r0.ranges(), (std::vector<UOp>{r0}));
+  EXPECT_EQ(x.ranges(), (std::vector<UOp>{r0, r1}));
+  UOp red = UOp::Make(Ops::REDUCE, dtypes::index, {x, r1}, Ops::ADD);
+  EXPECT_EQ(red.ranges(), (std::vector<UOp>{r0})) << "REDUCE closes its ranges";
+  UOp buf = UOp::Make(Ops::DEFINE_GLOBAL, dtypes::float32.ptr(4), {}, 0);
+  UOp st = buf.index(std::vector<UOp>{r0}, true).store(UOp::Const(dtypes::float32, 1.0));
+  UOp end = st.end(std::vector<UOp>{r0});
+  EXPECT_EQ(st.ranges(), (std::vector<UOp>{r0}));
+  EXPECT_TRUE(end.ranges().empty()) << "END closes its ranges";
+  EXPECT_EQ(end.ended_ranges(), (std::vector<UOp>{r0}));
+  UOp after = buf.after(std::vector<UOp>{end});
+  EXPECT_EQ(after.ended_ranges(), (std::vector<UOp>{r0})) << "AFTER closes what its deps close";
+}
+
+TEST(UOpRangesTest, DeepChainsDoNotRecurse) {
+  UOp r = UOp::Range(4, 0);
+  UOp x = r;
+  for (int i = 0; i < 200000; ++i) x = x + 1;
+  EXPECT_EQ(x.ranges(), (std::vector<UOp>{r}));
+  EXPECT_EQ(&x.ranges(), &x.ranges()) << "memoized";
+}
+
 }  // namespace
 }  // namespace tg
