@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tinygrad/engine/realize.h"
 #include "tinygrad/tensor/tensor.h"
 
 namespace tg {
@@ -91,6 +92,23 @@ TEST(TensorIO, RealizeUpdatesLiveTensors) {
 // Values printed by the reference: Tensor.manual_seed(42); Tensor.rand(5); Tensor.rand(2, 3);
 // Tensor.randn(7); Tensor.randint(6, low=-3, high=5); Tensor.rand(3, dtype=dtypes.float16)
 // (float.hex of each element; see tools/golden/gen_tensor_graph.py's header for the setup).
+// The counter and key reach the kernel as data, so the same shape is the same kernel: the
+// second call compiles nothing and still draws new numbers.
+TEST(TensorIO, RepeatedRandReusesOneProgram) {
+  Tensor::ManualSeed(7);
+  auto first = Tensor::Rand({5, 7}).to_vector<float>();
+  ASSERT_TRUE(first.ok()) << first.status();
+  int64_t built = GetEngineStats().programs_built;
+  auto second = Tensor::Rand({5, 7}).to_vector<float>();
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_EQ(GetEngineStats().programs_built, built);
+  EXPECT_NE(*first, *second);
+  for (float v : *second) {
+    EXPECT_GE(v, 0.0f);
+    EXPECT_LT(v, 1.0f);
+  }
+}
+
 TEST(TensorIO, RandomMatchesReferenceForSeed) {
   Tensor::ManualSeed(42);
   auto r5 = Tensor::Rand({5}).to_vector<float>();

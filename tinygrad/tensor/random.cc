@@ -4,7 +4,8 @@
 // uniform. The generator is Threefry-2x32 (20 rounds) built from uint32 tensor ops, so it runs
 // inside the kernel; the per-device counter lives on the host (tinygrad keeps it in a device
 // tensor it assigns to), which gives the same counter values and therefore the same numbers
-// as tinygrad for the same seed and call sequence.
+// as tinygrad for the same seed and call sequence. Each call hands the counter and key to the
+// kernel in a 4-word buffer, so repeated calls reuse one compiled kernel.
 #include <chrono>
 #include <mutex>
 #include <string>
@@ -44,18 +45,18 @@ RngState& Rng() {
 }
 
 // threefry2x32 (tinygrad/uop/decompositions.py) on the two uint32 halves of the counter.
-std::pair<Tensor, Tensor> Threefry(Tensor x0, Tensor x1, uint32_t key0, uint32_t key1) {
+// `ks` are the three key words as tensors (see Rand for why they are not constants).
+std::pair<Tensor, Tensor> Threefry(Tensor x0, Tensor x1, const Tensor (&ks)[3]) {
   constexpr int kRot[2][4] = {{13, 15, 26, 6}, {17, 29, 16, 24}};
-  const uint32_t ks[3] = {key1, key0 ^ key1 ^ 0x1BD11BDAu, key0};
-  Tensor a = x0 + ConstValue(int64_t{ks[2]}), b = x1 + ConstValue(int64_t{ks[0]});
+  Tensor a = x0 + ks[2], b = x1 + ks[0];
   for (int i = 0; i < 5; ++i) {
     for (int r : kRot[i % 2]) {
       Tensor s = a + b;
       b = s ^ (b.lshift(r) + b.rshift(32 - r));
       a = s;
     }
-    a = a + ConstValue(int64_t{ks[i % 3]});
-    b = b + ConstValue(int64_t{static_cast<uint32_t>(ks[(i + 1) % 3] + i + 1)});
+    a = a + ks[i % 3];
+    b = b + ks[(i + 1) % 3] + ConstValue(int64_t{i + 1});
   }
   return {a, b};
 }
@@ -93,11 +94,16 @@ Tensor Tensor::Rand(const std::vector<int64_t>& shape, const TensorOpts& o) {
     key1 = static_cast<uint32_t>(st.seed);
     bits_count = it->second.counter - static_cast<uint32_t>(num);
   }
+  // The counter and the key words travel in a small buffer rather than as constants, so every
+  // call with the same shape is the same kernel: one compile, schedule- and method-cache hits
+  // afterwards (tinygrad keeps them in device tensors for the same reason).
+  std::vector<uint32_t> params{bits_count, key1, key0 ^ key1 ^ 0x1BD11BDAu, key0};
+  Tensor p = FromVector(params, {4}, o.device);
+  const Tensor ks[3] = {p[1], p[2], p[3]};
   int64_t half = CeilDiv(num, 2);
-  Tensor counts0 = Arange(half, {.dtype = dtypes::uint32, .device = o.device}) +
-                   ConstValue(int64_t{bits_count});
+  Tensor counts0 = Arange(half, {.dtype = dtypes::uint32, .device = o.device}) + p[0];
   Tensor counts1 = counts0 + half;
-  auto [lo, hi] = Threefry(counts0, counts1, key0, key1);
+  auto [lo, hi] = Threefry(counts0, counts1, ks);
   Tensor bits = lo.cat({hi}).slice({Slice(std::nullopt, num)});
   // Random mantissa bits under the exponent of 1.0 give [1, 2); subtract 1.
   auto [nexp, nmant] = dtypes::finfo(dt);
