@@ -47,18 +47,56 @@ std::string SInt::repr() const { return is_int() ? std::to_string(v_) : Render(u
 
 namespace {
 
-bool IsConstAdd(const UOp& u) { return u.op() == Ops::ADD && u.src(1).op() == Ops::CONST; }
+// A symbolic sum as (term, coefficient) pairs in first-seen order plus a constant, so that
+// SInt arithmetic folds what tinygrad's ssimplify folds on shapes: n+n -> n*2,
+// n+(10-n) -> 10, (n*2)*2 -> n*4, (n+1)*2 -> n*2+2. Unfolded shapes are not only uglier:
+// the scheduler's simplified ranges no longer match the shape's (a pad to `10 - n` of a
+// computed (3, n) tensor left a PLACEHOLDER range behind).
+struct Linear {
+  std::vector<std::pair<UOp, int64_t>> terms;
+  int64_t c = 0;
+  void Add(const SInt& x, int64_t mult) {
+    if (x.is_int()) {
+      c += mult * x.value();
+      return;
+    }
+    const UOp& u = x.uop();
+    if (u.op() == Ops::ADD) {
+      Add(SInt(u.src(0)), mult);
+      Add(SInt(u.src(1)), mult);
+      return;
+    }
+    if (u.op() == Ops::MUL && u.src(1).op() == Ops::CONST) {
+      Add(SInt(u.src(0)), mult * u.src(1).arg().int64());
+      return;
+    }
+    for (auto& [t, k] : terms)
+      if (t == u) {
+        k += mult;
+        return;
+      }
+    terms.emplace_back(u, mult);
+  }
+  SInt Build() const {
+    UOp acc;
+    for (const auto& [t, k] : terms) {
+      if (k == 0) continue;
+      UOp term = k == 1 ? t : t * t.const_like(k);
+      acc = acc ? acc + term : term;
+    }
+    if (!acc) return SInt(c);
+    return c == 0 ? SInt(acc) : SInt(acc + acc.const_like(c));
+  }
+};
 
 }  // namespace
 
 SInt operator+(const SInt& a, const SInt& b) {
   if (a.is_int() && b.is_int()) return a.value() + b.value();
-  if (b.is_int() && b.value() == 0) return a;
-  if (a.is_int() && a.value() == 0) return b;
-  if (a.is_int()) return b + a;  // constants on the right, as tinygrad's symbolic orders them
-  if (b.is_int() && IsConstAdd(a.uop()))  // (x+c1)+c2 -> x+(c1+c2)
-    return SInt(a.uop().src(0)) + SInt(a.uop().src(1).arg().int64() + b.value());
-  return SInt(a.uop() + b.ToUOp());
+  Linear l;
+  l.Add(a, 1);
+  l.Add(b, 1);
+  return l.Build();
 }
 
 SInt operator-(const SInt& a, const SInt& b) {
@@ -69,8 +107,11 @@ SInt operator-(const SInt& a, const SInt& b) {
 SInt operator*(const SInt& a, const SInt& b) {
   if (a.is_int() && b.is_int()) return a.value() * b.value();
   if (a.is_int()) return b * a;
-  if (b.is_int() && b.value() == 1) return a;
-  if (b.is_int() && b.value() == 0) return SInt(0);
+  if (b.is_int()) {  // a linear form times a constant stays linear
+    Linear l;
+    l.Add(a, b.value());
+    return l.Build();
+  }
   return SInt(a.uop() * b.ToUOp());
 }
 

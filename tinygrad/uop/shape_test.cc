@@ -92,6 +92,25 @@ TEST(ShapeTest, SymbolicDims) {
   EXPECT_EQ(Prod(*b.shape()).vmax(), 40);
 }
 
+// SInt arithmetic folds linear forms as tinygrad's ssimplify does on shapes; a pad to
+// `10 - n` of an (n,) dim must come out as 10, or the scheduler's ranges (built from the
+// simplified shape) stop matching it.
+TEST(ShapeTest, SymbolicDimsFoldLinearForms) {
+  SInt n(UOp::Variable("n", 1, 10)), m(UOp::Variable("m", 1, 10));
+  EXPECT_EQ(n + (SInt(10) - n), SInt(10));
+  EXPECT_EQ(n + n, n * 2);
+  EXPECT_EQ((n * 2) * 2, n * 4);
+  EXPECT_EQ((n + 1) * 2, n * 2 + 2);
+  EXPECT_EQ(n - n, SInt(0));
+  EXPECT_EQ((n + m) - n, m);
+  EXPECT_EQ((n + 2) + m, (n + m) + 2);
+  EXPECT_EQ((n * 2).repr(), "(n*2)");
+  EXPECT_EQ((n * 2 + 2).repr(), "(n*2+2)");
+  UOp b = Buf(40).reshape({4, 10}).shrink({{0, 4}, {SInt(0), n}});
+  EXPECT_EQ(ShapeRepr(*b.pad({{0, 0}, {SInt(0), SInt(10) - n}}).shape()), "(4, 10)");
+  EXPECT_EQ(ShapeRepr(*b.pad({{0, 0}, {SInt(0), n}}).shape()), "(4, (n*2))");
+}
+
 TEST(ShapeTest, BitcastRescalesLastDim) {
   UOp b = Buf(8, dtypes::float32).reshape({2, 4});
   EXPECT_EQ(ShapeRepr(*b.bitcast(dtypes::float16).shape()), "(2, 8)");
