@@ -20,36 +20,38 @@ DType PromoteTypes(DType a, DType b) {
   return fp8(r) && !fp8(a) && !fp8(b) ? dtypes::default_float : r;
 }
 
-absl::StatusOr<std::vector<int64_t>> BroadcastShape(const std::string& op,
-                                                    const std::vector<int64_t>& a,
-                                                    const std::vector<int64_t>& b) {
+absl::StatusOr<Shape> BroadcastShape(const std::string& op, const Shape& a, const Shape& b) {
   size_t n = std::max(a.size(), b.size());
-  std::vector<int64_t> out(n);
+  Shape out(n);
   for (size_t i = 0; i < n; ++i) {
-    int64_t x = i + a.size() >= n ? a[i + a.size() - n] : 1;
-    int64_t y = i + b.size() >= n ? b[i + b.size() - n] : 1;
-    if (x != y && x != 1 && y != 1)
+    SInt x = i + a.size() >= n ? a[i + a.size() - n] : 1;
+    SInt y = i + b.size() >= n ? b[i + b.size() - n] : 1;
+    if (x != y && x != SInt(1) && y != SInt(1))
       return absl::InvalidArgumentError(absl::StrCat(op, ": shapes ", ShapeStr(a), " and ",
                                                      ShapeStr(b), " cannot be broadcast"));
-    out[i] = x == 1 ? y : x;
+    out[i] = x == SInt(1) ? y : x;
   }
   return out;
 }
 
-Tensor BroadcastTo(const Tensor& t, const std::vector<int64_t>& shape) {
+Tensor BroadcastTo(const Tensor& t, const Shape& shape) {
   TG_TENSOR_RETURN_IF_ERROR(&t);
-  std::vector<int64_t> s = t.shape();
+  if (absl::Status st = CheckSInts("expand", shape); !st.ok()) return Tensor::Error(st);
+  const Shape& s = t.sshape();
   if (s == shape) return t;
   if (s.size() > shape.size())
     return Err("expand", absl::StrCat("cannot broadcast ", ShapeStr(s), " to fewer dimensions ",
                                       ShapeStr(shape)));
-  std::vector<int64_t> aligned(shape.size() - s.size(), 1);
+  Shape aligned(shape.size() - s.size(), 1);
   aligned.insert(aligned.end(), s.begin(), s.end());
-  for (size_t i = 0; i < shape.size(); ++i)
-    if (aligned[i] != shape[i] && aligned[i] != 1)
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (aligned[i] != shape[i] && aligned[i] != SInt(1))
       return Err("expand", absl::StrCat("cannot broadcast ", ShapeStr(s), " to ", ShapeStr(shape)));
-  UOp r = t.uop().reshape(ToShape(aligned));
-  return Tensor(r.expand(ToShape(shape)));
+    if (shape[i].is_int() && shape[i].value() < 0)
+      return Err("expand", absl::StrCat("negative dimension in ", ShapeStr(shape)));
+  }
+  UOp r = t.uop().reshape(aligned);
+  return Tensor(r.expand(shape));
 }
 
 absl::StatusOr<std::pair<Tensor, Tensor>> Broadcasted(const std::string& op, const Tensor& x,
@@ -80,7 +82,7 @@ absl::StatusOr<std::pair<Tensor, Tensor>> Broadcasted(const std::string& op, con
     b = b.cast(out);
   }
   if (reverse) std::swap(a, b);
-  absl::StatusOr<std::vector<int64_t>> out_shape = BroadcastShape(op, a.shape(), b.shape());
+  absl::StatusOr<Shape> out_shape = BroadcastShape(op, a.sshape(), b.sshape());
   if (!out_shape.ok()) return out_shape.status();
   // The cast to sum_acc_dtype and back is a no-op forward; tinygrad keeps it for the backward
   // pass, and we keep it so the graph (and thus the kernels) match.

@@ -46,6 +46,8 @@ absl::Status Realize(const std::vector<Tensor>& ts) {
     if (!IsRealized(t.uop())) roots.push_back(t.uop());
   }
   if (roots.empty()) return absl::OkStatus();
+  // Kernels take every variable's value from a BIND; say which one is missing up front.
+  if (absl::Status s = tensor_internal::CheckAllBound("realize", UOp::Sink(roots)); !s.ok()) return s;
   absl::StatusOr<absl::flat_hash_map<UOp, UOp>> becomes = Realize(std::span<const UOp>(roots));
   if (!becomes.ok()) return becomes.status();
   tensor_internal::ApplyBecomesMap(*becomes);
@@ -58,19 +60,37 @@ absl::StatusOr<std::vector<std::byte>> Tensor::ReadAs(DType dt) const {
   if (!ok()) return status();
   Tensor x = cast(dt);
   if (!x.ok()) return x.status();
-  int64_t n = x.numel();
+  // A symbolic shape reads at its variables' bound values.
+  absl::StatusOr<std::vector<int64_t>> shape = tensor_internal::EvalShape(x.sshape());
+  if (!shape.ok()) return absl::InvalidArgumentError(absl::StrCat("read: ", shape.status().message()));
+  int64_t n = tensor_internal::Prod(*shape);
   if (n == 0) return std::vector<std::byte>();
   x = x.contiguous();
   if (absl::Status s = x.realize(); !s.ok()) return s;
   const UOp& u = x.uop();
-  if (!IsRealized(u))
-    return absl::InternalError("realize left " + std::string(OpName(u.op())) + " unrealized");
   UOp buf = u.base();
-  if (buf.arg().int64() != n)
-    return absl::InternalError(absl::StrCat("realized buffer has ", buf.arg().int64(),
+  if (buf.op() != Ops::BUFFER)
+    return absl::InternalError("realize left " + std::string(OpName(u.op())) + " unrealized");
+  int64_t size = buf.arg().int64(), item = dt.itemsize();
+  std::vector<std::byte> all(size * item);
+  if (IsRealized(u) && size == n) {
+    if (absl::Status s = CopyOut(buf, all); !s.ok()) return s;
+    return all;
+  }
+  // A view of a bigger buffer (a symbolic result is stored for the variables' maxima): pick
+  // the elements the view shows.
+  absl::StatusOr<std::vector<int64_t>> offsets = tensor_internal::ViewOffsets(u);
+  if (!offsets.ok()) return offsets.status();
+  if (static_cast<int64_t>(offsets->size()) != n)
+    return absl::InternalError(absl::StrCat("realized view has ", offsets->size(),
                                             " elements, expected ", n));
-  std::vector<std::byte> out(n * dt.itemsize());
-  if (absl::Status s = CopyOut(buf, out); !s.ok()) return s;
+  if (absl::Status s = CopyOut(buf, all); !s.ok()) return s;
+  std::vector<std::byte> out(n * item);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t o = (*offsets)[i];
+    if (o < 0 || o >= size) return absl::InternalError("realized view reads outside its buffer");
+    std::memcpy(out.data() + i * item, all.data() + o * item, item);
+  }
   return out;
 }
 

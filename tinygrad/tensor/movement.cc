@@ -6,6 +6,8 @@
 // CHECK-fail on invalid arguments.
 #include <cstdint>
 #include <algorithm>
+#include <array>
+#include <optional>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -27,22 +29,31 @@ using tensor_internal::ToShape;
   if (!var##_or.ok()) return Tensor::Error(var##_or.status());                      \
   int64_t var = *var##_or
 
-Tensor Tensor::reshape(const std::vector<int64_t>& shape_in) const {
+Tensor Tensor::reshape(const Shape& shape_in) const {
   TG_TENSOR_RETURN_IF_ERROR(this);
-  std::vector<int64_t> ns = shape_in, s = shape();
-  int64_t infer = std::count(ns.begin(), ns.end(), -1);
+  if (absl::Status st = tensor_internal::CheckSInts("reshape", shape_in); !st.ok()) return Error(st);
+  Shape ns = shape_in;
+  const Shape& s = sshape();
+  int64_t infer = std::count(ns.begin(), ns.end(), SInt(-1));
   if (infer > 1) return Err("reshape", "only one dimension can be inferred using -1, got " + ShapeStr(ns));
-  for (int64_t d : ns)
-    if (d < -1) return Err("reshape", "negative dimension in " + ShapeStr(ns));
+  for (const SInt& d : ns)
+    if (d.is_int() && d.value() < -1) return Err("reshape", "negative dimension in " + ShapeStr(ns));
   if (infer) {
-    int64_t known = -Prod(ns);  // the -1 counts once
-    if (known == 0) return Err("reshape", "cannot infer -1 with a 0 dimension in " + ShapeStr(ns));
-    for (int64_t& d : ns)
-      if (d == -1) d = Prod(s) / known;
+    Shape known_dims;
+    for (const SInt& d : ns)
+      if (d != SInt(-1)) known_dims.push_back(d);
+    SInt known = tg::Prod(known_dims), total = tg::Prod(s);
+    if (!known.is_int() || !total.is_int())
+      return Err("reshape", "cannot infer -1 with symbolic sizes, " + ShapeStr(s) + " -> " + ShapeStr(ns));
+    if (known.value() == 0) return Err("reshape", "cannot infer -1 with a 0 dimension in " + ShapeStr(ns));
+    for (SInt& d : ns)
+      if (d == SInt(-1)) d = total.value() / known.value();
   }
-  if (Prod(s) != Prod(ns))
+  // Symbolic products compare structurally (the UOp builder's check): (pos, 4) -> (pos*4,)
+  // works, a rearranged product of the same value does not.
+  if (tg::Prod(s) != tg::Prod(ns))
     return Err("reshape", "size mismatch, can't reshape " + ShapeStr(s) + " -> " + ShapeStr(shape_in));
-  return ns == s ? *this : Tensor(uop().reshape(ToShape(ns)));
+  return ns == s ? *this : Tensor(uop().reshape(ns));
 }
 
 Tensor Tensor::permute(const std::vector<int64_t>& order) const {
@@ -70,46 +81,89 @@ Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
   return permute(order);
 }
 
-Tensor Tensor::expand(const std::vector<int64_t>& shape_in) const {
+Tensor Tensor::expand(const Shape& shape_in) const {
   TG_TENSOR_RETURN_IF_ERROR(this);
-  std::vector<int64_t> s = shape(), ns = shape_in;
+  const Shape& s = sshape();
+  Shape ns = shape_in;
   if (ns.size() < s.size())
     return Err("expand", "cannot expand " + ShapeStr(s) + " to fewer dimensions " + ShapeStr(ns));
   size_t off = ns.size() - s.size();
   for (size_t i = 0; i < ns.size(); ++i)
-    if (ns[i] == -1) ns[i] = i >= off ? s[i - off] : 1;
+    if (ns[i] == SInt(-1)) ns[i] = i >= off ? s[i - off] : SInt(1);
   return tensor_internal::BroadcastTo(*this, ns);
 }
 
-Tensor Tensor::pad(const std::vector<std::pair<int64_t, int64_t>>& px, ConstValue value) const {
+// Would `x >= 0` hold for some values of its variables (tinygrad's resolve(x >= 0))?
+static bool MaybeNonNeg(const SInt& x) { return x.vmax() >= 0; }
+// Does `x >= 0` hold for all values (so a pad needs no shrink first)?
+static bool NonNeg(const SInt& x) { return x.vmin() >= 0; }
+// min(x, 0); symbolic pads are non-negative here.
+static SInt SMin0(const SInt& x) { return x.is_int() ? SInt(std::min<int64_t>(x.value(), 0)) : SInt(0); }
+
+// The (begin, end) pairs and dims under their variables' bound values, for the checks a
+// symbolic range can't do (nullopt for a dim with an unbound variable).
+static absl::StatusOr<std::vector<std::optional<std::array<int64_t, 3>>>> BoundPairs(
+    const std::string& op, const Shape& s, const PadArg& p) {
+  std::vector<UOp> syms;
+  for (size_t i = 0; i < s.size(); ++i)
+    for (const SInt* x : {&s[i], &p[i].first, &p[i].second})
+      if (!x->is_int()) syms.push_back(x->uop());
+  tensor_internal::VarVals vals;
+  if (!syms.empty()) {
+    absl::StatusOr<tensor_internal::VarVals> v = tensor_internal::CollectBindings(UOp::Sink(syms));
+    if (!v.ok()) return absl::InvalidArgumentError(absl::StrCat(op, ": ", v.status().message()));
+    vals = *std::move(v);
+  }
+  std::vector<std::optional<std::array<int64_t, 3>>> out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    absl::StatusOr<int64_t> b = tensor_internal::EvalSInt(p[i].first, vals),
+                            e = tensor_internal::EvalSInt(p[i].second, vals),
+                            d = tensor_internal::EvalSInt(s[i], vals);
+    if (b.ok() && e.ok() && d.ok()) out.push_back(std::array<int64_t, 3>{*b, *e, *d});
+    else out.push_back(std::nullopt);
+  }
+  return out;
+}
+
+Tensor Tensor::pad(const PadArg& px, ConstValue value) const {
   TG_TENSOR_RETURN_IF_ERROR(this);
-  std::vector<int64_t> s = shape();
+  if (absl::Status st = tensor_internal::CheckPads("pad", px); !st.ok()) return Error(st);
+  const Shape& s = sshape();
   if (px.size() != s.size())
     return Err("pad", absl::StrCat("padding length ", px.size(), " != ndim ", s.size()));
+  absl::StatusOr<std::vector<std::optional<std::array<int64_t, 3>>>> bound = BoundPairs("pad", s, px);
+  if (!bound.ok()) return Error(bound.status());
   bool any_neg = false;
   for (size_t i = 0; i < s.size(); ++i) {
-    any_neg |= px[i].first < 0 || px[i].second < 0;
-    if (s[i] + px[i].first + px[i].second < 0 || -px[i].first > s[i] || -px[i].second > s[i])
-      return Err("pad", absl::StrCat("padding (", px[i].first, ", ", px[i].second,
-                                     ") is invalid for dim ", i, " of ", ShapeStr(s)));
+    const auto& [b, e] = px[i];
+    if (const auto& v = (*bound)[i]; v && ((*v)[2] + (*v)[0] + (*v)[1] < 0 || -(*v)[0] > (*v)[2] || -(*v)[1] > (*v)[2]))
+      return Err("pad", absl::StrCat("padding (", (*v)[0], ", ", (*v)[1], ") is invalid for dim ",
+                                     i, " of ", ShapeStr(s)));
+    if ((!b.is_int() && !NonNeg(b)) || (!e.is_int() && !NonNeg(e)))
+      return Err("pad", absl::StrCat("a symbolic pad must be non-negative, got (", b.repr(), ", ",
+                                     e.repr(), ") for dim ", i));
+    any_neg |= !NonNeg(b) || !NonNeg(e);
+    if (!MaybeNonNeg(s[i] + b + e) || !MaybeNonNeg(s[i] + b) || !MaybeNonNeg(s[i] + e))
+      return Err("pad", absl::StrCat("padding (", b.repr(), ", ", e.repr(), ") is invalid for dim ",
+                                     i, " of ", ShapeStr(s)));
   }
   Tensor x = *this;
-  std::vector<std::pair<int64_t, int64_t>> pads = px;
-  if (any_neg) {  // negative pads shrink first
-    std::vector<std::pair<int64_t, int64_t>> sh;
+  PadArg pads = px;
+  if (any_neg) {  // negative (int) pads shrink first
+    PadArg sh;
     for (size_t i = 0; i < s.size(); ++i) {
-      sh.emplace_back(-std::min<int64_t>(px[i].first, 0), std::min(px[i].second + s[i], s[i]));
-      pads[i] = {std::max<int64_t>(px[i].first, 0), std::max<int64_t>(px[i].second, 0)};
+      const auto& [b, e] = px[i];
+      SInt hi = e.is_int() && e.value() < 0 ? s[i] + e : s[i];
+      sh.emplace_back(SInt(0) - SMin0(b), hi);
+      pads[i] = {NonNeg(b) ? b : SInt(0), NonNeg(e) ? e : SInt(0)};
     }
     x = x.shrink(sh);
     TG_TENSOR_RETURN_IF_ERROR(&x);
   }
-  PadArg arg;
-  for (const auto& [b, e] : pads) arg.emplace_back(b, e);
-  Tensor padded(x.uop().pad(arg));
+  Tensor padded(x.uop().pad(pads));
   if (NumEq(value, ConstValue(0))) return padded;
   // Non-zero fill: where the padded ones mask is 0, put `value`.
-  Tensor mask(x.ones_like().uop().pad(arg));
+  Tensor mask(x.ones_like().uop().pad(pads));
   return padded + mask.where(0, value);
 }
 
@@ -127,20 +181,29 @@ Tensor PadFlat(const Tensor& t, const std::vector<int64_t>& flat, ConstValue val
 }
 }  // namespace tensor_internal
 
-Tensor Tensor::shrink(const std::vector<std::pair<int64_t, int64_t>>& arg) const {
+Tensor Tensor::shrink(const PadArg& arg) const {
   TG_TENSOR_RETURN_IF_ERROR(this);
-  std::vector<int64_t> s = shape();
+  if (absl::Status st = tensor_internal::CheckPads("shrink", arg); !st.ok()) return Error(st);
+  const Shape& s = sshape();
   if (arg.size() != s.size())
     return Err("shrink", absl::StrCat("arg length ", arg.size(), " != ndim ", s.size()));
-  PadArg p;
+  absl::StatusOr<std::vector<std::optional<std::array<int64_t, 3>>>> bound = BoundPairs("shrink", s, arg);
+  if (!bound.ok()) return Error(bound.status());
   for (size_t i = 0; i < s.size(); ++i) {
-    auto [b, e] = arg[i];
-    if (b < 0 || e > s[i] || b > e)
-      return Err("shrink", absl::StrCat("(", b, ", ", e, ") out of range for dim ", i, " of ",
-                                        ShapeStr(s)));
-    p.emplace_back(b, e);
+    const auto& [b, e] = arg[i];
+    // Symbolic bounds must fit for some values (tinygrad's resolve) and, where every variable
+    // is bound, for the bound values.
+    const auto& v = (*bound)[i];
+    if (!MaybeNonNeg(b) || !MaybeNonNeg(e - b) || !MaybeNonNeg(s[i] - e) ||
+        (v && ((*v)[0] < 0 || (*v)[1] > (*v)[2] || (*v)[0] > (*v)[1]))) {
+      std::string bound_str = v && !(b.is_int() && e.is_int() && s[i].is_int())
+                                  ? absl::StrCat(" (bound: (", (*v)[0], ", ", (*v)[1], ") of ", (*v)[2], ")")
+                                  : "";
+      return Err("shrink", absl::StrCat("(", b.repr(), ", ", e.repr(), ") out of range for dim ", i,
+                                        " of ", ShapeStr(s), bound_str));
+    }
   }
-  return Tensor(uop().shrink(p));
+  return Tensor(uop().shrink(arg));
 }
 
 Tensor Tensor::flip(const Axes& axis) const {
@@ -158,7 +221,7 @@ Tensor Tensor::flip(const Axes& axis) const {
 
 Tensor Tensor::slice(const std::vector<TensorIndex>& idx_in) const {
   TG_TENSOR_RETURN_IF_ERROR(this);
-  std::vector<int64_t> s = shape();
+  const Shape& s = sshape();
   int64_t n_ell = 0, n_new = 0;
   for (const TensorIndex& i : idx_in) {
     n_ell += std::holds_alternative<Ellipsis>(i);
@@ -182,16 +245,28 @@ Tensor Tensor::slice(const std::vector<TensorIndex>& idx_in) const {
   if (!filled)
     for (int64_t k = 0; k < ndim() - n_idx; ++k) idx.push_back(Slice::All());
   // Per real dim: the shrink boundary and stride; per index: the output size (none for Index).
-  std::vector<std::pair<int64_t, int64_t>> bounds;
-  std::vector<int64_t> strides, final_shape;
+  PadArg bounds;
+  std::vector<int64_t> strides;
+  Shape final_shape;
   int64_t dim = 0;
   for (const TensorIndex& i : idx) {
     if (std::holds_alternative<NewAxis>(i)) {
       final_shape.push_back(1);
       continue;
     }
-    int64_t size = s[dim];
+    const SInt& dim_size = s[dim];
     if (const Index* ix = std::get_if<Index>(&i)) {
+      if (!dim_size.is_int()) {
+        // A symbolic dim: a non-negative index below its smallest size.
+        if (ix->i < 0 || ix->i >= dim_size.vmin())
+          return Err("slice", absl::StrCat("index ", ix->i, " may be out of bounds for dim ", dim,
+                                           " with symbolic size ", dim_size.repr()));
+        bounds.emplace_back(ix->i, ix->i + 1);
+        strides.push_back(1);
+        ++dim;
+        continue;
+      }
+      int64_t size = dim_size.value();
       if (ix->i >= size || ix->i < -size)
         return Err("slice", absl::StrCat("index ", ix->i, " is out of bounds for dim ", dim,
                                          " with size ", size));
@@ -201,6 +276,28 @@ Tensor Tensor::slice(const std::vector<TensorIndex>& idx_in) const {
     } else {
       const Slice& sl = std::get<Slice>(i);
       if (sl.step == 0) return Err("slice", "slice step cannot be 0");
+      bool int_bounds = (!sl.start || sl.start->is_int()) && (!sl.stop || sl.stop->is_int());
+      if (!int_bounds) {
+        // tinygrad's simple symbolic slice: step 1, start..stop taken as given.
+        if (sl.step != 1) return Err("slice", "a slice with symbolic bounds needs step 1");
+        SInt b = sl.start.value_or(SInt(0)), e = sl.stop.value_or(dim_size);
+        if ((b.is_int() && b.value() < 0) || (e.is_int() && e.value() < 0))
+          return Err("slice", "negative bounds can't be mixed with symbolic ones");
+        if ((e - b).vmin() < 0)
+          return Err("slice", absl::StrCat("slice [", b.repr(), ":", e.repr(),
+                                           "] may have a negative size"));
+        bounds.emplace_back(b, e);
+        strides.push_back(1);
+        final_shape.push_back(e - b);
+        ++dim;
+        continue;
+      }
+      // Int bounds on a symbolic dim slice within its maximum (tinygrad uses vmax too).
+      int64_t size = dim_size.is_int() ? dim_size.value() : dim_size.vmax();
+      auto opt_int = [](const std::optional<SInt>& v) -> std::optional<int64_t> {
+        return v ? std::optional<int64_t>(v->value()) : std::nullopt;
+      };
+      std::optional<int64_t> start = opt_int(sl.start), stop = opt_int(sl.stop);
       // Python's slice.indices(size).
       int64_t st = sl.step, lo = st < 0 ? -1 : 0, hi = st < 0 ? size - 1 : size;
       auto clampi = [&](std::optional<int64_t> v, int64_t dflt) {
@@ -208,11 +305,19 @@ Tensor Tensor::slice(const std::vector<TensorIndex>& idx_in) const {
         int64_t x = *v < 0 ? *v + size : *v;
         return std::clamp(x, lo, hi);
       };
-      int64_t b = clampi(sl.start, st < 0 ? hi : lo), e = clampi(sl.stop, st < 0 ? lo : hi);
+      int64_t b = clampi(start, st < 0 ? hi : lo), e = clampi(stop, st < 0 ? lo : hi);
       if (st * (e - b) < 0) {
         b = e = 0;
       } else if (st < 0) {
         std::tie(b, e) = std::make_pair(e + 1, b + 1);
+      }
+      // A full slice of a symbolic dim keeps it symbolic.
+      if (!dim_size.is_int() && !sl.start && !sl.stop && st == 1) {
+        bounds.emplace_back(0, dim_size);
+        strides.push_back(1);
+        final_shape.push_back(dim_size);
+        ++dim;
+        continue;
       }
       bounds.emplace_back(b, e);
       strides.push_back(st);
@@ -230,6 +335,7 @@ Tensor Tensor::slice(const std::vector<TensorIndex>& idx_in) const {
     bool strided = std::any_of(strides.begin(), strides.end(), [](int64_t v) { return v != 1 && v != -1; });
     if (strided) {
       TG_TENSOR_RETURN_IF_ERROR(&x);
+      if (x.is_symbolic()) return Err("slice", "a strided slice of symbolic shape " + ShapeStr(x.sshape()) + " is not supported");
       std::vector<int64_t> xs = x.shape(), rs;
       std::vector<std::pair<int64_t, int64_t>> pads, sh;
       for (size_t d = 0; d < xs.size(); ++d) {
@@ -337,14 +443,14 @@ std::vector<Tensor> Tensor::chunk(int64_t chunks, int64_t dim_in) const {
 
 Tensor Tensor::squeeze(std::optional<int64_t> dim_in) const {
   TG_TENSOR_RETURN_IF_ERROR(this);
-  std::vector<int64_t> s = shape(), out;
+  Shape s = sshape(), out;
   if (!dim_in) {
-    for (int64_t d : s)
-      if (d != 1) out.push_back(d);
+    for (const SInt& d : s)
+      if (d != SInt(1)) out.push_back(d);
     return reshape(out);
   }
   TG_ASSIGN_DIM(dim, "squeeze", *dim_in, ndim());
-  if (s.empty() || s[dim] != 1) return *this;
+  if (s.empty() || s[dim] != SInt(1)) return *this;
   s.erase(s.begin() + dim);
   return reshape(s);
 }
@@ -352,8 +458,8 @@ Tensor Tensor::squeeze(std::optional<int64_t> dim_in) const {
 Tensor Tensor::unsqueeze(int64_t dim_in) const {
   TG_TENSOR_RETURN_IF_ERROR(this);
   TG_ASSIGN_DIM(dim, "unsqueeze", dim_in, ndim(), true);
-  std::vector<int64_t> s = shape();
-  s.insert(s.begin() + dim, 1);
+  Shape s = sshape();
+  s.insert(s.begin() + dim, SInt(1));
   return reshape(s);
 }
 
@@ -361,12 +467,11 @@ Tensor Tensor::flatten(int64_t start_in, int64_t end_in) const {
   TG_TENSOR_RETURN_IF_ERROR(this);
   TG_ASSIGN_DIM(start, "flatten", start_in, ndim());
   TG_ASSIGN_DIM(end, "flatten", end_in, ndim());
-  std::vector<int64_t> s = shape();
+  const Shape& s = sshape();
   if (s.empty()) return reshape({1});
-  std::vector<int64_t> out(s.begin(), s.begin() + start);
-  int64_t p = 1;
-  for (int64_t i = start; i <= end; ++i) p *= s[i];
-  out.push_back(p);
+  Shape out(s.begin(), s.begin() + start);
+  out.push_back(end >= start ? tg::Prod(std::span<const SInt>(s.begin() + start, s.begin() + end + 1))
+                             : SInt(1));
   out.insert(out.end(), s.begin() + end + 1, s.end());
   return reshape(out);
 }
@@ -375,7 +480,8 @@ Tensor Tensor::unflatten(int64_t dim_in, const std::vector<int64_t>& sizes) cons
   TG_TENSOR_RETURN_IF_ERROR(this);
   TG_ASSIGN_DIM(dim, "unflatten", dim_in, ndim());
   if (ndim() == 0) return Err("unflatten", "a 0-d tensor has no dim to unflatten");
-  std::vector<int64_t> s = shape(), out(s.begin(), s.begin() + dim);
+  const Shape& s = sshape();
+  Shape out(s.begin(), s.begin() + dim);
   out.insert(out.end(), sizes.begin(), sizes.end());
   out.insert(out.end(), s.begin() + dim + 1, s.end());
   return reshape(out);

@@ -24,15 +24,15 @@ namespace {
 Tensor Dot(const std::string& name, const Tensor& x_in, const Tensor& w_in, std::optional<DType> acc) {
   TG_TENSOR_RETURN_IF_ERROR(&x_in, &w_in);
   int64_t dx = x_in.ndim(), dw = w_in.ndim();
-  std::vector<int64_t> xs = x_in.shape(), ws = w_in.shape();
+  const Shape &xs = x_in.sshape(), &ws = w_in.sshape();
   if (dx == 0 || dw == 0)
     return Err(name, absl::StrCat("both tensors need to be at least 1D, got ", dx, "D and ", dw, "D"));
   int64_t axis_w = dw - std::min<int64_t>(dw, 2);
   if (xs.back() != ws[axis_w])
     return Err(name, absl::StrCat("shapes ", ShapeStr(xs), " and ", ShapeStr(ws),
-                                  " cannot be multiplied (", xs.back(), " != ", ws[axis_w], ")"));
+                                  " cannot be multiplied (", xs.back().repr(), " != ", ws[axis_w].repr(), ")"));
   int64_t ones = std::min<int64_t>({dx - 1, dw - 1, 1});
-  std::vector<int64_t> xr(xs.begin(), xs.end() - 1), wr(ws.begin(), ws.begin() + axis_w);
+  Shape xr(xs.begin(), xs.end() - 1), wr(ws.begin(), ws.begin() + axis_w);
   for (int64_t i = 0; i < ones; ++i) {
     xr.push_back(1);
     wr.push_back(1);
@@ -43,7 +43,7 @@ Tensor Dot(const std::string& name, const Tensor& x_in, const Tensor& w_in, std:
   Tensor w = w_in.reshape(wr).transpose(-1, axis_w - dw);
   TG_TENSOR_RETURN_IF_ERROR(&x, &w);
   // Batch dims must broadcast; say so in matmul's words rather than mul's.
-  if (!tensor_internal::BroadcastShape(name, x.shape(), w.shape()).ok())
+  if (!tensor_internal::BroadcastShape(name, x.sshape(), w.sshape()).ok())
     return Err(name, absl::StrCat("shapes ", ShapeStr(xs), " and ", ShapeStr(ws),
                                   " have batch dims that cannot be broadcast"));
   DType out = acc.value_or(tensor_internal::PromoteTypes(x.dtype(), w.dtype()));

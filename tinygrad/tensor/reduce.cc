@@ -25,7 +25,8 @@ Tensor Reduce(const std::string& name, const Tensor& t, Ops op, const Axes& axis
   if (t.ndim() == 0) ax->clear();
   Tensor ret(t.uop().r(op, *ax));
   if (keepdim) return ret;
-  std::vector<int64_t> s = t.shape(), out;
+  const Shape& s = t.sshape();
+  Shape out;
   for (size_t i = 0; i < s.size(); ++i)
     if (std::find(ax->begin(), ax->end(), static_cast<int64_t>(i)) == ax->end()) out.push_back(s[i]);
   return ret.reshape(out);

@@ -129,9 +129,35 @@ const UOp& Tensor::uop() const {
   TG_CHECK(ok()) << "uop() of an errored tensor: " << s_->status.message();
   return s_->uop;
 }
-std::vector<int64_t> Tensor::shape() const { return ToInts(*uop().shape()); }
+const Shape& Tensor::sshape() const { return *uop().shape(); }
+std::vector<int64_t> Tensor::shape() const {
+  const Shape& s = sshape();
+  if (AllInt(s)) return ToInts(s);
+  absl::StatusOr<std::vector<int64_t>> v = tensor_internal::EvalShape(s);
+  if (v.ok()) return *std::move(v);
+  // A dim with an unbound (or invalid) variable has no value.
+  absl::StatusOr<tensor_internal::VarVals> vals = tensor_internal::CollectBindings(UOp::Sink(
+      [&] {
+        std::vector<UOp> syms;
+        for (const SInt& x : s)
+          if (!x.is_int()) syms.push_back(x.uop());
+        return syms;
+      }()));
+  std::vector<int64_t> out;
+  for (const SInt& x : s) {
+    absl::StatusOr<int64_t> d =
+        vals.ok() ? tensor_internal::EvalSInt(x, *vals) : absl::StatusOr<int64_t>(-1);
+    out.push_back(d.ok() ? *d : -1);
+  }
+  return out;
+}
+bool Tensor::is_symbolic() const { return !AllInt(sshape()); }
 int64_t Tensor::ndim() const { return static_cast<int64_t>(uop().shape()->size()); }
-int64_t Tensor::numel() const { return tensor_internal::Prod(shape()); }
+int64_t Tensor::numel() const {
+  std::vector<int64_t> s = shape();
+  if (std::find(s.begin(), s.end(), -1) != s.end()) return -1;
+  return tensor_internal::Prod(s);
+}
 DType Tensor::dtype() const { return uop().dtype(); }
 std::string Tensor::device() const {
   const Arg& d = uop().device();
@@ -139,45 +165,45 @@ std::string Tensor::device() const {
 }
 std::string Tensor::repr() const {
   if (!ok()) return absl::StrCat("<Tensor error: ", s_->status.message(), ">");
-  return absl::StrCat("<Tensor ", ShapeStr(shape()), " ", dtype().repr(), " ", device(), ">");
+  return absl::StrCat("<Tensor ", ShapeStr(sshape()), " ", dtype().repr(), " ", device(), ">");
 }
 
 // ** creation **
 
 namespace {
-absl::Status CheckShape(const std::string& op, const std::vector<int64_t>& shape) {
-  for (int64_t s : shape)
-    if (s < 0)
+absl::Status CheckShape(const std::string& op, const Shape& shape) {
+  for (const SInt& s : shape)
+    if (s.is_int() && s.value() < 0)
       return absl::InvalidArgumentError(
           absl::StrCat(op, ": negative dimension in shape ", ShapeStr(shape)));
-  return absl::OkStatus();
+  return tensor_internal::CheckSInts(op, shape);
 }
 }  // namespace
 
-Tensor Tensor::Empty(const std::vector<int64_t>& shape, const TensorOpts& o) {
+Tensor Tensor::Empty(const Shape& shape, const TensorOpts& o) {
   if (absl::Status s = CheckShape("empty", shape); !s.ok()) return Error(s);
   DType dt = o.dtype.value_or(dtypes::default_float);
-  int64_t n = tensor_internal::Prod(shape);
-  UOp buf = UOp::NewBuffer(o.device, n, dt);
-  return Tensor(buf.reshape(tensor_internal::ToShape(shape)));
+  SInt n = Prod(shape);
+  if (n.is_int()) return Tensor(UOp::NewBuffer(o.device, n.value(), dt).reshape(shape));
+  // Symbolic: a buffer for the variables' maxima, of which the tensor uses a prefix.
+  int64_t size = 1;
+  for (const SInt& d : shape) size *= d.vmax();
+  UOp buf = UOp::NewBuffer(o.device, size, dt);
+  return Tensor(buf.shrink({{SInt(0), n}}).reshape(shape));
 }
 
-Tensor Tensor::Full(const std::vector<int64_t>& shape, ConstValue v, const TensorOpts& o) {
+Tensor Tensor::Full(const Shape& shape, ConstValue v, const TensorOpts& o) {
   if (absl::Status s = CheckShape("full", shape); !s.ok()) return Error(s);
   DType dt = o.dtype.value_or(tensor_internal::DTypeFromPy(v));
   // tinygrad's unique_const: full tensors are distinct nodes even for equal values.
   UOp dev = UOp::Make(Ops::DEVICE, dtypes::void_, {}, o.device);
   UOp c = UOp::Make(Ops::CONST, dt, {dev, UOp::Unique()}, dtypes::as_const(v, dt));
   Shape ones(shape.size(), SInt(1));
-  return Tensor(c.reshape(ones).expand(tensor_internal::ToShape(shape)));
+  return Tensor(c.reshape(ones).expand(shape));
 }
 
-Tensor Tensor::Zeros(const std::vector<int64_t>& shape, const TensorOpts& o) {
-  return Full(shape, 0.0, o);
-}
-Tensor Tensor::Ones(const std::vector<int64_t>& shape, const TensorOpts& o) {
-  return Full(shape, 1.0, o);
-}
+Tensor Tensor::Zeros(const Shape& shape, const TensorOpts& o) { return Full(shape, 0.0, o); }
+Tensor Tensor::Ones(const Shape& shape, const TensorOpts& o) { return Full(shape, 1.0, o); }
 
 Tensor Tensor::Scalar(ConstValue v, const TensorOpts& o) {
   return tensor_internal::ConstTensor(v, o.dtype.value_or(tensor_internal::DTypeFromPy(v)),
@@ -186,7 +212,7 @@ Tensor Tensor::Scalar(ConstValue v, const TensorOpts& o) {
 
 Tensor Tensor::full_like(ConstValue v) const {
   TG_TENSOR_RETURN_IF_ERROR(this);
-  return Full(shape(), v, {.dtype = dtype(), .device = device()});
+  return Full(sshape(), v, {.dtype = dtype(), .device = device()});
 }
 
 Tensor Tensor::Arange(ConstValue start, ConstValue stop, ConstValue step, const TensorOpts& o) {

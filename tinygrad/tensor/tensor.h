@@ -15,6 +15,18 @@
 // Every op on an errored Tensor returns an errored Tensor carrying the first error, and the
 // readers (realize, to_vector, item) return that status. shape()/dtype() need ok().
 //
+// Symbolic shapes (tinygrad's Variable + bind): a dimension may be an SInt holding a bound
+// variable (or an expression of some). One compiled kernel serves every value of the variable:
+// the value reaches the kernel as an int argument, and the schedule cache ignores it.
+//   Variable pos("pos", 1, 16);
+//   Tensor cache = Tensor::Rand({16, 8}).contiguous();
+//   Tensor k = cache.shrink({{0, pos.bind(5)}, {0, 8}});      // sshape() (pos, 8), shape() {5, 8}
+//   k.sum(0).to_vector<float>();                               // the sum of the first 5 rows
+// Ops that need int sizes (conv2d, pools, cumsum, strided slices...) give an errored tensor on a
+// symbolic one. A variable bound outside its range is an error at the op that takes it; an
+// unbound variable (pos.unbound()) may appear in a graph, and reading or realizing it is an
+// error naming it.
+//
 // Live tensors sit in a weak registry: realizing replaces the realized nodes in every live
 // tensor's graph (tinygrad's _apply_map_to_tensors), so later ops reuse the computed buffers.
 #ifndef TINYGRAD_TENSOR_TENSOR_H_
@@ -22,6 +34,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <concepts>
 #include <cstring>
 #include <initializer_list>
 #include <memory>
@@ -37,6 +50,7 @@
 #include "absl/status/statusor.h"
 #include "tinygrad/dtype/const_value.h"
 #include "tinygrad/dtype/dtype.h"
+#include "tinygrad/uop/shape.h"
 #include "tinygrad/uop/uop.h"
 
 namespace tg {
@@ -45,6 +59,24 @@ class Tensor;
 namespace tensor_internal {
 struct Access;
 }  // namespace tensor_internal
+
+// tinygrad's Variable(name, min, max): a named size in [min, max] (an index DEFINE_VAR).
+// bind(value) gives the SInt that shapes, shrinks, pads and slices take; each kernel that uses
+// it gets the bound value as an argument at run time. The range is checked by the Tensor op
+// that takes the bound SInt (an errored tensor when the value is outside it).
+class Variable {
+ public:
+  Variable(std::string name, int64_t min, int64_t max);
+  SInt bind(int64_t value) const;  // BIND(DEFINE_VAR, value)
+  SInt unbound() const;            // the DEFINE_VAR alone (tinygrad's unbound Variable)
+  const UOp& uop() const { return var_; }
+  const std::string& name() const;
+  int64_t min() const;
+  int64_t max() const;
+
+ private:
+  UOp var_;
+};
 
 // Where and as what a new tensor is created. dtype unset: the op's default (float32 for most,
 // int32 for integer arange, ...).
@@ -71,11 +103,12 @@ class Axes {
 
 // Python slicing: Slice(start, stop, step) with optional bounds, negative values counting from
 // the end; Index(i) picks one position and drops the axis; NewAxis inserts a size-1 axis;
-// Ellipsis stands for the remaining axes.
+// Ellipsis stands for the remaining axes. A symbolic bound (t[:, :pos]) needs step 1 and a
+// start the stop can't be below; int bounds on a symbolic dim slice within its maximum.
 struct Slice {
-  std::optional<int64_t> start, stop;
+  std::optional<SInt> start, stop;
   int64_t step = 1;
-  Slice(std::optional<int64_t> b = std::nullopt, std::optional<int64_t> e = std::nullopt,
+  Slice(std::optional<SInt> b = std::nullopt, std::optional<SInt> e = std::nullopt,
         int64_t s = 1)
       : start(b), stop(e), step(s) {}
   static Slice All() { return Slice(); }
@@ -137,18 +170,41 @@ class Tensor {
   bool ok() const;
   const absl::Status& status() const;
   const UOp& uop() const;  // CHECKs ok()
+  // tinygrad's t.shape: each dim an int or a symbolic SInt (bound variables, expressions).
+  const Shape& sshape() const;
+  // The shape as ints: a symbolic dim reads as its value under its variables' bound values
+  // (-1 when one of them is unbound). What to_vector<T>() returns is this shape's elements.
   std::vector<int64_t> shape() const;
+  bool is_symbolic() const;  // some dim is not an int
   int64_t ndim() const;
-  int64_t numel() const;
+  int64_t numel() const;  // the product of shape()
   DType dtype() const;
   std::string device() const;
   std::string repr() const;  // "<Tensor (2, 3) dtypes.float CPU>" or "<Tensor error: ...>"
 
   // ** creation **
-  static Tensor Empty(const std::vector<int64_t>& shape, const TensorOpts& o = {});
-  static Tensor Full(const std::vector<int64_t>& shape, ConstValue v, const TensorOpts& o = {});
-  static Tensor Zeros(const std::vector<int64_t>& shape, const TensorOpts& o = {});
-  static Tensor Ones(const std::vector<int64_t>& shape, const TensorOpts& o = {});
+  // Shapes may be symbolic: Empty allocates for the variables' maxima (tinygrad's empty).
+  // Each shape-taking op also accepts a std::vector of ints (the template overloads).
+  static Tensor Empty(const Shape& shape, const TensorOpts& o = {});
+  static Tensor Full(const Shape& shape, ConstValue v, const TensorOpts& o = {});
+  static Tensor Zeros(const Shape& shape, const TensorOpts& o = {});
+  static Tensor Ones(const Shape& shape, const TensorOpts& o = {});
+  template <std::integral I>
+  static Tensor Empty(const std::vector<I>& shape, const TensorOpts& o = {}) {
+    return Empty(Shape(shape.begin(), shape.end()), o);
+  }
+  template <std::integral I>
+  static Tensor Full(const std::vector<I>& shape, ConstValue v, const TensorOpts& o = {}) {
+    return Full(Shape(shape.begin(), shape.end()), v, o);
+  }
+  template <std::integral I>
+  static Tensor Zeros(const std::vector<I>& shape, const TensorOpts& o = {}) {
+    return Zeros(Shape(shape.begin(), shape.end()), o);
+  }
+  template <std::integral I>
+  static Tensor Ones(const std::vector<I>& shape, const TensorOpts& o = {}) {
+    return Ones(Shape(shape.begin(), shape.end()), o);
+  }
   // A 0-d const tensor (Python's Tensor(3.0)); dtype from the value kind unless given.
   static Tensor Scalar(ConstValue v, const TensorOpts& o = {});
   // [start, stop) by step; int32 unless a bound is a float (then float32) or o.dtype is set.
@@ -315,15 +371,31 @@ class Tensor {
   Tensor cummax(int64_t axis = 0) const;
 
   // ** movement **
-  Tensor reshape(const std::vector<int64_t>& shape) const;  // one -1 may be inferred
+  // Movement ops take SInts (ints convert implicitly; braced lists like {{0, pos}, {0, 4}} work).
+  Tensor reshape(const Shape& shape) const;  // one -1 may be inferred
   Tensor permute(const std::vector<int64_t>& order) const;
   Tensor transpose(int64_t dim0 = 1, int64_t dim1 = 0) const;
   Tensor T() const { return transpose(); }
-  Tensor expand(const std::vector<int64_t>& shape) const;  // -1 keeps a dim
+  Tensor expand(const Shape& shape) const;  // -1 keeps a dim
   // (begin, end) per dim; negative values shrink, like tinygrad.
-  Tensor pad(const std::vector<std::pair<int64_t, int64_t>>& padding,
-             ConstValue value = 0.0) const;
-  Tensor shrink(const std::vector<std::pair<int64_t, int64_t>>& arg) const;
+  Tensor pad(const PadArg& padding, ConstValue value = 0.0) const;
+  Tensor shrink(const PadArg& arg) const;
+  template <std::integral I>
+  Tensor reshape(const std::vector<I>& shape) const {
+    return reshape(Shape(shape.begin(), shape.end()));
+  }
+  template <std::integral I>
+  Tensor expand(const std::vector<I>& shape) const {
+    return expand(Shape(shape.begin(), shape.end()));
+  }
+  template <std::integral I>
+  Tensor pad(const std::vector<std::pair<I, I>>& padding, ConstValue value = 0.0) const {
+    return pad(PadArg(padding.begin(), padding.end()), value);
+  }
+  template <std::integral I>
+  Tensor shrink(const std::vector<std::pair<I, I>>& arg) const {
+    return shrink(PadArg(arg.begin(), arg.end()));
+  }
   Tensor flip(const Axes& axis) const;
   Tensor slice(const std::vector<TensorIndex>& indices) const;
   Tensor operator[](int64_t i) const { return slice({Index{i}}); }

@@ -6,6 +6,7 @@
 #define TINYGRAD_TENSOR_TENSOR_INTERNAL_H_
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <utility>
 #include <variant>
@@ -42,6 +43,25 @@ void ApplyBecomesMap(const absl::flat_hash_map<UOp, UOp>& becomes);
 // "op: message" as an InvalidArgument error tensor.
 Tensor Err(const std::string& op, const std::string& msg);
 std::string ShapeStr(const std::vector<int64_t>& s);  // "(3, 4)"
+inline std::string ShapeStr(const Shape& s) { return ShapeRepr(s); }  // "(pos, 4)"
+
+// ** symbolic sizes (symbolic.cc) **
+using VarVals = absl::flat_hash_map<std::string, ConstValue>;
+// The values of the BINDs in `u`'s graph, by variable name. Errors: a value outside its
+// variable's range, one variable bound to two values, a variable with an empty range.
+absl::StatusOr<VarVals> CollectBindings(const UOp& u);
+// CollectBindings over the symbolic dims of `s` (or pairs of `p`), as "op: ..." errors.
+absl::Status CheckSInts(const std::string& op, std::span<const SInt> s);
+absl::Status CheckPads(const std::string& op, const PadArg& p);
+// `s` evaluated with the variables' values in `vals` (an error names a missing one).
+absl::StatusOr<int64_t> EvalSInt(const SInt& s, const VarVals& vals);
+// The ints of a shape under the bindings inside it; an error for an unbound variable.
+absl::StatusOr<std::vector<int64_t>> EvalShape(const Shape& s);
+// An error naming the first variable in `root`'s graph that no BIND gives a value.
+absl::Status CheckAllBound(const std::string& op, const UOp& root);
+// For a realized view (movement ops over a BUFFER), each element's index in the buffer, in
+// row-major order of the view's shape under its bindings.
+absl::StatusOr<std::vector<int64_t>> ViewOffsets(const UOp& view);
 
 // Returns the first errored tensor among the arguments, as a Tensor (ok() when none is).
 #define TG_TENSOR_RETURN_IF_ERROR(...)                        \
@@ -67,12 +87,14 @@ DType DTypeFromPy(const ConstValue& v);
 // meant to follow (a deliberate divergence from the reference's fp8e4m3).
 DType PromoteTypes(DType a, DType b);
 
-// _broadcast_shape with the numpy check; errors name `op` and both shapes.
-absl::StatusOr<std::vector<int64_t>> BroadcastShape(const std::string& op,
-                                                    const std::vector<int64_t>& a,
-                                                    const std::vector<int64_t>& b);
+// _broadcast_shape with the numpy check; errors name `op` and both shapes. Symbolic dims
+// broadcast only with 1 or an identical dim.
+absl::StatusOr<Shape> BroadcastShape(const std::string& op, const Shape& a, const Shape& b);
 // movement mixin's _broadcast_to (reshape left-aligned, then expand).
-Tensor BroadcastTo(const Tensor& t, const std::vector<int64_t>& shape);
+Tensor BroadcastTo(const Tensor& t, const Shape& shape);
+inline Tensor BroadcastTo(const Tensor& t, const std::vector<int64_t>& shape) {
+  return BroadcastTo(t, Shape(shape.begin(), shape.end()));
+}
 
 // tinygrad's _broadcasted: y a Tensor or a Python-like scalar. Errors for shapes that do not
 // broadcast; both results have the output shape (and one dtype when match_dtype).
