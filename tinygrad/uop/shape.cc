@@ -47,7 +47,7 @@ std::string SInt::repr() const { return is_int() ? std::to_string(v_) : Render(u
 
 namespace {
 
-// A symbolic sum as (term, coefficient) pairs in first-seen order plus a constant, so that
+// A symbolic sum as (term, coefficient) pairs, ordered by their rendering, plus a constant, so that
 // SInt arithmetic folds what tinygrad's ssimplify folds on shapes: n+n -> n*2,
 // n+(10-n) -> 10, (n*2)*2 -> n*4, (n+1)*2 -> n*2+2. Unfolded shapes are not only uglier:
 // the scheduler's simplified ranges no longer match the shape's (a pad to `10 - n` of a
@@ -77,7 +77,11 @@ struct Linear {
       }
     terms.emplace_back(u, mult);
   }
-  SInt Build() const {
+  SInt Build() {
+    // One order for every equal sum: a cat's (i, 3) padded by j and (j, 3) padded by i
+    // must both be (i+j, 3).
+    std::stable_sort(terms.begin(), terms.end(),
+                     [](const auto& a, const auto& b) { return Render(a.first) < Render(b.first); });
     UOp acc;
     for (const auto& [t, k] : terms) {
       if (k == 0) continue;

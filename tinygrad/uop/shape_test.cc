@@ -104,6 +104,8 @@ TEST(ShapeTest, SymbolicDimsFoldLinearForms) {
   EXPECT_EQ(n - n, SInt(0));
   EXPECT_EQ((n + m) - n, m);
   EXPECT_EQ((n + 2) + m, (n + m) + 2);
+  EXPECT_EQ(n + m, m + n);  // one term order (a cat of (n,) and (m,) pads both to it)
+  EXPECT_EQ((m + n).repr(), "(m+n)");
   EXPECT_EQ((n * 2).repr(), "(n*2)");
   EXPECT_EQ((n * 2 + 2).repr(), "(n*2+2)");
   UOp b = Buf(40).reshape({4, 10}).shrink({{0, 4}, {SInt(0), n}});
