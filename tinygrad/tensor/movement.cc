@@ -360,10 +360,10 @@ Tensor Tensor::Cat(const std::vector<Tensor>& ts, int64_t dim_in) {
   for (const Tensor& t : ts) TG_TENSOR_RETURN_IF_ERROR(&t);
   TG_ASSIGN_DIM(dim, "cat", dim_in, ts[0].ndim());
   if (ts[0].ndim() == 0) return Err("cat", "zero-dimensional tensors cannot be concatenated");
-  std::vector<int64_t> s0 = ts[0].shape();
-  std::vector<int64_t> cum{0};
+  const Shape& s0 = ts[0].sshape();
+  Shape cum{0};
   for (const Tensor& t : ts) {
-    std::vector<int64_t> s = t.shape();
+    const Shape& s = t.sshape();
     bool same = s.size() == s0.size();
     for (size_t i = 0; same && i < s.size(); ++i) same = static_cast<int64_t>(i) == dim || s[i] == s0[i];
     if (!same) return Err("cat", "shapes " + ShapeStr(s0) + " and " + ShapeStr(s) +
@@ -372,7 +372,7 @@ Tensor Tensor::Cat(const std::vector<Tensor>& ts, int64_t dim_in) {
   }
   std::optional<Tensor> acc;
   for (size_t i = 0; i < ts.size(); ++i) {
-    std::vector<std::pair<int64_t, int64_t>> px(s0.size(), {0, 0});
+    PadArg px(s0.size(), {SInt(0), SInt(0)});
     px[dim] = {cum[i], cum.back() - cum[i + 1]};
     Tensor p = ts[i].pad(px);
     acc = acc ? *acc + p : p;

@@ -115,11 +115,11 @@ Tensor Tensor::all(const Axes& axis, bool keepdim) const {
 
 // The number of elements a reduction over `axis` combines (tinygrad compares the shape with
 // the keepdim sum's shape).
-static int64_t ReducedCount(const Tensor& t, const Tensor& kept) {
-  std::vector<int64_t> a = t.shape(), b = kept.shape();
-  int64_t n = 1;
+static SInt ReducedCount(const Tensor& t, const Tensor& kept) {
+  const Shape &a = t.sshape(), &b = kept.sshape();
+  SInt n = 1;
   for (size_t i = 0; i < a.size(); ++i)
-    if (a[i] != b[i]) n *= a[i];
+    if (a[i] != b[i]) n = n * a[i];
   return n;
 }
 
@@ -129,7 +129,9 @@ Tensor Tensor::mean(const Axes& axis, bool keepdim) const {
   Tensor num = cast(dtypes::sum_acc_dtype(dtype())).sum(axis, keepdim);
   Tensor kept = sum(axis, true);
   TG_TENSOR_RETURN_IF_ERROR(&num, &kept);
-  return num.div(ReducedCount(*this, kept)).cast(out);
+  SInt n = ReducedCount(*this, kept);
+  if (!n.is_int()) return num.div(FromSInt(n, {.device = device()})).cast(out);  // symbolic count
+  return num.div(n.value()).cast(out);
 }
 
 Tensor Tensor::var(const Axes& axis, bool keepdim, double correction) const {
@@ -137,7 +139,12 @@ Tensor Tensor::var(const Axes& axis, bool keepdim, double correction) const {
   Tensor squares = (*this - mean(axis, true)).square();
   Tensor kept = squares.sum(axis, true);
   TG_TENSOR_RETURN_IF_ERROR(&squares, &kept);
-  double n = static_cast<double>(ReducedCount(squares, kept));
+  SInt count = ReducedCount(squares, kept);
+  if (!count.is_int()) {  // symbolic count: max(0, n - correction) as a tensor
+    Tensor n = FromSInt(count, {.device = device()}).cast(dtypes::default_float);
+    return squares.sum(axis, keepdim).div((n - correction).maximum(0.0));
+  }
+  double n = static_cast<double>(count.value());
   return squares.sum(axis, keepdim).div(std::max(0.0, n - correction));
 }
 

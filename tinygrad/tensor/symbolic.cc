@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "tinygrad/tensor/tensor.h"
 #include "tinygrad/tensor/tensor_internal.h"
@@ -217,4 +218,44 @@ absl::StatusOr<std::vector<int64_t>> ViewOffsets(const UOp& view) {
 }
 
 }  // namespace tensor_internal
+
+// tinygrad's Tensor(UOp) for a symbolic int: the index expression lowered to int32
+// (_index_to_concrete_int), each BIND's variable and value placed on the device.
+Tensor Tensor::FromSInt(const SInt& v, const TensorOpts& o) {
+  DType dt = o.dtype.value_or(dtypes::default_int);
+  if (!dtypes::is_int(dt) && !dtypes::is_float(dt))
+    return tensor_internal::Err("from_sint", "needs a number dtype, got " + dt.repr());
+  if (v.is_int()) return tensor_internal::ConstTensor(ConstValue(v.value()), dt, o.device);
+  if (absl::Status st = tensor_internal::CheckSInts("from_sint", std::span<const SInt>(&v, 1)); !st.ok())
+    return Error(st);
+  UOp dev = UOp::Make(Ops::DEVICE, dtypes::void_, {}, o.device);
+  DType it = dtypes::default_int;
+  absl::flat_hash_map<UOp, UOp> done;
+  for (const UOp& n : v.uop().toposort()) {
+    UOp r;
+    switch (n.op()) {
+      case Ops::CONST:
+        r = UOp::Make(Ops::CONST, it, {dev}, n.arg());
+        break;
+      case Ops::DEFINE_VAR:
+        r = UOp::Make(Ops::DEFINE_VAR, it, {dev}, n.arg());
+        break;
+      case Ops::BIND:
+        r = UOp::Make(Ops::BIND, it, {done.at(n.src(0)), done.at(n.src(1))});
+        break;
+      case Ops::ADD:
+      case Ops::MUL:
+      case Ops::IDIV:
+      case Ops::MOD:
+      case Ops::MAX:
+        r = done.at(n.src(0)).alu(n.op(), {done.at(n.src(1))});
+        break;
+      default:
+        return tensor_internal::Err("from_sint", absl::StrCat("cannot make a tensor of ", v.repr()));
+    }
+    done[n] = r;
+  }
+  return Tensor(done.at(v.uop())).cast(dt);
+}
+
 }  // namespace tg

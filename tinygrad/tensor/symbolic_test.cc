@@ -315,3 +315,70 @@ TEST(Symbolic, Errors) {
 
 }  // namespace
 }  // namespace tg
+
+namespace tg {
+namespace {
+
+TEST(Symbolic, TensorOfABoundVariable) {
+  // tinygrad's test_tensor_variable: Tensor(vv) + 3, Tensor(3) * (vv * 4)
+  Variable a("a", 0, 10), w("w", 0, 10);
+  for (int64_t v : {1, 4}) {
+    EXPECT_EQ((Tensor::FromSInt(a.bind(v)) + 3).item<int32_t>().value(), v + 3);
+    EXPECT_EQ((Tensor::Scalar(3) * Tensor::FromSInt(w.bind(v) * 4)).item<int32_t>().value(), 12 * v);
+  }
+  ExpectError(Tensor::FromSInt(a.bind(11)), "outside its range");
+  EXPECT_EQ(Tensor::FromSInt(7).item<int32_t>().value(), 7);
+}
+
+TEST(Symbolic, MeanAndVarOverASymbolicDim) {
+  // tinygrad's test_symbolic_mean / test_symbolic_var / test_symbolic_mean_2d_axis_1
+  Nd x = naive::Random({4, 10}, 3);
+  Tensor t = naive::ToTensor(x);
+  Variable a("a", 1, 10);
+  for (int64_t v : {2, 5, 10}) {
+    Tensor s = t.slice({Slice::All(), Slice(std::nullopt, a.bind(v))});
+    std::vector<float> got = Values(s.mean(1)), got_var = Values(s.var(1));
+    ASSERT_EQ(got.size(), 4u);
+    ASSERT_EQ(got_var.size(), 4u);
+    for (int64_t r = 0; r < 4; ++r) {
+      double m = 0, ss = 0;
+      for (int64_t c = 0; c < v; ++c) m += x.at({r, c});
+      m /= v;
+      for (int64_t c = 0; c < v; ++c) ss += (x.at({r, c}) - m) * (x.at({r, c}) - m);
+      EXPECT_NEAR(got[r], m, 1e-5) << v;
+      EXPECT_NEAR(got_var[r], ss / (v - 1), 1e-4) << v;
+    }
+    EXPECT_NEAR(Values(Tensor::Ones({10, 10}).contiguous().shrink({{0, a.bind(v)}, {0, a.bind(v)}}).mean())[0], 1.0, 1e-6);
+  }
+}
+
+}  // namespace
+}  // namespace tg
+
+namespace tg {
+namespace {
+
+TEST(Symbolic, CatWithSymbolicDims) {
+  // tinygrad's test_cat_dim0 / test_cat_dim0_two_vars: a[:i].cat(b) and a[:i].cat(b[:j])
+  Nd a = Iota(10, 3), b = naive::Random({10, 3}, 5);
+  Tensor ta = naive::ToTensor(a), tb = naive::ToTensor(b);
+  Variable vi("i", 1, 10), vj("j", 1, 10);
+  for (int64_t i : {1, 4}) {
+    for (int64_t j : {2, 3}) {
+      Tensor ai = ta.shrink({{0, vi.bind(i)}, {0, 3}});
+      Tensor bj = tb.shrink({{0, vj.bind(j)}, {0, 3}});
+      Tensor c1 = ai.cat({tb.shrink({{0, 2}, {0, 3}})}), c2 = ai.cat({bj});
+      ASSERT_TRUE(c1.ok() && c2.ok()) << c1.status() << c2.status();
+      EXPECT_EQ(c1.shape(), (std::vector<int64_t>{i + 2, 3}));
+      std::vector<float> want1(a.v.begin(), a.v.begin() + i * 3), want2 = want1;
+      for (int64_t k = 0; k < 2 * 3; ++k) want1.push_back(static_cast<float>(b.v[k]));
+      for (int64_t k = 0; k < j * 3; ++k) want2.push_back(static_cast<float>(b.v[k]));
+      EXPECT_EQ(Values(c1), want1) << i << " " << j;
+      EXPECT_EQ(Values(c2), want2) << i << " " << j;
+    }
+  }
+  ExpectError(ta.shrink({{0, vi.bind(2)}, {0, 3}}).cat({tb.shrink({{0, 2}, {0, 2}})}, 0), "differ outside dim 0");
+}
+
+}  // namespace
+}  // namespace tg

@@ -207,6 +207,9 @@ class Tensor {
   }
   // A 0-d const tensor (Python's Tensor(3.0)); dtype from the value kind unless given.
   static Tensor Scalar(ConstValue v, const TensorOpts& o = {});
+  // A 0-d tensor of a symbolic int (tinygrad's Tensor(Variable(...).bind(3))): kernels read
+  // the bound value, so one compiled kernel serves every value. int32 unless o.dtype.
+  static Tensor FromSInt(const SInt& v, const TensorOpts& o = {});
   // [start, stop) by step; int32 unless a bound is a float (then float32) or o.dtype is set.
   static Tensor Arange(ConstValue start, ConstValue stop, ConstValue step = 1,
                        const TensorOpts& o = {});
