@@ -402,6 +402,8 @@ std::vector<Tensor> Tensor::split(const std::vector<int64_t>& sizes, int64_t dim
   absl::StatusOr<int64_t> dim = ResolveDim("split", dim_in, ndim());
   if (!dim.ok()) return {Error(dim.status())};
   if (ndim() == 0) return {Err("split", "a 0-d tensor cannot be split")};
+  if (!sshape()[*dim].is_int())
+    return {Err("split", "does not support symbolic shape in split dim, " + ShapeStr(sshape()))};
   int64_t total = 0;
   for (int64_t v : sizes) total += v;
   if (total != shape()[*dim] || std::any_of(sizes.begin(), sizes.end(), [](int64_t v) { return v < 0; }))
@@ -424,6 +426,8 @@ std::vector<Tensor> Tensor::split(int64_t size, int64_t dim_in) const {
   if (!dim.ok()) return {Error(dim.status())};
   if (ndim() == 0) return {Err("split", "a 0-d tensor cannot be split")};
   if (size <= 0) return {Err("split", absl::StrCat("split size must be positive, got ", size))};
+  if (!sshape()[*dim].is_int())
+    return {Err("split", "does not support symbolic shape in split dim, " + ShapeStr(sshape()))};
   int64_t n = shape()[*dim];
   std::vector<int64_t> sizes;
   for (int64_t i = 0; i < std::max<int64_t>(1, n); i += size) sizes.push_back(std::min(size, n - i));
@@ -436,6 +440,8 @@ std::vector<Tensor> Tensor::chunk(int64_t chunks, int64_t dim_in) const {
   if (!dim.ok()) return {Error(dim.status())};
   if (ndim() == 0) return {Err("chunk", "a 0-d tensor cannot be chunked")};
   if (chunks <= 0) return {Err("chunk", absl::StrCat("chunks must be positive, got ", chunks))};
+  if (!sshape()[*dim].is_int())
+    return {Err("chunk", "does not support symbolic shape in chunk dim, " + ShapeStr(sshape()))};
   int64_t n = shape()[*dim];
   if (n == 0) return split(std::vector<int64_t>(chunks, 0), *dim);
   return split(CeilDiv(n, chunks), *dim);
@@ -489,6 +495,7 @@ Tensor Tensor::unflatten(int64_t dim_in, const std::vector<int64_t>& sizes) cons
 
 Tensor Tensor::repeat(const std::vector<int64_t>& repeats) const {
   TG_TENSOR_RETURN_IF_ERROR(this);
+  if (absl::Status st = tensor_internal::NeedsIntShape("repeat", *this); !st.ok()) return Error(st);
   std::vector<int64_t> s = shape();
   if (repeats.size() < s.size())
     return Err("repeat", absl::StrCat("needs at least ", s.size(), " repeats, got ", repeats.size()));
@@ -572,12 +579,14 @@ static Tensor Tri(int64_t r, int64_t c, int64_t diagonal, const std::string& dev
 }
 Tensor Tensor::triu(int64_t diagonal) const {
   TG_TENSOR_RETURN_IF_ERROR(this);
+  if (absl::Status st = tensor_internal::NeedsIntShape("triu", *this); !st.ok()) return Error(st);
   if (ndim() < 2) return Err("triu", "needs at least 2 dims, got " + ShapeStr(shape()));
   std::vector<int64_t> s = shape();
   return Tri(s[s.size() - 2], s.back(), diagonal, device()).where(*this, zeros_like());
 }
 Tensor Tensor::tril(int64_t diagonal) const {
   TG_TENSOR_RETURN_IF_ERROR(this);
+  if (absl::Status st = tensor_internal::NeedsIntShape("tril", *this); !st.ok()) return Error(st);
   if (ndim() < 2) return Err("tril", "needs at least 2 dims, got " + ShapeStr(shape()));
   std::vector<int64_t> s = shape();
   return Tri(s[s.size() - 2], s.back(), diagonal + 1, device()).where(zeros_like(), *this);
@@ -586,6 +595,7 @@ Tensor Tensor::tril(int64_t diagonal) const {
 Tensor Tensor::pool(const std::vector<int64_t>& k, const std::vector<int64_t>& stride_in,
                     const std::vector<int64_t>& dilation_in) const {
   TG_TENSOR_RETURN_IF_ERROR(this);
+  if (absl::Status st = tensor_internal::NeedsIntShape("pool", *this); !st.ok()) return Error(st);
   int64_t nk = static_cast<int64_t>(k.size());
   if (ndim() < nk) return Err("pool", "can't pool " + ShapeStr(shape()) + " with " + ShapeStr(k));
   auto tuple = [&](const std::vector<int64_t>& v) {

@@ -58,6 +58,7 @@ Tensor CumAlu(const Tensor& t, int64_t axis, Ops op, bool include_initial) {
 
 Tensor SplitCumAlu(const std::string& name, const Tensor& t, int64_t axis_in, Ops op) {
   TG_TENSOR_RETURN_IF_ERROR(&t);
+  if (absl::Status st = NeedsIntShape(name, t); !st.ok()) return Tensor::Error(st);
   absl::StatusOr<int64_t> axis = ResolveDim(name, axis_in, t.ndim());
   if (!axis.ok()) return Tensor::Error(axis.status());
   std::vector<int64_t> s = t.shape();
@@ -158,6 +159,8 @@ Tensor Tensor::argmax(std::optional<int64_t> axis_in, bool keepdim) const {
   absl::StatusOr<int64_t> axis = ResolveDim("argmax", *axis_in, ndim());
   if (!axis.ok()) return Error(axis.status());
   if (ndim() == 0) return Err("argmax", "a 0-d tensor has no axis; use argmax() without one");
+  if (!sshape()[*axis].is_int())
+    return Err("argmax", "does not support symbolic shape in the argmax axis, " + ShapeRepr(sshape()));
   int64_t n = shape()[*axis];
   Tensor m = eq(max(*axis, true));
   std::vector<int64_t> rs{n};

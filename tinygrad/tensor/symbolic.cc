@@ -104,6 +104,12 @@ absl::StatusOr<std::vector<int64_t>> EvalShape(const Shape& s) {
   return out;
 }
 
+absl::Status NeedsIntShape(const std::string& op, const Tensor& t) {
+  if (!t.ok() || !t.is_symbolic()) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat(op, ": does not support symbolic shape ", ShapeStr(t.sshape())));
+}
+
 absl::Status CheckAllBound(const std::string& op, const UOp& root) {
   absl::flat_hash_map<std::string, bool> bound;  // variable name -> seen under a BIND
   std::vector<UOp> topo = root.toposort();

@@ -57,6 +57,9 @@ absl::Status CheckPads(const std::string& op, const PadArg& p);
 absl::StatusOr<int64_t> EvalSInt(const SInt& s, const VarVals& vals);
 // The ints of a shape under the bindings inside it; an error for an unbound variable.
 absl::StatusOr<std::vector<int64_t>> EvalShape(const Shape& s);
+// "op: does not support symbolic shape (i, 8)" for ops that need int sizes (tinygrad asserts
+// all_int(self.shape) in the same places); ok for an int shape.
+absl::Status NeedsIntShape(const std::string& op, const Tensor& t);
 // An error naming the first variable in `root`'s graph that no BIND gives a value.
 absl::Status CheckAllBound(const std::string& op, const UOp& root);
 // For a realized view (movement ops over a BUFFER), each element's index in the buffer, in
