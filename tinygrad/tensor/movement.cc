@@ -256,21 +256,31 @@ Tensor Tensor::slice(const std::vector<TensorIndex>& idx_in) const {
     }
     const SInt& dim_size = s[dim];
     if (const Index* ix = std::get_if<Index>(&i)) {
-      if (!dim_size.is_int()) {
-        // A symbolic dim: a non-negative index below its smallest size.
-        if (ix->i < 0 || ix->i >= dim_size.vmin())
-          return Err("slice", absl::StrCat("index ", ix->i, " may be out of bounds for dim ", dim,
-                                           " with symbolic size ", dim_size.repr()));
+      if (!ix->i.is_int()) {
+        // tinygrad's sint index: [i, i+1); shrink checks the bound value against the dim.
+        if (ix->i.vmin() < 0)
+          return Err("slice", "a symbolic index must be non-negative, got " + ix->i.repr());
         bounds.emplace_back(ix->i, ix->i + 1);
         strides.push_back(1);
         ++dim;
         continue;
       }
+      int64_t iv = ix->i.value();
+      if (!dim_size.is_int()) {
+        // A symbolic dim: a non-negative index below its smallest size.
+        if (iv < 0 || iv >= dim_size.vmin())
+          return Err("slice", absl::StrCat("index ", iv, " may be out of bounds for dim ", dim,
+                                           " with symbolic size ", dim_size.repr()));
+        bounds.emplace_back(iv, iv + 1);
+        strides.push_back(1);
+        ++dim;
+        continue;
+      }
       int64_t size = dim_size.value();
-      if (ix->i >= size || ix->i < -size)
-        return Err("slice", absl::StrCat("index ", ix->i, " is out of bounds for dim ", dim,
+      if (iv >= size || iv < -size)
+        return Err("slice", absl::StrCat("index ", iv, " is out of bounds for dim ", dim,
                                          " with size ", size));
-      int64_t b = ix->i < 0 ? ix->i + size : ix->i;
+      int64_t b = iv < 0 ? iv + size : iv;
       bounds.emplace_back(b, b + 1);
       strides.push_back(1);
     } else {

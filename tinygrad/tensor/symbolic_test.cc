@@ -471,3 +471,34 @@ TEST(Symbolic, OtherOpsWorkOrErrorWithoutAborting) {
 
 }  // namespace
 }  // namespace tg
+
+namespace tg {
+namespace {
+
+TEST(Symbolic, SymbolicIndexReusesOneKernel) {
+  // pos_emb[pos]: a row picked by a bound variable, one compiled kernel for every position
+  Nd emb = naive::Random({16, 4}, 21);
+  Tensor t = naive::ToTensor(emb);
+  ASSERT_TRUE(t.realize().ok());
+  Variable p("emb_pos", 0, 15);
+  int64_t programs = -1;
+  for (int64_t v : {5, 0, 15, 9}) {
+    Tensor row = t[p.bind(v)] * 2;
+    ASSERT_TRUE(row.ok()) << row.status();
+    EXPECT_EQ(row.shape(), (std::vector<int64_t>{4}));
+    ASSERT_TRUE(row.realize().ok());
+    if (programs < 0) programs = GetEngineStats().programs_built;
+    EXPECT_EQ(GetEngineStats().programs_built, programs) << v;
+    std::vector<float> want;
+    for (int64_t c = 0; c < 4; ++c) want.push_back(static_cast<float>(emb.at({v, c}) * 2));
+    EXPECT_EQ(Values(row), want) << v;
+  }
+  // a bound value past the dim, a possibly negative index
+  Tensor small = Tensor::Ones({4, 4});
+  ExpectError(small[p.bind(4)], "out of range for dim 0");
+  Variable q("q", -2, 2);
+  ExpectError(small[q.bind(1)], "symbolic index must be non-negative");
+}
+
+}  // namespace
+}  // namespace tg

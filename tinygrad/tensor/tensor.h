@@ -105,6 +105,7 @@ class Axes {
 // the end; Index(i) picks one position and drops the axis; NewAxis inserts a size-1 axis;
 // Ellipsis stands for the remaining axes. A symbolic bound (t[:, :pos]) needs step 1 and a
 // start the stop can't be below; int bounds on a symbolic dim slice within its maximum.
+// A symbolic Index (t[pos]) must be non-negative; its bound value is checked against the dim.
 struct Slice {
   std::optional<SInt> start, stop;
   int64_t step = 1;
@@ -114,7 +115,7 @@ struct Slice {
   static Slice All() { return Slice(); }
 };
 struct Index {
-  int64_t i;
+  SInt i;  // an int (negative counts from the end) or a bound variable (t[pos])
 };
 struct NewAxis {};
 struct Ellipsis {};
@@ -402,6 +403,7 @@ class Tensor {
   Tensor flip(const Axes& axis) const;
   Tensor slice(const std::vector<TensorIndex>& indices) const;
   Tensor operator[](int64_t i) const { return slice({Index{i}}); }
+  Tensor operator[](const SInt& i) const { return slice({Index{i}}); }
   static Tensor Cat(const std::vector<Tensor>& ts, int64_t dim = 0);
   static Tensor Stack(const std::vector<Tensor>& ts, int64_t dim = 0);
   Tensor cat(std::initializer_list<Tensor> others, int64_t dim = 0) const;
