@@ -6,7 +6,6 @@
 // CHECK-fail on invalid arguments.
 #include <cstdint>
 #include <algorithm>
-#include <array>
 #include <optional>
 #include <numeric>
 #include <string>
@@ -100,26 +99,26 @@ static bool NonNeg(const SInt& x) { return x.vmin() >= 0; }
 // min(x, 0); symbolic pads are non-negative here.
 static SInt SMin0(const SInt& x) { return x.is_int() ? SInt(std::min<int64_t>(x.value(), 0)) : SInt(0); }
 
-// The (begin, end) pairs and dims under their variables' bound values, for the checks a
-// symbolic range can't do (nullopt for a dim with an unbound variable).
-static absl::StatusOr<std::vector<std::optional<std::array<int64_t, 3>>>> BoundPairs(
-    const std::string& op, const Shape& s, const PadArg& p) {
-  std::vector<UOp> syms;
-  for (size_t i = 0; i < s.size(); ++i)
-    for (const SInt* x : {&s[i], &p[i].first, &p[i].second})
-      if (!x->is_int()) syms.push_back(x->uop());
-  tensor_internal::VarVals vals;
-  if (!syms.empty()) {
-    absl::StatusOr<tensor_internal::VarVals> v = tensor_internal::CollectBindings(UOp::Sink(syms));
-    if (!v.ok()) return absl::InvalidArgumentError(absl::StrCat(op, ": ", v.status().message()));
-    vals = *std::move(v);
-  }
-  std::vector<std::optional<std::array<int64_t, 3>>> out;
+// A (begin, end) pair and its dim's size under the variables' bound values, for the checks a
+// symbolic range can't do.
+struct BoundPair {
+  int64_t begin, end, size;
+};
+// Per dim: the bound pair, or nullopt when a variable in it is unbound. Errors: bindings that
+// conflict or fall outside their ranges.
+static absl::StatusOr<std::vector<std::optional<BoundPair>>> BoundPairs(const std::string& op,
+                                                                        const Shape& s,
+                                                                        const PadArg& p) {
+  Shape all = s;
+  for (const auto& [b, e] : p) all.insert(all.end(), {b, e});
+  absl::StatusOr<tensor_internal::VarVals> vals = tensor_internal::Bindings(all);
+  if (!vals.ok()) return absl::InvalidArgumentError(absl::StrCat(op, ": ", vals.status().message()));
+  std::vector<std::optional<BoundPair>> out;
   for (size_t i = 0; i < s.size(); ++i) {
-    absl::StatusOr<int64_t> b = tensor_internal::EvalSInt(p[i].first, vals),
-                            e = tensor_internal::EvalSInt(p[i].second, vals),
-                            d = tensor_internal::EvalSInt(s[i], vals);
-    if (b.ok() && e.ok() && d.ok()) out.push_back(std::array<int64_t, 3>{*b, *e, *d});
+    absl::StatusOr<int64_t> b = tensor_internal::EvalSInt(p[i].first, *vals),
+                            e = tensor_internal::EvalSInt(p[i].second, *vals),
+                            d = tensor_internal::EvalSInt(s[i], *vals);
+    if (b.ok() && e.ok() && d.ok()) out.push_back(BoundPair{*b, *e, *d});
     else out.push_back(std::nullopt);
   }
   return out;
@@ -131,13 +130,14 @@ Tensor Tensor::pad(const PadArg& px, ConstValue value) const {
   const Shape& s = sshape();
   if (px.size() != s.size())
     return Err("pad", absl::StrCat("padding length ", px.size(), " != ndim ", s.size()));
-  absl::StatusOr<std::vector<std::optional<std::array<int64_t, 3>>>> bound = BoundPairs("pad", s, px);
+  absl::StatusOr<std::vector<std::optional<BoundPair>>> bound = BoundPairs("pad", s, px);
   if (!bound.ok()) return Error(bound.status());
   bool any_neg = false;
   for (size_t i = 0; i < s.size(); ++i) {
     const auto& [b, e] = px[i];
-    if (const auto& v = (*bound)[i]; v && ((*v)[2] + (*v)[0] + (*v)[1] < 0 || -(*v)[0] > (*v)[2] || -(*v)[1] > (*v)[2]))
-      return Err("pad", absl::StrCat("padding (", (*v)[0], ", ", (*v)[1], ") is invalid for dim ",
+    if (const auto& v = (*bound)[i];
+        v && (v->size + v->begin + v->end < 0 || -v->begin > v->size || -v->end > v->size))
+      return Err("pad", absl::StrCat("padding (", v->begin, ", ", v->end, ") is invalid for dim ",
                                      i, " of ", ShapeStr(s)));
     if ((!b.is_int() && !NonNeg(b)) || (!e.is_int() && !NonNeg(e)))
       return Err("pad", absl::StrCat("a symbolic pad must be non-negative, got (", b.repr(), ", ",
@@ -187,7 +187,7 @@ Tensor Tensor::shrink(const PadArg& arg) const {
   const Shape& s = sshape();
   if (arg.size() != s.size())
     return Err("shrink", absl::StrCat("arg length ", arg.size(), " != ndim ", s.size()));
-  absl::StatusOr<std::vector<std::optional<std::array<int64_t, 3>>>> bound = BoundPairs("shrink", s, arg);
+  absl::StatusOr<std::vector<std::optional<BoundPair>>> bound = BoundPairs("shrink", s, arg);
   if (!bound.ok()) return Error(bound.status());
   for (size_t i = 0; i < s.size(); ++i) {
     const auto& [b, e] = arg[i];
@@ -195,9 +195,9 @@ Tensor Tensor::shrink(const PadArg& arg) const {
     // is bound, for the bound values.
     const auto& v = (*bound)[i];
     if (!MaybeNonNeg(b) || !MaybeNonNeg(e - b) || !MaybeNonNeg(s[i] - e) ||
-        (v && ((*v)[0] < 0 || (*v)[1] > (*v)[2] || (*v)[0] > (*v)[1]))) {
+        (v && (v->begin < 0 || v->end > v->size || v->begin > v->end))) {
       std::string bound_str = v && !(b.is_int() && e.is_int() && s[i].is_int())
-                                  ? absl::StrCat(" (bound: (", (*v)[0], ", ", (*v)[1], ") of ", (*v)[2], ")")
+                                  ? absl::StrCat(" (bound: (", v->begin, ", ", v->end, ") of ", v->size, ")")
                                   : "";
       return Err("shrink", absl::StrCat("(", b.repr(), ", ", e.repr(), ") out of range for dim ", i,
                                         " of ", ShapeStr(s), bound_str));

@@ -60,12 +60,16 @@ absl::StatusOr<VarVals> CollectBindings(const UOp& u) {
   return vals;
 }
 
-absl::Status CheckSInts(const std::string& op, std::span<const SInt> s) {
+absl::StatusOr<VarVals> Bindings(std::span<const SInt> s) {
   std::vector<UOp> syms;
   for (const SInt& x : s)
     if (!x.is_int()) syms.push_back(x.uop());
-  if (syms.empty()) return absl::OkStatus();
-  absl::StatusOr<VarVals> v = CollectBindings(UOp::Sink(syms));
+  if (syms.empty()) return VarVals();
+  return CollectBindings(UOp::Sink(syms));
+}
+
+absl::Status CheckSInts(const std::string& op, std::span<const SInt> s) {
+  absl::StatusOr<VarVals> v = Bindings(s);
   if (!v.ok()) return absl::InvalidArgumentError(absl::StrCat(op, ": ", v.status().message()));
   return absl::OkStatus();
 }
@@ -84,22 +88,25 @@ absl::StatusOr<int64_t> EvalSInt(const SInt& s, const VarVals& vals) {
 }
 
 absl::StatusOr<std::vector<int64_t>> EvalShape(const Shape& s) {
-  std::vector<UOp> syms;
-  for (const SInt& x : s)
-    if (!x.is_int()) syms.push_back(x.uop());
-  VarVals vals;
-  if (!syms.empty()) {
-    absl::StatusOr<VarVals> v = CollectBindings(UOp::Sink(syms));
-    if (!v.ok()) return v.status();
-    vals = *std::move(v);
-  }
+  absl::StatusOr<VarVals> vals = Bindings(s);
+  if (!vals.ok()) return vals.status();
   std::vector<int64_t> out;
   for (const SInt& x : s) {
-    absl::StatusOr<int64_t> v = EvalSInt(x, vals);
+    absl::StatusOr<int64_t> v = EvalSInt(x, *vals);
     if (!v.ok())
       return absl::InvalidArgumentError(absl::StrCat("shape ", ShapeRepr(s), " has an unbound variable (",
                                                      v.status().message(), ")"));
     out.push_back(*v);
+  }
+  return out;
+}
+
+std::vector<int64_t> BoundDims(const Shape& s) {
+  absl::StatusOr<VarVals> vals = Bindings(s);
+  std::vector<int64_t> out;
+  for (const SInt& x : s) {
+    absl::StatusOr<int64_t> d = vals.ok() ? EvalSInt(x, *vals) : absl::StatusOr<int64_t>(-1);
+    out.push_back(d.ok() ? *d : -1);
   }
   return out;
 }

@@ -132,24 +132,7 @@ const UOp& Tensor::uop() const {
 const Shape& Tensor::sshape() const { return *uop().shape(); }
 std::vector<int64_t> Tensor::shape() const {
   const Shape& s = sshape();
-  if (AllInt(s)) return ToInts(s);
-  absl::StatusOr<std::vector<int64_t>> v = tensor_internal::EvalShape(s);
-  if (v.ok()) return *std::move(v);
-  // A dim with an unbound (or invalid) variable has no value.
-  absl::StatusOr<tensor_internal::VarVals> vals = tensor_internal::CollectBindings(UOp::Sink(
-      [&] {
-        std::vector<UOp> syms;
-        for (const SInt& x : s)
-          if (!x.is_int()) syms.push_back(x.uop());
-        return syms;
-      }()));
-  std::vector<int64_t> out;
-  for (const SInt& x : s) {
-    absl::StatusOr<int64_t> d =
-        vals.ok() ? tensor_internal::EvalSInt(x, *vals) : absl::StatusOr<int64_t>(-1);
-    out.push_back(d.ok() ? *d : -1);
-  }
-  return out;
+  return AllInt(s) ? ToInts(s) : tensor_internal::BoundDims(s);
 }
 bool Tensor::is_symbolic() const { return !AllInt(sshape()); }
 int64_t Tensor::ndim() const { return static_cast<int64_t>(uop().shape()->size()); }

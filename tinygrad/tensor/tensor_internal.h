@@ -50,13 +50,17 @@ using VarVals = absl::flat_hash_map<std::string, ConstValue>;
 // The values of the BINDs in `u`'s graph, by variable name. Errors: a value outside its
 // variable's range, one variable bound to two values, a variable with an empty range.
 absl::StatusOr<VarVals> CollectBindings(const UOp& u);
-// CollectBindings over the symbolic dims of `s` (or pairs of `p`), as "op: ..." errors.
+// CollectBindings over the symbolic dims of `s`.
+absl::StatusOr<VarVals> Bindings(std::span<const SInt> s);
+// Bindings' errors as "op: ..." (for the pairs of `p` in CheckPads).
 absl::Status CheckSInts(const std::string& op, std::span<const SInt> s);
 absl::Status CheckPads(const std::string& op, const PadArg& p);
 // `s` evaluated with the variables' values in `vals` (an error names a missing one).
 absl::StatusOr<int64_t> EvalSInt(const SInt& s, const VarVals& vals);
 // The ints of a shape under the bindings inside it; an error for an unbound variable.
 absl::StatusOr<std::vector<int64_t>> EvalShape(const Shape& s);
+// EvalShape, with -1 for each dim that has no value (Tensor::shape()).
+std::vector<int64_t> BoundDims(const Shape& s);
 // "op: does not support symbolic shape (i, 8)" for ops that need int sizes (tinygrad asserts
 // all_int(self.shape) in the same places); ok for an int shape.
 absl::Status NeedsIntShape(const std::string& op, const Tensor& t);
