@@ -3,7 +3,8 @@
 // reshape and Empty with bound variables give the values of naive loops for several bound
 // values; a KV-cache attention step reuses one schedule-cache entry and one set of compiled
 // kernels for every position; bad symbolic input gives errored tensors.
-// Port of the ideas of tinygrad's test/test_symbolic_ops.py and test/test_tensor_variable.py.
+// Cases follow tinygrad's test/test_symbolic_ops.py and test/test_tensor_variable.py.
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -318,11 +319,6 @@ TEST(Symbolic, Errors) {
   ExpectError(t.shrink({{0, pos.bind(11)}, {0, 4}}).sum().exp(), "outside its range");
 }
 
-}  // namespace
-}  // namespace tg
-
-namespace tg {
-namespace {
 
 TEST(Symbolic, TensorOfABoundVariable) {
   // tinygrad's test_tensor_variable: Tensor(vv) + 3, Tensor(3) * (vv * 4)
@@ -357,11 +353,6 @@ TEST(Symbolic, MeanAndVarOverASymbolicDim) {
   }
 }
 
-}  // namespace
-}  // namespace tg
-
-namespace tg {
-namespace {
 
 TEST(Symbolic, CatWithSymbolicDims) {
   // tinygrad's test_cat_dim0 / test_cat_dim0_two_vars: a[:i].cat(b) and a[:i].cat(b[:j])
@@ -385,11 +376,6 @@ TEST(Symbolic, CatWithSymbolicDims) {
   ExpectError(ta.shrink({{0, vi.bind(2)}, {0, 3}}).cat({tb.shrink({{0, 2}, {0, 2}})}, 0), "differ outside dim 0");
 }
 
-}  // namespace
-}  // namespace tg
-
-namespace tg {
-namespace {
 
 TEST(Symbolic, ScaledDotProductAttentionOverACachePrefix) {
   // tinygrad's test_attention: sdpa(q, k[:, :i], v[:, :i]) (heads first here)
@@ -457,7 +443,9 @@ TEST(Symbolic, OtherOpsWorkOrErrorWithoutAborting) {
     if (!t.ok()) continue;
     absl::StatusOr<std::vector<float>> v = t.to_vector<float>();
     ok += v.ok();
-    if (v.ok()) EXPECT_EQ(static_cast<int64_t>(v->size()), t.numel()) << k << " " << t.repr();
+    if (v.ok()) {
+      EXPECT_EQ(static_cast<int64_t>(v->size()), t.numel()) << k << " " << t.repr();
+    }
   }
   EXPECT_GE(ok, 45);
   // ops that need int sizes say so
@@ -469,11 +457,6 @@ TEST(Symbolic, OtherOpsWorkOrErrorWithoutAborting) {
   ExpectError(s.split(1, 0)[0], "symbolic shape in split dim");
 }
 
-}  // namespace
-}  // namespace tg
-
-namespace tg {
-namespace {
 
 TEST(Symbolic, SymbolicIndexReusesOneKernel) {
   // pos_emb[pos]: a row picked by a bound variable, one compiled kernel for every position
