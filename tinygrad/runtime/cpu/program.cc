@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "tinygrad/base/check.h"
+#include "tinygrad/runtime/cpu/thread_pool.h"
 
 namespace tg {
 
@@ -99,13 +100,7 @@ double CpuProgram::Run(std::span<void* const> bufs, std::span<const int32_t> var
   const int32_t* v = vars.data();
   EntryFn fn = fn_;
   auto start = std::chrono::steady_clock::now();
-  // TODO(perf): tinygrad's worker keeps its helper threads alive between launches; we start
-  // them per launch, which adds their start-up time to multi-threaded timings.
-  std::vector<std::thread> helpers;
-  helpers.reserve(threads - 1);
-  for (int tid = 1; tid < threads; ++tid) helpers.emplace_back([fn, b, v, tid] { fn(b, v, tid); });
-  fn(b, v, 0);
-  for (std::thread& t : helpers) t.join();
+  CoreThreadPool::Get().ParallelFor(threads, [fn, b, v](int core_id) { fn(b, v, core_id); });
   auto end = std::chrono::steady_clock::now();
   return std::chrono::duration<double>(end - start).count();
 }

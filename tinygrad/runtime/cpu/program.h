@@ -51,8 +51,9 @@ class CpuProgram {
   ~CpuProgram();
 
   // Runs the kernel `threads` times in parallel with core_id 0..threads-1 (core 0 on the
-  // calling thread, as tinygrad's CPU worker) and waits for all; returns the wall-clock seconds
-  // from launch to the last join (tinygrad's wait=True timing, thread start included).
+  // calling thread, the rest on CoreThreadPool's kept threads, as tinygrad's CPU worker) and
+  // waits for all; returns the wall-clock seconds from launch until every core finished
+  // (tinygrad's wait=True timing, the wake-up of the helper threads included).
   double Run(std::span<void* const> bufs, std::span<const int32_t> vars, int threads = 1) const;
 
   const std::string& function_name() const { return name_; }
