@@ -203,7 +203,6 @@ UOp AddGpudims(const Match& m) {
     idxs.insert(idxs.end(), l.begin(), l.end());
   }
   SubstituteMap subs;
-  RangeMap rm(s);
   for (const UOp& r : s_topo) {
     // a global store that does not use some local index is done by local index 0 only
     if (r.op() == Ops::STORE && BufTarget(r).dtype().addrspace() == AddrSpace::GLOBAL) {
@@ -211,7 +210,7 @@ UOp AddGpudims(const Match& m) {
       UOp mask;
       for (const Arg& ids : local_dims) {
         UOp lr = find_range(ids);
-        if (rm.Contains(idx, lr)) continue;
+        if (idx.has_range(lr)) continue;
         UOp e = lr.eq(0);
         mask = mask ? (mask & e) : e;
       }

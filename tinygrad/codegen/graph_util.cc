@@ -9,22 +9,6 @@
 
 namespace tg {
 
-int RangeStart(Ops op) {
-  switch (op) {
-    case Ops::BUFFERIZE:
-    case Ops::REDUCE:
-    case Ops::END:
-      return 1;
-    case Ops::STORE:
-      return 2;
-    case Ops::WMMA:
-      return 3;
-    default:
-      return -1;
-  }
-}
-
-std::vector<UOp> EndedRanges(const UOp& u) { return u.ended_ranges(); }
 
 namespace {
 bool Has(const std::vector<UOp>& v, const UOp& u) {
@@ -32,9 +16,6 @@ bool Has(const std::vector<UOp>& v, const UOp& u) {
 }
 }  // namespace
 
-bool RangeMap::Contains(const UOp& u, const UOp& range) const {
-  return Has(u.ranges(), range);
-}
 
 std::vector<UOp> Toposort(const UOp& root, const std::function<bool(const UOp&)>& gate) {
   std::vector<UOp> out;

@@ -3,12 +3,11 @@
 // uop library does not expose (range_start, ended_ranges, ranges of a whole graph at once,
 // gated toposort, consumer map, end/after/group/reduce builders, substitute as a rule set).
 //
-// Port of tinygrad/uop/ops.py: range_start, UOp.ended_ranges, UOp.ranges, toposort(gate),
-// get_consumer_map, UOp.end/after/group/reduce/sink and _substitute.
+// Port of tinygrad/uop/ops.py: toposort(gate), get_consumer_map, UOp.end/after/group/reduce/sink
+// and _substitute (ranges and ended_ranges are UOp methods).
 //
 // Example:
-//   RangeMap rm(sink);                  // ranges of every node, computed once
-//   rm.Of(store)                        // the RANGEs the store is inside of
+//   store.ranges()                      // the RANGEs the store is inside of (uop.h)
 //   UOp e = End(store, {r0, r1});       // END(store, r0, r1)
 #ifndef TINYGRAD_CODEGEN_GRAPH_UTIL_H_
 #define TINYGRAD_CODEGEN_GRAPH_UTIL_H_
@@ -23,20 +22,7 @@
 
 namespace tg {
 
-// tinygrad's range_start: the first source index at which `op` lists the ranges it closes,
-// or -1 when `op` closes none.
-int RangeStart(Ops op);
-// u.ended_ranges.
-std::vector<UOp> EndedRanges(const UOp& u);
 
-// u.ranges for the nodes of a graph. UOp::ranges() memoizes per node, so this is a view.
-class RangeMap {
- public:
-  explicit RangeMap(const UOp&) {}
-  // The RANGEs `u` is inside of, in tinygrad's order.
-  const std::vector<UOp>& Of(const UOp& u) const { return u.ranges(); }
-  bool Contains(const UOp& u, const UOp& range) const;
-};
 
 // tinygrad's toposort(gate): a node's sources are visited only when gate(node) is true (the
 // node itself is still listed).

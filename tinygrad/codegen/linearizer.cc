@@ -57,7 +57,6 @@ int BasePriority(Ops op) {
 
 std::vector<UOp> Linearize(const UOp& sink) {
   std::vector<UOp> lst = sink.toposort();
-  RangeMap rm(sink);
   absl::flat_hash_map<UOp, int> out_degree;
   absl::flat_hash_map<UOp, int> consumers;
   absl::flat_hash_map<UOp, Priority> priorities;
@@ -67,7 +66,7 @@ std::vector<UOp> Linearize(const UOp& sink) {
     out_degree[u] = consumers[u];
     // nodes with higher run counts go later
     i128 run_count = 1;
-    for (const UOp& r : rm.Of(u)) {
+    for (const UOp& r : u.ranges()) {
       run_count *= r.vmax().to_int() + 1;
       if (run_count > kIntInf) run_count = kIntInf;
     }

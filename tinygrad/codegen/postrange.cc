@@ -82,10 +82,9 @@ std::vector<UOp> GlobalizableRngs(const UOp& ast) {
   for (const UOp& r : OutputRngs(ast))
     if (RangeAxisType(r) == AxisType::LOOP) ret.push_back(r);
   // exclude output ranges that don't appear in every BUFFERIZE
-  RangeMap rm(ast);
   for (const UOp& x : ast.toposort()) {
     if (x.op() != Ops::BUFFERIZE) continue;
-    std::erase_if(ret, [&](const UOp& r) { return !rm.Contains(x, r); });
+    std::erase_if(ret, [&](const UOp& r) { return !x.has_range(r); });
   }
   return ret;
 }

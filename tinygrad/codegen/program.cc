@@ -169,7 +169,6 @@ ProgramSpec ProgramSpecFromUops(const UOp& ast, std::vector<UOp> uops, std::stri
 std::string PrintUops(std::span<const UOp> uops) {
   absl::flat_hash_map<UOp, size_t> index;
   for (size_t i = 0; i < uops.size(); ++i) index.emplace(uops[i], i);
-  RangeMap rm(UOp::Sink(uops));
   std::ostringstream os;
   for (size_t i = 0; i < uops.size(); ++i) {
     const UOp& u = uops[i];
@@ -191,7 +190,7 @@ std::string PrintUops(std::span<const UOp> uops) {
     dt << u.dtype();
     std::string ranges;
     {
-      std::vector<UOp> rs = rm.Of(u);
+      std::vector<UOp> rs = u.ranges();
       std::sort(rs.begin(), rs.end(), [](const UOp& a, const UOp& b) { return RangeArgLess(a.arg(), b.arg()); });
       for (size_t k = 0; k < rs.size(); ++k) {
         if (k) ranges += ",";

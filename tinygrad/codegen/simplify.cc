@@ -51,7 +51,7 @@ UOp SimplifyMergeAdjacent(const Match& m) {
   std::vector<std::vector<UOp>> reduce_ranges;
   for (const UOp& x : u.toposort())
     if (x.op() == Ops::REDUCE) reduce_ranges.push_back(Ranges(x));
-  std::vector<UOp> ended = EndedRanges(u);
+  std::vector<UOp> ended = u.ended_ranges();
   std::vector<std::pair<UOp, UOp>> pairs;
   if (u.op() == Ops::END) {
     // on END only adjacent ranges merge
@@ -242,8 +242,7 @@ UOp ReduceCollapseWith(const Match& m, const PatternMatcher& pm) {
   const UOp& red = m["red"];
   UOp u = m["u"];
   for (const UOp& r : red.src().subspan(1)) {
-    RangeMap rm(u);
-    std::vector<UOp> included = Toposort(u, [&](const UOp& x) { return rm.Contains(x, r); });
+    std::vector<UOp> included = Toposort(u, [&](const UOp& x) { return x.has_range(r); });
     for (const UOp& x : included)
       if (x.op() == Ops::STORE || x.op() == Ops::REDUCE) return {};
     absl::flat_hash_set<UOp> in_included(included.begin(), included.end());

@@ -20,6 +20,7 @@
 #include "tinygrad/engine/device.h"
 #include "tinygrad/engine/memory.h"
 #include "tinygrad/schedule/schedule.h"
+#include "tinygrad/uop/kernel_info.h"
 #include "tinygrad/uop/render.h"
 
 namespace tg {
@@ -56,7 +57,8 @@ class MethodCache {
       // DEBUG>=5 already printed the AST inside GetProgram.
       if (c.debug < 5) std::cout << PrettyPrint(ast) << "\n";
       std::string opts;
-      for (const Arg& o : spec.applied_opts) absl::StrAppend(&opts, opts.empty() ? "" : ", ", o.repr());
+      for (const Arg& o : spec.applied_opts)
+        absl::StrAppend(&opts, opts.empty() ? "" : ", ", o.repr());
       std::cout << "applied opts: [" << opts << "]\n";
     }
     if (c.debug >= 4) std::cout << spec.src << "\n";
@@ -66,7 +68,8 @@ class MethodCache {
     stats.codegen_s += std::chrono::duration<double>(t1 - t0).count();
     stats.compile_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
     stats.programs_built += 1;
-    auto runner = std::make_unique<CompiledRunner>(CompiledRunner{std::move(spec), std::move(prog)});
+    auto runner =
+        std::make_unique<CompiledRunner>(CompiledRunner{std::move(spec), std::move(prog)});
     std::lock_guard<std::mutex> lock(mu_);
     auto [it, fresh] = cache_.try_emplace(key, std::move(runner));
     return it->second.get();
@@ -98,21 +101,9 @@ std::string TimeStr(double seconds) {
                         : absl::StrFormat("%7.2fms", seconds * 1e3);
 }
 
-int VisibleLength(const std::string& s) {
-  int n = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\x1b') {
-      while (i < s.size() && s[i] != 'm') ++i;
-      continue;
-    }
-    ++n;
-  }
-  return n;
-}
-
 // tinygrad's DEBUG=2 line for one kernel.
-void PrintKernelLine(const std::string& device, const ProgramSpec& spec, size_t nargs,
-                     double et, const VarVals& vars) {
+void PrintKernelLine(const std::string& device, const ProgramSpec& spec, size_t nargs, double et,
+                     const VarVals& vars) {
   EngineStats& s = Stats();
   auto est = [&](const UOp& u) -> double {
     if (!u) return 0;
@@ -123,11 +114,13 @@ void PrintKernelLine(const std::string& device, const ProgramSpec& spec, size_t 
   double mem = std::min(est(spec.estimates.mem), lds);
   double t = et > 0 ? et : 1e-20;
   // The name carries ANSI colors: pad by its visible length, as tinygrad's ansilen does.
-  std::string name = spec.name + std::string(std::max<int>(0, 46 - VisibleLength(spec.name)), ' ');
-  std::cout << absl::StrFormat("*** %-7s %4d %s arg %2d tm %s/%9.2fms (%7.0f GFLOPS %4.0f|%-6.0f GB/s)\n",
-                               device.substr(0, 7), s.kernel_count, name, nargs, TimeStr(et),
-                               s.time_sum_s * 1e3, ops / t * 1e-9, mem / t * 1e-9,
-                               lds / t * 1e-9);
+  std::string name =
+      spec.name +
+      std::string(std::max<int>(0, 46 - static_cast<int>(StripAnsi(spec.name).size())), ' ');
+  std::cout << absl::StrFormat(
+      "*** %-7s %4d %s arg %2d tm %s/%9.2fms (%7.0f GFLOPS %4.0f|%-6.0f GB/s)\n",
+      device.substr(0, 7), s.kernel_count, name, nargs, TimeStr(et), s.time_sum_s * 1e3,
+      ops / t * 1e-9, mem / t * 1e-9, lds / t * 1e-9);
 }
 
 absl::Status RunKernel(const ScheduleItem& item, std::span<const std::shared_ptr<Buffer>> bufs,
@@ -141,8 +134,8 @@ absl::Status RunKernel(const ScheduleItem& item, std::span<const std::shared_ptr
   std::vector<void*> args;
   for (int64_t slot : spec.globals) {
     if (slot < 0 || slot >= static_cast<int64_t>(bufs.size()))
-      return absl::InternalError(absl::StrCat("kernel ", spec.name, " uses buffer slot ", slot,
-                                              " of ", bufs.size()));
+      return absl::InternalError(
+          absl::StrCat("kernel ", spec.name, " uses buffer slot ", slot, " of ", bufs.size()));
     RETURN_IF_ERROR(bufs[slot]->EnsureAllocated());
     args.push_back(bufs[slot]->data());
   }
@@ -151,8 +144,8 @@ absl::Status RunKernel(const ScheduleItem& item, std::span<const std::shared_ptr
     const std::string& name = v.arg()[0].str();
     auto it = var_vals.find(name);
     if (it == var_vals.end())
-      return absl::InvalidArgumentError(absl::StrCat("kernel ", spec.name, " needs variable '",
-                                                     name, "', which is not bound"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("kernel ", spec.name, " needs variable '", name, "', which is not bound"));
     vals.push_back(it->second.to_int64());
   }
   LaunchDims global{1, 1, 1};
@@ -186,8 +179,8 @@ absl::Status RunCopy(std::span<const std::shared_ptr<Buffer>> bufs) {
   Buffer& dst = *bufs[0];
   Buffer& src = *bufs[1];
   if (dst.nbytes() != src.nbytes())
-    return absl::InternalError(absl::StrCat("buffer copy mismatch, ", dst.nbytes(),
-                                            " != ", src.nbytes()));
+    return absl::InternalError(
+        absl::StrCat("buffer copy mismatch, ", dst.nbytes(), " != ", src.nbytes()));
   std::vector<std::byte> tmp(src.nbytes());
   RETURN_IF_ERROR(src.CopyOut(tmp));
   RETURN_IF_ERROR(dst.CopyIn(tmp));
@@ -206,7 +199,8 @@ absl::StatusOr<absl::flat_hash_map<UOp, UOp>> Realize(std::span<const UOp> roots
   const Config& c = GetConfig();
   auto start = std::chrono::steady_clock::now();
   ASSIGN_OR_RETURN(Schedule sched, CreateScheduleWithVars(UOp::Sink(roots)));
-  Stats().schedule_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  Stats().schedule_s +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   VarVals var_vals;
   for (const auto& [name, v] : sched.var_vals) var_vals[name] = ConstValue(v);
@@ -250,9 +244,14 @@ absl::StatusOr<absl::flat_hash_map<UOp, UOp>> Realize(std::span<const UOp> roots
     VarVals vars = var_vals;
     for (const auto& [name, v] : item.fixedvars) vars[name] = ConstValue(v);
     switch (item.ast.op()) {
-      case Ops::SINK: RETURN_IF_ERROR(RunKernel(item, item_bufs[i], vars)); break;
-      case Ops::COPY: RETURN_IF_ERROR(RunCopy(item_bufs[i])); break;
-      case Ops::BUFFER_VIEW: break;  // the view was set up above
+      case Ops::SINK:
+        RETURN_IF_ERROR(RunKernel(item, item_bufs[i], vars));
+        break;
+      case Ops::COPY:
+        RETURN_IF_ERROR(RunCopy(item_bufs[i]));
+        break;
+      case Ops::BUFFER_VIEW:
+        break;  // the view was set up above
       default:
         return absl::UnimplementedError(
             absl::StrCat("can't run a schedule item of ", std::string(OpName(item.ast.op()))));
@@ -261,10 +260,10 @@ absl::StatusOr<absl::flat_hash_map<UOp, UOp>> Realize(std::span<const UOp> roots
   table.Sweep();
   if (c.debug >= 1) {
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::cout << absl::StrFormat(
-        "realized %d kernels in %.2f ms (kernel time %.2f ms)%s\n",
-        Stats().kernel_count - kernels_before, wall * 1e3,
-        (Stats().time_sum_s - time_before) * 1e3, sched.cache_hit ? ", schedule cache hit" : "");
+    std::cout << absl::StrFormat("realized %d kernels in %.2f ms (kernel time %.2f ms)%s\n",
+                                 Stats().kernel_count - kernels_before, wall * 1e3,
+                                 (Stats().time_sum_s - time_before) * 1e3,
+                                 sched.cache_hit ? ", schedule cache hit" : "");
   }
   return std::move(sched.becomes_map);
 }
@@ -273,8 +272,8 @@ absl::StatusOr<UOp> BufferFromHost(const std::string& device, DType dtype,
                                    std::span<const std::byte> data) {
   size_t item = dtype.itemsize();
   if (item == 0 || data.size() % item != 0)
-    return absl::InvalidArgumentError(absl::StrCat(data.size(), " bytes are not a whole number of ",
-                                                   dtype.name(), " elements"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(data.size(), " bytes are not a whole number of ", dtype.name(), " elements"));
   UOp b = UOp::NewBuffer(device, static_cast<int64_t>(data.size() / item), dtype);
   RETURN_IF_ERROR(BufferTable::Get().GetOrCreate(b)->CopyIn(data));
   return b;
@@ -282,8 +281,8 @@ absl::StatusOr<UOp> BufferFromHost(const std::string& device, DType dtype,
 
 absl::Status CopyOut(const UOp& buffer, std::span<std::byte> out) {
   if (buffer.op() != Ops::BUFFER)
-    return absl::InvalidArgumentError(absl::StrCat("CopyOut needs a BUFFER, got ",
-                                                   std::string(OpName(buffer.op()))));
+    return absl::InvalidArgumentError(
+        absl::StrCat("CopyOut needs a BUFFER, got ", std::string(OpName(buffer.op()))));
   std::shared_ptr<Buffer> b = BufferTable::Get().Find(buffer);
   if (!b) return absl::FailedPreconditionError("CopyOut of a buffer that was never realized");
   return b->CopyOut(out);

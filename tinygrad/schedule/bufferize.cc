@@ -43,7 +43,6 @@ UOp CleanupDeadAxes(const Match& m) {
   const UOp& b = m["b"];
   if (AlwaysRun(b.src(0).op())) return {};
   Shape shape = BufferizeShape(b);
-  RangesMemo& memo = m.ctx<RangesMemo>();
   std::vector<UOp> new_src{b.src(0)};
   Shape reshape;
   bool hit = false;
@@ -52,7 +51,7 @@ UOp CleanupDeadAxes(const Match& m) {
     // skip for symbolic
     if (rng.op() == Ops::RANGE && rng.src(0).op() != Ops::CONST) return {};
     // CONSTs are already dead axes
-    if (rng.op() == Ops::CONST || (rng.op() == Ops::RANGE && !memo.Contains(b.src(0), rng))) {
+    if (rng.op() == Ops::CONST || (rng.op() == Ops::RANGE && !b.src(0).has_range(rng))) {
       reshape.push_back(1);
       hit = true;
     } else {
@@ -89,7 +88,7 @@ UOp RemoveNoopBufferize(const Match& m) {
 
 // tinygrad's substitute with pm_gate_substitute: only nodes inside the replaced ranges are
 // rebuilt (a nested BUFFERIZE that closes them is left alone).
-UOp GatedSubstitute(const UOp& root, const absl::flat_hash_map<UOp, UOp>& subs, RangesMemo& rm) {
+UOp GatedSubstitute(const UOp& root, const absl::flat_hash_map<UOp, UOp>& subs) {
   if (subs.empty()) return root;
   absl::flat_hash_map<UOp, UOp> memo;
   std::function<UOp(const UOp&)> go = [&](const UOp& u) -> UOp {
@@ -99,7 +98,7 @@ UOp GatedSubstitute(const UOp& root, const absl::flat_hash_map<UOp, UOp>& subs, 
       ret = it->second;
     } else {
       bool inside = false;
-      for (const auto& [k, v] : subs) inside |= rm.Contains(u, k);
+      for (const auto& [k, v] : subs) inside |= u.has_range(k);
       if (inside) {
         std::vector<UOp> src;
         bool changed = false;
@@ -156,7 +155,7 @@ UOp RemoveBufferize(const Match& m) {
   absl::flat_hash_map<UOp, UOp> subs;
   for (size_t i = 1; i < buf.src().size(); ++i)
     if (buf.src(i).op() != Ops::CONST) subs[buf.src(i)] = idx.src(i);
-  return GatedSubstitute(src, subs, m.ctx<RangesMemo>());
+  return GatedSubstitute(src, subs);
 }
 
 UOp ConstBufferize(const Match& m) {

@@ -185,7 +185,7 @@ std::vector<UOp> OpenRanges(const UOp& x) {
     for (const UOp& s : u.src())
       for (const UOp& r : of(s))
         if (!Contains(ret, r)) ret.push_back(r);
-    for (const UOp& er : EndedRanges(u)) {
+    for (const UOp& er : u.ended_ranges()) {
       std::vector<UOp> gone = er.op() == Ops::RANGE ? std::vector<UOp>{er} : of(er);
       for (const UOp& g : gone) ret.erase(std::remove(ret.begin(), ret.end(), g), ret.end());
     }
@@ -279,9 +279,7 @@ absl::StatusOr<absl::flat_hash_map<UOp, UOp>> GetRangeifyMap(const UOp& sink) {
   // convert movement ops to ranges
   IndexingContext rctx;
   tsink = RunRangeify(tsink, rctx);
-  RangesMemo memo;
-  tsink = GraphRewrite(tsink, PmBufferizeCleanup(),
-                       {.name = "symbolic+reduce_collapse+debuf", .ctx = RewriteCtx::Of(memo)});
+  tsink = GraphRewrite(tsink, PmBufferizeCleanup(), {.name = "symbolic+reduce_collapse+debuf"});
   tsink = GraphRewrite(tsink, PmLimitBufs(), {.name = "limit buffers", .ctx = RewriteCtx::Of(rctx)});
 
   // the tagged BUFFERIZEs (and buffers/consts) are what ends up in the tensor graph

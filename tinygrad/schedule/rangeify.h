@@ -8,7 +8,7 @@
 //   std::vector<UOp> uops;   sink = GraphRewrite(sink, AddTags(), {.bottom_up = true, .ctx = Of(uops)})
 //   ContiguousMap cm;        sink = GraphRewrite(sink, EarliestRewrites(), {.ctx = Of(cm)})
 //   IndexingContext ictx;    sink = RunRangeify(sink, ictx)
-//   RangesMemo memo;         sink = GraphRewrite(sink, PmBufferizeCleanup(), {.ctx = Of(memo)})
+//   sink = GraphRewrite(sink, PmBufferizeCleanup());
 //                            sink = GraphRewrite(sink, PmLimitBufs(), {.ctx = Of(ictx)})
 //   int64_t lunique = k;     sink = GraphRewrite(sink, PmAddBuffers(), {.bottom_up = true, .ctx = Of(lunique)})
 #ifndef TINYGRAD_SCHEDULE_RANGEIFY_H_
@@ -33,19 +33,7 @@ using ContiguousMap = absl::flat_hash_map<UOp, UOp>;
 // pm_mops + earliest_rewrites + replace_contiguous (top-down).
 const PatternMatcher& EarliestRewrites();
 
-// tinygrad's cached `u.ranges` for one pass: the RANGEs each node is inside of, computed once per
-// node (holding the nodes, so a node's identity is stable while the memo lives).
-// u.ranges (UOp::ranges() memoizes per node; this stays as the pass's ctx type).
-class RangesMemo {
- public:
-  const std::vector<UOp>& Of(const UOp& u) { return u.ranges(); }
-  bool Contains(const UOp& u, const UOp& range) {
-    const std::vector<UOp>& r = Of(u);
-    return std::find(r.begin(), r.end(), range) != r.end();
-  }
-};
 
-// ctx: RangesMemo.
 // symbolic + pm_reduce_simplify + pm_const_buffer_folding + pm_remove_bufferize (top-down): dead
 // BUFFERIZE axes, noop/const/arange buffers, and the cost model that inlines a BUFFERIZE into
 // its consumer unless it reads more than 3 buffers or a reduce reads a buffer.

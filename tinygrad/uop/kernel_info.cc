@@ -15,6 +15,8 @@ bool HasTag(const Arg& a, const char* tag, size_t n) {
   return a.is_tuple() && a.size() == n && a[0].is_string() && a[0].str() == tag;
 }
 
+}  // namespace
+
 std::string StripAnsi(const std::string& s) {
   std::string out;
   for (size_t i = 0; i < s.size(); ++i) {
@@ -28,8 +30,6 @@ std::string StripAnsi(const std::string& s) {
   }
   return out;
 }
-
-}  // namespace
 
 std::string KernelInfo::function_name() const {
   std::string out;
@@ -48,8 +48,7 @@ std::string KernelInfo::function_name() const {
 Arg KernelInfo::ToArg() const {
   std::vector<Arg> axes(axis_types.begin(), axis_types.end());
   return Arg::Tuple({kKernelInfoTag, name, Arg::Tuple(std::move(axes)), dont_use_locals,
-                     Arg::Tuple(applied_opts),
-                     opts_to_apply ? Arg::Tuple(*opts_to_apply) : Arg()});
+                     Arg::Tuple(applied_opts), opts_to_apply ? Arg::Tuple(*opts_to_apply) : Arg()});
 }
 
 bool KernelInfo::IsKernelInfo(const Arg& a) { return HasTag(a, kKernelInfoTag, 6); }

@@ -38,6 +38,9 @@ struct KernelInfo {
   static KernelInfo FromArg(const Arg& a);
 };
 
+// tinygrad's ansistrip: `s` without ANSI color codes (kernel names are colored).
+std::string StripAnsi(const std::string& s);
+
 struct BufferizeOpts {
   // GLOBAL: the device name (none for a local staging buffer); LOCAL: the buffer id.
   Arg device;

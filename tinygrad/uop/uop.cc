@@ -138,7 +138,6 @@ class Interner {
     return {};
   }
 
-
   // tinygrad's UOp.key: op, dtype, arg and the children's keys; not the tag.
   static uint64_t KeyOf(Ops op, DType dtype, std::span<const UOp> src, const Arg& arg) {
     static const auto* const kOpHashes = [] {
@@ -156,14 +155,23 @@ class Interner {
 
   static const Node* NewNode(Ops op, DType dtype, std::span<const UOp> src, Arg&& arg, Arg&& tag,
                              uint64_t key) {
-    void* mem = ::operator new(sizeof(Node) + src.size() * sizeof(UOp),
-                               std::align_val_t(alignof(Node)));
+    void* mem =
+        ::operator new(sizeof(Node) + src.size() * sizeof(UOp), std::align_val_t(alignof(Node)));
     auto [vmin, vmax] = uop_internal::ComputeMinMax(op, dtype, src, arg);
     OpSet src_ops;
     for (const UOp& s : src) src_ops.Add(s.op());
     const uop_internal::TensorInfo* tinfo = uop_internal::ComputeTensorInfo(op, dtype, src, arg);
-    Node* n = new (mem) Node{{1}, op, static_cast<uint32_t>(src.size()), dtype, key, src_ops,
-                             std::move(arg), std::move(tag), vmin, vmax, tinfo};
+    Node* n = new (mem) Node{{1},
+                             op,
+                             static_cast<uint32_t>(src.size()),
+                             dtype,
+                             key,
+                             src_ops,
+                             std::move(arg),
+                             std::move(tag),
+                             vmin,
+                             vmax,
+                             tinfo};
     UOp* out = const_cast<UOp*>(n->src());
     for (size_t i = 0; i < src.size(); ++i) new (&out[i]) UOp(src[i]);
     return n;
@@ -203,7 +211,9 @@ UOp UOp::replace_dtype(DType d) const {
 UOp UOp::replace_tag(Arg t) const {
   return t == tag() ? *this : Make(op(), dtype(), src(), arg(), std::move(t));
 }
-UOp UOp::replace_op(Ops o) const { return o == op() ? *this : Make(o, dtype(), src(), arg(), tag()); }
+UOp UOp::replace_op(Ops o) const {
+  return o == op() ? *this : Make(o, dtype(), src(), arg(), tag());
+}
 
 // ** constructors **
 
@@ -217,7 +227,8 @@ UOp UOp::VConst(DType dtype, std::span<const ConstValue> lanes) {
   for (const ConstValue& l : lanes) all_same &= (l == lanes[0]);
   if (all_same) return Const(dtype, lanes[0]);
   std::vector<Arg> items;
-  for (const ConstValue& l : lanes) items.emplace_back(l.is_invalid() ? l : dtypes::as_const(l, dtype));
+  for (const ConstValue& l : lanes)
+    items.emplace_back(l.is_invalid() ? l : dtypes::as_const(l, dtype));
   return Make(Ops::VCONST, dtype, {}, Arg::Tuple(std::move(items)));
 }
 
@@ -252,7 +263,8 @@ UOp UOp::alu(Ops o, std::initializer_list<UOp> rest) const {
   std::vector<UOp> srcs{*this};
   srcs.insert(srcs.end(), rest.begin(), rest.end());
   DType out = srcs.back().dtype();
-  if (GroupOp::Comparison.contains(o)) out = out.count() > 1 ? dtypes::bool_.vec(out.count()) : dtypes::bool_;
+  if (GroupOp::Comparison.contains(o))
+    out = out.count() > 1 ? dtypes::bool_.vec(out.count()) : dtypes::bool_;
   return Make(o, out, srcs);
 }
 
@@ -456,18 +468,6 @@ std::ostream& operator<<(std::ostream& os, const UOp& u) {
 namespace tg {
 namespace {
 
-// tinygrad's range_start: the source index from which a node's sources are ranges it closes.
-int RangeStart(Ops op) {
-  switch (op) {
-    case Ops::BUFFERIZE:
-    case Ops::REDUCE:
-    case Ops::END: return 1;
-    case Ops::STORE: return 2;
-    case Ops::WMMA: return 3;
-    default: return -1;
-  }
-}
-
 void EraseOne(std::vector<UOp>& v, const UOp& u) {
   auto it = std::find(v.begin(), v.end(), u);
   if (it != v.end()) v.erase(it);
@@ -478,6 +478,23 @@ bool Has(const std::vector<UOp>& v, const UOp& u) {
 }
 
 }  // namespace
+
+int RangeStart(Ops op) {
+  switch (op) {
+    case Ops::BUFFERIZE:
+    case Ops::REDUCE:
+    case Ops::END:
+      return 1;
+    case Ops::STORE:
+      return 2;
+    case Ops::WMMA:
+      return 3;
+    default:
+      return -1;
+  }
+}
+
+bool UOp::has_range(const UOp& range) const { return Has(ranges(), range); }
 
 std::vector<UOp> UOp::ended_ranges() const {
   std::vector<UOp> out;

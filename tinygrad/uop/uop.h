@@ -214,6 +214,8 @@ class UOp {
   const std::vector<UOp>& ranges() const;
   // The ranges a node closes (tinygrad's ended_ranges).
   std::vector<UOp> ended_ranges() const;
+  // Whether `range` is one of ranges().
+  bool has_range(const UOp& range) const;
 
   // ** graph walks (explicit stacks: no recursion depth limit) **
   // Children before parents, sources visited in order (tinygrad's toposort).
@@ -265,6 +267,10 @@ UOp operator-(const UOp& a);
 // `x3:=` once and referenced as `x3` afterwards.
 std::string PrettyPrint(const UOp& u);
 std::ostream& operator<<(std::ostream& os, const UOp& u);  // PrettyPrint
+
+// tinygrad's range_start: the first source index at which `op` lists the ranges it closes,
+// or -1 when `op` closes none.
+int RangeStart(Ops op);
 
 // Number of live interned nodes (for leak tests and benchmarks).
 size_t LiveUOpCount();

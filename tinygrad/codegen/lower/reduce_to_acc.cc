@@ -24,15 +24,6 @@ std::vector<UOp> HorizontalReduce(const UOp& inp, DType out_dtype) {
   return out;
 }
 
-// The RANGEs a node ends: END's ranges, AFTER's sources' ranges (tinygrad's ended_ranges).
-void EndedRanges(const UOp& u, std::vector<UOp>& out) {
-  if (u.op() == Ops::END) {
-    for (size_t i = 1; i < u.src().size(); ++i) out.push_back(u.src(i));
-  } else if (u.op() == Ops::AFTER) {
-    for (size_t i = 1; i < u.src().size(); ++i) EndedRanges(u.src(i), out);
-  }
-}
-
 UOp AfterOf(const UOp& buf, const std::vector<UOp>& deps) {
   std::vector<UOp> srcs{buf};
   srcs.insert(srcs.end(), deps.begin(), deps.end());
@@ -60,7 +51,8 @@ UOp ReduceToAcc(const Match& m) {
     std::vector<UOp> topo = inp.toposort();
     std::vector<UOp> ended;
     for (const UOp& x : topo)
-      if (x.op() == Ops::END) EndedRanges(x, ended);
+      if (x.op() == Ops::END)
+        for (const UOp& r : x.ended_ranges()) ended.push_back(r);
     std::vector<UOp> input_ranges;
     for (const UOp& x : topo)
       if (x.op() == Ops::RANGE && !Contains(reduce_range, x) && !Contains(ended, x))
