@@ -17,6 +17,7 @@
 #include "tinygrad/codegen/pipeline.h"
 #include "tinygrad/codegen/postrange.h"
 #include "tinygrad/codegen/renderer.h"
+#include "tinygrad/codegen/ast_text.h"
 #include "tinygrad/renderer/c/uops_text.h"
 #include "tinygrad/uop/kernel_info.h"
 
@@ -36,38 +37,6 @@ std::optional<LaunchDims> ParseDims(const std::string& s) {
   return d;
 }
 
-// A serialized AST (toposorted, `index | Ops.X | dtype spec | srcs | arg[ | tag=N]`): its SINK.
-UOp ParseAst(const std::vector<std::string>& lines) {
-  std::vector<UOp> nodes;
-  for (const std::string& line : lines) {
-    std::vector<std::string> f = absl::StrSplit(line, " | ");
-    EXPECT_TRUE(f.size() == 5 || f.size() == 6) << line;
-    if (f.size() != 5 && f.size() != 6) return UOp();
-    Arg tag;
-    if (f.size() == 6) {
-      EXPECT_TRUE(f[5].starts_with("tag=")) << line;
-      tag = Arg(static_cast<int64_t>(std::stoll(f[5].substr(4))));
-    }
-    Ops op;
-    EXPECT_TRUE(OpFromName(f[1], &op)) << line;
-    absl::StatusOr<DType> dt = ParseDTypeSpec(f[2]);
-    EXPECT_TRUE(dt.ok()) << line;
-    std::vector<UOp> srcs;
-    if (f[3] != "-")
-      for (const std::string& i : std::vector<std::string>(absl::StrSplit(f[3], ','))) srcs.push_back(nodes.at(std::stoul(i)));
-    Arg arg;
-    if (f[4] == "Invalid") {
-      arg = Arg(ConstValue::Invalid());
-    } else {
-      absl::StatusOr<Arg> a = ParseArgText(f[4]);
-      EXPECT_TRUE(a.ok()) << line;
-      if (a.ok()) arg = *a;
-    }
-    if (!dt.ok()) return UOp();
-    nodes.push_back(UOp::Make(op, *dt, srcs, arg, tag));
-  }
-  return nodes.empty() ? UOp() : nodes.back();
-}
 
 std::vector<std::string> ReadLines(const std::string& path) {
   std::ifstream in(path);
