@@ -1,5 +1,5 @@
 // Checks that the system-library overlays in this directory compile and link: every absl
-// component @absl//:absl promises, plus gtest and gmock.
+// component @absl//:absl promises, gtest and gmock, SQLite and the LLVM C API.
 
 #include <string>
 #include <vector>
@@ -16,6 +16,8 @@
 #include "absl/synchronization/mutex.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "llvm-c/Core.h"
+#include "sqlite3.h"
 
 namespace {
 
@@ -61,6 +63,23 @@ TEST(DepsTest, AbslSynchronization) {
     ++n;
   }
   EXPECT_EQ(n, 1);
+}
+
+TEST(DepsTest, Sqlite) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(":memory:", &db), SQLITE_OK);
+  EXPECT_EQ(sqlite3_exec(db, "CREATE TABLE t(x); INSERT INTO t VALUES (1);", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+}
+
+TEST(DepsTest, LlvmCApi) {
+  LLVMContextRef ctx = LLVMContextCreate();
+  LLVMModuleRef mod = LLVMModuleCreateWithNameInContext("m", ctx);
+  LLVMTypeRef fn_type = LLVMFunctionType(LLVMInt32TypeInContext(ctx), nullptr, 0, 0);
+  LLVMAddFunction(mod, "f", fn_type);
+  EXPECT_NE(LLVMGetNamedFunction(mod, "f"), nullptr);
+  LLVMDisposeModule(mod);
+  LLVMContextDispose(ctx);
 }
 
 }  // namespace

@@ -5,11 +5,17 @@ README.md): Bazel's WORKSPACE mode does not pass a dependency's repositories on.
 """
 
 def tinygrad_cc_system_libraries():
-    """Declares @absl, @gtest and @benchmark from Debian's packages under /usr."""
-    for name in ["absl", "gtest", "benchmark"]:
+    """Declares @absl, @gtest, @benchmark, @sqlite3 (under /usr) and @llvm (LLVM 14)."""
+    for name in ["absl", "gtest", "benchmark", "sqlite3"]:
         if name not in native.existing_rules():
             native.new_local_repository(
                 name = name,
                 build_file = str(Label("//third_party:%s.BUILD" % name)),
                 path = "/usr",
             )
+    if "llvm" not in native.existing_rules():
+        native.new_local_repository(
+            name = "llvm",
+            build_file = str(Label("//third_party:llvm.BUILD")),
+            path = "/usr/lib/llvm-14",
+        )
