@@ -1,0 +1,66 @@
+// File: tinygrad/codegen/opt/opt.h
+// Port of tinygrad/codegen/opt/__init__.py: OptOps, Opt and KernelOptError.
+//
+// An Opt is one optimizer action on a kernel: split `axis` by `arg` and give the new axis a
+// type (UPCAST, LOCAL, ...), or a structural change (SWAP, PADTO, TC, NOLOCALS). Kernels carry
+// opts in KernelInfo as Arg tuples ("UPCAST", 0, 4); OptToArg/OptFromArg convert.
+//
+// KernelOptError is a value: an absl::Status with code kFailedPrecondition and a payload that
+// marks it, so callers (BEAM, the heuristic) can tell "this opt does not apply" from a bug or
+// an environment failure.
+//
+// Example:
+//   Opt o{OptOps::UPCAST, 0, 4};
+//   o.ToString()                 // "Opt(op=OptOps.UPCAST, axis=0, arg=4)"
+//   absl::Status s = KernelOptError("invalid upcast");
+//   IsKernelOptError(s)          // true
+#ifndef TINYGRAD_CODEGEN_OPT_OPT_H_
+#define TINYGRAD_CODEGEN_OPT_OPT_H_
+
+#include <array>
+#include <compare>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "tinygrad/uop/arg.h"
+
+namespace tg {
+
+// In the reference's declaration order (its enum values order opts).
+enum class OptOps : uint8_t { TC = 1, UPCAST, UNROLL, LOCAL, THREAD, GROUP, GROUPTOP, NOLOCALS, PADTO, SWAP };
+
+std::string_view OptOpsName(OptOps op);                   // "UPCAST"
+std::optional<OptOps> OptOpsFromName(std::string_view name);
+
+// None, an amount / axis, or TC's (tc_select, tc_opt, use_tensor_cores).
+using OptArg = std::variant<std::monostate, int64_t, std::array<int64_t, 3>>;
+
+struct Opt {
+  OptOps op;
+  std::optional<int64_t> axis;
+  OptArg arg;
+
+  // The reference's repr: "Opt(op=OptOps.TC, axis=0, arg=(-1, 2, 1))".
+  std::string ToString() const;
+  // dataclass(order=True): by op, then axis (None first), then arg.
+  friend auto operator<=>(const Opt& a, const Opt& b) = default;
+  friend bool operator==(const Opt& a, const Opt& b) = default;
+};
+
+// ("UPCAST", 0, 4): the KernelInfo form.
+Arg OptToArg(const Opt& o);
+// Errors name what was malformed.
+absl::StatusOr<Opt> OptFromArg(const Arg& a);
+
+// tinygrad's KernelOptError(msg) and check(cond, msg).
+absl::Status KernelOptError(std::string_view msg);
+bool IsKernelOptError(const absl::Status& s);
+
+}  // namespace tg
+
+#endif  // TINYGRAD_CODEGEN_OPT_OPT_H_
