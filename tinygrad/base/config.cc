@@ -3,8 +3,10 @@
 
 #include <sched.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -25,6 +27,23 @@ void ReadInt(const char* name, T& out) {
     return;
   }
   out = static_cast<T>(parsed);
+}
+
+void ReadDouble(const char* name, double& out) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return;
+  if (!absl::SimpleAtod(v, &out)) fprintf(stderr, "tinygrad: ignoring %s=%s (not a number)\n", name, v);
+}
+
+void ReadOptionalInt(const char* name, std::optional<int>& out) {
+  int value = 0;
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return;
+  if (!absl::SimpleAtoi(v, &value)) {
+    fprintf(stderr, "tinygrad: ignoring %s=%s (not an integer)\n", name, v);
+    return;
+  }
+  out = value;
 }
 
 void ReadString(const char* name, std::string& out) {
@@ -66,6 +85,18 @@ Config Config::FromEnvironment() {
   ReadInt("DISABLE_FAST_IDIV", c.disable_fast_idiv);
   ReadInt("THREADS", c.threads);
   ReadInt("CPU_COUNT", c.cpu_count);
+  ReadInt("TC", c.tc);
+  ReadInt("TC_SELECT", c.tc_select);
+  ReadOptionalInt("TC_OPT", c.tc_opt);
+  ReadInt("NOLOCALS", c.nolocals);
+  ReadInt("BEAM_UPCAST_MAX", c.beam_upcast_max);
+  ReadInt("BEAM_LOCAL_MAX", c.beam_local_max);
+  ReadInt("BEAM_UOPS_MAX", c.beam_uops_max);
+  ReadDouble("BEAM_MIN_PROGRESS", c.beam_min_progress);
+  ReadInt("BEAM_TIMEOUT_SEC", c.beam_timeout_sec);
+  ReadInt("BEAM_PADTO", c.beam_padto);
+  ReadInt("BEAM_DEBUG", c.beam_debug);
+  ReadInt("IGNORE_BEAM_CACHE", c.ignore_beam_cache);
   ReadInt("SPLIT_REDUCEOP", c.split_reduceop);
   ReadInt("REDUCEOP_SPLIT_THRESHOLD", c.reduceop_split_threshold);
   ReadInt("REDUCEOP_SPLIT_SIZE", c.reduceop_split_size);

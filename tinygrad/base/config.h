@@ -13,6 +13,7 @@
 #define TINYGRAD_BASE_CONFIG_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace tg {
@@ -31,6 +32,22 @@ struct Config {
   bool disable_fast_idiv = false;  // DISABLE_FAST_IDIV
   int threads = 1;                 // THREADS: CPU kernels may use THREAD opts
   int cpu_count = 1;               // CPU_COUNT: defaults to the CPUs this process may run on
+  int tc = 1;                      // TC: tensor cores (USE_TC), 0 off, 2 emulated
+  int tc_select = -1;              // TC_SELECT: which tensor core, -1 any
+  // TC_OPT: the reference reads it with two defaults, 0 in the heuristic and 2 in BEAM's TC
+  // actions; unset here means "each reader's default".
+  std::optional<int> tc_opt;
+  bool nolocals = false;           // NOLOCALS: BEAM may try NOLOCALS
+
+  // ** BEAM search (tinygrad/codegen/opt/search.py) **
+  int beam_upcast_max = 256;        // BEAM_UPCAST_MAX: largest upcast product of a candidate
+  int beam_local_max = 1024;        // BEAM_LOCAL_MAX: largest local size of a candidate
+  int beam_uops_max = 3000;         // BEAM_UOPS_MAX: candidates with more uops are skipped, 0 off
+  double beam_min_progress = 0.01;  // BEAM_MIN_PROGRESS: microseconds a round must gain to go on
+  int beam_timeout_sec = 10;        // BEAM_TIMEOUT_SEC: compile time limit of one candidate
+  bool beam_padto = false;          // BEAM_PADTO: PADTO actions in the search
+  int beam_debug = 0;               // BEAM_DEBUG: search trace
+  bool ignore_beam_cache = false;   // IGNORE_BEAM_CACHE: search again even when cached
 
   // ** scheduler **
   bool split_reduceop = true;                 // SPLIT_REDUCEOP

@@ -34,6 +34,34 @@ TEST(ConfigTest, ReadsEnvironmentAndKeepsDefaultOnGarbage) {
   unsetenv("TG_CACHE_DIR");
 }
 
+TEST(ConfigTest, BeamKnobsHaveTheReferenceDefaultsAndReadTheEnvironment) {
+  Config d = Config::FromEnvironment();
+  EXPECT_EQ(d.beam_upcast_max, 256);
+  EXPECT_EQ(d.beam_local_max, 1024);
+  EXPECT_EQ(d.beam_uops_max, 3000);
+  EXPECT_DOUBLE_EQ(d.beam_min_progress, 0.01);
+  EXPECT_EQ(d.beam_timeout_sec, 10);
+  EXPECT_FALSE(d.beam_padto);
+  EXPECT_FALSE(d.nolocals);
+  EXPECT_FALSE(d.ignore_beam_cache);
+  EXPECT_EQ(d.tc, 1);
+  EXPECT_EQ(d.tc_select, -1);
+  EXPECT_FALSE(d.tc_opt.has_value());
+  setenv("BEAM_MIN_PROGRESS", "2.5", 1);
+  setenv("BEAM_UPCAST_MAX", "64", 1);
+  setenv("TC_OPT", "1", 1);
+  setenv("IGNORE_BEAM_CACHE", "1", 1);
+  Config c = Config::FromEnvironment();
+  EXPECT_DOUBLE_EQ(c.beam_min_progress, 2.5);
+  EXPECT_EQ(c.beam_upcast_max, 64);
+  EXPECT_EQ(c.tc_opt, 1);
+  EXPECT_TRUE(c.ignore_beam_cache);
+  unsetenv("BEAM_MIN_PROGRESS");
+  unsetenv("BEAM_UPCAST_MAX");
+  unsetenv("TC_OPT");
+  unsetenv("IGNORE_BEAM_CACHE");
+}
+
 TEST(ConfigTest, ScopedConfigRestores) {
   int before = GetConfig().debug;
   {
