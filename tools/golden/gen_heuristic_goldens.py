@@ -5,7 +5,7 @@
 #
 # Writes two files that //tinygrad/codegen/opt:heuristic_test replays:
 #
-#   heuristic_opts.txt: for every kernel of the Tensor programs in CASES and for two renderers
+#   heuristic_opts.txt: for every codegen kernel (SINK AST; kernel indices count all) of the Tensor programs in CASES and for two renderers
 #     (cpu: ClangRenderer with THREADS=1 and CPU_COUNT=2, so results do not depend on the
 #     machine; cuda: CUDARenderer("sm_89"), which needs no GPU and exercises LOCAL, GROUP and
 #     tensor cores), the kernel AST exactly as apply_opts receives it (after early movement
@@ -180,6 +180,7 @@ def main():
     for case, fn in CASES:
       for i, ei in enumerate(fn().schedule_with_vars()[0]):
         asts[(case, i)] = ei.ast
+        if ei.ast.op is not Ops.SINK: continue  # COPY kernels are not codegen kernels
         for rname, ren in rens:
           ast = pre_opt(ei.ast, ren)
           k = Scheduler(ast, ren)
