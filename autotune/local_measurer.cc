@@ -1,0 +1,352 @@
+// File: autotune/local_measurer.cc
+// Port of tinygrad/codegen/opt/search.py: _try_compile and _time_program (see the header for
+// what differs and why).
+#include "autotune/local_measurer.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <thread>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "autotune/output_check.h"
+#include "tinygrad/base/check.h"
+#include "tinygrad/base/config.h"
+#include "tinygrad/base/stable_hash.h"
+#include "tinygrad/base/status_macros.h"
+#include "tinygrad/codegen/pipeline.h"
+#include "tinygrad/uop/kernel_info.h"
+#include "tinygrad/uop/render.h"
+
+namespace tg::autotune {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double Since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// fn(0..n-1) on up to `threads` threads (the calling one included); each index exactly once.
+void ParallelFor(size_t n, int threads, const std::function<void(size_t)>& fn) {
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next.fetch_add(1); i < n; i = next.fetch_add(1)) fn(i);
+  };
+  size_t helpers = std::min<size_t>(n, static_cast<size_t>(std::max(1, threads))) - (n > 0 ? 1 : 0);
+  std::vector<std::thread> pool;
+  for (size_t t = 0; t < helpers; ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+}
+
+// The task's AST with the candidate's opts to apply and the stable candidate name.
+UOp CandidateAst(const UOp& ast, const std::vector<Opt>& opts) {
+  KernelInfo ki = KernelInfo::IsKernelInfo(ast.arg()) ? KernelInfo::FromArg(ast.arg()) : KernelInfo{};
+  ki.name = LocalMeasurer::kCandidateName;
+  std::vector<Arg> args;
+  for (const Opt& o : opts) args.push_back(OptToArg(o));
+  ki.opts_to_apply = std::move(args);
+  return ast.replace_arg(ki.ToArg());
+}
+
+}  // namespace
+
+// Buffers and reference outputs of one task, kept while the same task is measured again.
+struct LocalMeasurer::TaskState {
+  UOp ast;
+  uint64_t seed = 0;
+  std::vector<std::pair<std::string, int64_t>> var_vals;
+  std::vector<BufferSpec> specs;
+  std::vector<std::shared_ptr<RawBuffer>> bufs;  // parallel to specs
+  std::vector<std::string> initial;              // each buffer's random contents
+  absl::flat_hash_map<std::string, ConstValue> vars;
+  std::vector<size_t> outs;                      // indices of the buffers the kernel stores to
+  bool reads_output = false;                     // it also loads one of them: reset every run
+  std::vector<std::string> expected;             // the unoptimized kernel's outputs, per outs
+
+  bool Matches(const KernelTask& t) const {
+    return ast == t.ast && seed == t.seed && var_vals == t.var_vals && specs == t.buffers;
+  }
+  size_t IndexOfSlot(int64_t slot) const {
+    for (size_t i = 0; i < specs.size(); ++i)
+      if (specs[i].slot == slot) return i;
+    TG_CHECK(false) << "kernel uses buffer slot " << slot << " that its AST does not define";
+    return 0;
+  }
+  void ResetOutputs() {
+    for (size_t i : outs)
+      bufs[i]->CopyIn(std::as_bytes(std::span<const char>(initial[i].data(), initial[i].size())));
+  }
+  std::string Read(size_t i) const {
+    std::string s(bufs[i]->nbytes(), '\0');
+    bufs[i]->CopyOut(std::as_writable_bytes(std::span<char>(s.data(), s.size())));
+    return s;
+  }
+};
+
+struct LocalMeasurer::Prepared {
+  ProgramSpec spec;
+  std::unique_ptr<Program> prog;
+  bool pending = false;  // lowered (and later compiled) without failure so far
+};
+
+absl::StatusOr<std::unique_ptr<LocalMeasurer>> LocalMeasurer::Create(const LocalMeasurerOptions& o) {
+  ASSIGN_OR_RETURN(Device * dev, GetDevice(o.device));
+  return std::make_unique<LocalMeasurer>(dev, o.compile_threads);
+}
+
+LocalMeasurer::LocalMeasurer(Device* device, int compile_threads)
+    : device_(device),
+      compile_threads_(compile_threads > 0 ? compile_threads : std::max(1, GetConfig().cpu_count)) {
+  TG_CHECK(device_ != nullptr);
+}
+
+LocalMeasurer::~LocalMeasurer() = default;
+
+void LocalMeasurer::AfterCheckRun(size_t, std::span<const std::shared_ptr<RawBuffer>>) {}
+
+namespace {
+
+// One run of a loaded program on the task's buffers (tinygrad's CompiledRunner call).
+template <typename State>  // LocalMeasurer::TaskState, private
+absl::StatusOr<double> RunOnce(State& st, const ProgramSpec& spec, Program& prog) {
+  std::vector<void*> args;
+  for (int64_t slot : spec.globals) args.push_back(st.bufs[st.IndexOfSlot(slot)]->data());
+  std::vector<int64_t> vals;
+  for (const UOp& v : spec.vars) {
+    auto it = st.vars.find(v.arg()[0].str());
+    if (it == st.vars.end()) return absl::InternalError("kernel variable " + v.arg()[0].str() + " has no value");
+    vals.push_back(it->second.to_int64());
+  }
+  LaunchDims global{1, 1, 1};
+  for (size_t i = 0; i < 3 && i < spec.global_size.size(); ++i) {
+    ASSIGN_OR_RETURN(ConstValue g, SymInfer(spec.global_size[i], st.vars));
+    global[i] = g.to_int64();
+  }
+  std::optional<LaunchDims> local;
+  if (spec.local_size) {
+    local = LaunchDims{1, 1, 1};
+    for (size_t i = 0; i < 3 && i < spec.local_size->size(); ++i) {
+      ASSIGN_OR_RETURN(ConstValue l, SymInfer((*spec.local_size)[i], st.vars));
+      (*local)[i] = l.to_int64();
+    }
+  }
+  return prog.Run(args, vals, global, local, /*wait=*/true);
+}
+
+}  // namespace
+
+absl::StatusOr<LocalMeasurer::TaskState*> LocalMeasurer::StateFor(const KernelTask& task) {
+  if (state_ != nullptr && state_->Matches(task)) return state_.get();
+  state_.reset();
+  auto st = std::make_unique<TaskState>();
+  st->ast = task.ast;
+  st->seed = task.seed;
+  st->var_vals = task.var_vals;
+  st->specs = task.buffers;
+  for (const auto& [name, v] : task.var_vals) st->vars[name] = ConstValue(v);
+  for (const BufferSpec& b : task.buffers) {
+    ASSIGN_OR_RETURN(std::shared_ptr<RawBuffer> raw,
+                     device_->Allocate(static_cast<size_t>(b.size) * b.dtype.itemsize()));
+    std::string init = RandomContents(b.dtype, b.size, task.seed * 1000003 + static_cast<uint64_t>(b.slot));
+    raw->CopyIn(std::as_bytes(std::span<const char>(init.data(), init.size())));
+    st->bufs.push_back(std::move(raw));
+    st->initial.push_back(std::move(init));
+  }
+  // The reference: the unoptimized kernel (no opts at all), run once on the initial contents.
+  auto noopt_error = [](const absl::Status& s) {
+    return absl::Status(s.code(), absl::StrCat("the unoptimized kernel: ", s.message()));
+  };
+  absl::StatusOr<ProgramSpec> spec = GetProgram(CandidateAst(task.ast, {}), device_->renderer());
+  if (!spec.ok()) return noopt_error(spec.status());
+  absl::StatusOr<std::string> lib = device_->Compile(*spec);
+  if (!lib.ok()) return noopt_error(lib.status());
+  absl::StatusOr<std::unique_ptr<Program>> prog = device_->Load(spec->function_name, *lib);
+  if (!prog.ok()) return noopt_error(prog.status());
+  for (int64_t slot : spec->outs) {
+    st->outs.push_back(st->IndexOfSlot(slot));
+    if (std::find(spec->ins.begin(), spec->ins.end(), slot) != spec->ins.end()) st->reads_output = true;
+  }
+  if (absl::StatusOr<double> t = RunOnce(*st, *spec, **prog); !t.ok()) return noopt_error(t.status());
+  for (size_t i : st->outs) st->expected.push_back(st->Read(i));
+  state_ = std::move(st);
+  return state_.get();
+}
+
+void LocalMeasurer::CheckCandidate(size_t index, Prepared& p, const MeasureOptions& options,
+                                   CandidateResult& r) {
+  TaskState& st = *state_;
+  // a wrong kernel may leave outputs unwritten: never let a previous candidate's answer stand
+  st.ResetOutputs();
+  Clock::time_point s = Clock::now();
+  absl::StatusOr<double> t = RunOnce(st, p.spec, *p.prog);
+  r.cost.run_s += Since(s);
+  auto fail = [&](Outcome o, std::string why) {
+    r.outcome = o;
+    r.error = std::move(why);
+    p.pending = false;
+  };
+  if (!t.ok()) return fail(Outcome::kRuntimeError, std::string(t.status().message()));
+  if (*t > options.timeout_s) return fail(Outcome::kTimeout, absl::StrCat("one run took ", *t, " s"));
+  if (options.check_results) {
+    AfterCheckRun(index, st.bufs);
+    for (size_t k = 0; k < st.outs.size(); ++k) {
+      const BufferSpec& b = st.specs[st.outs[k]];
+      std::string why = CompareOutput(b.dtype, st.Read(st.outs[k]), st.expected[k]);
+      if (!why.empty())
+        return fail(Outcome::kWrongResult, absl::StrCat("buffer ", b.slot, ": ", why));
+    }
+  }
+  // the reference's early exit on its first (cold) run
+  if (*t > options.early_stop_s) {
+    r.samples_s = {*t};
+    r.min_s = *t;
+    fail(Outcome::kTooSlow, absl::StrCat("first run ", *t, " s > early stop ", options.early_stop_s, " s"));
+  }
+}
+
+void LocalMeasurer::TimeRuns(Prepared& p, const MeasureOptions& options, int runs, CandidateResult& r) {
+  TaskState& st = *state_;
+  for (int k = 0; k < runs; ++k) {
+    if (st.reads_output) st.ResetOutputs();
+    Clock::time_point s = Clock::now();
+    absl::StatusOr<double> t = RunOnce(st, p.spec, *p.prog);
+    r.cost.run_s += Since(s);
+    if (!t.ok()) {
+      r.outcome = Outcome::kRuntimeError;
+      r.error = std::string(t.status().message());
+      p.pending = false;
+      return;
+    }
+    r.samples_s.push_back(*t);
+    r.min_s = std::min(r.min_s, *t);
+    if (*t > options.timeout_s) {
+      r.outcome = Outcome::kTimeout;
+      r.error = absl::StrCat("one run took ", *t, " s");
+      p.pending = false;
+      return;
+    }
+    if (r.min_s > options.early_stop_s) {
+      r.outcome = Outcome::kTooSlow;
+      r.error = absl::StrCat("best run ", r.min_s, " s > early stop ", options.early_stop_s, " s");
+      p.pending = false;
+      return;
+    }
+  }
+}
+
+absl::StatusOr<MeasureBatch> LocalMeasurer::Measure(const KernelTask& task,
+                                                    std::span<const std::vector<Opt>> candidates,
+                                                    const MeasureOptions& options) {
+  MeasureBatch batch;
+  Clock::time_point t0 = Clock::now();
+  ASSIGN_OR_RETURN(TaskState * st, StateFor(task));
+  const size_t n = candidates.size();
+  batch.results.resize(n);
+  std::vector<Prepared> prep(n);
+
+  // ** phase 1a: lower and render every candidate, in parallel **
+  ParallelFor(n, compile_threads_, [&](size_t i) {
+    Clock::time_point s = Clock::now();
+    absl::StatusOr<ProgramSpec> spec = GetProgram(CandidateAst(task.ast, candidates[i]), device_->renderer());
+    CandidateResult& r = batch.results[i];
+    r.cost.lower_s = Since(s);
+    if (!spec.ok()) {
+      r.outcome = IsKernelOptError(spec.status()) ? Outcome::kInvalidOpts : Outcome::kLoweringError;
+      r.error = std::string(spec.status().message());
+      return;
+    }
+    prep[i].spec = *std::move(spec);
+    prep[i].pending = true;
+    r.uops = static_cast<int64_t>(prep[i].spec.uops.size());
+    r.program_hash = StableHasher().AddBytes(prep[i].spec.src).Finish();
+  });
+
+  // ** dedup and the cheap rejections, in candidate order (deterministic) **
+  absl::flat_hash_map<uint64_t, int> first_of;
+  double least_ops = kInf;
+  std::vector<double> ops(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    if (!prep[i].pending) continue;
+    CandidateResult& r = batch.results[i];
+    auto reject = [&](Outcome o, std::string why) {
+      r.outcome = o;
+      r.error = std::move(why);
+      prep[i].pending = false;
+    };
+    if (options.known_programs.contains(r.program_hash)) {
+      reject(Outcome::kDuplicate, "measured before");
+      continue;
+    }
+    if (auto [it, fresh] = first_of.try_emplace(r.program_hash, static_cast<int>(i)); !fresh) {
+      r.duplicate_of = it->second;
+      reject(Outcome::kDuplicate, absl::StrCat("same program as candidate ", it->second));
+      continue;
+    }
+    if (options.uops_max > 0 && r.uops >= options.uops_max) {
+      reject(Outcome::kRejected, absl::StrCat("too many uops: ", r.uops, " >= ", options.uops_max));
+      continue;
+    }
+    if (const UOp& e = prep[i].spec.estimates.ops) {
+      absl::StatusOr<ConstValue> v = SymInfer(e, st->vars);
+      if (v.ok()) least_ops = std::min(least_ops, ops[i] = v->to_float());
+    }
+  }
+  // filter out kernels that use 1000x more compute than the smallest
+  for (size_t i = 0; i < n; ++i) {
+    if (prep[i].pending && ops[i] > least_ops * options.max_compute_ratio) {
+      batch.results[i].outcome = Outcome::kRejected;
+      batch.results[i].error = absl::StrCat("too much compute: ", ops[i], " when least is ", least_ops);
+      prep[i].pending = false;
+    }
+  }
+
+  // ** phase 1b: compile and load what is left, in parallel **
+  ParallelFor(n, compile_threads_, [&](size_t i) {
+    if (!prep[i].pending) return;
+    CandidateResult& r = batch.results[i];
+    Clock::time_point s = Clock::now();
+    absl::StatusOr<std::string> lib = device_->Compile(prep[i].spec);
+    absl::StatusOr<std::unique_ptr<Program>> prog =
+        lib.ok() ? device_->Load(prep[i].spec.function_name, *lib)
+                 : absl::StatusOr<std::unique_ptr<Program>>(lib.status());
+    r.cost.compile_s = Since(s);
+    if (!prog.ok()) {
+      r.outcome = Outcome::kCompileError;
+      r.error = std::string(prog.status().message());
+      prep[i].pending = false;
+    } else if (r.cost.compile_s > options.timeout_s) {
+      r.outcome = Outcome::kTimeout;
+      r.error = absl::StrCat("compiling took ", r.cost.compile_s, " s");
+      prep[i].pending = false;
+    } else {
+      prep[i].prog = *std::move(prog);
+    }
+  });
+  batch.prepare_wall_s = Since(t0);
+
+  // ** phase 2: time on the device, one candidate at a time, nothing compiling **
+  Clock::time_point t1 = Clock::now();
+  if (!options.interleaved) {
+    for (size_t i = 0; i < n; ++i) {
+      if (!prep[i].pending) continue;
+      CheckCandidate(i, prep[i], options, batch.results[i]);
+      if (prep[i].pending) TimeRuns(prep[i], options, options.runs, batch.results[i]);
+    }
+  } else {
+    MeasureOptions no_exit = options;
+    no_exit.early_stop_s = kInf;
+    for (size_t i = 0; i < n; ++i)
+      if (prep[i].pending) CheckCandidate(i, prep[i], no_exit, batch.results[i]);
+    for (int run = 0; run < options.runs; ++run)
+      for (size_t i = 0; i < n; ++i)
+        if (prep[i].pending) TimeRuns(prep[i], no_exit, 1, batch.results[i]);
+  }
+  batch.run_wall_s = Since(t1);
+  return batch;
+}
+
+}  // namespace tg::autotune

@@ -1,0 +1,80 @@
+// File: autotune/local_measurer.h
+// The in-process Measurer: lowers and compiles a batch of candidates on several threads, then
+// times them one at a time on the device while nothing else runs.
+//
+// Port of tinygrad/codegen/opt/search.py's _try_compile / _time_program as used by
+// beam_search, with these deliberate differences:
+// - Two phases per batch. tinygrad times each candidate while its compile workers keep both
+//   cores busy, so its timings carry compile load; here every compile of a batch has finished
+//   before the first timed run.
+// - A warm-up run before the timed runs (the reference's first run is cold), which is also the
+//   result check: the candidate's outputs must match the unoptimized kernel's on the same
+//   deterministic random inputs (floats with a per-dtype tolerance, NaN equal to NaN; ints and
+//   bools exact). Outputs are reset to their initial contents before the check run, and before
+//   every run when the kernel reads its own output (an accumulation).
+// - Duplicates are found by the rendered source (before compiling), not the compiled bytes.
+// - Threads, not processes: a candidate that crashes takes the process with it (the worker
+//   farm of issue 5 isolates candidates). Timeouts are noticed after the fact.
+// - No reduced "test global size": CPU launch dims are thread counts (at most 64), far below the
+//   reference's 65536 limit, so it would never apply.
+//
+// Example:
+//   ASSIGN_OR_RETURN(std::unique_ptr<LocalMeasurer> m, LocalMeasurer::Create());
+//   ASSIGN_OR_RETURN(MeasureBatch b, m->Measure(task, candidates, MeasureOptions{}));
+#ifndef AUTOTUNE_LOCAL_MEASURER_H_
+#define AUTOTUNE_LOCAL_MEASURER_H_
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "autotune/measurer.h"
+#include "tinygrad/engine/device.h"
+
+namespace tg::autotune {
+
+struct LocalMeasurerOptions {
+  std::string device = "CPU";
+  int compile_threads = 0;  // threads lowering and compiling a batch; 0: Config.cpu_count
+};
+
+class LocalMeasurer : public Measurer {
+ public:
+  // Errors: the device does not exist.
+  static absl::StatusOr<std::unique_ptr<LocalMeasurer>> Create(const LocalMeasurerOptions& o = {});
+  LocalMeasurer(Device* device, int compile_threads);
+  ~LocalMeasurer() override;
+
+  absl::StatusOr<MeasureBatch> Measure(const KernelTask& task,
+                                       std::span<const std::vector<Opt>> candidates,
+                                       const MeasureOptions& options) override;
+
+  // The function name every candidate is compiled under (stable, so that identical programs
+  // render to identical sources).
+  static constexpr const char* kCandidateName = "beam_candidate";
+
+ protected:
+  // Called after a candidate's check run, before its outputs are compared. Tests override it
+  // to corrupt an output and check that the candidate is rejected.
+  virtual void AfterCheckRun(size_t candidate, std::span<const std::shared_ptr<RawBuffer>> buffers);
+
+ private:
+  struct TaskState;
+  struct Prepared;
+  absl::StatusOr<TaskState*> StateFor(const KernelTask& task);
+  // The warm-up run, which is also the result check; may end the candidate (pending = false).
+  void CheckCandidate(size_t index, Prepared& p, const MeasureOptions& options, CandidateResult& r);
+  // `runs` timed runs, stopping early as the options say.
+  void TimeRuns(Prepared& p, const MeasureOptions& options, int runs, CandidateResult& r);
+
+  Device* device_;
+  int compile_threads_;
+  std::unique_ptr<TaskState> state_;  // of the last task measured
+};
+
+}  // namespace tg::autotune
+
+#endif  // AUTOTUNE_LOCAL_MEASURER_H_

@@ -1,0 +1,135 @@
+// File: autotune/measurer.h
+// The Measurer interface: what BEAM search asks of whatever times candidates (in this
+// process, or on a worker farm), with no transport in it.
+//
+// Port of the measuring half of tinygrad/codegen/opt/search.py (_try_compile, _time_program,
+// bufs_from_ast, the var_vals of beam_search), split from the search so that the search never
+// knows where or how a candidate runs.
+//
+// A KernelTask is one kernel to tune: its AST plus what running it needs (the buffers its
+// DEFINE_GLOBALs describe and a value for every variable). A batch is a list of candidates,
+// each an opt list applied to the unoptimized kernel. Each candidate comes back as data: its
+// time samples, or a typed failure (an opt that does not apply, a compile error, a wrong
+// answer, ...). A Status error means the batch as a whole could not run (no device, out of
+// memory), never that one candidate failed.
+//
+// Example:
+//   ASSIGN_OR_RETURN(KernelTask task, KernelTask::FromAst(kernel_ast));
+//   std::vector<std::vector<Opt>> cands = {{}, {Opt{OptOps::UPCAST, 0, 4}}};
+//   ASSIGN_OR_RETURN(MeasureBatch b, measurer.Measure(task, cands, MeasureOptions{}));
+//   b.results[1].outcome      // Outcome::kOk
+//   b.results[1].min_s        // best of the timed runs, seconds
+#ifndef AUTOTUNE_MEASURER_H_
+#define AUTOTUNE_MEASURER_H_
+
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/statusor.h"
+#include "tinygrad/codegen/opt/opt.h"
+#include "tinygrad/dtype/dtype.h"
+#include "tinygrad/uop/uop.h"
+
+namespace tg::autotune {
+
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// One DEFINE_GLOBAL of the kernel (tinygrad's bufs_from_ast): slot, element type, elements.
+struct BufferSpec {
+  int64_t slot = 0;
+  DType dtype = dtypes::float32;
+  int64_t size = 0;
+  friend bool operator==(const BufferSpec&, const BufferSpec&) = default;
+};
+
+// One kernel to tune.
+struct KernelTask {
+  UOp ast;                                  // the kernel AST (SINK), unoptimized
+  std::vector<BufferSpec> buffers;          // sorted by slot
+  // A value for every DEFINE_VAR, sorted by name.
+  std::vector<std::pair<std::string, int64_t>> var_vals;
+  uint64_t seed = 0;                        // of the input data
+
+  // Buffers from the AST's DEFINE_GLOBALs, each variable at (vmin+vmax)/2 (beam_search's
+  // var_vals). Errors: not a SINK, a DEFINE_GLOBAL without a size.
+  static absl::StatusOr<KernelTask> FromAst(const UOp& ast);
+};
+
+// What became of one candidate.
+enum class Outcome : uint8_t {
+  kOk,             // timed
+  kInvalidOpts,    // an opt does not apply (KernelOptError)
+  kLoweringError,  // lowering or rendering failed (anything else GetProgram reports)
+  kRejected,       // not worth timing: too many uops (BEAM_UOPS_MAX) or >1000x the least compute
+  kCompileError,
+  kRuntimeError,
+  kTimeout,        // compiling or one run took longer than the limit
+  kTooSlow,        // early exit: already slower than early_stop_s (samples are kept)
+  kWrongResult,    // outputs differ from the unoptimized kernel's
+  kDuplicate,      // renders to a program measured before (in this batch or known_programs)
+};
+inline constexpr int kNumOutcomes = 10;
+std::string_view OutcomeName(Outcome o);  // "ok", "invalid_opts", ...
+
+// Seconds spent on a candidate, by stage (lowering and compiling run on several threads, so
+// these add up to more than the wall time of a batch).
+struct MeasureCost {
+  double lower_s = 0;    // opts + lowering + rendering
+  double compile_s = 0;  // compiling + loading
+  double run_s = 0;      // every run on the device, warm-up and checks included
+};
+
+struct CandidateResult {
+  Outcome outcome = Outcome::kOk;
+  std::string error;            // why, for failures
+  std::vector<double> samples_s;  // timed runs, in order (kOk, kTooSlow)
+  double min_s = kInf;          // min of samples_s
+  uint64_t program_hash = 0;    // of the rendered source; 0 when it never rendered
+  int64_t uops = 0;             // length of the linear program
+  int duplicate_of = -1;        // kDuplicate: the batch index measured instead (-1: known)
+  MeasureCost cost;
+
+  // Has a time the search may rank (a too-slow candidate keeps its time, as the reference).
+  bool timed() const { return outcome == Outcome::kOk || outcome == Outcome::kTooSlow; }
+};
+
+struct MeasureOptions {
+  int runs = 3;                   // timed runs after the warm-up (reference: cnt=3)
+  double early_stop_s = kInf;     // stop timing a candidate once its best exceeds this
+  // Finalists: time the batch round robin (run r of every candidate, then run r+1), no early
+  // exit, so that a slow drift of the machine hits every candidate alike.
+  bool interleaved = false;
+  bool check_results = true;      // compare outputs with the unoptimized kernel's
+  int64_t uops_max = 3000;        // BEAM_UOPS_MAX; <= 0: no limit
+  double max_compute_ratio = 1000;  // reject ops > ratio * the batch's least ops
+  double timeout_s = 10;          // BEAM_TIMEOUT_SEC, for one compile or one run
+  // Programs the caller has measured already: candidates that render to them are kDuplicate.
+  absl::flat_hash_set<uint64_t> known_programs;
+};
+
+struct MeasureBatch {
+  std::vector<CandidateResult> results;  // one per candidate, in order
+  double prepare_wall_s = 0;  // lowering + compiling the batch (wall)
+  double run_wall_s = 0;      // timing the batch (wall)
+};
+
+class Measurer {
+ public:
+  virtual ~Measurer() = default;
+  // Measures every candidate (an opt list applied to the unoptimized kernel, as
+  // KernelInfo.opts_to_apply). Errors: the task itself cannot run (device, memory, the
+  // unoptimized kernel fails).
+  virtual absl::StatusOr<MeasureBatch> Measure(const KernelTask& task,
+                                               std::span<const std::vector<Opt>> candidates,
+                                               const MeasureOptions& options) = 0;
+};
+
+}  // namespace tg::autotune
+
+#endif  // AUTOTUNE_MEASURER_H_
