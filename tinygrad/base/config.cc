@@ -89,6 +89,7 @@ Config Config::FromEnvironment() {
   ReadInt("TC_SELECT", c.tc_select);
   ReadOptionalInt("TC_OPT", c.tc_opt);
   ReadInt("NOLOCALS", c.nolocals);
+  ReadInt("ALLOW_TF32", c.allow_tf32);
   ReadInt("BEAM_UPCAST_MAX", c.beam_upcast_max);
   ReadInt("BEAM_LOCAL_MAX", c.beam_local_max);
   ReadInt("BEAM_UOPS_MAX", c.beam_uops_max);

@@ -38,6 +38,7 @@ struct Config {
   // actions; unset here means "each reader's default".
   std::optional<int> tc_opt;
   bool nolocals = false;           // NOLOCALS: BEAM may try NOLOCALS
+  bool allow_tf32 = false;         // ALLOW_TF32: float (tf32) tensor cores on CUDA/NV
 
   // ** BEAM search (tinygrad/codegen/opt/search.py) **
   int beam_upcast_max = 256;        // BEAM_UPCAST_MAX: largest upcast product of a candidate
