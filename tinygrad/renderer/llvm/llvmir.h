@@ -1,0 +1,48 @@
+// File: tinygrad/renderer/llvm/llvmir.h
+// Port of tinygrad/renderer/llvmir.py: LLVMRenderer, textual LLVM IR for the CPU device.
+//
+// A kernel is `define void @name(float* noalias align 32 %data0, ..., i32 %n) #0`: buffers,
+// then int variables, no thread index (the reference renderer has no THREAD support, so
+// global_max is None and kernels run on one core). The IR uses LLVM 14's typed pointer syntax
+// as the reference writes it; vector loads go through a pointer of the scalar type, which only
+// parses with opaque pointers on (runtime/cpu/llvm_compiler.h turns them on).
+//
+// Example:
+//   LLVMRenderer ren;
+//   std::string ir = ren.Render(linear_uops);   // "define void @E_16(float* noalias ..."
+#ifndef TINYGRAD_RENDERER_LLVM_LLVMIR_H_
+#define TINYGRAD_RENDERER_LLVM_LLVMIR_H_
+
+#include <span>
+#include <string>
+
+#include "tinygrad/codegen/renderer.h"
+#include "tinygrad/dtype/const_value.h"
+#include "tinygrad/dtype/dtype.h"
+#include "tinygrad/uop/pattern_matcher.h"
+#include "tinygrad/uop/uop.h"
+
+namespace tg {
+
+class LLVMRenderer : public Renderer {
+ public:
+  LLVMRenderer();
+  // The module text: the kernel function and its attribute group. CHECK-fails on a uop it has
+  // no rule for (tinygrad raises "failed to render").
+  std::string Render(std::span<const UOp> uops) const override;
+};
+
+// tinygrad's ldt: the LLVM type of a dtype ("float", "<4 x float>", "float*", "i1").
+std::string Ldt(DType dt);
+// tinygrad's lconst: a constant as an LLVM literal (floats rounded to the dtype, inf/nan as
+// the double's bits in hex, ints as decimal).
+std::string LConst(const ConstValue& x, DType dtype);
+// tinygrad's lcast: the cast instruction from one dtype to another ("sitofp", "fptrunc", ...).
+std::string LCast(DType input_type, DType output_type);
+
+// LLVMRenderer.extra_matcher: bf16 math in float and manual bf16 casts.
+const PatternMatcher& LlvmExtraMatcher();
+
+}  // namespace tg
+
+#endif  // TINYGRAD_RENDERER_LLVM_LLVMIR_H_

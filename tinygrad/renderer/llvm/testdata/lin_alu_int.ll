@@ -1,0 +1,51 @@
+define void @lin_alu_int(i32* noalias align 32 %data0, i1* noalias align 32 %data1, i32* noalias align 32 %data2) #0
+{
+  %v0 = getelementptr inbounds i32, i32* %data2, i32 0
+  %v1 = load i32, i32* %v0
+  %v2 = getelementptr inbounds i32, i32* %data2, i32 1
+  %v3 = load i32, i32* %v2
+  %v4 = add nsw i32 %v1, %v3
+  %v5 = getelementptr inbounds i32, i32* %data0, i32 0
+  store i32 %v4, i32* %v5
+  %v7 = mul i32 %v1, %v3
+  %v8 = getelementptr inbounds i32, i32* %data0, i32 1
+  store i32 %v7, i32* %v8
+  %v10 = icmp slt i32 %v1, %v3
+  %v11 = getelementptr inbounds i1, i1* %data1, i32 2
+  store i1 %v10, i1* %v11
+  %v13 = icmp ne i32 %v1, %v3
+  %v14 = getelementptr inbounds i1, i1* %data1, i32 3
+  store i1 %v13, i1* %v14
+  %v16 = icmp eq i32 %v1, %v3
+  %v17 = getelementptr inbounds i1, i1* %data1, i32 4
+  store i1 %v16, i1* %v17
+  %v19 = sdiv i32 %v1, %v3
+  %v20 = getelementptr inbounds i32, i32* %data0, i32 5
+  store i32 %v19, i32* %v20
+  %v22 = srem i32 %v1, %v3
+  %v23 = getelementptr inbounds i32, i32* %data0, i32 6
+  store i32 %v22, i32* %v23
+  %v25 = shl i32 %v1, %v3
+  %v26 = getelementptr inbounds i32, i32* %data0, i32 7
+  store i32 %v25, i32* %v26
+  %v28 = ashr i32 %v1, %v3
+  %v29 = getelementptr inbounds i32, i32* %data0, i32 8
+  store i32 %v28, i32* %v29
+  %v31 = xor i32 %v1, %v3
+  %v32 = getelementptr inbounds i32, i32* %data0, i32 9
+  store i32 %v31, i32* %v32
+  %v34 = or i32 %v1, %v3
+  %v35 = getelementptr inbounds i32, i32* %data0, i32 10
+  store i32 %v34, i32* %v35
+  %v37 = and i32 %v1, %v3
+  %v38 = getelementptr inbounds i32, i32* %data0, i32 11
+  store i32 %v37, i32* %v38
+  %v40 = select i1 %v10, i32 %v1, i32 %v3
+  %v41 = getelementptr inbounds i32, i32* %data0, i32 13
+  store i32 %v40, i32* %v41
+  %v43 = icmp ne i32 %v1, zeroinitializer
+  %v44 = getelementptr inbounds i1, i1* %data1, i32 0
+  store i1 %v43, i1* %v44
+  ret void
+}
+attributes #0 = { alwaysinline nounwind "no-builtins" "no-trapping-math"="true" }

@@ -1,0 +1,51 @@
+define void @lin_alu_long(i64* noalias align 32 %data0, i1* noalias align 32 %data1, i64* noalias align 32 %data2) #0
+{
+  %v0 = getelementptr inbounds i64, i64* %data2, i32 0
+  %v1 = load i64, i64* %v0
+  %v2 = getelementptr inbounds i64, i64* %data2, i32 1
+  %v3 = load i64, i64* %v2
+  %v4 = add nsw i64 %v1, %v3
+  %v5 = getelementptr inbounds i64, i64* %data0, i32 0
+  store i64 %v4, i64* %v5
+  %v7 = mul i64 %v1, %v3
+  %v8 = getelementptr inbounds i64, i64* %data0, i32 1
+  store i64 %v7, i64* %v8
+  %v10 = icmp slt i64 %v1, %v3
+  %v11 = getelementptr inbounds i1, i1* %data1, i32 2
+  store i1 %v10, i1* %v11
+  %v13 = icmp ne i64 %v1, %v3
+  %v14 = getelementptr inbounds i1, i1* %data1, i32 3
+  store i1 %v13, i1* %v14
+  %v16 = icmp eq i64 %v1, %v3
+  %v17 = getelementptr inbounds i1, i1* %data1, i32 4
+  store i1 %v16, i1* %v17
+  %v19 = sdiv i64 %v1, %v3
+  %v20 = getelementptr inbounds i64, i64* %data0, i32 5
+  store i64 %v19, i64* %v20
+  %v22 = srem i64 %v1, %v3
+  %v23 = getelementptr inbounds i64, i64* %data0, i32 6
+  store i64 %v22, i64* %v23
+  %v25 = shl i64 %v1, %v3
+  %v26 = getelementptr inbounds i64, i64* %data0, i32 7
+  store i64 %v25, i64* %v26
+  %v28 = ashr i64 %v1, %v3
+  %v29 = getelementptr inbounds i64, i64* %data0, i32 8
+  store i64 %v28, i64* %v29
+  %v31 = xor i64 %v1, %v3
+  %v32 = getelementptr inbounds i64, i64* %data0, i32 9
+  store i64 %v31, i64* %v32
+  %v34 = or i64 %v1, %v3
+  %v35 = getelementptr inbounds i64, i64* %data0, i32 10
+  store i64 %v34, i64* %v35
+  %v37 = and i64 %v1, %v3
+  %v38 = getelementptr inbounds i64, i64* %data0, i32 11
+  store i64 %v37, i64* %v38
+  %v40 = select i1 %v10, i64 %v1, i64 %v3
+  %v41 = getelementptr inbounds i64, i64* %data0, i32 13
+  store i64 %v40, i64* %v41
+  %v43 = icmp ne i64 %v1, zeroinitializer
+  %v44 = getelementptr inbounds i1, i1* %data1, i32 0
+  store i1 %v43, i1* %v44
+  ret void
+}
+attributes #0 = { alwaysinline nounwind "no-builtins" "no-trapping-math"="true" }

@@ -1,0 +1,26 @@
+define void @E_16n8(i64* noalias align 32 %data0, i64* noalias align 32 %data1, i64* noalias align 32 %data2) #0
+{
+  br label %loop_entry_0
+loop_entry_0:
+  br label %loop_latch_0
+loop_latch_0:
+  %v0 = phi i32 [ 0, %loop_entry_0 ], [ %v0phi, %loop_footer_0 ]
+  %v0phi = add i32 %v0, 1
+  %v0cmp = icmp ult i32 %v0, 16
+  br i1 %v0cmp, label %loop_body_0, label %loop_exit_0
+loop_body_0:
+  %v1 = getelementptr inbounds i64, i64* %data1, i32 %v0
+  %v2 = load i64, i64* %v1
+  %v3 = getelementptr inbounds i64, i64* %data2, i32 %v0
+  %v4 = load i64, i64* %v3
+  %v5 = getelementptr inbounds i64, i64* %data0, i32 %v0
+  %v6 = mul i64 %v2, 3
+  %v7 = add nsw i64 %v6, %v4
+  store i64 %v7, i64* %v5
+  br label %loop_footer_0
+loop_footer_0:
+  br label %loop_latch_0
+loop_exit_0:
+  ret void
+}
+attributes #0 = { alwaysinline nounwind "no-builtins" "no-trapping-math"="true" }

@@ -1,0 +1,29 @@
+define void @E_256n1(float* noalias align 32 %data0, float* noalias align 32 %data1, float* noalias align 32 %data2) #0
+{
+  br label %loop_entry_0
+loop_entry_0:
+  br label %loop_latch_0
+loop_latch_0:
+  %v0 = phi i32 [ 0, %loop_entry_0 ], [ %v0phi, %loop_footer_0 ]
+  %v0phi = add i32 %v0, 1
+  %v0cmp = icmp ult i32 %v0, 256
+  br i1 %v0cmp, label %loop_body_0, label %loop_exit_0
+loop_body_0:
+  %v1 = getelementptr inbounds float, float* %data1, i32 %v0
+  %v2 = load float, float* %v1
+  %v3 = getelementptr inbounds float, float* %data2, i32 %v0
+  %v4 = load float, float* %v3
+  %v5 = getelementptr inbounds float, float* %data0, i32 %v0
+  %v6 = fcmp nsz arcp contract afn ult float %v2, %v4
+  %v7 = fcmp nsz arcp contract afn ult float 0.0, %v2
+  %v8 = select i1 %v6, float %v4, float %v2
+  %v9 = select i1 %v7, float %v2, float 0.0
+  %v10 = fadd nsz arcp contract afn float %v8, %v9
+  store float %v10, float* %v5
+  br label %loop_footer_0
+loop_footer_0:
+  br label %loop_latch_0
+loop_exit_0:
+  ret void
+}
+attributes #0 = { alwaysinline nounwind "no-builtins" "no-trapping-math"="true" }

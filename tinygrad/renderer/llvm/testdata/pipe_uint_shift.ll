@@ -1,0 +1,27 @@
+define void @E_16n1(i32* noalias align 32 %data0, i32* noalias align 32 %data1) #0
+{
+  br label %loop_entry_0
+loop_entry_0:
+  br label %loop_latch_0
+loop_latch_0:
+  %v0 = phi i32 [ 0, %loop_entry_0 ], [ %v0phi, %loop_footer_0 ]
+  %v0phi = add i32 %v0, 1
+  %v0cmp = icmp ult i32 %v0, 16
+  br i1 %v0cmp, label %loop_body_0, label %loop_exit_0
+loop_body_0:
+  %v1 = getelementptr inbounds i32, i32* %data1, i32 %v0
+  %v2 = load i32, i32* %v1
+  %v3 = getelementptr inbounds i32, i32* %data0, i32 %v0
+  %v4 = mul i32 %v2, 8
+  %v5 = udiv i32 %v2, 4
+  %v6 = add i32 %v4, %v5
+  %v7 = udiv i32 %v2, 3
+  %v8 = add i32 %v6, %v7
+  store i32 %v8, i32* %v3
+  br label %loop_footer_0
+loop_footer_0:
+  br label %loop_latch_0
+loop_exit_0:
+  ret void
+}
+attributes #0 = { alwaysinline nounwind "no-builtins" "no-trapping-math"="true" }
