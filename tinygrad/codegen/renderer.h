@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "tinygrad/codegen/tensor_core.h"
 #include "tinygrad/uop/ops.h"
 #include "tinygrad/uop/pattern_matcher.h"
 #include "tinygrad/uop/uop.h"
@@ -47,6 +48,8 @@ class Renderer {
   std::optional<LaunchDims> global_max = LaunchDims{0x8FFFFFFF, 0x8FFFFFFF, 0x8FFFFFFF};
   std::optional<LaunchDims> local_max = LaunchDims{0x8FFFFFFF, 0x8FFFFFFF, 0x8FFFFFFF};
   int64_t shared_max = 32768;
+  // The matrix-multiply-accumulate shapes the TC opt may use (tinygrad/codegen/opt/tc.py tables).
+  std::vector<TensorCore> tensor_cores;
   // The ops rendered natively (the keys of tinygrad's code_for_op); the rest are decomposed.
   OpSet code_for_op;
   const PatternMatcher* pre_matcher = nullptr;
