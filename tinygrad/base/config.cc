@@ -108,6 +108,8 @@ Config Config::FromEnvironment() {
   c.cache_dir = DefaultCacheDir();
   ReadString("TG_CACHE_DIR", c.cache_dir);
   ReadString("CPU_CC", c.cc);
+  ReadInt("CPU_LLVM", c.cpu_llvm);
+  ReadInt("LLVMOPT", c.llvmopt);
   return c;
 }
 

@@ -62,6 +62,8 @@ struct Config {
   int cachelevel = 2;     // CACHELEVEL: 0 disables the on-disk caches
   std::string cache_dir;  // TG_CACHE_DIR, else $XDG_CACHE_HOME/tinygrad-cc, else ~/.cache/tinygrad-cc
   std::string cc;         // CPU_CC: the C compiler for CPU kernels ("" = clang)
+  int cpu_llvm = 0;       // CPU_LLVM: CPU kernels as LLVM IR compiled in-process (else C + clang)
+  int llvmopt = 1;        // LLVMOPT: the LLVM compiler's default<O2> (0: default<O0>)
 
   // Defaults overridden by the process environment.
   static Config FromEnvironment();
