@@ -1,0 +1,82 @@
+// File: autotune/device_class.h
+// The device class: a fingerprint of the machine a kernel timing is valid for. Two machines
+// of one class run a kernel at the same speed (within noise), so a tuned result from one is
+// valid on the other; timings are compared and cached only within a class.
+//
+// Extends the reference's beam-cache key (tinygrad/codegen/opt/search.py keys by device name
+// and renderer suffix only, so a cache file copied to another CPU answers with the first
+// CPU's opts).
+//
+// For a CPU the class is the model name, the ISA flags that change generated code or its
+// speed (vector widths, FMA, VNNI, AMX, ...: not the kernel's bug list or hypervisor flags),
+// the cores kernels may use, the kernel compiler's identity and the renderer. For a GPU the
+// caller fills name/arch/driver. A worker announces its class; the digest is the short form.
+//
+// Example:
+//   ASSIGN_OR_RETURN(Device* dev, GetDevice("CPU"));
+//   ASSIGN_OR_RETURN(DeviceClass dc, DeviceClassFor(*dev));
+//   dc.Digest()     // "3f1c0a9e5b7d2c41": the same on every machine of this class
+//   dc.Describe()   // "CPU | Intel(R) Xeon(R) ... | avx avx2 avx512f ... | 2 cores | ..."
+#ifndef AUTOTUNE_DEVICE_CLASS_H_
+#define AUTOTUNE_DEVICE_CLASS_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tinygrad/base/config.h"
+#include "tinygrad/codegen/renderer.h"
+#include "tinygrad/engine/device.h"
+
+namespace tg::autotune {
+
+struct DeviceClass {
+  std::string device;                   // the backend kind: "CPU", "CUDA", ...
+  std::string cpu_model;                // "model name (family F, model M)" (host CPU for GPUs too)
+  std::vector<std::string> isa_flags;   // sorted; only RelevantIsaFlags()
+  int cores = 0;                        // cores a kernel may use (1 without THREADS)
+  std::string gpu_name;                 // filled by a GPU backend's caller
+  std::string gpu_arch;                 // "sm_90", "gfx1100"
+  std::string gpu_driver;               // driver / runtime version
+  std::string compiler_id;              // Device::compiler_id(): compiler and its flags
+  std::string renderer;                 // RendererName()
+
+  // 16 hex digits of a stable hash of every field (tinygrad/base/stable_hash.h): the same on
+  // every machine and process for the same class.
+  std::string Digest() const;
+  // One line for people: "CPU | <model> | <flags> | <n> cores | <renderer> | <compiler>".
+  std::string Describe() const;
+
+  friend bool operator==(const DeviceClass&, const DeviceClass&) = default;
+};
+
+// What /proc/cpuinfo says about the CPU.
+struct CpuInfo {
+  std::string model_name;           // first "model name" (x86) or "CPU implementer/part" (ARM)
+  std::string family;               // x86 "cpu family"
+  std::string model;                // x86 "model"
+  std::vector<std::string> flags;   // "flags"/"Features" common to every processor, sorted
+  int logical_cpus = 0;             // "processor" entries
+};
+
+// Parses the text of /proc/cpuinfo (x86 and ARM layouts). Missing fields stay empty.
+CpuInfo ParseCpuInfo(std::string_view text);
+
+// The flags of `flags` that change what a kernel compiles to or how fast it runs, sorted.
+std::vector<std::string> RelevantIsaFlags(const std::vector<std::string>& flags);
+
+// The renderer's identity: its class name (demangled) and suffix, e.g. "tg::ClangRenderer".
+std::string RendererName(const Renderer& r);
+
+// A CPU class from parsed cpuinfo: cores = c.threads ? c.cpu_count : 1.
+DeviceClass CpuDeviceClass(const CpuInfo& info, const Config& c, std::string compiler_id,
+                           std::string renderer);
+
+// The class of `dev` on this machine: reads /proc/cpuinfo, GetConfig(), dev.compiler_id() and
+// dev.renderer(). Errors: /proc/cpuinfo unreadable (non-Linux). GPU fields stay empty.
+absl::StatusOr<DeviceClass> DeviceClassFor(const Device& dev);
+
+}  // namespace tg::autotune
+
+#endif  // AUTOTUNE_DEVICE_CLASS_H_
