@@ -17,7 +17,7 @@
 #include "tinygrad/codegen/lower/decompositions.h"
 #include "tinygrad/codegen/lower/devectorizer.h"
 #include "tinygrad/codegen/lower/lower_index.h"
-#include "tinygrad/codegen/postrange.h"
+#include "tinygrad/codegen/opt/postrange.h"
 #include "tinygrad/codegen/program.h"
 #include "tinygrad/codegen/simplify.h"
 #include "tinygrad/schedule/indexing.h"
@@ -71,11 +71,12 @@ const PatternMatcher& PmSyntacticSugar() {
   return *kRules;
 }
 
-UOp FullRewriteToSink(const UOp& ast, const Renderer& ren, bool optimize) {
+absl::StatusOr<UOp> FullRewriteToSink(const UOp& ast, const Renderer& ren, bool optimize) {
   return FullRewriteToSinkTraced(ast, ren, optimize, [](std::string_view, const UOp&) {});
 }
 
-UOp FullRewriteToSinkTraced(const UOp& ast, const Renderer& ren, bool optimize, PassObserver observer) {
+absl::StatusOr<UOp> FullRewriteToSinkTraced(const UOp& ast, const Renderer& ren, bool optimize,
+                                            PassObserver observer) {
   const Config& cfg = GetConfig();
   const Matchers& m = M();
   if (cfg.debug >= 5) std::cout << PrettyPrint(ast) << std::endl;
@@ -104,10 +105,8 @@ UOp FullRewriteToSinkTraced(const UOp& ast, const Renderer& ren, bool optimize, 
     const std::string& device = ren.device;
     run(PmSplitStore(), {.name = "cut store ranges", .ctx = RewriteCtx::Of(device)});
     // TODO(parity): make_images (IMAGE=1 on QCOM/CL) is not ported.
-    // postrange optimization: opts, BEAM or hand_coded_optimizations (issue 4)
-    absl::StatusOr<UOp> opt = ApplyOpts(sink, ren);
-    TG_CHECK(opt.ok()) << opt.status().message();
-    sink = *opt;
+    // postrange optimization: opts_to_apply or hand_coded_optimizations
+    ASSIGN_OR_RETURN(sink, ApplyOpts(sink, ren));
     observer("apply_opts", sink);
   }
 
@@ -164,14 +163,9 @@ absl::StatusOr<struct ProgramSpec> GetProgram(const UOp& ast, const Renderer& re
   UOp sink = ast.arg().is_none() ? ast.replace_arg(KernelInfo{}.ToArg()) : ast;
   if (!KernelInfo::IsKernelInfo(sink.arg())) return absl::InvalidArgumentError("the kernel SINK's arg is not a KernelInfo");
   bool optimize = sink.tag().is_none();
-  if (optimize) {
-    if (KernelInfo::FromArg(sink.arg()).opts_to_apply.has_value())
-      return absl::UnimplementedError("KernelInfo.opts_to_apply is set, but opts are not supported yet");
-    if (cfg.beam >= 1) return absl::UnimplementedError("BEAM search is not supported yet");
-  }
   if (cfg.spec) RETURN_IF_ERROR(VerifySpec(sink, SpecKind::kKernel));
 
-  UOp full_sink = FullRewriteToSink(sink, ren, optimize);
+  ASSIGN_OR_RETURN(UOp full_sink, FullRewriteToSink(sink, ren, optimize));
   // pm_to_program: linearize (+ IF/ENDIF cleanups), render
   std::vector<UOp> lst = LinearizeCleanups(Linearize(full_sink));
   if (cfg.spec) RETURN_IF_ERROR(VerifySpec(lst, SpecKind::kProgram));

@@ -23,18 +23,20 @@ namespace tg {
 const PatternMatcher& PmSyntacticSugar();
 
 // The lowered kernel graph, ready to linearize. `optimize` runs the range passes and
-// apply_opts (tinygrad: `ast.tag is None`). The SINK must carry a KernelInfo; opts_to_apply
-// and BEAM are not supported yet (GetProgram reports them; here they are a CHECK failure).
-UOp FullRewriteToSink(const UOp& sink, const Renderer& ren, bool optimize);
+// apply_opts (tinygrad: `ast.tag is None`). The SINK must carry a KernelInfo. Errors: an
+// opt of KernelInfo.opts_to_apply does not apply (a KernelOptError).
+absl::StatusOr<UOp> FullRewriteToSink(const UOp& sink, const Renderer& ren, bool optimize);
 
 // FullRewriteToSink, calling `observer` with each pass's name (tinygrad's graph_rewrite names:
 // "early movement ops", ..., "add control flow"; "apply_opts" for the optimizer) and its
 // result, for tracing and per-pass tests.
 using PassObserver = absl::FunctionRef<void(std::string_view name, const UOp& sink)>;
-UOp FullRewriteToSinkTraced(const UOp& sink, const Renderer& ren, bool optimize, PassObserver observer);
+absl::StatusOr<UOp> FullRewriteToSinkTraced(const UOp& sink, const Renderer& ren, bool optimize,
+                                            PassObserver observer);
 
 // Kernel AST (a SINK of STORE/END) -> rendered program. Errors: the AST fails kernel_spec or
-// the linear program fails program_spec (with SPEC on), or opts/BEAM were asked for.
+// the linear program fails program_spec (with SPEC on), or an opt of opts_to_apply does not
+// apply (a KernelOptError).
 absl::StatusOr<ProgramSpec> GetProgram(const UOp& ast, const Renderer& ren);
 
 }  // namespace tg

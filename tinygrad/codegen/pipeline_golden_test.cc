@@ -19,7 +19,7 @@
 #include "gtest/gtest.h"
 #include "tinygrad/base/config.h"
 #include "tinygrad/codegen/pipeline.h"
-#include "tinygrad/codegen/postrange.h"
+#include "tinygrad/codegen/opt/scheduler.h"
 #include "tinygrad/codegen/renderer.h"
 #include "tinygrad/codegen/ast_text.h"
 #include "tinygrad/renderer/c/uops_text.h"

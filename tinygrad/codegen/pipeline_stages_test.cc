@@ -15,7 +15,7 @@
 #include "gtest/gtest.h"
 #include "tinygrad/base/config.h"
 #include "tinygrad/codegen/pipeline.h"
-#include "tinygrad/codegen/postrange.h"
+#include "tinygrad/codegen/opt/scheduler.h"
 #include "tinygrad/codegen/renderer.h"
 #include "tinygrad/codegen/ast_text.h"
 #include "tinygrad/renderer/c/uops_text.h"
@@ -132,8 +132,11 @@ TEST(PipelineStagesTest, EveryPassMatchesTheReference) {
     ASSERT_TRUE(sink);
     if (sink.arg().is_none()) sink = sink.replace_arg(KernelInfo{}.ToArg());
     std::vector<std::pair<std::string, std::vector<std::string>>> got;
-    FullRewriteToSinkTraced(sink, renderers.at(k.renderer), sink.tag().is_none(),
-                            [&](std::string_view name, const UOp& s) { got.emplace_back(std::string(name), Dump(s)); });
+    ASSERT_TRUE(FullRewriteToSinkTraced(sink, renderers.at(k.renderer), sink.tag().is_none(),
+                                        [&](std::string_view name, const UOp& s) {
+                                          got.emplace_back(std::string(name), Dump(s));
+                                        })
+                    .ok());
     ASSERT_EQ(got.size(), k.stages.size());
     for (size_t i = 0; i < got.size(); ++i) {
       ASSERT_EQ(got[i].first, k.stages[i].first);

@@ -8,7 +8,8 @@
 
 #include "gtest/gtest.h"
 #include "tinygrad/base/config.h"
-#include "tinygrad/codegen/postrange.h"
+#include "tinygrad/codegen/opt/opt.h"
+#include "tinygrad/codegen/opt/scheduler.h"
 #include "tinygrad/codegen/program.h"
 #include "tinygrad/uop/kernel_info.h"
 
@@ -78,20 +79,31 @@ TEST(PipelineTest, NamedKernelKeepsItsName) {
   EXPECT_EQ(p->name, "my_sum");
 }
 
-TEST(PipelineTest, OptsToApplyAndBeamAreNotSupportedYet) {
+TEST(PipelineTest, OptsToApplyAreAppliedAndBeamAloneFallsThrough) {
   CpuRenderer ren;
   {
     ScopedConfig scoped(NoOpt());
     KernelInfo ki;
     ki.opts_to_apply = std::vector<Arg>{Arg::Tuple({"UPCAST", 0, 4})};
     absl::StatusOr<ProgramSpec> p = GetProgram(SumAst().replace_arg(ki.ToArg()), ren);
-    EXPECT_EQ(p.status().code(), absl::StatusCode::kUnimplemented);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_EQ(p->applied_opts, ki.opts_to_apply);
   }
   {
+    // an opt that does not apply: the KernelOptError, naming the opt
+    ScopedConfig scoped(NoOpt());
+    KernelInfo ki;
+    ki.opts_to_apply = std::vector<Arg>{Arg::Tuple({"LOCAL", 0, 4})};
+    absl::StatusOr<ProgramSpec> p = GetProgram(SumAst().replace_arg(ki.ToArg()), ren);
+    EXPECT_TRUE(IsKernelOptError(p.status())) << p.status();
+    EXPECT_EQ(p.status().message(), "Opt(op=OptOps.LOCAL, axis=0, arg=4): locals needed for opt");
+  }
+  {
+    // BEAM runs in autotune/; here it changes nothing
     Config c = NoOpt();
     c.beam = 2;
     ScopedConfig scoped(c);
-    EXPECT_EQ(GetProgram(SumAst(), ren).status().code(), absl::StatusCode::kUnimplemented);
+    EXPECT_TRUE(GetProgram(SumAst(), ren).ok());
   }
 }
 
@@ -103,7 +115,8 @@ TEST(PipelineTest, RejectsANonSinkAst) {
 
 TEST(PostrangeTest, KernelNamesAreColoredByAxisType) {
   ResetKernelNameCounts();
-  UOp named = GetOptimizedAst(SumAst(), std::nullopt);
+  CpuRenderer ren;
+  UOp named = Scheduler(SumAst(), ren).GetOptimizedAst();
   KernelInfo ki = KernelInfo::FromArg(named.arg());
   EXPECT_EQ(ki.function_name(), "r_64_32");
   // tinygrad: "r" + BLACK "_" + WHITE "64" + BLACK "_" + red "32" + BLACK ""
