@@ -62,8 +62,14 @@ absl::StatusOr<CpuProgram> CpuProgram::Load(std::string_view lib, std::string_vi
   return CpuProgram(handle, fd, reinterpret_cast<EntryFn>(sym), std::move(name));
 }
 
+CpuProgram CpuProgram::FromEntry(EntryFn fn, std::string function_name,
+                                 std::shared_ptr<void> owner) {
+  return CpuProgram(fn, std::move(function_name), std::move(owner));
+}
+
 CpuProgram::CpuProgram(CpuProgram&& o) noexcept
-    : handle_(o.handle_), fd_(o.fd_), fn_(o.fn_), name_(std::move(o.name_)) {
+    : handle_(o.handle_), fd_(o.fd_), fn_(o.fn_), name_(std::move(o.name_)),
+      owner_(std::move(o.owner_)) {
   o.handle_ = nullptr;
   o.fd_ = -1;
   o.fn_ = nullptr;
@@ -76,6 +82,7 @@ CpuProgram& CpuProgram::operator=(CpuProgram&& o) noexcept {
     fd_ = o.fd_;
     fn_ = o.fn_;
     name_ = std::move(o.name_);
+    owner_ = std::move(o.owner_);
     o.handle_ = nullptr;
     o.fd_ = -1;
     o.fn_ = nullptr;
@@ -90,6 +97,7 @@ void CpuProgram::Release() {
   if (fd_ >= 0) ::close(fd_);
   handle_ = nullptr;
   fd_ = -1;
+  owner_.reset();
 }
 
 double CpuProgram::Run(std::span<void* const> bufs, std::span<const int32_t> vars,

@@ -20,6 +20,7 @@
 #define TINYGRAD_RUNTIME_CPU_PROGRAM_H_
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -43,6 +44,9 @@ class CpuProgram {
   // Loads a shared object from Compile() and finds `function_name`'s entry point. Errors:
   // Unavailable (memfd/dlopen failed), NotFound (no entry point: compiled without WithCpuEntry).
   static absl::StatusOr<CpuProgram> Load(std::string_view lib, std::string_view function_name);
+  // A program whose code another loader owns (the LLVM JIT, llvm_compiler.h): `owner` keeps the
+  // code loaded until the program is destroyed.
+  static CpuProgram FromEntry(EntryFn fn, std::string function_name, std::shared_ptr<void> owner);
 
   CpuProgram(CpuProgram&& o) noexcept;
   CpuProgram& operator=(CpuProgram&& o) noexcept;
@@ -61,12 +65,15 @@ class CpuProgram {
  private:
   CpuProgram(void* handle, int fd, EntryFn fn, std::string name)
       : handle_(handle), fd_(fd), fn_(fn), name_(std::move(name)) {}
+  CpuProgram(EntryFn fn, std::string name, std::shared_ptr<void> owner)
+      : fn_(fn), name_(std::move(name)), owner_(std::move(owner)) {}
   void Release();
 
   void* handle_ = nullptr;  // dlopen handle
   int fd_ = -1;             // the memfd, kept open so its /proc path is never reused while loaded
   EntryFn fn_ = nullptr;
   std::string name_;
+  std::shared_ptr<void> owner_;  // FromEntry's loader state
 };
 
 }  // namespace tg
