@@ -1,0 +1,111 @@
+// File: autotune/beam_search.h
+// BEAM search over kernel optimizations, against a Measurer.
+//
+// Port of tinygrad/codegen/opt/search.py: the action list, get_kernel_actions and
+// beam_search. The search knows the Scheduler (to tell which actions apply) and the Measurer
+// interface; it never compiles, runs or sends anything itself, so the same search drives the
+// in-process measurer and the distributed one.
+//
+// Same as the reference: children of every beam member by every valid action, programs seen
+// before are not timed again, keep the best `width`, stop when the best improves by less than
+// BEAM_MIN_PROGRESS, early exit of candidates 3x slower than the best.
+// Beyond the reference:
+// - The unoptimized kernel and the heuristic's opts (when given) are always measured, and the
+//   finalists (the best few distinct programs of the search plus those two baselines) are
+//   re-measured together in a quiet, interleaved phase before a winner is declared, so the
+//   result is never slower than the untuned default and does not hinge on one noisy sample.
+// - Early exit uses the best known time including the baselines (the reference's first round
+//   has no bound at all).
+// - Everything is counted: candidates by outcome, rounds, wall time preparing vs running.
+//
+// Example:
+//   SearchSettings s = SearchSettings::FromConfig(GetConfig());
+//   ASSIGN_OR_RETURN(BeamResult r, BeamSearch(task, renderer, measurer, s, {.heuristic_opts = h}));
+//   r.opts, r.time_s, r.noopt_s, r.heuristic_s
+#ifndef AUTOTUNE_BEAM_SEARCH_H_
+#define AUTOTUNE_BEAM_SEARCH_H_
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "autotune/measurer.h"
+#include "autotune/search_settings.h"
+#include "tinygrad/codegen/opt/opt.h"
+#include "tinygrad/codegen/opt/scheduler.h"
+#include "tinygrad/codegen/renderer.h"
+
+namespace tg::autotune {
+
+// search.py's `actions` for these settings (BEAM_PADTO, NOLOCALS, TC and TC_OPT gate it).
+std::vector<Opt> BeamActions(const SearchSettings& settings);
+
+// get_kernel_actions: each action (its index in `actions` + 1; 0 is `s` itself when include_0)
+// that applies to a copy of `s`, skipping actions on axes that do not exist, "split by the
+// whole axis" duplicates of the arg-0 action, and results over BEAM_UPCAST_MAX upcast or
+// BEAM_LOCAL_MAX local size.
+std::vector<std::pair<int, Scheduler>> GetKernelActions(const Scheduler& s, const std::vector<Opt>& actions,
+                                                        const SearchSettings& settings, bool include_0 = true);
+
+// Where a search stands, for a progress display.
+struct BeamProgress {
+  enum class Phase { kBaseline, kRound, kFinalists, kDone };
+  Phase phase = Phase::kBaseline;
+  int round = 0;            // 1-based in kRound
+  int candidates = 0;       // of this step
+  int timed = 0;            // of this step
+  double best_s = kInf;     // best time so far (baselines included)
+  std::vector<Opt> best_opts;
+  double elapsed_s = 0;
+};
+
+struct BeamOptions {
+  // The heuristic's opts (hand_coded_optimizations), always a candidate; nullopt: none.
+  std::optional<std::vector<Opt>> heuristic_opts;
+  int finalists = 3;       // best distinct programs of the search re-measured at the end
+  int finalist_runs = 5;   // interleaved timed runs of each finalist
+  int runs = 3;            // timed runs per candidate during the search (reference cnt=3)
+  std::function<void(const BeamProgress&)> progress;
+};
+
+struct Finalist {
+  std::vector<Opt> opts;
+  std::string kind;        // "noopt", "heuristic" or "beam"
+  double search_s = kInf;  // its time during the search
+  double final_s = kInf;   // its best in the quiet interleaved phase
+  Outcome outcome = Outcome::kOk;
+};
+
+struct BeamResult {
+  std::vector<Opt> opts;  // the winner
+  double time_s = kInf;   // its time in the final phase
+  double noopt_s = kInf;  // the unoptimized kernel, final phase
+  double heuristic_s = kInf;  // the heuristic's opts, final phase (kInf: none or it failed)
+  std::vector<Finalist> finalists;
+  int rounds = 0;
+  int64_t candidates = 0;  // opt lists sent to the measurer
+  int64_t timed = 0;       // of those, timed
+  std::array<int64_t, kNumOutcomes> outcomes{};  // by Outcome
+  double search_wall_s = 0;
+  double prepare_wall_s = 0;  // lowering + compiling (measurer phase 1)
+  double run_wall_s = 0;      // timing (measurer phase 2)
+  double actions_wall_s = 0;  // enumerating valid actions (the Scheduler)
+
+  int64_t failed() const { return candidates - timed - outcomes[static_cast<int>(Outcome::kDuplicate)]; }
+  // The share of the search spent running kernels.
+  double run_fraction() const { return search_wall_s > 0 ? run_wall_s / search_wall_s : 0; }
+};
+
+// Searches the opts for `task` (an unoptimized kernel AST) on a device rendered by `ren`. Errors:
+// only when the measurer cannot run the task at all; candidate failures are counted, never fatal.
+absl::StatusOr<BeamResult> BeamSearch(const KernelTask& task, const Renderer& ren, Measurer& measurer,
+                                      const SearchSettings& settings, const BeamOptions& options = {});
+
+}  // namespace tg::autotune
+
+#endif  // AUTOTUNE_BEAM_SEARCH_H_

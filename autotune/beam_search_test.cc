@@ -1,0 +1,231 @@
+// File: autotune/beam_search_test.cc
+// BEAM search on a fake, deterministic Measurer (timing = a function of the opts) and, once,
+// on the real in-process measurer.
+#include "autotune/beam_search.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "autotune/local_measurer.h"
+#include "autotune/test_kernels.h"
+#include "gtest/gtest.h"
+#include "tinygrad/base/check.h"
+#include "tinygrad/base/stable_hash.h"
+#include "tinygrad/engine/device.h"
+
+namespace tg::autotune {
+namespace {
+
+std::string Str(const std::vector<Opt>& opts) {
+  std::string s;
+  for (const Opt& o : opts) s += o.ToString() + " ";
+  return s;
+}
+
+// Time = 1 ms times a factor per opt (UPCASTs speed up, everything else slows down), tripled
+// from the third opt on, so the best program has exactly two UPCASTs. UNROLLs fail to compile
+// and THREADs give wrong results: the search must go on without them.
+class FakeMeasurer : public Measurer {
+ public:
+  absl::StatusOr<MeasureBatch> Measure(const KernelTask&, std::span<const std::vector<Opt>> cands,
+                                       const MeasureOptions& o) override {
+    batches.emplace_back(cands.begin(), cands.end());
+    MeasureBatch b;
+    b.prepare_wall_s = 0.01;
+    b.run_wall_s = 0.03;
+    for (const std::vector<Opt>& opts : cands) {
+      CandidateResult r;
+      r.program_hash = StableHasher().AddBytes(Str(opts)).Finish() | 1;
+      if (o.known_programs.contains(r.program_hash)) {
+        r.outcome = Outcome::kDuplicate;
+      } else if (heuristic && opts == *heuristic) {
+        r.min_s = heuristic_time;
+        r.samples_s = {r.min_s};
+      } else if (std::any_of(opts.begin(), opts.end(), [](const Opt& x) { return x.op == OptOps::UNROLL; })) {
+        r.outcome = Outcome::kCompileError;
+      } else if (std::any_of(opts.begin(), opts.end(), [](const Opt& x) { return x.op == OptOps::THREAD; })) {
+        r.outcome = Outcome::kWrongResult;
+      } else {
+        r.min_s = Time(opts);
+        r.samples_s = {r.min_s};
+      }
+      b.results.push_back(r);
+    }
+    return b;
+  }
+
+  double Time(const std::vector<Opt>& opts) const {
+    double t = 1e-3;
+    for (const Opt& o : opts) {
+      const int64_t* amt = std::get_if<int64_t>(&o.arg);
+      double f = (o.op == OptOps::UPCAST ? 0.5 : 0.9) + 0.01 * o.axis.value_or(0) + 0.001 * (amt ? *amt : 0);
+      t *= f;
+    }
+    return opts.size() >= 3 ? 3 * t : t;
+  }
+
+  std::vector<std::vector<std::vector<Opt>>> batches;
+  std::optional<std::vector<Opt>> heuristic;
+  double heuristic_time = 0;
+};
+
+const Renderer& Cpu() {
+  absl::StatusOr<Device*> d = GetDevice("CPU");
+  TG_CHECK(d.ok());
+  return (*d)->renderer();
+}
+
+KernelTask Task(const UOp& ast) {
+  absl::StatusOr<KernelTask> t = KernelTask::FromAst(ast);
+  TG_CHECK(t.ok()) << t.status();
+  return *t;
+}
+
+SearchSettings Width(int w) {
+  SearchSettings s;
+  s.width = w;
+  return s;
+}
+
+TEST(BeamActionsTest, ReferenceList) {
+  SearchSettings s;
+  std::vector<Opt> a = BeamActions(s);
+  // 48 UPCAST + 15 UNROLL + 42 LOCAL + 24 GROUPTOP + 12 GROUP + 2 LOCAL + 1 + 9 TC + 10 SWAP + 30 THREAD
+  EXPECT_EQ(a.size(), 193u);
+  EXPECT_EQ(a[0], (Opt{OptOps::UPCAST, 0, int64_t{0}}));
+  s.padto = true;
+  s.nolocals = true;
+  std::vector<Opt> b = BeamActions(s);
+  EXPECT_EQ(b.size(), 193u + 7 + 1);
+  EXPECT_EQ(b.back().op, OptOps::NOLOCALS);
+}
+
+TEST(GetKernelActionsTest, ValidActionsOnly) {
+  Scheduler k(MatmulKernel(64), Cpu());
+  k.ConvertLoopToGlobal();
+  SearchSettings s;
+  std::vector<Opt> actions = BeamActions(s);
+  auto acted = GetKernelActions(k, actions, s);
+  ASSERT_FALSE(acted.empty());
+  EXPECT_EQ(acted[0].first, 0);
+  for (size_t i = 1; i < acted.size(); ++i) {
+    const Opt& a = actions[acted[i].first - 1];
+    EXPECT_NE(a.op, OptOps::LOCAL) << "CPU has no locals";
+    EXPECT_NE(a.op, OptOps::TC) << "CPU has no tensor cores";
+    ASSERT_EQ(acted[i].second.applied_opts().size(), 1u);
+    EXPECT_EQ(acted[i].second.applied_opts()[0], a);
+  }
+  // UPCAST by the whole axis is the arg-0 action: only one of the two
+  auto has = [&](const Opt& o) {
+    return std::any_of(acted.begin(), acted.end(), [&](const auto& p) { return p.first > 0 && actions[p.first - 1] == o; });
+  };
+  EXPECT_TRUE(has(Opt{OptOps::UPCAST, 0, int64_t{4}}));
+  // BEAM_UPCAST_MAX: a max of 2 allows only 2-way upcasts
+  s.upcast_max = 2;
+  for (const auto& [i, sched] : GetKernelActions(k, actions, s, false)) {
+    const Opt& a = actions[i - 1];
+    if (a.op == OptOps::UPCAST || a.op == OptOps::UNROLL) {
+      EXPECT_EQ(std::get<int64_t>(a.arg), 2) << a.ToString();
+    }
+  }
+}
+
+TEST(BeamSearchTest, FindsTheBestOnAFakeMeasurer) {
+  FakeMeasurer m;
+  absl::StatusOr<BeamResult> r = BeamSearch(Task(MatmulKernel(64)), Cpu(), m, Width(2));
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->opts.size(), 2u) << Str(r->opts);
+  EXPECT_EQ(r->opts[0].op, OptOps::UPCAST);
+  EXPECT_EQ(r->opts[1].op, OptOps::UPCAST);
+  EXPECT_DOUBLE_EQ(r->time_s, m.Time(r->opts));
+  EXPECT_DOUBLE_EQ(r->noopt_s, 1e-3);
+  // round 3 (three opts) is slower than round 2: the search stops there
+  EXPECT_EQ(r->rounds, 3);
+  // failures were counted, and did not stop the search
+  EXPECT_GT(r->outcomes[static_cast<int>(Outcome::kCompileError)], 0);
+  EXPECT_GT(r->outcomes[static_cast<int>(Outcome::kWrongResult)], 0);
+  EXPECT_GT(r->failed(), 0);
+  EXPECT_EQ(r->candidates, r->timed + r->failed() + r->outcomes[static_cast<int>(Outcome::kDuplicate)]);
+  EXPECT_GT(r->run_fraction(), 0);
+}
+
+TEST(BeamSearchTest, WidthKeepsTheBestN) {
+  for (int width : {1, 2, 4}) {
+    SCOPED_TRACE(width);
+    FakeMeasurer m;
+    absl::StatusOr<BeamResult> r = BeamSearch(Task(MatmulKernel(64)), Cpu(), m, Width(width));
+    ASSERT_TRUE(r.ok()) << r.status();
+    ASSERT_GE(m.batches.size(), 3u);  // baselines, round 1, round 2, ...
+    // the round-1 candidates ranked by time: the round-2 parents are the best `width`
+    std::vector<std::pair<double, std::vector<Opt>>> ranked;
+    for (const std::vector<Opt>& c : m.batches[1])
+      if (c[0].op != OptOps::UNROLL && c[0].op != OptOps::THREAD) ranked.emplace_back(m.Time(c), c);
+    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::set<std::string> parents;
+    for (const std::vector<Opt>& c : m.batches[2]) parents.insert(Str({c[0]}));
+    std::set<std::string> best;
+    for (int i = 0; i < width; ++i) best.insert(Str(ranked[i].second));
+    EXPECT_EQ(parents, best);
+  }
+}
+
+TEST(BeamSearchTest, MinProgressStopsEarly) {
+  FakeMeasurer m;
+  SearchSettings s = Width(2);
+  s.min_progress_us = 300;  // round 2 gains ~250 us: not enough
+  absl::StatusOr<BeamResult> r = BeamSearch(Task(MatmulKernel(64)), Cpu(), m, s);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->rounds, 2);
+  // the round that ended the search still improved the best
+  EXPECT_EQ(r->opts.size(), 2u) << Str(r->opts);
+}
+
+TEST(BeamSearchTest, HeuristicIsAlwaysACandidate) {
+  FakeMeasurer m;
+  m.heuristic = std::vector<Opt>{Opt{OptOps::UNROLL, 0, int64_t{0}}, Opt{OptOps::UPCAST, 1, int64_t{2}}};
+  m.heuristic_time = 1e-6;  // better than anything the search can reach... and never generated by it
+  std::vector<BeamProgress> progress;
+  BeamOptions o;
+  o.heuristic_opts = m.heuristic;
+  o.progress = [&](const BeamProgress& p) { progress.push_back(p); };
+  absl::StatusOr<BeamResult> r = BeamSearch(Task(MatmulKernel(64)), Cpu(), m, Width(2), o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->opts, *m.heuristic);
+  EXPECT_DOUBLE_EQ(r->time_s, 1e-6);
+  EXPECT_DOUBLE_EQ(r->heuristic_s, 1e-6);
+  ASSERT_GE(r->finalists.size(), 3u);
+  EXPECT_EQ(r->finalists[0].kind, "noopt");
+  EXPECT_EQ(r->finalists[1].kind, "heuristic");
+  EXPECT_EQ(r->finalists[2].kind, "beam");
+  // the last batch re-measured the finalists, interleaved
+  EXPECT_EQ(m.batches.back().size(), r->finalists.size());
+  ASSERT_GE(progress.size(), 4u);
+  EXPECT_EQ(progress.front().phase, BeamProgress::Phase::kBaseline);
+  EXPECT_EQ(progress.back().phase, BeamProgress::Phase::kDone);
+  EXPECT_DOUBLE_EQ(progress.back().best_s, 1e-6);
+  for (size_t i = 1; i < progress.size(); ++i) EXPECT_LE(progress[i].best_s, progress[i - 1].best_s);
+}
+
+// The real thing, small: never slower than the heuristic's opts or the unoptimized kernel.
+TEST(BeamSearchTest, RealSearchOnASmallMatmul) {
+  absl::StatusOr<std::unique_ptr<LocalMeasurer>> m = LocalMeasurer::Create();
+  ASSERT_TRUE(m.ok()) << m.status();
+  BeamOptions o;
+  o.heuristic_opts = std::vector<Opt>{Opt{OptOps::UPCAST, 0, int64_t{4}}, Opt{OptOps::UNROLL, 0, int64_t{4}}};
+  absl::StatusOr<BeamResult> r = BeamSearch(Task(MatmulKernel(32)), Cpu(), **m, Width(2), o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_GT(r->timed, 10);
+  EXPECT_LT(r->time_s, kInf);
+  EXPECT_LE(r->time_s, r->heuristic_s);
+  EXPECT_LE(r->time_s, r->noopt_s);
+  EXPECT_EQ(r->outcomes[static_cast<int>(Outcome::kWrongResult)], 0);
+  EXPECT_GT(r->prepare_wall_s, 0);
+  EXPECT_GT(r->run_wall_s, 0);
+}
+
+}  // namespace
+}  // namespace tg::autotune

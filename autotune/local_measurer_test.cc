@@ -1,0 +1,267 @@
+// File: autotune/local_measurer_test.cc
+// The in-process measurer on real small kernels: timings, and each failure kind it reports.
+#include "autotune/local_measurer.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "autotune/output_check.h"
+#include "autotune/test_kernels.h"
+#include "gtest/gtest.h"
+
+namespace tg::autotune {
+namespace {
+
+const Opt kUpcast0By4{OptOps::UPCAST, 0, int64_t{4}};
+const Opt kUnroll0By4{OptOps::UNROLL, 0, int64_t{4}};
+
+std::unique_ptr<LocalMeasurer> MakeMeasurer() {
+  absl::StatusOr<std::unique_ptr<LocalMeasurer>> m = LocalMeasurer::Create();
+  EXPECT_TRUE(m.ok()) << m.status();
+  return m.ok() ? *std::move(m) : nullptr;
+}
+
+KernelTask Task(const UOp& ast) {
+  absl::StatusOr<KernelTask> t = KernelTask::FromAst(ast);
+  EXPECT_TRUE(t.ok()) << t.status();
+  return t.ok() ? *t : KernelTask{};
+}
+
+std::string Describe(const CandidateResult& r) {
+  return std::string(OutcomeName(r.outcome)) + ": " + r.error;
+}
+
+TEST(KernelTaskTest, BuffersFromTheAst) {
+  KernelTask t = Task(MatmulKernel(16));
+  ASSERT_EQ(t.buffers.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(t.buffers[i].slot, static_cast<int64_t>(i));
+    EXPECT_EQ(t.buffers[i].dtype, dtypes::float32);
+    EXPECT_EQ(t.buffers[i].size, 256);
+  }
+  EXPECT_TRUE(t.var_vals.empty());
+  EXPECT_FALSE(KernelTask::FromAst(UOp()).ok());
+}
+
+// Each kernel times the unoptimized form and a few opt lists.
+struct KernelCase {
+  const char* name;
+  UOp (*make)();
+  std::vector<std::vector<Opt>> opts;
+};
+
+TEST(LocalMeasurerTest, TimesRealKernels) {
+  std::vector<KernelCase> cases = {
+      {"add", [] { return AddKernel(4096); }, {{}, {kUpcast0By4}}},
+      {"sum", [] { return SumKernel(64, 256); }, {{}, {kUpcast0By4}, {kUnroll0By4}}},
+      {"matmul", [] { return MatmulKernel(64); }, {{}, {kUpcast0By4}, {kUnroll0By4}, {kUpcast0By4, kUnroll0By4}}},
+  };
+  std::unique_ptr<LocalMeasurer> m = MakeMeasurer();
+  ASSERT_NE(m, nullptr);
+  for (const KernelCase& c : cases) {
+    SCOPED_TRACE(c.name);
+    absl::StatusOr<MeasureBatch> b = m->Measure(Task(c.make()), c.opts, MeasureOptions{});
+    ASSERT_TRUE(b.ok()) << b.status();
+    ASSERT_EQ(b->results.size(), c.opts.size());
+    for (const CandidateResult& r : b->results) {
+      EXPECT_EQ(r.outcome, Outcome::kOk) << Describe(r);
+      EXPECT_EQ(r.samples_s.size(), 3u);
+      EXPECT_GT(r.min_s, 0);
+      EXPECT_LT(r.min_s, 1);
+      EXPECT_NE(r.program_hash, 0u);
+      EXPECT_GT(r.uops, 0);
+      EXPECT_GT(r.cost.lower_s, 0);
+      EXPECT_GT(r.cost.compile_s, 0);
+      EXPECT_GT(r.cost.run_s, 0);
+    }
+    EXPECT_GT(b->prepare_wall_s, 0);
+    EXPECT_GT(b->run_wall_s, 0);
+  }
+}
+
+TEST(LocalMeasurerTest, InvalidOptsAreAFailureNotAnError) {
+  std::unique_ptr<LocalMeasurer> m = MakeMeasurer();
+  ASSERT_NE(m, nullptr);
+  std::vector<std::vector<Opt>> cands = {{Opt{OptOps::UPCAST, 9, int64_t{4}}},  // no axis 9
+                                         {Opt{OptOps::UPCAST, 0, int64_t{7}}},  // 7 does not divide 64
+                                         {Opt{OptOps::LOCAL, 0, int64_t{4}}},   // CPU has no locals
+                                         {}};
+  absl::StatusOr<MeasureBatch> b = m->Measure(Task(MatmulKernel(64)), cands, MeasureOptions{});
+  ASSERT_TRUE(b.ok()) << b.status();
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(b->results[i].outcome, Outcome::kInvalidOpts) << i << " " << Describe(b->results[i]);
+    EXPECT_TRUE(b->results[i].samples_s.empty());
+  }
+  EXPECT_EQ(b->results[3].outcome, Outcome::kOk) << Describe(b->results[3]);
+}
+
+TEST(LocalMeasurerTest, DuplicatesAreTimedOnce) {
+  std::unique_ptr<LocalMeasurer> m = MakeMeasurer();
+  ASSERT_NE(m, nullptr);
+  KernelTask task = Task(SumKernel(64, 256));
+  std::vector<std::vector<Opt>> cands = {{}, {kUpcast0By4}, {}};
+  absl::StatusOr<MeasureBatch> b = m->Measure(task, cands, MeasureOptions{});
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_EQ(b->results[0].outcome, Outcome::kOk);
+  EXPECT_EQ(b->results[2].outcome, Outcome::kDuplicate);
+  EXPECT_EQ(b->results[2].duplicate_of, 0);
+  EXPECT_EQ(b->results[2].program_hash, b->results[0].program_hash);
+  EXPECT_NE(b->results[1].program_hash, b->results[0].program_hash);
+
+  MeasureOptions known;
+  known.known_programs.insert(b->results[1].program_hash);
+  absl::StatusOr<MeasureBatch> again = m->Measure(task, std::vector<std::vector<Opt>>{{kUpcast0By4}}, known);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(again->results[0].outcome, Outcome::kDuplicate);
+  EXPECT_EQ(again->results[0].duplicate_of, -1);
+}
+
+TEST(LocalMeasurerTest, EarlyExitKeepsTheFirstSample) {
+  std::unique_ptr<LocalMeasurer> m = MakeMeasurer();
+  ASSERT_NE(m, nullptr);
+  MeasureOptions o;
+  o.early_stop_s = 1e-12;  // everything is slower than this
+  absl::StatusOr<MeasureBatch> b = m->Measure(Task(MatmulKernel(64)), std::vector<std::vector<Opt>>{{}}, o);
+  ASSERT_TRUE(b.ok()) << b.status();
+  const CandidateResult& r = b->results[0];
+  EXPECT_EQ(r.outcome, Outcome::kTooSlow) << Describe(r);
+  EXPECT_TRUE(r.timed());
+  EXPECT_EQ(r.samples_s.size(), 1u);
+  EXPECT_EQ(r.min_s, r.samples_s[0]);
+}
+
+TEST(LocalMeasurerTest, InterleavedRunsEveryCandidate) {
+  std::unique_ptr<LocalMeasurer> m = MakeMeasurer();
+  ASSERT_NE(m, nullptr);
+  MeasureOptions o;
+  o.interleaved = true;
+  o.runs = 4;
+  o.early_stop_s = 1e-12;  // ignored when interleaved
+  absl::StatusOr<MeasureBatch> b =
+      m->Measure(Task(MatmulKernel(64)), std::vector<std::vector<Opt>>{{}, {kUpcast0By4}}, o);
+  ASSERT_TRUE(b.ok()) << b.status();
+  for (const CandidateResult& r : b->results) {
+    EXPECT_EQ(r.outcome, Outcome::kOk) << Describe(r);
+    EXPECT_EQ(r.samples_s.size(), 4u);
+  }
+}
+
+TEST(LocalMeasurerTest, TooManyUopsIsRejected) {
+  std::unique_ptr<LocalMeasurer> m = MakeMeasurer();
+  ASSERT_NE(m, nullptr);
+  MeasureOptions o;
+  o.uops_max = 2;
+  absl::StatusOr<MeasureBatch> b = m->Measure(Task(AddKernel(64)), std::vector<std::vector<Opt>>{{}}, o);
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_EQ(b->results[0].outcome, Outcome::kRejected) << Describe(b->results[0]);
+}
+
+// Corrupts the first output element of one candidate after its check run: the measurer must
+// call it a wrong result, and the others (same inputs) still pass.
+class CorruptingMeasurer : public LocalMeasurer {
+ public:
+  CorruptingMeasurer(Device* dev, size_t victim) : LocalMeasurer(dev, 0), victim_(victim) {}
+
+ protected:
+  void AfterCheckRun(size_t candidate, std::span<const std::shared_ptr<RawBuffer>> buffers) override {
+    if (candidate != victim_) return;
+    float bad = -12345.0f;
+    buffers[0]->CopyIn(std::as_bytes(std::span<const float>(&bad, 1)));
+  }
+
+ private:
+  size_t victim_;
+};
+
+TEST(LocalMeasurerTest, WrongResultIsCaught) {
+  absl::StatusOr<Device*> dev = GetDevice("CPU");
+  ASSERT_TRUE(dev.ok());
+  CorruptingMeasurer m(*dev, 1);
+  std::vector<std::vector<Opt>> cands = {{}, {kUpcast0By4}, {kUnroll0By4}};
+  absl::StatusOr<MeasureBatch> b = m.Measure(Task(MatmulKernel(64)), cands, MeasureOptions{});
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_EQ(b->results[0].outcome, Outcome::kOk) << Describe(b->results[0]);
+  EXPECT_EQ(b->results[1].outcome, Outcome::kWrongResult) << Describe(b->results[1]);
+  EXPECT_NE(b->results[1].error.find("buffer 0"), std::string::npos) << b->results[1].error;
+  EXPECT_FALSE(b->results[1].timed());
+  EXPECT_EQ(b->results[2].outcome, Outcome::kOk) << Describe(b->results[2]);
+}
+
+// A device whose compiles (after the reference's) or runs fail.
+class FaultyDevice : public Device {
+ public:
+  enum class Fault { kCompile, kRun };
+  FaultyDevice(Device* real, Fault fault) : real_(real), fault_(fault) {}
+  const std::string& name() const override { return real_->name(); }
+  const Renderer& renderer() const override { return real_->renderer(); }
+  std::string compiler_id() const override { return real_->compiler_id(); }
+  absl::StatusOr<std::string> Compile(const ProgramSpec& spec) override {
+    if (fault_ == Fault::kCompile && compiles_++ > 0) return absl::InvalidArgumentError("clang: error: broken");
+    return real_->Compile(spec);
+  }
+  absl::StatusOr<std::unique_ptr<Program>> Load(const std::string& fn, const std::string& lib) override {
+    absl::StatusOr<std::unique_ptr<Program>> p = real_->Load(fn, lib);
+    if (!p.ok() || fault_ != Fault::kRun || loads_++ == 0) return p;
+    return std::unique_ptr<Program>(new FailingProgram());
+  }
+  absl::StatusOr<std::shared_ptr<RawBuffer>> Allocate(size_t nbytes) override { return real_->Allocate(nbytes); }
+
+ private:
+  class FailingProgram : public Program {
+    absl::StatusOr<double> Run(std::span<void* const>, std::span<const int64_t>, const LaunchDims&,
+                               const std::optional<LaunchDims>&, bool) override {
+      return absl::InternalError("device fault");
+    }
+  };
+  Device* real_;
+  Fault fault_;
+  std::atomic<int> compiles_{0}, loads_{0};
+};
+
+TEST(LocalMeasurerTest, CompileAndRuntimeErrorsAreFailures) {
+  absl::StatusOr<Device*> cpu = GetDevice("CPU");
+  ASSERT_TRUE(cpu.ok());
+  std::vector<std::vector<Opt>> cands = {{kUpcast0By4}, {kUnroll0By4}};
+  {
+    FaultyDevice dev(*cpu, FaultyDevice::Fault::kCompile);
+    LocalMeasurer m(&dev, 2);
+    absl::StatusOr<MeasureBatch> b = m.Measure(Task(MatmulKernel(16)), cands, MeasureOptions{});
+    ASSERT_TRUE(b.ok()) << b.status();
+    for (const CandidateResult& r : b->results) EXPECT_EQ(r.outcome, Outcome::kCompileError) << Describe(r);
+  }
+  {
+    FaultyDevice dev(*cpu, FaultyDevice::Fault::kRun);
+    LocalMeasurer m(&dev, 2);
+    absl::StatusOr<MeasureBatch> b = m.Measure(Task(MatmulKernel(16)), cands, MeasureOptions{});
+    ASSERT_TRUE(b.ok()) << b.status();
+    for (const CandidateResult& r : b->results) EXPECT_EQ(r.outcome, Outcome::kRuntimeError) << Describe(r);
+  }
+}
+
+TEST(OutputCheckTest, ToleranceByDtype) {
+  std::string a = RandomContents(dtypes::float32, 64, 1), b = a;
+  EXPECT_EQ(CompareOutput(dtypes::float32, a, b), "");
+  EXPECT_EQ(a, RandomContents(dtypes::float32, 64, 1));  // deterministic
+  EXPECT_NE(a, RandomContents(dtypes::float32, 64, 2));
+  float* f = reinterpret_cast<float*>(b.data());
+  f[3] *= 1.0001f;  // within float32 tolerance
+  EXPECT_EQ(CompareOutput(dtypes::float32, a, b), "");
+  f[5] += 1.0f;
+  EXPECT_NE(CompareOutput(dtypes::float32, a, b), "");
+  // NaN matches NaN, not a number
+  std::vector<float> x = {NAN, 1.0f}, y = {NAN, 1.0f}, z = {0.0f, 1.0f};
+  auto bytes = [](const std::vector<float>& v) { return std::string(reinterpret_cast<const char*>(v.data()), v.size() * 4); };
+  EXPECT_EQ(CompareOutput(dtypes::float32, bytes(x), bytes(y)), "");
+  EXPECT_NE(CompareOutput(dtypes::float32, bytes(z), bytes(y)), "");
+  // ints are exact
+  std::string i = RandomContents(dtypes::int32, 16, 3), j = i;
+  j[0] = static_cast<char>(j[0] + 1);
+  EXPECT_NE(CompareOutput(dtypes::int32, i, j), "");
+  // half: k/256 decodes exactly
+  std::string h = RandomContents(dtypes::float16, 16, 4);
+  EXPECT_EQ(CompareOutput(dtypes::float16, h, h), "");
+}
+
+}  // namespace
+}  // namespace tg::autotune
