@@ -19,6 +19,7 @@
 #include "tinygrad/engine/buffer.h"
 #include "tinygrad/engine/device.h"
 #include "tinygrad/engine/memory.h"
+#include "tinygrad/engine/opt_chooser.h"
 #include "tinygrad/schedule/schedule.h"
 #include "tinygrad/uop/kernel_info.h"
 #include "tinygrad/uop/render.h"
@@ -35,7 +36,8 @@ struct CompiledRunner {
   bool first_run = true;
 };
 
-// tinygrad's method_cache: (device, compiler, ast key, BEAM, NOOPT, DEVECTORIZE) -> runner.
+// tinygrad's method_cache: (device, compiler, ast key, BEAM, NOOPT, DEVECTORIZE) -> runner, plus
+// the installed opt chooser (a tuner may pick other opts than the default).
 class MethodCache {
  public:
   static MethodCache& Get() {
@@ -45,13 +47,16 @@ class MethodCache {
 
   absl::StatusOr<CompiledRunner*> GetRunner(Device& dev, const UOp& ast) {
     const Config& c = GetConfig();
-    Key key{dev.name(), dev.compiler_id(), ast.key(), c.beam, c.noopt, c.devectorize};
+    KernelOptChooser* chooser = GetKernelOptChooser();
+    Key key{dev.name(), dev.compiler_id(), ast.key(), c.beam, c.noopt, c.devectorize,
+            chooser != nullptr ? chooser->id() : ""};
     {
       std::lock_guard<std::mutex> lock(mu_);
       if (auto it = cache_.find(key); it != cache_.end()) return it->second.get();
     }
     auto t0 = std::chrono::steady_clock::now();
-    ASSIGN_OR_RETURN(ProgramSpec spec, GetProgram(ast, dev.renderer()));
+    ASSIGN_OR_RETURN(UOp to_lower, WithChosenOpts(ast, dev));
+    ASSIGN_OR_RETURN(ProgramSpec spec, GetProgram(to_lower, dev.renderer()));
     auto t1 = std::chrono::steady_clock::now();
     if (c.debug >= 3) {
       // DEBUG>=5 already printed the AST inside GetProgram.
@@ -81,7 +86,7 @@ class MethodCache {
   }
 
  private:
-  using Key = std::tuple<std::string, std::string, uint64_t, int, bool, int>;
+  using Key = std::tuple<std::string, std::string, uint64_t, int, bool, int, std::string>;
   std::mutex mu_;
   absl::flat_hash_map<Key, std::unique_ptr<CompiledRunner>> cache_;
 };

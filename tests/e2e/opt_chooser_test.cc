@@ -1,0 +1,139 @@
+// File: tests/e2e/opt_chooser_test.cc
+// The engine's KernelOptChooser hook (tinygrad/engine/opt_chooser.h): a tuner's opts reach the
+// compiled kernel, a chooser is asked once per kernel (then the method cache answers), its
+// errors and invalid opts fail the realize with the cause, and nullopt keeps the default.
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "gtest/gtest.h"
+#include "tests/e2e/e2e_util.h"
+#include "tinygrad/base/config.h"
+#include "tinygrad/engine/opt_chooser.h"
+#include "tinygrad/tensor/tensor.h"
+
+namespace tg {
+namespace {
+
+using e2e::ExpectAllClose;
+using e2e::RandomInput;
+
+// Returns fixed opts (or an error) and counts the calls.
+class FixedChooser : public KernelOptChooser {
+ public:
+  FixedChooser(std::string id, absl::StatusOr<std::optional<std::vector<Opt>>> answer)
+      : id_(std::move(id)), answer_(std::move(answer)) {}
+  absl::StatusOr<std::optional<std::vector<Opt>>> Choose(const UOp& ast, Device&) override {
+    ++calls;
+    last_ast = ast;
+    return answer_;
+  }
+  std::string id() const override { return id_; }
+  int calls = 0;
+  UOp last_ast;
+
+ private:
+  std::string id_;
+  absl::StatusOr<std::optional<std::vector<Opt>>> answer_;
+};
+
+// Installs a chooser for a scope.
+class ScopedChooser {
+ public:
+  explicit ScopedChooser(KernelOptChooser* c) { SetKernelOptChooser(c); }
+  ~ScopedChooser() { SetKernelOptChooser(nullptr); }
+};
+
+class CaptureStdout {
+ public:
+  CaptureStdout() : old_(std::cout.rdbuf(out_.rdbuf())) {}
+  ~CaptureStdout() { std::cout.rdbuf(old_); }
+  std::string str() const { return out_.str(); }
+
+ private:
+  std::ostringstream out_;
+  std::streambuf* old_;
+};
+
+// A row sum of a 37 x 64 input (a size no other test here uses, so the method cache is cold).
+Tensor Input(uint32_t seed, std::vector<double>* x) { return RandomInput({37, 64}, seed, x); }
+Tensor RowSum(const Tensor& x) { return x.sum({1}); }
+
+// The tensor's elements, or the realize error.
+absl::StatusOr<std::vector<double>> Read(const Tensor& t) {
+  absl::StatusOr<std::vector<float>> v = t.to_vector<float>();
+  if (!v.ok()) return v.status();
+  return std::vector<double>(v->begin(), v->end());
+}
+
+std::vector<double> RowSumWant(const std::vector<double>& x) {
+  std::vector<double> want(37, 0.0);
+  for (int i = 0; i < 37; ++i)
+    for (int j = 0; j < 64; ++j) want[i] += x[i * 64 + j];
+  return want;
+}
+
+TEST(OptChooserTest, ChosenOptsAreAppliedAndCached) {
+  std::vector<double> xv;
+  Tensor x = Input(1, &xv);
+  FixedChooser chooser("fixed-upcast-unroll",
+                       std::optional<std::vector<Opt>>{{Opt{OptOps::UNROLL, 0, int64_t{4}}}});
+  ScopedChooser scoped(&chooser);
+  Config c = GetConfig();
+  c.debug = 3;
+  std::string log;
+  {
+    ScopedConfig sc(c);
+    CaptureStdout capture;
+    absl::StatusOr<std::vector<double>> got = Read(RowSum(x));
+    ASSERT_TRUE(got.ok()) << got.status();
+    ExpectAllClose(*got, RowSumWant(xv), 1e-4, 1e-5, "row sum");
+    log = capture.str();
+  }
+  EXPECT_EQ(chooser.calls, 1);
+  EXPECT_TRUE(absl::StrContains(log, "('UNROLL', 0, 4)")) << log;
+  // Same kernel again: the method cache answers, the chooser is not asked.
+  absl::StatusOr<std::vector<double>> again = Read(RowSum(x));
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(chooser.calls, 1);
+}
+
+TEST(OptChooserTest, NulloptKeepsTheDefault) {
+  std::vector<double> xv;
+  Tensor x = Input(2, &xv);
+  FixedChooser chooser("none", std::optional<std::vector<Opt>>{});
+  ScopedChooser scoped(&chooser);
+  absl::StatusOr<std::vector<double>> got = Read(RowSum(x) * 2.0f);
+  ASSERT_TRUE(got.ok()) << got.status();
+  std::vector<double> want = RowSumWant(xv);
+  for (double& v : want) v *= 2;
+  ExpectAllClose(*got, want, 1e-4, 1e-5, "row sum * 2");
+  EXPECT_GE(chooser.calls, 1);
+}
+
+TEST(OptChooserTest, ChooserErrorFailsTheRealize) {
+  std::vector<double> xv;
+  Tensor x = Input(3, &xv);
+  FixedChooser chooser("broken", absl::UnavailableError("tuning database is locked"));
+  ScopedChooser scoped(&chooser);
+  absl::StatusOr<std::vector<double>> got = Read(RowSum(x) + 3.0f);
+  ASSERT_FALSE(got.ok());
+  EXPECT_TRUE(absl::StrContains(got.status().message(), "tuning database is locked")) << got.status();
+}
+
+TEST(OptChooserTest, InvalidOptFailsWithTheOptNamed) {
+  std::vector<double> xv;
+  Tensor x = Input(4, &xv);
+  // Axis 0 has 37 elements: an upcast by 4 does not divide it.
+  FixedChooser chooser("bad-upcast", std::optional<std::vector<Opt>>{{Opt{OptOps::UPCAST, 0, int64_t{4}}}});
+  ScopedChooser scoped(&chooser);
+  absl::StatusOr<std::vector<double>> got = Read(RowSum(x) - 1.0f);
+  ASSERT_FALSE(got.ok());
+  EXPECT_TRUE(absl::StrContains(got.status().ToString(), "UPCAST")) << got.status();
+}
+
+}  // namespace
+}  // namespace tg
