@@ -1,0 +1,60 @@
+// File: autotune/db/tuning_key.h
+// The tuning database's key: what a cached search result is valid for.
+//
+// Extends the reference's beam-search cache key (tinygrad/codegen/opt/search.py beam_search:
+// ast key, beam width, allow_test_size, device name, renderer suffix). A result is reused only
+// when every input that changes what a candidate compiles to or how fast it runs is the same:
+//   - the kernel AST's structure (AstTuningHash),
+//   - the device class (CPU model and ISA flags / GPU arch, cores; autotune/device_class.h),
+//   - the renderer and the kernel compiler's identity,
+//   - the meaning of opts (kOptSemanticsVersion),
+//   - the search settings (width and the BEAM_* knobs).
+//
+// Example:
+//   TuningKey key = TuningKey::Make(ast, device_class, SearchSettings::FromConfig(GetConfig()));
+//   key.Digest()   // 32 hex digits: the row's primary key
+#ifndef AUTOTUNE_DB_TUNING_KEY_H_
+#define AUTOTUNE_DB_TUNING_KEY_H_
+
+#include <cstdint>
+#include <string>
+
+#include "autotune/device_class.h"
+#include "autotune/search_settings.h"
+#include "tinygrad/uop/uop.h"
+
+namespace tg::autotune {
+
+// Bump when what an Opt does to a kernel changes (tinygrad/codegen/opt: a new amount rule, an
+// axis numbering change, a different TC lowering): stored opts then mean something else, and
+// every older entry must miss.
+inline constexpr int kOptSemanticsVersion = 1;
+
+// The structural hash of a kernel AST (UOp::key(): op names, dtypes, args, children; stable
+// across processes and machines), except that a SINK's KernelInfo name is left out: names are
+// counted per process ("r_16_16n1"), and a name never changes the code.
+uint64_t AstTuningHash(const UOp& ast);
+
+struct TuningKey {
+  uint64_t ast_hash = 0;      // AstTuningHash
+  std::string device;         // DeviceClass::Digest()
+  std::string renderer;       // RendererName()
+  std::string compiler;       // the kernel compiler's identity (Device::compiler_id())
+  int opt_version = kOptSemanticsVersion;
+  SearchSettings settings;
+
+  static TuningKey Make(const UOp& ast, const DeviceClass& device, const SearchSettings& settings);
+
+  // 32 hex digits of two independent stable hashes over every part (length-prefixed, so no
+  // two different keys print the same text).
+  std::string Digest() const;
+  // "ast=<hex> device=<digest> renderer=... opt_version=N settings=(...)": for people.
+  std::string ToString() const;
+  std::string AstHex() const;  // 16 hex digits of ast_hash
+
+  friend bool operator==(const TuningKey&, const TuningKey&) = default;
+};
+
+}  // namespace tg::autotune
+
+#endif  // AUTOTUNE_DB_TUNING_KEY_H_
