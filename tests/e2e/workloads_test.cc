@@ -93,8 +93,8 @@ Vec Relu(Vec v) {
 TEST(WorkloadsE2E, EveryWorkloadHasATest) {
   std::vector<std::string> names;
   for (const Workload& w : Workloads()) names.push_back(std::string(w.name));
-  EXPECT_EQ(names, (std::vector<std::string>{"matmul", "conv2d", "mlp", "attention",
-                                             "resnet_block"}))
+  EXPECT_EQ(names, (std::vector<std::string>{"matmul", "conv2d", "mlp", "attention", "resnet_block",
+                                             "sum", "rowsum", "softmax"}))
       << "a new workload needs a test here";
 }
 
@@ -176,6 +176,35 @@ TEST(WorkloadsE2E, ResnetBlock) {
   h = bn(e2e::Conv2d(h, w2, batch, c, size, size, c, 3, 3, 1), m2);
   for (size_t i = 0; i < h.size(); ++i) h[i] += x[i];
   ExpectAllClose(Output(b, 2, {batch, c, size, size}), Relu(h), kAtol, kRtol, "resnet_block");
+}
+
+TEST(WorkloadsE2E, Sum) {
+  Built b = Build("sum", {{"n", 1001}});
+  double want = 0;
+  for (double v : b.in[0]) want += v;
+  ExpectAllClose(Output(b, 1, {}), {want}, 1e-3, kRtol, "sum");
+}
+
+TEST(WorkloadsE2E, RowSum) {
+  const int64_t rows = 7, cols = 33;
+  Built b = Build("rowsum", {{"rows", rows}, {"cols", cols}});
+  Vec want(rows, 0.0);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) want[r] += b.in[0][r * cols + c];
+  ExpectAllClose(Output(b, 1, {rows}), want, kAtol, kRtol, "rowsum");
+}
+
+TEST(WorkloadsE2E, Softmax) {
+  const int64_t rows = 5, cols = 17;
+  Built b = Build("softmax", {{"rows", rows}, {"cols", cols}});
+  Vec want(rows * cols);
+  for (int64_t r = 0; r < rows; ++r) {
+    double mx = -1e30, sum = 0;
+    for (int64_t c = 0; c < cols; ++c) mx = std::max(mx, b.in[0][r * cols + c]);
+    for (int64_t c = 0; c < cols; ++c) sum += std::exp(b.in[0][r * cols + c] - mx);
+    for (int64_t c = 0; c < cols; ++c) want[r * cols + c] = std::exp(b.in[0][r * cols + c] - mx) / sum;
+  }
+  ExpectAllClose(Output(b, 3, {rows, cols}), want, kAtol, kRtol, "softmax");
 }
 
 TEST(WorkloadsE2E, Matmul) { CheckMatmul(); }

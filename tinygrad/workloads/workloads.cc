@@ -71,6 +71,22 @@ WorkloadGraph ResnetBlock(const WorkloadParams& p) {
   return {{x, w1, w2, m1, m2}, {(h + x).relu()}};
 }
 
+// The reduction benchmarks of the Performance table: a full sum, a row sum, a softmax.
+WorkloadGraph Sum(const WorkloadParams& p) {
+  Tensor x = Tensor::Rand({P(p, "n")});
+  return {{x}, {x.sum()}};
+}
+
+WorkloadGraph RowSum(const WorkloadParams& p) {
+  Tensor x = Tensor::Rand({P(p, "rows"), P(p, "cols")});
+  return {{x}, {x.sum(1)}};
+}
+
+WorkloadGraph Softmax(const WorkloadParams& p) {
+  Tensor x = Tensor::Rand({P(p, "rows"), P(p, "cols")});
+  return {{x}, {x.softmax(-1)}};
+}
+
 const std::vector<Workload>& All() {
   static const auto* const kWorkloads = new std::vector<Workload>{
       {"matmul", "C = A @ B, float32", {{"m", 512}, {"n", 512}, {"k", 512}}, Matmul},
@@ -82,6 +98,9 @@ const std::vector<Workload>& All() {
        {{"batch", 4}, {"seq", 64}, {"dim", 128}, {"heads", 4}}, Attention},
       {"resnet_block", "a ResNet basic block (conv-bn-relu-conv-bn, residual, relu)",
        {{"batch", 1}, {"channels", 64}, {"size", 32}}, ResnetBlock},
+      {"sum", "the sum of n floats", {{"n", 4 * 1024 * 1024}}, Sum},
+      {"rowsum", "the row sums of a rows x cols matrix", {{"rows", 4096}, {"cols", 1024}}, RowSum},
+      {"softmax", "softmax over the rows of a rows x cols matrix", {{"rows", 4096}, {"cols", 1024}}, Softmax},
   };
   return *kWorkloads;
 }
