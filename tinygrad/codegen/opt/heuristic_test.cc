@@ -1,0 +1,138 @@
+// File: tinygrad/codegen/opt/heuristic_test.cc
+// HandCodedOptimizations against the reference: testdata/heuristic_opts.txt holds, for every
+// kernel of ~60 Tensor programs, the AST apply_opts receives and the opts the reference's
+// hand_coded_optimizations applies, on ClangRenderer (THREADS=1, CPU_COUNT=2) and
+// CUDARenderer("sm_89"); testdata/heuristic_c.txt the C source of a few CPU kernels compiled
+// end to end with the heuristic on (tools/golden/gen_heuristic_goldens.py writes both).
+#include "tinygrad/codegen/opt/heuristic.h"
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "gtest/gtest.h"
+#include "tinygrad/base/config.h"
+#include "tinygrad/codegen/ast_text.h"
+#include "tinygrad/codegen/opt/scheduler.h"
+#include "tinygrad/codegen/opt/test_renderers.h"
+#include "tinygrad/codegen/pipeline.h"
+#include "tinygrad/renderer/c/clang.h"
+
+namespace tg {
+namespace {
+
+struct GoldenKernel {
+  std::string renderer;  // "cpu" or "cuda"
+  std::string name;      // "<case> <kernel index>"
+  std::vector<std::string> ast;
+  std::vector<std::string> opts;  // the reference's Opt reprs
+};
+
+std::vector<std::string> ReadLines(const std::string& path) {
+  std::ifstream in(path);
+  EXPECT_TRUE(in.good()) << "missing " << path;
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);)
+    if (!line.starts_with("#")) lines.push_back(line);
+  return lines;
+}
+
+std::vector<GoldenKernel> LoadOpts() {
+  std::vector<std::string> lines = ReadLines("tinygrad/codegen/opt/testdata/heuristic_opts.txt");
+  std::vector<GoldenKernel> out;
+  for (size_t i = 0; i < lines.size();) {
+    std::vector<std::string> head = absl::StrSplit(lines[i++], ' ');
+    EXPECT_EQ(head.size(), 4u) << lines[i - 1];
+    if (head.size() != 4) return out;
+    GoldenKernel g{head[1], head[2] + " " + head[3], {}, {}};
+    while (i < lines.size() && !lines[i].starts_with("opts ")) g.ast.push_back(lines[i++]);
+    int n = std::stoi(lines.at(i++).substr(5));
+    for (int j = 0; j < n; ++j) g.opts.push_back(lines.at(i++));
+    EXPECT_EQ(lines.at(i++), "end");
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+// THREADS=1 and CPU_COUNT=2, as the goldens were generated; the heuristic's own settings at
+// their defaults.
+Config GoldenConfig() {
+  Config c = GetConfig();
+  c.threads = 1;
+  c.cpu_count = 2;
+  c.noopt = false;
+  c.beam = 0;
+  c.tc = 1;
+  c.tc_select = -1;
+  c.tc_opt.reset();
+  c.nolocals = false;
+  return c;
+}
+
+// Runs the heuristic on every golden kernel of `renderer`; returns how many matched.
+int CheckRenderer(const std::string& renderer, const Renderer& ren, int* total) {
+  int matched = 0;
+  *total = 0;
+  for (const GoldenKernel& g : LoadOpts()) {
+    if (g.renderer != renderer) continue;
+    ++*total;
+    SCOPED_TRACE(renderer + " " + g.name);
+    UOp ast = ParseAst(g.ast);
+    if (!ast) continue;
+    Scheduler k(ast, ren);
+    k.ConvertLoopToGlobal();
+    absl::StatusOr<Scheduler> opt = HandCodedOptimizations(k);
+    EXPECT_TRUE(opt.ok()) << opt.status();
+    if (!opt.ok()) continue;
+    std::vector<std::string> got;
+    for (const Opt& o : opt->applied_opts()) got.push_back(o.ToString());
+    EXPECT_EQ(absl::StrJoin(got, "\n"), absl::StrJoin(g.opts, "\n"));
+    // the input Scheduler is left as it was
+    EXPECT_TRUE(k.applied_opts().empty());
+    if (got == g.opts) ++matched;
+  }
+  return matched;
+}
+
+TEST(HandCodedOptimizations, MatchesReferenceOnClang) {
+  Config c = GoldenConfig();
+  ScopedConfig scoped(c);
+  ClangRenderer ren(c);
+  int total = 0;
+  int matched = CheckRenderer("cpu", ren, &total);
+  EXPECT_GT(total, 80);
+  EXPECT_EQ(matched, total);
+  std::printf("clang: %d/%d kernels match the reference's opts\n", matched, total);
+}
+
+TEST(HandCodedOptimizations, MatchesReferenceOnCuda) {
+  ScopedConfig scoped(GoldenConfig());
+  int total = 0;
+  int matched = CheckRenderer("cuda", CudaLikeRenderer(), &total);
+  EXPECT_GT(total, 80);
+  EXPECT_EQ(matched, total);
+  std::printf("cuda: %d/%d kernels match the reference's opts\n", matched, total);
+}
+
+TEST(HandCodedOptimizations, TensorCoresOffFallsBackToHandCodedOpts) {
+  Config c = GoldenConfig();
+  c.tc = 0;
+  ScopedConfig scoped(c);
+  const Renderer& ren = CudaLikeRenderer();
+  for (const GoldenKernel& g : LoadOpts()) {
+    if (g.renderer != "cuda" || g.name != "matmul_half 0") continue;
+    Scheduler k(ParseAst(g.ast), ren);
+    k.ConvertLoopToGlobal();
+    absl::StatusOr<Scheduler> opt = HandCodedOptimizations(k);
+    ASSERT_TRUE(opt.ok()) << opt.status();
+    ASSERT_FALSE(opt->applied_opts().empty());
+    for (const Opt& o : opt->applied_opts()) EXPECT_NE(o.op, OptOps::TC);
+  }
+}
+
+}  // namespace
+}  // namespace tg
