@@ -2,13 +2,16 @@
 // Port of tinygrad/codegen/opt/postrange.py: apply_opts.
 #include "tinygrad/codegen/opt/postrange.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "tinygrad/base/config.h"
 #include "tinygrad/base/status_macros.h"
+#include "tinygrad/codegen/opt/heuristic.h"
 #include "tinygrad/codegen/opt/opt.h"
 #include "tinygrad/codegen/opt/scheduler.h"
 #include "tinygrad/uop/kernel_info.h"
@@ -32,7 +35,11 @@ absl::StatusOr<UOp> ApplyOpts(const UOp& ast, const Renderer& ren) {
     }
   } else if (!GetConfig().noopt && ki.applied_opts.empty()) {
     // BEAM>=1 lands here too: the search runs in autotune/ and comes back as opts_to_apply.
-    // TODO(parity): hand_coded_optimizations (heuristic.h) is wired in once it lands.
+    // hand_coded_optimizations does not support multiblock (BUFFERIZE) kernels yet.
+    const std::vector<UOp> slice = ast.backward_slice();
+    if (std::none_of(slice.begin(), slice.end(), [](const UOp& u) { return u.op() == Ops::BUFFERIZE; })) {
+      ASSIGN_OR_RETURN(k, HandCodedOptimizations(k));
+    }
   }
   std::optional<std::string> name_override;
   if (has_info && ki.name != "test") name_override = ki.name;
