@@ -134,5 +134,33 @@ TEST(HandCodedOptimizations, TensorCoresOffFallsBackToHandCodedOpts) {
   }
 }
 
+// The whole pipeline with the heuristic wired into ApplyOpts renders the reference's C.
+TEST(HandCodedOptimizations, GetProgramRendersReferenceC) {
+  Config c = GoldenConfig();
+  ScopedConfig scoped(c);
+  ClangRenderer ren(c);
+  std::vector<std::string> lines = ReadLines("tinygrad/codegen/opt/testdata/heuristic_c.txt");
+  int n = 0;
+  for (size_t i = 0; i < lines.size();) {
+    std::string head = lines[i++];
+    ASSERT_TRUE(head.starts_with("csrc ")) << head;
+    std::vector<std::string> ast_lines;
+    while (i < lines.size() && !lines[i].starts_with("src ")) ast_lines.push_back(lines[i++]);
+    int nsrc = std::stoi(lines.at(i++).substr(4));
+    std::vector<std::string> src(lines.begin() + static_cast<long>(i), lines.begin() + static_cast<long>(i) + nsrc);
+    i += static_cast<size_t>(nsrc);
+    ASSERT_EQ(lines.at(i++), "end");
+    SCOPED_TRACE(head);
+    ResetKernelNameCounts();
+    absl::StatusOr<ProgramSpec> p = GetProgram(ParseAst(ast_lines), ren);
+    ASSERT_TRUE(p.ok()) << p.status();
+    std::string got = p->src;
+    while (!got.empty() && got.back() == '\n') got.pop_back();
+    EXPECT_EQ(got, absl::StrJoin(src, "\n"));
+    ++n;
+  }
+  EXPECT_EQ(n, 4);
+}
+
 }  // namespace
 }  // namespace tg
