@@ -18,6 +18,10 @@
 #       opts <n>
 #       Opt(op=OptOps.UPCAST, axis=0, arg=4)                           (n lines, in order)
 #       end
+#     Then the same for renderer variants (settings the heuristic reads), declared first by
+#       variant <name> <base renderer> <SETTING>=<value>
+#     whose kernel blocks have the line `ast-of <base renderer>` (the AST is the base's block of
+#     that case and index) instead of AST lines.
 #
 #   heuristic_c.txt: a few CPU kernels end to end: the scheduled kernel AST (before any codegen
 #     pass) and the C source get_program(ast, ClangRenderer()) renders with the heuristic on.
@@ -29,7 +33,7 @@
 import os, sys
 from tinygrad import Tensor, dtypes, Variable, nn
 from tinygrad.dtype import PtrDType, INVERSE_DTYPES_DICT, Invalid
-from tinygrad.helpers import CPU_COUNT
+from tinygrad.helpers import CPU_COUNT, Context
 from tinygrad.uop.ops import AxisType, KernelInfo, Ops, graph_rewrite
 from tinygrad.uop.symbolic import sym
 from tinygrad.renderer.cstyle import ClangRenderer, CUDARenderer
@@ -74,6 +78,8 @@ CASES = [
   ("matmul_half", lambda: Tensor.empty(256, 256, dtype=dtypes.half) @ Tensor.empty(256, 256, dtype=dtypes.half)),
   ("matmul_half_acc_float", lambda: Tensor.empty(128, 256, dtype=dtypes.half).matmul(Tensor.empty(256, 64, dtype=dtypes.half), dtype=dtypes.float)),
   ("matmul_half_odd", lambda: Tensor.empty(40, 72, dtype=dtypes.half) @ Tensor.empty(72, 24, dtype=dtypes.half)),
+  ("matmul_half_batched", lambda: Tensor.empty(4, 64, 128, dtype=dtypes.half) @ Tensor.empty(4, 128, 32, dtype=dtypes.half)),
+  ("conv2d_half", lambda: Tensor.empty(1, 16, 16, 16, dtype=dtypes.half).conv2d(Tensor.empty(32, 16, 3, 3, dtype=dtypes.half))),
   ("matmul_int", lambda: Tensor.empty(64, 64, dtype=dtypes.int32) @ Tensor.empty(64, 64, dtype=dtypes.int32)),
   ("matvec", lambda: Tensor.empty(1, 4096) @ Tensor.empty(4096, 4096)),
   ("vecmat_t", lambda: Tensor.empty(4096, 4096) @ Tensor.empty(4096, 1)),
@@ -122,6 +128,15 @@ CASES = [
   ("resnet_block", _resnet_block),
   ("symbolic_sum", _symbolic_sum),
   ("symbolic_add", _symbolic_add),
+]
+
+# (variant name, base renderer, settings): heuristic settings besides the defaults
+VARIANTS = [
+  ("cuda_nolocals", "cuda", dict(NOLOCALS=1)),
+  ("cuda_tcopt2", "cuda", dict(TC_OPT=2)),
+  ("cuda_tc2", "cuda", dict(TC=2)),
+  ("cuda_tc0", "cuda", dict(TC=0)),
+  ("cpu_nothreads", "cpu", dict(THREADS=0)),
 ]
 
 # Kernels whose rendered C source goes to heuristic_c.txt: (case, kernel index)
@@ -192,6 +207,26 @@ def main():
           for o in k.applied_opts: print(repr(o), file=f)
           print("end", file=f)
           nk += 1
+    for vname, base, cfg in VARIANTS:
+      print(f"variant {vname} {base} " + " ".join(f"{k}={v}" for k, v in cfg.items()), file=f)
+    for vname, base, cfg in VARIANTS:
+      ren = dict(rens)[base]
+      if "THREADS" in cfg:  # a ClangRenderer class attribute, read at import
+        ren = ClangRenderer()
+        ren.has_threads = bool(cfg["THREADS"])
+      ctx = {k: v for k, v in cfg.items() if k != "THREADS"}
+      for (case, i), sast in asts.items():
+        if sast.op is not Ops.SINK: continue
+        with Context(**ctx):
+          k = Scheduler(pre_opt(sast, ren), ren)
+          k.convert_loop_to_global()
+          k = hand_coded_optimizations(k)
+        print(f"kernel {vname} {case} {i}", file=f)
+        print(f"ast-of {base}", file=f)
+        print(f"opts {len(k.applied_opts)}", file=f)
+        for o in k.applied_opts: print(repr(o), file=f)
+        print("end", file=f)
+        nk += 1
   with open(os.path.join(outdir, "heuristic_c.txt"), "w") as f:
     print(hdr, file=f)
     for case, i in C_KERNELS:

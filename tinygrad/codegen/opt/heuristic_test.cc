@@ -1,8 +1,9 @@
 // File: tinygrad/codegen/opt/heuristic_test.cc
 // HandCodedOptimizations against the reference: testdata/heuristic_opts.txt holds, for every
-// kernel of ~60 Tensor programs, the AST apply_opts receives and the opts the reference's
+// codegen kernel of ~60 Tensor programs, the AST apply_opts receives and the opts the reference's
 // hand_coded_optimizations applies, on ClangRenderer (THREADS=1, CPU_COUNT=2) and
-// CUDARenderer("sm_89"); testdata/heuristic_c.txt the C source of a few CPU kernels compiled
+// CUDARenderer("sm_89"), and under five settings variants (NOLOCALS, TC_OPT=2, TC=2, TC=0,
+// THREADS=0); testdata/heuristic_c.txt the C source of a few CPU kernels compiled
 // end to end with the heuristic on (tools/golden/gen_heuristic_goldens.py writes both).
 #include "tinygrad/codegen/opt/heuristic.h"
 
@@ -41,19 +42,43 @@ std::vector<std::string> ReadLines(const std::string& path) {
   return lines;
 }
 
-std::vector<GoldenKernel> LoadOpts() {
+struct Variant {
+  std::string name;
+  std::string base;                   // "cpu" or "cuda"
+  std::vector<std::string> settings;  // "NOLOCALS=1", ...
+};
+
+struct Goldens {
+  std::vector<GoldenKernel> kernels;
+  std::vector<Variant> variants;
+};
+
+// Kernel blocks, and renderer variants whose blocks say `ast-of <base>` instead of AST lines.
+Goldens LoadOpts() {
   std::vector<std::string> lines = ReadLines("tinygrad/codegen/opt/testdata/heuristic_opts.txt");
-  std::vector<GoldenKernel> out;
+  Goldens out;
+  std::map<std::string, std::vector<std::string>> base_asts;  // "<renderer> <case> <index>"
   for (size_t i = 0; i < lines.size();) {
     std::vector<std::string> head = absl::StrSplit(lines[i++], ' ');
+    if (head[0] == "variant") {
+      EXPECT_GE(head.size(), 3u) << lines[i - 1];
+      out.variants.push_back({head.at(1), head.at(2), std::vector<std::string>(head.begin() + 3, head.end())});
+      continue;
+    }
     EXPECT_EQ(head.size(), 4u) << lines[i - 1];
     if (head.size() != 4) return out;
     GoldenKernel g{head[1], head[2] + " " + head[3], {}, {}};
     while (i < lines.size() && !lines[i].starts_with("opts ")) g.ast.push_back(lines[i++]);
+    if (g.ast.size() == 1 && g.ast[0].starts_with("ast-of ")) {
+      g.ast = base_asts[g.ast[0].substr(7) + " " + g.name];
+      EXPECT_FALSE(g.ast.empty()) << head[1] << " " << g.name;
+    } else {
+      base_asts[g.renderer + " " + g.name] = g.ast;
+    }
     int n = std::stoi(lines.at(i++).substr(5));
     for (int j = 0; j < n; ++j) g.opts.push_back(lines.at(i++));
     EXPECT_EQ(lines.at(i++), "end");
-    out.push_back(std::move(g));
+    out.kernels.push_back(std::move(g));
   }
   return out;
 }
@@ -77,7 +102,7 @@ Config GoldenConfig() {
 int CheckRenderer(const std::string& renderer, const Renderer& ren, int* total) {
   int matched = 0;
   *total = 0;
-  for (const GoldenKernel& g : LoadOpts()) {
+  for (const GoldenKernel& g : LoadOpts().kernels) {
     if (g.renderer != renderer) continue;
     ++*total;
     SCOPED_TRACE(renderer + " " + g.name);
@@ -118,19 +143,32 @@ TEST(HandCodedOptimizations, MatchesReferenceOnCuda) {
   std::printf("cuda: %d/%d kernels match the reference's opts\n", matched, total);
 }
 
-TEST(HandCodedOptimizations, TensorCoresOffFallsBackToHandCodedOpts) {
-  Config c = GoldenConfig();
-  c.tc = 0;
-  ScopedConfig scoped(c);
-  const Renderer& ren = CudaLikeRenderer();
-  for (const GoldenKernel& g : LoadOpts()) {
-    if (g.renderer != "cuda" || g.name != "matmul_half 0") continue;
-    Scheduler k(ParseAst(g.ast), ren);
-    k.ConvertLoopToGlobal();
-    absl::StatusOr<Scheduler> opt = HandCodedOptimizations(k);
-    ASSERT_TRUE(opt.ok()) << opt.status();
-    ASSERT_FALSE(opt->applied_opts().empty());
-    for (const Opt& o : opt->applied_opts()) EXPECT_NE(o.op, OptOps::TC);
+// The heuristic's settings: NOLOCALS, TC_OPT, TC (USE_TC) and THREADS (ClangRenderer's
+// has_threads) as the reference reads them.
+TEST(HandCodedOptimizations, MatchesReferenceUnderSettingVariants) {
+  std::vector<Variant> variants = LoadOpts().variants;
+  EXPECT_EQ(variants.size(), 5u);
+  for (const Variant& v : variants) {
+    SCOPED_TRACE(v.name);
+    Config c = GoldenConfig();
+    for (const std::string& kv : v.settings) {
+      std::vector<std::string> p = absl::StrSplit(kv, '=');
+      ASSERT_EQ(p.size(), 2u) << kv;
+      int val = std::stoi(p[1]);
+      if (p[0] == "NOLOCALS") c.nolocals = val != 0;
+      else if (p[0] == "TC_OPT") c.tc_opt = val;
+      else if (p[0] == "TC") c.tc = val;
+      else if (p[0] == "THREADS") c.threads = val;
+      else FAIL() << "unknown setting " << kv;
+    }
+    ScopedConfig scoped(c);
+    ClangRenderer clang(c);
+    const Renderer& ren = v.base == "cpu" ? static_cast<const Renderer&>(clang) : CudaLikeRenderer();
+    int total = 0;
+    int matched = CheckRenderer(v.name, ren, &total);
+    EXPECT_GT(total, 80);
+    EXPECT_EQ(matched, total);
+    std::printf("%s: %d/%d kernels match the reference's opts\n", v.name.c_str(), matched, total);
   }
 }
 
