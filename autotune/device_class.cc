@@ -28,6 +28,7 @@ namespace {
 // the list (bug workarounds, hypervisor, power management, ...) can differ between two
 // machines that run kernels identically, and must not split the class.
 const std::set<std::string_view>& KnownIsaFlags() {
+  // clang-format off
   static const auto* kFlags = new std::set<std::string_view>{
       // x86 (pni is Linux's name for SSE3)
       "pni", "ssse3", "sse4_1", "sse4_2", "avx", "avx2", "fma", "f16c", "bmi1", "bmi2",
@@ -39,6 +40,7 @@ const std::set<std::string_view>& KnownIsaFlags() {
       "asimd", "asimdhp", "asimddp", "fphp", "sve", "sve2", "i8mm", "bf16", "sme", "svei8mm",
       "svebf16",
   };
+  // clang-format on
   return *kFlags;
 }
 
@@ -47,15 +49,18 @@ std::vector<std::string_view> Split(std::string_view s, char sep) {
   std::vector<std::string_view> out;
   for (size_t start = 0;;) {
     size_t end = s.find(sep, start);
-    out.push_back(s.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+    out.push_back(
+        s.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
     if (end == std::string_view::npos) return out;
     start = end + 1;
   }
 }
 
 std::string_view Strip(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -166,8 +171,8 @@ absl::StatusOr<DeviceClass> DeviceClassFor(const Device& dev) {
 std::string DeviceClass::Digest() const {
   StableHasher h;
   h.AddBytes("tinygrad-cc device class v1");
-  for (const std::string* s : {&device, &cpu_model, &gpu_name, &gpu_arch, &gpu_driver,
-                               &compiler_id, &renderer})
+  for (const std::string* s :
+       {&device, &cpu_model, &gpu_name, &gpu_arch, &gpu_driver, &compiler_id, &renderer})
     h.AddBytes(*s);
   h.Add(isa_flags.size());
   for (const std::string& f : isa_flags) h.AddBytes(f);

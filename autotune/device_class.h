@@ -32,15 +32,15 @@
 namespace tg::autotune {
 
 struct DeviceClass {
-  std::string device;                   // the backend kind: "CPU", "CUDA", ...
-  std::string cpu_model;                // "model name (family F, model M)" (host CPU for GPUs too)
-  std::vector<std::string> isa_flags;   // sorted; only RelevantIsaFlags()
-  int cores = 0;                        // cores a kernel may use (1 without THREADS)
-  std::string gpu_name;                 // filled by a GPU backend's caller
-  std::string gpu_arch;                 // "sm_90", "gfx1100"
-  std::string gpu_driver;               // driver / runtime version
-  std::string compiler_id;              // Device::compiler_id(): compiler and its flags
-  std::string renderer;                 // RendererName()
+  std::string device;                  // the backend kind: "CPU", "CUDA", ...
+  std::string cpu_model;               // "model name (family F, model M)" (host CPU for GPUs too)
+  std::vector<std::string> isa_flags;  // sorted; only RelevantIsaFlags()
+  int cores = 0;                       // cores a kernel may use (1 without THREADS)
+  std::string gpu_name;                // filled by a GPU backend's caller
+  std::string gpu_arch;                // "sm_90", "gfx1100"
+  std::string gpu_driver;              // driver / runtime version
+  std::string compiler_id;             // Device::compiler_id(): compiler and its flags
+  std::string renderer;                // RendererName()
 
   // 16 hex digits of a stable hash of every field (tinygrad/base/stable_hash.h): the same on
   // every machine and process for the same class.
@@ -53,11 +53,11 @@ struct DeviceClass {
 
 // What /proc/cpuinfo says about the CPU.
 struct CpuInfo {
-  std::string model_name;           // first "model name" (x86) or "CPU implementer/part" (ARM)
-  std::string family;               // x86 "cpu family"
-  std::string model;                // x86 "model"
-  std::vector<std::string> flags;   // "flags"/"Features" common to every processor, sorted
-  int logical_cpus = 0;             // "processor" entries
+  std::string model_name;          // first "model name" (x86) or "CPU implementer/part" (ARM)
+  std::string family;              // x86 "cpu family"
+  std::string model;               // x86 "model"
+  std::vector<std::string> flags;  // "flags"/"Features" common to every processor, sorted
+  int logical_cpus = 0;            // "processor" entries
 };
 
 // Parses the text of /proc/cpuinfo (x86 and ARM layouts). Missing fields stay empty.

@@ -49,11 +49,11 @@ TEST(DeviceClassTest, ParsesX86CpuInfo) {
   std::set<std::string> flags(info.flags.begin(), info.flags.end());
   EXPECT_TRUE(flags.contains("avx512f"));
   EXPECT_FALSE(flags.contains("avx512_vnni")) << "a flag some core lacks is not the machine's";
-  EXPECT_EQ(RelevantIsaFlags(info.flags),
-            (std::vector<std::string>{"avx", "avx2", "avx512_bf16", "avx512bw", "avx512cd",
-                                      "avx512dq", "avx512f", "avx512vl", "avx_vnni", "bmi1",
-                                      "bmi2", "f16c", "fma", "pni", "popcnt", "sse4_1", "sse4_2",
-                                      "ssse3"}));
+  EXPECT_EQ(
+      RelevantIsaFlags(info.flags),
+      (std::vector<std::string>{"avx", "avx2", "avx512_bf16", "avx512bw", "avx512cd", "avx512dq",
+                                "avx512f", "avx512vl", "avx_vnni", "bmi1", "bmi2", "f16c", "fma",
+                                "pni", "popcnt", "sse4_1", "sse4_2", "ssse3"}));
 }
 
 TEST(DeviceClassTest, ParsesArmCpuInfo) {

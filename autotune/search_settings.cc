@@ -17,7 +17,8 @@
 namespace tg::autotune {
 namespace {
 
-using FieldPtr = std::variant<int SearchSettings::*, double SearchSettings::*, bool SearchSettings::*>;
+using FieldPtr =
+    std::variant<int SearchSettings::*, double SearchSettings::*, bool SearchSettings::*>;
 
 struct Field {
   std::string_view name;
@@ -95,24 +96,29 @@ absl::StatusOr<SearchSettings> SearchSettings::Parse(std::string_view text) {
     if (item.empty()) continue;
     size_t eq = item.find('=');
     std::pair<std::string_view, std::string_view> kv = {
-        item.substr(0, eq), eq == std::string_view::npos ? std::string_view() : item.substr(eq + 1)};
+        item.substr(0, eq),
+        eq == std::string_view::npos ? std::string_view() : item.substr(eq + 1)};
     const Field* field = nullptr;
     size_t index = 0;
     for (size_t i = 0; i < Fields().size(); ++i)
       if (Fields()[i].name == kv.first) field = &Fields()[index = i];
     if (field == nullptr)
-      return absl::InvalidArgumentError(absl::StrCat("search settings: unknown field '", std::string(kv.first), "'"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("search settings: unknown field '", std::string(kv.first), "'"));
     if (seen[index])
-      return absl::InvalidArgumentError(absl::StrCat("search settings: '", std::string(kv.first), "' given twice"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("search settings: '", std::string(kv.first), "' given twice"));
     bool ok = std::visit(
         [&](auto ptr) -> bool {
           using T = std::remove_cvref_t<decltype(s.*ptr)>;
           if constexpr (std::is_same_v<T, double>) {
-            return absl::SimpleAtod(absl::string_view(kv.second.data(), kv.second.size()), &(s.*ptr)) &&
+            return absl::SimpleAtod(absl::string_view(kv.second.data(), kv.second.size()),
+                                    &(s.*ptr)) &&
                    std::isfinite(s.*ptr);
           } else {
             int v = 0;
-            if (!absl::SimpleAtoi(absl::string_view(kv.second.data(), kv.second.size()), &v)) return false;
+            if (!absl::SimpleAtoi(absl::string_view(kv.second.data(), kv.second.size()), &v))
+              return false;
             if (std::is_same_v<T, bool> && v != 0 && v != 1) return false;
             s.*ptr = static_cast<T>(v);
             return true;
@@ -120,8 +126,8 @@ absl::StatusOr<SearchSettings> SearchSettings::Parse(std::string_view text) {
         },
         field->ptr);
     if (!ok)
-      return absl::InvalidArgumentError(
-          absl::StrCat("search settings: bad value '", std::string(kv.second), "' for ", std::string(kv.first)));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "search settings: bad value '", std::string(kv.second), "' for ", std::string(kv.first)));
     seen[index] = true;
   }
   for (size_t i = 0; i < Fields().size(); ++i)

@@ -11,7 +11,8 @@
 // Example:
 //   SearchSettings s = SearchSettings::FromConfig(GetConfig());
 //   s.width = 4;
-//   s.ToString()   // "width=4 upcast_max=256 local_max=1024 uops_max=3000 min_progress_us=0.01 ..."
+//   s.ToString()   // "width=4 upcast_max=256 local_max=1024 uops_max=3000 min_progress_us=0.01
+//   ..."
 #ifndef AUTOTUNE_SEARCH_SETTINGS_H_
 #define AUTOTUNE_SEARCH_SETTINGS_H_
 

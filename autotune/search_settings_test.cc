@@ -53,8 +53,9 @@ TEST(SearchSettingsTest, TextRoundTrips) {
 
 TEST(SearchSettingsTest, ParseNamesWhatIsWrong) {
   std::string good = SearchSettings{}.ToString();
-  EXPECT_NE(SearchSettings::Parse(good + " bogus=1").status().message().find("unknown field 'bogus'"),
-            std::string::npos);
+  EXPECT_NE(
+      SearchSettings::Parse(good + " bogus=1").status().message().find("unknown field 'bogus'"),
+      std::string::npos);
   EXPECT_NE(SearchSettings::Parse(good + " width=3").status().message().find("twice"),
             std::string::npos);
   EXPECT_NE(SearchSettings::Parse("width=2").status().message().find("missing upcast_max"),

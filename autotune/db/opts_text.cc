@@ -78,8 +78,8 @@ class Reader {
   }
 
   void SkipSpace() {
-    while (pos_ < text_.size() &&
-           (text_[pos_] == ' ' || text_[pos_] == '\n' || text_[pos_] == '\t' || text_[pos_] == '\r'))
+    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\n' ||
+                                   text_[pos_] == '\t' || text_[pos_] == '\r'))
       ++pos_;
   }
   bool Eat(char c) {
@@ -144,6 +144,8 @@ std::string OptsToText(std::span<const Opt> opts) {
   return out + "]";
 }
 
-absl::StatusOr<std::vector<Opt>> OptsFromText(std::string_view text) { return Reader(text).OptList(); }
+absl::StatusOr<std::vector<Opt>> OptsFromText(std::string_view text) {
+  return Reader(text).OptList();
+}
 
 }  // namespace tg::autotune

@@ -11,10 +11,14 @@ namespace {
 
 TEST(OptsTextTest, EveryOpShapeRoundTrips) {
   std::vector<Opt> opts = {
-      Opt{OptOps::UPCAST, 0, int64_t{4}},  Opt{OptOps::UNROLL, 1, int64_t{0}},
-      Opt{OptOps::LOCAL, 2, int64_t{16}},  Opt{OptOps::GROUPTOP, 0, int64_t{256}},
-      Opt{OptOps::GROUP, 1, int64_t{8}},   Opt{OptOps::THREAD, 0, int64_t{2}},
-      Opt{OptOps::PADTO, 6, int64_t{32}},  Opt{OptOps::SWAP, 0, int64_t{4}},
+      Opt{OptOps::UPCAST, 0, int64_t{4}},
+      Opt{OptOps::UNROLL, 1, int64_t{0}},
+      Opt{OptOps::LOCAL, 2, int64_t{16}},
+      Opt{OptOps::GROUPTOP, 0, int64_t{256}},
+      Opt{OptOps::GROUP, 1, int64_t{8}},
+      Opt{OptOps::THREAD, 0, int64_t{2}},
+      Opt{OptOps::PADTO, 6, int64_t{32}},
+      Opt{OptOps::SWAP, 0, int64_t{4}},
       Opt{OptOps::TC, 0, std::array<int64_t, 3>{-1, 2, 1}},
       Opt{OptOps::NOLOCALS, std::nullopt, std::monostate{}},
   };
@@ -45,7 +49,8 @@ TEST(OptsTextTest, MalformedTextIsAnErrorNamingTheProblem) {
     EXPECT_FALSE(r.ok()) << bad;
     EXPECT_NE(r.status().message().find("expected"), std::string::npos) << r.status();
   }
-  EXPECT_NE(OptsFromText("[[\"BOGUS\",0,4]]").status().message().find("'BOGUS'"), std::string::npos);
+  EXPECT_NE(OptsFromText("[[\"BOGUS\",0,4]]").status().message().find("'BOGUS'"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "autotune/db/opts_text.h"
+#include "tinygrad/base/check.h"
 #include "tinygrad/base/status_macros.h"
 
 namespace tg::autotune {
@@ -24,10 +25,24 @@ namespace {
 // The record's columns in bind/read order. Types are spelled so that SQLite and PostgreSQL
 // read them alike (DOUBLE PRECISION, BIGINT, TEXT).
 constexpr const char* kColumns[] = {
-    "key",         "ast_hash",     "device_digest",    "renderer",           "compiler",
-    "opt_version", "search_settings", "kernel_name",   "opts",               "time_s",
-    "noopt_time_s", "heuristic_time_s", "candidates",  "device_description", "tinygrad_cc_version",
-    "created_unix_ms", "search_wall_s",
+    "key",
+    "ast_hash",
+    "device_digest",
+    "renderer",
+    "compiler",
+    "codegen_version",
+    "opt_version",
+    "search_settings",
+    "kernel_name",
+    "opts",
+    "time_s",
+    "noopt_time_s",
+    "heuristic_time_s",
+    "candidates",
+    "device_description",
+    "tinygrad_cc_version",
+    "created_unix_ms",
+    "search_wall_s",
 };
 constexpr int kNumColumns = sizeof(kColumns) / sizeof(kColumns[0]);
 
@@ -43,6 +58,7 @@ const std::vector<std::vector<std::string>>& Migrations() {
        " device_digest TEXT NOT NULL,"
        " renderer TEXT NOT NULL,"
        " compiler TEXT NOT NULL,"
+       " codegen_version TEXT NOT NULL,"
        " opt_version INTEGER NOT NULL,"
        " search_settings TEXT NOT NULL,"
        " kernel_name TEXT NOT NULL,"
@@ -100,8 +116,8 @@ class StmtReset {
 
 std::string Text(sqlite3_stmt* s, int col) {
   const unsigned char* t = sqlite3_column_text(s, col);
-  return t == nullptr ? std::string() : std::string(reinterpret_cast<const char*>(t),
-                                                    sqlite3_column_bytes(s, col));
+  return t == nullptr ? std::string()
+                      : std::string(reinterpret_cast<const char*>(t), sqlite3_column_bytes(s, col));
 }
 
 std::optional<double> OptionalDouble(sqlite3_stmt* s, int col) {
@@ -135,34 +151,38 @@ absl::StatusOr<uint64_t> ParseHex64(const std::string& hex) {
 // One row in kColumns order. A row this build cannot read is data loss, named by its key.
 absl::StatusOr<TuningRecord> ReadRow(sqlite3_stmt* s) {
   TuningRecord r;
-  std::string key = Text(s, 0);
+  int c = 0;  // the next column, in kColumns order
+  std::string key = Text(s, c++);
   auto bad = [&](const absl::Status& st) {
     return absl::DataLossError(absl::StrCat("tuning row ", key, ": ", st.message()));
   };
-  absl::StatusOr<uint64_t> ast = ParseHex64(Text(s, 1));
+  absl::StatusOr<uint64_t> ast = ParseHex64(Text(s, c++));
   if (!ast.ok()) return bad(ast.status());
   r.key.ast_hash = *ast;
-  r.key.device = Text(s, 2);
-  r.key.renderer = Text(s, 3);
-  r.key.compiler = Text(s, 4);
-  r.key.opt_version = sqlite3_column_int(s, 5);
-  absl::StatusOr<SearchSettings> settings = SearchSettings::Parse(Text(s, 6));
+  r.key.device = Text(s, c++);
+  r.key.renderer = Text(s, c++);
+  r.key.compiler = Text(s, c++);
+  r.key.codegen_version = Text(s, c++);
+  r.key.opt_version = sqlite3_column_int(s, c++);
+  absl::StatusOr<SearchSettings> settings = SearchSettings::Parse(Text(s, c++));
   if (!settings.ok()) return bad(settings.status());
   r.key.settings = *settings;
-  r.kernel_name = Text(s, 7);
-  absl::StatusOr<std::vector<Opt>> opts = OptsFromText(Text(s, 8));
+  r.kernel_name = Text(s, c++);
+  absl::StatusOr<std::vector<Opt>> opts = OptsFromText(Text(s, c++));
   if (!opts.ok()) return bad(opts.status());
   r.opts = std::move(*opts);
-  r.time_s = sqlite3_column_double(s, 9);
-  r.noopt_time_s = OptionalDouble(s, 10);
-  r.heuristic_time_s = OptionalDouble(s, 11);
-  r.candidates = sqlite3_column_int64(s, 12);
-  r.device_description = Text(s, 13);
-  r.tinygrad_cc_version = Text(s, 14);
-  r.created_unix_ms = sqlite3_column_int64(s, 15);
-  r.search_wall_s = sqlite3_column_double(s, 16);
+  r.time_s = sqlite3_column_double(s, c++);
+  r.noopt_time_s = OptionalDouble(s, c++);
+  r.heuristic_time_s = OptionalDouble(s, c++);
+  r.candidates = sqlite3_column_int64(s, c++);
+  r.device_description = Text(s, c++);
+  r.tinygrad_cc_version = Text(s, c++);
+  r.created_unix_ms = sqlite3_column_int64(s, c++);
+  r.search_wall_s = sqlite3_column_double(s, c++);
+  TG_CHECK(c == kNumColumns) << "ReadRow out of step with kColumns";
   // The digest is the primary key; a row whose parts hash elsewhere was not written by us.
-  if (r.key.Digest() != key) return absl::DataLossError(absl::StrCat("tuning row ", key, ": key does not match its parts"));
+  if (r.key.Digest() != key)
+    return absl::DataLossError(absl::StrCat("tuning row ", key, ": key does not match its parts"));
   return r;
 }
 
@@ -173,8 +193,8 @@ bool NonNegativeFinite(double v) { return std::isfinite(v) && v >= 0; }
 absl::StatusOr<std::unique_ptr<SqliteTuningDb>> SqliteTuningDb::Open(
     const std::string& path, const SqliteTuningDbOptions& options) {
   sqlite3* db = nullptr;
-  int rc = sqlite3_open_v2(path.c_str(), &db,
-                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+  int rc = sqlite3_open_v2(
+      path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
   std::unique_ptr<SqliteTuningDb> self(new SqliteTuningDb(path, db));
   if (rc != SQLITE_OK) return self->Error(rc, "opening");
   RETURN_IF_ERROR(self->Init(options));
@@ -183,19 +203,22 @@ absl::StatusOr<std::unique_ptr<SqliteTuningDb>> SqliteTuningDb::Open(
 
 SqliteTuningDb::~SqliteTuningDb() {
   sqlite3_finalize(lookup_);
+  sqlite3_finalize(lookup_best_);
   sqlite3_finalize(put_);
   sqlite3_close_v2(db_);
 }
 
 absl::Status SqliteTuningDb::Error(int rc, std::string_view doing) const {
   std::string detail = db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
-  std::string what = absl::StrCat("tuning database ", path_, ": ", std::string(doing), ": ", detail);
+  std::string what =
+      absl::StrCat("tuning database ", path_, ": ", std::string(doing), ": ", detail);
   switch (rc & 0xff) {
     case SQLITE_NOTADB:
     case SQLITE_CORRUPT:
       return absl::DataLossError(absl::StrCat(
-          what, " (not a SQLite database, or damaged; it was left untouched: move it away or "
-                "pass another path)"));
+          what,
+          " (not a SQLite database, or damaged; it was left untouched: move it away or "
+          "pass another path)"));
     case SQLITE_CANTOPEN:
       return absl::UnavailableError(
           absl::StrCat(what, " (does its directory exist and is it writable?)"));
@@ -242,6 +265,12 @@ absl::Status SqliteTuningDb::Init(const SqliteTuningDbOptions& options) {
   std::string select_one = absl::StrCat(SelectSql(), " WHERE key = ?");
   int rc = sqlite3_prepare_v2(db_, select_one.c_str(), -1, &lookup_, nullptr);
   if (rc != SQLITE_OK) return Error(rc, "preparing lookup");
+  std::string select_best = absl::StrCat(SelectSql(),
+                                         " WHERE ast_hash = ? AND device_digest = ? AND renderer = "
+                                         "? AND compiler = ? AND opt_version = ?"
+                                         " ORDER BY time_s, key LIMIT 1");
+  rc = sqlite3_prepare_v2(db_, select_best.c_str(), -1, &lookup_best_, nullptr);
+  if (rc != SQLITE_OK) return Error(rc, "preparing lookup of the best record");
   std::string upsert = UpsertSql();
   rc = sqlite3_prepare_v2(db_, upsert.c_str(), -1, &put_, nullptr);
   if (rc != SQLITE_OK) return Error(rc, "preparing put");
@@ -268,15 +297,16 @@ absl::Status SqliteTuningDb::Migrate() {
     version = sqlite3_column_int(stmt.get(), 0);
   }
   if (version > kSchemaVersion)
-    return fail(absl::FailedPreconditionError(absl::StrCat(
-        "tuning database ", path_, " has schema version ", version, ", newer than this build's ",
-        kSchemaVersion, ": use a newer tinygrad-cc or another path (the file was left untouched)")));
+    return fail(absl::FailedPreconditionError(
+        absl::StrCat("tuning database ", path_, " has schema version ", version,
+                     ", newer than this build's ", kSchemaVersion,
+                     ": use a newer tinygrad-cc or another path (the file was left untouched)")));
   if (version == kSchemaVersion) return Exec("COMMIT");
   for (int v = version; v < kSchemaVersion; ++v)
     for (const std::string& sql : Migrations()[v])
       if (absl::Status st = Exec(sql); !st.ok())
-        return fail(absl::Status(st.code(), absl::StrCat(st.message(), " (migrating schema ", v,
-                                                         " -> ", v + 1, ")")));
+        return fail(absl::Status(
+            st.code(), absl::StrCat(st.message(), " (migrating schema ", v, " -> ", v + 1, ")")));
   s = Exec(absl::StrCat("DELETE FROM schema_version; INSERT INTO schema_version VALUES (",
                         kSchemaVersion, ")"));
   if (!s.ok()) return fail(s);
@@ -305,38 +335,57 @@ absl::StatusOr<std::optional<TuningRecord>> SqliteTuningDb::Lookup(const TuningK
   return r;
 }
 
+absl::StatusOr<std::optional<TuningRecord>> SqliteTuningDb::LookupBest(const TuningKey& key) {
+  std::string ast = key.AstHex();
+  absl::MutexLock lock(&mu_);
+  StmtReset reset(lookup_best_);
+  BindText(lookup_best_, 1, ast);
+  BindText(lookup_best_, 2, key.device);
+  BindText(lookup_best_, 3, key.renderer);
+  BindText(lookup_best_, 4, key.compiler);
+  sqlite3_bind_int(lookup_best_, 5, key.opt_version);
+  int rc = sqlite3_step(lookup_best_);
+  if (rc == SQLITE_DONE) return std::nullopt;
+  if (rc != SQLITE_ROW) return Error(rc, "lookup of the best record");
+  ASSIGN_OR_RETURN(TuningRecord r, ReadRow(lookup_best_));
+  return r;
+}
+
 absl::StatusOr<bool> SqliteTuningDb::Put(const TuningRecord& record) {
   if (!NonNegativeFinite(record.time_s))
-    return absl::InvalidArgumentError(absl::StrCat("tuning record: time_s ", record.time_s,
-                                                   " is not a finite time"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("tuning record: time_s ", record.time_s, " is not a finite time"));
   for (const std::optional<double>& t : {record.noopt_time_s, record.heuristic_time_s})
     if (t && !NonNegativeFinite(*t))
-      return absl::InvalidArgumentError(absl::StrCat("tuning record: baseline time ", *t,
-                                                     " is not a finite time"));
-  int64_t created = record.created_unix_ms != 0 ? record.created_unix_ms
-                                                : absl::ToUnixMillis(absl::Now());
+      return absl::InvalidArgumentError(
+          absl::StrCat("tuning record: baseline time ", *t, " is not a finite time"));
+  int64_t created =
+      record.created_unix_ms != 0 ? record.created_unix_ms : absl::ToUnixMillis(absl::Now());
   const TuningKey& k = record.key;
   std::string digest = k.Digest(), ast = k.AstHex(), settings = k.settings.ToString(),
               opts = OptsToText(record.opts);
   absl::MutexLock lock(&mu_);
   StmtReset reset(put_);
-  BindText(put_, 1, digest);
-  BindText(put_, 2, ast);
-  BindText(put_, 3, k.device);
-  BindText(put_, 4, k.renderer);
-  BindText(put_, 5, k.compiler);
-  sqlite3_bind_int(put_, 6, k.opt_version);
-  BindText(put_, 7, settings);
-  BindText(put_, 8, record.kernel_name);
-  BindText(put_, 9, opts);
-  sqlite3_bind_double(put_, 10, record.time_s);
-  BindOptionalDouble(put_, 11, record.noopt_time_s);
-  BindOptionalDouble(put_, 12, record.heuristic_time_s);
-  sqlite3_bind_int64(put_, 13, record.candidates);
-  BindText(put_, 14, record.device_description);
-  BindText(put_, 15, record.tinygrad_cc_version);
-  sqlite3_bind_int64(put_, 16, created);
-  sqlite3_bind_double(put_, 17, record.search_wall_s);
+  int i = 1;  // the next parameter, in kColumns order
+  BindText(put_, i++, digest);
+  BindText(put_, i++, ast);
+  BindText(put_, i++, k.device);
+  BindText(put_, i++, k.renderer);
+  BindText(put_, i++, k.compiler);
+  BindText(put_, i++, k.codegen_version);
+  sqlite3_bind_int(put_, i++, k.opt_version);
+  BindText(put_, i++, settings);
+  BindText(put_, i++, record.kernel_name);
+  BindText(put_, i++, opts);
+  sqlite3_bind_double(put_, i++, record.time_s);
+  BindOptionalDouble(put_, i++, record.noopt_time_s);
+  BindOptionalDouble(put_, i++, record.heuristic_time_s);
+  sqlite3_bind_int64(put_, i++, record.candidates);
+  BindText(put_, i++, record.device_description);
+  BindText(put_, i++, record.tinygrad_cc_version);
+  sqlite3_bind_int64(put_, i++, created);
+  sqlite3_bind_double(put_, i++, record.search_wall_s);
+  TG_CHECK(i == kNumColumns + 1) << "Put out of step with kColumns";
   int rc = sqlite3_step(put_);
   if (rc != SQLITE_DONE) return Error(rc, "put");
   return sqlite3_changes(db_) > 0;

@@ -43,13 +43,14 @@ class SqliteTuningDb : public TuningDb {
   // missing or not writable (Unavailable / PermissionDenied), the file is not a SQLite
   // database or is damaged (DataLoss), its schema is newer than ours (FailedPrecondition).
   // The file is never modified on error.
-  static absl::StatusOr<std::unique_ptr<SqliteTuningDb>> Open(const std::string& path,
-                                                              const SqliteTuningDbOptions& options = {});
+  static absl::StatusOr<std::unique_ptr<SqliteTuningDb>> Open(
+      const std::string& path, const SqliteTuningDbOptions& options = {});
   ~SqliteTuningDb() override;
   SqliteTuningDb(const SqliteTuningDb&) = delete;
   SqliteTuningDb& operator=(const SqliteTuningDb&) = delete;
 
   absl::StatusOr<std::optional<TuningRecord>> Lookup(const TuningKey& key) override;
+  absl::StatusOr<std::optional<TuningRecord>> LookupBest(const TuningKey& key) override;
   absl::StatusOr<bool> Put(const TuningRecord& record) override;
   absl::StatusOr<std::vector<TuningRecord>> List() override;
   absl::StatusOr<int64_t> Count() override;
@@ -70,6 +71,7 @@ class SqliteTuningDb : public TuningDb {
   absl::Mutex mu_;
   sqlite3* const db_;
   sqlite3_stmt* lookup_ ABSL_GUARDED_BY(mu_) = nullptr;
+  sqlite3_stmt* lookup_best_ ABSL_GUARDED_BY(mu_) = nullptr;
   sqlite3_stmt* put_ ABSL_GUARDED_BY(mu_) = nullptr;
   std::string journal_mode_;
 };

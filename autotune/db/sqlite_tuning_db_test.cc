@@ -87,6 +87,15 @@ TEST(SqliteTuningDbTest, RoundTripsARecord) {
   ASSERT_EQ(all.size(), 2u);
 }
 
+TEST(SqliteTuningDbTest, RecordDefaultsNameTheBuild) {
+  TuningRecord r;
+  EXPECT_EQ(r.tinygrad_cc_version, TinygradCcBuild());
+  EXPECT_TRUE(r.tinygrad_cc_version.starts_with("0.1.0 (tinygrad 35900290, "))
+      << r.tinygrad_cc_version;
+  EXPECT_EQ(r.key.codegen_version, "0.1.0");
+  EXPECT_EQ(r.key.opt_version, kOptSemanticsVersion);
+}
+
 TEST(SqliteTuningDbTest, PutFillsCreatedTimeAndRejectsNonTimes) {
   auto db = OpenOrDie(TempPath("times.db"));
   ASSERT_NE(db, nullptr);
@@ -128,6 +137,31 @@ TEST(SqliteTuningDbTest, BetterResultWins) {
   EXPECT_EQ(db->Count().value(), 1);
 }
 
+// LookupBest: the fastest record of the kernel on this device, renderer, compiler and opt
+// semantics, across search settings; other kernels, devices or opt versions never answer.
+TEST(SqliteTuningDbTest, LookupBestSpansSearchSettingsOnly) {
+  auto db = OpenOrDie(TempPath("best.db"));
+  ASSERT_NE(db, nullptr);
+  TuningRecord beam2 = SampleRecord(11, 0.004);
+  beam2.key.settings.width = 2;
+  TuningRecord beam4 = SampleRecord(11, 0.003);
+  beam4.key.settings.width = 4;
+  beam4.opts = {Opt{OptOps::UPCAST, 1, int64_t{8}}};
+  TuningRecord other_kernel = SampleRecord(12, 0.001);
+  TuningRecord other_device = SampleRecord(11, 0.0005);
+  other_device.key.device = "0000000000000000";
+  TuningRecord old_opts = SampleRecord(11, 0.0001);
+  old_opts.key.opt_version = kOptSemanticsVersion - 1;
+  for (const TuningRecord& r : {beam2, beam4, other_kernel, other_device, old_opts})
+    ASSERT_TRUE(db->Put(r).value());
+
+  TuningKey query = SampleKey(11);
+  query.settings.width = 8;  // never searched with these settings
+  EXPECT_EQ(db->Lookup(query).value(), std::nullopt);
+  EXPECT_EQ(db->LookupBest(query).value(), beam4);
+  EXPECT_EQ(db->LookupBest(SampleKey(13)).value(), std::nullopt);
+}
+
 // Every part of the key, flipped alone, misses the stored record.
 TEST(SqliteTuningDbTest, EachKeyPartFlippedMisses) {
   auto db = OpenOrDie(TempPath("flips.db"));
@@ -135,9 +169,12 @@ TEST(SqliteTuningDbTest, EachKeyPartFlippedMisses) {
   UOp a = UOp::Variable("a", 0, 10);
   UOp ast = UOp::Sink({a * 4 + UOp::Range(16, 0, AxisType::LOOP)});
   UOp other_ast = UOp::Sink({a * 4 + UOp::Range(32, 0, AxisType::LOOP)});
-  DeviceClass dc{.device = "CPU", .cpu_model = "AMD EPYC (family 26, model 2)",
-                 .isa_flags = {"avx2", "avx512f", "fma"}, .cores = 2,
-                 .compiler_id = "clang -O2 -march=native", .renderer = "tg::ClangRenderer"};
+  DeviceClass dc{.device = "CPU",
+                 .cpu_model = "AMD EPYC (family 26, model 2)",
+                 .isa_flags = {"avx2", "avx512f", "fma"},
+                 .cores = 2,
+                 .compiler_id = "clang -O2 -march=native",
+                 .renderer = "tg::ClangRenderer"};
   SearchSettings settings;
   TuningRecord r = SampleRecord(0, 0.001);
   r.key = TuningKey::Make(ast, dc, settings);
@@ -156,12 +193,14 @@ TEST(SqliteTuningDbTest, EachKeyPartFlippedMisses) {
   device_flip("cores", [](DeviceClass& d) { d.cores = 1; });
   device_flip("gpu arch", [](DeviceClass& d) { d.gpu_arch = "sm_90"; });
   device_flip("renderer", [](DeviceClass& d) { d.renderer = "tg::LLVMRenderer"; });
-  device_flip("compiler version", [](DeviceClass& d) { d.compiler_id = "clang-15 -O2 -march=native"; });
+  device_flip("compiler version",
+              [](DeviceClass& d) { d.compiler_id = "clang-15 -O2 -march=native"; });
   auto key_flip = [&](const std::string& name, auto mutate) {
     TuningKey k = r.key;
     mutate(k);
     flipped[name] = k;
   };
+  key_flip("codegen version", [](TuningKey& k) { k.codegen_version = "0.2.0"; });
   key_flip("opt version", [](TuningKey& k) { k.opt_version = kOptSemanticsVersion + 1; });
   key_flip("renderer alone", [](TuningKey& k) { k.renderer = "tg::LLVMRenderer"; });
   key_flip("compiler alone", [](TuningKey& k) { k.compiler = "clang-15"; });
@@ -178,7 +217,7 @@ TEST(SqliteTuningDbTest, EachKeyPartFlippedMisses) {
   key_flip("TC_OPT", [](TuningKey& k) { k.settings.tc_opt = 1; });
   for (const auto& [name, key] : flipped)
     EXPECT_EQ(db->Lookup(key).value(), std::nullopt) << name << " flipped still hits";
-  EXPECT_EQ(flipped.size(), 21u);
+  EXPECT_EQ(flipped.size(), 22u);
 }
 
 // Settings from the environment reach the key through Config (env is read only there).
@@ -240,8 +279,9 @@ TEST(SqliteTuningDbTest, NewerSchemaIsRefused) {
   {
     sqlite3* raw = nullptr;
     ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(raw, "UPDATE schema_version SET version = 99", nullptr, nullptr, nullptr),
-              SQLITE_OK);
+    ASSERT_EQ(
+        sqlite3_exec(raw, "UPDATE schema_version SET version = 99", nullptr, nullptr, nullptr),
+        SQLITE_OK);
     sqlite3_close(raw);
   }
   absl::StatusOr<std::unique_ptr<SqliteTuningDb>> db = SqliteTuningDb::Open(path);
@@ -253,7 +293,8 @@ TEST(SqliteTuningDbTest, NewerSchemaIsRefused) {
   sqlite3* raw = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
   sqlite3_stmt* stmt = nullptr;
-  ASSERT_EQ(sqlite3_prepare_v2(raw, "SELECT version FROM schema_version", -1, &stmt, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_prepare_v2(raw, "SELECT version FROM schema_version", -1, &stmt, nullptr),
+            SQLITE_OK);
   ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
   EXPECT_EQ(sqlite3_column_int(stmt, 0), 99) << "the refused file is left as it was";
   sqlite3_finalize(stmt);
@@ -270,11 +311,13 @@ TEST(SqliteTuningDbTest, ForeignDatabaseIsNotWrittenInto) {
   sqlite3_close(raw);
   absl::StatusOr<std::unique_ptr<SqliteTuningDb>> db = SqliteTuningDb::Open(path);
   ASSERT_FALSE(db.ok());
-  EXPECT_NE(db.status().message().find("migrating schema 0 -> 1"), std::string::npos) << db.status();
+  EXPECT_NE(db.status().message().find("migrating schema 0 -> 1"), std::string::npos)
+      << db.status();
   // The migration rolled back: no version table was left behind, the foreign row is intact.
   ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
   sqlite3_stmt* stmt = nullptr;
-  EXPECT_NE(sqlite3_prepare_v2(raw, "SELECT version FROM schema_version", -1, &stmt, nullptr), SQLITE_OK);
+  EXPECT_NE(sqlite3_prepare_v2(raw, "SELECT version FROM schema_version", -1, &stmt, nullptr),
+            SQLITE_OK);
   sqlite3_finalize(stmt);
   ASSERT_EQ(sqlite3_prepare_v2(raw, "SELECT x FROM tuning", -1, &stmt, nullptr), SQLITE_OK);
   ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
@@ -315,10 +358,12 @@ TEST(SqliteTuningDbTest, DefaultLocationAndCacheLevel) {
   EXPECT_TRUE(std::filesystem::exists(c.cache_dir + "/tuning.db"));
   // The same file through an explicit location.
   ASSERT_TRUE((*on)->Put(SampleRecord(1, 0.5)).value());
-  absl::StatusOr<std::unique_ptr<TuningDb>> explicit_db = OpenTuningDb("sqlite:" + c.cache_dir + "/tuning.db");
+  absl::StatusOr<std::unique_ptr<TuningDb>> explicit_db =
+      OpenTuningDb("sqlite:" + c.cache_dir + "/tuning.db");
   ASSERT_TRUE(explicit_db.ok()) << explicit_db.status();
   EXPECT_EQ((*explicit_db)->Count().value(), 1);
-  EXPECT_EQ(OpenTuningDb("postgresql://localhost/tg").status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_EQ(OpenTuningDb("postgresql://localhost/tg").status().code(),
+            absl::StatusCode::kUnimplemented);
 }
 
 // ** several writers at once **

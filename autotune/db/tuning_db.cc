@@ -10,8 +10,15 @@
 #include "absl/strings/str_cat.h"
 #include "autotune/db/sqlite_tuning_db.h"
 #include "tinygrad/base/status_macros.h"
+#include "tools/cli/version.h"
 
 namespace tg::autotune {
+
+std::string TinygradCcBuild() {
+  return absl::StrCat(std::string(kVersion), " (tinygrad ",
+                      std::string(kTinygradReferenceCommit.substr(0, 8)), ", ",
+                      std::string(kCompilerVersion), ")");
+}
 
 std::string DefaultTuningDbPath(const Config& c) { return c.cache_dir + "/tuning.db"; }
 

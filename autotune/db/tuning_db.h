@@ -41,18 +41,21 @@
 
 namespace tg::autotune {
 
+// The build that wrote a record: "0.1.0 (tinygrad 35900290, GCC 12.2.0)" (tools/cli/version.h).
+std::string TinygradCcBuild();
+
 struct TuningRecord {
   TuningKey key;
-  std::string kernel_name;               // for people (tg db show); not part of the key
-  std::vector<Opt> opts;                 // the winner's opts, applied to the unoptimized AST
-  double time_s = 0;                     // the winner's time (best of its runs), seconds
-  std::optional<double> noopt_time_s;    // the unoptimized kernel's time, if measured
+  std::string kernel_name;                 // for people (tg db show); not part of the key
+  std::vector<Opt> opts;                   // the winner's opts, applied to the unoptimized AST
+  double time_s = 0;                       // the winner's time (best of its runs), seconds
+  std::optional<double> noopt_time_s;      // the unoptimized kernel's time, if measured
   std::optional<double> heuristic_time_s;  // the hand-coded heuristic's time, if measured
-  int64_t candidates = 0;                // candidates timed by the search
-  std::string device_description;        // DeviceClass::Describe()
-  std::string tinygrad_cc_version;       // kVersion of the build that searched
-  int64_t created_unix_ms = 0;           // when stored; 0 in Put means "now"
-  double search_wall_s = 0;              // the search's wall time
+  int64_t candidates = 0;                  // candidates timed by the search
+  std::string device_description;          // DeviceClass::Describe()
+  std::string tinygrad_cc_version = TinygradCcBuild();  // the build that searched
+  int64_t created_unix_ms = 0;                          // when stored; 0 in Put means "now"
+  double search_wall_s = 0;                             // the search's wall time
 
   friend bool operator==(const TuningRecord&, const TuningRecord&) = default;
 };
@@ -62,6 +65,9 @@ class TuningDb {
   virtual ~TuningDb() = default;
 
   virtual absl::StatusOr<std::optional<TuningRecord>> Lookup(const TuningKey& key) = 0;
+  // The fastest record for the same kernel, device class, renderer, compiler and opt semantics
+  // as `key`, whatever search settings found it (`tg run` uses any tuning there is).
+  virtual absl::StatusOr<std::optional<TuningRecord>> LookupBest(const TuningKey& key) = 0;
   // True when `record` is now the stored one (new key, or faster than what was stored); false
   // when an equal or faster record was kept. Errors: time_s not a finite value >= 0, I/O.
   virtual absl::StatusOr<bool> Put(const TuningRecord& record) = 0;

@@ -34,7 +34,8 @@ uint64_t AstTuningHash(const UOp& ast) {
   return h.Finish();
 }
 
-TuningKey TuningKey::Make(const UOp& ast, const DeviceClass& device, const SearchSettings& settings) {
+TuningKey TuningKey::Make(const UOp& ast, const DeviceClass& device,
+                          const SearchSettings& settings) {
   TuningKey k;
   k.ast_hash = AstTuningHash(ast);
   k.device = device.Digest();
@@ -50,7 +51,8 @@ std::string TuningKey::Digest() const {
   auto hash = [this](uint64_t seed) {
     StableHasher h(seed);
     h.AddBytes("tinygrad-cc tuning key v1").Add(ast_hash).AddBytes(device).AddBytes(renderer);
-    h.AddBytes(compiler).Add(static_cast<uint64_t>(opt_version)).AddBytes(settings.ToString());
+    h.AddBytes(compiler).AddBytes(codegen_version).Add(static_cast<uint64_t>(opt_version));
+    h.AddBytes(settings.ToString());
     return h.Finish();
   };
   return Hex64(hash(1)) + Hex64(hash(2));
@@ -59,7 +61,8 @@ std::string TuningKey::Digest() const {
 std::string TuningKey::ToString() const {
   return absl::StrCat("ast=", AstHex(), " device=", device, " renderer=", renderer,
                       " compiler=", compiler.substr(0, compiler.find('\n')),
-                      " opt_version=", opt_version, " settings=(", settings.ToString(), ")");
+                      " codegen=", codegen_version, " opt_version=", opt_version, " settings=(",
+                      settings.ToString(), ")");
 }
 
 }  // namespace tg::autotune

@@ -7,6 +7,8 @@
 //   - the kernel AST's structure (AstTuningHash),
 //   - the device class (CPU model and ISA flags / GPU arch, cores; autotune/device_class.h),
 //   - the renderer and the kernel compiler's identity,
+//   - the version of our code generator (tools/cli/version.h kVersion, bumped when generated
+//     kernels may differ: the renderer's name alone does not change when its output does),
 //   - the meaning of opts (kOptSemanticsVersion),
 //   - the search settings (width and the BEAM_* knobs).
 //
@@ -22,6 +24,7 @@
 #include "autotune/device_class.h"
 #include "autotune/search_settings.h"
 #include "tinygrad/uop/uop.h"
+#include "tools/cli/version.h"
 
 namespace tg::autotune {
 
@@ -36,10 +39,11 @@ inline constexpr int kOptSemanticsVersion = 1;
 uint64_t AstTuningHash(const UOp& ast);
 
 struct TuningKey {
-  uint64_t ast_hash = 0;      // AstTuningHash
-  std::string device;         // DeviceClass::Digest()
-  std::string renderer;       // RendererName()
-  std::string compiler;       // the kernel compiler's identity (Device::compiler_id())
+  uint64_t ast_hash = 0;  // AstTuningHash
+  std::string device;     // DeviceClass::Digest()
+  std::string renderer;   // RendererName()
+  std::string compiler;   // the kernel compiler's identity (Device::compiler_id())
+  std::string codegen_version = std::string(kVersion);  // tinygrad-cc's kVersion
   int opt_version = kOptSemanticsVersion;
   SearchSettings settings;
 
@@ -48,7 +52,7 @@ struct TuningKey {
   // 32 hex digits of two independent stable hashes over every part (length-prefixed, so no
   // two different keys print the same text).
   std::string Digest() const;
-  // "ast=<hex> device=<digest> renderer=... opt_version=N settings=(...)": for people.
+  // "ast=<hex> device=<digest> renderer=... codegen=V opt_version=N settings=(...)": for people.
   std::string ToString() const;
   std::string AstHex() const;  // 16 hex digits of ast_hash
 

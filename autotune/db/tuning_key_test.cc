@@ -21,7 +21,8 @@ UOp Kernel(const std::string& name, int64_t n, std::vector<Arg> applied = {}) {
 TEST(TuningKeyTest, AstHashIsStructuralAndPinned) {
   // Pinned: the hash must be the same in every process and on every machine (UOp::key() is,
   // see uop_test's StructuralKeyIsStableAcrossProcesses). Changing it orphans cached results.
-  EXPECT_EQ(AstTuningHash(Kernel("r_16", 16)), 0xa950045a625ef15dULL) << std::hex << AstTuningHash(Kernel("r_16", 16));
+  EXPECT_EQ(AstTuningHash(Kernel("r_16", 16)), 0xa950045a625ef15dULL)
+      << std::hex << AstTuningHash(Kernel("r_16", 16));
   EXPECT_EQ(AstTuningHash(Kernel("r_16", 16)), AstTuningHash(Kernel("r_16", 16)));
   EXPECT_NE(AstTuningHash(Kernel("r_16", 16)), AstTuningHash(Kernel("r_16", 17)));
 }
@@ -40,8 +41,12 @@ TEST(TuningKeyTest, OtherAstsHashAsTheirKey) {
 }
 
 TEST(TuningKeyTest, DigestSeesEveryPart) {
-  DeviceClass dc{.device = "CPU", .cpu_model = "AMD EPYC", .isa_flags = {"avx2"}, .cores = 2,
-                 .compiler_id = "clang -O2", .renderer = "tg::ClangRenderer"};
+  DeviceClass dc{.device = "CPU",
+                 .cpu_model = "AMD EPYC",
+                 .isa_flags = {"avx2"},
+                 .cores = 2,
+                 .compiler_id = "clang -O2",
+                 .renderer = "tg::ClangRenderer"};
   TuningKey base = TuningKey::Make(Kernel("r", 16), dc, SearchSettings{});
   EXPECT_EQ(base.device, dc.Digest());
   EXPECT_EQ(base.renderer, "tg::ClangRenderer");
@@ -59,6 +64,7 @@ TEST(TuningKeyTest, DigestSeesEveryPart) {
   flip([](TuningKey& k) { k.device = "0000000000000000"; });
   flip([](TuningKey& k) { k.renderer = "tg::LLVMRenderer"; });
   flip([](TuningKey& k) { k.compiler = "clang -O3"; });
+  flip([](TuningKey& k) { k.codegen_version = "0.2.0"; });
   flip([](TuningKey& k) { k.opt_version += 1; });
   flip([](TuningKey& k) { k.settings.width = 4; });
   flip([](TuningKey& k) { k.settings.upcast_max = 128; });
@@ -75,7 +81,8 @@ TEST(TuningKeyTest, DigestSeesEveryPart) {
     k.renderer = "tg::ClangRenderer clang";
     k.compiler = " -O2";
   });
-  EXPECT_NE(base.ToString().find("opt_version=1 settings=(width=2 "), std::string::npos)
+  EXPECT_NE(base.ToString().find(" codegen=0.1.0 opt_version=1 settings=(width=2 "),
+            std::string::npos)
       << base.ToString();
 }
 
