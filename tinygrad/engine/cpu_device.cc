@@ -1,5 +1,7 @@
 // File: tinygrad/engine/cpu_device.cc
-// Port of tinygrad/runtime/ops_cpu.py's CPUDevice: ClangRenderer + clang + in-process loading.
+// Port of tinygrad/runtime/ops_cpu.py's CPUDevice: ClangRenderer + clang + in-process loading,
+// or with CPU_LLVM=1 (tinygrad's CompilerPair(LLVMRenderer, CPULLVMCompiler)) LLVMRenderer +
+// libLLVM in-process + ORC loading.
 //
 // Deliberate difference: tinygrad relocates clang's object file itself (jit_loader); we link a
 // shared object and dlopen it (runtime/cpu/program.h), which the C library already does well.
@@ -13,8 +15,10 @@
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/renderer/c/clang.h"
+#include "tinygrad/renderer/llvm/llvmir.h"
 #include "tinygrad/runtime/cpu/buffer.h"
 #include "tinygrad/runtime/cpu/compiler.h"
+#include "tinygrad/runtime/cpu/llvm_compiler.h"
 #include "tinygrad/runtime/cpu/program.h"
 
 namespace tg {
@@ -59,26 +63,45 @@ class CpuKernel : public Program {
   CpuProgram prog_;
 };
 
+// An ELF relocatable object (LlvmCompiler's output) rather than a shared object (clang's).
+bool IsRelocatableObject(const std::string& lib) {
+  return lib.size() > 18 && lib.compare(0, 4, "\x7f" "ELF") == 0 && lib[16] == 1 && lib[17] == 0;
+}
+
 class CpuDevice : public Device {
  public:
   explicit CpuDevice(std::string name) : name_(std::move(name)) {
     renderer_.device = "CPU";
   }
   const std::string& name() const override { return name_; }
-  const Renderer& renderer() const override { return renderer_; }
+  // CPU_LLVM picks the renderer per call, as the compiler, so a ScopedConfig switches both.
+  const Renderer& renderer() const override {
+    if (GetConfig().cpu_llvm != 0) return llvm_renderer_;
+    return renderer_;
+  }
   std::string compiler_id() const override {
+    if (GetConfig().cpu_llvm != 0) return LlvmCompilerFor(GetConfig())->id();
     std::shared_ptr<ClangCompiler> compiler = Compiler();
     std::string id = compiler->options().cc;
     for (const std::string& f : compiler->options().flags) absl::StrAppend(&id, " ", f);
     return id;
   }
   absl::StatusOr<std::string> Compile(const ProgramSpec& spec) override {
+    if (GetConfig().cpu_llvm != 0) {
+      ASSIGN_OR_RETURN(std::string ir, WithLlvmCpuEntry(spec.src, spec.function_name));
+      return LlvmCompilerFor(GetConfig())->Compile(ir);
+    }
     return Compiler()->Compile(WithCpuEntry(spec.src, spec.function_name,
                                             static_cast<int>(spec.globals.size()),
                                             static_cast<int>(spec.vars.size())));
   }
   absl::StatusOr<std::unique_ptr<Program>> Load(const std::string& function_name,
                                                 const std::string& lib) override {
+    // what the bytes are decides the loader, whatever CPU_LLVM says now
+    if (IsRelocatableObject(lib)) {
+      ASSIGN_OR_RETURN(CpuProgram p, LoadLlvmObject(lib, function_name));
+      return std::make_unique<CpuKernel>(std::move(p));
+    }
     ASSIGN_OR_RETURN(CpuProgram p, CpuProgram::Load(lib, function_name));
     return std::make_unique<CpuKernel>(std::move(p));
   }
@@ -101,11 +124,23 @@ class CpuDevice : public Device {
       compiler_ = std::make_shared<ClangCompiler>(ClangCompilerOptions::FromConfig(c));
     return compiler_;
   }
+  // The same for the LLVM compiler (LLVMOPT, CACHELEVEL, the cache dir).
+  std::shared_ptr<LlvmCompiler> LlvmCompilerFor(const Config& c) const {
+    LlvmCompilerOptions want = LlvmCompilerOptions::FromConfig(c);
+    std::lock_guard<std::mutex> lock(mu_);
+    if (llvm_compiler_ == nullptr || llvm_compiler_->options().optimize != want.optimize ||
+        llvm_compiler_->options().cachelevel != want.cachelevel ||
+        llvm_compiler_->options().cache_dir != want.cache_dir)
+      llvm_compiler_ = std::make_shared<LlvmCompiler>(want);
+    return llvm_compiler_;
+  }
 
   std::string name_;
   ClangRenderer renderer_;
+  LLVMRenderer llvm_renderer_;
   mutable std::mutex mu_;
   mutable std::shared_ptr<ClangCompiler> compiler_;
+  mutable std::shared_ptr<LlvmCompiler> llvm_compiler_;
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
 // File: tinygrad/engine/cpu_device.h
-// The CPU backend: C rendered by ClangRenderer, compiled by clang, run in this process.
+// The CPU backend: C rendered by ClangRenderer, compiled by clang, run in this process; with
+// CPU_LLVM=1, LLVM IR rendered by LLVMRenderer, compiled by libLLVM and loaded by ORC in-process.
 #ifndef TINYGRAD_ENGINE_CPU_DEVICE_H_
 #define TINYGRAD_ENGINE_CPU_DEVICE_H_
 

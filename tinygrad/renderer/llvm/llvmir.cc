@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -105,7 +106,21 @@ std::string Lop(DType scalar, Ops op) {
 
 // ** base_rewrite, one rule per branch in the reference's order **
 
-std::string RenderOp(const UOp& x, const Names& ctx) {
+// LLVM's type mangling in intrinsic names: f32, v4f32.
+std::string Mangle(DType dt) {
+  std::string s;
+  switch (dt.scalar_type()) {
+    case ScalarType::kFloat16: s = "f16"; break;
+    case ScalarType::kBFloat16: s = "bf16"; break;
+    case ScalarType::kFloat32: s = "f32"; break;
+    case ScalarType::kFloat64: s = "f64"; break;
+    default: s = "i" + std::to_string(dt.itemsize() * 8 / dt.count()); break;
+  }
+  return dt.count() > 1 ? absl::StrCat("v", dt.count(), s) : s;
+}
+
+// `declares`: with llvm14, the intrinsic declarations the kernel needs (else null).
+std::string RenderOp(const UOp& x, const Names& ctx, std::set<std::string>* declares) {
   const std::string& xn = Name(ctx, x);
   std::string xs = xn.substr(1);  // the name without '%' (block labels)
   auto src = [&](size_t i) -> const std::string& { return Name(ctx, x.src()[i]); };
@@ -169,9 +184,14 @@ std::string RenderOp(const UOp& x, const Names& ctx) {
                             " ", src(0), ", zeroinitializer");
       return absl::StrCat("  ", xn, " = ", LCast(sdt(0), x.dtype()), " ", Ldt(sdt(0)), " ",
                           src(0), " to ", Ldt(x.dtype()));
-    case Ops::TRUNC:
-      return absl::StrCat("  ", xn, " = call ", Ldt(x.dtype()), " @llvm.trunc.",
-                          Ldt(x.dtype().scalar()), "(", Ldt(sdt(0)), " ", src(0), ")");
+    case Ops::TRUNC: {
+      std::string fn = absl::StrCat(
+          "@llvm.trunc.", declares != nullptr ? Mangle(x.dtype()) : Ldt(x.dtype().scalar()));
+      if (declares != nullptr)
+        declares->insert(absl::StrCat("declare ", Ldt(x.dtype()), " ", fn, "(", Ldt(sdt(0)), ")"));
+      return absl::StrCat("  ", xn, " = call ", Ldt(x.dtype()), " ", fn, "(", Ldt(sdt(0)), " ",
+                          src(0), ")");
+    }
     case Ops::WHERE:
       return absl::StrCat("  ", xn, " = select ", Ldt(sdt(0)), " ", src(0), ", ", Ldt(sdt(1)),
                           " ", src(1), ", ", Ldt(sdt(2)), " ", src(2));
@@ -305,7 +325,8 @@ std::string LLVMRenderer::Render(std::span<const UOp> uops) const {
   Names r;
   std::vector<std::pair<std::string, DType>> args;
   std::vector<std::string> kernel;
-  int vc = -1;
+  std::set<std::string> declares;
+  int vc = -1, casts = -1;
   std::string name = "test";
   for (const UOp& u : uops) {
     Ops op = u.op();
@@ -326,12 +347,22 @@ std::string LLVMRenderer::Render(std::span<const UOp> uops) const {
     } else if (op == Ops::DEFINE_LOCAL || op == Ops::DEFINE_REG) {
       r[u] = absl::StrCat("%", op == Ops::DEFINE_LOCAL ? "local" : "reg", "_", ArgStr(u.arg()));
       TG_CHECK(u.dtype().is_ptr()) << "DEFINE_LOCAL/DEFINE_REG of " << u.dtype().repr();
-      // the CPU has no shared memory: locals are stack arrays too
-      kernel.push_back(absl::StrCat("  ", r[u], " = alloca [", u.dtype().size(), " x ",
-                                    Ldt(u.dtype().base()), "]",
-                                    op == Ops::DEFINE_LOCAL ? ", align 16" : ""));
+      // the CPU has no shared memory: locals are stack arrays too (typed pointers: an alloca
+      // of N elements, whose type is the element pointer INDEX expects)
+      std::string base = Ldt(u.dtype().base());
+      kernel.push_back(absl::StrCat(
+          "  ", r[u], " = alloca ",
+          llvm14 ? absl::StrCat(base, ", i32 ", u.dtype().size())
+                         : absl::StrCat("[", u.dtype().size(), " x ", base, "]"),
+          op == Ops::DEFINE_LOCAL ? ", align 16" : ""));
     } else if (op == Ops::CONST) {
       r[u] = LConst(u.arg().number(), u.dtype());
+    } else if (op == Ops::CAST && u.dtype().is_ptr() && llvm14 &&
+               Ldt(u.dtype()) != Ldt(u.src()[0].dtype())) {
+      // own numbering, so every other value keeps the reference's name
+      r[u] = absl::StrCat("%cast", ++casts);
+      kernel.push_back(absl::StrCat("  ", r[u], " = bitcast ", Ldt(u.src()[0].dtype()), " ",
+                                    Name(r, u.src()[0]), " to ", Ldt(u.dtype())));
     } else if (op == Ops::CAST &&
                (u.dtype().is_ptr() || Ldt(u.dtype()) == Ldt(u.src()[0].dtype()))) {
       // a cast between signed and unsigned of one size, or of a pointer, is a no-op
@@ -339,14 +370,16 @@ std::string LLVMRenderer::Render(std::span<const UOp> uops) const {
       r[u] = std::move(alias);
     } else {
       r[u] = absl::StrCat("%v", ++vc);
-      kernel.push_back(RenderOp(u, r));
+      kernel.push_back(RenderOp(u, r, llvm14 ? &declares : nullptr));
     }
   }
   std::vector<std::string> sargs;
   // NOTE: CpuBuffer (like tinygrad's CPUAllocator) promises 0x20 alignment
   for (const auto& [arg, dt] : args)
     sargs.push_back(absl::StrCat(Ldt(dt), dt.is_ptr() ? " noalias align 32" : "", " ", arg));
-  return absl::StrCat("define void @", name, "(", absl::StrJoin(sargs, ", "), ") #0\n{\n",
+  std::string prefix;
+  for (const std::string& d : declares) absl::StrAppend(&prefix, d, "\n");
+  return absl::StrCat(prefix, "define void @", name, "(", absl::StrJoin(sargs, ", "), ") #0\n{\n",
                       absl::StrJoin(kernel, "\n"), kernel.empty() ? "" : "\n", "  ret void\n}\n",
                       "attributes #0 = { alwaysinline nounwind \"no-builtins\" "
                       "\"no-trapping-math\"=\"true\" }");

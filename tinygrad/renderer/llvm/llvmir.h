@@ -3,9 +3,20 @@
 //
 // A kernel is `define void @name(float* noalias align 32 %data0, ..., i32 %n) #0`: buffers,
 // then int variables, no thread index (the reference renderer has no THREAD support, so
-// global_max is None and kernels run on one core). The IR uses LLVM 14's typed pointer syntax
-// as the reference writes it; vector loads go through a pointer of the scalar type, which only
-// parses with opaque pointers on (runtime/cpu/llvm_compiler.h turns them on).
+// global_max is None and kernels run on one core).
+//
+// Deliberate differences for LLVM 14 (`llvm14`, on by default; our system LLVM is 14, the
+// reference targets LLVM >= 15):
+// - Typed pointers. The reference writes typed-pointer syntax but relies on opaque pointers: a
+//   pointer CAST is a no-op, so a float4 load reads through a `float*` value, and a register
+//   array's alloca is indexed as its element pointer. LLVM 14 parses that only with
+//   -opaque-pointers, a mode that crashes its loop vectorizer (LoopAccessAnalysis) on x86. So we
+//   emit a `bitcast` (named %castN, so other values keep their names) for a pointer CAST that
+//   changes the type, and `alloca T, i32 N` for registers and locals.
+// - Intrinsics. TRUNC calls `@llvm.trunc.float`, which newer LLVMs resolve; LLVM 14 needs the
+//   mangled name and a declaration: `@llvm.trunc.f32` plus `declare float @llvm.trunc.f32(float)`
+//   before the kernel.
+// llvm14=false renders byte-exactly like the reference (the golden tests use it).
 //
 // Example:
 //   LLVMRenderer ren;
@@ -30,6 +41,8 @@ class LLVMRenderer : public Renderer {
   // The module text: the kernel function and its attribute group. CHECK-fails on a uop it has
   // no rule for (tinygrad raises "failed to render").
   std::string Render(std::span<const UOp> uops) const override;
+
+  bool llvm14 = true;
 };
 
 // tinygrad's ldt: the LLVM type of a dtype ("float", "<4 x float>", "float*", "i1").

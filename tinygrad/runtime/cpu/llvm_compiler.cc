@@ -9,7 +9,6 @@
 #include <llvm-c/IRReader.h>
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
-#include <llvm-c/Support.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
@@ -28,8 +27,7 @@
 namespace tg {
 namespace {
 
-// Targets, the host description and -opaque-pointers are process-wide: set up once, before
-// any context exists (contexts read the opaque-pointers option on first use).
+// Targets and the host description are process-wide: set up once.
 struct LlvmHost {
   std::string cpu, features;
 };
@@ -39,8 +37,6 @@ const LlvmHost& InitLlvm() {
     LLVMInitializeNativeTarget();
     LLVMInitializeNativeAsmPrinter();
     LLVMInitializeNativeAsmParser();
-    const char* argv[] = {"tinygrad", "-opaque-pointers"};
-    LLVMParseCommandLineOptions(2, argv, nullptr);
     auto* host = new LlvmHost;
     char* cpu = LLVMGetHostCPUName();
     char* features = LLVMGetHostCPUFeatures();
@@ -112,7 +108,7 @@ struct JitOwner {
 // A parameter of the kernel's `define` line: its LLVM type (a pointer or an integer).
 struct IrParam {
   bool is_ptr;
-  std::string int_type;  // "i32", "i64", ... when !is_ptr
+  std::string type;  // "float*", "<4 x float>*", "i32", "i64", ...
 };
 
 }  // namespace
@@ -217,8 +213,8 @@ absl::StatusOr<std::string> WithLlvmCpuEntry(std::string_view ir_view,
       // the text up to the first space after any <...>
       size_t from = p.front() == '<' ? p.find('>') : 0;
       std::string type = p.substr(0, from == std::string::npos ? p.size() : p.find(' ', from));
-      if (type.ends_with('*') || type == "ptr") {
-        params.push_back({true, ""});
+      if (type.ends_with('*')) {
+        params.push_back({true, type});
       } else if (type.size() > 1 && type.front() == 'i' &&
                  type.find_first_not_of("0123456789", 1) == std::string::npos) {
         params.push_back({false, type});
@@ -228,31 +224,32 @@ absl::StatusOr<std::string> WithLlvmCpuEntry(std::string_view ir_view,
       }
     }
   }
-  // `ptr` syntax: the entry never depends on the kernel's pointee types
+  // typed pointers (LLVM 14): the buffers arrive as i8* and are cast to the kernel's types
   std::vector<std::string> body, call_args;
   int nb = 0, nv = 0;
   for (const IrParam& p : params) {
     if (p.is_ptr) {
-      body.push_back(absl::StrCat("  %b", nb, ".p = getelementptr inbounds ptr, ptr %bufs, i64 ",
-                                  nb, "\n  %b", nb, " = load ptr, ptr %b", nb, ".p"));
-      call_args.push_back(absl::StrCat("ptr %b", nb++));
+      body.push_back(absl::StrCat("  %b", nb, ".p = getelementptr inbounds i8*, i8** %bufs, i64 ",
+                                  nb, "\n  %b", nb, ".i8 = load i8*, i8** %b", nb, ".p\n  %b",
+                                  nb, " = bitcast i8* %b", nb, ".i8 to ", p.type));
+      call_args.push_back(absl::StrCat(p.type, " %b", nb++));
     } else {
-      body.push_back(absl::StrCat("  %v", nv, ".p = getelementptr inbounds i32, ptr %vars, i64 ",
-                                  nv, "\n  %v", nv, ".i = load i32, ptr %v", nv, ".p"));
+      body.push_back(absl::StrCat("  %v", nv, ".p = getelementptr inbounds i32, i32* %vars, i64 ",
+                                  nv, "\n  %v", nv, ".i = load i32, i32* %v", nv, ".p"));
       // the runtime passes int32 values; other widths sign-extend or truncate
-      int bits = std::stoi(p.int_type.substr(1));
+      int bits = std::stoi(p.type.substr(1));
       std::string v = absl::StrCat("%v", nv, ".i");
       if (bits != 32) {
         body.push_back(absl::StrCat("  %v", nv, " = ", bits > 32 ? "sext" : "trunc", " i32 ", v,
-                                    " to ", p.int_type));
+                                    " to ", p.type));
         v = absl::StrCat("%v", nv);
       }
-      call_args.push_back(absl::StrCat(p.int_type, " ", v));
+      call_args.push_back(absl::StrCat(p.type, " ", v));
       ++nv;
     }
   }
   return absl::StrCat(ir, "\ndefine void @", fn, std::string(kCpuEntrySuffix),
-                      "(ptr %bufs, ptr %vars, i32 %core_id) {\n", absl::StrJoin(body, "\n"),
+                      "(i8** %bufs, i32* %vars, i32 %core_id) {\n", absl::StrJoin(body, "\n"),
                       body.empty() ? "" : "\n", "  call void @", fn, "(",
                       absl::StrJoin(call_args, ", "), ")\n  ret void\n}\n");
 }

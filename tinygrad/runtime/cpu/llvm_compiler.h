@@ -14,9 +14,8 @@
 // "generic", so the features string is what enables AVX-512 & co). Results are cached like
 // ClangCompiler's, keyed by (LLVM version, triple, cpu, features, opt, IR).
 //
-// The IR must use opaque pointers semantics: the renderer's typed-pointer text (`float*`) is
-// parsed with LLVM's -opaque-pointers on (set once for the process), because the reference
-// loads vectors through scalar-typed pointers.
+// The IR uses LLVM 14's typed pointers (LLVMRenderer's default, see renderer/llvm/llvmir.h;
+// LLVM 14's -opaque-pointers mode crashes in loop vectorization).
 //
 // Example:
 //   LlvmCompiler llvm;                                             // options from GetConfig()

@@ -36,7 +36,8 @@ loop_latch_0:
   br i1 %v0cmp, label %loop_body_0, label %loop_exit_0
 loop_body_0:
   %v1 = getelementptr inbounds float, float* %data1, i32 %v0
-  %v2 = load <4 x float>, <4 x float>* %v1
+  %cast0 = bitcast float* %v1 to <4 x float>*
+  %v2 = load <4 x float>, <4 x float>* %cast0
   %v3 = extractelement <4 x float> %v2, i32 0
   %v4 = fmul nsz arcp contract afn float %v3, K
   %v5 = sitofp VT %n to float
