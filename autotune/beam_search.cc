@@ -8,6 +8,8 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "tinygrad/base/check.h"
+#include "tinygrad/base/status_macros.h"
+#include "tinygrad/codegen/opt/heuristic.h"
 #include "tinygrad/uop/arg.h"
 
 namespace tg::autotune {
@@ -86,6 +88,16 @@ std::vector<std::pair<int, Scheduler>> GetKernelActions(const Scheduler& s, cons
   return acted;
 }
 
+absl::StatusOr<std::vector<Opt>> HeuristicOpts(const UOp& ast, const Renderer& ren) {
+  Scheduler k(ast, ren);
+  k.ConvertLoopToGlobal();
+  const std::vector<UOp> slice = ast.backward_slice();
+  if (std::any_of(slice.begin(), slice.end(), [](const UOp& u) { return u.op() == Ops::BUFFERIZE; }))
+    return std::vector<Opt>{};
+  ASSIGN_OR_RETURN(Scheduler opt, HandCodedOptimizations(k));
+  return opt.applied_opts();
+}
+
 absl::StatusOr<BeamResult> BeamSearch(const KernelTask& task, const Renderer& ren, Measurer& measurer,
                                       const SearchSettings& settings, const BeamOptions& options) {
   const Clock::time_point start = Clock::now();
@@ -108,6 +120,9 @@ absl::StatusOr<BeamResult> BeamSearch(const KernelTask& task, const Renderer& re
     for (const CandidateResult& r : b->results) {
       res.outcomes[static_cast<int>(r.outcome)] += 1;
       if (r.timed()) res.timed += 1;
+      res.cost.lower_s += r.cost.lower_s;
+      res.cost.compile_s += r.cost.compile_s;
+      res.cost.run_s += r.cost.run_s;
       if (r.program_hash != 0) seen.insert(r.program_hash);
     }
     return b;

@@ -52,6 +52,11 @@ std::vector<Opt> BeamActions(const SearchSettings& settings);
 std::vector<std::pair<int, Scheduler>> GetKernelActions(const Scheduler& s, const std::vector<Opt>& actions,
                                                         const SearchSettings& settings, bool include_0 = true);
 
+// The opts hand_coded_optimizations gives `ast` (what GetProgram applies when neither BEAM nor
+// NOOPT is set): the heuristic baseline of BeamOptions. None for kernels the heuristic skips
+// (BUFFERIZE inside). Errors: whatever the heuristic reports.
+absl::StatusOr<std::vector<Opt>> HeuristicOpts(const UOp& ast, const Renderer& ren);
+
 // Where a search stands, for a progress display.
 struct BeamProgress {
   enum class Phase { kBaseline, kRound, kFinalists, kDone };
@@ -95,6 +100,7 @@ struct BeamResult {
   double prepare_wall_s = 0;  // lowering + compiling (measurer phase 1)
   double run_wall_s = 0;      // timing (measurer phase 2)
   double actions_wall_s = 0;  // enumerating valid actions (the Scheduler)
+  MeasureCost cost;           // summed over candidates (thread seconds: stages overlap)
 
   int64_t failed() const { return candidates - timed - outcomes[static_cast<int>(Outcome::kDuplicate)]; }
   // The share of the search spent running kernels.

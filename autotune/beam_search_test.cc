@@ -214,9 +214,13 @@ TEST(BeamSearchTest, HeuristicIsAlwaysACandidate) {
 TEST(BeamSearchTest, RealSearchOnASmallMatmul) {
   absl::StatusOr<std::unique_ptr<LocalMeasurer>> m = LocalMeasurer::Create();
   ASSERT_TRUE(m.ok()) << m.status();
+  KernelTask task = Task(MatmulKernel(32));
   BeamOptions o;
-  o.heuristic_opts = std::vector<Opt>{Opt{OptOps::UPCAST, 0, int64_t{4}}, Opt{OptOps::UNROLL, 0, int64_t{4}}};
-  absl::StatusOr<BeamResult> r = BeamSearch(Task(MatmulKernel(32)), Cpu(), **m, Width(2), o);
+  absl::StatusOr<std::vector<Opt>> h = HeuristicOpts(task.ast, Cpu());
+  ASSERT_TRUE(h.ok()) << h.status();
+  EXPECT_FALSE(h->empty());
+  o.heuristic_opts = *h;
+  absl::StatusOr<BeamResult> r = BeamSearch(task, Cpu(), **m, Width(2), o);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_GT(r->timed, 10);
   EXPECT_LT(r->time_s, kInf);
