@@ -1,0 +1,128 @@
+// File: autotune/tuner.cc
+// Cache, then search, then store: the tuner behind BEAM=n, `tg tune` and `tg run`.
+#include "autotune/tuner.h"
+
+#include <chrono>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "tinygrad/base/config.h"
+#include "tinygrad/base/status_macros.h"
+#include "tinygrad/uop/kernel_info.h"
+#include "tools/cli/version.h"
+#include "autotune/local_measurer.h"
+
+namespace tg::autotune {
+namespace {
+
+double Since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::string KernelName(const UOp& ast) {
+  return KernelInfo::IsKernelInfo(ast.arg()) ? KernelInfo::FromArg(ast.arg()).name : "";
+}
+
+}  // namespace
+
+TunerOptions TunerOptions::FromConfig(const Config& c) {
+  return TunerOptions{.beam = c.beam, .ignore_cache = c.ignore_beam_cache};
+}
+
+absl::StatusOr<std::unique_ptr<Tuner>> Tuner::Create(const TunerOptions& options) {
+  if (options.beam < 0) return absl::InvalidArgumentError(absl::StrCat("beam width must be >= 0, got ", options.beam));
+  std::unique_ptr<TuningDb> db;
+  if (!options.db.empty()) {
+    ASSIGN_OR_RETURN(db, OpenTuningDb(options.db));
+  } else {
+    ASSIGN_OR_RETURN(db, OpenDefaultTuningDb(GetConfig()));
+  }
+  return std::unique_ptr<Tuner>(new Tuner(options, std::move(db)));
+}
+
+Tuner::Tuner(TunerOptions options, std::unique_ptr<TuningDb> db)
+    : options_(std::move(options)), db_(std::move(db)), measurer_(options_.measurer) {
+  settings_ = options_.settings.value_or(SearchSettings::FromConfig(GetConfig()));
+  if (options_.beam > 0) settings_.width = options_.beam;
+}
+
+std::string Tuner::id() const {
+  return absl::StrCat("tuner beam=", options_.beam, " ignore_cache=", options_.ignore_cache, " ",
+                      settings_.ToString(), " db=", db_ != nullptr ? db_->location() : "none");
+}
+
+absl::StatusOr<const DeviceClass*> Tuner::ClassOf(Device& dev) {
+  auto it = classes_.find(dev.name());
+  if (it == classes_.end()) {
+    ASSIGN_OR_RETURN(DeviceClass dc, DeviceClassFor(dev));
+    it = classes_.emplace(dev.name(), std::move(dc)).first;
+  }
+  return &it->second;
+}
+
+absl::StatusOr<Measurer*> Tuner::MeasurerFor(Device& dev) {
+  if (measurer_ == nullptr) {
+    ASSIGN_OR_RETURN(std::unique_ptr<LocalMeasurer> m, LocalMeasurer::Create({.device = dev.name()}));
+    measurer_ = std::move(m);
+  }
+  return measurer_.get();
+}
+
+absl::StatusOr<KernelTuning> Tuner::Tune(const UOp& ast, Device& dev) {
+  auto t0 = std::chrono::steady_clock::now();
+  ASSIGN_OR_RETURN(const DeviceClass* dc, ClassOf(dev));
+  TuningKey key = TuningKey::Make(ast, *dc, settings_);
+  KernelTuning out;
+  if (db_ != nullptr && !options_.ignore_cache) {
+    std::optional<TuningRecord> hit;
+    if (options_.beam == 0) {
+      ASSIGN_OR_RETURN(hit, db_->LookupBest(key));
+    } else {
+      ASSIGN_OR_RETURN(hit, db_->Lookup(key));
+    }
+    if (hit.has_value()) {
+      out.record = std::move(hit);
+      out.from_cache = true;
+      out.wall_s = Since(t0);
+      return out;
+    }
+  }
+  if (options_.beam == 0) {
+    out.wall_s = Since(t0);
+    return out;
+  }
+
+  ASSIGN_OR_RETURN(KernelTask task, KernelTask::FromAst(ast));
+  ASSIGN_OR_RETURN(Measurer * measurer, MeasurerFor(dev));
+  BeamOptions bo;
+  // The heuristic's opts are always a candidate; a heuristic that fails is simply not one.
+  if (absl::StatusOr<std::vector<Opt>> h = HeuristicOpts(ast, dev.renderer()); h.ok()) bo.heuristic_opts = *h;
+  if (options_.progress) bo.progress = [&](const BeamProgress& p) { options_.progress(ast, p); };
+  ASSIGN_OR_RETURN(BeamResult r, BeamSearch(task, dev.renderer(), *measurer, settings_, bo));
+
+  TuningRecord rec{
+      .key = key,
+      .kernel_name = StripAnsi(KernelName(ast)),
+      .opts = r.opts,
+      .time_s = r.time_s,
+      .candidates = r.timed,
+      .device_description = dc->Describe(),
+      .tinygrad_cc_version = std::string(kVersion),
+      .search_wall_s = r.search_wall_s,
+  };
+  if (r.noopt_s < kInf) rec.noopt_time_s = r.noopt_s;
+  if (r.heuristic_s < kInf) rec.heuristic_time_s = r.heuristic_s;
+  if (db_ != nullptr) RETURN_IF_ERROR(db_->Put(rec).status());
+  out.record = std::move(rec);
+  out.search = std::move(r);
+  out.wall_s = Since(t0);
+  return out;
+}
+
+absl::StatusOr<std::optional<std::vector<Opt>>> Tuner::Choose(const UOp& ast, Device& dev) {
+  ASSIGN_OR_RETURN(KernelTuning t, Tune(ast, dev));
+  if (!t.record.has_value()) return std::optional<std::vector<Opt>>();
+  return std::optional<std::vector<Opt>>(t.record->opts);
+}
+
+}  // namespace tg::autotune

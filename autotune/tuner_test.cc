@@ -1,0 +1,143 @@
+// File: autotune/tuner_test.cc
+// The tuner end to end on real small kernels: search then store, a second ask answered from
+// the database, IGNORE_BEAM_CACHE searching again, lookup-only mode, no database at
+// CACHELEVEL=0, and the tuner installed as the engine's chooser producing correct results.
+#include "autotune/tuner.h"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "autotune/test_kernels.h"
+#include "gtest/gtest.h"
+#include "tinygrad/base/config.h"
+#include "tinygrad/engine/device.h"
+#include "tinygrad/engine/opt_chooser.h"
+#include "tinygrad/tensor/tensor.h"
+
+namespace tg::autotune {
+namespace {
+
+std::string TempDb(const std::string& name) {
+  std::string dir = std::string(std::getenv("TEST_TMPDIR") != nullptr ? std::getenv("TEST_TMPDIR") : "/tmp");
+  std::string path = dir + "/" + name;
+  std::filesystem::remove(path);
+  return path;
+}
+
+Device& Cpu() {
+  absl::StatusOr<Device*> d = GetDevice("CPU");
+  EXPECT_TRUE(d.ok()) << d.status();
+  return **d;
+}
+
+// Small settings keep the searches short.
+TunerOptions Small(const std::string& db, int beam) {
+  SearchSettings s = SearchSettings::FromConfig(GetConfig());
+  s.upcast_max = 16;
+  return TunerOptions{.beam = beam, .db = db, .settings = s};
+}
+
+TEST(TunerTest, SearchesStoresThenAnswersFromTheDatabase) {
+  std::string db = TempDb("tuner_cache.db");
+  UOp ast = SumKernel(16, 64);
+  absl::StatusOr<std::unique_ptr<Tuner>> tuner = Tuner::Create(Small(db, 2));
+  ASSERT_TRUE(tuner.ok()) << tuner.status();
+  absl::StatusOr<KernelTuning> first = (*tuner)->Tune(ast, Cpu());
+  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_TRUE(first->record.has_value());
+  EXPECT_FALSE(first->from_cache);
+  ASSERT_TRUE(first->search.has_value());
+  EXPECT_GT(first->record->candidates, 0);
+  ASSERT_TRUE(first->record->noopt_time_s.has_value());
+  // Never slower than the untuned kernel (it is a candidate re-measured with the finalists).
+  EXPECT_LE(first->record->time_s, *first->record->noopt_time_s);
+
+  // A new tuner on the same file (as a second process would be) answers from it.
+  absl::StatusOr<std::unique_ptr<Tuner>> again = Tuner::Create(Small(db, 2));
+  ASSERT_TRUE(again.ok()) << again.status();
+  absl::StatusOr<KernelTuning> second = (*again)->Tune(ast, Cpu());
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_TRUE(second->from_cache);
+  EXPECT_FALSE(second->search.has_value());
+  EXPECT_EQ(second->record->opts, first->record->opts);
+
+  // IGNORE_BEAM_CACHE: searches again.
+  TunerOptions ignore = Small(db, 2);
+  ignore.ignore_cache = true;
+  absl::StatusOr<std::unique_ptr<Tuner>> fresh = Tuner::Create(ignore);
+  ASSERT_TRUE(fresh.ok());
+  absl::StatusOr<KernelTuning> third = (*fresh)->Tune(ast, Cpu());
+  ASSERT_TRUE(third.ok()) << third.status();
+  EXPECT_FALSE(third->from_cache);
+  EXPECT_TRUE(third->search.has_value());
+}
+
+TEST(TunerTest, LookupOnlyUsesAnyStoredResultAndMissesOtherwise) {
+  std::string db = TempDb("tuner_lookup.db");
+  UOp tuned = AddKernel(4096);
+  UOp untuned = AddKernel(2048);
+  {
+    absl::StatusOr<std::unique_ptr<Tuner>> t = Tuner::Create(Small(db, 2));
+    ASSERT_TRUE(t.ok());
+    ASSERT_TRUE((*t)->Tune(tuned, Cpu()).ok());
+  }
+  absl::StatusOr<std::unique_ptr<Tuner>> lookup = Tuner::Create(Small(db, 0));
+  ASSERT_TRUE(lookup.ok());
+  absl::StatusOr<KernelTuning> hit = (*lookup)->Tune(tuned, Cpu());
+  ASSERT_TRUE(hit.ok()) << hit.status();
+  EXPECT_TRUE(hit->from_cache);
+  absl::StatusOr<KernelTuning> miss = (*lookup)->Tune(untuned, Cpu());
+  ASSERT_TRUE(miss.ok()) << miss.status();
+  EXPECT_FALSE(miss->record.has_value());
+  absl::StatusOr<std::optional<std::vector<Opt>>> chosen = (*lookup)->Choose(untuned, Cpu());
+  ASSERT_TRUE(chosen.ok());
+  EXPECT_FALSE(chosen->has_value()) << "a miss keeps the default opts";
+}
+
+TEST(TunerTest, NoDatabaseAtCacheLevelZero) {
+  Config c = GetConfig();
+  c.cachelevel = 0;
+  ScopedConfig scoped(c);
+  absl::StatusOr<std::unique_ptr<Tuner>> t = Tuner::Create(Small("", 2));
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ((*t)->db(), nullptr);
+  absl::StatusOr<KernelTuning> a = (*t)->Tune(AddKernel(1024), Cpu());
+  ASSERT_TRUE(a.ok()) << a.status();
+  EXPECT_FALSE(a->from_cache);
+  absl::StatusOr<KernelTuning> b = (*t)->Tune(AddKernel(1024), Cpu());
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_FALSE(b->from_cache) << "nothing is cached with CACHELEVEL=0";
+}
+
+TEST(TunerTest, BadOptionsAndDatabaseAreErrors) {
+  EXPECT_EQ(Tuner::Create(Small(TempDb("x.db"), -1)).status().code(), absl::StatusCode::kInvalidArgument);
+  absl::StatusOr<std::unique_ptr<Tuner>> t = Tuner::Create(Small("/proc/no/such/dir/tuning.db", 2));
+  EXPECT_FALSE(t.ok());
+}
+
+TEST(TunerTest, AsTheEnginesChooserKernelsStayCorrect) {
+  std::string db = TempDb("tuner_chooser.db");
+  absl::StatusOr<std::unique_ptr<Tuner>> t = Tuner::Create(Small(db, 2));
+  ASSERT_TRUE(t.ok());
+  SetKernelOptChooser(t->get());
+  std::vector<float> a(24 * 40), b(40 * 8);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(i % 7) - 3;
+  for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(i % 5) - 2;
+  Tensor c = Tensor::FromVector<float>(a, {24, 40}).matmul(Tensor::FromVector<float>(b, {40, 8}));
+  absl::StatusOr<std::vector<float>> got = c.to_vector<float>();
+  SetKernelOptChooser(nullptr);
+  ASSERT_TRUE(got.ok()) << got.status();
+  for (int i = 0; i < 24; ++i)
+    for (int j = 0; j < 8; ++j) {
+      float want = 0;
+      for (int k = 0; k < 40; ++k) want += a[i * 40 + k] * b[k * 8 + j];
+      EXPECT_FLOAT_EQ((*got)[i * 8 + j], want) << i << "," << j;
+    }
+  absl::StatusOr<int64_t> stored = (*t)->db()->Count();
+  ASSERT_TRUE(stored.ok());
+  EXPECT_GE(*stored, 1);
+}
+
+}  // namespace
+}  // namespace tg::autotune
