@@ -1,0 +1,92 @@
+// File: tests/e2e/thread_opt_test.cc
+// The THREAD opt end to end on CPU: a kernel AST with THREAD in opts_to_apply goes through
+// GetProgram (Scheduler -> codegen -> C) and the CPU device (clang, CoreThreadPool launch over
+// core_id) and computes what the unthreaded kernel and a plain loop compute.
+#include <cstddef>
+#include <numeric>
+#include <span>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tinygrad/base/config.h"
+#include "tinygrad/codegen/opt/opt.h"
+#include "tinygrad/codegen/opt/scheduler.h"
+#include "tinygrad/codegen/pipeline.h"
+#include "tinygrad/engine/device.h"
+#include "tinygrad/uop/kernel_info.h"
+#include "tinygrad/uop/uop.h"
+
+namespace tg {
+namespace {
+
+UOp DG(int64_t size, int slot) { return UOp::Make(Ops::DEFINE_GLOBAL, dtypes::float32.ptr(size), {}, slot); }
+
+// out[i] = sum_j in[i*32 + j] for a 64x32 input (x.sum(axis=1)).
+UOp RowSumAst() {
+  UOp out = DG(64, 0), r = UOp::Range(64, 1), in = DG(2048, 1), k = UOp::Range(32, 0, AxisType::REDUCE);
+  UOp red = UOp::Make(Ops::REDUCE, dtypes::float32, {in.index(std::vector<UOp>{r * 32 + k}), k}, Ops::ADD);
+  return UOp::Sink({UOp::Make(Ops::END, dtypes::void_, {out.index(std::vector<UOp>{r}, true).store(red), r})});
+}
+
+// Runs the kernel with `opts` applied; the 64 outputs.
+std::vector<float> RunRowSum(const std::vector<Opt>& opts, const std::vector<float>& input, ProgramSpec* spec_out) {
+  Device* dev = *GetDevice("CPU");
+  KernelInfo ki;
+  ki.opts_to_apply.emplace();
+  for (const Opt& o : opts) ki.opts_to_apply->push_back(OptToArg(o));
+  ResetKernelNameCounts();
+  absl::StatusOr<ProgramSpec> spec = GetProgram(RowSumAst().replace_arg(ki.ToArg()), dev->renderer());
+  EXPECT_TRUE(spec.ok()) << spec.status();
+  if (!spec.ok()) return {};
+  *spec_out = *spec;
+  absl::StatusOr<std::string> lib = dev->Compile(*spec);
+  EXPECT_TRUE(lib.ok()) << lib.status();
+  absl::StatusOr<std::unique_ptr<Program>> prog = dev->Load(spec->function_name, *lib);
+  EXPECT_TRUE(prog.ok()) << prog.status();
+  auto out = *dev->Allocate(64 * sizeof(float));
+  auto in = *dev->Allocate(input.size() * sizeof(float));
+  in->CopyIn(std::as_bytes(std::span<const float>(input)));
+  std::vector<float> zeros(64, -1.0f);
+  out->CopyIn(std::as_bytes(std::span<const float>(zeros)));
+  LaunchDims global{1, 1, 1};
+  for (size_t i = 0; i < 3; ++i) global[i] = spec->global_size[i].arg().int64();
+  std::vector<void*> bufs{out->data(), in->data()};
+  EXPECT_TRUE((*prog)->Run(bufs, {}, global, std::nullopt, true).ok());
+  std::vector<float> result(64);
+  out->CopyOut(std::as_writable_bytes(std::span<float>(result)));
+  return result;
+}
+
+TEST(ThreadOptTest, ThreadedKernelMatchesTheUnthreadedOne) {
+  Device* dev = *GetDevice("CPU");
+  const Renderer& ren = dev->renderer();
+  if (!ren.has_threads || !ren.global_max || (*ren.global_max)[0] < 2)
+    GTEST_SKIP() << "CPU renderer without at least 2 threads (THREADS=0 or CPU_COUNT=1)";
+  Config cfg = GetConfig();
+  cfg.noopt = true;
+  cfg.beam = 0;
+  ScopedConfig scoped(cfg);
+  std::vector<float> input(2048);
+  for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<float>(i % 7) - 2.5f;
+  std::vector<float> want(64, 0.0f);
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 32; ++j) want[i] += input[i * 32 + j];
+
+  ProgramSpec plain, threaded, threaded_upcast;
+  EXPECT_EQ(RunRowSum({}, input, &plain), want);
+  EXPECT_EQ(plain.global_size[0].arg().int64(), 1);
+
+  EXPECT_EQ(RunRowSum({{OptOps::THREAD, 0, int64_t{2}}}, input, &threaded), want);
+  EXPECT_EQ(threaded.global_size[0].arg().int64(), 2) << "two cores launched";
+  EXPECT_NE(threaded.src.find("core_id"), std::string::npos) << threaded.src;
+
+  // THREAD with vector code on the rest of the axis
+  EXPECT_EQ(RunRowSum({{OptOps::THREAD, 0, int64_t{2}}, {OptOps::UPCAST, 0, int64_t{4}}, {OptOps::UNROLL, 0, int64_t{4}}},
+                input, &threaded_upcast),
+            want);
+  EXPECT_EQ(threaded_upcast.global_size[0].arg().int64(), 2);
+  EXPECT_NE(threaded_upcast.src.find("float4"), std::string::npos) << threaded_upcast.src;
+}
+
+}  // namespace
+}  // namespace tg
