@@ -265,12 +265,12 @@ absl::Status SqliteTuningDb::Init(const SqliteTuningDbOptions& options) {
   std::string select_one = absl::StrCat(SelectSql(), " WHERE key = ?");
   int rc = sqlite3_prepare_v2(db_, select_one.c_str(), -1, &lookup_, nullptr);
   if (rc != SQLITE_OK) return Error(rc, "preparing lookup");
-  std::string select_best = absl::StrCat(SelectSql(),
-                                         " WHERE ast_hash = ? AND device_digest = ? AND renderer = "
-                                         "? AND compiler = ? AND opt_version = ?"
-                                         " ORDER BY time_s, key LIMIT 1");
+  std::string select_best = absl::StrCat(
+      SelectSql(),
+      " WHERE ast_hash = ? AND device_digest = ? AND renderer = ? AND compiler = ? AND "
+      "codegen_version = ? AND opt_version = ? ORDER BY time_s, key LIMIT 1");
   rc = sqlite3_prepare_v2(db_, select_best.c_str(), -1, &lookup_best_, nullptr);
-  if (rc != SQLITE_OK) return Error(rc, "preparing lookup of the best record");
+  if (rc != SQLITE_OK) return Error(rc, "preparing lookup of the best");
   std::string upsert = UpsertSql();
   rc = sqlite3_prepare_v2(db_, upsert.c_str(), -1, &put_, nullptr);
   if (rc != SQLITE_OK) return Error(rc, "preparing put");
@@ -339,14 +339,16 @@ absl::StatusOr<std::optional<TuningRecord>> SqliteTuningDb::LookupBest(const Tun
   std::string ast = key.AstHex();
   absl::MutexLock lock(&mu_);
   StmtReset reset(lookup_best_);
-  BindText(lookup_best_, 1, ast);
-  BindText(lookup_best_, 2, key.device);
-  BindText(lookup_best_, 3, key.renderer);
-  BindText(lookup_best_, 4, key.compiler);
-  sqlite3_bind_int(lookup_best_, 5, key.opt_version);
+  int i = 1;
+  BindText(lookup_best_, i++, ast);
+  BindText(lookup_best_, i++, key.device);
+  BindText(lookup_best_, i++, key.renderer);
+  BindText(lookup_best_, i++, key.compiler);
+  BindText(lookup_best_, i++, key.codegen_version);
+  sqlite3_bind_int(lookup_best_, i++, key.opt_version);
   int rc = sqlite3_step(lookup_best_);
   if (rc == SQLITE_DONE) return std::nullopt;
-  if (rc != SQLITE_ROW) return Error(rc, "lookup of the best record");
+  if (rc != SQLITE_ROW) return Error(rc, "lookup of the best");
   ASSIGN_OR_RETURN(TuningRecord r, ReadRow(lookup_best_));
   return r;
 }

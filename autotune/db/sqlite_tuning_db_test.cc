@@ -162,6 +162,29 @@ TEST(SqliteTuningDbTest, LookupBestSpansSearchSettingsOnly) {
   EXPECT_EQ(db->LookupBest(SampleKey(13)).value(), std::nullopt);
 }
 
+TEST(SqliteTuningDbTest, LookupBestIgnoresOnlyTheSearchSettings) {
+  auto db = OpenOrDie(TempPath("best.db"));
+  ASSERT_NE(db, nullptr);
+  EXPECT_EQ(db->LookupBest(SampleKey(5)).value(), std::nullopt);
+  TuningRecord w2 = SampleRecord(5, 0.003);
+  TuningRecord w4 = SampleRecord(5, 0.002);
+  w4.key.settings.width = 4;
+  TuningRecord w8 = SampleRecord(5, 0.004);
+  w8.key.settings.width = 8;
+  TuningRecord other_kernel = SampleRecord(6, 0.0001);
+  TuningRecord other_compiler = SampleRecord(5, 0.0001);
+  other_compiler.key.compiler = "gcc";
+  for (const TuningRecord* r : {&w2, &w4, &w8, &other_kernel, &other_compiler})
+    ASSERT_TRUE(db->Put(*r).value());
+  TuningKey asked = SampleKey(5);
+  asked.settings.width = 3;  // no search with these settings was stored
+  EXPECT_EQ(db->Lookup(asked).value(), std::nullopt);
+  EXPECT_EQ(db->LookupBest(asked).value(), w4);
+  TuningKey other_codegen = asked;
+  other_codegen.codegen_version = "0.2.0";
+  EXPECT_EQ(db->LookupBest(other_codegen).value(), std::nullopt);
+}
+
 // Every part of the key, flipped alone, misses the stored record.
 TEST(SqliteTuningDbTest, EachKeyPartFlippedMisses) {
   auto db = OpenOrDie(TempPath("flips.db"));

@@ -42,6 +42,16 @@ void BM_LookupHit(benchmark::State& state) {
 }
 BENCHMARK(BM_LookupHit);
 
+void BM_LookupBest(benchmark::State& state) {
+  SqliteTuningDb& db = Db();
+  int i = 0;
+  for (auto _ : state) {
+    auto r = db.LookupBest(testing::SampleKey(i++ % kRows));
+    benchmark::DoNotOptimize(r);
+  }
+}
+BENCHMARK(BM_LookupBest);
+
 void BM_LookupMiss(benchmark::State& state) {
   SqliteTuningDb& db = Db();
   int i = 0;
