@@ -80,6 +80,32 @@ TEST(LocalMeasurerTest, TimesRealKernels) {
   }
 }
 
+// Lowering and compiling on 8 threads gives the same programs as on one (the pipeline, the
+// interning tables and the compiler are shared between the threads).
+TEST(LocalMeasurerTest, ParallelPreparationMatchesSerial) {
+  absl::StatusOr<Device*> dev = GetDevice("CPU");
+  ASSERT_TRUE(dev.ok());
+  std::vector<std::vector<Opt>> cands;
+  for (int64_t a : {2, 4, 8})
+    for (int64_t b : {2, 4})
+      cands.push_back({Opt{OptOps::UPCAST, 0, a}, Opt{OptOps::UNROLL, 0, b}});
+  cands.push_back({Opt{OptOps::UPCAST, 1, int64_t{4}}});
+  cands.push_back({});
+  KernelTask task = Task(MatmulKernel(32));
+  LocalMeasurer serial(*dev, 1), parallel(*dev, 8);
+  MeasureOptions o;
+  o.runs = 1;
+  absl::StatusOr<MeasureBatch> a = serial.Measure(task, cands, o);
+  absl::StatusOr<MeasureBatch> b = parallel.Measure(task, cands, o);
+  ASSERT_TRUE(a.ok() && b.ok());
+  for (size_t i = 0; i < cands.size(); ++i) {
+    EXPECT_EQ(a->results[i].outcome, Outcome::kOk) << Describe(a->results[i]);
+    EXPECT_EQ(b->results[i].outcome, Outcome::kOk) << Describe(b->results[i]);
+    EXPECT_EQ(a->results[i].program_hash, b->results[i].program_hash) << i;
+    EXPECT_EQ(a->results[i].uops, b->results[i].uops) << i;
+  }
+}
+
 TEST(LocalMeasurerTest, InvalidOptsAreAFailureNotAnError) {
   std::unique_ptr<LocalMeasurer> m = MakeMeasurer();
   ASSERT_NE(m, nullptr);
