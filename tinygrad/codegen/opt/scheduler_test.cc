@@ -1,0 +1,152 @@
+// File: tinygrad/codegen/opt/scheduler_test.cc
+// Scheduler semantics beyond the reference goldens: copies are independent values, a rejected
+// opt leaves the Scheduler unchanged, the shape views, what ApplyOptRanges returns, and the
+// TC opt's bookkeeping (tensor_core(), WMMA).
+#include "tinygrad/codegen/opt/scheduler.h"
+
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tinygrad/codegen/opt/opt.h"
+#include "tinygrad/codegen/opt/test_renderers.h"
+#include "tinygrad/uop/kernel_info.h"
+
+namespace tg {
+namespace {
+
+class CpuLike : public Renderer {
+ public:
+  CpuLike() {
+    device = "CPU";
+    has_local = false;
+    has_threads = true;
+    global_max = LaunchDims{8, 0, 0};
+  }
+  std::string Render(std::span<const UOp>) const override { return ""; }
+};
+
+UOp DG(int64_t size, int slot, DType dt = dtypes::float32) { return UOp::Make(Ops::DEFINE_GLOBAL, dt.ptr(size), {}, slot); }
+
+// c[i, j] = sum_k a[i, k] * b[k, j] for (16x32) @ (32x8), as the reference schedules it.
+UOp Matmul(DType dt = dtypes::float32, int64_t n = 16, int64_t k = 32, int64_t m = 8) {
+  UOp c = DG(n * m, 0), i = UOp::Range(n, 1), j = UOp::Range(m, 2), a = DG(n * k, 1, dt),
+      r = UOp::Range(k, 0, AxisType::REDUCE), b = DG(k * m, 2, dt);
+  UOp mul = a.index(std::vector<UOp>{i * k + r}) * b.index(std::vector<UOp>{r * m + j});
+  if (dt != dtypes::float32) mul = mul.cast(dtypes::float32);
+  UOp red = UOp::Make(Ops::REDUCE, dtypes::float32, {mul, r}, Ops::ADD);
+  return UOp::Sink({UOp::Make(Ops::END, dtypes::void_, {c.index(std::vector<UOp>{i * m + j}, true).store(red), i, j})});
+}
+
+TEST(SchedulerTest, ShapeViews) {
+  CpuLike ren;
+  Scheduler k(Matmul(), ren);
+  k.ConvertLoopToGlobal();  // no locals: stays LOOP
+  EXPECT_EQ(k.shape_str(), (std::vector<std::string>{"L0", "L1", "R0"}));
+  EXPECT_EQ(k.full_shape(), (std::vector<SInt>{16, 8, 32}));
+  EXPECT_EQ(k.upcastable_dims(), (std::vector<int>{0, 1}));
+  EXPECT_EQ(k.unrollable_dims(), (std::vector<int>{2}));
+  EXPECT_EQ(k.output_shape(), (std::vector<SInt>{16, 8, 1}));
+  EXPECT_EQ(k.bufs().size(), 3u);
+  ASSERT_TRUE(k.reduceop().has_value());
+  EXPECT_EQ(k.reduceop()->op(), Ops::REDUCE_AXIS);
+  ASSERT_TRUE(k.ApplyOpt({OptOps::UPCAST, 1, int64_t{4}}).ok());
+  ASSERT_TRUE(k.ApplyOpt({OptOps::UNROLL, 0, int64_t{8}}).ok());
+  EXPECT_EQ(k.shape_str(), (std::vector<std::string>{"L0", "L1", "u0", "R0", "r0"}));
+  EXPECT_EQ(k.upcast_size(), 32);
+  EXPECT_EQ(k.upcasted(), 2);
+  EXPECT_EQ(k.axes_of({AxisType::UPCAST, AxisType::UNROLL}), (std::vector<int>{2, 4}));
+  EXPECT_EQ(k.ranges_of({AxisType::REDUCE}).size(), 1u);
+  EXPECT_EQ(k.applied_opts().size(), 2u);
+  EXPECT_NE(k.colored_shape().find("  16"), std::string::npos);
+}
+
+TEST(SchedulerTest, CopiesAreIndependent) {
+  CpuLike ren;
+  Scheduler k(Matmul(), ren);
+  Scheduler c = k;
+  ASSERT_TRUE(c.ApplyOpt({OptOps::UPCAST, 0, int64_t{4}}).ok());
+  EXPECT_EQ(k.shape_len(), 3);
+  EXPECT_TRUE(k.applied_opts().empty());
+  EXPECT_EQ(c.shape_len(), 4);
+  // a copy of the copy numbers its new ranges after the copy's ranges
+  Scheduler cc = c;
+  ASSERT_TRUE(cc.ApplyOpt({OptOps::UPCAST, 1, int64_t{2}}).ok());
+  EXPECT_EQ(cc.shape_len(), 5);
+  EXPECT_NE(cc.rngs()[3].arg()[0], cc.rngs()[2].arg()[0]);
+}
+
+TEST(SchedulerTest, RejectedOptsLeaveTheSchedulerUnchanged) {
+  const Renderer& ren = CudaLikeRenderer();
+  Scheduler k(Matmul(), ren);
+  k.ConvertLoopToGlobal();
+  ASSERT_TRUE(k.ApplyOpt({OptOps::LOCAL, 0, int64_t{4}}).ok());
+  const UOp ast = k.ast();
+  for (const Opt& bad : std::vector<Opt>{{OptOps::NOLOCALS, std::nullopt, {}},
+                                         {OptOps::UPCAST, 0, int64_t{3}},
+                                         {OptOps::TC, 0, std::array<int64_t, 3>{-1, 0, 1}},
+                                         {OptOps::PADTO, 0, int64_t{1024}},
+                                         {OptOps::SWAP, 0, int64_t{9}}}) {
+    absl::Status s = k.ApplyOpt(bad);
+    EXPECT_TRUE(IsKernelOptError(s)) << bad.ToString() << ": " << s;
+    EXPECT_EQ(k.ast(), ast) << bad.ToString();
+    EXPECT_EQ(k.applied_opts().size(), 1u);
+    EXPECT_FALSE(k.dont_use_locals());
+  }
+}
+
+TEST(SchedulerTest, ApplyOptRangesReturnsTheSplitRanges) {
+  CpuLike ren;
+  Scheduler k(Matmul(), ren);
+  absl::StatusOr<std::vector<UOp>> r = k.ApplyOptRanges({OptOps::UPCAST, 0, int64_t{4}});
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->size(), 2u);
+  EXPECT_EQ((*r)[0].vmax().to_int64(), 3);  // 16 / 4 = 4 left
+  EXPECT_EQ((*r)[1].vmax().to_int64(), 3);  // the new UPCAST range of 4
+  EXPECT_EQ(k.rngs()[0], (*r)[0]);
+  absl::StatusOr<std::vector<UOp>> n = k.ApplyOptRanges({OptOps::NOLOCALS, std::nullopt, {}});
+  ASSERT_TRUE(n.ok());
+  EXPECT_TRUE(n->empty());
+}
+
+TEST(SchedulerTest, TensorCoreOptBuildsAWmma) {
+  const Renderer& ren = CudaLikeRenderer();
+  Scheduler k(Matmul(dtypes::float16, 64, 64, 64), ren);
+  k.ConvertLoopToGlobal();
+  absl::StatusOr<std::vector<UOp>> axes = k.ApplyOptRanges({OptOps::TC, 0, std::array<int64_t, 3>{-1, 0, 1}});
+  ASSERT_TRUE(axes.ok()) << axes.status();
+  EXPECT_EQ(axes->size(), 3u);
+  ASSERT_NE(k.tensor_core(), nullptr);
+  EXPECT_EQ(k.tensor_core()->ToString(), "WMMA_8_16_16_half_float");
+  int wmmas = 0;
+  for (const UOp& u : k.ast().toposort()) wmmas += u.op() == Ops::WMMA;
+  EXPECT_EQ(wmmas, 1);
+  Scheduler copy = k;
+  ASSERT_NE(copy.tensor_core(), nullptr);
+  // float inputs: tf32 is off by default on CUDA
+  Scheduler f(Matmul(), ren);
+  EXPECT_EQ(f.ApplyOpt({OptOps::TC, 0, std::array<int64_t, 3>{-1, 0, 1}}).message(), "no tensor core available");
+  EXPECT_EQ(f.tensor_core(), nullptr);
+}
+
+TEST(SchedulerTest, OptimizedAstCarriesTheOpts) {
+  CpuLike ren;
+  ResetKernelNameCounts();
+  Scheduler k(Matmul(), ren);
+  ASSERT_TRUE(k.ApplyOpt({OptOps::UPCAST, 0, int64_t{4}}).ok());
+  ASSERT_TRUE(k.ApplyOpt({OptOps::NOLOCALS, std::nullopt, {}}).ok());
+  UOp out = k.GetOptimizedAst();
+  KernelInfo ki = KernelInfo::FromArg(out.arg());
+  EXPECT_EQ(ki.function_name(), "r_4_8_4_32");
+  EXPECT_TRUE(ki.dont_use_locals);
+  EXPECT_EQ(ki.applied_opts, (std::vector<Arg>{OptToArg({OptOps::UPCAST, 0, int64_t{4}}),
+                                               OptToArg({OptOps::NOLOCALS, std::nullopt, {}})}));
+  EXPECT_EQ(out.tag(), Arg(1));
+  // a Scheduler over it starts from those opts
+  Scheduler again(out.replace_tag(Arg()), ren);
+  EXPECT_EQ(again.applied_opts().size(), 2u);
+  EXPECT_TRUE(again.dont_use_locals());
+  EXPECT_EQ(KernelInfo::FromArg(k.GetOptimizedAst().arg()).function_name(), "r_4_8_4_32n1");
+}
+
+}  // namespace
+}  // namespace tg
