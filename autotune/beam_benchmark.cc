@@ -7,6 +7,7 @@
 // Compare with tinygrad on the same machine: `DEV=CPU BEAM=2 IGNORE_BEAM_CACHE=1` on a 256
 // matmul timed 49 candidates in 16.6 s (2.95 per second), tools/bench/tinygrad_beam.py.
 #include <cstdio>
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -47,6 +48,8 @@ int Main(int argc, char** argv) {
   settings.width = width;
   const double flops = 2.0 * n * n * n;
   std::map<std::string, int> winners;
+  std::map<uint64_t, int> programs;
+  double best = kInf, worst = 0;
   for (int rep = 0; rep < repeats; ++rep) {
     task->seed = static_cast<uint64_t>(rep);  // new inputs: a new task, nothing reused
     BeamOptions o;
@@ -63,6 +66,9 @@ int Main(int argc, char** argv) {
       return 1;
     }
     winners[OptsStr(r->opts)] += 1;
+    programs[r->program_hash] += 1;
+    best = std::min(best, r->time_s);
+    worst = std::max(worst, r->time_s);
     std::printf("matmul %lld BEAM=%d (run %d)\n", static_cast<long long>(n), width, rep + 1);
     std::printf("  winner      %s\n", OptsStr(r->opts).c_str());
     std::printf("  time        %.1f us (%.1f GFLOP/s); noopt %.1f us (%.1f GFLOP/s); heuristic %.1f us (%.1f GFLOP/s)\n",
@@ -85,7 +91,8 @@ int Main(int argc, char** argv) {
                 100 * r->run_fraction());
   }
   if (repeats > 1) {
-    std::printf("winner stability: %zu distinct winners in %d searches\n", winners.size(), repeats);
+    std::printf("winner stability: %zu distinct opt lists, %zu distinct programs in %d searches; winner times %.1f..%.1f us (%.1f%% spread)\n",
+                winners.size(), programs.size(), repeats, best * 1e6, worst * 1e6, 100 * (worst - best) / best);
     for (const auto& [opts, count] : winners) std::printf("  %dx %s\n", count, opts.c_str());
   }
   return 0;

@@ -215,6 +215,7 @@ absl::StatusOr<BeamResult> BeamSearch(const KernelTask& task, const Renderer& re
                                    ? fb->results[fb->results[i].duplicate_of]
                                    : fb->results[i];
     finalists[i].outcome = r.outcome;
+    finalists[i].program_hash = r.program_hash;
     finalists[i].final_s = r.timed() ? r.min_s : kInf;
     // ties go to the earlier finalist: noopt, then the heuristic, then the search's best
     if (finalists[i].final_s < kInf && (winner < 0 || finalists[i].final_s < finalists[winner].final_s))
@@ -225,6 +226,7 @@ absl::StatusOr<BeamResult> BeamSearch(const KernelTask& task, const Renderer& re
   if (winner >= 0) {
     res.opts = finalists[winner].opts;
     res.time_s = finalists[winner].final_s;
+    res.program_hash = finalists[winner].program_hash;
   }
   best_s = res.time_s;
   best_opts = res.opts;

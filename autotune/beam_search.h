@@ -84,11 +84,13 @@ struct Finalist {
   double search_s = kInf;  // its time during the search
   double final_s = kInf;   // its best in the quiet interleaved phase
   Outcome outcome = Outcome::kOk;
+  uint64_t program_hash = 0;  // of its rendered program
 };
 
 struct BeamResult {
   std::vector<Opt> opts;  // the winner
   double time_s = kInf;   // its time in the final phase
+  uint64_t program_hash = 0;  // the winner's program (different opt lists can make one program)
   double noopt_s = kInf;  // the unoptimized kernel, final phase
   double heuristic_s = kInf;  // the heuristic's opts, final phase (kInf: none or it failed)
   std::vector<Finalist> finalists;
