@@ -44,6 +44,21 @@ TEST(KernelTaskTest, BuffersFromTheAst) {
   EXPECT_FALSE(KernelTask::FromAst(UOp()).ok());
 }
 
+// A kernel over a symbolic size runs with the variable at (vmin+vmax)/2, as beam_search.
+TEST(LocalMeasurerTest, SymbolicKernelRunsAtTheMidValue) {
+  Variable n("n", 1, 63);
+  Tensor x = Tensor::Empty(std::vector<int64_t>{64, 16}).shrink({{0, n.bind(10)}, {0, 16}}).sum(1);
+  KernelTask task = Task(LastKernelAst(x));
+  ASSERT_EQ(task.var_vals.size(), 1u);
+  EXPECT_EQ(task.var_vals[0], (std::pair<std::string, int64_t>{"n", 32}));
+  std::unique_ptr<LocalMeasurer> m = MakeMeasurer();
+  ASSERT_NE(m, nullptr);
+  std::vector<std::vector<Opt>> cands = {{}, {Opt{OptOps::UNROLL, 0, int64_t{4}}}};
+  absl::StatusOr<MeasureBatch> b = m->Measure(task, cands, MeasureOptions{});
+  ASSERT_TRUE(b.ok()) << b.status();
+  for (const CandidateResult& r : b->results) EXPECT_EQ(r.outcome, Outcome::kOk) << Describe(r);
+}
+
 // Each kernel times the unoptimized form and a few opt lists.
 struct KernelCase {
   const char* name;
