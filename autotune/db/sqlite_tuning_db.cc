@@ -4,10 +4,13 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -186,6 +189,21 @@ absl::StatusOr<TuningRecord> ReadRow(sqlite3_stmt* s) {
   return r;
 }
 
+// SQLite returns BUSY without calling the busy handler where waiting could deadlock: changing
+// the journal mode of a new file while another connection reads it, or taking the write lock
+// while that file is still in rollback mode. Those steps are retried from scratch, briefly
+// sleeping, until the busy timeout.
+template <typename Step>
+int RetryWhileBusy(int timeout_ms, Step step) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  for (int attempt = 0;; ++attempt) {
+    int rc = step();
+    bool busy = (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
+    if (!busy || std::chrono::steady_clock::now() >= deadline) return rc;
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::min(1 << std::min(attempt, 4), 10)));
+  }
+}
+
 bool NonNegativeFinite(double v) { return std::isfinite(v) && v >= 0; }
 
 }  // namespace
@@ -249,15 +267,17 @@ absl::Status SqliteTuningDb::Init(const SqliteTuningDbOptions& options) {
   absl::MutexLock lock(&mu_);
   sqlite3_extended_result_codes(db_, 1);
   sqlite3_busy_timeout(db_, options.busy_timeout_ms);
+  busy_timeout_ms_ = options.busy_timeout_ms;
   // The first statement that reads the file: a garbage file fails here, before any write.
-  {
+  int wal_rc = RetryWhileBusy(busy_timeout_ms_, [this] {
     sqlite3_stmt* raw = nullptr;
     int rc = sqlite3_prepare_v2(db_, "PRAGMA journal_mode=WAL", -1, &raw, nullptr);
     Stmt stmt(raw);
     if (rc == SQLITE_OK) rc = sqlite3_step(stmt.get());
-    if (rc != SQLITE_ROW) return Error(rc, "switching to WAL");
-    journal_mode_ = Text(stmt.get(), 0);
-  }
+    if (rc == SQLITE_ROW) journal_mode_ = Text(stmt.get(), 0);
+    return rc;
+  });
+  if (wal_rc != SQLITE_ROW) return Error(wal_rc, "switching to WAL");
   // In WAL mode NORMAL loses at most the last commits on power loss, never consistency: right
   // for a cache, and it keeps Put from waiting on fsync.
   RETURN_IF_ERROR(Exec("PRAGMA synchronous=NORMAL"));
@@ -280,7 +300,10 @@ absl::Status SqliteTuningDb::Init(const SqliteTuningDbOptions& options) {
 absl::Status SqliteTuningDb::Migrate() {
   // IMMEDIATE: take the write lock up front, so two processes opening a new file at once
   // migrate one after the other instead of both reading version 0.
-  RETURN_IF_ERROR(Exec("BEGIN IMMEDIATE"));
+  int begin_rc = RetryWhileBusy(busy_timeout_ms_, [this] {
+    return sqlite3_exec(db_, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr);
+  });
+  if (begin_rc != SQLITE_OK) return Error(begin_rc, "BEGIN IMMEDIATE");
   auto fail = [this](absl::Status s) {
     sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
     return s;

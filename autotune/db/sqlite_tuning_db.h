@@ -74,6 +74,7 @@ class SqliteTuningDb : public TuningDb {
   sqlite3_stmt* lookup_best_ ABSL_GUARDED_BY(mu_) = nullptr;
   sqlite3_stmt* put_ ABSL_GUARDED_BY(mu_) = nullptr;
   std::string journal_mode_;
+  int busy_timeout_ms_ = 0;
 };
 
 }  // namespace tg::autotune

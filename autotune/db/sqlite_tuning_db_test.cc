@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -458,6 +459,36 @@ TEST(SqliteTuningDbTest, TwoProcessesWritingAtOnceLoseNothingAndTheBestWins) {
     EXPECT_EQ(got->opts, (std::vector<Opt>{Opt{OptOps::UPCAST, best_proc, int64_t{best_round}}}))
         << "the record is the best write's, whole: key " << key;
   }
+}
+
+// A writer that finds the file locked waits up to the busy timeout, then fails clearly.
+TEST(SqliteTuningDbTest, LockedFileWaitsForTheBusyTimeout) {
+  std::string path = TempPath("busy.db");
+  auto patient = OpenOrDie(path);
+  ASSERT_NE(patient, nullptr);
+  absl::StatusOr<std::unique_ptr<SqliteTuningDb>> impatient =
+      SqliteTuningDb::Open(path, {.busy_timeout_ms = 50});
+  ASSERT_TRUE(impatient.ok()) << impatient.status();
+  sqlite3* other = nullptr;  // another process's connection, holding the write lock
+  ASSERT_EQ(sqlite3_open(path.c_str(), &other), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+
+  absl::StatusOr<bool> failed = (*impatient)->Put(SampleRecord(1, 0.5));
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.status().code(), absl::StatusCode::kUnavailable) << failed.status();
+  EXPECT_NE(failed.status().message().find("busy timeout"), std::string::npos) << failed.status();
+  EXPECT_TRUE((*impatient)->Lookup(SampleKey(1)).ok()) << "WAL: readers are not blocked";
+
+  std::thread release([other] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    sqlite3_exec(other, "COMMIT", nullptr, nullptr, nullptr);
+  });
+  absl::StatusOr<bool> waited = patient->Put(SampleRecord(1, 0.5));
+  release.join();
+  sqlite3_close(other);
+  ASSERT_TRUE(waited.ok()) << waited.status();
+  EXPECT_TRUE(*waited);
+  EXPECT_EQ((*impatient)->Lookup(SampleKey(1)).value()->time_s, 0.5);
 }
 
 // Threads of one process sharing one connection.
