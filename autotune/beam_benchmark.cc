@@ -83,6 +83,10 @@ int Main(int argc, char** argv) {
       if (r->outcomes[k] > 0)
         std::printf(" %s=%lld", std::string(OutcomeName(static_cast<Outcome>(k))).c_str(),
                     static_cast<long long>(r->outcomes[k]));
+    for (int k = 0; k < kNumOutcomes; ++k)
+      if (!r->first_error[k].empty())
+        std::printf("\n    first %s: %.150s", std::string(OutcomeName(static_cast<Outcome>(k))).c_str(),
+                    r->first_error[k].c_str());
     std::printf("\n  search      %.2f s wall: prepare (lower+compile) %.2f s, run %.2f s, actions %.2f s\n",
                 r->search_wall_s, r->prepare_wall_s, r->run_wall_s, r->actions_wall_s);
     std::printf("  per stage   lower %.2f s, compile %.2f s, run %.2f s (thread seconds)\n", r->cost.lower_s,

@@ -119,6 +119,7 @@ absl::StatusOr<BeamResult> BeamSearch(const KernelTask& task, const Renderer& re
     res.candidates += static_cast<int64_t>(cands.size());
     for (const CandidateResult& r : b->results) {
       res.outcomes[static_cast<int>(r.outcome)] += 1;
+      if (std::string& e = res.first_error[static_cast<int>(r.outcome)]; e.empty()) e = r.error;
       if (r.timed()) res.timed += 1;
       res.cost.lower_s += r.cost.lower_s;
       res.cost.compile_s += r.cost.compile_s;

@@ -98,6 +98,7 @@ struct BeamResult {
   int64_t candidates = 0;  // opt lists sent to the measurer
   int64_t timed = 0;       // of those, timed
   std::array<int64_t, kNumOutcomes> outcomes{};  // by Outcome
+  std::array<std::string, kNumOutcomes> first_error;  // the first message of each failure kind
   double search_wall_s = 0;
   double prepare_wall_s = 0;  // lowering + compiling (measurer phase 1)
   double run_wall_s = 0;      // timing (measurer phase 2)
