@@ -68,6 +68,11 @@ bool IsRelocatableObject(const std::string& lib) {
   return lib.size() > 18 && lib.compare(0, 4, "\x7f" "ELF") == 0 && lib[16] == 1 && lib[17] == 0;
 }
 
+// LLVMRenderer's output: a module that starts with declarations or the kernel's definition.
+bool IsLlvmIr(const std::string& src) {
+  return src.starts_with("define ") || src.starts_with("declare ");
+}
+
 class CpuDevice : public Device {
  public:
   explicit CpuDevice(std::string name) : name_(std::move(name)) {
@@ -87,7 +92,9 @@ class CpuDevice : public Device {
     return id;
   }
   absl::StatusOr<std::string> Compile(const ProgramSpec& spec) override {
-    if (GetConfig().cpu_llvm != 0) {
+    // CPU_LLVM picks the compiler, but C source (rendered before the switch, or written by
+    // hand) still goes to clang: only LLVM IR can go to LLVM
+    if (GetConfig().cpu_llvm != 0 && IsLlvmIr(spec.src)) {
       ASSIGN_OR_RETURN(std::string ir, WithLlvmCpuEntry(spec.src, spec.function_name));
       return LlvmCompilerFor(GetConfig())->Compile(ir);
     }

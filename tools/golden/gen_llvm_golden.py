@@ -16,6 +16,7 @@
 #           opts, or the listed ones) as tools/golden/gen_codegen_pipeline.py does; <case>.ast is
 #           the optimized AST (SINK tag=1), which get_program lowers without optimizing again.
 #   lin_*   linear lists built by hand and rendered with LLVMRenderer().render(uops).
+#   thr_*   THREAD-optimized kernel ASTs (see thread_cases); no .uops/.ll.
 # File formats: <case>.uops as in gen_clang_golden.py; <case>.ast as gen_codegen_pipeline.py's
 # ast blocks without the "ast"/"end" lines ('#' lines are comments).
 import argparse, os, sys, math
@@ -211,6 +212,18 @@ def lin_control(out):
   render(L, out, "lin_control", "ctrl")
 
 
+# Threaded kernels (THREAD opt) for our LLVMRenderer's threads extension: the reference
+# LLVMRenderer has no threads, so these are optimized for a ClangRenderer with CPU_COUNT=8 and
+# only their AST is written (thr_*.ast, no .ll); the C++ test runs them against the clang path.
+def thread_cases(out):
+  from tinygrad.renderer.cstyle import ClangRenderer
+  r = ClangRenderer()
+  r.global_max, r.has_threads = (8, 0, 0), True
+  def thr(name, t, opts): write_ast(out, name, optimize(t.schedule_with_vars()[0][-1].ast, r, opts))
+  thr("thr_sum", Tensor.empty(64, 32).sum(axis=1), [Opt(OptOps.THREAD, 0, 4)])
+  thr("thr_matmul", Tensor.empty(16, 16) @ Tensor.empty(16, 16), [Opt(OptOps.UPCAST, 1, 4), Opt(OptOps.THREAD, 0, 4)])
+
+
 def main():
   ap = argparse.ArgumentParser()
   ap.add_argument("--out", required=True)
@@ -221,6 +234,7 @@ def main():
   lin_vector(args.out)
   lin_control(args.out)
   pipeline_cases(args.out)
+  thread_cases(args.out)
 
 
 if __name__ == "__main__":

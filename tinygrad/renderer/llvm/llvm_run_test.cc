@@ -1,7 +1,8 @@
 // File: tinygrad/renderer/llvm/llvm_run_test.cc
 // The LLVM path end to end: every golden kernel AST (testdata/*.ast: elementwise, reduce,
-// matmul, conv, int/uint/long ops, half, bf16, casts, exp/log/sin, gated loads, variables, and
-// reference-optimized kernels with float4 loads and unrolled reduces) lowered for LLVMRenderer,
+// matmul, conv, int/uint/long ops, half, bf16, casts, exp/log/sin, gated loads, variables,
+// reference-optimized kernels with float4 loads and unrolled reduces, and THREAD-split kernels
+// run on 4 cores) lowered for LLVMRenderer,
 // compiled in-process and run with ORC gives the clang path's results on the same inputs. Also
 // the CPU device under CPU_LLVM=1.
 #include <cmath>
@@ -56,7 +57,8 @@ UOp LoadAst(const std::string& name) {
 Config TestConfig() {
   Config c = GetConfig();
   c.noopt = true;
-  c.threads = 0;
+  c.threads = 1;
+  c.cpu_count = 8;
   c.cachelevel = 0;
   return c;
 }
@@ -146,7 +148,9 @@ std::vector<std::vector<std::byte>> RunPath(const ProgramSpec& spec, std::vector
     ptrs.push_back(bufs.back().data());
   }
   std::vector<int32_t> vars(spec.vars.size(), 7);  // pipe_var's n
-  prg->Run(ptrs, vars, 1);
+  // the THREAD axis (thr_* cases) is global_size[0]: one core id per thread
+  int threads = spec.global_size.empty() ? 1 : static_cast<int>(spec.global_size[0].arg().int64());
+  prg->Run(ptrs, vars, threads);
   std::vector<std::vector<std::byte>> out;
   for (size_t i = 0; i < args.size(); ++i) {
     auto* p = static_cast<std::byte*>(bufs[i].data());
@@ -161,8 +165,13 @@ TEST_P(LlvmRunTest, SameResultsAsClang) {
   UOp ast = LoadAst(GetParam());
   ASSERT_TRUE(static_cast<bool>(ast));
   ScopedConfig scoped(TestConfig());
-  absl::StatusOr<ProgramSpec> lp = GetProgram(ast, LLVMRenderer());
+  absl::StatusOr<ProgramSpec> lp = GetProgram(ast, LLVMRenderer(GetConfig()));
   ASSERT_TRUE(lp.ok()) << lp.status();
+  // the threaded cases take a core id
+  if (GetParam().starts_with("thr_")) {
+    EXPECT_NE(lp->src.find("i32 %core_id)"), std::string::npos) << lp->src;
+    EXPECT_GT(lp->global_size[0].arg().int64(), 1);
+  }
   ClangRenderer cren(GetConfig());
   absl::StatusOr<ProgramSpec> cp = GetProgram(ast, cren);
   ASSERT_TRUE(cp.ok()) << cp.status();
@@ -216,7 +225,7 @@ TEST(LlvmRunTest, Bf16AgainstHandComputed) {
   ScopedConfig scoped(TestConfig());
   for (const std::string name : {"pipe_bf16", "pipe_to_bf16"}) {
     SCOPED_TRACE(name);
-    absl::StatusOr<ProgramSpec> p = GetProgram(LoadAst(name), LLVMRenderer());
+    absl::StatusOr<ProgramSpec> p = GetProgram(LoadAst(name), LLVMRenderer(GetConfig()));
     ASSERT_TRUE(p.ok()) << p.status();
     // both kernels are out[16] = f(in[16]); pipe_bf16: float(bf16 x * 2 + 1), pipe_to_bf16: bf16(x)
     bool to_bf16 = name == "pipe_to_bf16";

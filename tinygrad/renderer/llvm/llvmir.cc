@@ -311,11 +311,13 @@ const PatternMatcher& LlvmExtraMatcher() {
   return *kRules;
 }
 
-LLVMRenderer::LLVMRenderer() {
+LLVMRenderer::LLVMRenderer(const Config& config) {
   device = "CPU";
   supports_float4 = true;
   has_local = false;
-  global_max = std::nullopt;
+  // the threads extension (the reference: has_threads False, global_max None)
+  has_threads = config.threads != 0;
+  global_max = LaunchDims{config.cpu_count, 0, 0};
   // FDIV and CMPLT are native; everything else the decompositions rewrite
   code_for_op = OpSet{Ops::FDIV, Ops::CMPLT};
   extra_matcher = &LlvmExtraMatcher();
@@ -327,6 +329,7 @@ std::string LLVMRenderer::Render(std::span<const UOp> uops) const {
   std::vector<std::string> kernel;
   std::set<std::string> declares;
   int vc = -1, casts = -1;
+  bool core_id = false;
   std::string name = "test";
   for (const UOp& u : uops) {
     Ops op = u.op();
@@ -355,6 +358,12 @@ std::string LLVMRenderer::Render(std::span<const UOp> uops) const {
           llvm14 ? absl::StrCat(base, ", i32 ", u.dtype().size())
                          : absl::StrCat("[", u.dtype().size(), " x ", base, "]"),
           op == Ops::DEFINE_LOCAL ? ", align 16" : ""));
+    } else if (op == Ops::SPECIAL) {
+      // the threads extension: the THREAD axis is the core id, a trailing i32 parameter
+      TG_CHECK(u.arg().str() == "gidx0") << "LLVMRenderer: only gidx0 (threads) on the CPU, got "
+                                         << u.arg().str();
+      r[u] = "%core_id";
+      core_id = true;
     } else if (op == Ops::CONST) {
       r[u] = LConst(u.arg().number(), u.dtype());
     } else if (op == Ops::CAST && u.dtype().is_ptr() && llvm14 &&
@@ -377,6 +386,7 @@ std::string LLVMRenderer::Render(std::span<const UOp> uops) const {
   // NOTE: CpuBuffer (like tinygrad's CPUAllocator) promises 0x20 alignment
   for (const auto& [arg, dt] : args)
     sargs.push_back(absl::StrCat(Ldt(dt), dt.is_ptr() ? " noalias align 32" : "", " ", arg));
+  if (core_id) sargs.push_back("i32 %core_id");
   std::string prefix;
   for (const std::string& d : declares) absl::StrAppend(&prefix, d, "\n");
   return absl::StrCat(prefix, "define void @", name, "(", absl::StrJoin(sargs, ", "), ") #0\n{\n",

@@ -2,8 +2,12 @@
 // Port of tinygrad/renderer/llvmir.py: LLVMRenderer, textual LLVM IR for the CPU device.
 //
 // A kernel is `define void @name(float* noalias align 32 %data0, ..., i32 %n) #0`: buffers,
-// then int variables, no thread index (the reference renderer has no THREAD support, so
-// global_max is None and kernels run on one core).
+// then int variables.
+//
+// Extension: threads. The reference LLVMRenderer has no THREAD support (global_max None, one
+// core). Ours, like ClangRenderer, has has_threads = THREADS and global_max = (CPU_COUNT, 0, 0):
+// a kernel with a SPECIAL (gidx0, the THREAD axis) takes a trailing `i32 %core_id`, which the
+// SPECIAL reads. Kernels without one render exactly as the reference's.
 //
 // Deliberate differences for LLVM 14 (`llvm14`, on by default; our system LLVM is 14, the
 // reference targets LLVM >= 15):
@@ -19,7 +23,7 @@
 // llvm14=false renders byte-exactly like the reference (the golden tests use it).
 //
 // Example:
-//   LLVMRenderer ren;
+//   LLVMRenderer ren;                           // reads THREADS and CPU_COUNT from GetConfig()
 //   std::string ir = ren.Render(linear_uops);   // "define void @E_16(float* noalias ..."
 #ifndef TINYGRAD_RENDERER_LLVM_LLVMIR_H_
 #define TINYGRAD_RENDERER_LLVM_LLVMIR_H_
@@ -27,6 +31,7 @@
 #include <span>
 #include <string>
 
+#include "tinygrad/base/config.h"
 #include "tinygrad/codegen/renderer.h"
 #include "tinygrad/dtype/const_value.h"
 #include "tinygrad/dtype/dtype.h"
@@ -37,7 +42,8 @@ namespace tg {
 
 class LLVMRenderer : public Renderer {
  public:
-  LLVMRenderer();
+  // THREADS and CPU_COUNT from `config` (see the threads extension above).
+  explicit LLVMRenderer(const Config& config = GetConfig());
   // The module text: the kernel function and its attribute group. CHECK-fails on a uop it has
   // no rule for (tinygrad raises "failed to render").
   std::string Render(std::span<const UOp> uops) const override;

@@ -109,6 +109,7 @@ struct JitOwner {
 struct IrParam {
   bool is_ptr;
   std::string type;  // "float*", "<4 x float>*", "i32", "i64", ...
+  bool core_id;      // `i32 %core_id`: the thread index (LLVMRenderer's threads extension)
 };
 
 }  // namespace
@@ -214,10 +215,12 @@ absl::StatusOr<std::string> WithLlvmCpuEntry(std::string_view ir_view,
       size_t from = p.front() == '<' ? p.find('>') : 0;
       std::string type = p.substr(0, from == std::string::npos ? p.size() : p.find(' ', from));
       if (type.ends_with('*')) {
-        params.push_back({true, type});
+        params.push_back({true, type, false});
+      } else if (p == "i32 %core_id") {
+        params.push_back({false, type, true});
       } else if (type.size() > 1 && type.front() == 'i' &&
                  type.find_first_not_of("0123456789", 1) == std::string::npos) {
-        params.push_back({false, type});
+        params.push_back({false, type, false});
       } else {
         return absl::InvalidArgumentError(
             absl::StrCat("parameter `", p, "` of @", fn, " is no pointer or integer"));
@@ -228,7 +231,9 @@ absl::StatusOr<std::string> WithLlvmCpuEntry(std::string_view ir_view,
   std::vector<std::string> body, call_args;
   int nb = 0, nv = 0;
   for (const IrParam& p : params) {
-    if (p.is_ptr) {
+    if (p.core_id) {
+      call_args.push_back("i32 %core_id");
+    } else if (p.is_ptr) {
       body.push_back(absl::StrCat("  %b", nb, ".p = getelementptr inbounds i8*, i8** %bufs, i64 ",
                                   nb, "\n  %b", nb, ".i8 = load i8*, i8** %b", nb, ".p\n  %b",
                                   nb, " = bitcast i8* %b", nb, ".i8 to ", p.type));

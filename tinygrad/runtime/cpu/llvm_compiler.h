@@ -75,8 +75,8 @@ class LlvmCompiler {
 
 // `ir` (an LLVMRenderer module defining `function_name`) followed by the uniform CPU entry point
 // `void <function_name>_tg_entry(void** bufs, const int* vars, int core_id)` in IR, which loads
-// each pointer parameter from bufs and each integer one from vars (the reference kernel takes
-// no core id). Errors: InvalidArgument when the module does not define `function_name` or a
+// each pointer parameter from bufs and each integer one from vars, and passes core_id to a
+// trailing `i32 %core_id` parameter if the kernel has one. Errors: InvalidArgument when the module does not define `function_name` or a
 // parameter type is neither a pointer nor an integer.
 absl::StatusOr<std::string> WithLlvmCpuEntry(std::string_view ir, std::string_view function_name);
 
