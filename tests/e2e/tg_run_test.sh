@@ -7,6 +7,7 @@ set -u
 tg="$1"
 failures=0
 out="${TEST_TMPDIR:-$(mktemp -d)}"
+export TG_CACHE_DIR="$out/cache"   # caches and the tuning database, not the user's
 
 fail() {
   echo "FAIL: $*" >&2

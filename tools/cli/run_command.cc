@@ -3,12 +3,15 @@
 
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <string>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "autotune/tuner.h"
 #include "tinygrad/base/config.h"
+#include "tinygrad/engine/opt_chooser.h"
 #include "tinygrad/engine/realize.h"
 #include "tinygrad/workloads/workloads.h"
 
@@ -22,7 +25,9 @@ void PrintRunUsage(std::FILE* out) {
   std::fprintf(out,
                "usage: tg run <workload> [--<param> N ...] [--runs N] [--noopt]\n\n"
                "Runs a built-in workload on the CPU, printing each kernel (DEBUG=2 style) on the\n"
-               "first run, then the time of each run. DEBUG, NOOPT, ... from the environment apply.\n\n"
+               "first run, then the time of each run. Kernels tuned before (tg tune) run with their\n"
+               "tuned opts from the tuning database; BEAM=N tunes the others first. DEBUG, NOOPT,\n"
+               "BEAM, CACHELEVEL, ... from the environment apply.\n\n"
                "workloads:\n");
   for (const Workload& w : Workloads()) {
     std::string params;
@@ -117,14 +122,30 @@ int RunWorkloadCommand(std::span<const std::string_view> args) {
     }
   }
   ScopedConfig scoped(config);
+  // Tuned opts from the database (BEAM=0: lookup only), or BEAM search for kernels not in it.
+  std::unique_ptr<autotune::Tuner> tuner;
+  if (!config.noopt) {
+    absl::StatusOr<std::unique_ptr<autotune::Tuner>> t =
+        autotune::Tuner::Create(autotune::TunerOptions::FromConfig(config));
+    if (!t.ok()) {
+      std::fprintf(stderr, "tg run: %s\n", t.status().ToString().c_str());
+      return 1;
+    }
+    tuner = *std::move(t);
+    SetKernelOptChooser(tuner.get());
+  }
   std::string shown;
   for (const auto& [k, v] : p) absl::StrAppend(&shown, " ", k, "=", v);
   std::printf("%s:%s\n", std::string(w->name).c_str(), shown.c_str());
   int debug = std::max(config.debug, 2);
   for (int r = 1; r <= runs; ++r) {
     // Kernel lines on the first run only; later runs hit the caches and show the steady state.
-    if (int rc = RunOnce(*w, p, r == 1 ? debug : std::max(config.debug, 1), r); rc != 0) return rc;
+    if (int rc = RunOnce(*w, p, r == 1 ? debug : std::max(config.debug, 1), r); rc != 0) {
+      SetKernelOptChooser(nullptr);
+      return rc;
+    }
   }
+  SetKernelOptChooser(nullptr);
   return 0;
 }
 

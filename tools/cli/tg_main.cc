@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tools/cli/run_command.h"
+#include "tools/cli/tune_command.h"
 #include "tools/cli/version.h"
 
 namespace tg {
@@ -37,6 +38,7 @@ constexpr Command kCommands[] = {
     {"version", "print the version, the tinygrad reference commit and the compiler", RunVersion},
     {"run", "run a built-in workload, printing its kernels and times (tg run --help)",
      RunWorkloadCommand},
+    {"tune", "tune every kernel of a workload with BEAM search (tg tune --help)", TuneWorkloadCommand},
 };
 
 void PrintUsage(std::FILE* out) {

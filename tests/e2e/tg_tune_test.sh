@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# File: tests/e2e/tg_tune_test.sh
+# `tg tune` end to end (the tg binary's path in $1): a small matmul is tuned with BEAM=2 into a
+# fresh database, a second run answers from it, `tg run` then uses the tuned opts, and bad
+# input exits 2 with a message.
+set -u
+
+tg="$1"
+failures=0
+out="${TEST_TMPDIR:-$(mktemp -d)}"
+export TG_CACHE_DIR="$out/cache"   # the default database lives here, not in the user's cache
+db="$out/tune.db"
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+run() {  # run NAME EXPECTED_RC ARGS...: stdout -> $out/NAME.out, stderr -> $out/NAME.err
+  local name="$1" want="$2"
+  shift 2
+  "$tg" "$@" >"$out/$name.out" 2>"$out/$name.err"
+  local rc=$?
+  [[ $rc -eq $want ]] || { fail "tg $*: exit code $rc, want $want"; cat "$out/$name.err" >&2; }
+}
+
+expect_in() {  # expect_in FILE TEXT
+  grep -qF -- "$2" "$1" || { fail "$1 lacks '$2'; it holds:"; cat "$1" >&2; }
+}
+
+expect_count() {  # expect_count FILE REGEX N
+  local n
+  n=$(grep -cE -- "$2" "$1")
+  [[ $n -eq $3 ]] || { fail "$1 has $n lines matching '$2', want $3; it holds:"; cat "$1" >&2; }
+}
+
+# First run searches (progress lines, not a terminal: one per step), then the table.
+BEAM_UPCAST_MAX=16 run first 0 tune matmul --m 32 --n 32 --k 32 --beam 2 --db "$db"
+expect_in "$out/first.out" "matmul: k=32 m=32 n=32, 1 kernels, BEAM=2, database sqlite:$db"
+expect_in "$out/first.out" "kernel 1/1  baselines"
+expect_in "$out/first.out" "kernel 1/1  round 1"
+expect_in "$out/first.out" "kernel 1/1  finalists"
+expect_count "$out/first.out" '^kernel +baseline +heuristic +tuned +vs base +vs heur +cands +search +opts$' 1
+expect_count "$out/first.out" ' candidates, [0-9.]+ s\)$' 1
+[[ -s $db ]] || fail "no database file at $db"
+
+# Second run: answered from the database.
+BEAM_UPCAST_MAX=16 run second 0 tune matmul --m 32 --n 32 --k 32 --beam 2 --db "$db"
+expect_count "$out/second.out" '\(cached\)$' 1
+expect_count "$out/second.out" 'round 1' 0
+# The same tuned opts in both tables.
+first_opts=$(tail -1 "$out/first.out" | awk '{print $NF}')
+second_opts=$(tail -1 "$out/second.out" | awk '{print $NF}')
+[[ $first_opts == "$second_opts" ]] || fail "cached opts '$second_opts' differ from tuned '$first_opts'"
+
+# --ignore-cache searches again.
+BEAM_UPCAST_MAX=16 run ignore 0 tune matmul --m 32 --n 32 --k 32 --beam 2 --db "$db" --ignore-cache
+expect_in "$out/ignore.out" "round 1"
+
+# tg run picks the tuned opts up from the default database (tune into it first).
+BEAM_UPCAST_MAX=16 run tune_default 0 tune matmul --m 32 --n 32 --k 32 --beam 2
+DEBUG=3 run use 0 run matmul --m 32 --n 32 --k 32 --runs 1
+tuned=$(grep -E '^kernel 1/1 .* -> ' "$out/tune_default.out" | awk '{print $3}')
+sed 's/\x1b\[[0-9;]*m//g' "$out/use.out" >"$out/use.plain"   # kernel names are colored
+expect_count "$out/use.plain" "^\*\*\* CPU +[0-9]+ $tuned " 1
+
+# Bad input.
+run nope 2 tune nope
+expect_in "$out/nope.err" "unknown workload 'nope'"
+run badbeam 2 tune matmul --beam 0
+expect_in "$out/badbeam.err" "--beam needs a positive integer, got '0'"
+run badparam 2 tune matmul --bogus 3
+expect_in "$out/badparam.err" "matmul has no parameter 'bogus'"
+run baddb 1 tune matmul --m 8 --n 8 --k 8 --db /proc/no/such/dir/t.db
+expect_count "$out/baddb.err" '^tg tune: ' 1
+run help 0 tune --help
+expect_in "$out/help.out" "usage: tg tune <workload>"
+
+if [[ $failures -ne 0 ]]; then
+  echo "$failures check(s) failed" >&2
+  exit 1
+fi
+echo "all tg tune checks passed"

@@ -1,0 +1,217 @@
+// File: tools/cli/tune_command.cc
+#include "tools/cli/tune_command.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "autotune/tuner.h"
+#include "tinygrad/base/config.h"
+#include "tinygrad/codegen/opt/scheduler.h"
+#include "tinygrad/engine/device.h"
+#include "tinygrad/engine/realize.h"
+#include "tinygrad/schedule/schedule.h"
+#include "tinygrad/uop/kernel_info.h"
+#include "tinygrad/workloads/workloads.h"
+
+namespace tg {
+namespace {
+
+using autotune::BeamProgress;
+using autotune::KernelTuning;
+using autotune::Tuner;
+using autotune::TunerOptions;
+
+std::string S(std::string_view v) { return std::string(v); }
+
+void PrintTuneUsage(std::FILE* out) {
+  std::fprintf(out,
+               "usage: tg tune <workload> [--beam N] [--<param> N ...] [--db PATH] [--ignore-cache]\n\n"
+               "Tunes every kernel of a built-in workload (see tg run --help) with BEAM search of\n"
+               "width N (default 2) on the CPU and stores the winners in the tuning database\n"
+               "(default: the tinygrad-cc cache directory; --db PATH for another file). Kernels\n"
+               "already in the database are answered from it; --ignore-cache searches again.\n"
+               "BEAM_* knobs, CACHELEVEL and THREADS from the environment apply.\n");
+}
+
+int Usage(const std::string& msg) {
+  std::fprintf(stderr, "tg tune: %s\n\n", msg.c_str());
+  PrintTuneUsage(stderr);
+  return 2;
+}
+
+std::string Ms(double s) { return s < 1e30 ? absl::StrFormat("%.3f ms", s * 1e3) : "-"; }
+
+std::string OptsText(const std::vector<Opt>& opts) {
+  std::vector<std::string> parts;
+  for (const Opt& o : opts) {
+    std::string arg;
+    if (const auto* i = std::get_if<int64_t>(&o.arg)) arg = absl::StrCat(*i);
+    if (const auto* t = std::get_if<std::array<int64_t, 3>>(&o.arg)) arg = absl::StrCat((*t)[0], ",", (*t)[1], ",", (*t)[2]);
+    parts.push_back(absl::StrCat(S(OptOpsName(o.op)), o.axis ? absl::StrCat(*o.axis) : "", arg.empty() ? "" : ":", arg));
+  }
+  return parts.empty() ? "(none)" : absl::StrJoin(parts, " ");
+}
+
+// The kernel's name once `opts` are applied (tinygrad's naming: r/E, then the axis sizes).
+std::string TunedName(const UOp& ast, const Renderer& ren, const std::vector<Opt>& opts) {
+  Scheduler k(ast, ren);
+  k.ConvertLoopToGlobal();
+  for (const Opt& o : opts)
+    if (!k.ApplyOpt(o).ok()) break;
+  return StripAnsi(KernelInfo::FromArg(k.GetOptimizedAst().arg()).name);
+}
+
+// One line of progress, rewritten in place on a terminal.
+class ProgressLine {
+ public:
+  ProgressLine() : tty_(isatty(fileno(stdout)) != 0) {}
+  void Show(const std::string& text) {
+    if (tty_) {
+      std::printf("\r\033[K%s", text.c_str());
+    } else {
+      std::printf("%s\n", text.c_str());
+    }
+    std::fflush(stdout);
+  }
+  void Done() {
+    if (tty_) std::printf("\r\033[K");
+    std::fflush(stdout);
+  }
+
+ private:
+  bool tty_;
+};
+
+struct Row {
+  std::string name;
+  KernelTuning t;
+};
+
+void PrintTable(const std::vector<Row>& rows) {
+  std::printf("\n%-28s %12s %12s %12s %9s %9s %6s %9s  %s\n", "kernel", "baseline", "heuristic", "tuned",
+              "vs base", "vs heur", "cands", "search", "opts");
+  for (const Row& r : rows) {
+    const autotune::TuningRecord& rec = *r.t.record;
+    double base = rec.noopt_time_s.value_or(1e31), heur = rec.heuristic_time_s.value_or(1e31);
+    auto ratio = [&](double b) { return b < 1e30 && rec.time_s > 0 ? absl::StrFormat("%.2fx", b / rec.time_s) : "-"; };
+    std::string search = r.t.from_cache ? "cached" : absl::StrFormat("%.1f s", rec.search_wall_s);
+    std::printf("%-28s %12s %12s %12s %9s %9s %6lld %9s  %s\n", r.name.c_str(), Ms(base).c_str(), Ms(heur).c_str(),
+                Ms(rec.time_s).c_str(), ratio(base).c_str(), ratio(heur).c_str(),
+                static_cast<long long>(rec.candidates), search.c_str(), OptsText(rec.opts).c_str());
+  }
+}
+
+}  // namespace
+
+int TuneWorkloadCommand(std::span<const std::string_view> args) {
+  if (args.empty()) return Usage("no workload given");
+  if (args[0] == "-h" || args[0] == "--help") {
+    PrintTuneUsage(stdout);
+    return 0;
+  }
+  const Workload* w = FindWorkload(args[0]);
+  if (w == nullptr) return Usage(absl::StrCat("unknown workload '", S(args[0]), "'"));
+  WorkloadParams p = w->Defaults();
+  TunerOptions topts = TunerOptions::FromConfig(GetConfig());
+  topts.beam = 2;
+  for (size_t i = 1; i < args.size(); ++i) {
+    std::string_view flag = args[i];
+    if (flag == "--ignore-cache") {
+      topts.ignore_cache = true;
+      continue;
+    }
+    if (flag.substr(0, 2) != "--" || i + 1 >= args.size())
+      return Usage(absl::StrCat("expected --<option> <value>, got '", S(flag), "'"));
+    std::string name(flag.substr(2));
+    std::string value = S(args[++i]);
+    if (name == "db") {
+      topts.db = value;
+      continue;
+    }
+    int64_t n;
+    if (!absl::SimpleAtoi(value, &n) || n < 1)
+      return Usage(absl::StrCat("--", name, " needs a positive integer, got '", value, "'"));
+    if (name == "beam") {
+      topts.beam = static_cast<int>(n);
+    } else if (p.contains(name)) {
+      p[name] = n;
+    } else {
+      std::vector<std::string> known;
+      for (const auto& [k, v] : w->params) known.push_back(S(k));
+      return Usage(absl::StrCat(S(w->name), " has no parameter '", name, "' (it has: ", absl::StrJoin(known, ", "), ")"));
+    }
+  }
+
+  absl::StatusOr<Device*> dev = GetDevice("CPU");
+  if (!dev.ok()) {
+    std::fprintf(stderr, "tg tune: %s\n", dev.status().ToString().c_str());
+    return 1;
+  }
+  ProgressLine progress;
+  std::string current;
+  topts.progress = [&](const UOp&, const BeamProgress& b) {
+    std::string phase = b.phase == BeamProgress::Phase::kBaseline    ? "baselines"
+                        : b.phase == BeamProgress::Phase::kFinalists ? "finalists"
+                        : b.phase == BeamProgress::Phase::kDone      ? "done"
+                                                                     : absl::StrCat("round ", b.round);
+    progress.Show(absl::StrFormat("%s  %s: %d/%d timed, best %s, %.1f s", current, phase, b.timed, b.candidates,
+                                  Ms(b.best_s), b.elapsed_s));
+  };
+  absl::StatusOr<std::unique_ptr<Tuner>> tuner = Tuner::Create(topts);
+  if (!tuner.ok()) {
+    std::fprintf(stderr, "tg tune: %s\n", tuner.status().ToString().c_str());
+    return 1;
+  }
+
+  WorkloadGraph g = w->build(p);
+  if (absl::Status s = Realize(g.inputs); !s.ok()) {
+    std::fprintf(stderr, "tg tune: making the inputs failed: %s\n", s.ToString().c_str());
+    return 1;
+  }
+  std::vector<UOp> roots;
+  for (const Tensor& t : g.outputs) roots.push_back(t.uop());
+  absl::StatusOr<Schedule> sched = CreateScheduleWithVars(UOp::Sink(roots));
+  if (!sched.ok()) {
+    std::fprintf(stderr, "tg tune: scheduling %s failed: %s\n", S(w->name).c_str(), sched.status().ToString().c_str());
+    return 1;
+  }
+  std::vector<UOp> kernels;
+  absl::flat_hash_set<uint64_t> seen;
+  for (const ScheduleItem& item : sched->items)
+    if (item.ast.op() == Ops::SINK && seen.insert(item.ast.key()).second) kernels.push_back(item.ast);
+
+  std::string shown;
+  for (const auto& [k, v] : p) absl::StrAppend(&shown, " ", k, "=", v);
+  std::printf("%s:%s, %zu kernels, BEAM=%d, database %s\n", S(w->name).c_str(), shown.c_str(), kernels.size(),
+              topts.beam, (*tuner)->db() != nullptr ? (*tuner)->db()->location().c_str() : "off (CACHELEVEL=0)");
+  std::vector<Row> rows;
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    current = absl::StrFormat("kernel %zu/%zu", i + 1, kernels.size());
+    progress.Show(absl::StrCat(current, "  looking up"));
+    absl::StatusOr<KernelTuning> t = (*tuner)->Tune(kernels[i], **dev);
+    progress.Done();
+    if (!t.ok()) {
+      std::fprintf(stderr, "tg tune: %s failed: %s\n", current.c_str(), t.status().ToString().c_str());
+      return 1;
+    }
+    std::string name = TunedName(kernels[i], (**dev).renderer(), t->record->opts);
+    std::printf("%s %-28s %s -> %s%s\n", current.c_str(), name.c_str(),
+                Ms(t->record->heuristic_time_s.value_or(1e31)).c_str(), Ms(t->record->time_s).c_str(),
+                t->from_cache ? " (cached)" : absl::StrFormat(" (%lld candidates, %.1f s)",
+                                                              static_cast<long long>(t->record->candidates),
+                                                              t->record->search_wall_s).c_str());
+    rows.push_back({name, *std::move(t)});
+  }
+  PrintTable(rows);
+  return 0;
+}
+
+}  // namespace tg
