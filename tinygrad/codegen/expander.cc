@@ -64,9 +64,27 @@ std::vector<Choice> ChoicesFromArgs(const AxisArgs& args) {
   return out;
 }
 
-std::vector<int> SwizzleArgs(const AxisArgs& cargs, const AxisArgs& eargs) {
+// `exclude` axes read lane 0 (a WMMA's upcast/reduce axes).
+std::vector<int> SwizzleArgs(const AxisArgs& cargs, const AxisArgs& eargs, const std::vector<int64_t>& exclude) {
   std::vector<int> out;
-  for (const Choice& rpk : ChoicesFromArgs(cargs)) out.push_back(static_cast<int>(ExpandArgToIdx(eargs, rpk)));
+  for (Choice rpk : ChoicesFromArgs(cargs)) {
+    for (int64_t x : exclude) rpk.emplace_back(x, 0);
+    out.push_back(static_cast<int>(ExpandArgToIdx(eargs, rpk)));
+  }
+  return out;
+}
+
+// The axes a WMMA expands over as one: its reduce axes (arg[-1]) and those of its upcast axes
+// (arg[-2]), deduplicated in order.
+std::vector<int64_t> WmmaExcludeArgs(const UOp& root) {
+  std::vector<int64_t> out;
+  auto add = [&](int64_t a) {
+    if (std::find(out.begin(), out.end(), a) == out.end()) out.push_back(a);
+  };
+  const Arg& arg = root.arg();
+  for (const Arg& a : arg[arg.size() - 1].tuple()) add(a.int64());
+  for (const Arg& part : arg[arg.size() - 2].tuple())
+    for (const Arg& y : part.tuple()) add(y[0].int64());
   return out;
 }
 
@@ -82,12 +100,12 @@ UOp DoExpand(const Match& m) {
   for (const UOp& s : root.src())
     if (s.op() == Ops::UNROLL) expands.push_back(s);
   if (expands.empty()) return {};
-  // TODO(parity): WMMA zeroes its reduce/upcast axes (exclude_args); tensor cores are not ported.
-  TG_CHECK(root.op() != Ops::WMMA) << "expanding WMMA is not supported yet";
+  // NOTE: we 0 out the reduce axis for WMMA. in theory they should all be the same
+  std::vector<int64_t> exclude_args = root.op() == Ops::WMMA ? WmmaExcludeArgs(root) : std::vector<int64_t>{};
   bool all_same = std::all_of(expands.begin(), expands.end(),
                               [&](const UOp& x) { return x.arg() == expands[0].arg(); });
   AxisArgs expand_args;
-  if (all_same) {
+  if (all_same && exclude_args.empty()) {
     // one shared expand arg can be used as is
     expand_args = ToAxisArgs(expands[0].arg());
   } else {
@@ -96,6 +114,9 @@ UOp DoExpand(const Match& m) {
       for (const auto& x : ToAxisArgs(e.arg()))
         if (std::find(expand_args.begin(), expand_args.end(), x) == expand_args.end()) expand_args.push_back(x);
     std::sort(expand_args.begin(), expand_args.end());
+    std::erase_if(expand_args, [&](const std::pair<int64_t, int64_t>& x) {
+      return std::find(exclude_args.begin(), exclude_args.end(), x.first) != exclude_args.end();
+    });
   }
   Arg expand_arg = FromAxisArgs(expand_args);
   int expand_sz = static_cast<int>(ProdSizes(expand_args));
@@ -107,7 +128,7 @@ UOp DoExpand(const Match& m) {
       if (src.arg() == expand_arg) {
         new_srcs.push_back(src.src(0));  // just remove the expand
       } else {
-        std::vector<int> lst = SwizzleArgs(expand_args, ToAxisArgs(src.arg()));
+        std::vector<int> lst = SwizzleArgs(expand_args, ToAxisArgs(src.arg()), exclude_args);
         int cnt = src.dtype().count();
         if (cnt > 1) {  // a vector base dtype keeps its lanes together at the end
           std::vector<int> wide;

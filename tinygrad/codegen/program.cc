@@ -110,8 +110,10 @@ Estimates EstimatesFromUops(std::span<const UOp> uops, bool ignore_indexing) {
     } else if (GroupOp::ALU.contains(u.op()) && !dont_count.contains(u)) {
       flops = Add(flops, Mul(Mul(mults, I(u.op() == Ops::MULACC ? 2 : 1)), I(u.dtype().count())));
     } else if (u.op() == Ops::WMMA && !dont_count.contains(u)) {
-      // TODO(parity): WMMA flops (2*prod(dims)//threads) once tensor cores are ported
-      TG_CHECK(false) << "WMMA estimates are not supported yet";
+      // 2*prod(dims)//threads per WMMA (arg: name, dims, dtype_in, dtype_out, device, threads, ...)
+      int64_t dims = 1;
+      for (const Arg& d : u.arg()[1].tuple()) dims *= d.int64();
+      flops = Add(flops, Mul(I(2 * dims / u.arg()[5].int64()), mults));
     }
   }
   int64_t mem_total = 0;

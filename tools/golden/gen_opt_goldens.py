@@ -23,6 +23,16 @@
 #     ast ... end          the unoptimized kernel AST of gen_codegen_pipeline.py's opt_<r>_<case>
 #     opts <op> <axis> <arg>; ...   (the opts the reference applied to it)
 #     end
+#   tcprog <case> <kernel index>   (gen_codegen_pipeline.py's GpuTest + cuda_sm89 tensor cores:
+#                                   get_program with opts_to_apply)
+#     ast ... end
+#     opts ...
+#     name <function_name>
+#     global <g0> <g1> <g2>
+#     local <l0> <l1> <l2>
+#     estimates <ops> <lds> <mem>
+#     <index> | <Ops.X> | <dtype repr> | <srcs or -> | <arg repr (SINK: -)>
+#     end
 #   csrc <case> <kernel index>     (ClangRenderer: get_program with opts_to_apply)
 #     ast ... end
 #     opts ...
@@ -160,6 +170,12 @@ SCHED = [
   ("amd_cdna3", "matmul_half", mm_half, None, {"tc": [O(TC, 0, (-1, 0, 1)), O(L, 0, 2)]}),
 ]
 
+TCPROG = [
+  ("matmul_half_tc", mm_half, [O(TC, 0, (-1, 0, 1))]),
+  ("matmul_half_tc_upcast_local", mm_half, [O(TC, 0, (-1, 0, 1)), O(U, 1, 2), O(L, 0, 2)]),
+  ("matmul_half_odd_tc_pad", mm_half_odd, [O(TC, 0, (-1, 2, 1))]),
+]
+
 CSRC = [
   ("matmul_upcast_unroll", lambda: Tensor.empty(16,32) @ Tensor.empty(32,8), [O(U, 0, 4), O(U, 1, 4), O(R, 0, 4)]),
   ("rowsum_upcast_unroll", rowsum, [O(U, 0, 4), O(R, 0, 4)]),
@@ -204,6 +220,26 @@ def main():
       print(f"replay {rname} {case} {i}")
       write_ast("raw", i, ei.ast)
       print("opts " + "; ".join(ospec(o) for o in oast.arg.applied_opts))
+      print("end")
+  # lowered tensor-core kernels
+  from tinygrad.codegen.opt import tc
+  class GpuTC(GpuTest): tensor_cores = tc.cuda_sm89
+  for case, fn, opts in TCPROG:
+    Scheduler.kernel_cnt.clear()
+    for i, ei in enumerate(fn().schedule_with_vars()[0]):
+      print(f"tcprog {case} {i}")
+      write_ast("raw", i, ei.ast)
+      print("opts " + "; ".join(ospec(o) for o in opts))
+      p = get_program(ei.ast.replace(arg=KernelInfo(opts_to_apply=tuple(opts))), GpuTC())
+      print(f"name {p.function_name}")
+      print("global " + " ".join(map(str, p.global_size)))
+      print("local " + " ".join(map(str, p.local_size)))
+      print(f"estimates {p.estimates.ops} {p.estimates.lds} {p.estimates.mem}")
+      idx = {u: j for j, u in enumerate(p.uops)}
+      for j, u in enumerate(p.uops):
+        srcs = ",".join(str(idx[s]) for s in u.src) if u.src else "-"
+        arg = "-" if u.op is Ops.SINK else repr(u.arg)
+        print(f"{j} | {u.op} | {u.dtype!r} | {srcs} | {arg}")
       print("end")
   # C source of UPCAST/UNROLL kernels on the real ClangRenderer
   for case, fn, opts in CSRC:

@@ -247,6 +247,12 @@ std::vector<std::string> FormatUops(const std::vector<UOp>& uops) {
   return out;
 }
 
+std::string Sizes(const std::vector<UOp>& s) {
+  std::vector<std::string> out;
+  for (const UOp& u : s) out.push_back(u.op() == Ops::CONST ? u.arg().repr() : Render(u));
+  return absl::StrJoin(out, " ");
+}
+
 TEST(SchedulerGoldenTest, ReplayedOptsGiveTheReferencePrograms) {
   // the renderers and the programs of the reference's optimized kernels
   std::map<std::string, TestRenderer> renderers;
@@ -305,6 +311,43 @@ TEST(SchedulerGoldenTest, ReplayedOptsGiveTheReferencePrograms) {
     ++n;
   }
   EXPECT_EQ(n, 35);  // every opt_* kernel of pipeline_noopt.txt (cpu, gpu and clang renderers)
+}
+
+// A TC kernel lowers (expander over WMMA, devectorizer, gpudims) to the reference's program on
+// gen_codegen_pipeline.py's GPU test renderer given cuda_sm89's tensor cores.
+TEST(SchedulerGoldenTest, TensorCoreKernelsLowerToTheReferencePrograms) {
+  Config cfg = GetConfig();
+  cfg.noopt = true;
+  ScopedConfig scoped(cfg);
+  TestRenderer ren;
+  ren.device = "GPU";
+  ren.global_max = LaunchDims{2147483647, 65535, 65535};
+  ren.local_max = LaunchDims{1024, 1024, 64};
+  ren.code_for_op = OpSet{Ops::EXP2, Ops::LOG2, Ops::SIN, Ops::SQRT, Ops::RECIPROCAL};
+  ren.tensor_cores = tensor_cores::CudaSm89();
+  int n = 0;
+  for (const Block& b : Blocks(Golden(), "tcprog")) {
+    SCOPED_TRACE(absl::StrJoin(b.header, " "));
+    ResetKernelNameCounts();
+    UOp ast = ParseAst(b.ast);
+    ASSERT_TRUE(ast);
+    KernelInfo ki;
+    ki.opts_to_apply.emplace();
+    for (const Opt& o : ParseOpts(b.body.at(0))) ki.opts_to_apply->push_back(OptToArg(o));
+    absl::StatusOr<ProgramSpec> p = GetProgram(ast.replace_arg(ki.ToArg()), ren);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_EQ("name " + p->function_name, b.body.at(1));
+    EXPECT_EQ("global " + Sizes(p->global_size), b.body.at(2));
+    EXPECT_EQ("local " + (p->local_size ? Sizes(*p->local_size) : "none"), b.body.at(3));
+    EXPECT_EQ("estimates " + Sizes({p->estimates.ops, p->estimates.lds, p->estimates.mem}), b.body.at(4));
+    std::vector<std::string> got = FormatUops(p->uops);
+    static const std::regex kDtypeStr("'(dtypes\\.[a-z0-9_]+)'");
+    for (std::string& l : got)
+      if (l.find("Ops.WMMA") != std::string::npos) l = std::regex_replace(l, kDtypeStr, "$1");
+    ExpectSameLines(got, std::vector<std::string>(b.body.begin() + 5, b.body.end()), "linear program");
+    ++n;
+  }
+  EXPECT_EQ(n, 3);
 }
 
 TEST(SchedulerGoldenTest, UpcastUnrollRendersTheReferenceC) {
