@@ -110,7 +110,11 @@ absl::StatusOr<BeamResult> BeamSearch(const KernelTask& task, const Renderer& re
   mopts.uops_max = settings.uops_max;
   mopts.timeout_s = settings.timeout_sec;
 
-  auto measure = [&](std::span<const std::vector<Opt>> cands, const MeasureOptions& o) -> absl::StatusOr<MeasureBatch> {
+  // `search`: a batch of the search proper, whose programs are not timed again in later rounds.
+  // The baselines are not remembered, so that they do not change which programs the search
+  // itself times and keeps (the heuristic's program may well be a round-1 candidate).
+  auto measure = [&](std::span<const std::vector<Opt>> cands, const MeasureOptions& o,
+                     bool search) -> absl::StatusOr<MeasureBatch> {
     absl::StatusOr<MeasureBatch> b = measurer.Measure(task, cands, o);
     if (!b.ok()) return b.status();
     TG_CHECK(b->results.size() == cands.size()) << "the measurer answered " << b->results.size() << " of " << cands.size();
@@ -124,7 +128,7 @@ absl::StatusOr<BeamResult> BeamSearch(const KernelTask& task, const Renderer& re
       res.cost.lower_s += r.cost.lower_s;
       res.cost.compile_s += r.cost.compile_s;
       res.cost.run_s += r.cost.run_s;
-      if (r.program_hash != 0) seen.insert(r.program_hash);
+      if (search && r.program_hash != 0) seen.insert(r.program_hash);
     }
     return b;
   };
@@ -139,7 +143,7 @@ absl::StatusOr<BeamResult> BeamSearch(const KernelTask& task, const Renderer& re
   // ** the baselines: unoptimized, and the heuristic's opts **
   std::vector<std::vector<Opt>> base_cands{{}};
   if (options.heuristic_opts) base_cands.push_back(*options.heuristic_opts);
-  absl::StatusOr<MeasureBatch> base = measure(base_cands, mopts);
+  absl::StatusOr<MeasureBatch> base = measure(base_cands, mopts, /*search=*/false);
   if (!base.ok()) return base.status();
   std::vector<Finalist> finalists;
   for (size_t i = 0; i < base_cands.size(); ++i) {
@@ -171,7 +175,7 @@ absl::StatusOr<BeamResult> BeamSearch(const KernelTask& task, const Renderer& re
     // the reference stops a candidate at 3x the best of the beam; the baselines bound it too
     o.early_stop_s = std::min(beam[0].second, best_s) * 3;
     o.known_programs = seen;
-    absl::StatusOr<MeasureBatch> b = measure(cand_opts, o);
+    absl::StatusOr<MeasureBatch> b = measure(cand_opts, o, /*search=*/true);
     if (!b.ok()) return b.status();
     res.rounds += 1;
 
@@ -195,10 +199,13 @@ absl::StatusOr<BeamResult> BeamSearch(const KernelTask& task, const Renderer& re
   // ** finalists: the best distinct programs of the search and the baselines, re-measured
   // together in a quiet, interleaved phase **
   std::stable_sort(all_timed.begin(), all_timed.end(), [](const Timed& x, const Timed& y) { return x.time_s < y.time_s; });
-  absl::flat_hash_set<uint64_t> picked;
+  absl::flat_hash_set<uint64_t> picked;  // the baselines' programs are finalists already
+  for (const CandidateResult& r : base->results) picked.insert(r.program_hash);
+  int beam_finalists = 0;
   for (const Timed& t : all_timed) {
-    if (static_cast<int>(picked.size()) >= options.finalists) break;
+    if (beam_finalists >= options.finalists) break;
     if (!picked.insert(t.program_hash).second) continue;
+    beam_finalists += 1;
     finalists.push_back(Finalist{.opts = t.sched.applied_opts(), .kind = "beam", .search_s = t.time_s});
   }
   std::vector<std::vector<Opt>> final_cands;
@@ -207,7 +214,7 @@ absl::StatusOr<BeamResult> BeamSearch(const KernelTask& task, const Renderer& re
   MeasureOptions fo = mopts;
   fo.runs = options.finalist_runs;
   fo.interleaved = true;
-  absl::StatusOr<MeasureBatch> fb = measure(final_cands, fo);
+  absl::StatusOr<MeasureBatch> fb = measure(final_cands, fo, /*search=*/false);
   if (!fb.ok()) return fb.status();
   int winner = -1;
   for (size_t i = 0; i < finalists.size(); ++i) {

@@ -210,6 +210,29 @@ TEST(BeamSearchTest, HeuristicIsAlwaysACandidate) {
   for (size_t i = 1; i < progress.size(); ++i) EXPECT_LE(progress[i].best_s, progress[i - 1].best_s);
 }
 
+// The baselines do not hide their programs from the search: the heuristic's program, found
+// again in round 1, is timed there and becomes a beam parent.
+TEST(BeamSearchTest, HeuristicProgramStaysInTheSearch) {
+  // round 1's best, from a search without a heuristic
+  FakeMeasurer plain;
+  ASSERT_TRUE(BeamSearch(Task(MatmulKernel(64)), Cpu(), plain, Width(2)).ok());
+  std::vector<Opt> best_first;
+  for (const std::vector<Opt>& c : plain.batches[1])
+    if (c[0].op == OptOps::UPCAST && (best_first.empty() || plain.Time(c) < plain.Time(best_first))) best_first = c;
+  ASSERT_EQ(best_first.size(), 1u);
+  FakeMeasurer m;
+  m.heuristic = best_first;
+  m.heuristic_time = m.Time(best_first);
+  BeamOptions o;
+  o.heuristic_opts = m.heuristic;
+  absl::StatusOr<BeamResult> r = BeamSearch(Task(MatmulKernel(64)), Cpu(), m, Width(2), o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_GE(m.batches.size(), 3u);
+  EXPECT_TRUE(std::any_of(m.batches[2].begin(), m.batches[2].end(),
+                          [&](const std::vector<Opt>& c) { return c[0] == best_first[0]; }));
+  EXPECT_EQ(r->opts.size(), 2u) << Str(r->opts);
+}
+
 // The real thing, small: never slower than the heuristic's opts or the unoptimized kernel.
 TEST(BeamSearchTest, RealSearchOnASmallMatmul) {
   absl::StatusOr<std::unique_ptr<LocalMeasurer>> m = LocalMeasurer::Create();
