@@ -143,6 +143,8 @@ Scheduler::Scheduler(UOp ast, const Renderer& ren) : ast_(std::move(ast)), ren_(
   next_range_id_ = MaxRangeId(rngs()) + 1;
 }
 
+Scheduler::Scheduler(UOp ast, const Renderer& ren, NoRecount) : ast_(std::move(ast)), ren_(&ren) {}
+
 Scheduler::Scheduler(const Scheduler& o)
     : ast_(o.ast_), ren_(o.ren_), dont_use_locals_(o.dont_use_locals_), applied_opts_(o.applied_opts_),
       tensor_core_(o.tensor_core_) {
@@ -382,8 +384,10 @@ absl::StatusOr<int> Scheduler::RealAxis(OptOps op, std::optional<int64_t> axis) 
 absl::Status Scheduler::ApplyOpt(const Opt& opt, bool append_opt) { return ApplyOptRanges(opt, append_opt).status(); }
 
 absl::StatusOr<std::vector<UOp>> Scheduler::ApplyOptRanges(const Opt& opt, bool append_opt) {
-  // tinygrad mutates before some checks; a failed opt restores the state it started from.
-  Scheduler saved = *this;
+  // tinygrad mutates before some checks; a failed opt restores the state it started from
+  // (copy assignment: no range recount, unlike the copy constructor).
+  Scheduler saved(ast_, *ren_, NoRecount{});
+  saved = *this;
   absl::StatusOr<std::vector<UOp>> r = ApplyOptImpl(opt, append_opt);
   if (!r.ok()) *this = saved;
   return r;

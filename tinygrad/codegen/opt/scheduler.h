@@ -112,6 +112,9 @@ class Scheduler {
   UOp GetOptimizedAst(std::optional<std::string> name_override = std::nullopt) const;
 
  private:
+  // A bare Scheduler for ApplyOpt's snapshot (no KernelInfo read, no range count).
+  struct NoRecount {};
+  Scheduler(UOp ast, const Renderer& ren, NoRecount);
   absl::StatusOr<std::vector<UOp>> ApplyOptImpl(const Opt& opt, bool append_opt);
   absl::StatusOr<std::optional<std::vector<UOp>>> ApplyTcOpt(int64_t use_tensor_cores, int64_t axis,
                                                              int64_t tc_select, int64_t opt_level);
