@@ -4,9 +4,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <span>
+#include <string>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_format.h"
+#include "tinygrad/base/config.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/codegen/opt/heuristic.h"
@@ -19,6 +23,20 @@ using Clock = std::chrono::steady_clock;
 double Since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 int64_t MaxOf(const SInt& x) { return x.is_int() ? x.value() : x.vmax(); }
+
+std::string OptsRepr(const std::vector<Opt>& opts) {
+  std::string s = "[";
+  for (const Opt& o : opts) s += (s.size() > 1 ? ", " : "") + o.ToString();
+  return s + "]";
+}
+
+// tinygrad's time_to_str: "  123.45us" style, `w` wide.
+std::string TimeStr(double s, int w = 10) {
+  if (s == kInf) return absl::StrFormat("%*s", w, "inf");
+  if (s >= 1) return absl::StrFormat("%*.2fs", w - 1, s);
+  if (s >= 1e-3) return absl::StrFormat("%*.2fms", w - 2, s * 1e3);
+  return absl::StrFormat("%*.2fus", w - 2, s * 1e6);
+}
 
 // One timed candidate of the search.
 struct Timed {
@@ -179,6 +197,15 @@ absl::StatusOr<BeamResult> BeamSearch(const KernelTask& task, const Renderer& re
     if (!b.ok()) return b.status();
     res.rounds += 1;
 
+    const Config& cfg = GetConfig();
+    if (cfg.beam_debug >= 2) {
+      for (size_t i = 0; i < candidates.size(); ++i) {
+        const CandidateResult& c = b->results[i];
+        std::printf("%7.2fs: %5zu %5lld uops %s compile/%s run  %-13s %s\n", Since(start), i,
+                    static_cast<long long>(c.uops), TimeStr(c.cost.compile_s).c_str(), TimeStr(c.min_s).c_str(),
+                    std::string(OutcomeName(c.outcome)).c_str(), OptsRepr(cand_opts[i]).c_str());
+      }
+    }
     std::vector<Timed> timed;
     for (size_t i = 0; i < candidates.size(); ++i)
       if (b->results[i].timed()) timed.push_back(Timed{candidates[i], b->results[i].min_s, b->results[i].program_hash});
@@ -192,6 +219,9 @@ absl::StatusOr<BeamResult> BeamSearch(const KernelTask& task, const Renderer& re
       beam = {{timed[0].sched, timed[0].time_s}};
     }
     if (!timed.empty() && timed[0].time_s < best_s) best_s = timed[0].time_s, best_opts = timed[0].sched.applied_opts();
+    if (cfg.debug >= 2 || cfg.beam_debug >= 1)
+      std::printf("%7.2fs: %s from %3zu -> %3zu actions %s\n", Since(start), TimeStr(beam[0].second).c_str(),
+                  candidates.size(), timed.size(), beam[0].first.colored_shape().c_str());
     for (Timed& t : timed) all_timed.push_back(std::move(t));
     report(BeamProgress::Phase::kRound, res.rounds, static_cast<int>(candidates.size()), static_cast<int>(timed.size()));
   }
@@ -240,6 +270,12 @@ absl::StatusOr<BeamResult> BeamSearch(const KernelTask& task, const Renderer& re
   best_opts = res.opts;
   res.finalists = std::move(finalists);
   res.search_wall_s = Since(start);
+  if (GetConfig().beam_debug >= 1) {
+    for (const Finalist& f : res.finalists)
+      std::printf("BEAM_SEARCH: finalist %-9s search %s final %s %s\n", f.kind.c_str(), TimeStr(f.search_s).c_str(),
+                  TimeStr(f.final_s).c_str(), OptsRepr(f.opts).c_str());
+    std::printf("BEAM_SEARCH: final tm=%s, applied_opts=%s\n", TimeStr(res.time_s, 0).c_str(), OptsRepr(res.opts).c_str());
+  }
   report(BeamProgress::Phase::kDone, res.rounds, static_cast<int>(final_cands.size()), static_cast<int>(fb->results.size()));
   return res;
 }
