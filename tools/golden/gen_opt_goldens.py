@@ -88,6 +88,7 @@ fullsum = lambda: Tensor.empty(64,64).sum()
 ew = lambda: Tensor.empty(64,64) + Tensor.empty(64,64)
 conv = lambda: Tensor.empty(1,4,10,10).conv2d(Tensor.empty(8,4,3,3))
 softmax = lambda: Tensor.empty(8,32).softmax(-1)
+mm_rowsum = lambda: (Tensor.empty(8,8) @ Tensor.empty(8,8)).sum(1)  # one kernel, a REDUCE inside a REDUCE
 
 # (renderer, case, program, kernel index or None for all, {sequence name: opts}); renderers:
 # clang, cuda (CUDARenderer("sm_89")), amd_rdna3 / amd_cdna3 (AMDHIPRenderer("gfx1100"/"gfx942")).
@@ -162,6 +163,10 @@ SCHED = [
   }),
   ("cuda", "conv", conv, None, {"local_upcast_unroll": [O(L, 2, 8), O(U, 0, 2), O(R, 1, 3)]}),
   ("cuda", "softmax", softmax, None, {"grouptop": [O(GT, 0, 16)]}),
+  ("cuda", "matmul_rowsum", mm_rowsum, None, {
+    "group_inner": [O(G, 0, 2)],
+    "group_outer": [O(G, 1, 2), O(U, 0, 2)],
+  }),
   ("amd_rdna3", "matmul_half", mm_half, None, {
     "tc": [O(TC, 0, (-1, 0, 1)), O(U, 1, 2)],
     "tc_select2": [O(TC, 0, (2, 0, 1))],
