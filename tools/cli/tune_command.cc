@@ -14,6 +14,9 @@
 #include "absl/strings/str_join.h"
 #include "autotune/tuner.h"
 #include "tinygrad/base/config.h"
+#include "tinygrad/base/status_macros.h"
+#include "tinygrad/codegen/pipeline.h"
+#include "tinygrad/uop/render.h"
 #include "tinygrad/codegen/opt/scheduler.h"
 #include "tinygrad/engine/device.h"
 #include "tinygrad/engine/realize.h"
@@ -33,11 +36,14 @@ std::string S(std::string_view v) { return std::string(v); }
 
 void PrintTuneUsage(std::FILE* out) {
   std::fprintf(out,
-               "usage: tg tune <workload> [--beam N] [--<param> N ...] [--db PATH] [--ignore-cache]\n\n"
+               "usage: tg tune <workload> [--beam N] [--<param> N ...] [--db PATH] [--ignore-cache]\n"
+               "               [--json PATH]\n\n"
                "Tunes every kernel of a built-in workload (see tg run --help) with BEAM search of\n"
                "width N (default 2) on the CPU and stores the winners in the tuning database\n"
                "(default: the tinygrad-cc cache directory; --db PATH for another file). Kernels\n"
                "already in the database are answered from it; --ignore-cache searches again.\n"
+               "--json PATH appends one JSON object per kernel (times, flops, bytes, search costs)\n"
+               "for tools/bench/perf_table.py.\n"
                "BEAM_* knobs, CACHELEVEL and THREADS from the environment apply.\n");
 }
 
@@ -109,6 +115,59 @@ void PrintTable(const std::vector<Row>& rows) {
   }
 }
 
+// A JSON number; null for "not measured".
+std::string Num(std::optional<double> v) {
+  return v.has_value() && *v < 1e30 ? absl::StrFormat("%.9g", *v) : "null";
+}
+
+std::string Quote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// One line of --json output: the kernel's work (flops and bytes from the tuned program's
+// estimates), its three times and what the search cost.
+absl::Status AppendJson(const std::string& path, const Workload& w, const WorkloadParams& p, int index,
+                        const std::string& name, const UOp& ast, Device& dev, const KernelTuning& t, int beam) {
+  const autotune::TuningRecord& rec = *t.record;
+  KernelInfo ki = KernelInfo::IsKernelInfo(ast.arg()) ? KernelInfo::FromArg(ast.arg()) : KernelInfo{};
+  std::vector<Arg> opts;
+  for (const Opt& o : rec.opts) opts.push_back(OptToArg(o));
+  ki.opts_to_apply = opts;
+  ASSIGN_OR_RETURN(ProgramSpec spec, GetProgram(ast.replace_arg(ki.ToArg()), dev.renderer()));
+  absl::flat_hash_map<std::string, ConstValue> no_vars;
+  ASSIGN_OR_RETURN(ConstValue flops, SymInfer(spec.estimates.ops, no_vars));
+  ASSIGN_OR_RETURN(ConstValue bytes, SymInfer(spec.estimates.mem, no_vars));
+  std::string params;
+  for (const auto& [k, v] : p) absl::StrAppend(&params, params.empty() ? "" : ", ", Quote(k), ": ", v);
+  std::vector<std::string> opt_text;
+  for (const Opt& o : rec.opts) opt_text.push_back(Quote(o.ToString()));
+  std::string line = absl::StrCat(
+      "{\"workload\": ", Quote(S(w.name)), ", \"params\": {", params, "}, \"kernel\": ", index,
+      ", \"name\": ", Quote(name), ", \"beam\": ", beam, ", \"flops\": ", flops.to_int64(),
+      ", \"bytes\": ", bytes.to_int64(), ", \"noopt_s\": ", Num(rec.noopt_time_s),
+      ", \"heuristic_s\": ", Num(rec.heuristic_time_s), ", \"tuned_s\": ", Num(rec.time_s),
+      ", \"opts\": [", absl::StrJoin(opt_text, ", "), "], \"candidates\": ", rec.candidates,
+      ", \"search_s\": ", Num(rec.search_wall_s), ", \"from_cache\": ", t.from_cache ? "true" : "false");
+  if (t.search.has_value()) {
+    const autotune::BeamResult& r = *t.search;
+    absl::StrAppend(&line, ", \"rounds\": ", r.rounds, ", \"measured\": ", r.candidates,
+                    ", \"failed\": ", r.failed(), ", \"prepare_wall_s\": ", Num(r.prepare_wall_s),
+                    ", \"run_wall_s\": ", Num(r.run_wall_s), ", \"actions_wall_s\": ", Num(r.actions_wall_s),
+                    ", \"run_fraction\": ", Num(r.run_fraction()));
+  }
+  absl::StrAppend(&line, "}\n");
+  std::FILE* f = std::fopen(path.c_str(), "a");
+  if (f == nullptr) return absl::NotFoundError(absl::StrCat("cannot open ", path, " for appending"));
+  std::fputs(line.c_str(), f);
+  if (std::fclose(f) != 0) return absl::DataLossError(absl::StrCat("writing ", path, " failed"));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 int TuneWorkloadCommand(std::span<const std::string_view> args) {
@@ -122,6 +181,7 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
   WorkloadParams p = w->Defaults();
   TunerOptions topts = TunerOptions::FromConfig(GetConfig());
   topts.beam = 2;
+  std::string json_path;
   for (size_t i = 1; i < args.size(); ++i) {
     std::string_view flag = args[i];
     if (flag == "--ignore-cache") {
@@ -134,6 +194,10 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
     std::string value = S(args[++i]);
     if (name == "db") {
       topts.db = value;
+      continue;
+    }
+    if (name == "json") {
+      json_path = value;
       continue;
     }
     int64_t n;
@@ -208,6 +272,13 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
                 t->from_cache ? " (cached)" : absl::StrFormat(" (%lld candidates, %.1f s)",
                                                               static_cast<long long>(t->record->candidates),
                                                               t->record->search_wall_s).c_str());
+    if (!json_path.empty()) {
+      if (absl::Status s = AppendJson(json_path, *w, p, static_cast<int>(i), name, kernels[i], **dev, *t, topts.beam);
+          !s.ok()) {
+        std::fprintf(stderr, "tg tune: writing %s: %s\n", json_path.c_str(), s.ToString().c_str());
+        return 1;
+      }
+    }
     rows.push_back({name, *std::move(t)});
   }
   PrintTable(rows);
