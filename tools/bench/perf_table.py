@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+# Renders README's Performance table from the JSON lines of `tg tune --json` (ours) and of
+# tools/bench/tinygrad_beam.py (Python tinygrad on the same machine). tools/bench/tune_bench.sh
+# produces both and calls this.
+#   python3 tools/bench/perf_table.py OURS.jsonl [TINYGRAD.jsonl]
+# One row per kernel: GFLOP/s (GB/s for kernels under 1 flop per byte) with NOOPT, the
+# heuristic, BEAM=2 and BEAM=4; search wall time, candidates timed and candidates per second
+# for each width; the share of our search spent running kernels; and tinygrad's numbers as
+# ratios (ours / tinygrad: above 1 is better for speed and rate, below 1 for search time).
+import json, sys
+from collections import OrderedDict
+
+# Benchmark case -> (workload, params) of `tg tune`; tinygrad_beam.py uses the case names.
+CASES = OrderedDict([
+  ("matmul256", ("matmul", {"m": 256, "n": 256, "k": 256})),
+  ("matmul512", ("matmul", {"m": 512, "n": 512, "k": 512})),
+  ("matmul1024", ("matmul", {"m": 1024, "n": 1024, "k": 1024})),
+  ("sum4M", ("sum", {"n": 4 * 1024 * 1024})),
+  ("rowsum4096x1024", ("rowsum", {"rows": 4096, "cols": 1024})),
+  ("softmax4096x1024", ("softmax", {"rows": 4096, "cols": 1024})),
+  ("conv2d_1x32x56x56_64x3x3", ("conv2d", {"batch": 1, "cin": 32, "cout": 64, "size": 56, "kernel": 3})),
+  ("workload_conv2d", ("conv2d", {"batch": 8, "cin": 16, "cout": 32, "size": 32, "kernel": 3})),
+  ("workload_mlp", ("mlp", {"batch": 64, "in": 784, "hidden": 512, "out": 10})),
+  ("workload_attention", ("attention", {"batch": 4, "seq": 64, "dim": 128, "heads": 4})),
+  ("workload_resnet_block", ("resnet_block", {"batch": 1, "channels": 64, "size": 32})),
+])
+
+def case_of(row):
+  for case, (w, p) in CASES.items():
+    if row["workload"] == w and row["params"] == p: return case
+  return f'{row["workload"]}{row["params"]}'
+
+def load(path):
+  with open(path) as f: return [json.loads(line) for line in f if line.strip()]
+
+def rate(row, seconds):
+  """GFLOP/s, or GB/s for memory-bound kernels, as text."""
+  if seconds is None or seconds <= 0: return "-"
+  if row["flops"] >= row["bytes"]: return f'{row["flops"] / seconds * 1e-9:.1f}'
+  return f'{row["bytes"] / seconds * 1e-9:.1f} GB/s'
+
+def ratio(a, b, fmt="{:.2f}x"):
+  return fmt.format(a / b) if a and b else "-"
+
+def main():
+  ours = {}
+  for r in load(sys.argv[1]): ours[(case_of(r), r["kernel"], r["beam"])] = r
+  ref = {}
+  if len(sys.argv) > 2:
+    for r in load(sys.argv[2]): ref[(r["case"], r["kernel"])] = r
+  keys = sorted({(c, k) for (c, k, _) in ours}, key=lambda x: (list(CASES).index(x[0]) if x[0] in CASES else 99, x[1]))
+  print("| case | kernel | NOOPT | heuristic | BEAM=2 | BEAM=4 | search s (2/4) | timed (2/4) | cand/s (2/4) | run share (2/4) "
+        "| tinygrad heuristic | tinygrad BEAM=2 | tinygrad BEAM=4 | search s vs tinygrad (2/4) | cand/s vs tinygrad (2/4) |")
+  print("|" + "---|" * 15)
+  for case, k in keys:
+    b2, b4 = ours.get((case, k, 2)), ours.get((case, k, 4))
+    base = b2 or b4
+    t = ref.get((case, k), {})
+    def col(b, f): return f(b) if b else "-"
+    # Candidates timed (not failed or duplicate), as tinygrad counts its _time_program calls.
+    def cps(b): return f'{b["candidates"] / b["search_s"]:.1f}' if b and b["search_s"] else "-"
+    def tcps(w): return t[f"beam{w}_timed"] / t[f"beam{w}_search_s"] if t.get(f"beam{w}_search_s") else None
+    def ocps(b): return b["candidates"] / b["search_s"] if b and b["search_s"] else None
+    cells = [
+      case, base["name"], rate(base, base["noopt_s"]), rate(base, base["heuristic_s"]),
+      col(b2, lambda b: rate(b, b["tuned_s"])), col(b4, lambda b: rate(b, b["tuned_s"])),
+      f'{col(b2, lambda b: "%.1f" % b["search_s"])} / {col(b4, lambda b: "%.1f" % b["search_s"])}',
+      f'{col(b2, lambda b: str(b["candidates"]))} / {col(b4, lambda b: str(b["candidates"]))}',
+      f"{cps(b2)} / {cps(b4)}",
+      f'{col(b2, lambda b: "%.0f%%" % (100 * b["run_fraction"]) if "run_fraction" in b else "-")} / '
+      f'{col(b4, lambda b: "%.0f%%" % (100 * b["run_fraction"]) if "run_fraction" in b else "-")}',
+      rate(base, t.get("heuristic_s")), rate(base, t.get("beam2_s")), rate(base, t.get("beam4_s")),
+      f'{ratio(b2 and b2["search_s"], t.get("beam2_search_s"))} / {ratio(b4 and b4["search_s"], t.get("beam4_search_s"))}',
+      f"{ratio(ocps(b2), tcps(2))} / {ratio(ocps(b4), tcps(4))}",
+    ]
+    print("| " + " | ".join(cells) + " |")
+
+if __name__ == "__main__":
+  main()

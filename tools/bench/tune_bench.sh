@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Produces README's Performance table: tunes every benchmark case with `tg tune` at BEAM=2 and
+# BEAM=4 (fresh searches: --ignore-cache, a throwaway database), optionally runs Python
+# tinygrad's BEAM on the same cases (tools/bench/tinygrad_beam.py), and prints the Markdown
+# table (tools/bench/perf_table.py). Run on a quiet machine:
+#   tools/bench/tune_bench.sh OUT_DIR [TINYGRAD_CHECKOUT]
+# OUT_DIR gets ours.jsonl, tinygrad.jsonl and table.md. CASES="matmul256 ..." limits the cases.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+out="${1:?usage: tools/bench/tune_bench.sh OUT_DIR [TINYGRAD_CHECKOUT]}"
+tinygrad="${2:-}"
+mkdir -p "$out"
+rm -f "$out/ours.jsonl" "$out/tinygrad.jsonl" "$out/bench.db"
+
+# case -> tg tune arguments (the same sizes as perf_table.py's CASES and tinygrad_beam.py).
+declare -A args=(
+  [matmul256]="matmul --m 256 --n 256 --k 256"
+  [matmul512]="matmul --m 512 --n 512 --k 512"
+  [matmul1024]="matmul --m 1024 --n 1024 --k 1024"
+  [sum4M]="sum --n 4194304"
+  [rowsum4096x1024]="rowsum --rows 4096 --cols 1024"
+  [softmax4096x1024]="softmax --rows 4096 --cols 1024"
+  [conv2d_1x32x56x56_64x3x3]="conv2d --batch 1 --cin 32 --cout 64 --size 56 --kernel 3"
+  [workload_conv2d]="conv2d"
+  [workload_mlp]="mlp"
+  [workload_attention]="attention"
+  [workload_resnet_block]="resnet_block"
+)
+order=(matmul256 matmul512 matmul1024 sum4M rowsum4096x1024 softmax4096x1024 conv2d_1x32x56x56_64x3x3
+       workload_conv2d workload_mlp workload_attention workload_resnet_block)
+read -r -a cases <<<"${CASES:-${order[*]}}"
+
+for c in "${cases[@]}"; do
+  for beam in 2 4; do
+    # shellcheck disable=SC2086  # the arguments are words
+    "$root/tools/tg" tune ${args[$c]} --beam "$beam" --ignore-cache --db "$out/bench.db" --json "$out/ours.jsonl" >&2
+  done
+done
+
+if [[ -n $tinygrad ]]; then
+  (cd "$out" && PYTHONPATH="$tinygrad" DEV=CPU CACHELEVEL=0 IGNORE_BEAM_CACHE=1 \
+    python3 "$root/tools/bench/tinygrad_beam.py" --beam 2,4 "${cases[@]}" >"$out/tinygrad.jsonl")
+fi
+python3 "$root/tools/bench/perf_table.py" "$out/ours.jsonl" ${tinygrad:+"$out/tinygrad.jsonl"} | tee "$out/table.md"
