@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "tinygrad/base/check.h"
+#include "tinygrad/uop/arg.h"
 
 namespace tg {
 namespace {
@@ -206,6 +207,18 @@ void TensorCore::Validate() const {
     TG_CHECK((int64_t{1} << n) == elements_per_thread[i]) << ToString() << ": elements_per_thread[" << i << "]";
   }
 }
+
+namespace {
+DType DTypeFromRepr(const Arg& a) {
+  const std::string& s = a.str();
+  DType d;
+  TG_CHECK(s.rfind("dtypes.", 0) == 0 && dtypes::FromName(s.substr(7), &d)) << "not a dtype repr in a WMMA arg: " << s;
+  return d;
+}
+}  // namespace
+
+DType WmmaDTypeIn(const Arg& wmma_arg) { return DTypeFromRepr(wmma_arg[2]); }
+DType WmmaDTypeOut(const Arg& wmma_arg) { return DTypeFromRepr(wmma_arg[3]); }
 
 namespace tensor_cores {
 

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "tinygrad/dtype/dtype.h"
+#include "tinygrad/uop/arg.h"
 
 namespace tg {
 
@@ -52,6 +53,12 @@ struct TensorCore {
   // tinygrad's __post_init__ asserts (TG_CHECK: a malformed table is a bug).
   void Validate() const;
 };
+
+// A WMMA's arg is (name, dims, dtype_in, dtype_out, device, threads, upcast_axes, reduce_axes);
+// Arg has no DType, so the dtypes are their reprs ("dtypes.half"). These read them back
+// (CHECK-fail on anything else).
+DType WmmaDTypeIn(const Arg& wmma_arg);
+DType WmmaDTypeOut(const Arg& wmma_arg);
 
 // The reference's tables (tinygrad/codegen/opt/tc.py), validated on first use.
 namespace tensor_cores {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tinygrad/uop/arg.h"
 
 namespace tg {
 namespace {
@@ -55,6 +56,16 @@ TEST(TensorCoreTest, ShapeHelpersMatchTheReference) {
   auto [a0, a1] = amd.PermutesForShapeStr(amd.BaseShapeStr());
   EXPECT_EQ(a0, (P{4, 5, 6, 7, 0, 9, 10, 11, 1, 2, 3, 8}));
   EXPECT_EQ(a1, (P{0, 1, 2, 3, 4, 9, 10, 11, 5, 6, 7, 8}));
+}
+
+TEST(TensorCoreTest, WmmaArgDTypesReadBack) {
+  Arg arg = Arg::Tuple({"WMMA_8_16_16_half_float", Arg::Tuple({8, 16, 16}), dtypes::float16.repr(), dtypes::float32.repr(),
+                        "CUDA", 32, Arg::Tuple({}), Arg::Tuple({})});
+  EXPECT_EQ(WmmaDTypeIn(arg), dtypes::float16);
+  EXPECT_EQ(WmmaDTypeOut(arg), dtypes::float32);
+  Arg bf = Arg::Tuple({"x", 0, dtypes::bfloat16.repr(), dtypes::fp8e4m3.repr()});
+  EXPECT_EQ(WmmaDTypeIn(bf), dtypes::bfloat16);
+  EXPECT_EQ(WmmaDTypeOut(bf), dtypes::fp8e4m3);
 }
 
 TEST(TensorCoreDeathTest, ValidateRejectsAMalformedTable) {
