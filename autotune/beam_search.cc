@@ -38,12 +38,6 @@ std::string TimeStr(double s, int w = 10) {
   return absl::StrFormat("%*.2fus", w - 2, s * 1e6);
 }
 
-// One timed candidate of the search.
-struct Timed {
-  Scheduler sched;
-  double time_s;
-  uint64_t program_hash;
-};
 
 }  // namespace
 
@@ -116,168 +110,202 @@ absl::StatusOr<std::vector<Opt>> HeuristicOpts(const UOp& ast, const Renderer& r
   return opt.applied_opts();
 }
 
+BeamSearcher::BeamSearcher(KernelTask task, const Renderer& ren, SearchSettings settings, BeamOptions options)
+    : task_(std::move(task)),
+      ren_(&ren),
+      settings_(settings),
+      options_(std::move(options)),
+      actions_(BeamActions(settings_)),
+      start_(Clock::now()) {
+  base_.runs = options_.runs;
+  base_.uops_max = settings_.uops_max;
+  base_.timeout_s = settings_.timeout_sec;
+  Scheduler root(task_.ast, *ren_);
+  root.ConvertLoopToGlobal();
+  beam_.push_back({std::move(root), kInf});
+}
+
+BeamSearcher::~BeamSearcher() = default;
+
+double BeamSearcher::elapsed_s() const { return Since(start_); }
+
+void BeamSearcher::Report(BeamProgress::Phase phase, int cands, int timed) const {
+  if (!options_.progress) return;
+  options_.progress(BeamProgress{.phase = phase, .round = result_.rounds, .candidates = cands, .timed = timed,
+                                 .best_s = best_s_, .best_opts = best_opts_, .elapsed_s = elapsed_s()});
+}
+
+std::optional<BeamRequest> BeamSearcher::Next() {
+  TG_CHECK(!pending_) << "Next() again before Feed()";
+  BeamRequest req{.options = base_};
+  switch (phase_) {
+    case BeamProgress::Phase::kBaseline:
+      // the unoptimized kernel, and the heuristic's opts
+      req.candidates.push_back({});
+      if (options_.heuristic_opts) req.candidates.push_back(*options_.heuristic_opts);
+      break;
+    case BeamProgress::Phase::kRound: {
+      Clock::time_point a0 = Clock::now();
+      round_.clear();
+      for (const BeamEntry& e : beam_)
+        for (auto& [idx, child] : GetKernelActions(e.sched, actions_, settings_, /*include_0=*/false))
+          round_.push_back(std::move(child));
+      result_.actions_wall_s += Since(a0);
+      for (const Scheduler& c : round_) req.candidates.push_back(c.applied_opts());
+      // the reference stops a candidate at 3x the best of the beam; the baselines bound it too
+      req.options.early_stop_s = std::min(beam_[0].time_s, best_s_) * 3;
+      req.options.known_programs = seen_;
+      break;
+    }
+    case BeamProgress::Phase::kFinalists: {
+      // the best distinct programs of the search (the baselines' programs are finalists already)
+      std::stable_sort(all_timed_.begin(), all_timed_.end(),
+                       [](const BeamEntry& x, const BeamEntry& y) { return x.time_s < y.time_s; });
+      absl::flat_hash_set<uint64_t> picked;
+      for (const Finalist& f : finalists_) picked.insert(f.program_hash);
+      int beam_finalists = 0;
+      for (const BeamEntry& t : all_timed_) {
+        if (beam_finalists >= options_.finalists) break;
+        if (!picked.insert(t.program_hash).second) continue;
+        beam_finalists += 1;
+        finalists_.push_back(Finalist{.opts = t.sched.applied_opts(), .kind = "beam", .search_s = t.time_s});
+      }
+      for (const Finalist& f : finalists_) req.candidates.push_back(f.opts);
+      req.options.runs = options_.finalist_runs;
+      req.options.interleaved = true;
+      Report(BeamProgress::Phase::kFinalists, static_cast<int>(req.candidates.size()), 0);
+      break;
+    }
+    case BeamProgress::Phase::kDone:
+      return std::nullopt;
+  }
+  pending_ = req.candidates.size();
+  pending_valid_ = true;
+  return req;
+}
+
+void BeamSearcher::Account(const MeasureBatch& b, bool search) {
+  result_.prepare_wall_s += b.prepare_wall_s;
+  result_.run_wall_s += b.run_wall_s;
+  result_.candidates += static_cast<int64_t>(b.results.size());
+  for (const CandidateResult& r : b.results) {
+    result_.outcomes[static_cast<int>(r.outcome)] += 1;
+    if (std::string& e = result_.first_error[static_cast<int>(r.outcome)]; e.empty()) e = r.error;
+    if (r.timed()) result_.timed += 1;
+    result_.cost.lower_s += r.cost.lower_s;
+    result_.cost.compile_s += r.cost.compile_s;
+    result_.cost.run_s += r.cost.run_s;
+    // Programs of the search proper are not timed again in later rounds (seen_libs). The
+    // baselines are not remembered, so that they do not change which programs the search
+    // itself times and keeps (the heuristic's program may well be a round-1 candidate).
+    if (search && r.program_hash != 0) seen_.insert(r.program_hash);
+  }
+}
+
+void BeamSearcher::Feed(const MeasureBatch& b) {
+  TG_CHECK(pending_valid_) << "Feed() without Next()";
+  TG_CHECK(b.results.size() == pending_) << "the measurer answered " << b.results.size() << " of " << pending_;
+  pending_valid_ = false;
+  pending_ = 0;
+  const Config& cfg = GetConfig();
+  switch (phase_) {
+    case BeamProgress::Phase::kBaseline: {
+      Account(b, /*search=*/false);
+      int timed = 0;
+      for (size_t i = 0; i < b.results.size(); ++i) {
+        const CandidateResult& r = b.results[i];
+        std::vector<Opt> opts = i == 0 ? std::vector<Opt>{} : *options_.heuristic_opts;
+        finalists_.push_back(Finalist{.opts = opts, .kind = i == 0 ? "noopt" : "heuristic", .search_s = r.min_s,
+                                      .program_hash = r.program_hash});
+        if (r.timed()) timed += 1;
+        if (r.timed() && r.min_s < best_s_) best_s_ = r.min_s, best_opts_ = opts;
+      }
+      phase_ = BeamProgress::Phase::kRound;
+      Report(BeamProgress::Phase::kBaseline, static_cast<int>(b.results.size()), timed);
+      return;
+    }
+    case BeamProgress::Phase::kRound: {
+      Account(b, /*search=*/true);
+      result_.rounds += 1;
+      if (cfg.beam_debug >= 2) {
+        for (size_t i = 0; i < round_.size(); ++i) {
+          const CandidateResult& c = b.results[i];
+          std::printf("%7.2fs: %5zu %5lld uops %s compile/%s run  %-13s %s\n", elapsed_s(), i,
+                      static_cast<long long>(c.uops), TimeStr(c.cost.compile_s).c_str(), TimeStr(c.min_s).c_str(),
+                      std::string(OutcomeName(c.outcome)).c_str(), OptsRepr(round_[i].applied_opts()).c_str());
+        }
+      }
+      std::vector<BeamEntry> timed;
+      for (size_t i = 0; i < round_.size(); ++i)
+        if (b.results[i].timed()) timed.push_back(BeamEntry{round_[i], b.results[i].min_s, b.results[i].program_hash});
+      std::stable_sort(timed.begin(), timed.end(), [](const BeamEntry& x, const BeamEntry& y) { return x.time_s < y.time_s; });
+      const double min_progress = settings_.min_progress_us * 1e-6;
+      const bool exiting = timed.empty() || timed[0].time_s < min_progress || beam_[0].time_s - timed[0].time_s < min_progress;
+      if (!exiting) {
+        beam_.assign(timed.begin(), timed.begin() + std::min<size_t>(timed.size(), std::max(1, settings_.width)));
+      } else if (!timed.empty() && timed[0].time_s < beam_[0].time_s) {
+        beam_ = {timed[0]};
+      }
+      if (!timed.empty() && timed[0].time_s < best_s_) best_s_ = timed[0].time_s, best_opts_ = timed[0].sched.applied_opts();
+      if (cfg.debug >= 2 || cfg.beam_debug >= 1)
+        std::printf("%7.2fs: %s from %3zu -> %3zu actions %s\n", elapsed_s(), TimeStr(beam_[0].time_s).c_str(),
+                    round_.size(), timed.size(), beam_[0].sched.colored_shape().c_str());
+      Report(BeamProgress::Phase::kRound, static_cast<int>(round_.size()), static_cast<int>(timed.size()));
+      for (BeamEntry& t : timed) all_timed_.push_back(std::move(t));
+      round_.clear();
+      if (exiting) phase_ = BeamProgress::Phase::kFinalists;
+      return;
+    }
+    case BeamProgress::Phase::kFinalists: {
+      Account(b, /*search=*/false);
+      int winner = -1;
+      for (size_t i = 0; i < finalists_.size(); ++i) {
+        // the same program twice (the heuristic's opts may change nothing): it has the first's time
+        const CandidateResult& r = b.results[i].outcome == Outcome::kDuplicate && b.results[i].duplicate_of >= 0
+                                       ? b.results[b.results[i].duplicate_of]
+                                       : b.results[i];
+        finalists_[i].outcome = r.outcome;
+        finalists_[i].program_hash = r.program_hash;
+        finalists_[i].final_s = r.timed() ? r.min_s : kInf;
+        // ties go to the earlier finalist: noopt, then the heuristic, then the search's best
+        if (finalists_[i].final_s < kInf && (winner < 0 || finalists_[i].final_s < finalists_[winner].final_s))
+          winner = static_cast<int>(i);
+      }
+      result_.noopt_s = finalists_[0].final_s;
+      if (options_.heuristic_opts) result_.heuristic_s = finalists_[1].final_s;
+      if (winner >= 0) {
+        result_.opts = finalists_[winner].opts;
+        result_.time_s = finalists_[winner].final_s;
+        result_.program_hash = finalists_[winner].program_hash;
+      }
+      best_s_ = result_.time_s;
+      best_opts_ = result_.opts;
+      result_.finalists = finalists_;
+      result_.search_wall_s = elapsed_s();
+      phase_ = BeamProgress::Phase::kDone;
+      if (cfg.beam_debug >= 1) {
+        for (const Finalist& f : result_.finalists)
+          std::printf("BEAM_SEARCH: finalist %-9s search %s final %s %s\n", f.kind.c_str(), TimeStr(f.search_s).c_str(),
+                      TimeStr(f.final_s).c_str(), OptsRepr(f.opts).c_str());
+        std::printf("BEAM_SEARCH: final tm=%s, applied_opts=%s\n", TimeStr(result_.time_s, 0).c_str(),
+                    OptsRepr(result_.opts).c_str());
+      }
+      Report(BeamProgress::Phase::kDone, static_cast<int>(b.results.size()), static_cast<int>(b.results.size()));
+      return;
+    }
+    case BeamProgress::Phase::kDone:
+      TG_CHECK(false) << "Feed() after the search ended";
+  }
+}
+
 absl::StatusOr<BeamResult> BeamSearch(const KernelTask& task, const Renderer& ren, Measurer& measurer,
                                       const SearchSettings& settings, const BeamOptions& options) {
-  const Clock::time_point start = Clock::now();
-  BeamResult res;
-  const double min_progress = settings.min_progress_us * 1e-6;
-  absl::flat_hash_set<uint64_t> seen;  // programs timed (or failed) before: reference seen_libs
-
-  MeasureOptions mopts;
-  mopts.runs = options.runs;
-  mopts.uops_max = settings.uops_max;
-  mopts.timeout_s = settings.timeout_sec;
-
-  // `search`: a batch of the search proper, whose programs are not timed again in later rounds.
-  // The baselines are not remembered, so that they do not change which programs the search
-  // itself times and keeps (the heuristic's program may well be a round-1 candidate).
-  auto measure = [&](std::span<const std::vector<Opt>> cands, const MeasureOptions& o,
-                     bool search) -> absl::StatusOr<MeasureBatch> {
-    absl::StatusOr<MeasureBatch> b = measurer.Measure(task, cands, o);
-    if (!b.ok()) return b.status();
-    TG_CHECK(b->results.size() == cands.size()) << "the measurer answered " << b->results.size() << " of " << cands.size();
-    res.prepare_wall_s += b->prepare_wall_s;
-    res.run_wall_s += b->run_wall_s;
-    res.candidates += static_cast<int64_t>(cands.size());
-    for (const CandidateResult& r : b->results) {
-      res.outcomes[static_cast<int>(r.outcome)] += 1;
-      if (std::string& e = res.first_error[static_cast<int>(r.outcome)]; e.empty()) e = r.error;
-      if (r.timed()) res.timed += 1;
-      res.cost.lower_s += r.cost.lower_s;
-      res.cost.compile_s += r.cost.compile_s;
-      res.cost.run_s += r.cost.run_s;
-      if (search && r.program_hash != 0) seen.insert(r.program_hash);
-    }
-    return b;
-  };
-  double best_s = kInf;
-  std::vector<Opt> best_opts;
-  auto report = [&](BeamProgress::Phase phase, int round, int cands, int timed) {
-    if (!options.progress) return;
-    options.progress(BeamProgress{.phase = phase, .round = round, .candidates = cands, .timed = timed,
-                                  .best_s = best_s, .best_opts = best_opts, .elapsed_s = Since(start)});
-  };
-
-  // ** the baselines: unoptimized, and the heuristic's opts **
-  std::vector<std::vector<Opt>> base_cands{{}};
-  if (options.heuristic_opts) base_cands.push_back(*options.heuristic_opts);
-  absl::StatusOr<MeasureBatch> base = measure(base_cands, mopts, /*search=*/false);
-  if (!base.ok()) return base.status();
-  std::vector<Finalist> finalists;
-  for (size_t i = 0; i < base_cands.size(); ++i) {
-    const CandidateResult& r = base->results[i];
-    finalists.push_back(Finalist{.opts = base_cands[i], .kind = i == 0 ? "noopt" : "heuristic", .search_s = r.min_s});
-    if (r.timed() && r.min_s < best_s) best_s = r.min_s, best_opts = base_cands[i];
+  BeamSearcher search(task, ren, settings, options);
+  while (std::optional<BeamRequest> req = search.Next()) {
+    ASSIGN_OR_RETURN(MeasureBatch b, measurer.Measure(search.task(), req->candidates, req->options));
+    search.Feed(b);
   }
-  report(BeamProgress::Phase::kBaseline, 0, static_cast<int>(base_cands.size()),
-         static_cast<int>(std::count_if(base->results.begin(), base->results.end(),
-                                        [](const CandidateResult& r) { return r.timed(); })));
-
-  // ** beam_search **
-  Scheduler root(task.ast, ren);
-  root.ConvertLoopToGlobal();
-  const std::vector<Opt> actions = BeamActions(settings);
-  std::vector<std::pair<Scheduler, double>> beam{{root, kInf}};
-  std::vector<Timed> all_timed;  // for the finalists
-  for (bool exiting = false; !exiting;) {
-    Clock::time_point a0 = Clock::now();
-    std::vector<Scheduler> candidates;
-    for (const auto& [si, unused] : beam)
-      for (auto& [idx, child] : GetKernelActions(si, actions, settings, /*include_0=*/false))
-        candidates.push_back(std::move(child));
-    res.actions_wall_s += Since(a0);
-    std::vector<std::vector<Opt>> cand_opts;
-    for (const Scheduler& c : candidates) cand_opts.push_back(c.applied_opts());
-
-    MeasureOptions o = mopts;
-    // the reference stops a candidate at 3x the best of the beam; the baselines bound it too
-    o.early_stop_s = std::min(beam[0].second, best_s) * 3;
-    o.known_programs = seen;
-    absl::StatusOr<MeasureBatch> b = measure(cand_opts, o, /*search=*/true);
-    if (!b.ok()) return b.status();
-    res.rounds += 1;
-
-    const Config& cfg = GetConfig();
-    if (cfg.beam_debug >= 2) {
-      for (size_t i = 0; i < candidates.size(); ++i) {
-        const CandidateResult& c = b->results[i];
-        std::printf("%7.2fs: %5zu %5lld uops %s compile/%s run  %-13s %s\n", Since(start), i,
-                    static_cast<long long>(c.uops), TimeStr(c.cost.compile_s).c_str(), TimeStr(c.min_s).c_str(),
-                    std::string(OutcomeName(c.outcome)).c_str(), OptsRepr(cand_opts[i]).c_str());
-      }
-    }
-    std::vector<Timed> timed;
-    for (size_t i = 0; i < candidates.size(); ++i)
-      if (b->results[i].timed()) timed.push_back(Timed{candidates[i], b->results[i].min_s, b->results[i].program_hash});
-    std::stable_sort(timed.begin(), timed.end(), [](const Timed& x, const Timed& y) { return x.time_s < y.time_s; });
-    exiting = timed.empty() || timed[0].time_s < min_progress || beam[0].second - timed[0].time_s < min_progress;
-    if (!exiting) {
-      beam.clear();
-      for (size_t i = 0; i < timed.size() && static_cast<int>(i) < settings.width; ++i)
-        beam.emplace_back(timed[i].sched, timed[i].time_s);
-    } else if (!timed.empty() && timed[0].time_s < beam[0].second) {
-      beam = {{timed[0].sched, timed[0].time_s}};
-    }
-    if (!timed.empty() && timed[0].time_s < best_s) best_s = timed[0].time_s, best_opts = timed[0].sched.applied_opts();
-    if (cfg.debug >= 2 || cfg.beam_debug >= 1)
-      std::printf("%7.2fs: %s from %3zu -> %3zu actions %s\n", Since(start), TimeStr(beam[0].second).c_str(),
-                  candidates.size(), timed.size(), beam[0].first.colored_shape().c_str());
-    for (Timed& t : timed) all_timed.push_back(std::move(t));
-    report(BeamProgress::Phase::kRound, res.rounds, static_cast<int>(candidates.size()), static_cast<int>(timed.size()));
-  }
-
-  // ** finalists: the best distinct programs of the search and the baselines, re-measured
-  // together in a quiet, interleaved phase **
-  std::stable_sort(all_timed.begin(), all_timed.end(), [](const Timed& x, const Timed& y) { return x.time_s < y.time_s; });
-  absl::flat_hash_set<uint64_t> picked;  // the baselines' programs are finalists already
-  for (const CandidateResult& r : base->results) picked.insert(r.program_hash);
-  int beam_finalists = 0;
-  for (const Timed& t : all_timed) {
-    if (beam_finalists >= options.finalists) break;
-    if (!picked.insert(t.program_hash).second) continue;
-    beam_finalists += 1;
-    finalists.push_back(Finalist{.opts = t.sched.applied_opts(), .kind = "beam", .search_s = t.time_s});
-  }
-  std::vector<std::vector<Opt>> final_cands;
-  for (const Finalist& f : finalists) final_cands.push_back(f.opts);
-  report(BeamProgress::Phase::kFinalists, res.rounds, static_cast<int>(final_cands.size()), 0);
-  MeasureOptions fo = mopts;
-  fo.runs = options.finalist_runs;
-  fo.interleaved = true;
-  absl::StatusOr<MeasureBatch> fb = measure(final_cands, fo, /*search=*/false);
-  if (!fb.ok()) return fb.status();
-  int winner = -1;
-  for (size_t i = 0; i < finalists.size(); ++i) {
-    // the same program twice (the heuristic's opts may change nothing): it has the first's time
-    const CandidateResult& r = fb->results[i].outcome == Outcome::kDuplicate && fb->results[i].duplicate_of >= 0
-                                   ? fb->results[fb->results[i].duplicate_of]
-                                   : fb->results[i];
-    finalists[i].outcome = r.outcome;
-    finalists[i].program_hash = r.program_hash;
-    finalists[i].final_s = r.timed() ? r.min_s : kInf;
-    // ties go to the earlier finalist: noopt, then the heuristic, then the search's best
-    if (finalists[i].final_s < kInf && (winner < 0 || finalists[i].final_s < finalists[winner].final_s))
-      winner = static_cast<int>(i);
-  }
-  res.noopt_s = finalists[0].final_s;
-  if (options.heuristic_opts) res.heuristic_s = finalists[1].final_s;
-  if (winner >= 0) {
-    res.opts = finalists[winner].opts;
-    res.time_s = finalists[winner].final_s;
-    res.program_hash = finalists[winner].program_hash;
-  }
-  best_s = res.time_s;
-  best_opts = res.opts;
-  res.finalists = std::move(finalists);
-  res.search_wall_s = Since(start);
-  if (GetConfig().beam_debug >= 1) {
-    for (const Finalist& f : res.finalists)
-      std::printf("BEAM_SEARCH: finalist %-9s search %s final %s %s\n", f.kind.c_str(), TimeStr(f.search_s).c_str(),
-                  TimeStr(f.final_s).c_str(), OptsRepr(f.opts).c_str());
-    std::printf("BEAM_SEARCH: final tm=%s, applied_opts=%s\n", TimeStr(res.time_s, 0).c_str(), OptsRepr(res.opts).c_str());
-  }
-  report(BeamProgress::Phase::kDone, res.rounds, static_cast<int>(final_cands.size()), static_cast<int>(fb->results.size()));
-  return res;
+  return search.result();
 }
 
 }  // namespace tg::autotune

@@ -18,6 +18,9 @@
 //   has no bound at all).
 // - Everything is counted: candidates by outcome, rounds, wall time preparing vs running.
 //
+// BeamSearcher is the same search as a state machine (Next() a batch, Feed() its results), so a
+// coordinator can step the searches of many kernels at once; BeamSearch() drives one to the end.
+//
 // Example:
 //   SearchSettings s = SearchSettings::FromConfig(GetConfig());
 //   ASSIGN_OR_RETURN(BeamResult r, BeamSearch(task, renderer, measurer, s, {.heuristic_opts = h}));
@@ -26,6 +29,7 @@
 #define AUTOTUNE_BEAM_SEARCH_H_
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -33,6 +37,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "autotune/measurer.h"
 #include "autotune/search_settings.h"
@@ -114,6 +119,64 @@ struct BeamResult {
 // only when the measurer cannot run the task at all; candidate failures are counted, never fatal.
 absl::StatusOr<BeamResult> BeamSearch(const KernelTask& task, const Renderer& ren, Measurer& measurer,
                                       const SearchSettings& settings, const BeamOptions& options = {});
+
+// One step of a search: the candidates to measure next, and how.
+struct BeamRequest {
+  std::vector<std::vector<Opt>> candidates;
+  MeasureOptions options;
+};
+
+// BeamSearch as a state machine that never calls a measurer itself: Next() says what to measure,
+// Feed() takes the answer. A coordinator can so run the searches of many kernels at once and
+// keep a worker farm busy across their round barriers; BeamSearch() is the one-kernel loop:
+//   BeamSearcher s(task, ren, settings);
+//   while (std::optional<BeamRequest> req = s.Next()) s.Feed(measurer.Measure(s.task(), ...));
+//   s.result();
+class BeamSearcher {
+ public:
+  BeamSearcher(KernelTask task, const Renderer& ren, SearchSettings settings, BeamOptions options = {});
+  ~BeamSearcher();
+  BeamSearcher(const BeamSearcher&) = delete;
+  BeamSearcher& operator=(const BeamSearcher&) = delete;
+
+  const KernelTask& task() const { return task_; }
+  // The next batch; nullopt once the search is over. Each Next() must be answered by Feed().
+  std::optional<BeamRequest> Next();
+  // The measurer's results for the last Next(), one per candidate, in order.
+  void Feed(const MeasureBatch& batch);
+  bool done() const { return phase_ == BeamProgress::Phase::kDone; }
+  // Complete once done().
+  const BeamResult& result() const { return result_; }
+
+ private:
+  struct BeamEntry {
+    Scheduler sched;
+    double time_s;
+    uint64_t program_hash;
+  };
+  void Account(const MeasureBatch& b, bool search);
+  void Report(BeamProgress::Phase phase, int cands, int timed) const;
+  double elapsed_s() const;
+
+  KernelTask task_;
+  const Renderer* ren_;
+  SearchSettings settings_;
+  BeamOptions options_;
+  std::vector<Opt> actions_;
+  std::chrono::steady_clock::time_point start_;
+  MeasureOptions base_;  // every batch's options start from these
+  BeamProgress::Phase phase_ = BeamProgress::Phase::kBaseline;
+  std::vector<BeamEntry> beam_;
+  std::vector<Scheduler> round_;        // the candidates of the round being measured
+  std::vector<BeamEntry> all_timed_;    // every timed candidate, for the finalists
+  std::vector<Finalist> finalists_;
+  absl::flat_hash_set<uint64_t> seen_;  // programs timed (or failed) before: seen_libs
+  double best_s_ = kInf;
+  std::vector<Opt> best_opts_;
+  size_t pending_ = 0;
+  bool pending_valid_ = false;
+  BeamResult result_;
+};
 
 }  // namespace tg::autotune
 

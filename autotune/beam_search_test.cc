@@ -233,6 +233,31 @@ TEST(BeamSearchTest, HeuristicProgramStaysInTheSearch) {
   EXPECT_EQ(r->opts.size(), 2u) << Str(r->opts);
 }
 
+// Two searches stepped alternately (as a coordinator would) end as each alone.
+TEST(BeamSearcherTest, InterleavedSearchesMatchSolo) {
+  KernelTask a = Task(MatmulKernel(64)), b = Task(SumKernel(64, 256));
+  FakeMeasurer solo;
+  absl::StatusOr<BeamResult> ra = BeamSearch(a, Cpu(), solo, Width(2));
+  absl::StatusOr<BeamResult> rb = BeamSearch(b, Cpu(), solo, Width(2));
+  ASSERT_TRUE(ra.ok() && rb.ok());
+  FakeMeasurer m;
+  BeamSearcher sa(a, Cpu(), Width(2)), sb(b, Cpu(), Width(2));
+  while (!sa.done() || !sb.done()) {
+    for (BeamSearcher* s : {&sa, &sb}) {
+      std::optional<BeamRequest> req = s->Next();
+      if (!req) continue;
+      absl::StatusOr<MeasureBatch> batch = m.Measure(s->task(), req->candidates, req->options);
+      ASSERT_TRUE(batch.ok());
+      s->Feed(*batch);
+    }
+  }
+  EXPECT_EQ(sa.result().opts, ra->opts);
+  EXPECT_EQ(sa.result().rounds, ra->rounds);
+  EXPECT_EQ(sb.result().opts, rb->opts);
+  EXPECT_EQ(sb.result().candidates, rb->candidates);
+  EXPECT_FALSE(sa.Next().has_value());
+}
+
 // The real thing, small: never slower than the heuristic's opts or the unoptimized kernel.
 TEST(BeamSearchTest, RealSearchOnASmallMatmul) {
   absl::StatusOr<std::unique_ptr<LocalMeasurer>> m = LocalMeasurer::Create();
