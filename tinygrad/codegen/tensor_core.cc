@@ -5,9 +5,7 @@
 #include <algorithm>
 #include <map>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/uop/arg.h"
 

@@ -45,6 +45,7 @@ class Scheduler {
   // tinygrad's copy(): same AST, renderer, dont_use_locals, applied_opts and tensor_core; the
   // next new range id restarts after the largest id among rngs().
   Scheduler(const Scheduler& o);
+  // A full copy of the state, range counter included (`k = HandCodedOptimizations(k)`).
   Scheduler& operator=(const Scheduler& o);
 
   const UOp& ast() const { return ast_; }
