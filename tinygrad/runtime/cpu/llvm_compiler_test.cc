@@ -89,6 +89,24 @@ TEST(LlvmCompilerTest, HostCpuAndFeatures) {
   EXPECT_NE(LlvmCompiler(o0).id(), llvm.id());
 }
 
+// A trailing `i32 %core_id` (LLVMRenderer's threads extension) gets the thread's core id.
+TEST(LlvmCompilerTest, CoreIdReachesTheKernel) {
+  std::string ir = R"(define void @ids(i32* noalias align 32 %data0, i32 %core_id) #0
+{
+  %v0 = getelementptr inbounds i32, i32* %data0, i32 %core_id
+  %v1 = mul i32 %core_id, 10
+  store i32 %v1, i32* %v0
+  ret void
+}
+attributes #0 = { alwaysinline nounwind "no-builtins" "no-trapping-math"="true" })";
+  LlvmCompiler llvm(MemoryOnly());
+  CpuProgram prg = Build(llvm, ir, "ids");
+  std::vector<int32_t> out(4, -1);
+  void* bufs[] = {out.data()};
+  prg.Run(bufs, {}, /*threads=*/4);
+  EXPECT_EQ(out, (std::vector<int32_t>{0, 10, 20, 30}));
+}
+
 TEST(LlvmCompilerTest, EntryForNoParameters) {
   std::string ir = "define void @nop() #0\n{\n  ret void\n}\nattributes #0 = { nounwind }";
   absl::StatusOr<std::string> e = WithLlvmCpuEntry(ir, "nop");
