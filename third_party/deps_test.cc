@@ -1,5 +1,5 @@
 // Checks that the system-library overlays in this directory compile and link: every absl
-// component @absl//:absl promises, gtest and gmock, SQLite and the LLVM C API.
+// component @absl//:absl promises, gtest and gmock, SQLite, the LLVM C API and clang's C++ API.
 
 #include <string>
 #include <vector>
@@ -14,6 +14,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
+#include "clang/Basic/Version.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "llvm-c/Core.h"
@@ -80,6 +81,11 @@ TEST(DepsTest, LlvmCApi) {
   EXPECT_NE(LLVMGetNamedFunction(mod, "f"), nullptr);
   LLVMDisposeModule(mod);
   LLVMContextDispose(ctx);
+}
+
+TEST(DepsTest, ClangCppApi) {
+  // a function defined in libclang-cpp.so
+  EXPECT_NE(clang::getClangFullVersion().find("clang version 14"), std::string::npos);
 }
 
 }  // namespace

@@ -5,7 +5,7 @@ README.md): Bazel's WORKSPACE mode does not pass a dependency's repositories on.
 """
 
 def tinygrad_cc_system_libraries():
-    """Declares @absl, @gtest, @benchmark, @sqlite3 (under /usr) and @llvm (LLVM 14)."""
+    """Declares @absl, @gtest, @benchmark, @sqlite3 (under /usr), @llvm (LLVM 14) and @clang_cpp."""
     for name in ["absl", "gtest", "benchmark", "sqlite3"]:
         if name not in native.existing_rules():
             native.new_local_repository(
@@ -17,5 +17,11 @@ def tinygrad_cc_system_libraries():
         native.new_local_repository(
             name = "llvm",
             build_file = str(Label("//third_party:llvm.BUILD")),
+            path = "/usr/lib/llvm-14",
+        )
+    if "clang_cpp" not in native.existing_rules():
+        native.new_local_repository(
+            name = "clang_cpp",
+            build_file = str(Label("//third_party:clang_cpp.BUILD")),
             path = "/usr/lib/llvm-14",
         )
