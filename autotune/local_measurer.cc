@@ -295,9 +295,10 @@ absl::StatusOr<MeasureBatch> LocalMeasurer::Measure(const KernelTask& task,
       if (v.ok()) least_ops = std::min(least_ops, ops[i] = v->to_float());
     }
   }
-  // filter out kernels that use 1000x more compute than the smallest
+  // filter out kernels that use 1000x more compute than the smallest (a least of 0 ops, a copy,
+  // would reject every kernel that computes anything: not a ratio)
   for (size_t i = 0; i < n; ++i) {
-    if (prep[i].pending && ops[i] > least_ops * options.max_compute_ratio) {
+    if (prep[i].pending && least_ops > 0 && ops[i] > least_ops * options.max_compute_ratio) {
       batch.results[i].outcome = Outcome::kRejected;
       batch.results[i].error = absl::StrCat("too much compute: ", ops[i], " when least is ", least_ops);
       prep[i].pending = false;
