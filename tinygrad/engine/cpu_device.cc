@@ -3,8 +3,11 @@
 // or with CPU_LLVM=1 (tinygrad's CompilerPair(LLVMRenderer, CPULLVMCompiler)) LLVMRenderer +
 // libLLVM in-process + ORC loading.
 //
-// Deliberate difference: tinygrad relocates clang's object file itself (jit_loader); we link a
-// shared object and dlopen it (runtime/cpu/program.h), which the C library already does well.
+// The clang of the default path runs in this process (runtime/cpu/clang_inprocess.h: libclang-cpp,
+// the reference's `clang -c` flags, an object loaded by ORC like tinygrad's jit_loader loads
+// it): a `clang` process per kernel costs ~300 ms of start-up, which dominates BEAM search.
+// CPU_CC naming another compiler keeps the process path: that compiler links a shared object
+// that is dlopen'ed (runtime/cpu/program.h).
 #include "tinygrad/engine/cpu_device.h"
 
 #include <cstring>
@@ -17,6 +20,7 @@
 #include "tinygrad/renderer/c/clang.h"
 #include "tinygrad/renderer/llvm/llvmir.h"
 #include "tinygrad/runtime/cpu/buffer.h"
+#include "tinygrad/runtime/cpu/clang_inprocess.h"
 #include "tinygrad/runtime/cpu/compiler.h"
 #include "tinygrad/runtime/cpu/llvm_compiler.h"
 #include "tinygrad/runtime/cpu/program.h"
@@ -63,7 +67,8 @@ class CpuKernel : public Program {
   CpuProgram prog_;
 };
 
-// An ELF relocatable object (LlvmCompiler's output) rather than a shared object (clang's).
+// An ELF relocatable object (LlvmCompiler's or ClangInProcessCompiler's output) rather than a
+// shared object (a clang process's).
 bool IsRelocatableObject(const std::string& lib) {
   return lib.size() > 18 && lib.compare(0, 4, "\x7f" "ELF") == 0 && lib[16] == 1 && lib[17] == 0;
 }
@@ -86,6 +91,7 @@ class CpuDevice : public Device {
   }
   std::string compiler_id() const override {
     if (GetConfig().cpu_llvm != 0) return LlvmCompilerFor(GetConfig())->id();
+    if (UsesInProcessClang(GetConfig())) return InProcessCompiler()->id();
     std::shared_ptr<ClangCompiler> compiler = Compiler();
     std::string id = compiler->options().cc;
     for (const std::string& f : compiler->options().flags) absl::StrAppend(&id, " ", f);
@@ -98,6 +104,10 @@ class CpuDevice : public Device {
       ASSIGN_OR_RETURN(std::string ir, WithLlvmCpuEntry(spec.src, spec.function_name));
       return LlvmCompilerFor(GetConfig())->Compile(ir);
     }
+    if (UsesInProcessClang(GetConfig()))
+      return InProcessCompiler()->Compile(WithCpuEntry(spec.src, spec.function_name,
+                                                       static_cast<int>(spec.globals.size()),
+                                                       static_cast<int>(spec.vars.size())));
     return Compiler()->Compile(WithCpuEntry(spec.src, spec.function_name,
                                             static_cast<int>(spec.globals.size()),
                                             static_cast<int>(spec.vars.size())));
@@ -118,6 +128,20 @@ class CpuDevice : public Device {
   }
 
  private:
+  // CPU_CC unset or plain "clang" (and not CPU_LLVM): compile with clang in this process.
+  static bool UsesInProcessClang(const Config& c) {
+    return c.cpu_llvm == 0 && (c.cc.empty() || c.cc == "clang");
+  }
+  // The in-process clang for the current CACHELEVEL and cache dir (kept while they hold: its
+  // construction runs the clang driver once).
+  std::shared_ptr<ClangInProcessCompiler> InProcessCompiler() const {
+    const Config& c = GetConfig();
+    std::lock_guard<std::mutex> lock(mu_);
+    if (inprocess_ == nullptr || inprocess_->options().cachelevel != c.cachelevel ||
+        inprocess_->options().cache_dir != c.cache_dir)
+      inprocess_ = std::make_shared<ClangInProcessCompiler>(ClangInProcessOptions::FromConfig(c));
+    return inprocess_;
+  }
   // The compiler for the current settings. tinygrad reads CC at every compile, so a changed
   // Config (CPU_CC, CACHELEVEL, the cache dir) must reach the next compile, not only the first
   // one this device ever did; the compiler (and its in-memory cache) is kept while they hold.
@@ -147,6 +171,7 @@ class CpuDevice : public Device {
   LLVMRenderer llvm_renderer_;
   mutable std::mutex mu_;
   mutable std::shared_ptr<ClangCompiler> compiler_;
+  mutable std::shared_ptr<ClangInProcessCompiler> inprocess_;
   mutable std::shared_ptr<LlvmCompiler> llvm_compiler_;
 };
 

@@ -6,6 +6,7 @@
 #include "tinygrad/engine/device.h"
 #include "tinygrad/engine/memory.h"
 #include "tinygrad/uop/shape.h"
+#include "tinygrad/uop/uop.h"
 
 namespace tg {
 namespace {
@@ -113,6 +114,49 @@ TEST(CpuDeviceTest, CompilerFollowsTheCurrentConfig) {
   }
   EXPECT_EQ(dev->compiler_id(), good_id);
   EXPECT_TRUE(dev->Compile(spec).ok());
+}
+
+// The default CPU compiler is clang in this process (an ELF object, loaded by ORC); CPU_CC=clang
+// is the same; another compiler name keeps the `clang` process path (a shared object). Both
+// compute the same.
+TEST(CpuDeviceTest, DefaultClangRunsInProcess) {
+  Device* dev = *GetDevice("CPU");
+  ProgramSpec spec;
+  spec.function_name = "sq";
+  spec.src = "void sq(float* restrict data0, const float* restrict data1, const int n, "
+             "int core_id) {\n  for (int i = 0; i < n; i++) data0[i] = data1[i] * data1[i];\n}\n";
+  spec.globals = {0, 1};
+  spec.vars = {UOp::Variable("n", 1, 8)};
+  auto run = [&](const std::string& cc) {
+    Config c = GetConfig();
+    c.cc = cc;
+    c.cpu_llvm = 0;
+    c.cachelevel = 0;
+    ScopedConfig scoped(c);
+    auto lib = dev->Compile(spec);
+    EXPECT_TRUE(lib.ok()) << lib.status();
+    bool object = lib.ok() && (*lib)[16] == 1;  // ET_REL: an object, not a shared object
+    auto prog = dev->Load("sq", *lib);
+    EXPECT_TRUE(prog.ok()) << prog.status();
+    auto out = *dev->Allocate(16);
+    auto in = *dev->Allocate(16);
+    std::vector<float> x{1, 2, 3, 4}, y(4);
+    in->CopyIn(Bytes(x));
+    std::vector<void*> bufs{out->data(), in->data()};
+    std::vector<int64_t> vals{3};
+    EXPECT_TRUE((*prog)->Run(bufs, vals, {1, 1, 1}, std::nullopt, true).ok());
+    out->CopyOut(std::as_writable_bytes(std::span<float>(y)));
+    EXPECT_EQ(y, (std::vector<float>{1, 4, 9, 0}));
+    return std::make_pair(object, dev->compiler_id());
+  };
+  auto [default_obj, default_id] = run("");
+  EXPECT_TRUE(default_obj);
+  EXPECT_NE(default_id.find("in-process"), std::string::npos) << default_id;
+  EXPECT_NE(default_id.find("clang version 14"), std::string::npos) << default_id;
+  EXPECT_EQ(run("clang"), std::make_pair(true, default_id));
+  auto [process_obj, process_id] = run("clang-14");
+  EXPECT_FALSE(process_obj);
+  EXPECT_EQ(process_id.find("in-process"), std::string::npos) << process_id;
 }
 
 }  // namespace
