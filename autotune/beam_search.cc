@@ -14,6 +14,8 @@
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/codegen/opt/heuristic.h"
+#include "tinygrad/codegen/pipeline.h"
+#include "tinygrad/uop/kernel_info.h"
 #include "tinygrad/uop/arg.h"
 
 namespace tg::autotune {
@@ -100,17 +102,43 @@ std::vector<std::pair<int, Scheduler>> GetKernelActions(const Scheduler& s, cons
   return acted;
 }
 
+absl::StatusOr<UOp> OptimizerInput(const UOp& ast, const Renderer& ren) {
+  if (!ast || ast.op() != Ops::SINK) return absl::InvalidArgumentError("the optimizer needs a SINK kernel AST");
+  UOp sink = ast.arg().is_none() ? ast.replace_arg(KernelInfo{}.ToArg()) : ast;
+  if (!KernelInfo::IsKernelInfo(sink.arg())) return absl::InvalidArgumentError("the kernel SINK's arg is not a KernelInfo");
+  // empty opts_to_apply: apply_opts does nothing (no heuristic), the cheapest way through
+  KernelInfo ki = KernelInfo::FromArg(sink.arg());
+  ki.opts_to_apply = std::vector<Arg>{};
+  UOp prev = sink.replace_arg(ki.ToArg()), input;
+  absl::StatusOr<UOp> full = FullRewriteToSinkTraced(prev, ren, /*optimize=*/true, [&](std::string_view name, const UOp& u) {
+    if (name == "apply_opts" && !input) input = prev;
+    prev = u;
+  });
+  if (!full.ok()) return full.status();
+  if (!input) return absl::InternalError("the pipeline ran no apply_opts pass");
+  return input.replace_arg(sink.arg());
+}
+
 absl::StatusOr<std::vector<Opt>> HeuristicOpts(const UOp& ast, const Renderer& ren) {
-  Scheduler k(ast, ren);
-  k.ConvertLoopToGlobal();
   const std::vector<UOp> slice = ast.backward_slice();
   if (std::any_of(slice.begin(), slice.end(), [](const UOp& u) { return u.op() == Ops::BUFFERIZE; }))
     return std::vector<Opt>{};
+  ASSIGN_OR_RETURN(UOp input, OptimizerInput(ast, ren));
+  Scheduler k(input, ren);
+  k.ConvertLoopToGlobal();
   ASSIGN_OR_RETURN(Scheduler opt, HandCodedOptimizations(k));
   return opt.applied_opts();
 }
 
-BeamSearcher::BeamSearcher(KernelTask task, const Renderer& ren, SearchSettings settings, BeamOptions options)
+absl::StatusOr<std::unique_ptr<BeamSearcher>> BeamSearcher::Create(KernelTask task, const Renderer& ren,
+                                                                   SearchSettings settings, BeamOptions options) {
+  ASSIGN_OR_RETURN(UOp input, OptimizerInput(task.ast, ren));
+  return std::unique_ptr<BeamSearcher>(
+      new BeamSearcher(std::move(task), input, ren, settings, std::move(options)));
+}
+
+BeamSearcher::BeamSearcher(KernelTask task, const UOp& optimizer_input, const Renderer& ren, SearchSettings settings,
+                           BeamOptions options)
     : task_(std::move(task)),
       ren_(&ren),
       settings_(settings),
@@ -120,7 +148,7 @@ BeamSearcher::BeamSearcher(KernelTask task, const Renderer& ren, SearchSettings 
   base_.runs = options_.runs;
   base_.uops_max = settings_.uops_max;
   base_.timeout_s = settings_.timeout_sec;
-  Scheduler root(task_.ast, *ren_);
+  Scheduler root(optimizer_input, *ren_);
   root.ConvertLoopToGlobal();
   beam_.push_back({std::move(root), kInf});
 }
@@ -300,12 +328,12 @@ void BeamSearcher::Feed(const MeasureBatch& b) {
 
 absl::StatusOr<BeamResult> BeamSearch(const KernelTask& task, const Renderer& ren, Measurer& measurer,
                                       const SearchSettings& settings, const BeamOptions& options) {
-  BeamSearcher search(task, ren, settings, options);
-  while (std::optional<BeamRequest> req = search.Next()) {
-    ASSIGN_OR_RETURN(MeasureBatch b, measurer.Measure(search.task(), req->candidates, req->options));
-    search.Feed(b);
+  ASSIGN_OR_RETURN(std::unique_ptr<BeamSearcher> search, BeamSearcher::Create(task, ren, settings, options));
+  while (std::optional<BeamRequest> req = search->Next()) {
+    ASSIGN_OR_RETURN(MeasureBatch b, measurer.Measure(search->task(), req->candidates, req->options));
+    search->Feed(b);
   }
-  return search.result();
+  return search->result();
 }
 
 }  // namespace tg::autotune

@@ -32,6 +32,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -56,6 +57,11 @@ std::vector<Opt> BeamActions(const SearchSettings& settings);
 // BEAM_LOCAL_MAX local size.
 std::vector<std::pair<int, Scheduler>> GetKernelActions(const Scheduler& s, const std::vector<Opt>& actions,
                                                         const SearchSettings& settings, bool include_0 = true);
+
+// The kernel AST as apply_opts sees it inside GetProgram (after the range passes that run
+// first: split ranges, simplify ranges, cut store ranges): the Scheduler BEAM and the heuristic
+// start from this, as the reference's beam_search gets apply_opts' Scheduler.
+absl::StatusOr<UOp> OptimizerInput(const UOp& ast, const Renderer& ren);
 
 // The opts hand_coded_optimizations gives `ast` (what GetProgram applies when neither BEAM nor
 // NOOPT is set): the heuristic baseline of BeamOptions. None for kernels the heuristic skips
@@ -129,12 +135,14 @@ struct BeamRequest {
 // BeamSearch as a state machine that never calls a measurer itself: Next() says what to measure,
 // Feed() takes the answer. A coordinator can so run the searches of many kernels at once and
 // keep a worker farm busy across their round barriers; BeamSearch() is the one-kernel loop:
-//   BeamSearcher s(task, ren, settings);
-//   while (std::optional<BeamRequest> req = s.Next()) s.Feed(measurer.Measure(s.task(), ...));
-//   s.result();
+//   ASSIGN_OR_RETURN(std::unique_ptr<BeamSearcher> s, BeamSearcher::Create(task, ren, settings));
+//   while (std::optional<BeamRequest> req = s->Next()) s->Feed(measurer.Measure(s->task(), ...));
+//   s->result();
 class BeamSearcher {
  public:
-  BeamSearcher(KernelTask task, const Renderer& ren, SearchSettings settings, BeamOptions options = {});
+  // Errors: the kernel does not lower to the optimizer's input (OptimizerInput).
+  static absl::StatusOr<std::unique_ptr<BeamSearcher>> Create(KernelTask task, const Renderer& ren,
+                                                              SearchSettings settings, BeamOptions options = {});
   ~BeamSearcher();
   BeamSearcher(const BeamSearcher&) = delete;
   BeamSearcher& operator=(const BeamSearcher&) = delete;
@@ -149,6 +157,8 @@ class BeamSearcher {
   const BeamResult& result() const { return result_; }
 
  private:
+  BeamSearcher(KernelTask task, const UOp& optimizer_input, const Renderer& ren, SearchSettings settings,
+               BeamOptions options);
   struct BeamEntry {
     Scheduler sched;
     double time_s;

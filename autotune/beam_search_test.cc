@@ -16,6 +16,8 @@
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/stable_hash.h"
 #include "tinygrad/engine/device.h"
+#include "tinygrad/schedule/schedule.h"
+#include "tinygrad/workloads/workloads.h"
 
 namespace tg::autotune {
 namespace {
@@ -83,6 +85,21 @@ KernelTask Task(const UOp& ast) {
   absl::StatusOr<KernelTask> t = KernelTask::FromAst(ast);
   TG_CHECK(t.ok()) << t.status();
   return *t;
+}
+
+// Every SINK kernel of a built-in workload at its default sizes (inputs included).
+std::vector<UOp> WorkloadKernels(std::string_view name) {
+  const Workload* w = FindWorkload(name);
+  TG_CHECK(w != nullptr) << name;
+  WorkloadGraph g = w->build(w->Defaults());
+  std::vector<UOp> roots;
+  for (const Tensor& t : g.outputs) roots.push_back(t.uop());
+  absl::StatusOr<Schedule> s = CreateScheduleWithVars(UOp::Sink(roots));
+  TG_CHECK(s.ok()) << s.status();
+  std::vector<UOp> asts;
+  for (const ScheduleItem& item : s->items)
+    if (item.ast.op() == Ops::SINK) asts.push_back(item.ast);
+  return asts;
 }
 
 SearchSettings Width(int w) {
@@ -241,7 +258,11 @@ TEST(BeamSearcherTest, InterleavedSearchesMatchSolo) {
   absl::StatusOr<BeamResult> rb = BeamSearch(b, Cpu(), solo, Width(2));
   ASSERT_TRUE(ra.ok() && rb.ok());
   FakeMeasurer m;
-  BeamSearcher sa(a, Cpu(), Width(2)), sb(b, Cpu(), Width(2));
+  absl::StatusOr<std::unique_ptr<BeamSearcher>> pa = BeamSearcher::Create(a, Cpu(), Width(2));
+  absl::StatusOr<std::unique_ptr<BeamSearcher>> pb = BeamSearcher::Create(b, Cpu(), Width(2));
+  ASSERT_TRUE(pa.ok() && pb.ok());
+  BeamSearcher& sa = **pa;
+  BeamSearcher& sb = **pb;
   while (!sa.done() || !sb.done()) {
     for (BeamSearcher* s : {&sa, &sb}) {
       std::optional<BeamRequest> req = s->Next();
@@ -256,6 +277,35 @@ TEST(BeamSearcherTest, InterleavedSearchesMatchSolo) {
   EXPECT_EQ(sb.result().opts, rb->opts);
   EXPECT_EQ(sb.result().candidates, rb->candidates);
   EXPECT_FALSE(sa.Next().has_value());
+}
+
+// The search's Scheduler starts from the AST apply_opts sees inside GetProgram, so every action
+// it finds valid also applies when the measurer lowers it (attention has kernels where the range
+// passes before apply_opts change the shape).
+TEST(BeamSearchTest, ValidActionsLowerOnTheRealMeasurer) {
+  absl::StatusOr<std::unique_ptr<LocalMeasurer>> m = LocalMeasurer::Create();
+  ASSERT_TRUE(m.ok()) << m.status();
+  SearchSettings s;
+  std::vector<Opt> actions = BeamActions(s);
+  int checked = 0;
+  for (const UOp& ast : WorkloadKernels("attention")) {
+    absl::StatusOr<UOp> input = OptimizerInput(ast, Cpu());
+    ASSERT_TRUE(input.ok()) << input.status();
+    Scheduler k(*input, Cpu());
+    k.ConvertLoopToGlobal();
+    std::vector<std::vector<Opt>> cands;
+    for (const auto& [i, child] : GetKernelActions(k, actions, s, /*include_0=*/false))
+      if (cands.size() < 8) cands.push_back(child.applied_opts());  // the UPCASTs: where shapes differed
+    MeasureOptions o;
+    o.uops_max = 1;  // lowering is the check: reject everything before compiling
+    absl::StatusOr<MeasureBatch> b = (*m)->Measure(Task(ast), cands, o);
+    ASSERT_TRUE(b.ok()) << b.status();
+    for (size_t i = 0; i < cands.size(); ++i) {
+      EXPECT_NE(b->results[i].outcome, Outcome::kInvalidOpts) << Str(cands[i]) << ": " << b->results[i].error;
+      checked += 1;
+    }
+  }
+  EXPECT_GT(checked, 20);
 }
 
 // The real thing, small: never slower than the heuristic's opts or the unoptimized kernel.
