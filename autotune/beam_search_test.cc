@@ -15,6 +15,7 @@
 #include "gtest/gtest.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/stable_hash.h"
+#include "tinygrad/codegen/pipeline.h"
 #include "tinygrad/engine/device.h"
 #include "tinygrad/schedule/schedule.h"
 #include "tinygrad/workloads/workloads.h"
@@ -317,6 +318,12 @@ TEST(BeamSearchTest, RealSearchOnASmallMatmul) {
   absl::StatusOr<std::vector<Opt>> h = HeuristicOpts(task.ast, Cpu());
   ASSERT_TRUE(h.ok()) << h.status();
   EXPECT_FALSE(h->empty());
+  // the same opts GetProgram applies by default
+  absl::StatusOr<ProgramSpec> by_default = GetProgram(task.ast, Cpu());
+  ASSERT_TRUE(by_default.ok()) << by_default.status();
+  std::vector<Arg> want;
+  for (const Opt& x : *h) want.push_back(OptToArg(x));
+  EXPECT_EQ(by_default->applied_opts, want);
   o.heuristic_opts = *h;
   absl::StatusOr<BeamResult> r = BeamSearch(task, Cpu(), **m, Width(2), o);
   ASSERT_TRUE(r.ok()) << r.status();
