@@ -19,6 +19,10 @@
 #include "tinygrad/uop/arg.h"
 
 namespace tg::autotune {
+
+// Finalists slower than this factor times the best are not re-measured (the reference's early
+// exit uses the same factor: such a candidate is out of the running).
+constexpr double kFinalistCutoff = 3.0;
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -198,7 +202,15 @@ std::optional<BeamRequest> BeamSearcher::Next() {
         beam_finalists += 1;
         finalists_.push_back(Finalist{.opts = t.sched.applied_opts(), .kind = "beam", .search_s = t.time_s});
       }
-      for (const Finalist& f : finalists_) req.candidates.push_back(f.opts);
+      // A finalist already kFinalistCutoff times slower than the best cannot win: its search
+      // time stands. This keeps a slow unoptimized kernel (seconds per run on big matmuls) from
+      // dominating the final phase.
+      remeasured_.clear();
+      for (size_t i = 0; i < finalists_.size(); ++i) {
+        if (finalists_[i].search_s > best_s_ * kFinalistCutoff) continue;
+        remeasured_.push_back(i);
+        req.candidates.push_back(finalists_[i].opts);
+      }
       req.options.runs = options_.finalist_runs;
       req.options.interleaved = true;
       Report(BeamProgress::Phase::kFinalists, static_cast<int>(req.candidates.size()), 0);
@@ -287,11 +299,14 @@ void BeamSearcher::Feed(const MeasureBatch& b) {
     case BeamProgress::Phase::kFinalists: {
       Account(b, /*search=*/false);
       int winner = -1;
-      for (size_t i = 0; i < finalists_.size(); ++i) {
+      // Finalists not re-measured keep their search time (and cannot win: they are far slower).
+      for (Finalist& f : finalists_) f.final_s = f.search_s;
+      for (size_t j = 0; j < remeasured_.size(); ++j) {
+        const size_t i = remeasured_[j];
         // the same program twice (the heuristic's opts may change nothing): it has the first's time
-        const CandidateResult& r = b.results[i].outcome == Outcome::kDuplicate && b.results[i].duplicate_of >= 0
-                                       ? b.results[b.results[i].duplicate_of]
-                                       : b.results[i];
+        const CandidateResult& r = b.results[j].outcome == Outcome::kDuplicate && b.results[j].duplicate_of >= 0
+                                       ? b.results[b.results[j].duplicate_of]
+                                       : b.results[j];
         finalists_[i].outcome = r.outcome;
         finalists_[i].program_hash = r.program_hash;
         finalists_[i].final_s = r.timed() ? r.min_s : kInf;

@@ -11,8 +11,9 @@
 // BEAM_MIN_PROGRESS, early exit of candidates 3x slower than the best.
 // Beyond the reference:
 // - The unoptimized kernel and the heuristic's opts (when given) are always measured, and the
-//   finalists (the best few distinct programs of the search plus those two baselines) are
-//   re-measured together in a quiet, interleaved phase before a winner is declared, so the
+//   finalists (the best few distinct programs of the search plus those two baselines, except
+//   those already 3x slower than the best) are re-measured together in a quiet, interleaved
+//   phase before a winner is declared, so the
 //   result is never slower than the untuned default and does not hinge on one noisy sample.
 // - Early exit uses the best known time including the baselines (the reference's first round
 //   has no bound at all).
@@ -180,6 +181,7 @@ class BeamSearcher {
   std::vector<Scheduler> round_;        // the candidates of the round being measured
   std::vector<BeamEntry> all_timed_;    // every timed candidate, for the finalists
   std::vector<Finalist> finalists_;
+  std::vector<size_t> remeasured_;      // indices of finalists_ sent to the final phase
   absl::flat_hash_set<uint64_t> seen_;  // programs timed (or failed) before: seen_libs
   double best_s_ = kInf;
   std::vector<Opt> best_opts_;

@@ -219,8 +219,15 @@ TEST(BeamSearchTest, HeuristicIsAlwaysACandidate) {
   EXPECT_EQ(r->finalists[0].kind, "noopt");
   EXPECT_EQ(r->finalists[1].kind, "heuristic");
   EXPECT_EQ(r->finalists[2].kind, "beam");
-  // the last batch re-measured the finalists, interleaved
-  EXPECT_EQ(m.batches.back().size(), r->finalists.size());
+  // the last batch re-measured the finalists within 3x of the best (here only the heuristic);
+  // the others keep their search times
+  size_t close = 0;
+  for (const Finalist& f : r->finalists) {
+    if (f.search_s <= 3e-6) ++close;
+    else EXPECT_DOUBLE_EQ(f.final_s, f.search_s) << f.kind;
+  }
+  EXPECT_EQ(close, 1u);
+  EXPECT_EQ(m.batches.back().size(), close);
   ASSERT_GE(progress.size(), 4u);
   EXPECT_EQ(progress.front().phase, BeamProgress::Phase::kBaseline);
   EXPECT_EQ(progress.back().phase, BeamProgress::Phase::kDone);
