@@ -172,9 +172,14 @@ std::optional<BeamRequest> BeamSearcher::Next() {
   BeamRequest req{.options = base_};
   switch (phase_) {
     case BeamProgress::Phase::kBaseline:
-      // the unoptimized kernel, and the heuristic's opts
-      req.candidates.push_back({});
-      if (options_.heuristic_opts) req.candidates.push_back(*options_.heuristic_opts);
+      // The heuristic's opts first, then the unoptimized kernel stopped early at 3x the
+      // heuristic's time: on a big matmul it runs seconds per run and cannot win anyway.
+      if (options_.heuristic_opts && !heuristic_baseline_) {
+        req.candidates.push_back(*options_.heuristic_opts);
+      } else {
+        req.candidates.push_back({});
+        req.options.early_stop_s = best_s_ * 3;
+      }
       break;
     case BeamProgress::Phase::kRound: {
       Clock::time_point a0 = Clock::now();
@@ -251,17 +256,26 @@ void BeamSearcher::Feed(const MeasureBatch& b) {
   switch (phase_) {
     case BeamProgress::Phase::kBaseline: {
       Account(b, /*search=*/false);
+      const CandidateResult& r = b.results[0];
+      if (options_.heuristic_opts && !heuristic_baseline_) {
+        heuristic_baseline_ = r;
+        if (r.timed()) best_s_ = r.min_s, best_opts_ = *options_.heuristic_opts;
+        return;  // the unoptimized kernel next
+      }
+      // finalists_[0] is the unoptimized kernel, [1] the heuristic (when given)
+      std::vector<CandidateResult> baselines{r};
+      if (heuristic_baseline_) baselines.push_back(*heuristic_baseline_);
       int timed = 0;
-      for (size_t i = 0; i < b.results.size(); ++i) {
-        const CandidateResult& r = b.results[i];
+      for (size_t i = 0; i < baselines.size(); ++i) {
+        const CandidateResult& c = baselines[i];
         std::vector<Opt> opts = i == 0 ? std::vector<Opt>{} : *options_.heuristic_opts;
-        finalists_.push_back(Finalist{.opts = opts, .kind = i == 0 ? "noopt" : "heuristic", .search_s = r.min_s,
-                                      .program_hash = r.program_hash});
-        if (r.timed()) timed += 1;
-        if (r.timed() && r.min_s < best_s_) best_s_ = r.min_s, best_opts_ = opts;
+        finalists_.push_back(Finalist{.opts = opts, .kind = i == 0 ? "noopt" : "heuristic", .search_s = c.min_s,
+                                      .program_hash = c.program_hash});
+        if (c.timed()) timed += 1;
+        if (c.timed() && c.min_s < best_s_) best_s_ = c.min_s, best_opts_ = opts;
       }
       phase_ = BeamProgress::Phase::kRound;
-      Report(BeamProgress::Phase::kBaseline, static_cast<int>(b.results.size()), timed);
+      Report(BeamProgress::Phase::kBaseline, static_cast<int>(baselines.size()), timed);
       return;
     }
     case BeamProgress::Phase::kRound: {

@@ -10,7 +10,8 @@
 // before are not timed again, keep the best `width`, stop when the best improves by less than
 // BEAM_MIN_PROGRESS, early exit of candidates 3x slower than the best.
 // Beyond the reference:
-// - The unoptimized kernel and the heuristic's opts (when given) are always measured, and the
+// - The unoptimized kernel and the heuristic's opts (when given) are always measured (the
+//   heuristic first: 3x its time stops the unoptimized kernel's runs early), and the
 //   finalists (the best few distinct programs of the search plus those two baselines, except
 //   those already 3x slower than the best) are re-measured together in a quiet, interleaved
 //   phase before a winner is declared, so the
@@ -182,6 +183,7 @@ class BeamSearcher {
   std::vector<BeamEntry> all_timed_;    // every timed candidate, for the finalists
   std::vector<Finalist> finalists_;
   std::vector<size_t> remeasured_;      // indices of finalists_ sent to the final phase
+  std::optional<CandidateResult> heuristic_baseline_;  // measured before the unoptimized kernel
   absl::flat_hash_set<uint64_t> seen_;  // programs timed (or failed) before: seen_libs
   double best_s_ = kInf;
   std::vector<Opt> best_opts_;

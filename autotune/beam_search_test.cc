@@ -37,6 +37,7 @@ class FakeMeasurer : public Measurer {
   absl::StatusOr<MeasureBatch> Measure(const KernelTask&, std::span<const std::vector<Opt>> cands,
                                        const MeasureOptions& o) override {
     batches.emplace_back(cands.begin(), cands.end());
+    early_stops.push_back(o.early_stop_s);
     MeasureBatch b;
     b.prepare_wall_s = 0.01;
     b.run_wall_s = 0.03;
@@ -72,6 +73,7 @@ class FakeMeasurer : public Measurer {
   }
 
   std::vector<std::vector<std::vector<Opt>>> batches;
+  std::vector<double> early_stops;  // MeasureOptions::early_stop_s of each batch
   std::optional<std::vector<Opt>> heuristic;
   double heuristic_time = 0;
 };
@@ -233,6 +235,27 @@ TEST(BeamSearchTest, HeuristicIsAlwaysACandidate) {
   EXPECT_EQ(progress.back().phase, BeamProgress::Phase::kDone);
   EXPECT_DOUBLE_EQ(progress.back().best_s, 1e-6);
   for (size_t i = 1; i < progress.size(); ++i) EXPECT_LE(progress[i].best_s, progress[i - 1].best_s);
+}
+
+// The heuristic is measured first and bounds the unoptimized kernel's timing at 3x its time
+// (a slow unoptimized kernel stops early instead of running all its timed runs).
+TEST(BeamSearchTest, HeuristicBoundsTheUnoptimizedBaseline) {
+  FakeMeasurer m;
+  m.heuristic = std::vector<Opt>{Opt{OptOps::UPCAST, 0, int64_t{4}}};
+  m.heuristic_time = 2e-4;
+  BeamOptions o;
+  o.heuristic_opts = m.heuristic;
+  absl::StatusOr<BeamResult> r = BeamSearch(Task(MatmulKernel(64)), Cpu(), m, Width(2), o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_GE(m.batches.size(), 3u);
+  EXPECT_EQ(m.batches[0], std::vector<std::vector<Opt>>{*m.heuristic});
+  EXPECT_EQ(m.batches[1], std::vector<std::vector<Opt>>{std::vector<Opt>{}});
+  EXPECT_DOUBLE_EQ(m.early_stops[1], 3 * 2e-4);
+  ASSERT_GE(r->finalists.size(), 2u);
+  EXPECT_EQ(r->finalists[0].kind, "noopt");
+  EXPECT_DOUBLE_EQ(r->finalists[0].search_s, 1e-3);
+  EXPECT_EQ(r->finalists[1].kind, "heuristic");
+  EXPECT_DOUBLE_EQ(r->finalists[1].search_s, 2e-4);
 }
 
 // The baselines do not hide their programs from the search: the heuristic's program, found
