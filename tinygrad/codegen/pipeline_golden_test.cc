@@ -10,7 +10,6 @@
 // LOCAL, GROUP/GROUPTOP), which lower without apply_opts on both sides.
 #include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -129,19 +128,6 @@ UOp Ast(const std::string& name, int k) {
 
 // ** the renderers and the golden file **
 
-class TestRenderer : public Renderer {
- public:
-  std::string Render(std::span<const UOp>) const override { return ""; }
-};
-
-std::optional<LaunchDims> ParseDims(const std::string& s) {
-  if (s == "none") return std::nullopt;
-  std::vector<std::string> parts = absl::StrSplit(s, ',');
-  LaunchDims d{};
-  for (size_t i = 0; i < 3 && i < parts.size(); ++i) d[i] = std::stoll(parts[i]);
-  return d;
-}
-
 struct Kernel {
   std::string renderer, ast_name, name;
   int index = 0;
@@ -154,7 +140,7 @@ struct Variant {
 };
 
 struct Golden {
-  std::map<std::string, TestRenderer> renderers;
+  std::map<std::string, GoldenRenderer> renderers;
   std::map<std::string, Variant> variants;
   std::vector<Kernel> kernels;
   std::map<std::string, std::vector<std::string>> asts;  // "case k" -> serialized AST lines
@@ -188,11 +174,11 @@ Golden ReadGolden() {
         v.settings.emplace_back(kv[0], std::stoi(kv[1]));
       }
     } else if (w[0] == "renderer") {
-      TestRenderer& r = g.renderers[w[1]];
+      GoldenRenderer& r = g.renderers[w[1]];
       r.device = w[2];
       r.has_local = w[3] == "1";
-      r.global_max = ParseDims(w[4]);
-      r.local_max = ParseDims(w[5]);
+      r.global_max = ParseLaunchDims(w[4]);
+      r.local_max = ParseLaunchDims(w[5]);
       for (const std::string& op : std::vector<std::string>(absl::StrSplit(w[6], ','))) {
         Ops o;
         EXPECT_TRUE(OpFromName(op, &o)) << op;
@@ -216,33 +202,6 @@ Golden ReadGolden() {
     }
   }
   return g;
-}
-
-std::vector<std::string> FormatUops(const std::vector<UOp>& uops) {
-  std::vector<std::string> out;
-  for (size_t j = 0; j < uops.size(); ++j) {
-    const UOp& u = uops[j];
-    std::vector<std::string> srcs;
-    for (const UOp& s : u.src()) {
-      auto it = std::find(uops.begin(), uops.end(), s);
-      srcs.push_back(it == uops.end() ? "?" : std::to_string(it - uops.begin()));
-    }
-    std::ostringstream os;
-    os << j << " | Ops." << OpName(u.op()) << " | " << u.dtype() << " | "
-       << (srcs.empty() ? "-" : absl::StrJoin(srcs, ",")) << " | "
-       << (u.op() == Ops::SINK ? "-" : u.arg().repr());
-    out.push_back(os.str());
-  }
-  return out;
-}
-
-std::string Sizes(const std::vector<UOp>& s) {
-  std::vector<std::string> out;
-  for (const UOp& u : s) {
-    // a symbolic size is the lowered int expression cast back to index (tinygrad keeps the int)
-    out.push_back(u.op() == Ops::CONST ? u.arg().repr() : Render(u.op() == Ops::CAST ? u.src(0) : u));
-  }
-  return absl::StrJoin(out, " ");
 }
 
 void RunRenderer(const std::string& which, int min_kernels) {
@@ -283,16 +242,16 @@ void RunRenderer(const std::string& which, int min_kernels) {
     absl::StatusOr<ProgramSpec> p = GetProgram(ast, ren);
     ASSERT_TRUE(p.ok()) << p.status();
     EXPECT_EQ(p->function_name, k.name);
-    EXPECT_EQ(Sizes(p->global_size), absl::StrJoin(k.global, " "));
-    EXPECT_EQ(p->local_size ? Sizes(*p->local_size) : "none", absl::StrJoin(k.local, " "));
-    EXPECT_EQ(Sizes({p->estimates.ops, p->estimates.lds, p->estimates.mem}), absl::StrJoin(k.estimates, " "));
+    EXPECT_EQ(FormatSizes(p->global_size), absl::StrJoin(k.global, " "));
+    EXPECT_EQ(p->local_size ? FormatSizes(*p->local_size) : "none", absl::StrJoin(k.local, " "));
+    EXPECT_EQ(FormatSizes({p->estimates.ops, p->estimates.lds, p->estimates.mem}), absl::StrJoin(k.estimates, " "));
     auto slots = [](const std::vector<int64_t>& v) { return v.empty() ? std::string("-") : absl::StrJoin(v, ","); };
     std::vector<std::string> vars;
     for (const UOp& v : p->vars) vars.push_back(v.arg()[0].str());
     EXPECT_EQ(slots(p->globals) + " " + slots(p->outs) + " " + slots(p->ins) + " " +
                   (vars.empty() ? "-" : absl::StrJoin(vars, ",")),
               absl::StrJoin(k.buffers, " "));
-    std::vector<std::string> got = FormatUops(p->uops);
+    std::vector<std::string> got = FormatLinearUops(p->uops);
     // exact, CONST order included: the linearizer sorts as CPython does (py_sort.h), which
     // also places NaN constants (unordered keys) where the reference does
     const std::vector<std::string>& want = k.uops;

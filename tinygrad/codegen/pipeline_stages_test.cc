@@ -3,9 +3,7 @@
 // the reference's full_rewrite_to_sink on the same AST (testdata/pipeline_stages.txt, from
 // tools/golden/gen_codegen_stages.py). A difference in a final program (pipeline_golden_test)
 // shows up here at the pass that made it.
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -24,57 +22,6 @@
 namespace tg {
 namespace {
 
-class TestRenderer : public Renderer {
- public:
-  std::string Render(std::span<const UOp>) const override { return ""; }
-};
-
-std::optional<LaunchDims> ParseDims(const std::string& s) {
-  if (s == "none") return std::nullopt;
-  std::vector<std::string> parts = absl::StrSplit(s, ',');
-  LaunchDims d{};
-  for (size_t i = 0; i < 3 && i < parts.size(); ++i) d[i] = std::stoll(parts[i]);
-  return d;
-}
-
-
-std::vector<std::string> ReadLines(const std::string& path) {
-  std::ifstream in(path);
-  EXPECT_TRUE(in.good()) << "missing " << path;
-  std::vector<std::string> out;
-  std::string line;
-  while (std::getline(in, line))
-    if (!line.empty() && line[0] != '#') out.push_back(line);
-  return out;
-}
-
-// Python's repr of an arg; BufferizeOpts prints as the dataclass does.
-std::string ArgRepr(const Arg& a) {
-  if (!BufferizeOpts::IsBufferizeOpts(a)) return a.repr();
-  BufferizeOpts o = BufferizeOpts::FromArg(a);
-  std::ostringstream os;
-  os << "BufferizeOpts(device=" << o.device.repr() << ", addrspace=" << o.addrspace
-     << ", removable=" << (o.removable ? "True" : "False") << ")";
-  return os.str();
-}
-
-std::vector<std::string> Dump(const UOp& sink) {
-  std::vector<UOp> topo = sink.toposort();
-  absl::flat_hash_map<UOp, size_t> idx;
-  for (size_t j = 0; j < topo.size(); ++j) idx[topo[j]] = j;
-  std::vector<std::string> out;
-  for (size_t j = 0; j < topo.size(); ++j) {
-    const UOp& u = topo[j];
-    std::vector<std::string> srcs;
-    for (const UOp& s : u.src()) srcs.push_back(std::to_string(idx.at(s)));
-    std::ostringstream os;
-    os << j << " | Ops." << OpName(u.op()) << " | " << u.dtype() << " | "
-       << (srcs.empty() ? "-" : absl::StrJoin(srcs, ",")) << " | " << (u.op() == Ops::SINK ? "-" : ArgRepr(u.arg()));
-    if (!u.tag().is_none()) os << " | tag=" << u.tag().repr();
-    out.push_back(os.str());
-  }
-  return out;
-}
 
 TEST(PipelineStagesTest, EveryPassMatchesTheReference) {
   Config cfg = GetConfig();
@@ -82,10 +29,10 @@ TEST(PipelineStagesTest, EveryPassMatchesTheReference) {
   cfg.beam = 0;
   ScopedConfig scoped(cfg);
   // the renderers and ASTs of pipeline_noopt.txt
-  std::map<std::string, TestRenderer> renderers;
+  std::map<std::string, GoldenRenderer> renderers;
   std::map<std::string, std::vector<std::string>> asts;
   std::vector<std::string>* ast = nullptr;
-  for (const std::string& line : ReadLines("tinygrad/codegen/testdata/pipeline_noopt.txt")) {
+  for (const std::string& line : ReadGoldenLines("tinygrad/codegen/testdata/pipeline_noopt.txt")) {
     std::vector<std::string> w = absl::StrSplit(line, ' ');
     if (ast != nullptr) {
       if (line == "end") {
@@ -96,11 +43,11 @@ TEST(PipelineStagesTest, EveryPassMatchesTheReference) {
     } else if (w[0] == "ast") {
       ast = &asts[w[1] + " " + w[2]];
     } else if (w[0] == "renderer") {
-      TestRenderer& r = renderers[w[1]];
+      GoldenRenderer& r = renderers[w[1]];
       r.device = w[2];
       r.has_local = w[3] == "1";
-      r.global_max = ParseDims(w[4]);
-      r.local_max = ParseDims(w[5]);
+      r.global_max = ParseLaunchDims(w[4]);
+      r.local_max = ParseLaunchDims(w[5]);
       for (const std::string& op : std::vector<std::string>(absl::StrSplit(w[6], ','))) {
         Ops o;
         ASSERT_TRUE(OpFromName(op, &o)) << op;
@@ -114,7 +61,7 @@ TEST(PipelineStagesTest, EveryPassMatchesTheReference) {
     std::vector<std::pair<std::string, std::vector<std::string>>> stages;
   };
   std::vector<Kernel> kernels;
-  for (const std::string& line : ReadLines("tinygrad/codegen/testdata/pipeline_stages.txt")) {
+  for (const std::string& line : ReadGoldenLines("tinygrad/codegen/testdata/pipeline_stages.txt")) {
     std::vector<std::string> w = absl::StrSplit(line, ' ');
     if (w[0] == "kernel") {
       kernels.push_back(Kernel{.renderer = w[1], .ast = w[2] + " " + w[3]});
@@ -134,7 +81,7 @@ TEST(PipelineStagesTest, EveryPassMatchesTheReference) {
     std::vector<std::pair<std::string, std::vector<std::string>>> got;
     ASSERT_TRUE(FullRewriteToSinkTraced(sink, renderers.at(k.renderer), sink.tag().is_none(),
                                         [&](std::string_view name, const UOp& s) {
-                                          got.emplace_back(std::string(name), Dump(s));
+                                          got.emplace_back(std::string(name), DumpAst(s));
                                         })
                     .ok());
     ASSERT_EQ(got.size(), k.stages.size());

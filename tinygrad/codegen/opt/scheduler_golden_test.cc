@@ -10,10 +10,8 @@
 //     the same linear program as the reference's;
 //   - csrc: UPCAST/UNROLL kernels render the same C (float4 vectors) as the reference's
 //     ClangRenderer.
-#include <fstream>
 #include <map>
 #include <regex>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -34,16 +32,6 @@
 
 namespace tg {
 namespace {
-
-std::vector<std::string> ReadLines(const std::string& path) {
-  std::ifstream in(path);
-  EXPECT_TRUE(in.good()) << "missing " << path;
-  std::vector<std::string> out;
-  std::string line;
-  while (std::getline(in, line))
-    if (!line.empty() && line[0] != '#') out.push_back(line);
-  return out;
-}
 
 std::string Unescape(const std::string& s) {
   std::string out;
@@ -76,29 +64,6 @@ std::vector<Opt> ParseOpts(const std::string& line) {  // "opts A; B; C"
   std::string rest = line.substr(5);
   if (rest.empty()) return out;
   for (const std::string& s : std::vector<std::string>(absl::StrSplit(rest, "; "))) out.push_back(ParseOpt(s));
-  return out;
-}
-
-// The optimized AST as gen_codegen_stages.py dumps it. WMMA args hold dtype reprs as strings
-// here (Arg has no DType), so their quotes are dropped to read like the reference's DTypes.
-std::vector<std::string> Dump(const UOp& sink) {
-  static const std::regex kDtypeStr("'(dtypes\\.[a-z0-9_]+)'");
-  std::vector<UOp> topo = sink.toposort();
-  absl::flat_hash_map<UOp, size_t> idx;
-  for (size_t j = 0; j < topo.size(); ++j) idx[topo[j]] = j;
-  std::vector<std::string> out;
-  for (size_t j = 0; j < topo.size(); ++j) {
-    const UOp& u = topo[j];
-    std::vector<std::string> srcs;
-    for (const UOp& s : u.src()) srcs.push_back(std::to_string(idx.at(s)));
-    std::ostringstream os;
-    std::string arg = u.op() == Ops::SINK ? "-" : u.arg().repr();
-    if (u.op() == Ops::WMMA) arg = std::regex_replace(arg, kDtypeStr, "$1");
-    os << j << " | Ops." << OpName(u.op()) << " | " << u.dtype() << " | "
-       << (srcs.empty() ? "-" : absl::StrJoin(srcs, ",")) << " | " << arg;
-    if (!u.tag().is_none()) os << " | tag=" << u.tag().repr();
-    out.push_back(os.str());
-  }
   return out;
 }
 
@@ -155,7 +120,7 @@ std::vector<Block> Blocks(const std::vector<std::string>& lines, const std::stri
 }
 
 const std::vector<std::string>& Golden() {
-  static const auto* const kLines = new std::vector<std::string>(ReadLines("tinygrad/codegen/opt/testdata/opt_goldens.txt"));
+  static const auto* const kLines = new std::vector<std::string>(ReadGoldenLines("tinygrad/codegen/opt/testdata/opt_goldens.txt"));
   return *kLines;
 }
 
@@ -209,7 +174,7 @@ TEST(SchedulerGoldenTest, OptSequencesMatchTheReference) {
     // ApplyOpt here restores the AST it started from.
     for (std::string& l : want)
       if (failed_tc && l.ends_with(" | tag='TC'")) l.resize(l.size() - std::string(" | tag='TC'").size());
-    ExpectSameLines(Dump(out), want, "optimized AST");
+    ExpectSameLines(DumpAst(out), want, "optimized AST");
   }
   EXPECT_GE(n, 50);
   EXPECT_GE(errors, 25);
@@ -217,61 +182,25 @@ TEST(SchedulerGoldenTest, OptSequencesMatchTheReference) {
 
 // ** replay of pipeline_noopt.txt's optimized kernels **
 
-class TestRenderer : public Renderer {
- public:
-  std::string Render(std::span<const UOp>) const override { return ""; }
-};
-
-std::optional<LaunchDims> ParseDims(const std::string& s) {
-  if (s == "none") return std::nullopt;
-  std::vector<std::string> parts = absl::StrSplit(s, ',');
-  LaunchDims d{};
-  for (size_t i = 0; i < 3 && i < parts.size(); ++i) d[i] = std::stoll(parts[i]);
-  return d;
-}
-
-std::vector<std::string> FormatUops(const std::vector<UOp>& uops) {
-  std::vector<std::string> out;
-  for (size_t j = 0; j < uops.size(); ++j) {
-    const UOp& u = uops[j];
-    std::vector<std::string> srcs;
-    for (const UOp& s : u.src()) {
-      auto it = std::find(uops.begin(), uops.end(), s);
-      srcs.push_back(it == uops.end() ? "?" : std::to_string(it - uops.begin()));
-    }
-    std::ostringstream os;
-    os << j << " | Ops." << OpName(u.op()) << " | " << u.dtype() << " | "
-       << (srcs.empty() ? "-" : absl::StrJoin(srcs, ",")) << " | " << (u.op() == Ops::SINK ? "-" : u.arg().repr());
-    out.push_back(os.str());
-  }
-  return out;
-}
-
-std::string Sizes(const std::vector<UOp>& s) {
-  std::vector<std::string> out;
-  for (const UOp& u : s) out.push_back(u.op() == Ops::CONST ? u.arg().repr() : Render(u));
-  return absl::StrJoin(out, " ");
-}
-
 TEST(SchedulerGoldenTest, ReplayedOptsGiveTheReferencePrograms) {
   // the renderers and the programs of the reference's optimized kernels
-  std::map<std::string, TestRenderer> renderers;
+  std::map<std::string, GoldenRenderer> renderers;
   std::map<std::string, std::pair<std::string, std::vector<std::string>>> programs;  // "r case i" -> (name, uops)
   std::string cur;
   bool in_ast = false;
-  for (const std::string& line : ReadLines("tinygrad/codegen/testdata/pipeline_noopt.txt")) {
+  for (const std::string& line : ReadGoldenLines("tinygrad/codegen/testdata/pipeline_noopt.txt")) {
     std::vector<std::string> w = absl::StrSplit(line, ' ');
     if (in_ast) {
       in_ast = line != "end";
     } else if (w[0] == "ast") {
       in_ast = true;
     } else if (w[0] == "renderer") {
-      TestRenderer& r = renderers[w[1]];
+      GoldenRenderer& r = renderers[w[1]];
       r.device = w[2];
       r.has_local = w[3] == "1";
       r.has_threads = w[2] == "CPU";  // the generator's CpuTest
-      r.global_max = ParseDims(w[4]);
-      r.local_max = ParseDims(w[5]);
+      r.global_max = ParseLaunchDims(w[4]);
+      r.local_max = ParseLaunchDims(w[5]);
       for (const std::string& op : std::vector<std::string>(absl::StrSplit(w[6], ','))) {
         Ops o;
         ASSERT_TRUE(OpFromName(op, &o)) << op;
@@ -307,7 +236,7 @@ TEST(SchedulerGoldenTest, ReplayedOptsGiveTheReferencePrograms) {
     ASSERT_TRUE(p.ok()) << p.status();
     EXPECT_EQ(p->function_name, programs[key].first);
     EXPECT_EQ(p->applied_opts, *ki.opts_to_apply);
-    ExpectSameLines(FormatUops(p->uops), programs[key].second, "linear program");
+    ExpectSameLines(FormatLinearUops(p->uops), programs[key].second, "linear program");
     ++n;
   }
   EXPECT_EQ(n, 35);  // every opt_* kernel of pipeline_noopt.txt (cpu, gpu and clang renderers)
@@ -319,7 +248,7 @@ TEST(SchedulerGoldenTest, TensorCoreKernelsLowerToTheReferencePrograms) {
   Config cfg = GetConfig();
   cfg.noopt = true;
   ScopedConfig scoped(cfg);
-  TestRenderer ren;
+  GoldenRenderer ren;
   ren.device = "GPU";
   ren.global_max = LaunchDims{2147483647, 65535, 65535};
   ren.local_max = LaunchDims{1024, 1024, 64};
@@ -337,10 +266,10 @@ TEST(SchedulerGoldenTest, TensorCoreKernelsLowerToTheReferencePrograms) {
     absl::StatusOr<ProgramSpec> p = GetProgram(ast.replace_arg(ki.ToArg()), ren);
     ASSERT_TRUE(p.ok()) << p.status();
     EXPECT_EQ("name " + p->function_name, b.body.at(1));
-    EXPECT_EQ("global " + Sizes(p->global_size), b.body.at(2));
-    EXPECT_EQ("local " + (p->local_size ? Sizes(*p->local_size) : "none"), b.body.at(3));
-    EXPECT_EQ("estimates " + Sizes({p->estimates.ops, p->estimates.lds, p->estimates.mem}), b.body.at(4));
-    std::vector<std::string> got = FormatUops(p->uops);
+    EXPECT_EQ("global " + FormatSizes(p->global_size), b.body.at(2));
+    EXPECT_EQ("local " + (p->local_size ? FormatSizes(*p->local_size) : "none"), b.body.at(3));
+    EXPECT_EQ("estimates " + FormatSizes({p->estimates.ops, p->estimates.lds, p->estimates.mem}), b.body.at(4));
+    std::vector<std::string> got = FormatLinearUops(p->uops);
     static const std::regex kDtypeStr("'(dtypes\\.[a-z0-9_]+)'");
     for (std::string& l : got)
       if (l.find("Ops.WMMA") != std::string::npos) l = std::regex_replace(l, kDtypeStr, "$1");
