@@ -32,9 +32,8 @@
 #       end
 import os, sys
 from tinygrad import Tensor, dtypes, Variable, nn
-from tinygrad.dtype import PtrDType, INVERSE_DTYPES_DICT, Invalid
 from tinygrad.helpers import CPU_COUNT, Context
-from tinygrad.uop.ops import AxisType, KernelInfo, Ops, graph_rewrite
+from tinygrad.uop.ops import KernelInfo, Ops, graph_rewrite
 from tinygrad.uop.symbolic import sym
 from tinygrad.renderer.cstyle import ClangRenderer, CUDARenderer
 from tinygrad.codegen import pm_syntactic_sugar, get_program
@@ -42,6 +41,8 @@ from tinygrad.codegen.simplify import pm_load_collapse, pm_split_ranges, pm_flat
 from tinygrad.codegen.opt.postrange import Scheduler
 from tinygrad.codegen.opt.heuristic import hand_coded_optimizations
 from tinygrad.schedule.rangeify import pm_mops
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gen_codegen_pipeline import dspec, aspec  # noqa: E402  (the golden files' dtype and arg forms)
 
 def _mlp():
   x = Tensor.empty(32, 784)
@@ -142,34 +143,14 @@ VARIANTS = [
 # Kernels whose rendered C source goes to heuristic_c.txt: (case, kernel index)
 C_KERNELS = [("matmul_256", 0), ("row_sum", 0), ("ew_1m", 0), ("conv2d", 0)]
 
-def dspec(d):
-  if isinstance(d, PtrDType):
-    s = dspec(d.base) + f" ptr:{d.size}:{d.addrspace.name}"
-    return s + (f" vec:{d.v}" if d.v != 1 else "")
-  s = INVERSE_DTYPES_DICT[d.scalar().name]
-  return s + (f" vec:{d.count}" if d.count != 1 else "")
-
-def aspec(a):
-  if a is Invalid: return "Invalid"
-  if a is None or isinstance(a, bool): return repr(a)
-  if isinstance(a, (int, float)): return repr(a)
-  if isinstance(a, str):
-    assert "'" not in a and "\\" not in a, a
-    return f"'{a}'"
-  if isinstance(a, AxisType): return f"AxisType.{a.name}"
-  if isinstance(a, Ops): return f"Ops.{a.name}"
-  if isinstance(a, KernelInfo):
-    assert not a.applied_opts and a.opts_to_apply is None, a
-    return f"KernelInfo('{a.name}')"
-  if isinstance(a, tuple): return "(" + ", ".join(aspec(x) for x in a) + ("," if len(a) == 1 else "") + ")"
-  raise ValueError(f"arg {a!r}")
-
 def ast_lines(ast):
   topo = list(ast.toposort())
   idx = {u: j for j, u in enumerate(topo)}
   out = []
   for j, u in enumerate(topo):
     assert u.tag is None, u
+    # the heuristic only runs on kernels without opts yet
+    assert not isinstance(u.arg, KernelInfo) or (not u.arg.applied_opts and u.arg.opts_to_apply is None), u.arg
     srcs = ",".join(str(idx[s]) for s in u.src) if u.src else "-"
     out.append(f"{j} | {u.op} | {dspec(u.dtype)} | {srcs} | {aspec(u.arg)}")
   return out
