@@ -68,6 +68,11 @@ std::vector<Opt> BeamActions(const SearchSettings& s) {
     for (int a1 = a0 + 1; a1 < 5; ++a1) a.push_back(Opt{OptOps::SWAP, a0, int64_t{a1}});
   add(OptOps::THREAD, {2, 3, 4, 5, 8, 12, 16, 24, 32, 64}, 3);
   if (s.nolocals) a.push_back(Opt{OptOps::NOLOCALS, std::nullopt, std::monostate{}});
+  if (s.simd) {
+    // ours: full-width vectors need a whole register's lanes in one upcast axis
+    add(OptOps::UPCAST, {8, 16}, 8);
+    for (int64_t width : {8, 16}) a.push_back(Opt{OptOps::SIMD, std::nullopt, width});
+  }
   return a;
 }
 
@@ -324,6 +329,7 @@ void BeamSearcher::Feed(const MeasureBatch& b) {
         finalists_[i].outcome = r.outcome;
         finalists_[i].program_hash = r.program_hash;
         finalists_[i].final_s = r.timed() ? r.min_s : kInf;
+        finalists_[i].final_samples_s = r.timed() ? r.samples_s : std::vector<double>{};
         // ties go to the earlier finalist: noopt, then the heuristic, then the search's best
         if (finalists_[i].final_s < kInf && (winner < 0 || finalists_[i].final_s < finalists_[winner].final_s))
           winner = static_cast<int>(i);
@@ -333,6 +339,7 @@ void BeamSearcher::Feed(const MeasureBatch& b) {
       if (winner >= 0) {
         result_.opts = finalists_[winner].opts;
         result_.time_s = finalists_[winner].final_s;
+        result_.samples_s = finalists_[winner].final_samples_s;
         result_.program_hash = finalists_[winner].program_hash;
       }
       best_s_ = result_.time_s;

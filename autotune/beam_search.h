@@ -96,6 +96,7 @@ struct Finalist {
   std::string kind;        // "noopt", "heuristic" or "beam"
   double search_s = kInf;  // its time during the search
   double final_s = kInf;   // its best in the quiet interleaved phase
+  std::vector<double> final_samples_s;  // every run of that phase (empty: not re-measured)
   Outcome outcome = Outcome::kOk;
   uint64_t program_hash = 0;  // of its rendered program
 };
@@ -103,6 +104,7 @@ struct Finalist {
 struct BeamResult {
   std::vector<Opt> opts;  // the winner
   double time_s = kInf;   // its time in the final phase
+  std::vector<double> samples_s;  // its runs in the final phase (empty: never re-measured)
   uint64_t program_hash = 0;  // the winner's program (different opt lists can make one program)
   double noopt_s = kInf;  // the unoptimized kernel, final phase
   double heuristic_s = kInf;  // the heuristic's opts, final phase (kInf: none or it failed)

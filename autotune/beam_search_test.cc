@@ -124,6 +124,18 @@ TEST(BeamActionsTest, ReferenceList) {
   EXPECT_EQ(b.back().op, OptOps::NOLOCALS);
 }
 
+// BEAM_SIMD (ours) adds UPCAST by 8 and 16 on 8 axes and the two SIMD widths, after the
+// reference's list, which stays as it was.
+TEST(BeamActionsTest, SimdExtendsTheList) {
+  SearchSettings s;
+  s.simd = true;
+  std::vector<Opt> a = BeamActions(s);
+  ASSERT_EQ(a.size(), 193u + 16 + 2);
+  EXPECT_EQ(std::vector<Opt>(a.begin(), a.begin() + 193), BeamActions(SearchSettings{}));
+  EXPECT_EQ(a[193], (Opt{OptOps::UPCAST, 0, int64_t{8}}));
+  EXPECT_EQ(a.back(), (Opt{OptOps::SIMD, std::nullopt, int64_t{16}}));
+}
+
 TEST(GetKernelActionsTest, ValidActionsOnly) {
   Scheduler k(MatmulKernel(64), Cpu());
   k.ConvertLoopToGlobal();

@@ -77,6 +77,9 @@ DeviceClass CpuDeviceClass(const CpuInfo& info, const Config& c, std::string com
 // dev.renderer(). Errors: /proc/cpuinfo unreadable (non-Linux). GPU fields stay empty.
 absl::StatusOr<DeviceClass> DeviceClassFor(const Device& dev);
 
+// This machine's host name (provenance of tuning records), "unknown" if it has none.
+std::string HostName();
+
 }  // namespace tg::autotune
 
 #endif  // AUTOTUNE_DEVICE_CLASS_H_

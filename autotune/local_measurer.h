@@ -25,6 +25,8 @@
 #define AUTOTUNE_LOCAL_MEASURER_H_
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -39,13 +41,24 @@ namespace tg::autotune {
 struct LocalMeasurerOptions {
   std::string device = "CPU";
   int compile_threads = 0;  // threads lowering and compiling a batch; 0: Config.cpu_count
+  // For tests of the worker farm only: every timed run's sample is FakeTimeS(program hash)
+  // instead of a measurement (the check run still runs the kernel and compares its outputs),
+  // so that any two measurers agree on every time and pick the same winners.
+  bool fake_timing = false;
+  // Called around phase 2 (checking and timing on the device) of every batch: a worker's
+  // child process holds the device lock of its pool in between (workers/child_pool.h).
+  std::function<void()> acquire_device;
+  std::function<void()> release_device;
 };
+
+// The fake_timing sample of a program: a deterministic 0.1-1.1 ms from its hash.
+double FakeTimeS(uint64_t program_hash);
 
 class LocalMeasurer : public Measurer {
  public:
   // Errors: the device does not exist.
   static absl::StatusOr<std::unique_ptr<LocalMeasurer>> Create(const LocalMeasurerOptions& o = {});
-  LocalMeasurer(Device* device, int compile_threads);
+  LocalMeasurer(Device* device, LocalMeasurerOptions options);
   ~LocalMeasurer() override;
 
   absl::StatusOr<MeasureBatch> Measure(const KernelTask& task,
@@ -72,6 +85,7 @@ class LocalMeasurer : public Measurer {
 
   Device* device_;
   int compile_threads_;
+  LocalMeasurerOptions options_;
   std::unique_ptr<TaskState> state_;  // of the last task measured
 };
 

@@ -107,7 +107,7 @@ TEST(LocalMeasurerTest, ParallelPreparationMatchesSerial) {
   cands.push_back({Opt{OptOps::UPCAST, 1, int64_t{4}}});
   cands.push_back({});
   KernelTask task = Task(MatmulKernel(32));
-  LocalMeasurer serial(*dev, 1), parallel(*dev, 8);
+  LocalMeasurer serial(*dev, {.compile_threads = 1}), parallel(*dev, {.compile_threads = 8});
   MeasureOptions o;
   o.runs = 1;
   absl::StatusOr<MeasureBatch> a = serial.Measure(task, cands, o);
@@ -202,7 +202,7 @@ TEST(LocalMeasurerTest, TooManyUopsIsRejected) {
 // call it a wrong result, and the others (same inputs) still pass.
 class CorruptingMeasurer : public LocalMeasurer {
  public:
-  CorruptingMeasurer(Device* dev, size_t victim) : LocalMeasurer(dev, 0), victim_(victim) {}
+  CorruptingMeasurer(Device* dev, size_t victim) : LocalMeasurer(dev, LocalMeasurerOptions{}), victim_(victim) {}
 
  protected:
   void AfterCheckRun(size_t candidate, std::span<const std::shared_ptr<RawBuffer>> buffers) override {
@@ -266,14 +266,14 @@ TEST(LocalMeasurerTest, CompileAndRuntimeErrorsAreFailures) {
   std::vector<std::vector<Opt>> cands = {{kUpcast0By4}, {kUnroll0By4}};
   {
     FaultyDevice dev(*cpu, FaultyDevice::Fault::kCompile);
-    LocalMeasurer m(&dev, 2);
+    LocalMeasurer m(&dev, {.compile_threads = 2});
     absl::StatusOr<MeasureBatch> b = m.Measure(Task(MatmulKernel(16)), cands, MeasureOptions{});
     ASSERT_TRUE(b.ok()) << b.status();
     for (const CandidateResult& r : b->results) EXPECT_EQ(r.outcome, Outcome::kCompileError) << Describe(r);
   }
   {
     FaultyDevice dev(*cpu, FaultyDevice::Fault::kRun);
-    LocalMeasurer m(&dev, 2);
+    LocalMeasurer m(&dev, {.compile_threads = 2});
     absl::StatusOr<MeasureBatch> b = m.Measure(Task(MatmulKernel(16)), cands, MeasureOptions{});
     ASSERT_TRUE(b.ok()) << b.status();
     for (const CandidateResult& r : b->results) EXPECT_EQ(r.outcome, Outcome::kRuntimeError) << Describe(r);
@@ -302,6 +302,48 @@ TEST(OutputCheckTest, ToleranceByDtype) {
   // half: k/256 decodes exactly
   std::string h = RandomContents(dtypes::float16, 16, 4);
   EXPECT_EQ(CompareOutput(dtypes::float16, h, h), "");
+}
+
+// The SIMD extension opt: wide loads and stores (float16 on the CPU) compute what the
+// unoptimized kernel computes, also where the lanes of an upcast are not contiguous in memory.
+TEST(LocalMeasurerTest, SimdCandidatesPassTheResultCheck) {
+  const Opt simd16{OptOps::SIMD, std::nullopt, int64_t{16}}, simd8{OptOps::SIMD, std::nullopt, int64_t{8}};
+  std::vector<std::vector<Opt>> cands = {
+      {Opt{OptOps::UPCAST, 0, int64_t{8}}, Opt{OptOps::UPCAST, 1, int64_t{16}}, kUnroll0By4, simd16},
+      {kUpcast0By4, Opt{OptOps::UPCAST, 1, int64_t{4}}, Opt{OptOps::UPCAST, 1, int64_t{4}}, simd16},
+      {Opt{OptOps::UPCAST, 1, int64_t{8}}, simd8},
+      {simd16},
+  };
+  std::unique_ptr<LocalMeasurer> m = MakeMeasurer();
+  ASSERT_NE(m, nullptr);
+  absl::StatusOr<MeasureBatch> b = m->Measure(Task(MatmulKernel(64)), cands, MeasureOptions{});
+  ASSERT_TRUE(b.ok()) << b.status();
+  for (const CandidateResult& r : b->results) EXPECT_EQ(r.outcome, Outcome::kOk) << Describe(r);
+}
+
+// fake_timing (farm tests only): samples are FakeTimeS of the program, the same in every
+// measurer; hooks bracket the device phase.
+TEST(LocalMeasurerTest, FakeTimingIsAFunctionOfTheProgram) {
+  absl::StatusOr<Device*> dev = GetDevice("CPU");
+  ASSERT_TRUE(dev.ok());
+  int acquired = 0, released = 0;
+  LocalMeasurerOptions o;
+  o.fake_timing = true;
+  o.acquire_device = [&] { ++acquired; };
+  o.release_device = [&] { ++released; };
+  LocalMeasurer m(*dev, o);
+  std::vector<std::vector<Opt>> cands = {{}, {kUpcast0By4}};
+  absl::StatusOr<MeasureBatch> b = m.Measure(Task(MatmulKernel(32)), cands, MeasureOptions{});
+  ASSERT_TRUE(b.ok()) << b.status();
+  for (const CandidateResult& r : b->results) {
+    ASSERT_EQ(r.outcome, Outcome::kOk) << Describe(r);
+    EXPECT_EQ(r.samples_s, std::vector<double>(3, FakeTimeS(r.program_hash)));
+    EXPECT_GE(r.min_s, 1e-4);
+    EXPECT_LE(r.min_s, 1.1e-3);
+  }
+  EXPECT_NE(FakeTimeS(1), FakeTimeS(2));
+  EXPECT_EQ(acquired, 1);
+  EXPECT_EQ(released, 1);
 }
 
 }  // namespace

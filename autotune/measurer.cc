@@ -21,6 +21,7 @@ std::string_view OutcomeName(Outcome o) {
     case Outcome::kTooSlow: return "too_slow";
     case Outcome::kWrongResult: return "wrong_result";
     case Outcome::kDuplicate: return "duplicate";
+    case Outcome::kWorkerLost: return "worker_lost";
   }
   TG_CHECK(false) << "bad Outcome " << static_cast<int>(o);
   return "";

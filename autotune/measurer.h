@@ -73,8 +73,9 @@ enum class Outcome : uint8_t {
   kTooSlow,        // early exit: already slower than early_stop_s (samples are kept)
   kWrongResult,    // outputs differ from the unoptimized kernel's
   kDuplicate,      // renders to a program measured before (in this batch or known_programs)
+  kWorkerLost,     // a farm worker (or its isolated child) died while measuring it
 };
-inline constexpr int kNumOutcomes = 10;
+inline constexpr int kNumOutcomes = 11;
 std::string_view OutcomeName(Outcome o);  // "ok", "invalid_opts", ...
 
 // Seconds spent on a candidate, by stage (lowering and compiling run on several threads, so

@@ -23,6 +23,8 @@ using FieldPtr =
 struct Field {
   std::string_view name;
   FieldPtr ptr;
+  // Added after records were first stored: text without it means the default.
+  bool added_later = false;
 };
 
 // One table drives printing and parsing, so the two cannot disagree. Order is the text order.
@@ -38,6 +40,7 @@ const std::vector<Field>& Fields() {
       {"nolocals", &SearchSettings::nolocals},
       {"tc", &SearchSettings::tc},
       {"tc_opt", &SearchSettings::tc_opt},
+      {"simd", &SearchSettings::simd, /*added_later=*/true},
   };
   return *kFields;
 }
@@ -64,6 +67,7 @@ SearchSettings SearchSettings::FromConfig(const Config& c) {
   s.nolocals = c.nolocals;
   s.tc = c.tc;
   s.tc_opt = c.tc_opt.value_or(2);  // search.py reads TC_OPT with default 2
+  s.simd = c.beam_simd;
   return s;
 }
 
@@ -131,7 +135,7 @@ absl::StatusOr<SearchSettings> SearchSettings::Parse(std::string_view text) {
     seen[index] = true;
   }
   for (size_t i = 0; i < Fields().size(); ++i)
-    if (!seen[i])
+    if (!seen[i] && !Fields()[i].added_later)
       return absl::InvalidArgumentError(
           absl::StrCat("search settings: missing ", std::string(Fields()[i].name)));
   return s;

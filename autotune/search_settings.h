@@ -1,7 +1,8 @@
 // File: autotune/search_settings.h
 // The settings that change what a BEAM search finds: the beam width and the reference's knobs
 // (tinygrad/codegen/opt/search.py and helpers.py: BEAM, BEAM_UPCAST_MAX, BEAM_LOCAL_MAX,
-// BEAM_UOPS_MAX, BEAM_MIN_PROGRESS, BEAM_TIMEOUT_SEC, BEAM_PADTO, NOLOCALS, TC, TC_OPT).
+// BEAM_UOPS_MAX, BEAM_MIN_PROGRESS, BEAM_TIMEOUT_SEC, BEAM_PADTO, NOLOCALS, TC, TC_OPT), plus
+// our BEAM_SIMD (the SIMD extension opt, tinygrad/codegen/opt/opt.h).
 //
 // Port of the getenv() reads of tinygrad/codegen/opt/search.py, gathered into one value: the
 // search reads them from here and the tuning database keys its records by them, so a search
@@ -36,6 +37,7 @@ struct SearchSettings {
   bool nolocals = false;          // NOLOCALS: the NOLOCALS action
   int tc = 1;                     // TC: use_tensor_cores of the TC actions
   int tc_opt = 2;                 // TC_OPT: opt level of the TC actions (search.py's default 2)
+  bool simd = false;              // BEAM_SIMD (ours): SIMD and UPCAST 8/16 actions
 
   // The reference defaults overridden by `c` (width from c.beam when it is > 0).
   static SearchSettings FromConfig(const Config& c);

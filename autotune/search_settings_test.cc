@@ -34,10 +34,11 @@ TEST(SearchSettingsTest, FromConfigTakesEveryKnob) {
   c.nolocals = true;
   c.tc = 2;
   c.tc_opt = 1;
+  c.beam_simd = true;
   SearchSettings s = SearchSettings::FromConfig(c);
   EXPECT_EQ(s.ToString(),
             "width=4 upcast_max=64 local_max=256 uops_max=0 min_progress_us=0.5 timeout_sec=3 "
-            "padto=1 nolocals=1 tc=2 tc_opt=1");
+            "padto=1 nolocals=1 tc=2 tc_opt=1 simd=1");
 }
 
 TEST(SearchSettingsTest, TextRoundTrips) {
@@ -70,4 +71,13 @@ TEST(SearchSettingsTest, ParseNamesWhatIsWrong) {
 }
 
 }  // namespace
+// Records stored before BEAM_SIMD existed have no simd field: they mean simd=0.
+TEST(SearchSettingsTest, TextWithoutLaterFieldsParsesToTheirDefaults) {
+  std::string old = SearchSettings{}.ToString();
+  old.erase(old.find(" simd=0"));
+  absl::StatusOr<SearchSettings> s = SearchSettings::Parse(old);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(*s, SearchSettings{});
+}
+
 }  // namespace tg::autotune

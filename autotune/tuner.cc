@@ -109,6 +109,9 @@ absl::StatusOr<KernelTuning> Tuner::Tune(const UOp& ast, Device& dev) {
       .device_description = dc->Describe(),
       .tinygrad_cc_version = std::string(kVersion),
       .search_wall_s = r.search_wall_s,
+      .worker = "local",
+      .host = HostName(),
+      .samples_s = r.samples_s,
   };
   if (r.noopt_s < kInf) rec.noopt_time_s = r.noopt_s;
   if (r.heuristic_s < kInf) rec.heuristic_time_s = r.heuristic_s;

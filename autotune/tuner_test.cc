@@ -4,6 +4,7 @@
 // CACHELEVEL=0, and the tuner installed as the engine's chooser producing correct results.
 #include "autotune/tuner.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -52,6 +53,12 @@ TEST(TunerTest, SearchesStoresThenAnswersFromTheDatabase) {
   ASSERT_TRUE(first->record->noopt_time_s.has_value());
   // Never slower than the untuned kernel (it is a candidate re-measured with the finalists).
   EXPECT_LE(first->record->time_s, *first->record->noopt_time_s);
+  // provenance: measured here, with the winner's final runs
+  EXPECT_EQ(first->record->worker, "local");
+  EXPECT_EQ(first->record->host, HostName());
+  ASSERT_FALSE(first->record->samples_s.empty());
+  EXPECT_EQ(*std::min_element(first->record->samples_s.begin(), first->record->samples_s.end()),
+            first->record->time_s);
 
   // A new tuner on the same file (as a second process would be) answers from it.
   absl::StatusOr<std::unique_ptr<Tuner>> again = Tuner::Create(Small(db, 2));

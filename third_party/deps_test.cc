@@ -1,5 +1,6 @@
 // Checks that the system-library overlays in this directory compile and link: every absl
-// component @absl//:absl promises, gtest and gmock, SQLite, the LLVM C API and clang's C++ API.
+// component @absl//:absl promises, gtest and gmock, SQLite, the LLVM C API, clang's C++ API,
+// Cap'n Proto, ZeroMQ (with CURVE) and libpq.
 
 #include <string>
 #include <vector>
@@ -14,11 +15,16 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
+#include "capnp/any.h"
+#include "capnp/message.h"
+#include "capnp/serialize.h"
 #include "clang/Basic/Version.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "llvm-c/Core.h"
+#include "postgresql/libpq-fe.h"
 #include "sqlite3.h"
+#include "zmq.h"
 
 namespace {
 
@@ -87,5 +93,23 @@ TEST(DepsTest, ClangCppApi) {
   // a function defined in libclang-cpp.so
   EXPECT_NE(clang::getClangFullVersion().find("clang version 14"), std::string::npos);
 }
+
+TEST(DepsTest, CapnpAndKj) {
+  // an empty message round-trips through the flat-array serializer of libcapnp/libkj
+  capnp::MallocMessageBuilder builder;
+  builder.getRoot<capnp::AnyPointer>();  // allocates the root segment
+  kj::Array<capnp::word> words = capnp::messageToFlatArray(builder);
+  capnp::FlatArrayMessageReader reader(words.asPtr());
+  EXPECT_GT(words.size(), 0u);
+}
+
+TEST(DepsTest, ZeroMqWithCurve) {
+  int major = 0, minor = 0, patch = 0;
+  zmq_version(&major, &minor, &patch);
+  EXPECT_EQ(major, 4);
+  EXPECT_TRUE(zmq_has("curve")) << "libzmq was built without libsodium: the farm needs CURVE";
+}
+
+TEST(DepsTest, Libpq) { EXPECT_GE(PQlibVersion(), 150000); }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #define AUTOTUNE_DB_DB_TEST_UTIL_H_
 
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
 #include "autotune/db/tuning_db.h"
@@ -34,8 +35,21 @@ inline TuningRecord SampleRecord(uint64_t ast_hash, double time_s) {
   r.tinygrad_cc_version = "0.1.0";
   r.created_unix_ms = 1795000000123;
   r.search_wall_s = 4.5;
+  r.worker = "worker-3/pid 4242";
+  r.host = "node7.lan";
+  r.samples_s = {time_s * 1.25, time_s, 0.1 + time_s};  // in run order; time_s is the min
   return r;
 }
+
+// The PostgreSQL server for tests (tools/test starts one and passes
+// --test_env=TG_TEST_POSTGRES_URL=...), or "" when there is none. Test-only: library code reads
+// the environment only through tinygrad/base/config.h.
+inline std::string TestPostgresUrl() {
+  const char* url = std::getenv("TG_TEST_POSTGRES_URL");
+  return url != nullptr ? url : "";
+}
+inline constexpr const char* kNoPostgresMessage =
+    "TG_TEST_POSTGRES_URL not set: PostgreSQL tests skipped";
 
 }  // namespace tg::autotune::testing
 

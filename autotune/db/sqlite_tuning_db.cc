@@ -12,6 +12,7 @@
 #include <string>
 #include <thread>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -24,77 +25,6 @@
 
 namespace tg::autotune {
 namespace {
-
-// The record's columns in bind/read order. Types are spelled so that SQLite and PostgreSQL
-// read them alike (DOUBLE PRECISION, BIGINT, TEXT).
-constexpr const char* kColumns[] = {
-    "key",
-    "ast_hash",
-    "device_digest",
-    "renderer",
-    "compiler",
-    "codegen_version",
-    "opt_version",
-    "search_settings",
-    "kernel_name",
-    "opts",
-    "time_s",
-    "noopt_time_s",
-    "heuristic_time_s",
-    "candidates",
-    "device_description",
-    "tinygrad_cc_version",
-    "created_unix_ms",
-    "search_wall_s",
-};
-constexpr int kNumColumns = sizeof(kColumns) / sizeof(kColumns[0]);
-
-// Migration i takes a file from schema version i to i + 1; kMigrations.size() is the version
-// this build writes. Never edit a shipped step: add one.
-const std::vector<std::vector<std::string>>& Migrations() {
-  static const auto* kMigrations = new std::vector<std::vector<std::string>>{
-      // 0 -> 1: the tuning table. CREATE TABLE (not IF NOT EXISTS): a foreign table of that name
-      // in a file without our version table is an error, not something to write into.
-      {"CREATE TABLE tuning ("
-       " key TEXT PRIMARY KEY,"
-       " ast_hash TEXT NOT NULL,"
-       " device_digest TEXT NOT NULL,"
-       " renderer TEXT NOT NULL,"
-       " compiler TEXT NOT NULL,"
-       " codegen_version TEXT NOT NULL,"
-       " opt_version INTEGER NOT NULL,"
-       " search_settings TEXT NOT NULL,"
-       " kernel_name TEXT NOT NULL,"
-       " opts TEXT NOT NULL,"
-       " time_s DOUBLE PRECISION NOT NULL,"
-       " noopt_time_s DOUBLE PRECISION,"
-       " heuristic_time_s DOUBLE PRECISION,"
-       " candidates BIGINT NOT NULL,"
-       " device_description TEXT NOT NULL,"
-       " tinygrad_cc_version TEXT NOT NULL,"
-       " created_unix_ms BIGINT NOT NULL,"
-       " search_wall_s DOUBLE PRECISION NOT NULL)",
-       "CREATE INDEX tuning_by_ast ON tuning (ast_hash)"},
-  };
-  return *kMigrations;
-}
-static_assert(SqliteTuningDb::kSchemaVersion == 1, "add a migration step with the version bump");
-
-std::string SelectSql() {
-  return absl::StrCat("SELECT ", absl::StrJoin(kColumns, ", "), " FROM tuning");
-}
-
-// A worse or equal result never overwrites: the update runs only when strictly faster.
-std::string UpsertSql() {
-  std::vector<std::string> params, sets;
-  for (int i = 0; i < kNumColumns; ++i) {
-    params.push_back("?");
-    if (i > 0) sets.push_back(absl::StrCat(kColumns[i], " = excluded.", kColumns[i]));
-  }
-  return absl::StrCat("INSERT INTO tuning (", absl::StrJoin(kColumns, ", "), ") VALUES (",
-                      absl::StrJoin(params, ", "), ") ON CONFLICT (key) DO UPDATE SET ",
-                      absl::StrJoin(sets, ", "), " WHERE excluded.time_s < tuning.time_s");
-}
 
 // Finalizes a statement at scope exit.
 struct StmtDeleter {
@@ -123,71 +53,30 @@ std::string Text(sqlite3_stmt* s, int col) {
                       : std::string(reinterpret_cast<const char*>(t), sqlite3_column_bytes(s, col));
 }
 
-std::optional<double> OptionalDouble(sqlite3_stmt* s, int col) {
-  if (sqlite3_column_type(s, col) == SQLITE_NULL) return std::nullopt;
-  return sqlite3_column_double(s, col);
-}
-
-void BindText(sqlite3_stmt* s, int i, const std::string& v) {
-  sqlite3_bind_text(s, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
-}
-
-void BindOptionalDouble(sqlite3_stmt* s, int i, const std::optional<double>& v) {
-  if (v) {
-    sqlite3_bind_double(s, i, *v);
+void Bind(sqlite3_stmt* s, int i, const schema::SqlValue& v) {
+  if (const auto* t = std::get_if<std::string>(&v)) {
+    sqlite3_bind_text(s, i, t->data(), static_cast<int>(t->size()), SQLITE_TRANSIENT);
+  } else if (const auto* n = std::get_if<int64_t>(&v)) {
+    sqlite3_bind_int64(s, i, *n);
+  } else if (const auto* d = std::get_if<double>(&v)) {
+    sqlite3_bind_double(s, i, *d);
   } else {
     sqlite3_bind_null(s, i);
   }
 }
 
-absl::StatusOr<uint64_t> ParseHex64(const std::string& hex) {
-  if (hex.size() != 16) return absl::DataLossError(absl::StrCat("bad ast_hash '", hex, "'"));
-  uint64_t v = 0;
-  for (char c : hex) {
-    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-    if (d < 0) return absl::DataLossError(absl::StrCat("bad ast_hash '", hex, "'"));
-    v = v << 4 | static_cast<uint64_t>(d);
-  }
-  return v;
-}
+// A result row of a stepped statement, for the shared decoders.
+class SqliteRow : public schema::RowReader {
+ public:
+  explicit SqliteRow(sqlite3_stmt* s) : s_(s) {}
+  bool IsNull(int col) const override { return sqlite3_column_type(s_, col) == SQLITE_NULL; }
+  std::string Text(int col) const override { return tg::autotune::Text(s_, col); }
+  int64_t Int64(int col) const override { return sqlite3_column_int64(s_, col); }
+  double Double(int col) const override { return sqlite3_column_double(s_, col); }
 
-// One row in kColumns order. A row this build cannot read is data loss, named by its key.
-absl::StatusOr<TuningRecord> ReadRow(sqlite3_stmt* s) {
-  TuningRecord r;
-  int c = 0;  // the next column, in kColumns order
-  std::string key = Text(s, c++);
-  auto bad = [&](const absl::Status& st) {
-    return absl::DataLossError(absl::StrCat("tuning row ", key, ": ", st.message()));
-  };
-  absl::StatusOr<uint64_t> ast = ParseHex64(Text(s, c++));
-  if (!ast.ok()) return bad(ast.status());
-  r.key.ast_hash = *ast;
-  r.key.device = Text(s, c++);
-  r.key.renderer = Text(s, c++);
-  r.key.compiler = Text(s, c++);
-  r.key.codegen_version = Text(s, c++);
-  r.key.opt_version = sqlite3_column_int(s, c++);
-  absl::StatusOr<SearchSettings> settings = SearchSettings::Parse(Text(s, c++));
-  if (!settings.ok()) return bad(settings.status());
-  r.key.settings = *settings;
-  r.kernel_name = Text(s, c++);
-  absl::StatusOr<std::vector<Opt>> opts = OptsFromText(Text(s, c++));
-  if (!opts.ok()) return bad(opts.status());
-  r.opts = std::move(*opts);
-  r.time_s = sqlite3_column_double(s, c++);
-  r.noopt_time_s = OptionalDouble(s, c++);
-  r.heuristic_time_s = OptionalDouble(s, c++);
-  r.candidates = sqlite3_column_int64(s, c++);
-  r.device_description = Text(s, c++);
-  r.tinygrad_cc_version = Text(s, c++);
-  r.created_unix_ms = sqlite3_column_int64(s, c++);
-  r.search_wall_s = sqlite3_column_double(s, c++);
-  TG_CHECK(c == kNumColumns) << "ReadRow out of step with kColumns";
-  // The digest is the primary key; a row whose parts hash elsewhere was not written by us.
-  if (r.key.Digest() != key)
-    return absl::DataLossError(absl::StrCat("tuning row ", key, ": key does not match its parts"));
-  return r;
-}
+ private:
+  sqlite3_stmt* s_;
+};
 
 // SQLite returns BUSY without calling the busy handler where waiting could deadlock: changing
 // the journal mode of a new file while another connection reads it, or taking the write lock
@@ -203,8 +92,6 @@ int RetryWhileBusy(int timeout_ms, Step step) {
     std::this_thread::sleep_for(std::chrono::milliseconds(std::min(1 << std::min(attempt, 4), 10)));
   }
 }
-
-bool NonNegativeFinite(double v) { return std::isfinite(v) && v >= 0; }
 
 }  // namespace
 
@@ -223,6 +110,8 @@ SqliteTuningDb::~SqliteTuningDb() {
   sqlite3_finalize(lookup_);
   sqlite3_finalize(lookup_best_);
   sqlite3_finalize(put_);
+  sqlite3_finalize(put_measurement_);
+  sqlite3_finalize(list_measurements_);
   sqlite3_close_v2(db_);
 }
 
@@ -282,18 +171,20 @@ absl::Status SqliteTuningDb::Init(const SqliteTuningDbOptions& options) {
   // for a cache, and it keeps Put from waiting on fsync.
   RETURN_IF_ERROR(Exec("PRAGMA synchronous=NORMAL"));
   RETURN_IF_ERROR(Migrate());
-  std::string select_one = absl::StrCat(SelectSql(), " WHERE key = ?");
-  int rc = sqlite3_prepare_v2(db_, select_one.c_str(), -1, &lookup_, nullptr);
-  if (rc != SQLITE_OK) return Error(rc, "preparing lookup");
-  std::string select_best = absl::StrCat(
-      SelectSql(),
-      " WHERE ast_hash = ? AND device_digest = ? AND renderer = ? AND compiler = ? AND "
-      "codegen_version = ? AND opt_version = ? ORDER BY time_s, key LIMIT 1");
-  rc = sqlite3_prepare_v2(db_, select_best.c_str(), -1, &lookup_best_, nullptr);
-  if (rc != SQLITE_OK) return Error(rc, "preparing lookup of the best");
-  std::string upsert = UpsertSql();
-  rc = sqlite3_prepare_v2(db_, upsert.c_str(), -1, &put_, nullptr);
-  if (rc != SQLITE_OK) return Error(rc, "preparing put");
+  struct {
+    sqlite3_stmt** stmt;
+    std::string sql;
+  } prepared[] = {
+      {&lookup_, schema::LookupSql()},
+      {&lookup_best_, schema::LookupBestSql()},
+      {&put_, schema::UpsertSql()},
+      {&put_measurement_, schema::PutMeasurementSql()},
+      {&list_measurements_, schema::ListMeasurementsSql()},
+  };
+  for (auto& [stmt, sql] : prepared) {
+    int rc = sqlite3_prepare_v2(db_, sql.c_str(), -1, stmt, nullptr);
+    if (rc != SQLITE_OK) return Error(rc, absl::StrCat("preparing ", sql.substr(0, 40)));
+  }
   return absl::OkStatus();
 }
 
@@ -326,7 +217,7 @@ absl::Status SqliteTuningDb::Migrate() {
                      ": use a newer tinygrad-cc or another path (the file was left untouched)")));
   if (version == kSchemaVersion) return Exec("COMMIT");
   for (int v = version; v < kSchemaVersion; ++v)
-    for (const std::string& sql : Migrations()[v])
+    for (const std::string& sql : schema::Migrations()[v])
       if (absl::Status st = Exec(sql); !st.ok())
         return fail(absl::Status(
             st.code(), absl::StrCat(st.message(), " (migrating schema ", v, " -> ", v + 1, ")")));
@@ -346,86 +237,109 @@ absl::StatusOr<int> SqliteTuningDb::SchemaVersion() {
   return sqlite3_column_int(stmt.get(), 0);
 }
 
+int SqliteTuningDb::BindAndStep(sqlite3_stmt* stmt, const std::vector<schema::SqlValue>& params) {
+  TG_CHECK(sqlite3_bind_parameter_count(stmt) == static_cast<int>(params.size()))
+      << "parameters out of step with " << sqlite3_sql(stmt);
+  for (size_t i = 0; i < params.size(); ++i) Bind(stmt, static_cast<int>(i) + 1, params[i]);
+  return sqlite3_step(stmt);
+}
+
+absl::StatusOr<int64_t> SqliteTuningDb::QueryInt(const std::string& sql,
+                                                 const std::vector<schema::SqlValue>& params) {
+  sqlite3_stmt* raw = nullptr;
+  int rc = sqlite3_prepare_v2(db_, sql.c_str(), -1, &raw, nullptr);
+  Stmt stmt(raw);
+  if (rc == SQLITE_OK) rc = BindAndStep(stmt.get(), params);
+  if (rc != SQLITE_ROW) return Error(rc, sql.substr(0, sql.find(' ', 7)));
+  return sqlite3_column_int64(stmt.get(), 0);
+}
+
+absl::StatusOr<int64_t> SqliteTuningDb::Modify(const std::string& sql,
+                                               const std::vector<schema::SqlValue>& params) {
+  sqlite3_stmt* raw = nullptr;
+  int rc = sqlite3_prepare_v2(db_, sql.c_str(), -1, &raw, nullptr);
+  Stmt stmt(raw);
+  if (rc == SQLITE_OK) rc = BindAndStep(stmt.get(), params);
+  if (rc != SQLITE_DONE) return Error(rc, sql.substr(0, sql.find(' ', 7)));
+  return sqlite3_changes64(db_);
+}
+
+absl::Status SqliteTuningDb::Begin() {
+  // IMMEDIATE: the write lock up front, so the transaction never fails half way on BUSY.
+  int rc = RetryWhileBusy(busy_timeout_ms_, [this] {
+    return sqlite3_exec(db_, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr);
+  });
+  if (rc != SQLITE_OK) return Error(rc, "BEGIN IMMEDIATE");
+  return absl::OkStatus();
+}
+
+void SqliteTuningDb::Rollback() { sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr); }
+
 absl::StatusOr<std::optional<TuningRecord>> SqliteTuningDb::Lookup(const TuningKey& key) {
-  std::string digest = key.Digest();
   absl::MutexLock lock(&mu_);
   StmtReset reset(lookup_);
-  BindText(lookup_, 1, digest);
-  int rc = sqlite3_step(lookup_);
+  int rc = BindAndStep(lookup_, schema::LookupParams(key));
   if (rc == SQLITE_DONE) return std::nullopt;
   if (rc != SQLITE_ROW) return Error(rc, "lookup");
-  ASSIGN_OR_RETURN(TuningRecord r, ReadRow(lookup_));
+  ASSIGN_OR_RETURN(TuningRecord r, schema::ReadTuningRow(SqliteRow(lookup_)));
   return r;
 }
 
 absl::StatusOr<std::optional<TuningRecord>> SqliteTuningDb::LookupBest(const TuningKey& key) {
-  std::string ast = key.AstHex();
   absl::MutexLock lock(&mu_);
   StmtReset reset(lookup_best_);
-  int i = 1;
-  BindText(lookup_best_, i++, ast);
-  BindText(lookup_best_, i++, key.device);
-  BindText(lookup_best_, i++, key.renderer);
-  BindText(lookup_best_, i++, key.compiler);
-  BindText(lookup_best_, i++, key.codegen_version);
-  sqlite3_bind_int(lookup_best_, i++, key.opt_version);
-  int rc = sqlite3_step(lookup_best_);
+  int rc = BindAndStep(lookup_best_, schema::LookupBestParams(key));
   if (rc == SQLITE_DONE) return std::nullopt;
   if (rc != SQLITE_ROW) return Error(rc, "lookup of the best");
-  ASSIGN_OR_RETURN(TuningRecord r, ReadRow(lookup_best_));
+  ASSIGN_OR_RETURN(TuningRecord r, schema::ReadTuningRow(SqliteRow(lookup_best_)));
   return r;
 }
 
-absl::StatusOr<bool> SqliteTuningDb::Put(const TuningRecord& record) {
-  if (!NonNegativeFinite(record.time_s))
-    return absl::InvalidArgumentError(
-        absl::StrCat("tuning record: time_s ", record.time_s, " is not a finite time"));
-  for (const std::optional<double>& t : {record.noopt_time_s, record.heuristic_time_s})
-    if (t && !NonNegativeFinite(*t))
-      return absl::InvalidArgumentError(
-          absl::StrCat("tuning record: baseline time ", *t, " is not a finite time"));
-  int64_t created =
-      record.created_unix_ms != 0 ? record.created_unix_ms : absl::ToUnixMillis(absl::Now());
-  const TuningKey& k = record.key;
-  std::string digest = k.Digest(), ast = k.AstHex(), settings = k.settings.ToString(),
-              opts = OptsToText(record.opts);
-  absl::MutexLock lock(&mu_);
+absl::StatusOr<bool> SqliteTuningDb::PutLocked(const TuningRecord& record) {
   StmtReset reset(put_);
-  int i = 1;  // the next parameter, in kColumns order
-  BindText(put_, i++, digest);
-  BindText(put_, i++, ast);
-  BindText(put_, i++, k.device);
-  BindText(put_, i++, k.renderer);
-  BindText(put_, i++, k.compiler);
-  BindText(put_, i++, k.codegen_version);
-  sqlite3_bind_int(put_, i++, k.opt_version);
-  BindText(put_, i++, settings);
-  BindText(put_, i++, record.kernel_name);
-  BindText(put_, i++, opts);
-  sqlite3_bind_double(put_, i++, record.time_s);
-  BindOptionalDouble(put_, i++, record.noopt_time_s);
-  BindOptionalDouble(put_, i++, record.heuristic_time_s);
-  sqlite3_bind_int64(put_, i++, record.candidates);
-  BindText(put_, i++, record.device_description);
-  BindText(put_, i++, record.tinygrad_cc_version);
-  sqlite3_bind_int64(put_, i++, created);
-  sqlite3_bind_double(put_, i++, record.search_wall_s);
-  TG_CHECK(i == kNumColumns + 1) << "Put out of step with kColumns";
-  int rc = sqlite3_step(put_);
+  int rc = BindAndStep(put_, schema::UpsertParams(record, absl::ToUnixMillis(absl::Now())));
   if (rc != SQLITE_DONE) return Error(rc, "put");
   return sqlite3_changes(db_) > 0;
 }
 
+absl::StatusOr<bool> SqliteTuningDb::Put(const TuningRecord& record) {
+  RETURN_IF_ERROR(schema::ValidateRecord(record));
+  absl::MutexLock lock(&mu_);
+  return PutLocked(record);
+}
+
+absl::StatusOr<int64_t> SqliteTuningDb::PutAll(const std::vector<TuningRecord>& records) {
+  for (size_t i = 0; i < records.size(); ++i)
+    if (absl::Status s = schema::ValidateRecord(records[i]); !s.ok())
+      return absl::Status(s.code(), absl::StrCat("record ", i + 1, ": ", s.message()));
+  absl::MutexLock lock(&mu_);
+  RETURN_IF_ERROR(Begin());
+  int64_t stored = 0;
+  for (const TuningRecord& r : records) {
+    absl::StatusOr<bool> put = PutLocked(r);
+    if (!put.ok()) {
+      Rollback();
+      return put.status();
+    }
+    stored += *put;
+  }
+  if (absl::Status s = Exec("COMMIT"); !s.ok()) {
+    Rollback();
+    return s;
+  }
+  return stored;
+}
+
 absl::StatusOr<std::vector<TuningRecord>> SqliteTuningDb::List() {
   absl::MutexLock lock(&mu_);
-  std::string sql = absl::StrCat(SelectSql(), " ORDER BY key");
+  std::string sql = schema::ListSql();
   sqlite3_stmt* raw = nullptr;
   int rc = sqlite3_prepare_v2(db_, sql.c_str(), -1, &raw, nullptr);
   Stmt stmt(raw);
   if (rc != SQLITE_OK) return Error(rc, "list");
   std::vector<TuningRecord> out;
   while ((rc = sqlite3_step(stmt.get())) == SQLITE_ROW) {
-    ASSIGN_OR_RETURN(TuningRecord r, ReadRow(stmt.get()));
+    ASSIGN_OR_RETURN(TuningRecord r, schema::ReadTuningRow(SqliteRow(stmt.get())));
     out.push_back(std::move(r));
   }
   if (rc != SQLITE_DONE) return Error(rc, "list");
@@ -434,12 +348,66 @@ absl::StatusOr<std::vector<TuningRecord>> SqliteTuningDb::List() {
 
 absl::StatusOr<int64_t> SqliteTuningDb::Count() {
   absl::MutexLock lock(&mu_);
-  sqlite3_stmt* raw = nullptr;
-  int rc = sqlite3_prepare_v2(db_, "SELECT COUNT(*) FROM tuning", -1, &raw, nullptr);
-  Stmt stmt(raw);
-  if (rc == SQLITE_OK) rc = sqlite3_step(stmt.get());
-  if (rc != SQLITE_ROW) return Error(rc, "count");
-  return sqlite3_column_int64(stmt.get(), 0);
+  return QueryInt(schema::CountSql(), {});
+}
+
+absl::StatusOr<bool> SqliteTuningDb::PutMeasurement(const MeasurementRecord& m) {
+  RETURN_IF_ERROR(schema::ValidateMeasurement(m));
+  absl::MutexLock lock(&mu_);
+  StmtReset reset(put_measurement_);
+  int rc =
+      BindAndStep(put_measurement_, schema::MeasurementParams(m, absl::ToUnixMillis(absl::Now())));
+  if (rc != SQLITE_DONE) return Error(rc, "put measurement");
+  return sqlite3_changes(db_) > 0;
+}
+
+absl::StatusOr<std::vector<MeasurementRecord>> SqliteTuningDb::ListMeasurements(
+    std::string_view search_key) {
+  absl::MutexLock lock(&mu_);
+  StmtReset reset(list_measurements_);
+  int rc = BindAndStep(list_measurements_, {std::string(search_key)});
+  std::vector<MeasurementRecord> out;
+  for (; rc == SQLITE_ROW; rc = sqlite3_step(list_measurements_)) {
+    ASSIGN_OR_RETURN(MeasurementRecord m,
+                     schema::ReadMeasurementRow(SqliteRow(list_measurements_)));
+    out.push_back(std::move(m));
+  }
+  if (rc != SQLITE_DONE) return Error(rc, "list measurements");
+  return out;
+}
+
+absl::StatusOr<int64_t> SqliteTuningDb::DeleteMeasurements(std::string_view search_key) {
+  absl::MutexLock lock(&mu_);
+  return Modify(schema::DeleteMeasurementsSql(), {std::string(search_key)});
+}
+
+absl::StatusOr<int64_t> SqliteTuningDb::CountMeasurements() {
+  absl::MutexLock lock(&mu_);
+  return QueryInt(schema::CountMeasurementsSql(), {});
+}
+
+absl::StatusOr<GcCounts> SqliteTuningDb::Gc(std::string_view codegen_version, int opt_version,
+                                            bool dry_run) {
+  std::vector<schema::SqlValue> versions = {std::string(codegen_version), int64_t{opt_version}};
+  absl::MutexLock lock(&mu_);
+  RETURN_IF_ERROR(Begin());
+  GcCounts c;
+  absl::Status s = [&]() -> absl::Status {
+    if (dry_run) {
+      ASSIGN_OR_RETURN(c.journal_rows, QueryInt(schema::CountFinishedJournalSql(), {}));
+      ASSIGN_OR_RETURN(c.old_records, QueryInt(schema::CountOldSql(), versions));
+      return absl::OkStatus();
+    }
+    ASSIGN_OR_RETURN(c.journal_rows, Modify(schema::DeleteFinishedJournalSql(), {}));
+    ASSIGN_OR_RETURN(c.old_records, Modify(schema::DeleteOldSql(), versions));
+    return absl::OkStatus();
+  }();
+  if (s.ok()) s = Exec(dry_run ? "ROLLBACK" : "COMMIT");
+  if (!s.ok()) {
+    Rollback();
+    return s;
+  }
+  return c;
 }
 
 }  // namespace tg::autotune

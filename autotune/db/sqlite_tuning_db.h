@@ -6,8 +6,8 @@
 // timeout (a writer waits for another instead of failing), and "better result wins" as one
 // INSERT ... ON CONFLICT DO UPDATE ... WHERE statement, which is atomic. The schema carries a
 // version; Open() migrates older files forward in one transaction and refuses newer ones.
-// The SQL is kept to what PostgreSQL also runs (the shared database of issue 5 uses the same
-// schema). One object may be used from several threads (calls are serialized).
+// The schema and SQL are shared with the PostgreSQL backend (autotune/db/schema.h). One
+// object may be used from several threads (calls are serialized).
 //
 // Example:
 //   ASSIGN_OR_RETURN(auto db, SqliteTuningDb::Open("/path/to/tuning.db"));
@@ -23,6 +23,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "autotune/db/schema.h"
 #include "autotune/db/tuning_db.h"
 
 struct sqlite3;
@@ -37,7 +38,7 @@ struct SqliteTuningDbOptions {
 class SqliteTuningDb : public TuningDb {
  public:
   // The schema this build writes. Files with a lower version are migrated on Open.
-  static constexpr int kSchemaVersion = 1;
+  static constexpr int kSchemaVersion = schema::kVersion;
 
   // Opens or creates the file at `path` (its directory must exist). Errors: the directory is
   // missing or not writable (Unavailable / PermissionDenied), the file is not a SQLite
@@ -54,6 +55,14 @@ class SqliteTuningDb : public TuningDb {
   absl::StatusOr<bool> Put(const TuningRecord& record) override;
   absl::StatusOr<std::vector<TuningRecord>> List() override;
   absl::StatusOr<int64_t> Count() override;
+  absl::StatusOr<int64_t> PutAll(const std::vector<TuningRecord>& records) override;
+  absl::StatusOr<bool> PutMeasurement(const MeasurementRecord& m) override;
+  absl::StatusOr<std::vector<MeasurementRecord>> ListMeasurements(
+      std::string_view search_key) override;
+  absl::StatusOr<int64_t> DeleteMeasurements(std::string_view search_key) override;
+  absl::StatusOr<int64_t> CountMeasurements() override;
+  absl::StatusOr<GcCounts> Gc(std::string_view codegen_version, int opt_version,
+                              bool dry_run) override;
   std::string location() const override { return "sqlite:" + path_; }
 
   // "wal" unless the file system cannot do WAL (then SQLite's fallback, still safe).
@@ -66,6 +75,20 @@ class SqliteTuningDb : public TuningDb {
   absl::Status Migrate() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Status Exec(const std::string& sql) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Status Error(int rc, std::string_view doing) const;
+  // Binds `params` to `stmt` ($1..$n) and steps it once: SQLITE_ROW, SQLITE_DONE or an error.
+  int BindAndStep(sqlite3_stmt* stmt, const std::vector<schema::SqlValue>& params)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::StatusOr<bool> PutLocked(const TuningRecord& record) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Runs a one-off statement that answers one integer (COUNT) or changes rows (answers the
+  // number changed).
+  absl::StatusOr<int64_t> QueryInt(const std::string& sql,
+                                   const std::vector<schema::SqlValue>& params)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::StatusOr<int64_t> Modify(const std::string& sql,
+                                 const std::vector<schema::SqlValue>& params)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status Begin() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void Rollback() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const std::string path_;
   absl::Mutex mu_;
@@ -73,6 +96,8 @@ class SqliteTuningDb : public TuningDb {
   sqlite3_stmt* lookup_ ABSL_GUARDED_BY(mu_) = nullptr;
   sqlite3_stmt* lookup_best_ ABSL_GUARDED_BY(mu_) = nullptr;
   sqlite3_stmt* put_ ABSL_GUARDED_BY(mu_) = nullptr;
+  sqlite3_stmt* put_measurement_ ABSL_GUARDED_BY(mu_) = nullptr;
+  sqlite3_stmt* list_measurements_ ABSL_GUARDED_BY(mu_) = nullptr;
   std::string journal_mode_;
   int busy_timeout_ms_ = 0;
 };

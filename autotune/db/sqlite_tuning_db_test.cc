@@ -1,6 +1,8 @@
 // File: autotune/db/sqlite_tuning_db_test.cc
-// The SQLite tuning database: round trips, misses on every key part, better-wins, several
-// processes writing one file at once, and clear errors for files that are not ours.
+// What only the SQLite tuning database does: its file (default location, cache level, busy
+// timeout, schema-1 migration), two and four processes writing one existing file, and clear
+// errors for files that are not ours. The semantics both backends share (round trips, misses on
+// every key part, better-wins, the journal, threads) are in tuning_db_backends_test.
 //
 // The multi-process test re-executes this binary with --writer=... as the writer processes.
 #include "autotune/db/sqlite_tuning_db.h"
@@ -26,6 +28,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "autotune/db/db_test_util.h"
+#include "autotune/db/opts_text.h"
 #include "autotune/db/tuning_db.h"
 #include "gtest/gtest.h"
 #include "tinygrad/base/config.h"
@@ -57,37 +60,6 @@ std::unique_ptr<SqliteTuningDb> OpenOrDie(const std::string& path) {
   return db.ok() ? std::move(*db) : nullptr;
 }
 
-TEST(SqliteTuningDbTest, RoundTripsARecord) {
-  std::string path = TempPath("roundtrip.db");
-  auto db = OpenOrDie(path);
-  ASSERT_NE(db, nullptr);
-  EXPECT_EQ(db->journal_mode(), "wal");
-  EXPECT_EQ(db->SchemaVersion().value(), SqliteTuningDb::kSchemaVersion);
-  EXPECT_EQ(db->location(), "sqlite:" + path);
-
-  TuningRecord r = SampleRecord(1, 0.001);
-  r.kernel_name = "r_\x1b[34m16\x1b[0m_é";  // colored names and non-ASCII survive
-  ASSERT_TRUE(db->Put(r).value());
-  TuningRecord no_baselines = SampleRecord(2, 0.5);
-  no_baselines.noopt_time_s.reset();
-  no_baselines.heuristic_time_s.reset();
-  no_baselines.opts.clear();
-  ASSERT_TRUE(db->Put(no_baselines).value());
-
-  EXPECT_EQ(db->Lookup(r.key).value(), r);
-  EXPECT_EQ(db->Lookup(no_baselines.key).value(), no_baselines);
-  EXPECT_EQ(db->Lookup(SampleKey(3)).value(), std::nullopt);
-  EXPECT_EQ(db->Count().value(), 2);
-
-  // Kept on disk: a second connection (another process's view) reads the same.
-  db.reset();
-  auto again = OpenOrDie(path);
-  ASSERT_NE(again, nullptr);
-  EXPECT_EQ(again->Lookup(r.key).value(), r);
-  std::vector<TuningRecord> all = again->List().value();
-  ASSERT_EQ(all.size(), 2u);
-}
-
 TEST(SqliteTuningDbTest, RecordDefaultsNameTheBuild) {
   TuningRecord r;
   EXPECT_EQ(r.tinygrad_cc_version, TinygradCcBuild());
@@ -95,72 +67,6 @@ TEST(SqliteTuningDbTest, RecordDefaultsNameTheBuild) {
       << r.tinygrad_cc_version;
   EXPECT_EQ(r.key.codegen_version, "0.1.0");
   EXPECT_EQ(r.key.opt_version, kOptSemanticsVersion);
-}
-
-TEST(SqliteTuningDbTest, PutFillsCreatedTimeAndRejectsNonTimes) {
-  auto db = OpenOrDie(TempPath("times.db"));
-  ASSERT_NE(db, nullptr);
-  TuningRecord r = SampleRecord(1, 0.001);
-  r.created_unix_ms = 0;
-  ASSERT_TRUE(db->Put(r).value());
-  EXPECT_GT(db->Lookup(r.key).value()->created_unix_ms, 1700000000000);  // after 2023
-  for (double bad : {-1.0, std::nan(""), 1.0 / 0.0}) {
-    TuningRecord b = SampleRecord(2, bad);
-    EXPECT_EQ(db->Put(b).status().code(), absl::StatusCode::kInvalidArgument) << bad;
-    TuningRecord c = SampleRecord(3, 0.1);
-    c.heuristic_time_s = bad;
-    EXPECT_EQ(db->Put(c).status().code(), absl::StatusCode::kInvalidArgument) << bad;
-  }
-  EXPECT_EQ(db->Count().value(), 1);
-}
-
-TEST(SqliteTuningDbTest, BetterResultWins) {
-  auto db = OpenOrDie(TempPath("better.db"));
-  ASSERT_NE(db, nullptr);
-  TuningRecord first = SampleRecord(7, 0.002);
-  ASSERT_TRUE(db->Put(first).value());
-
-  TuningRecord worse = SampleRecord(7, 0.003);
-  worse.opts = {Opt{OptOps::LOCAL, 0, int64_t{16}}};
-  EXPECT_FALSE(db->Put(worse).value());
-  EXPECT_EQ(db->Lookup(first.key).value(), first);
-
-  TuningRecord equal = SampleRecord(7, 0.002);
-  equal.opts = {Opt{OptOps::LOCAL, 0, int64_t{8}}};
-  EXPECT_FALSE(db->Put(equal).value()) << "a tie keeps what was there";
-  EXPECT_EQ(db->Lookup(first.key).value(), first);
-
-  TuningRecord better = SampleRecord(7, 0.001);
-  better.opts = {Opt{OptOps::UPCAST, 1, int64_t{8}}};
-  better.candidates = 200;
-  EXPECT_TRUE(db->Put(better).value());
-  EXPECT_EQ(db->Lookup(first.key).value(), better);
-  EXPECT_EQ(db->Count().value(), 1);
-}
-
-// LookupBest: the fastest record of the kernel on this device, renderer, compiler and opt
-// semantics, across search settings; other kernels, devices or opt versions never answer.
-TEST(SqliteTuningDbTest, LookupBestSpansSearchSettingsOnly) {
-  auto db = OpenOrDie(TempPath("best.db"));
-  ASSERT_NE(db, nullptr);
-  TuningRecord beam2 = SampleRecord(11, 0.004);
-  beam2.key.settings.width = 2;
-  TuningRecord beam4 = SampleRecord(11, 0.003);
-  beam4.key.settings.width = 4;
-  beam4.opts = {Opt{OptOps::UPCAST, 1, int64_t{8}}};
-  TuningRecord other_kernel = SampleRecord(12, 0.001);
-  TuningRecord other_device = SampleRecord(11, 0.0005);
-  other_device.key.device = "0000000000000000";
-  TuningRecord old_opts = SampleRecord(11, 0.0001);
-  old_opts.key.opt_version = kOptSemanticsVersion - 1;
-  for (const TuningRecord& r : {beam2, beam4, other_kernel, other_device, old_opts})
-    ASSERT_TRUE(db->Put(r).value());
-
-  TuningKey query = SampleKey(11);
-  query.settings.width = 8;  // never searched with these settings
-  EXPECT_EQ(db->Lookup(query).value(), std::nullopt);
-  EXPECT_EQ(db->LookupBest(query).value(), beam4);
-  EXPECT_EQ(db->LookupBest(SampleKey(13)).value(), std::nullopt);
 }
 
 TEST(SqliteTuningDbTest, LookupBestIgnoresOnlyTheSearchSettings) {
@@ -186,65 +92,6 @@ TEST(SqliteTuningDbTest, LookupBestIgnoresOnlyTheSearchSettings) {
   EXPECT_EQ(db->LookupBest(other_codegen).value(), std::nullopt);
 }
 
-// Every part of the key, flipped alone, misses the stored record.
-TEST(SqliteTuningDbTest, EachKeyPartFlippedMisses) {
-  auto db = OpenOrDie(TempPath("flips.db"));
-  ASSERT_NE(db, nullptr);
-  UOp a = UOp::Variable("a", 0, 10);
-  UOp ast = UOp::Sink({a * 4 + UOp::Range(16, 0, AxisType::LOOP)});
-  UOp other_ast = UOp::Sink({a * 4 + UOp::Range(32, 0, AxisType::LOOP)});
-  DeviceClass dc{.device = "CPU",
-                 .cpu_model = "AMD EPYC (family 26, model 2)",
-                 .isa_flags = {"avx2", "avx512f", "fma"},
-                 .cores = 2,
-                 .compiler_id = "clang -O2 -march=native",
-                 .renderer = "tg::ClangRenderer"};
-  SearchSettings settings;
-  TuningRecord r = SampleRecord(0, 0.001);
-  r.key = TuningKey::Make(ast, dc, settings);
-  ASSERT_TRUE(db->Put(r).value());
-  ASSERT_EQ(db->Lookup(TuningKey::Make(ast, dc, settings)).value(), r);
-
-  std::map<std::string, TuningKey> flipped;
-  flipped["ast"] = TuningKey::Make(other_ast, dc, settings);
-  auto device_flip = [&](const std::string& name, auto mutate) {
-    DeviceClass d = dc;
-    mutate(d);
-    flipped[name] = TuningKey::Make(ast, d, settings);
-  };
-  device_flip("cpu model", [](DeviceClass& d) { d.cpu_model = "AMD EPYC (family 25, model 1)"; });
-  device_flip("isa flags", [](DeviceClass& d) { d.isa_flags.push_back("avx512_vnni"); });
-  device_flip("cores", [](DeviceClass& d) { d.cores = 1; });
-  device_flip("gpu arch", [](DeviceClass& d) { d.gpu_arch = "sm_90"; });
-  device_flip("renderer", [](DeviceClass& d) { d.renderer = "tg::LLVMRenderer"; });
-  device_flip("compiler version",
-              [](DeviceClass& d) { d.compiler_id = "clang-15 -O2 -march=native"; });
-  auto key_flip = [&](const std::string& name, auto mutate) {
-    TuningKey k = r.key;
-    mutate(k);
-    flipped[name] = k;
-  };
-  key_flip("codegen version", [](TuningKey& k) { k.codegen_version = "0.2.0"; });
-  key_flip("opt version", [](TuningKey& k) { k.opt_version = kOptSemanticsVersion + 1; });
-  key_flip("renderer alone", [](TuningKey& k) { k.renderer = "tg::LLVMRenderer"; });
-  key_flip("compiler alone", [](TuningKey& k) { k.compiler = "clang-15"; });
-  key_flip("device alone", [](TuningKey& k) { k.device = "0123456789abcdef"; });
-  key_flip("width", [](TuningKey& k) { k.settings.width = 4; });
-  key_flip("BEAM_UPCAST_MAX", [](TuningKey& k) { k.settings.upcast_max = 128; });
-  key_flip("BEAM_LOCAL_MAX", [](TuningKey& k) { k.settings.local_max = 512; });
-  key_flip("BEAM_UOPS_MAX", [](TuningKey& k) { k.settings.uops_max = 1000; });
-  key_flip("BEAM_MIN_PROGRESS", [](TuningKey& k) { k.settings.min_progress_us = 1; });
-  key_flip("BEAM_TIMEOUT_SEC", [](TuningKey& k) { k.settings.timeout_sec = 20; });
-  key_flip("BEAM_PADTO", [](TuningKey& k) { k.settings.padto = true; });
-  key_flip("NOLOCALS", [](TuningKey& k) { k.settings.nolocals = true; });
-  key_flip("TC", [](TuningKey& k) { k.settings.tc = 0; });
-  key_flip("TC_OPT", [](TuningKey& k) { k.settings.tc_opt = 1; });
-  for (const auto& [name, key] : flipped)
-    EXPECT_EQ(db->Lookup(key).value(), std::nullopt) << name << " flipped still hits";
-  EXPECT_EQ(flipped.size(), 22u);
-}
-
-// Settings from the environment reach the key through Config (env is read only there).
 TEST(SqliteTuningDbTest, ConfigKnobsChangeTheKey) {
   Config c;
   c.beam = 2;
@@ -311,7 +158,7 @@ TEST(SqliteTuningDbTest, NewerSchemaIsRefused) {
   absl::StatusOr<std::unique_ptr<SqliteTuningDb>> db = SqliteTuningDb::Open(path);
   ASSERT_FALSE(db.ok());
   EXPECT_EQ(db.status().code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_NE(db.status().message().find("schema version 99, newer than this build's 1"),
+  EXPECT_NE(db.status().message().find("schema version 99, newer than this build's 2"),
             std::string::npos)
       << db.status();
   sqlite3* raw = nullptr;
@@ -386,8 +233,73 @@ TEST(SqliteTuningDbTest, DefaultLocationAndCacheLevel) {
       OpenTuningDb("sqlite:" + c.cache_dir + "/tuning.db");
   ASSERT_TRUE(explicit_db.ok()) << explicit_db.status();
   EXPECT_EQ((*explicit_db)->Count().value(), 1);
-  EXPECT_EQ(OpenTuningDb("postgresql://localhost/tg").status().code(),
-            absl::StatusCode::kUnimplemented);
+}
+
+// A file written by schema 1 (issue 4's build, before provenance and the journal) opens: its
+// rows read with empty provenance, new rows and journal rows are written, the version is 2.
+TEST(SqliteTuningDbTest, MigratesASchemaOneFile) {
+  std::string path = TempPath("v1.db");
+  TuningRecord old = SampleRecord(5, 0.25);
+  old.worker.clear();
+  old.host.clear();
+  old.samples_s.clear();
+  {
+    sqlite3* raw = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
+    // Schema 1 exactly as issue 4's build created it.
+    std::string v1 =
+        "CREATE TABLE schema_version (version INTEGER NOT NULL);"
+        "INSERT INTO schema_version VALUES (1);"
+        "CREATE TABLE tuning ( key TEXT PRIMARY KEY, ast_hash TEXT NOT NULL, device_digest TEXT "
+        "NOT NULL, renderer TEXT NOT NULL, compiler TEXT NOT NULL, codegen_version TEXT NOT NULL, "
+        "opt_version INTEGER NOT NULL, search_settings TEXT NOT NULL, kernel_name TEXT NOT NULL, "
+        "opts TEXT NOT NULL, time_s DOUBLE PRECISION NOT NULL, noopt_time_s DOUBLE PRECISION, "
+        "heuristic_time_s DOUBLE PRECISION, candidates BIGINT NOT NULL, device_description TEXT "
+        "NOT NULL, tinygrad_cc_version TEXT NOT NULL, created_unix_ms BIGINT NOT NULL, "
+        "search_wall_s DOUBLE PRECISION NOT NULL);"
+        "CREATE INDEX tuning_by_ast ON tuning (ast_hash);";
+    ASSERT_EQ(sqlite3_exec(raw, v1.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_stmt* ins = nullptr;
+    ASSERT_EQ(sqlite3_prepare_v2(raw,
+                                 "INSERT INTO tuning VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                                 "?, ?, ?, ?, ?, ?)",
+                                 -1, &ins, nullptr),
+              SQLITE_OK);
+    std::vector<std::string> text = {old.key.Digest(), old.key.AstHex(), old.key.device,
+                                     old.key.renderer, old.key.compiler, old.key.codegen_version};
+    int i = 1;
+    for (const std::string& t : text) sqlite3_bind_text(ins, i++, t.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(ins, i++, old.key.opt_version);
+    std::string settings = old.key.settings.ToString(), opts = OptsToText(old.opts);
+    sqlite3_bind_text(ins, i++, settings.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(ins, i++, old.kernel_name.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(ins, i++, opts.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_double(ins, i++, old.time_s);
+    sqlite3_bind_double(ins, i++, *old.noopt_time_s);
+    sqlite3_bind_double(ins, i++, *old.heuristic_time_s);
+    sqlite3_bind_int64(ins, i++, old.candidates);
+    sqlite3_bind_text(ins, i++, old.device_description.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(ins, i++, old.tinygrad_cc_version.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(ins, i++, old.created_unix_ms);
+    sqlite3_bind_double(ins, i++, old.search_wall_s);
+    ASSERT_EQ(sqlite3_step(ins), SQLITE_DONE);
+    sqlite3_finalize(ins);
+    sqlite3_close(raw);
+  }
+  auto db = OpenOrDie(path);
+  ASSERT_NE(db, nullptr);
+  EXPECT_EQ(db->SchemaVersion().value(), 2);
+  EXPECT_EQ(db->Lookup(old.key).value(), old);
+  TuningRecord fresh = SampleRecord(6, 0.5);
+  EXPECT_TRUE(db->Put(fresh).value());
+  EXPECT_EQ(db->Lookup(fresh.key).value(), fresh);
+  MeasurementRecord m{.search_key = fresh.key.Digest(), .outcome = "ok", .min_s = 0.5};
+  EXPECT_TRUE(db->PutMeasurement(m).value());
+  EXPECT_EQ(db->ListMeasurements(fresh.key.Digest()).value().size(), 1u);
+  db.reset();
+  auto again = OpenOrDie(path);  // opening a current file changes nothing
+  ASSERT_NE(again, nullptr);
+  EXPECT_EQ(again->Count().value(), 2);
 }
 
 // ** several writers at once **
@@ -501,23 +413,6 @@ TEST(SqliteTuningDbTest, LockedFileWaitsForTheBusyTimeout) {
   ASSERT_TRUE(waited.ok()) << waited.status();
   EXPECT_TRUE(*waited);
   EXPECT_EQ((*impatient)->Lookup(SampleKey(1)).value()->time_s, 0.5);
-}
-
-// Threads of one process sharing one connection.
-TEST(SqliteTuningDbTest, ThreadsShareOneDatabase) {
-  auto db = OpenOrDie(TempPath("threads.db"));
-  ASSERT_NE(db, nullptr);
-  std::vector<std::thread> threads;
-  for (int t = 0; t < 4; ++t)
-    threads.emplace_back([&db, t] {
-      for (int i = 0; i < 50; ++i) {
-        EXPECT_TRUE(db->Put(SampleRecord(i, 0.01 + 0.001 * ((i + t) % 4))).ok());
-        EXPECT_TRUE(db->Lookup(SampleKey(i)).ok());
-      }
-    });
-  for (std::thread& t : threads) t.join();
-  EXPECT_EQ(db->Count().value(), 50);
-  for (int i = 0; i < 50; ++i) EXPECT_DOUBLE_EQ(db->Lookup(SampleKey(i)).value()->time_s, 0.01);
 }
 
 }  // namespace

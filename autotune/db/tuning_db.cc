@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "absl/strings/str_cat.h"
+#include "autotune/db/postgres_tuning_db.h"
 #include "autotune/db/sqlite_tuning_db.h"
 #include "tinygrad/base/status_macros.h"
 #include "tools/cli/version.h"
@@ -24,8 +25,10 @@ std::string DefaultTuningDbPath(const Config& c) { return c.cache_dir + "/tuning
 
 absl::StatusOr<std::unique_ptr<TuningDb>> OpenTuningDb(std::string_view location) {
   std::string path(location);
-  if (path.starts_with("postgresql://") || path.starts_with("postgres://"))
-    return absl::UnimplementedError("tuning database: PostgreSQL is not supported yet");
+  if (path.starts_with("postgresql://") || path.starts_with("postgres://")) {
+    ASSIGN_OR_RETURN(std::unique_ptr<PostgresTuningDb> db, PostgresTuningDb::Open(path));
+    return std::unique_ptr<TuningDb>(std::move(db));
+  }
   if (path.starts_with("sqlite:")) path = path.substr(7);
   if (path.empty()) return absl::InvalidArgumentError("tuning database: empty path");
   std::filesystem::path dir = std::filesystem::path(path).parent_path();

@@ -11,6 +11,11 @@
 //     processes and machines.
 //   - Failures are Status values (unreadable, corrupt, newer schema, unwritable); nothing is
 //     deleted or overwritten to recover from one.
+//   - The measurement journal (PutMeasurement) holds every finished measurement of a running
+//     search, keyed by (search key digest, opts): a coordinator killed and restarted reads it
+//     back (ListMeasurements) instead of measuring again. Rows are kept until the search's
+//     winner is stored and the coordinator calls DeleteMeasurements, or `tg db gc` drops the
+//     journal of searches whose result is stored (a crash between Put and Delete leaves them).
 //
 // Who decides what:
 //   - CACHELEVEL=0 disables every on-disk cache: OpenDefaultTuningDb() then returns nullptr,
@@ -28,6 +33,7 @@
 #define AUTOTUNE_DB_TUNING_DB_H_
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -56,8 +62,34 @@ struct TuningRecord {
   std::string tinygrad_cc_version = TinygradCcBuild();  // the build that searched
   int64_t created_unix_ms = 0;                          // when stored; 0 in Put means "now"
   double search_wall_s = 0;                             // the search's wall time
+  // Provenance of the winner's time (empty when measured in-process by an older build).
+  std::string worker;              // the worker that timed it ("" in-process: "local")
+  std::string host;                // that worker's host name
+  std::vector<double> samples_s;   // the winner's timed runs, in order (time_s is their min)
 
   friend bool operator==(const TuningRecord&, const TuningRecord&) = default;
+};
+
+// One finished measurement of a running search (the journal of issue 5 section 2).
+struct MeasurementRecord {
+  std::string search_key;          // TuningKey::Digest() of the search
+  std::vector<Opt> opts;           // the candidate
+  std::string outcome;             // OutcomeName(): "ok", "compile_error", ...
+  std::string error;               // why, for failures
+  std::vector<double> samples_s;   // timed runs, in order
+  double min_s = std::numeric_limits<double>::infinity();  // inf: no time (a failure)
+  uint64_t program_hash = 0;       // of the rendered source; 0 when it never rendered
+  std::string worker;              // who measured it
+  std::string host;
+  int64_t created_unix_ms = 0;     // when recorded; 0 in PutMeasurement means "now"
+
+  friend bool operator==(const MeasurementRecord&, const MeasurementRecord&) = default;
+};
+
+// What `tg db gc` drops (or would drop).
+struct GcCounts {
+  int64_t old_records = 0;      // tuning rows of another codegen or opt version
+  int64_t journal_rows = 0;     // measurements of searches whose result is stored
 };
 
 class TuningDb {
@@ -75,7 +107,27 @@ class TuningDb {
   // Every record, in key order (for export, stats and tests).
   virtual absl::StatusOr<std::vector<TuningRecord>> List() = 0;
   virtual absl::StatusOr<int64_t> Count() = 0;
-  // Where the data lives: "sqlite:<path>".
+  // Puts every record in one transaction (Put's rule per record): all or nothing. Answers how
+  // many were stored. Errors: a bad time in any record (nothing is written), I/O.
+  virtual absl::StatusOr<int64_t> PutAll(const std::vector<TuningRecord>& records) = 0;
+
+  // The journal. PutMeasurement is idempotent: the same (search_key, opts) recorded twice
+  // stays one row (the first); answers whether this call added it. Errors: empty search_key,
+  // min_s NaN or negative, a sample not a finite time >= 0, I/O.
+  virtual absl::StatusOr<bool> PutMeasurement(const MeasurementRecord& m) = 0;
+  // The search's measurements in the order they were recorded.
+  virtual absl::StatusOr<std::vector<MeasurementRecord>> ListMeasurements(
+      std::string_view search_key) = 0;
+  // Drops the search's journal (its winner is stored); answers how many rows went.
+  virtual absl::StatusOr<int64_t> DeleteMeasurements(std::string_view search_key) = 0;
+  virtual absl::StatusOr<int64_t> CountMeasurements() = 0;
+
+  // Drops tuning rows whose codegen_version or opt_version differ from the given ones, and
+  // journal rows of searches whose result is stored, in one transaction; dry_run only counts.
+  virtual absl::StatusOr<GcCounts> Gc(std::string_view codegen_version, int opt_version,
+                                      bool dry_run) = 0;
+
+  // Where the data lives: "sqlite:<path>", or "postgresql://user@host:port/db" (no password).
   virtual std::string location() const = 0;
 };
 
@@ -83,8 +135,8 @@ class TuningDb {
 // ~/.cache/tinygrad-cc (Config::cache_dir).
 std::string DefaultTuningDbPath(const Config& c);
 
-// Opens `location`: a file path or "sqlite:<path>" (created with its directories if missing).
-// "postgresql://..." is not supported yet (Unimplemented).
+// Opens `location`: a file path or "sqlite:<path>" (created with its directories if missing),
+// or a libpq URL "postgresql://..." / "postgres://..." (autotune/db/postgres_tuning_db.h).
 absl::StatusOr<std::unique_ptr<TuningDb>> OpenTuningDb(std::string_view location);
 
 // The database at DefaultTuningDbPath(c), or nullptr when c.cachelevel == 0 (caching off).

@@ -73,6 +73,7 @@ TEST(TuningKeyTest, DigestSeesEveryPart) {
   flip([](TuningKey& k) { k.settings.min_progress_us = 0.02; });
   flip([](TuningKey& k) { k.settings.timeout_sec = 5; });
   flip([](TuningKey& k) { k.settings.padto = true; });
+  flip([](TuningKey& k) { k.settings.simd = true; });
   flip([](TuningKey& k) { k.settings.nolocals = true; });
   flip([](TuningKey& k) { k.settings.tc = 0; });
   flip([](TuningKey& k) { k.settings.tc_opt = 0; });

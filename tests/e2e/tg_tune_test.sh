@@ -57,6 +57,11 @@ second_opts=$(tail -1 "$out/second.out" | awk '{print $NF}')
 BEAM_UPCAST_MAX=16 run ignore 0 tune matmul --m 32 --n 32 --k 32 --beam 2 --db "$db" --ignore-cache
 expect_in "$out/ignore.out" "round 1"
 
+# --simd is another search setting: a new search (not the cached one), marked in the JSON.
+BEAM_UPCAST_MAX=16 run simd 0 tune matmul --m 32 --n 32 --k 32 --beam 2 --db "$db" --simd --json "$out/simd.jsonl"
+expect_in "$out/simd.out" "round 1"
+expect_in "$out/simd.jsonl" '"simd": true'
+
 # tg run picks the tuned opts up from the default database (tune into it first).
 BEAM_UPCAST_MAX=16 run tune_default 0 tune matmul --m 32 --n 32 --k 32 --beam 2
 DEBUG=3 run use 0 run matmul --m 32 --n 32 --k 32 --runs 1

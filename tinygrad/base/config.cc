@@ -96,6 +96,7 @@ Config Config::FromEnvironment() {
   ReadDouble("BEAM_MIN_PROGRESS", c.beam_min_progress);
   ReadInt("BEAM_TIMEOUT_SEC", c.beam_timeout_sec);
   ReadInt("BEAM_PADTO", c.beam_padto);
+  ReadInt("BEAM_SIMD", c.beam_simd);
   ReadInt("BEAM_DEBUG", c.beam_debug);
   ReadInt("IGNORE_BEAM_CACHE", c.ignore_beam_cache);
   ReadInt("SPLIT_REDUCEOP", c.split_reduceop);

@@ -47,6 +47,7 @@ struct Config {
   double beam_min_progress = 0.01;  // BEAM_MIN_PROGRESS: microseconds a round must gain to go on
   int beam_timeout_sec = 10;        // BEAM_TIMEOUT_SEC: compile time limit of one candidate
   bool beam_padto = false;          // BEAM_PADTO: PADTO actions in the search
+  bool beam_simd = false;           // BEAM_SIMD (ours): the SIMD extension opt in the search
   int beam_debug = 0;               // BEAM_DEBUG: search trace
   bool ignore_beam_cache = false;   // IGNORE_BEAM_CACHE: search again even when cached
 

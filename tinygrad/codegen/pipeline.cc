@@ -5,6 +5,7 @@
 
 #include <iostream>
 #include <string>
+#include <variant>
 
 #include "absl/status/status.h"
 #include "tinygrad/base/check.h"
@@ -17,6 +18,7 @@
 #include "tinygrad/codegen/lower/decompositions.h"
 #include "tinygrad/codegen/lower/devectorizer.h"
 #include "tinygrad/codegen/lower/lower_index.h"
+#include "tinygrad/codegen/opt/opt.h"
 #include "tinygrad/codegen/opt/postrange.h"
 #include "tinygrad/codegen/program.h"
 #include "tinygrad/codegen/simplify.h"
@@ -47,6 +49,16 @@ struct Matchers {
 const Matchers& M() {
   static const auto* const kMatchers = new Matchers();
   return *kMatchers;
+}
+
+// The width of the kernel's SIMD opt (an extension of ours), 0 without one.
+int SimdWidth(const UOp& sink) {
+  if (!KernelInfo::IsKernelInfo(sink.arg())) return 0;
+  for (const Arg& a : KernelInfo::FromArg(sink.arg()).applied_opts) {
+    absl::StatusOr<Opt> o = OptFromArg(a);
+    if (o.ok() && o->op == OptOps::SIMD) return static_cast<int>(std::get<int64_t>(o->arg));
+  }
+  return 0;
 }
 
 const PatternMatcher& Empty() {
@@ -129,7 +141,8 @@ absl::StatusOr<UOp> FullRewriteToSinkTraced(const UOp& ast, const Renderer& ren,
   run(PmAddLoads(), {.name = "** add loads (code)"});
   const PatternMatcher& pm_devectorize =
       cfg.devectorize >= 2 ? m.devectorize2 : (cfg.devectorize ? m.devectorize1 : m.devectorize0);
-  run(pm_devectorize, {.name = "devectorize", .ctx = RewriteCtx::Of(ren)});
+  const LoadStoreTarget target{.ren = &ren, .simd_width = SimdWidth(sink)};
+  run(pm_devectorize, {.name = "devectorize", .ctx = RewriteCtx::Of(target)});
 
   // lower the index dtype to a concrete int
   const std::string& device = ren.device;

@@ -48,6 +48,9 @@ class Renderer {
   std::optional<LaunchDims> global_max = LaunchDims{0x8FFFFFFF, 0x8FFFFFFF, 0x8FFFFFFF};
   std::optional<LaunchDims> local_max = LaunchDims{0x8FFFFFFF, 0x8FFFFFFF, 0x8FFFFFFF};
   int64_t shared_max = 32768;
+  // Vector widths (lanes) the SIMD opt may fold loads and stores to; empty: no SIMD opt (an
+  // extension of ours, see OptOps::SIMD).
+  std::vector<int> simd_widths;
   // The matrix-multiply-accumulate shapes the TC opt may use (tinygrad/codegen/opt/tc.py tables).
   std::vector<TensorCore> tensor_cores;
   // The ops rendered natively (the keys of tinygrad's code_for_op); the rest are decomposed.

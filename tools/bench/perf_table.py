@@ -7,7 +7,7 @@
 # heuristic, BEAM=2 and BEAM=4; search wall time, candidates timed and candidates per second
 # for each width; the share of our search spent running kernels; and tinygrad's numbers as
 # ratios (ours / tinygrad: above 1 is better for speed and rate, below 1 for search time).
-import json, sys
+import json, re, sys
 from collections import OrderedDict
 
 # Benchmark case -> (workload, params) of `tg tune`; tinygrad_beam.py uses the case names.
@@ -43,8 +43,9 @@ def ratio(a, b, fmt="{:.2f}x"):
   return fmt.format(a / b) if a and b else "-"
 
 def main():
-  ours = {}
-  for r in load(sys.argv[1]): ours[(case_of(r), r["kernel"], r["beam"])] = r
+  ours, simd = {}, {}
+  for r in load(sys.argv[1]):
+    (simd if r.get("simd") else ours)[(case_of(r), r["kernel"], r["beam"])] = r
   ref = {}
   if len(sys.argv) > 2:
     for r in load(sys.argv[2]): ref[(r["case"], r["kernel"])] = r
@@ -72,6 +73,37 @@ def main():
       rate(base, t.get("heuristic_s")), rate(base, t.get("beam2_s")), rate(base, t.get("beam4_s")),
       f'{ratio(b2 and b2["search_s"], t.get("beam2_search_s"))} / {ratio(b4 and b4["search_s"], t.get("beam4_search_s"))}',
       f"{ratio(ocps(b2), tcps(2))} / {ratio(ocps(b4), tcps(4))}",
+    ]
+    print("| " + " | ".join(cells) + " |")
+  if simd: simd_table(ours, simd, ref)
+
+def short_opt(text):
+  """"Opt(op=OptOps.UPCAST, axis=0, arg=4)" -> "UPCAST0:4", as tg tune prints opts."""
+  m = re.match(r"Opt\(op=OptOps\.(\w+), axis=(\w+), arg=(.+)\)$", text)
+  if not m: return text
+  op, axis, arg = m.groups()
+  return op + ("" if axis == "None" else axis) + ("" if arg == "None" else ":" + arg)
+
+def simd_table(ours, simd, ref):
+  """Second table: the same cases tuned with our SIMD extension opt (tg tune --simd)."""
+  print()
+  print("| case | kernel | BEAM=2 | BEAM=4 | BEAM=2 +SIMD | BEAM=4 +SIMD | search s +SIMD (2/4) | timed +SIMD (2/4) "
+        "| tinygrad best | +SIMD best vs tinygrad best | opts (BEAM=4 +SIMD) |")
+  print("|" + "---|" * 11)
+  keys = sorted({(c, k) for (c, k, _) in simd}, key=lambda x: (list(CASES).index(x[0]) if x[0] in CASES else 99, x[1]))
+  for case, k in keys:
+    s2, s4 = simd.get((case, k, 2)), simd.get((case, k, 4))
+    b2, b4 = ours.get((case, k, 2)), ours.get((case, k, 4))
+    base = s2 or s4
+    t = ref.get((case, k), {})
+    def tuned(b): return rate(base, b["tuned_s"]) if b else "-"
+    best = min([b["tuned_s"] for b in (s2, s4) if b] or [None])
+    tbest = min([v for v in (t.get("beam2_s"), t.get("beam4_s")) if v] or [None])
+    cells = [
+      case, base["name"], tuned(b2), tuned(b4), tuned(s2), tuned(s4),
+      f'{"%.1f" % s2["search_s"] if s2 else "-"} / {"%.1f" % s4["search_s"] if s4 else "-"}',
+      f'{s2["candidates"] if s2 else "-"} / {s4["candidates"] if s4 else "-"}',
+      rate(base, tbest), ratio(tbest, best), " ".join(short_opt(o) for o in (s4 or s2)["opts"]),
     ]
     print("| " + " | ".join(cells) + " |")
 

@@ -4,7 +4,9 @@
 # tinygrad's BEAM on the same cases (tools/bench/tinygrad_beam.py), and prints the Markdown
 # table (tools/bench/perf_table.py). Run on a quiet machine:
 #   tools/bench/tune_bench.sh OUT_DIR [TINYGRAD_CHECKOUT]
-# OUT_DIR gets ours.jsonl, tinygrad.jsonl and table.md. CASES="matmul256 ..." limits the cases.
+# OUT_DIR gets ours.jsonl, tinygrad.jsonl and table.md. CASES="matmul256 ..." limits the cases;
+# SIMD_CASES (default: the matmuls and the conv2d case) are also tuned with `--simd` (our SIMD
+# extension opt), which perf_table.py shows in a second table.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 out="${1:?usage: tools/bench/tune_bench.sh OUT_DIR [TINYGRAD_CHECKOUT]}"
@@ -34,6 +36,14 @@ for c in "${cases[@]}"; do
   for beam in 2 4; do
     # shellcheck disable=SC2086  # the arguments are words
     "$root/tools/tg" tune ${args[$c]} --beam "$beam" --ignore-cache --db "$out/bench.db" --json "$out/ours.jsonl" >&2
+  done
+done
+
+read -r -a simd_cases <<<"${SIMD_CASES-matmul256 matmul512 matmul1024 conv2d_1x32x56x56_64x3x3}"
+for c in "${simd_cases[@]}"; do
+  for beam in 2 4; do
+    # shellcheck disable=SC2086  # the arguments are words
+    "$root/tools/tg" tune ${args[$c]} --beam "$beam" --simd --ignore-cache --db "$out/bench.db" --json "$out/ours.jsonl" >&2
   done
 done
 

@@ -12,9 +12,13 @@
 #include <string_view>
 #include <vector>
 
+#include "tools/cli/db_command.h"
+#include "tools/cli/farm_command.h"
+#include "tools/cli/keygen_command.h"
 #include "tools/cli/run_command.h"
 #include "tools/cli/tune_command.h"
 #include "tools/cli/version.h"
+#include "tools/cli/worker_command.h"
 
 namespace tg {
 namespace {
@@ -39,6 +43,10 @@ constexpr Command kCommands[] = {
     {"run", "run a built-in workload, printing its kernels and times (tg run --help)",
      RunWorkloadCommand},
     {"tune", "tune every kernel of a workload with BEAM search (tg tune --help)", TuneWorkloadCommand},
+    {"db", "tuning database: stats, show, export, import, gc (tg db --help)", DbCommand},
+    {"keygen", "make a CURVE key pair for the tuning farm (tg keygen --help)", KeygenCommand},
+    {"farm", "tuning farm: status of a running coordinator (tg farm --help)", FarmCommand},
+    {"worker", "run a tuning-farm worker: tg worker --connect ENDPOINT (tg worker --help)", WorkerCommand},
 };
 
 void PrintUsage(std::FILE* out) {

@@ -12,7 +12,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "autotune/local_measurer.h"
 #include "autotune/tuner.h"
+#include "tools/cli/farm_tune.h"
 #include "tinygrad/base/config.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/codegen/pipeline.h"
@@ -28,6 +30,7 @@ namespace tg {
 namespace {
 
 using autotune::BeamProgress;
+using autotune::SearchSettings;
 using autotune::KernelTuning;
 using autotune::Tuner;
 using autotune::TunerOptions;
@@ -37,14 +40,23 @@ std::string S(std::string_view v) { return std::string(v); }
 void PrintTuneUsage(std::FILE* out) {
   std::fprintf(out,
                "usage: tg tune <workload> [--beam N] [--<param> N ...] [--db PATH] [--ignore-cache]\n"
-               "               [--json PATH]\n\n"
+               "               [--json PATH] [--simd]\n"
+               "               [--workers N | --bind EP [--key FILE --allow PATH | --insecure]]\n\n"
                "Tunes every kernel of a built-in workload (see tg run --help) with BEAM search of\n"
                "width N (default 2) on the CPU and stores the winners in the tuning database\n"
                "(default: the tinygrad-cc cache directory; --db PATH for another file). Kernels\n"
                "already in the database are answered from it; --ignore-cache searches again.\n"
                "--json PATH appends one JSON object per kernel (times, flops, bytes, search costs)\n"
                "for tools/bench/perf_table.py.\n"
-               "BEAM_* knobs, CACHELEVEL and THREADS from the environment apply.\n");
+               "--simd (same as BEAM_SIMD=1) adds our SIMD extension opt to the search: loads and\n"
+               "stores of 8 or 16 floats (AVX-512 vectors) where the reference stops at 4.\n"
+               "BEAM_* knobs, CACHELEVEL and THREADS from the environment apply.\n"
+               "Farm mode (all kernels searched at once, measurements journaled in the database):\n"
+               "--workers N starts N local `tg worker` processes on a private ipc:// socket;\n"
+               "--bind EP takes remote workers (tcp:// with --key, our secret key file, and --allow,\n"
+               "the workers' public keys; or --insecure). --status-bind EP moves the status socket\n"
+               "(tg farm status). --fake-timing (tests only): candidates are checked but not timed, each\n"
+               "gets a fixed time from its program (in-process too), so both modes pick the same opts.\n");
 }
 
 int Usage(const std::string& msg) {
@@ -132,7 +144,8 @@ std::string Quote(const std::string& s) {
 // One line of --json output: the kernel's work (flops and bytes from the tuned program's
 // estimates), its three times and what the search cost.
 absl::Status AppendJson(const std::string& path, const Workload& w, const WorkloadParams& p, int index,
-                        const std::string& name, const UOp& ast, Device& dev, const KernelTuning& t, int beam) {
+                        const std::string& name, const UOp& ast, Device& dev, const KernelTuning& t, int beam,
+                        bool simd) {
   const autotune::TuningRecord& rec = *t.record;
   KernelInfo ki = KernelInfo::IsKernelInfo(ast.arg()) ? KernelInfo::FromArg(ast.arg()) : KernelInfo{};
   std::vector<Arg> opts;
@@ -148,7 +161,7 @@ absl::Status AppendJson(const std::string& path, const Workload& w, const Worklo
   for (const Opt& o : rec.opts) opt_text.push_back(Quote(o.ToString()));
   std::string line = absl::StrCat(
       "{\"workload\": ", Quote(S(w.name)), ", \"params\": {", params, "}, \"kernel\": ", index,
-      ", \"name\": ", Quote(name), ", \"beam\": ", beam, ", \"flops\": ", flops.to_int64(),
+      ", \"name\": ", Quote(name), ", \"beam\": ", beam, ", \"simd\": ", simd ? "true" : "false", ", \"flops\": ", flops.to_int64(),
       ", \"bytes\": ", bytes.to_int64(), ", \"noopt_s\": ", Num(rec.noopt_time_s),
       ", \"heuristic_s\": ", Num(rec.heuristic_time_s), ", \"tuned_s\": ", Num(rec.time_s),
       ", \"opts\": [", absl::StrJoin(opt_text, ", "), "], \"candidates\": ", rec.candidates,
@@ -158,7 +171,8 @@ absl::Status AppendJson(const std::string& path, const Workload& w, const Worklo
     absl::StrAppend(&line, ", \"rounds\": ", r.rounds, ", \"measured\": ", r.candidates,
                     ", \"failed\": ", r.failed(), ", \"prepare_wall_s\": ", Num(r.prepare_wall_s),
                     ", \"run_wall_s\": ", Num(r.run_wall_s), ", \"actions_wall_s\": ", Num(r.actions_wall_s),
-                    ", \"run_fraction\": ", Num(r.run_fraction()));
+                    ", \"run_fraction\": ", Num(r.run_fraction()), ", \"program\": \"",
+                    absl::StrFormat("%016x", r.program_hash), "\"");
   }
   absl::StrAppend(&line, "}\n");
   std::FILE* f = std::fopen(path.c_str(), "a");
@@ -182,10 +196,30 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
   TunerOptions topts = TunerOptions::FromConfig(GetConfig());
   topts.beam = 2;
   std::string json_path;
+  FarmTuneFlags farm;
   for (size_t i = 1; i < args.size(); ++i) {
     std::string_view flag = args[i];
+    if (flag == "--insecure") {
+      farm.insecure = true;
+      continue;
+    }
+    if (flag == "--fake-timing") {
+      farm.fake_timing = true;
+      continue;
+    }
+    if ((flag == "--bind" || flag == "--status-bind" || flag == "--key" || flag == "--allow") && i + 1 < args.size()) {
+      std::string v = S(args[++i]);
+      (flag == "--bind" ? farm.bind : flag == "--status-bind" ? farm.status_bind : flag == "--key" ? farm.key : farm.allow) = v;
+      continue;
+    }
     if (flag == "--ignore-cache") {
       topts.ignore_cache = true;
+      continue;
+    }
+    if (flag == "--simd") {
+      SearchSettings s = topts.settings.value_or(SearchSettings::FromConfig(GetConfig()));
+      s.simd = true;
+      topts.settings = s;
       continue;
     }
     if (flag.substr(0, 2) != "--" || i + 1 >= args.size())
@@ -205,6 +239,8 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
       return Usage(absl::StrCat("--", name, " needs a positive integer, got '", value, "'"));
     if (name == "beam") {
       topts.beam = static_cast<int>(n);
+    } else if (name == "workers") {
+      farm.workers = static_cast<int>(n);
     } else if (p.contains(name)) {
       p[name] = n;
     } else {
@@ -229,6 +265,16 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
     progress.Show(absl::StrFormat("%s  %s: %d/%d timed, best %s, %.1f s", current, phase, b.timed, b.candidates,
                                   Ms(b.best_s), b.elapsed_s));
   };
+  if (farm.fake_timing && !WantsFarm(farm)) {
+    // in-process with the farm's test timing, so a test can compare the two modes' winners
+    absl::StatusOr<std::unique_ptr<autotune::LocalMeasurer>> m =
+        autotune::LocalMeasurer::Create({.fake_timing = true});
+    if (!m.ok()) {
+      std::fprintf(stderr, "tg tune: %s\n", m.status().ToString().c_str());
+      return 1;
+    }
+    topts.measurer = *std::move(m);
+  }
   absl::StatusOr<std::unique_ptr<Tuner>> tuner = Tuner::Create(topts);
   if (!tuner.ok()) {
     std::fprintf(stderr, "tg tune: %s\n", tuner.status().ToString().c_str());
@@ -256,12 +302,30 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
   for (const auto& [k, v] : p) absl::StrAppend(&shown, " ", k, "=", v);
   std::printf("%s:%s, %zu kernels, BEAM=%d, database %s\n", S(w->name).c_str(), shown.c_str(), kernels.size(),
               topts.beam, (*tuner)->db() != nullptr ? (*tuner)->db()->location().c_str() : "off (CACHELEVEL=0)");
+  std::vector<KernelTuning> farm_results;
+  if (WantsFarm(farm)) {
+    absl::StatusOr<std::vector<KernelTuning>> r =
+        FarmTuneKernels(kernels, **dev, topts, farm, [&](const std::string& line) { progress.Show(line); });
+    progress.Done();
+    if (!r.ok()) {
+      std::fprintf(stderr, "tg tune: farm: %s\n", r.status().ToString().c_str());
+      return 1;
+    }
+    farm_results = *std::move(r);
+  }
   std::vector<Row> rows;
+  const bool simd = topts.settings.value_or(SearchSettings::FromConfig(GetConfig())).simd;
   for (size_t i = 0; i < kernels.size(); ++i) {
     current = absl::StrFormat("kernel %zu/%zu", i + 1, kernels.size());
-    progress.Show(absl::StrCat(current, "  looking up"));
-    absl::StatusOr<KernelTuning> t = (*tuner)->Tune(kernels[i], **dev);
-    progress.Done();
+    absl::StatusOr<KernelTuning> t;
+    if (WantsFarm(farm)) {
+      t = farm_results[i];
+      if (!t->record.has_value()) t = absl::InternalError("the farm answered no record");
+    } else {
+      progress.Show(absl::StrCat(current, "  looking up"));
+      t = (*tuner)->Tune(kernels[i], **dev);
+      progress.Done();
+    }
     if (!t.ok()) {
       std::fprintf(stderr, "tg tune: %s failed: %s\n", current.c_str(), t.status().ToString().c_str());
       return 1;
@@ -273,7 +337,7 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
                                                               static_cast<long long>(t->record->candidates),
                                                               t->record->search_wall_s).c_str());
     if (!json_path.empty()) {
-      if (absl::Status s = AppendJson(json_path, *w, p, static_cast<int>(i), name, kernels[i], **dev, *t, topts.beam);
+      if (absl::Status s = AppendJson(json_path, *w, p, static_cast<int>(i), name, kernels[i], **dev, *t, topts.beam, simd);
           !s.ok()) {
         std::fprintf(stderr, "tg tune: writing %s: %s\n", json_path.c_str(), s.ToString().c_str());
         return 1;

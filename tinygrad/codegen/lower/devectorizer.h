@@ -7,18 +7,26 @@
 //   const PatternMatcher pm = Sym() + Devectorize() + LoadStoreFolding() + CorrectLoadStore() +
 //                             LoadStoreIndexing();
 //   sink = GraphRewrite(sink, pm, {.name = "devectorize",
-//                                  .ctx = RewriteCtx::Of<const Renderer>(ren)});
-//   // The context type must be exactly `const Renderer`: spell the template argument when
-//   // `ren` is a concrete renderer (RewriteCtx::Of(clang) would be a `ClangRenderer` context).
+//                                  .ctx = RewriteCtx::Of<const LoadStoreTarget>({&ren})});
 //
-// Contexts: CorrectLoadStore() reads `const Renderer` (supports_float4, device); PmReduce()
-// reads ReduceContext. The other sets read no context.
+// Contexts: CorrectLoadStore() reads `const LoadStoreTarget` (the renderer's supports_float4
+// and device, and the SIMD opt's width); PmReduce() reads ReduceContext. The other sets read no
+// context.
 #ifndef TINYGRAD_CODEGEN_LOWER_DEVECTORIZER_H_
 #define TINYGRAD_CODEGEN_LOWER_DEVECTORIZER_H_
 
 #include "tinygrad/uop/pattern_matcher.h"
 
 namespace tg {
+
+class Renderer;
+
+// What CorrectLoadStore() splits vector loads and stores for: the target, and the SIMD opt's
+// width (0: none; loads and stores then fold to the reference's float4 at most).
+struct LoadStoreTarget {
+  const Renderer* ren = nullptr;
+  int simd_width = 0;
+};
 
 // devectorize (+ devectorize_buf_and_index): vector ALU/CAST/BITCAST -> VECTORIZE of scalar
 // ops, vector WMMA -> hardware-size WMMAs, CAST after AFTER swapped, vector DEFINE_LOCAL /

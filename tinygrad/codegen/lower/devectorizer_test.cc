@@ -32,7 +32,7 @@ UOp SplitLoad(const Renderer& ren, DType base, AddrSpace as, const UOp& off, int
   UOp buf = UOp::Make(Ops::DEFINE_GLOBAL, base.ptr(256, as), {}, Arg(0));
   UOp ptr = PtrIndex(buf, off).cast(base.vec(count).ptr(256, as));
   UOp ld = UOp::Make(Ops::LOAD, base.vec(count), {ptr});
-  return GraphRewrite(UOp::Sink({ld}), CorrectLoadStore(), {.ctx = RewriteCtx::Of<const Renderer>(ren)}).src(0);
+  return GraphRewrite(UOp::Sink({ld}), CorrectLoadStore(), {.ctx = RewriteCtx::Of<const LoadStoreTarget>({&ren})}).src(0);
 }
 
 std::vector<int> Widths(const UOp& u) {
@@ -70,7 +70,7 @@ TEST(SplitLoadStoreTest, StoreSplitsData) {
   UOp off = r * 4 + 2;
   UOp data = UOp::Variable("v", 0.0, 1.0, dtypes::float32).broadcast(4);
   UOp st = PtrIndex(buf, off).cast(dtypes::float32.vec(4).ptr(256)).store(data);
-  UOp out = GraphRewrite(UOp::Sink({st}), CorrectLoadStore(), {.ctx = RewriteCtx::Of<const Renderer>(clang)}).src(0);
+  UOp out = GraphRewrite(UOp::Sink({st}), CorrectLoadStore(), {.ctx = RewriteCtx::Of<const LoadStoreTarget>({&clang})}).src(0);
   ASSERT_EQ(out.op(), Ops::GROUP);
   ASSERT_EQ(out.src().size(), 2u);
   std::vector<int> hi = {2, 3};

@@ -172,7 +172,8 @@ UOp CatAfterStore(const Match& m) {
 
 // A vector LOAD/STORE through a cast pointer, split into the widths the target supports.
 UOp SplitLoadStore(const Match& m) {
-  const Renderer& ren = m.ctx<const Renderer>();
+  const LoadStoreTarget& target = m.ctx<const LoadStoreTarget>();
+  const Renderer& ren = *target.ren;
   const UOp &ls = m["ls"], &idx = m["idx"];
   // if there's only one element to load/store, no splitting needed
   int sz = ls.src(0).dtype().count();
@@ -191,6 +192,9 @@ UOp SplitLoadStore(const Match& m) {
     must_divide = false;
   } else if (!foldable || bp.addrspace() == AddrSpace::REG) {
     // scalars only
+  } else if (target.simd_width > 0) {
+    // the SIMD opt (ours): every power of two up to its width
+    for (int w = target.simd_width; w >= 2; w /= 2) lengths.push_back(w);
   } else if (ren.supports_float4) {
     lengths = {4, 2};
   }

@@ -96,9 +96,9 @@ TEST_F(LowerGoldenTest, DevectorizePass) {
   UOp vidx = r.broadcast(4) * 4 + UOp::VConst(dtypes::index.vec(4), lanes);
   UOp ld = UOp::Make(Ops::LOAD, dtypes::float32.vec(4), {PtrIndex(buf.broadcast(4), vidx)});
   UOp sink = UOp::Sink({End(PtrIndex(obuf.broadcast(4), vidx).store(ld + ld), {r})});
-  Check("devectorize_pass_float4", GraphRewrite(sink, devectorize_pass, {.ctx = RewriteCtx::Of<const Renderer>(clang)}));
+  Check("devectorize_pass_float4", GraphRewrite(sink, devectorize_pass, {.ctx = RewriteCtx::Of<const LoadStoreTarget>({&clang})}));
   Check("devectorize_pass_nofloat4",
-        GraphRewrite(sink, devectorize_pass, {.ctx = RewriteCtx::Of<const Renderer>(no_float4)}));
+        GraphRewrite(sink, devectorize_pass, {.ctx = RewriteCtx::Of<const LoadStoreTarget>({&no_float4})}));
 }
 
 // Lanes 0,1 consecutive (folded), lane 2 elsewhere, lane 3 gated.
@@ -109,7 +109,7 @@ TEST_F(LowerGoldenTest, DevectorizePassMixed) {
   UOp ld2 = UOp::Make(Ops::LOAD, dtypes::float32.vec(4), {PtrIndex(buf.broadcast(4), vidx2)});
   UOp sum = ld2.gep(0) + ld2.gep(1) + ld2.gep(2) + ld2.gep(3);
   UOp sink = UOp::Sink({End(PtrIndex(obuf, r).store(sum), {r})});
-  Check("devectorize_pass_mixed", GraphRewrite(sink, devectorize_pass, {.ctx = RewriteCtx::Of<const Renderer>(clang)}));
+  Check("devectorize_pass_mixed", GraphRewrite(sink, devectorize_pass, {.ctx = RewriteCtx::Of<const LoadStoreTarget>({&clang})}));
 }
 
 TEST_F(LowerGoldenTest, PmReduceAndAddLoads) {
@@ -178,7 +178,7 @@ TEST_F(LowerGoldenTest, DevectorizePassReversed) {
   UOp vfwd = r.broadcast(4) * 4 + UOp::VConst(dtypes::index.vec(4), fwd);
   UOp ldr = UOp::Make(Ops::LOAD, dtypes::float32.vec(4), {PtrIndex(buf.broadcast(4), vfwd)});
   UOp sink = UOp::Sink({End(PtrIndex(obuf.broadcast(4), vrev).store(ldr), {r})});
-  Check("devectorize_pass_reversed", GraphRewrite(sink, devectorize_pass, {.ctx = RewriteCtx::Of<const Renderer>(clang)}));
+  Check("devectorize_pass_reversed", GraphRewrite(sink, devectorize_pass, {.ctx = RewriteCtx::Of<const LoadStoreTarget>({&clang})}));
 }
 
 TEST_F(LowerGoldenTest, PmReduceHorizontalRange) {

@@ -14,7 +14,7 @@ constexpr std::pair<OptOps, std::string_view> kNames[] = {
     {OptOps::TC, "TC"},         {OptOps::UPCAST, "UPCAST"},     {OptOps::UNROLL, "UNROLL"},
     {OptOps::LOCAL, "LOCAL"},   {OptOps::THREAD, "THREAD"},     {OptOps::GROUP, "GROUP"},
     {OptOps::GROUPTOP, "GROUPTOP"}, {OptOps::NOLOCALS, "NOLOCALS"}, {OptOps::PADTO, "PADTO"},
-    {OptOps::SWAP, "SWAP"},
+    {OptOps::SWAP, "SWAP"},         {OptOps::SIMD, "SIMD"},
 };
 
 // The payload that tells a KernelOptError from other kFailedPrecondition statuses.

@@ -31,8 +31,14 @@
 
 namespace tg {
 
-// In the reference's declaration order (its enum values order opts).
-enum class OptOps : uint8_t { TC = 1, UPCAST, UNROLL, LOCAL, THREAD, GROUP, GROUPTOP, NOLOCALS, PADTO, SWAP };
+// In the reference's declaration order (its enum values order opts). SIMD is ours, last.
+//
+// SIMD (an extension, not in the reference; never chosen by the heuristic, and tried by BEAM
+// only with BEAM_SIMD=1): loads and stores of the kernel fold into vectors of up to `arg` lanes
+// (a width in Renderer::simd_widths) instead of the reference's 4, so that clang emits
+// full-width vector code (float16 = one AVX-512 register). The reference's CPU code tops out at
+// 128-bit vectors, about half of a Zen 4 core's FMA throughput.
+enum class OptOps : uint8_t { TC = 1, UPCAST, UNROLL, LOCAL, THREAD, GROUP, GROUPTOP, NOLOCALS, PADTO, SWAP, SIMD };
 
 std::string_view OptOpsName(OptOps op);                   // "UPCAST"
 std::optional<OptOps> OptOpsFromName(std::string_view name);

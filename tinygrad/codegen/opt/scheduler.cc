@@ -403,6 +403,16 @@ absl::StatusOr<std::vector<UOp>> Scheduler::ApplyOptImpl(const Opt& opt, bool ap
     dont_use_locals_ = true;
     return std::vector<UOp>{};
   }
+  if (opt.op == OptOps::SIMD) {
+    const int64_t* width = std::get_if<int64_t>(&opt.arg);
+    RETURN_IF_ERROR(check(!opt.axis.has_value(), "SIMD takes no axis"));
+    RETURN_IF_ERROR(check(width != nullptr && std::ranges::count(ren_->simd_widths, *width) > 0,
+                          absl::StrCat("SIMD width ", width != nullptr ? absl::StrCat(*width) : "None", " is not one of the renderer's (",
+                                       absl::StrJoin(ren_->simd_widths, ", "), ")")));
+    for (const Opt& o : applied_opts_) RETURN_IF_ERROR(check(o.op != OptOps::SIMD, "SIMD applied twice"));
+    if (append_opt) applied_opts_.push_back(opt);
+    return std::vector<UOp>{};
+  }
   if (opt.op == OptOps::LOCAL || opt.op == OptOps::GROUP || opt.op == OptOps::GROUPTOP)
     RETURN_IF_ERROR(check(ren_->has_local, "locals needed for opt"));
 

@@ -148,5 +148,28 @@ TEST(SchedulerTest, OptimizedAstCarriesTheOpts) {
   EXPECT_EQ(KernelInfo::FromArg(k.GetOptimizedAst().arg()).function_name(), "r_4_8_4_32n1");
 }
 
+// SIMD (our extension) only marks the kernel: the renderer must offer the width, it takes no
+// axis, and it applies once.
+TEST(SchedulerTest, SimdOptIsAKernelFlag) {
+  CpuLike ren;
+  ren.simd_widths = {8, 16};
+  Scheduler k(Matmul(), ren);
+  const std::vector<SInt> shape = k.full_shape();
+  ASSERT_TRUE(k.ApplyOpt({OptOps::SIMD, std::nullopt, int64_t{16}}).ok());
+  EXPECT_EQ(k.full_shape(), shape);
+  EXPECT_EQ(k.applied_opts(), (std::vector<Opt>{{OptOps::SIMD, std::nullopt, int64_t{16}}}));
+  EXPECT_EQ(k.ApplyOpt({OptOps::SIMD, std::nullopt, int64_t{8}}).message(), "SIMD applied twice");
+  Scheduler fresh(Matmul(), ren);
+  EXPECT_EQ(fresh.ApplyOpt({OptOps::SIMD, std::nullopt, int64_t{32}}).message(),
+            "SIMD width 32 is not one of the renderer's (8, 16)");
+  EXPECT_EQ(fresh.ApplyOpt({OptOps::SIMD, 0, int64_t{16}}).message(), "SIMD takes no axis");
+  EXPECT_TRUE(IsKernelOptError(fresh.ApplyOpt({OptOps::SIMD, std::nullopt, {}})));
+  EXPECT_TRUE(fresh.applied_opts().empty());
+  CpuLike plain;  // no SIMD widths: not offered
+  Scheduler p(Matmul(), plain);
+  EXPECT_EQ(p.ApplyOpt({OptOps::SIMD, std::nullopt, int64_t{16}}).message(),
+            "SIMD width 16 is not one of the renderer's ()");
+}
+
 }  // namespace
 }  // namespace tg

@@ -24,6 +24,8 @@ ClangRenderer::ClangRenderer(const Config& config) {
   infinity = "__builtin_inff()";
   nan = "__builtin_nanf(\"\")";
   extra_args = {"int core_id"};
+  // C vector types of any width compile everywhere; clang splits what the CPU lacks
+  simd_widths = {8, 16};
   // language options
   buffer_suffix = " restrict";
   type_map = {{ScalarType::kBool, "_Bool"}, {ScalarType::kFloat16, "__fp16"}};

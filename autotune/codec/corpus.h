@@ -1,0 +1,23 @@
+// File: autotune/codec/corpus.h (testonly)
+// The seed corpus of the codec's fuzz test: encoded messages of every kind (valid) and
+// hand-made hostile ones. make_corpus writes them to tests/codec_corpus/; the fuzz test
+// mutates both these in-process entries and the committed files.
+#ifndef AUTOTUNE_CODEC_CORPUS_H_
+#define AUTOTUNE_CODEC_CORPUS_H_
+
+#include <string>
+#include <vector>
+
+namespace tg::autotune::codec {
+
+struct CorpusEntry {
+  std::string name;   // file name: "<root type>_<what>.bin"; hostile ones start "hostile_"
+  std::string bytes;
+};
+
+// Deterministic: the same bytes on every run and machine.
+std::vector<CorpusEntry> SeedCorpus();
+
+}  // namespace tg::autotune::codec
+
+#endif  // AUTOTUNE_CODEC_CORPUS_H_

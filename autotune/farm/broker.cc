@@ -1,0 +1,594 @@
+// File: autotune/farm/broker.cc
+// The broker thread: worker registry, credit-based dispatch, heartbeats, requeue, poison.
+#include "autotune/farm/broker.h"
+
+#include <pthread.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+#include <zmq.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "autotune/codec/farm_codec.h"
+#include "autotune/codec/farm_messages.h"
+#include "tinygrad/base/check.h"
+
+namespace tg::autotune::farm {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A FarmJob as submitted: its parts may run on several workers (after a poison split).
+struct Submission {
+  FarmJob job;
+  uint64_t task_digest = 0;
+  JobCallback done;
+  std::vector<CandidateResult> results;
+  std::vector<std::string> workers;
+  size_t remaining = 0;
+  double prepare_wall_s = 0;
+  double run_wall_s = 0;
+  bool finished = false;
+};
+
+// A dispatchable piece of a submission: candidates [offset, offset + count).
+struct Part {
+  std::shared_ptr<Submission> sub;
+  size_t offset = 0;
+  size_t count = 0;
+  std::vector<std::string> lost_with;  // workers that died holding it, once per loss
+};
+
+struct Worker {
+  std::string id;
+  codec::Hello hello;
+  std::string device_class;
+  int credits = 0;
+  absl::flat_hash_map<uint64_t, std::shared_ptr<Part>> in_flight;  // by job id
+  absl::flat_hash_set<uint64_t> tasks;                             // digests it has
+  Clock::time_point last_seen;
+  int64_t jobs = 0, errors = 0, lost = 0;
+};
+
+// Tasks a worker keeps at least (protocol): forget ours before it forgets its own.
+constexpr size_t kTasksPerWorker = 64;
+
+double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+}  // namespace
+
+struct Broker::State {
+  BrokerOptions opt;
+  std::unique_ptr<net::ZmqContext> own_ctx;
+  net::ZmqContext* ctx = nullptr;
+  net::ZmqSocket router;
+  net::ZmqSocket status;
+  int wake_fd = -1;
+  mutable std::thread thread;  // mutable: Snapshot reads its CPU clock
+
+  mutable std::mutex mu;
+  mutable std::condition_variable workers_cv;
+  bool stop = false;
+  bool stopped = false;
+  std::deque<std::shared_ptr<Part>> queue;
+  std::map<std::string, Worker> workers;
+  // Jobs lost by each worker id, across its restarts.
+  absl::flat_hash_map<std::string, int64_t> losses;
+  uint64_t next_job_id = 1;
+  uint64_t heartbeat_seq = 0;
+  FarmStatus counters;  // only the counter fields are used
+  // Callbacks to run once the lock is released.
+  std::vector<std::pair<JobCallback, absl::StatusOr<JobResult>>> completions;
+
+  ~State() {
+    if (wake_fd >= 0) close(wake_fd);
+  }
+
+  void Wake() const {
+    uint64_t one = 1;
+    [[maybe_unused]] ssize_t n = write(wake_fd, &one, sizeof(one));
+  }
+
+  void SendTo(const std::string& id, const codec::FarmMessage& m) {
+    // A failed send to a worker that is gone is noticed by the next dispatch or its silence.
+    [[maybe_unused]] absl::Status s = router.Send({id, codec::EncodeFarmMessage(m)}, net::SendMode::kDontWait);
+  }
+
+  void Finish(const std::shared_ptr<Submission>& sub, absl::StatusOr<JobResult> r) {
+    if (sub->finished) return;
+    sub->finished = true;
+    ++counters.completed;
+    completions.emplace_back(std::move(sub->done), std::move(r));
+  }
+
+  // Part `p` answered with `results` (one per candidate of the part).
+  void Complete(const Part& p, std::vector<CandidateResult> results, const std::string& worker, double prep_s,
+                double run_s) {
+    Submission& sub = *p.sub;
+    if (sub.finished) return;
+    for (size_t i = 0; i < p.count; ++i) {
+      CandidateResult& r = results[i];
+      if (r.duplicate_of >= 0) r.duplicate_of += static_cast<int>(p.offset);
+      sub.results[p.offset + i] = std::move(r);
+      sub.workers[p.offset + i] = worker;
+    }
+    sub.prepare_wall_s = std::max(sub.prepare_wall_s, prep_s);
+    sub.run_wall_s = std::max(sub.run_wall_s, run_s);
+    sub.remaining -= p.count;
+    if (sub.remaining == 0) {
+      JobResult out;
+      out.batch.results = std::move(sub.results);
+      out.batch.prepare_wall_s = sub.prepare_wall_s;
+      out.batch.run_wall_s = sub.run_wall_s;
+      out.workers = std::move(sub.workers);
+      Finish(p.sub, std::move(out));
+    }
+  }
+
+  // `w` died (or restarted) holding its in-flight parts: requeue them, splitting or
+  // quarantining those that have now been lost with two workers.
+  void LoseJobs(Worker& w, bool blame) {
+    for (auto& [job_id, part] : w.in_flight) {
+      ++w.lost;
+      if (blame) ++losses[w.id];
+      if (part->sub->finished) continue;
+      // Every loss counts (a worker restarted under its old id may lose it twice).
+      if (blame) part->lost_with.push_back(w.id);
+      ++counters.requeued;
+      if (part->lost_with.size() < 2) {
+        queue.push_front(part);
+      } else if (part->count > 1) {
+        // One of its candidates may be what kills workers: find it by sending each alone.
+        for (size_t i = part->count; i-- > 0;)
+          queue.push_front(std::make_shared<Part>(Part{.sub = part->sub, .offset = part->offset + i, .count = 1}));
+      } else {
+        ++counters.poisoned;
+        CandidateResult r;
+        r.outcome = Outcome::kWorkerLost;
+        r.error = "poison: killed 2 workers";
+        std::vector<CandidateResult> rs;
+        rs.push_back(std::move(r));
+        Complete(*part, std::move(rs), "", 0, 0);
+      }
+    }
+    w.in_flight.clear();
+    w.credits = 0;
+  }
+
+  void RemoveWorker(const std::string& id, bool blame) {
+    auto it = workers.find(id);
+    if (it == workers.end()) return;
+    LoseJobs(it->second, blame);
+    workers.erase(it);
+    workers_cv.notify_all();
+  }
+
+  void AddCredits(Worker& w, int n) {
+    const int cap = static_cast<int>(w.hello.capacity) - static_cast<int>(w.in_flight.size());
+    w.credits = std::clamp(w.credits + n, 0, std::max(cap, 0));
+  }
+
+  void OnHello(const std::string& id, codec::Hello h) {
+    if (h.protocol_version != codec::kProtocolVersion) {
+      ++counters.rejected_hellos;
+      SendTo(id, codec::Bye{.reason = absl::StrCat("protocol version ", h.protocol_version,
+                                                   " not supported; the coordinator speaks ",
+                                                   codec::kProtocolVersion)});
+      RemoveWorker(id, /*blame=*/false);
+      return;
+    }
+    // A Hello from a known worker: it restarted, and what it held is gone.
+    RemoveWorker(id, /*blame=*/true);
+    Worker& w = workers[id];
+    w.id = id;
+    w.device_class = h.device.Digest();
+    w.hello = std::move(h);
+    w.last_seen = Clock::now();
+    workers_cv.notify_all();
+  }
+
+  void OnResult(Worker& w, codec::MeasureResult r) {
+    auto it = w.in_flight.find(r.job_id);
+    if (it == w.in_flight.end()) {
+      ++counters.dropped_results;
+      AddCredits(w, 1);
+      return;
+    }
+    std::shared_ptr<Part> part = std::move(it->second);
+    w.in_flight.erase(it);
+    AddCredits(w, 1);
+    if (!r.status.ok()) {
+      if (r.status.code() == absl::StatusCode::kFailedPrecondition &&
+          absl::StartsWith(r.status.message(), "unknown task")) {
+        ++counters.task_resends;
+        w.tasks.erase(part->sub->task_digest);
+        queue.push_front(std::move(part));
+        return;
+      }
+      ++counters.job_errors;
+      ++w.errors;
+      Finish(part->sub, absl::Status(r.status.code(), absl::StrCat("worker ", w.id, ": ", r.status.message())));
+      return;
+    }
+    if (r.batch.results.size() != part->count) {
+      ++counters.job_errors;
+      ++w.errors;
+      Finish(part->sub, absl::InternalError(absl::StrCat("worker ", w.id, " answered ", r.batch.results.size(),
+                                                         " results for ", part->count, " candidates")));
+      return;
+    }
+    ++counters.results;
+    ++w.jobs;
+    Complete(*part, std::move(r.batch.results), w.id, r.batch.prepare_wall_s, r.batch.run_wall_s);
+  }
+
+  void OnMessage(net::Frames frames) {
+    if (frames.size() != 2) return;
+    const std::string& id = frames[0];
+    absl::StatusOr<codec::FarmMessage> m = codec::DecodeFarmMessage(frames[1]);
+    if (!m.ok()) return;  // garbage from an authenticated peer: ignore it
+    if (auto* h = std::get_if<codec::Hello>(&*m)) return OnHello(id, std::move(*h));
+    auto it = workers.find(id);
+    if (it == workers.end()) {
+      // Declared dead (or never said Hello): it says Hello again once it notices our silence.
+      if (std::holds_alternative<codec::MeasureResult>(*m)) ++counters.dropped_results;
+      return;
+    }
+    Worker& w = it->second;
+    w.last_seen = Clock::now();
+    if (auto* rd = std::get_if<codec::Ready>(&*m)) {
+      AddCredits(w, static_cast<int>(rd->credits));
+    } else if (auto* r = std::get_if<codec::MeasureResult>(&*m)) {
+      OnResult(w, std::move(*r));
+    } else if (std::holds_alternative<codec::Bye>(*m)) {
+      RemoveWorker(id, /*blame=*/false);  // a clean goodbye: its jobs were not its fault
+    }
+  }
+
+  // Sends `part` to `w`. False when the worker is unroutable (gone).
+  bool Send(Worker& w, const std::shared_ptr<Part>& part) {
+    const Submission& sub = *part->sub;
+    codec::MeasureRequest req{
+        .job_id = next_job_id++,
+        .search_id = sub.job.search_id,
+        .task_digest = sub.task_digest,
+        .candidates = {sub.job.candidates.begin() + static_cast<std::ptrdiff_t>(part->offset),
+                       sub.job.candidates.begin() + static_cast<std::ptrdiff_t>(part->offset + part->count)},
+        .options = sub.job.options,
+    };
+    const bool has_task = w.tasks.contains(sub.task_digest);
+    if (!has_task) req.task = *sub.job.task;
+    absl::Status s = router.Send({w.id, codec::EncodeFarmMessage(req)}, net::SendMode::kDontWait);
+    if (!s.ok()) return false;
+    if (!has_task) {
+      if (w.tasks.size() >= kTasksPerWorker) w.tasks.clear();
+      w.tasks.insert(sub.task_digest);
+    }
+    ++counters.jobs_sent;
+    --w.credits;
+    w.in_flight.emplace(req.job_id, part);
+    return true;
+  }
+
+  void Dispatch() {
+    int free = 0;
+    for (auto& [id, w] : workers) free += w.credits;
+    std::vector<std::string> gone;
+    for (auto it = queue.begin(); it != queue.end() && free > 0;) {
+      const std::shared_ptr<Part>& part = *it;
+      if (part->sub->finished) {
+        it = queue.erase(it);
+        continue;
+      }
+      // The worker of the class with the most free slots (spreads jobs over the farm). A job
+      // lost before goes to the worker that lost the fewest jobs, so that a worker being
+      // killed for unrelated reasons does not make it poison by accident.
+      Worker* best = nullptr;
+      const bool was_lost = !part->lost_with.empty();
+      for (auto& [id, w] : workers) {
+        if (w.credits <= 0 || w.device_class != part->sub->job.device_class) continue;
+        if (best == nullptr) {
+          best = &w;
+          continue;
+        }
+        if (was_lost) {
+          const int64_t lw = losses[w.id], lb = losses[best->id];
+          if (lw != lb) {
+            if (lw < lb) best = &w;
+            continue;
+          }
+        }
+        if (w.credits > best->credits) best = &w;
+      }
+      if (best == nullptr) {
+        ++it;
+        continue;
+      }
+      if (!Send(*best, part)) {
+        // Unroutable: the worker disconnected. Not the job's fault.
+        free -= best->credits;
+        gone.push_back(best->id);
+        best->credits = 0;
+        ++it;
+        continue;
+      }
+      --free;
+      it = queue.erase(it);
+    }
+    for (const std::string& id : gone) {
+      ++counters.dead_workers;
+      RemoveWorker(id, /*blame=*/false);
+    }
+  }
+
+  void Heartbeats(Clock::time_point now) {
+    const auto dead = opt.heartbeat * opt.dead_after;
+    std::vector<std::string> dead_ids;
+    for (auto& [id, w] : workers)
+      if (now - w.last_seen > dead) dead_ids.push_back(id);
+    for (const std::string& id : dead_ids) {
+      ++counters.dead_workers;
+      RemoveWorker(id, /*blame=*/true);
+    }
+    ++heartbeat_seq;
+    for (auto& [id, w] : workers)
+      SendTo(id, codec::Heartbeat{.seq = heartbeat_seq, .in_flight = static_cast<uint32_t>(w.in_flight.size())});
+  }
+
+  FarmStatus Snapshot() const {
+    FarmStatus s = counters;
+    s.workers.clear();
+    s.classes.clear();
+    const Clock::time_point now = Clock::now();
+    std::map<std::string, FarmStatus::ClassQueue> classes;
+    for (const auto& [id, w] : workers) {
+      s.workers.push_back(WorkerStatus{.id = id,
+                                       .device_class = w.device_class,
+                                       .device = w.hello.device.Describe(),
+                                       .build_id = w.hello.build_id,
+                                       .capacity = static_cast<int>(w.hello.capacity),
+                                       .credits = w.credits,
+                                       .in_flight = static_cast<int>(w.in_flight.size()),
+                                       .last_seen_s = Seconds(now - w.last_seen),
+                                       .jobs = w.jobs,
+                                       .errors = w.errors,
+                                       .lost = w.lost});
+      FarmStatus::ClassQueue& c = classes[w.device_class];
+      c.device_class = w.device_class;
+      ++c.workers;
+      c.slots += static_cast<int>(w.hello.capacity);
+      c.in_flight += static_cast<int>(w.in_flight.size());
+    }
+    for (const std::shared_ptr<Part>& p : queue) {
+      if (p->sub->finished) continue;
+      FarmStatus::ClassQueue& c = classes[p->sub->job.device_class];
+      c.device_class = p->sub->job.device_class;
+      ++c.queued;
+    }
+    for (auto& [k, c] : classes) s.classes.push_back(c);
+    s.pending = s.submitted - s.completed;
+    clockid_t cid;
+    timespec ts;
+    if (thread.joinable() && pthread_getcpuclockid(thread.native_handle(), &cid) == 0 && clock_gettime(cid, &ts) == 0)
+      s.broker_cpu_s = static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+    return s;
+  }
+
+  void Loop() {
+    Clock::time_point next_hb = Clock::now() + opt.heartbeat;
+    for (;;) {
+      std::vector<net::PollItem> items;
+      items.push_back({.socket = &router});
+      items.push_back({.fd = wake_fd});
+      if (status.is_open()) items.push_back({.socket = &status});
+      const auto wait = std::clamp(std::chrono::duration_cast<std::chrono::milliseconds>(next_hb - Clock::now()),
+                                   std::chrono::milliseconds(0), opt.heartbeat);
+      absl::StatusOr<int> ready = net::Poll(items, wait);
+      std::unique_lock<std::mutex> lock(mu);
+      if (stop || (!ready.ok() && net::IsTerminated(ready.status()))) break;
+      if (items[1].readable) {
+        uint64_t v;
+        [[maybe_unused]] ssize_t n = read(wake_fd, &v, sizeof(v));
+      }
+      // Bounded, so a flood of messages never starves heartbeats and dispatch.
+      for (int i = 0; i < 4096; ++i) {
+        net::PeerInfo peer;
+        absl::StatusOr<net::Frames> f = router.TryReceive(&peer);
+        if (!f.ok()) break;
+        // ZAP admits keys at the handshake only: a key revoked since then is cut off here,
+        // its message unread and its jobs requeued, as if the worker had died.
+        if (opt.security.zap != nullptr && !opt.security.zap->IsAllowed(peer.user_id)) {
+          ++counters.revoked_messages;
+          if (!f->empty() && workers.contains((*f)[0])) RemoveWorker((*f)[0], /*blame=*/false);
+          continue;
+        }
+        OnMessage(*std::move(f));
+      }
+      if (status.is_open()) {
+        while (true) {
+          absl::StatusOr<net::Frames> f = status.TryReceive();
+          if (!f.ok()) break;
+          [[maybe_unused]] absl::Status s = status.Send({FormatFarmStatus(Snapshot())}, net::SendMode::kDontWait);
+        }
+      }
+      const Clock::time_point now = Clock::now();
+      if (now >= next_hb) {
+        Heartbeats(now);
+        next_hb = now + opt.heartbeat;
+      }
+      Dispatch();
+      auto done = std::move(completions);
+      completions.clear();
+      lock.unlock();
+      for (auto& [cb, r] : done) cb(std::move(r));
+    }
+    // Shutdown: Bye to every worker, cancel what is left.
+    std::vector<std::pair<JobCallback, absl::StatusOr<JobResult>>> done;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      for (auto& [id, w] : workers) SendTo(id, codec::Bye{.reason = "coordinator shutting down"});
+      auto cancel = [&](const std::shared_ptr<Part>& p) {
+        Finish(p->sub, absl::CancelledError("farm broker shut down"));
+      };
+      for (const auto& p : queue) cancel(p);
+      for (auto& [id, w] : workers)
+        for (auto& [job, p] : w.in_flight) cancel(p);
+      queue.clear();
+      workers.clear();
+      stopped = true;
+      done = std::move(completions);
+      completions.clear();
+      workers_cv.notify_all();
+    }
+    for (auto& [cb, r] : done) cb(std::move(r));
+    router.Close();
+    status.Close();
+  }
+};
+
+std::string FormatFarmStatus(const FarmStatus& s) {
+  std::string out = absl::StrFormat("workers: %d\n", s.workers.size());
+  for (const WorkerStatus& w : s.workers)
+    absl::StrAppendFormat(&out,
+                          "  %-24s class=%s slots=%d in_flight=%d credits=%d jobs=%d errors=%d lost=%d "
+                          "seen=%.1fs ago | %s\n",
+                          w.id, w.device_class, w.capacity, w.in_flight, w.credits, w.jobs, w.errors, w.lost,
+                          w.last_seen_s, w.device);
+  absl::StrAppendFormat(&out, "device classes: %d\n", s.classes.size());
+  for (const FarmStatus::ClassQueue& c : s.classes)
+    absl::StrAppendFormat(&out, "  %s workers=%d slots=%d queued=%d in_flight=%d\n", c.device_class, c.workers,
+                          c.slots, c.queued, c.in_flight);
+  absl::StrAppendFormat(&out,
+                        "jobs: submitted=%d completed=%d pending=%d sent=%d results=%d\n"
+                        "errors: job_errors=%d dropped_results=%d requeued=%d task_resends=%d poisoned=%d "
+                        "dead_workers=%d rejected_hellos=%d revoked_messages=%d\nbroker cpu: %.3fs\n",
+                        s.submitted, s.completed, s.pending, s.jobs_sent, s.results, s.job_errors,
+                        s.dropped_results, s.requeued, s.task_resends, s.poisoned, s.dead_workers,
+                        s.rejected_hellos, s.revoked_messages, s.broker_cpu_s);
+  return out;
+}
+
+absl::StatusOr<std::unique_ptr<Broker>> Broker::Start(BrokerOptions options) {
+  if (options.heartbeat <= std::chrono::milliseconds(0) || options.dead_after < 1)
+    return absl::InvalidArgumentError("farm broker: heartbeat must be > 0 and dead_after >= 1");
+  auto st = std::make_unique<State>();
+  st->opt = std::move(options);
+  if (st->opt.context == nullptr) st->own_ctx = std::make_unique<net::ZmqContext>();
+  st->ctx = st->opt.context != nullptr ? st->opt.context : st->own_ctx.get();
+  st->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (st->wake_fd < 0) return absl::InternalError("farm broker: eventfd failed");
+  auto router = net::ZmqSocket::Create(*st->ctx, net::SocketType::kRouter);
+  if (!router.ok()) return router.status();
+  st->router = *std::move(router);
+  // Unroutable sends fail instead of vanishing; a worker reconnecting under its old id takes
+  // over its routing id at once instead of being refused while the old pipe lingers.
+  if (absl::Status s = st->router.SetIntOption(ZMQ_ROUTER_MANDATORY, 1); !s.ok()) return s;
+  if (absl::Status s = st->router.SetIntOption(ZMQ_ROUTER_HANDOVER, 1); !s.ok()) return s;
+  if (absl::Status s = net::ConfigureServer(st->router, st->opt.endpoint, st->opt.security); !s.ok()) return s;
+  auto ep = st->router.LastEndpoint();
+  if (!ep.ok()) return ep.status();
+  std::unique_ptr<Broker> b(new Broker());
+  b->endpoint_ = *ep;
+  if (!st->opt.status_endpoint.empty()) {
+    auto status = net::ZmqSocket::Create(*st->ctx, net::SocketType::kRep);
+    if (!status.ok()) return status.status();
+    st->status = *std::move(status);
+    if (absl::Status s = net::ConfigureServer(st->status, st->opt.status_endpoint, st->opt.security); !s.ok())
+      return s;
+    auto sep = st->status.LastEndpoint();
+    if (!sep.ok()) return sep.status();
+    b->status_endpoint_ = *sep;
+  }
+  State* raw = st.get();
+  st->thread = std::thread([raw] { raw->Loop(); });
+  b->st_ = std::move(st);
+  return b;
+}
+
+Broker::~Broker() { Shutdown(); }
+
+void Broker::Shutdown() {
+  if (st_ == nullptr) return;
+  {
+    std::lock_guard<std::mutex> lock(st_->mu);
+    st_->stop = true;
+  }
+  st_->Wake();
+  if (st_->thread.joinable()) st_->thread.join();
+}
+
+void Broker::Submit(FarmJob job, JobCallback done) {
+  TG_CHECK(job.task != nullptr) << "FarmJob without a task";
+  auto sub = std::make_shared<Submission>();
+  sub->task_digest = codec::KernelTaskDigest(*job.task);
+  sub->results.resize(job.candidates.size());
+  sub->workers.resize(job.candidates.size());
+  sub->remaining = job.candidates.size();
+  sub->done = std::move(done);
+  const size_t n = job.candidates.size();
+  sub->job = std::move(job);
+  {
+    std::unique_lock<std::mutex> lock(st_->mu);
+    if (st_->stop || st_->stopped) {
+      lock.unlock();
+      sub->done(absl::CancelledError("farm broker shut down"));
+      return;
+    }
+    ++st_->counters.submitted;
+    if (n == 0) {
+      ++st_->counters.completed;
+      lock.unlock();
+      sub->done(JobResult{});
+      return;
+    }
+    st_->queue.push_back(std::make_shared<Part>(Part{.sub = sub, .offset = 0, .count = n}));
+  }
+  st_->Wake();
+}
+
+std::future<absl::StatusOr<JobResult>> Broker::Submit(FarmJob job) {
+  auto promise = std::make_shared<std::promise<absl::StatusOr<JobResult>>>();
+  std::future<absl::StatusOr<JobResult>> f = promise->get_future();
+  Submit(std::move(job), [promise](absl::StatusOr<JobResult> r) { promise->set_value(std::move(r)); });
+  return f;
+}
+
+FarmStatus Broker::Status() const {
+  std::lock_guard<std::mutex> lock(st_->mu);
+  return st_->Snapshot();
+}
+
+int Broker::Slots(const std::string& device_class) const {
+  std::lock_guard<std::mutex> lock(st_->mu);
+  int slots = 0;
+  for (const auto& [id, w] : st_->workers)
+    if (w.device_class == device_class) slots += static_cast<int>(w.hello.capacity);
+  return slots;
+}
+
+bool Broker::WaitForWorkers(const std::string& device_class, int n, std::chrono::milliseconds timeout) const {
+  std::unique_lock<std::mutex> lock(st_->mu);
+  return st_->workers_cv.wait_for(lock, timeout, [&] {
+    if (st_->stopped) return true;
+    int alive = 0;
+    for (const auto& [id, w] : st_->workers)
+      if (device_class.empty() || w.device_class == device_class) ++alive;
+    return alive >= n;
+  });
+}
+
+}  // namespace tg::autotune::farm

@@ -1,0 +1,157 @@
+// File: autotune/farm/broker.h
+// The farm coordinator's broker: owns the bound ROUTER socket that `tg worker` daemons connect
+// to, keeps the worker registry, and routes measurement jobs to workers of the job's device
+// class (the protocol is notes' farm_protocol: Hello/Ready/Heartbeat/MeasureRequest/
+// MeasureResult/Bye, see autotune/codec/farm_messages.h).
+//
+// Not a port: tinygrad measures in-process (search.py's multiprocessing pool). The design is
+// the Paranoid Pirate / Majordomo family of ZeroMQ brokers:
+// - credit-based flow: a worker announces `capacity` slots (Ready{n}); the broker keeps up to
+//   that many jobs in flight on it so the next job is already there when one finishes;
+// - a task (the kernel AST and its buffers) is sent once per worker, later jobs carry only its
+//   digest; a worker that answers "unknown task" gets the job again with the task;
+// - heartbeats both ways; a worker silent for `dead_after` intervals (or unroutable, or saying
+//   Hello again = restarted) is dead and its in-flight jobs are requeued to other workers;
+// - exactly-once: a result is accepted only for a job in flight on exactly that worker; any
+//   other (a duplicate, a late answer from a worker declared dead) is dropped and counted;
+// - poison quarantine: a job lost with two workers is split into single-candidate jobs; a single
+//   candidate lost with two workers is answered as Outcome::kWorkerLost with error
+//   "poison: killed 2 workers" and never sent again;
+// - Bye to every worker on shutdown.
+// All sockets live on the broker's own thread; Submit and Status are thread-safe. Completion
+// callbacks run on the broker thread and must not block.
+//
+// A second, optional REP socket (BrokerOptions::status_endpoint) answers any request with
+// FormatFarmStatus(Status()) as text: what `tg farm status --connect` prints.
+//
+// Example:
+//   ASSIGN_OR_RETURN(std::unique_ptr<Broker> b, Broker::Start({.endpoint = "ipc:///run/x/farm"}));
+//   FarmJob job{.device_class = dc.Digest(), .task = task, .candidates = cands, .options = o};
+//   std::future<absl::StatusOr<JobResult>> f = b->Submit(std::move(job));
+//   f.get()->batch.results
+#ifndef AUTOTUNE_FARM_BROKER_H_
+#define AUTOTUNE_FARM_BROKER_H_
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <future>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "autotune/measurer.h"
+#include "autotune/net/secure_endpoint.h"
+#include "tinygrad/codegen/opt/opt.h"
+
+namespace tg::autotune::farm {
+
+struct BrokerOptions {
+  std::string endpoint;               // the ROUTER workers connect to ("tcp://*:5555", "ipc://...")
+  net::SecurityOptions security;      // CURVE (+ ZAP on the same context), insecure, or ipc perms
+  std::string status_endpoint;        // "": no status socket; same security as `endpoint`
+  std::chrono::milliseconds heartbeat{1000};
+  int dead_after = 5;                 // heartbeat intervals of silence that make a worker dead
+  // Where the sockets live: a CURVE server's ZapHandler must run on this context. Null: the
+  // broker makes its own.
+  net::ZmqContext* context = nullptr;
+};
+
+// One batch of candidates of one kernel for one device class.
+struct FarmJob {
+  std::string device_class;           // DeviceClass::Digest(); only its workers get the job
+  std::shared_ptr<const KernelTask> task;
+  uint64_t search_id = 0;             // for the workers' logs
+  std::vector<std::vector<Opt>> candidates;
+  MeasureOptions options;
+};
+
+struct JobResult {
+  MeasureBatch batch;                 // one result per candidate, in order
+  std::vector<std::string> workers;   // who measured each candidate ("" for poison)
+};
+
+using JobCallback = std::function<void(absl::StatusOr<JobResult>)>;
+
+struct WorkerStatus {
+  std::string id;
+  std::string device_class;           // digest
+  std::string device;                 // DeviceClass::Describe()
+  std::string build_id;
+  int capacity = 0;
+  int credits = 0;
+  int in_flight = 0;
+  double last_seen_s = 0;             // seconds since its last message
+  int64_t jobs = 0;                   // results accepted
+  int64_t errors = 0;                 // jobs that failed as a whole
+  int64_t lost = 0;                   // jobs requeued because it died or restarted
+};
+
+struct FarmStatus {
+  std::vector<WorkerStatus> workers;  // alive ones, by id
+  struct ClassQueue {
+    std::string device_class;
+    int workers = 0;
+    int slots = 0;                    // sum of capacities
+    int queued = 0;                   // jobs waiting for a worker of this class
+    int in_flight = 0;
+  };
+  std::vector<ClassQueue> classes;    // every class with workers or queued jobs
+  int64_t submitted = 0;              // FarmJobs submitted
+  int64_t completed = 0;              // FarmJobs answered
+  int64_t pending = 0;                // FarmJobs not answered yet
+  int64_t jobs_sent = 0;              // MeasureRequests sent (resends included)
+  int64_t results = 0;                // MeasureResults accepted
+  int64_t dropped_results = 0;        // duplicates and results not expected from their sender
+  int64_t requeued = 0;               // jobs requeued after a worker died
+  int64_t task_resends = 0;           // "unknown task" answers
+  int64_t job_errors = 0;             // jobs that failed as a whole
+  int64_t poisoned = 0;               // candidates quarantined as poison
+  int64_t dead_workers = 0;           // workers declared dead
+  int64_t rejected_hellos = 0;        // wrong protocol version
+  int64_t revoked_messages = 0;       // from a peer whose key was revoked after its handshake
+  double broker_cpu_s = 0;            // CPU time of the broker thread so far (its overhead)
+};
+
+// Text for people (and the status socket): one line per worker and per class, then counters.
+std::string FormatFarmStatus(const FarmStatus& s);
+
+class Broker {
+ public:
+  // Binds and starts the broker thread. Errors: bad endpoint or security, address in use.
+  static absl::StatusOr<std::unique_ptr<Broker>> Start(BrokerOptions options);
+  ~Broker();  // Shutdown()
+  Broker(const Broker&) = delete;
+  Broker& operator=(const Broker&) = delete;
+
+  // The bound endpoints ("tcp://0.0.0.0:41234" for "tcp://*:*").
+  const std::string& endpoint() const { return endpoint_; }
+  const std::string& status_endpoint() const { return status_endpoint_; }
+
+  // Queues a job; `done` is called once, on the broker thread, with its results or the error
+  // of the job as a whole (the task cannot run; kCancelled when the broker shut down first).
+  void Submit(FarmJob job, JobCallback done);
+  std::future<absl::StatusOr<JobResult>> Submit(FarmJob job);
+
+  FarmStatus Status() const;
+  // Job slots (capacity) of the alive workers of `device_class`.
+  int Slots(const std::string& device_class) const;
+  // Blocks until `n` workers of `device_class` ("" = any) are alive or `timeout` passes.
+  bool WaitForWorkers(const std::string& device_class, int n, std::chrono::milliseconds timeout) const;
+
+  // Sends Bye to every worker, answers pending jobs with kCancelled, stops the thread. Idempotent.
+  void Shutdown();
+
+  struct State;  // broker.cc
+
+ private:
+  Broker() = default;
+  std::unique_ptr<State> st_;
+  std::string endpoint_;
+  std::string status_endpoint_;
+};
+
+}  // namespace tg::autotune::farm
+
+#endif  // AUTOTUNE_FARM_BROKER_H_

@@ -1,0 +1,306 @@
+// File: autotune/farm/farm_tuner_test.cc
+// FarmMeasurer and FarmTuner end to end on loopback (ipc) with in-test workers that measure
+// for real in fake-timing mode (LocalMeasurer{.fake_timing}): the same winners as the
+// in-process measurer, with workers that freeze and die; the journal resumes a search that was
+// stopped as if killed, and re-measures nothing already stored.
+#include "autotune/farm/farm_tuner.h"
+
+#include <stdlib.h>
+
+#include <atomic>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "autotune/beam_search.h"
+#include "autotune/codec/farm_codec.h"
+#include "autotune/db/tuning_db.h"
+#include "autotune/farm/farm_measurer.h"
+#include "autotune/farm/test_worker.h"
+#include "autotune/local_measurer.h"
+#include "autotune/test_kernels.h"
+#include "gtest/gtest.h"
+#include "tinygrad/base/check.h"
+#include "tinygrad/engine/device.h"
+
+namespace tg::autotune::farm {
+namespace {
+
+using std::chrono::milliseconds;
+
+Device& Cpu() {
+  absl::StatusOr<Device*> d = GetDevice("CPU");
+  TG_CHECK(d.ok());
+  return **d;
+}
+
+std::vector<UOp> Kernels() { return {MatmulKernel(16), SumKernel(16, 64), AddKernel(256)}; }
+
+SearchSettings Settings() {
+  SearchSettings s;
+  s.width = 2;
+  return s;
+}
+
+// What the in-process measurer picks for `ast` with fake timing.
+BeamResult InProcess(const UOp& ast) {
+  absl::StatusOr<std::unique_ptr<LocalMeasurer>> m = LocalMeasurer::Create({.fake_timing = true});
+  TG_CHECK(m.ok());
+  absl::StatusOr<KernelTask> task = KernelTask::FromAst(ast);
+  TG_CHECK(task.ok());
+  BeamOptions bo;
+  if (absl::StatusOr<std::vector<Opt>> h = HeuristicOpts(ast, Cpu().renderer()); h.ok()) bo.heuristic_opts = *h;
+  absl::StatusOr<BeamResult> r = BeamSearch(*task, Cpu().renderer(), **m, Settings(), bo);
+  TG_CHECK(r.ok()) << r.status();
+  return *r;
+}
+
+class FarmTunerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/farm_tuner_testXXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+    absl::StatusOr<DeviceClass> dc = DeviceClassFor(Cpu());
+    ASSERT_TRUE(dc.ok());
+    dc_ = *dc;
+    auto b = Broker::Start(
+        {.endpoint = absl::StrCat("ipc://", dir_, "/farm"), .heartbeat = milliseconds(100), .context = &ctx_});
+    ASSERT_TRUE(b.ok()) << b.status();
+    broker_ = *std::move(b);
+  }
+  void TearDown() override {
+    workers_.clear();
+    broker_->Shutdown();
+    std::filesystem::remove_all(dir_);
+  }
+  // A worker measuring with its own LocalMeasurer in fake-timing mode; every candidate it
+  // measures is recorded as (task digest, opts, interleaved).
+  TestWorker& AddWorker(const std::string& id) {
+    auto m = LocalMeasurer::Create({.compile_threads = 1, .fake_timing = true});
+    TG_CHECK(m.ok());
+    std::shared_ptr<LocalMeasurer> lm = *std::move(m);
+    auto mu = std::make_shared<std::mutex>();  // Freeze/Kill never run two measures at once, but be safe
+    workers_.push_back(std::make_unique<TestWorker>(
+        ctx_, TestWorkerOptions{.endpoint = broker_->endpoint(),
+                                .id = id,
+                                .device = dc_,
+                                .capacity = 2,
+                                .heartbeat = milliseconds(100),
+                                .measure = [this, lm, mu](const KernelTask& t, std::span<const std::vector<Opt>> c,
+                                                          const MeasureOptions& o) {
+                                  std::lock_guard<std::mutex> lock(*mu);
+                                  {
+                                    std::lock_guard<std::mutex> l2(measured_mu_);
+                                    for (const auto& opts : c)
+                                      measured_.emplace_back(codec::KernelTaskDigest(t), codec::EncodeOpts(opts),
+                                                             o.interleaved);
+                                  }
+                                  return lm->Measure(t, c, o);
+                                }}));
+    return *workers_.back();
+  }
+  std::unique_ptr<TuningDb> Db(const std::string& name) {
+    auto db = OpenTuningDb(absl::StrCat(dir_, "/", name));
+    TG_CHECK(db.ok()) << db.status();
+    return *std::move(db);
+  }
+  FarmTunerOptions Options(TuningDb* db) {
+    return FarmTunerOptions{
+        .broker = broker_.get(), .db = db, .device_class = dc_, .renderer = &Cpu().renderer(), .settings = Settings()};
+  }
+  // `strict`: also the same search (candidate counts); chaos may quarantine a candidate that
+  // was lost twice (poison), which changes the counts but must not change the winner.
+  void ExpectSameWinners(const std::vector<FarmKernelResult>& got, bool strict = true) {
+    std::vector<UOp> ks = Kernels();
+    ASSERT_EQ(got.size(), ks.size());
+    for (size_t k = 0; k < ks.size(); ++k) {
+      SCOPED_TRACE(k);
+      ASSERT_TRUE(got[k].status.ok()) << got[k].status;
+      BeamResult want = InProcess(ks[k]);
+      ASSERT_TRUE(got[k].record.has_value());
+      EXPECT_EQ(got[k].record->opts, want.opts);
+      EXPECT_EQ(got[k].record->time_s, want.time_s);
+      if (got[k].from_cache) continue;  // stored by an earlier run
+      ASSERT_TRUE(got[k].search.has_value());
+      EXPECT_EQ(got[k].search->program_hash, want.program_hash);
+      if (strict) {
+        EXPECT_EQ(got[k].search->candidates, want.candidates);
+        EXPECT_EQ(got[k].search->timed, want.timed);
+      }
+      EXPECT_FALSE(got[k].record->worker.empty());
+    }
+  }
+
+  std::string dir_;
+  net::ZmqContext ctx_;
+  DeviceClass dc_;
+  std::unique_ptr<Broker> broker_;
+  std::vector<std::unique_ptr<TestWorker>> workers_;
+  std::mutex measured_mu_;
+  std::vector<std::tuple<uint64_t, std::string, bool>> measured_;
+};
+
+TEST(PlanChunksTest, SpreadsEvenlyAndKeepsFinalistsTogether) {
+  EXPECT_TRUE(PlanChunks(0, 4, false).empty());
+  EXPECT_EQ(PlanChunks(10, 4, false), (std::vector<std::pair<size_t, size_t>>{{0, 3}, {3, 6}, {6, 8}, {8, 10}}));
+  EXPECT_EQ(PlanChunks(10, 4, true), (std::vector<std::pair<size_t, size_t>>{{0, 10}}));
+  EXPECT_EQ(PlanChunks(3, 8, false), (std::vector<std::pair<size_t, size_t>>{{0, 3}}));  // min_chunk 2
+  EXPECT_EQ(PlanChunks(5, 1, false), (std::vector<std::pair<size_t, size_t>>{{0, 5}}));
+}
+
+TEST(DedupAcrossChunksTest, LaterCopiesOfAProgramBecomeDuplicates) {
+  MeasureBatch b;
+  auto timed = [](uint64_t h) {
+    CandidateResult r;
+    r.program_hash = h;
+    r.min_s = 1e-3;
+    r.samples_s = {1e-3};
+    return r;
+  };
+  b.results = {timed(7), timed(8), timed(7), timed(9)};
+  MeasureOptions o;
+  o.known_programs = {9};
+  DedupAcrossChunks(b, o);
+  EXPECT_EQ(b.results[0].outcome, Outcome::kOk);
+  EXPECT_EQ(b.results[2].outcome, Outcome::kDuplicate);
+  EXPECT_EQ(b.results[2].duplicate_of, 0);
+  EXPECT_TRUE(b.results[2].samples_s.empty());
+  EXPECT_EQ(b.results[3].outcome, Outcome::kDuplicate);
+  EXPECT_EQ(b.results[3].duplicate_of, -1);
+}
+
+TEST_F(FarmTunerTest, FarmMeasurerSearchMatchesInProcess) {
+  for (int i = 0; i < 3; ++i) AddWorker(absl::StrCat("w", i));
+  ASSERT_TRUE(broker_->WaitForWorkers(dc_.Digest(), 3, milliseconds(10000)));
+  FarmMeasurer m(broker_.get(), dc_.Digest());
+  const UOp ast = MatmulKernel(16);
+  absl::StatusOr<KernelTask> task = KernelTask::FromAst(ast);
+  ASSERT_TRUE(task.ok());
+  BeamOptions bo;
+  if (absl::StatusOr<std::vector<Opt>> h = HeuristicOpts(ast, Cpu().renderer()); h.ok()) bo.heuristic_opts = *h;
+  absl::StatusOr<BeamResult> r = BeamSearch(*task, Cpu().renderer(), m, Settings(), bo);
+  ASSERT_TRUE(r.ok()) << r.status();
+  BeamResult want = InProcess(ast);
+  EXPECT_EQ(r->program_hash, want.program_hash);
+  EXPECT_EQ(r->time_s, want.time_s);
+  EXPECT_EQ(r->outcomes, want.outcomes);
+  int busy = 0;
+  for (const auto& w : workers_) busy += w->jobs() > 0;
+  EXPECT_GE(busy, 2);
+}
+
+TEST_F(FarmTunerTest, TunesManyKernelsAtOnceWithTheInProcessWinnersAndCachesThem) {
+  for (int i = 0; i < 3; ++i) AddWorker(absl::StrCat("w", i));
+  ASSERT_TRUE(broker_->WaitForWorkers(dc_.Digest(), 3, milliseconds(10000)));
+  std::unique_ptr<TuningDb> db = Db("clean.db");
+  FarmTunerOptions o = Options(db.get());
+  int reports = 0;
+  FarmProgress last;
+  o.progress = [&](const FarmProgress& p) {
+    ++reports;
+    last = p;
+  };
+  std::vector<UOp> ks = Kernels();
+  absl::StatusOr<std::vector<FarmKernelResult>> r = FarmTuner(o).TuneAll(ks);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ExpectSameWinners(*r);
+  EXPECT_GT(reports, 0);
+  EXPECT_EQ(last.done, 3);
+  EXPECT_EQ(last.speedups.size(), 3u);
+  EXPECT_EQ(last.workers, 3);
+  // Stored, journal gone; a second run answers from the database.
+  EXPECT_EQ(*db->Count(), 3);
+  EXPECT_EQ(*db->CountMeasurements(), 0);
+  absl::StatusOr<std::vector<FarmKernelResult>> again = FarmTuner(o).TuneAll(ks);
+  ASSERT_TRUE(again.ok());
+  for (const FarmKernelResult& k : *again) {
+    EXPECT_TRUE(k.from_cache);
+    EXPECT_EQ(k.measured, 0);
+  }
+  FarmStatus s = broker_->Status();
+  EXPECT_EQ(s.dropped_results, 0);
+  EXPECT_EQ(s.job_errors, 0);
+}
+
+TEST_F(FarmTunerTest, ResumesFromTheJournalAndReMeasuresNothingStored) {
+  for (int i = 0; i < 3; ++i) AddWorker(absl::StrCat("w", i));
+  ASSERT_TRUE(broker_->WaitForWorkers(dc_.Digest(), 3, milliseconds(10000)));
+  std::unique_ptr<TuningDb> db = Db("resume.db");
+  FarmTunerOptions o = Options(db.get());
+  o.abort_after_journal_rows = 40;
+  std::vector<UOp> ks = Kernels();
+  absl::StatusOr<std::vector<FarmKernelResult>> killed = FarmTuner(o).TuneAll(ks);
+  ASSERT_EQ(killed.status().code(), absl::StatusCode::kAborted);
+  // 40 or more rows were written; a kernel whose search ended before the stop dropped its own.
+  const int64_t rows = *db->CountMeasurements();
+  EXPECT_GT(rows, 0);
+  // What the journal holds, as (task digest, opts, finalist phase).
+  std::set<std::tuple<uint64_t, std::string, bool>> stored;
+  for (const UOp& ast : ks) {
+    const std::string key = TuningKey::Make(ast, dc_, Settings()).Digest();
+    const uint64_t task = codec::KernelTaskDigest(*KernelTask::FromAst(ast));
+    for (const char* suffix : {"", "/final"}) {
+      absl::StatusOr<std::vector<MeasurementRecord>> rows = db->ListMeasurements(key + suffix);
+      ASSERT_TRUE(rows.ok());
+      for (const MeasurementRecord& m : *rows) stored.emplace(task, codec::EncodeOpts(m.opts), *suffix != 0);
+    }
+  }
+  EXPECT_EQ(static_cast<int64_t>(stored.size()), rows);
+  // The jobs the "killed" coordinator left running finish before the restart.
+  for (int i = 0; i < 1000 && broker_->Status().pending > 0; ++i) std::this_thread::sleep_for(milliseconds(10));
+  {
+    std::lock_guard<std::mutex> lock(measured_mu_);
+    measured_.clear();
+  }
+  o.abort_after_journal_rows = -1;
+  absl::StatusOr<std::vector<FarmKernelResult>> resumed = FarmTuner(o).TuneAll(ks);
+  ASSERT_TRUE(resumed.ok()) << resumed.status();
+  ExpectSameWinners(*resumed);
+  int64_t hits = 0;
+  for (const FarmKernelResult& k : *resumed) hits += k.journal_hits;
+  EXPECT_GE(hits, rows);
+  std::lock_guard<std::mutex> lock(measured_mu_);
+  for (const auto& m : measured_) EXPECT_FALSE(stored.contains(m)) << "re-measured a journaled candidate";
+  EXPECT_EQ(*db->CountMeasurements(), 0);
+}
+
+TEST_F(FarmTunerTest, ChaosFrozenAndKilledWorkersSameWinners) {
+  for (int i = 0; i < 4; ++i) AddWorker(absl::StrCat("w", i));
+  ASSERT_TRUE(broker_->WaitForWorkers(dc_.Digest(), 4, milliseconds(10000)));
+  std::atomic<bool> done{false};
+  std::thread chaos([&] {
+    TestWorker& frozen = *workers_[0];
+    TestWorker& killed = *workers_[1];
+    for (int round = 0; !done; ++round) {
+      std::this_thread::sleep_for(milliseconds(300));
+      if (done) break;
+      if (round % 2 == 0) {
+        frozen.Freeze();
+        killed.Kill();
+      } else {
+        frozen.Thaw();
+        killed.Restart();
+      }
+    }
+    frozen.Thaw();
+  });
+  std::unique_ptr<TuningDb> db = Db("chaos.db");
+  absl::StatusOr<std::vector<FarmKernelResult>> r = FarmTuner(Options(db.get())).TuneAll(Kernels());
+  done = true;
+  chaos.join();
+  ASSERT_TRUE(r.ok()) << r.status();
+  ExpectSameWinners(*r, /*strict=*/false);
+  FarmStatus s = broker_->Status();
+  EXPECT_EQ(s.job_errors, 0);
+  EXPECT_EQ(*db->CountMeasurements(), 0);
+}
+
+}  // namespace
+}  // namespace tg::autotune::farm

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# File: tests/e2e/farm_e2e_test.sh
+# The tuning farm end to end with real processes (the tg binary's path in $1): a coordinator
+# (`tg tune --workers 3`) and 3 `tg worker` processes on ipc:// tune the mlp workload and pick
+# the same opts as the in-process search; then again while one worker is SIGKILLed and another
+# SIGSTOPped and resumed; then a coordinator SIGKILLed mid-search and restarted resumes from the
+# measurement journal. Timing is the farm's deterministic fake timing (--fake-timing: outputs
+# are checked for real, times come from each program's hash), so every run must agree exactly.
+set -u
+
+tg="$1"
+failures=0
+out="${TEST_TMPDIR:-$(mktemp -d)}"
+export TG_CACHE_DIR="$out/cache"
+tune=(tune mlp --batch 16 --hidden 128 --beam 2 --fake-timing)
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# opts of every kernel of a --json file, one line per kernel, in kernel order
+opts_of() {
+  python3 -c 'import json,sys
+rows = sorted((json.loads(l) for l in open(sys.argv[1]) if l.strip()), key=lambda r: r["kernel"])
+for r in rows: print(r["kernel"], r["name"], " ".join(r["opts"]))' "$1"
+}
+
+same_opts() {  # same_opts A.jsonl B.jsonl WHAT
+  if ! diff <(opts_of "$1") <(opts_of "$2") >"$out/diff.txt"; then
+    fail "$3: winners differ from the in-process search:"
+    cat "$out/diff.txt" >&2
+  fi
+}
+
+# 1. In-process reference, then the farm.
+"$tg" "${tune[@]}" --db "$out/inproc.db" --json "$out/inproc.jsonl" >"$out/inproc.out" 2>&1 ||
+  fail "in-process tune failed: $(tail -3 "$out/inproc.out")"
+"$tg" "${tune[@]}" --workers 3 --db "$out/farm.db" --json "$out/farm.jsonl" >"$out/farm.out" 2>&1 ||
+  fail "farm tune failed: $(tail -3 "$out/farm.out")"
+same_opts "$out/inproc.jsonl" "$out/farm.jsonl" "farm"
+grep -q "farm: workers connect to ipc://" "$out/farm.out" || fail "no farm line in the output"
+
+# The local workers of a coordinator, from its output file $1 (pgrep cannot see the parent
+# relation inside the test sandbox's pid namespace).
+workers_of() {
+  for _ in $(seq 1 200); do
+    grep -q "^farm: local worker pids:" "$1" 2>/dev/null && break
+    sleep 0.05
+  done
+  sed -n 's/^farm: local worker pids: //p' "$1"
+}
+
+# 2. Chaos: SIGKILL one worker and SIGSTOP/SIGCONT another during the search.
+"$tg" "${tune[@]}" --workers 3 --db "$out/chaos.db" --json "$out/chaos.jsonl" >"$out/chaos.out" 2>&1 &
+coord=$!
+sleep 1
+read -r -a ws <<<"$(workers_of "$out/chaos.out")"
+if [[ ${#ws[@]} -ge 3 ]]; then
+  kill -STOP "${ws[1]}"
+  kill -KILL "${ws[0]}"
+  sleep 2
+  kill -CONT "${ws[1]}"
+else
+  fail "chaos: expected 3 local workers, found ${#ws[@]} (the search may have ended already)"
+fi
+wait "$coord" || fail "chaos tune failed: $(tail -3 "$out/chaos.out")"
+same_opts "$out/inproc.jsonl" "$out/chaos.jsonl" "chaos"
+
+# 3. The coordinator SIGKILLed once the journal holds measurements, then started again.
+"$tg" "${tune[@]}" --workers 2 --db "$out/resume.db" --json "$out/resume1.jsonl" >"$out/resume1.out" 2>&1 &
+coord=$!
+for _ in $(seq 1 200); do
+  grep -qE '[1-9][0-9]* measured' "$out/resume1.out" 2>/dev/null && break
+  sleep 0.05
+done
+read -r -a ws <<<"$(workers_of "$out/resume1.out")"
+kill -KILL "$coord"
+wait "$coord" 2>/dev/null
+grep -q "kernel .* -> " "$out/resume1.out" && fail "resume: the first run finished before it was killed"
+# a SIGKILLed coordinator cannot remove its private socket directory: do it here
+killed_dir=$(sed -n 's|^farm: workers connect to ipc://\(/tmp/tg-farm-[A-Za-z0-9]*\)/farm.*|\1|p' "$out/resume1.out")
+[[ -n $killed_dir ]] && rm -rf "$killed_dir"
+sleep 1
+for w in "${ws[@]}"; do
+  kill -0 "$w" 2>/dev/null && fail "worker $w outlived its SIGKILLed coordinator"
+done
+"$tg" "${tune[@]}" --workers 2 --db "$out/resume.db" --json "$out/resume2.jsonl" >"$out/resume2.out" 2>&1 ||
+  fail "resumed tune failed: $(tail -3 "$out/resume2.out")"
+grep -qE '[1-9][0-9]* from journal' "$out/resume2.out" || fail "the resumed search took nothing from the journal"
+same_opts "$out/inproc.jsonl" "$out/resume2.jsonl" "resume"
+
+if [[ $failures -ne 0 ]]; then
+  echo "$failures check(s) failed" >&2
+  exit 1
+fi
+echo "all farm checks passed"

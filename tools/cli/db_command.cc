@@ -1,0 +1,281 @@
+// File: tools/cli/db_command.cc
+// `tg db`: stats, show, export, import and gc over any TuningDb backend.
+#include "tools/cli/db_command.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/time.h"
+#include "autotune/db/opts_text.h"
+#include "autotune/db/record_json.h"
+#include "autotune/db/tuning_db.h"
+#include "autotune/db/tuning_key.h"
+#include "tinygrad/base/config.h"
+#include "tools/cli/version.h"
+
+namespace tg {
+namespace {
+
+using autotune::TuningDb;
+using autotune::TuningRecord;
+
+constexpr int kOk = 0;
+constexpr int kFailed = 1;
+constexpr int kUsage = 2;
+
+void PrintDbUsage(std::FILE* out) {
+  std::fprintf(
+      out,
+      "usage: tg db [--db LOCATION] <command> [args]\n\n"
+      "Looks after the tuning database. LOCATION: a SQLite file (default: tuning.db in the\n"
+      "tinygrad-cc cache directory), sqlite:PATH, or postgresql://user@host:port/dbname.\n\n"
+      "commands:\n"
+      "  stats                 records by device class, renderer and version; journal rows\n"
+      "  show KEY              every field of the records whose key digest starts with KEY\n"
+      "  export [--out FILE]   every record as one JSON line (default: to stdout)\n"
+      "  import FILE           merge JSON lines (better results win; all or nothing)\n"
+      "  gc [--dry-run]        drop records of other codegen/opt versions than this build's\n"
+      "                        (%s, opt semantics %d) and the journal of finished searches\n",
+      std::string(kVersion).c_str(), autotune::kOptSemanticsVersion);
+}
+
+int Usage(const std::string& msg) {
+  std::fprintf(stderr, "tg db: %s\n\n", msg.c_str());
+  PrintDbUsage(stderr);
+  return kUsage;
+}
+
+int Fail(const absl::Status& s) {
+  std::fprintf(stderr, "tg db: %s\n", std::string(s.message()).c_str());
+  return kFailed;
+}
+
+std::string Seconds(const std::optional<double>& s) {
+  return s ? absl::StrFormat("%.6g s", *s) : "-";
+}
+
+std::string Date(int64_t unix_ms) {
+  return absl::FormatTime("%Y-%m-%d %H:%M:%E3S UTC", absl::FromUnixMillis(unix_ms),
+                          absl::UTCTimeZone());
+}
+
+// Counts per label, printed largest first.
+void PrintCounts(const std::string& title, const std::map<std::string, int64_t>& counts) {
+  std::printf("%s:\n", title.c_str());
+  std::vector<std::pair<int64_t, std::string>> rows;
+  for (const auto& [label, n] : counts) rows.emplace_back(-n, label);
+  std::sort(rows.begin(), rows.end());
+  for (const auto& [n, label] : rows)
+    std::printf("  %8lld  %s\n", static_cast<long long>(-n), label.c_str());
+}
+
+int Stats(TuningDb& db) {
+  absl::StatusOr<std::vector<TuningRecord>> all = db.List();
+  if (!all.ok()) return Fail(all.status());
+  absl::StatusOr<int64_t> journal = db.CountMeasurements();
+  if (!journal.ok()) return Fail(journal.status());
+  std::map<std::string, int64_t> by_device, by_renderer, by_version;
+  int64_t candidates = 0;
+  for (const TuningRecord& r : *all) {
+    ++by_device[absl::StrCat(r.key.device, "  ", r.device_description)];
+    ++by_renderer[r.key.renderer];
+    ++by_version[absl::StrCat("codegen ", r.key.codegen_version, ", opt semantics ",
+                              r.key.opt_version)];
+    candidates += r.candidates;
+  }
+  std::printf("database: %s\n", db.location().c_str());
+  std::printf("records: %zu\n", all->size());
+  std::printf("candidates timed: %lld\n", static_cast<long long>(candidates));
+  std::printf("journal rows: %lld\n", static_cast<long long>(*journal));
+  PrintCounts("by device class", by_device);
+  PrintCounts("by renderer", by_renderer);
+  PrintCounts("by version", by_version);
+  return kOk;
+}
+
+void PrintRecord(const TuningRecord& r) {
+  std::vector<std::string> samples;
+  for (double s : r.samples_s) samples.push_back(absl::StrFormat("%.6g", s));
+  std::printf(
+      "key:                 %s\n"
+      "kernel:              %s\n"
+      "ast hash:            %s\n"
+      "device class:        %s  %s\n"
+      "renderer:            %s\n"
+      "compiler:            %s\n"
+      "codegen version:     %s (opt semantics %d)\n"
+      "search settings:     %s\n"
+      "opts:                %s\n"
+      "time:                %s\n"
+      "unoptimized:         %s\n"
+      "heuristic:           %s\n"
+      "candidates:          %lld in %.3f s\n"
+      "samples:             %s\n"
+      "measured by:         %s on %s\n"
+      "tinygrad-cc build:   %s\n"
+      "stored:              %s\n",
+      r.key.Digest().c_str(), r.kernel_name.c_str(), r.key.AstHex().c_str(), r.key.device.c_str(),
+      r.device_description.c_str(), r.key.renderer.c_str(),
+      absl::StrJoin(absl::StrSplit(r.key.compiler, '\n'), " | ").c_str(),
+      r.key.codegen_version.c_str(), r.key.opt_version, r.key.settings.ToString().c_str(),
+      autotune::OptsToText(r.opts).c_str(), Seconds(r.time_s).c_str(),
+      Seconds(r.noopt_time_s).c_str(), Seconds(r.heuristic_time_s).c_str(),
+      static_cast<long long>(r.candidates), r.search_wall_s,
+      samples.empty() ? "-" : absl::StrJoin(samples, " ").c_str(),
+      r.worker.empty() ? "?" : r.worker.c_str(), r.host.empty() ? "?" : r.host.c_str(),
+      r.tinygrad_cc_version.c_str(), Date(r.created_unix_ms).c_str());
+}
+
+int Show(TuningDb& db, const std::string& prefix) {
+  absl::StatusOr<std::vector<TuningRecord>> all = db.List();
+  if (!all.ok()) return Fail(all.status());
+  int shown = 0;
+  for (const TuningRecord& r : *all) {
+    if (!r.key.Digest().starts_with(prefix)) continue;
+    if (shown++ > 0) std::printf("\n");
+    PrintRecord(r);
+  }
+  if (shown == 0) {
+    std::fprintf(stderr, "tg db: no record whose key starts with '%s' in %s\n", prefix.c_str(),
+                 db.location().c_str());
+    return kFailed;
+  }
+  return kOk;
+}
+
+int Export(TuningDb& db, const std::string& out_path) {
+  absl::StatusOr<std::vector<TuningRecord>> all = db.List();
+  if (!all.ok()) return Fail(all.status());
+  std::ofstream file;
+  if (!out_path.empty()) {
+    file.open(out_path, std::ios::trunc);
+    if (!file) {
+      std::fprintf(stderr, "tg db: cannot write %s\n", out_path.c_str());
+      return kFailed;
+    }
+  }
+  std::ostream& out = out_path.empty() ? std::cout : file;
+  for (const TuningRecord& r : *all) out << autotune::RecordToJson(r) << '\n';
+  out.flush();
+  if (!out) {
+    std::fprintf(stderr, "tg db: writing %s failed\n",
+                 out_path.empty() ? "stdout" : out_path.c_str());
+    return kFailed;
+  }
+  std::fprintf(stderr, "exported %zu records from %s%s\n", all->size(), db.location().c_str(),
+               out_path.empty() ? "" : absl::StrCat(" to ", out_path).c_str());
+  return kOk;
+}
+
+int Import(TuningDb& db, const std::string& path) {
+  std::ifstream in(path);
+  if (!in) {
+    std::fprintf(stderr, "tg db: cannot read %s\n", path.c_str());
+    return kFailed;
+  }
+  // Every line is read and checked before anything is written.
+  std::vector<TuningRecord> records;
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;  // blank lines
+    absl::StatusOr<TuningRecord> r = autotune::RecordFromJson(line);
+    if (!r.ok()) {
+      std::fprintf(stderr, "tg db: %s:%d: %s (nothing was imported)\n", path.c_str(), n,
+                   std::string(r.status().message()).c_str());
+      return kFailed;
+    }
+    records.push_back(std::move(*r));
+  }
+  absl::StatusOr<int64_t> stored = db.PutAll(records);
+  if (!stored.ok()) return Fail(stored.status());
+  std::printf("%zu records read, %lld stored (new or faster), %lld kept (stored one as fast)\n",
+              records.size(), static_cast<long long>(*stored),
+              static_cast<long long>(records.size() - *stored));
+  return kOk;
+}
+
+int Gc(TuningDb& db, bool dry_run) {
+  absl::StatusOr<autotune::GcCounts> c = db.Gc(kVersion, autotune::kOptSemanticsVersion, dry_run);
+  if (!c.ok()) return Fail(c.status());
+  std::printf(
+      "%s %lld records of other versions than codegen %s / opt semantics %d, "
+      "%lld journal rows of finished searches\n",
+      dry_run ? "would drop" : "dropped", static_cast<long long>(c->old_records),
+      std::string(kVersion).c_str(), autotune::kOptSemanticsVersion,
+      static_cast<long long>(c->journal_rows));
+  return kOk;
+}
+
+}  // namespace
+
+int DbCommand(std::span<const std::string_view> args) {
+  std::string location;
+  std::vector<std::string> rest;  // the command and its arguments, --db taken out
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string_view a = args[i];
+    if (a == "-h" || a == "--help") {
+      PrintDbUsage(stdout);
+      return kOk;
+    }
+    if (a == "--db") {
+      if (i + 1 >= args.size()) return Usage("--db needs a location");
+      location = std::string(args[++i]);
+    } else if (a.starts_with("--db=")) {
+      location = std::string(a.substr(5));
+    } else {
+      rest.emplace_back(a);
+    }
+  }
+  if (rest.empty()) return Usage("no command given");
+  std::string cmd = rest[0];
+  std::vector<std::string> cargs(rest.begin() + 1, rest.end());
+  // Check the arguments before opening anything.
+  std::string out_path;
+  bool dry_run = false;
+  if (cmd == "stats") {
+    if (!cargs.empty()) return Usage("stats takes no arguments");
+  } else if (cmd == "show" || cmd == "import") {
+    if (cargs.size() != 1 || cargs[0].starts_with("-"))
+      return Usage(absl::StrCat(cmd, " takes one ", cmd == "show" ? "key" : "file"));
+  } else if (cmd == "export") {
+    if (cargs.size() == 2 && cargs[0] == "--out") {
+      out_path = cargs[1];
+    } else if (cargs.size() == 1 && cargs[0].starts_with("--out=")) {
+      out_path = cargs[0].substr(6);
+    } else if (!cargs.empty()) {
+      return Usage("export takes [--out FILE]");
+    }
+  } else if (cmd == "gc") {
+    if (cargs.size() == 1 && cargs[0] == "--dry-run") {
+      dry_run = true;
+    } else if (!cargs.empty()) {
+      return Usage("gc takes [--dry-run]");
+    }
+  } else {
+    return Usage(absl::StrCat("unknown command '", cmd, "'"));
+  }
+
+  if (location.empty()) location = autotune::DefaultTuningDbPath(GetConfig());
+  absl::StatusOr<std::unique_ptr<TuningDb>> db = autotune::OpenTuningDb(location);
+  if (!db.ok()) return Fail(db.status());
+  if (cmd == "stats") return Stats(**db);
+  if (cmd == "show") return Show(**db, cargs[0]);
+  if (cmd == "export") return Export(**db, out_path);
+  if (cmd == "import") return Import(**db, cargs[0]);
+  return Gc(**db, dry_run);
+}
+
+}  // namespace tg

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# `tg db` against SQLite files: a fixture database (4 records, one of an old codegen version,
+# and 3 journal rows) is exported, imported into a fresh file, merged with better results,
+# and inspected with stats and show; gc drops the old record and the finished search's
+# journal; bad input fails clearly and imports nothing.
+# Arguments: the tg binary, the tuning_db_fixture binary.
+set -u
+
+tg="$1"
+fixture="$2"
+failures=0
+out="${TEST_TMPDIR:-$(mktemp -d)}/db_command_test"
+rm -rf "$out"
+mkdir -p "$out"
+# The default database must never be touched: point the cache somewhere empty.
+export TG_CACHE_DIR="$out/cache"
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# run NAME EXPECTED_RC ARGS...: runs tg db, stdout -> $out/NAME.out, stderr -> $out/NAME.err.
+run() {
+  local name="$1" want="$2"
+  shift 2
+  "$tg" db "$@" >"$out/$name.out" 2>"$out/$name.err"
+  local rc=$?
+  [[ $rc -eq $want ]] || { fail "tg db $*: exit code $rc, want $want"; cat "$out/$name.err" >&2; }
+}
+
+expect_in() {  # expect_in FILE TEXT
+  grep -qF -- "$2" "$1" || { fail "$1 lacks '$2'; it holds:"; cat "$1" >&2; }
+}
+
+expect_not_in() {  # expect_not_in FILE TEXT
+  ! grep -qF -- "$2" "$1" || { fail "$1 should not hold '$2'; it holds:"; cat "$1" >&2; }
+}
+
+a="$out/a.db"
+b="$out/b.db"
+"$fixture" "$a" || fail "fixture"
+
+run stats_a 0 --db "$a" stats
+expect_in "$out/stats_a.out" "records: 4"
+expect_in "$out/stats_a.out" "journal rows: 3"
+expect_in "$out/stats_a.out" "candidates timed: 292"
+expect_in "$out/stats_a.out" "       1  tg::LLVMRenderer"
+expect_in "$out/stats_a.out" "       3  tg::ClangRenderer"
+expect_in "$out/stats_a.out" "       1  00112233445566778899aabbccddeeff  CPU | Intel Xeon | avx2 | 8 cores"
+expect_in "$out/stats_a.out" "       1  codegen 0.0.9, opt semantics 1"
+
+# Export to a file and to stdout: the same lines, one per record, with provenance.
+run export_a 0 --db "$a" export --out "$out/a.jsonl"
+expect_in "$out/export_a.err" "exported 4 records"
+[[ $(wc -l <"$out/a.jsonl") -eq 4 ]] || fail "export wrote $(wc -l <"$out/a.jsonl") lines, want 4"
+expect_in "$out/a.jsonl" '"worker":"worker-3/pid 4242","host":"node7.lan","samples_s":[0.00125,0.001,0.101]'
+run export_stdout 0 export --db="$a"
+cmp -s "$out/export_stdout.out" "$out/a.jsonl" || fail "export to stdout differs from --out"
+
+# Import into a fresh database: the same records, field for field.
+run import_b 0 --db "$b" import "$out/a.jsonl"
+expect_in "$out/import_b.out" "4 records read, 4 stored"
+run export_b 0 --db "$b" export --out "$out/b.jsonl"
+cmp -s "$out/a.jsonl" "$out/b.jsonl" || fail "export of the imported database differs"
+run import_again 0 --db "$b" import "$out/a.jsonl"
+expect_in "$out/import_again.out" "4 records read, 0 stored (new or faster), 4 kept"
+
+# Merge better results: the faster one wins, the new one is added.
+"$fixture" --better >"$out/better.jsonl" || fail "fixture --better"
+run merge 0 --db "$b" import "$out/better.jsonl"
+expect_in "$out/merge.out" "2 records read, 2 stored"
+key1="$(head -c 200 "$out/better.jsonl" | sed -n 's/^{"key":"\([0-9a-f]*\)".*/\1/p')"
+[[ ${#key1} -eq 32 ]] || fail "could not read the first key from better.jsonl"
+run show 0 --db "$b" show "${key1:0:8}"
+expect_in "$out/show.out" "key:                 $key1"
+expect_in "$out/show.out" "time:                0.0005 s"
+expect_in "$out/show.out" "measured by:         site-b worker 1 on node7.lan"
+expect_in "$out/show.out" 'opts:                [["UPCAST",0,4],["UNROLL",0,4],["TC",0,[-1,2,1]],["NOLOCALS",null,null]]'
+run show_all 0 --db "$b" show ""
+[[ $(grep -c '^key:' "$out/show_all.out") -eq 5 ]] || fail "show '' should print all 5 records"
+run show_none 1 --db "$b" show zzzz
+expect_in "$out/show_none.err" "no record whose key starts with 'zzzz'"
+
+# A bad line: its number in the error, and nothing of the file imported.
+c="$out/c.db"
+{ sed -n 1p "$out/a.jsonl"; echo; sed -n 2p "$out/a.jsonl"; echo '{"key": "broken"'; } >"$out/bad.jsonl"
+run import_bad 1 --db "$c" import "$out/bad.jsonl"
+expect_in "$out/import_bad.err" "bad.jsonl:4: bad JSON"
+expect_in "$out/import_bad.err" "nothing was imported"
+run stats_c 0 --db "$c" stats
+expect_in "$out/stats_c.out" "records: 0"
+sed 's/"time_s":0.001,/"time_s":-1,/' "$out/a.jsonl" >"$out/neg.jsonl"
+run import_neg 1 --db "$c" import "$out/neg.jsonl"
+neg_line="$(grep -n '"time_s":-1,' "$out/neg.jsonl" | cut -d: -f1)"
+expect_in "$out/import_neg.err" "neg.jsonl:$neg_line: tuning record: time_s -1 is not a finite time"
+run import_missing 1 --db "$c" import "$out/nope.jsonl"
+expect_in "$out/import_missing.err" "cannot read"
+
+# gc: the old codegen version's record and the finished search's 2 journal rows go.
+run gc_dry 0 --db "$a" gc --dry-run
+expect_in "$out/gc_dry.out" "would drop 1 records of other versions"
+expect_in "$out/gc_dry.out" "2 journal rows of finished searches"
+run stats_after_dry 0 --db "$a" stats
+expect_in "$out/stats_after_dry.out" "records: 4"
+run gc 0 --db "$a" gc
+expect_in "$out/gc.out" "dropped 1 records"
+run stats_after_gc 0 --db "$a" stats
+expect_in "$out/stats_after_gc.out" "records: 3"
+expect_in "$out/stats_after_gc.out" "journal rows: 1"
+expect_not_in "$out/stats_after_gc.out" "0.0.9"
+
+# The default location (the cache directory) and usage errors.
+run default_stats 0 stats
+expect_in "$out/default_stats.out" "database: sqlite:$TG_CACHE_DIR/tuning.db"
+run help 0 --help
+expect_in "$out/help.out" "usage: tg db"
+run no_cmd 2
+expect_in "$out/no_cmd.err" "no command given"
+run bad_cmd 2 frobnicate
+expect_in "$out/bad_cmd.err" "unknown command 'frobnicate'"
+run show_no_key 2 show
+run gc_bad 2 gc --now
+run db_no_value 2 stats --db
+run garbage 1 --db "$out/a.jsonl" stats
+expect_in "$out/garbage.err" "not a SQLite database"
+
+if [[ $failures -ne 0 ]]; then
+  echo "$failures failures" >&2
+  exit 1
+fi
+echo "all tg db checks passed"

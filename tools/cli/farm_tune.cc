@@ -1,0 +1,192 @@
+// File: tools/cli/farm_tune.cc
+// Broker + local worker processes + FarmTuner for `tg tune --workers N / --bind EP`.
+#include "tools/cli/farm_tune.h"
+
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_format.h"
+#include "autotune/device_class.h"
+#include "autotune/farm/broker.h"
+#include "autotune/farm/farm_tuner.h"
+#include "autotune/net/curve_keys.h"
+#include "autotune/net/zap_handler.h"
+#include "tinygrad/base/config.h"
+#include "tinygrad/base/status_macros.h"
+
+extern char** environ;
+
+namespace tg {
+namespace {
+
+namespace farm = autotune::farm;
+namespace net = autotune::net;
+
+// The local worker processes; killed (SIGTERM, then SIGKILL) if still running at the end.
+class LocalWorkers {
+ public:
+  ~LocalWorkers() { Stop(std::chrono::seconds(5)); }
+  absl::Status Start(int n, const std::string& endpoint, bool fake_timing) {
+    for (int i = 0; i < n; ++i) {
+      std::vector<std::string> args = {"tg", "worker", "--connect", endpoint, "--exit-on-bye", "--exit-with-parent"};
+      if (fake_timing) args.push_back("--fake-timing");
+      std::vector<char*> argv;
+      for (std::string& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      pid_t pid;
+      if (int e = posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv.data(), environ); e != 0)
+        return absl::InternalError(absl::StrCat("starting a local worker failed: ", e));
+      pids_.push_back(pid);
+    }
+    return absl::OkStatus();
+  }
+  const std::vector<pid_t>& pids() const { return pids_; }
+  // How many have exited already (reaped); a local farm whose workers all died is over.
+  int Exited() {
+    for (pid_t& pid : pids_) {
+      int status;
+      if (pid > 0 && waitpid(pid, &status, WNOHANG) == pid) {
+        pid = -pid;
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 2)
+          std::fprintf(stderr, "farm: a local worker exited with a usage error (does this tg have `tg worker`?)\n");
+      }
+    }
+    int n = 0;
+    for (pid_t pid : pids_) n += pid < 0;
+    return n;
+  }
+  // Waits for the workers (they exit on the coordinator's Bye), then kills the rest.
+  void Stop(std::chrono::milliseconds grace) {
+    const auto deadline = std::chrono::steady_clock::now() + grace;
+    for (pid_t pid : pids_) {
+      if (pid < 0) continue;  // reaped by Exited()
+      int status;
+      while (waitpid(pid, &status, WNOHANG) == 0) {
+        if (std::chrono::steady_clock::now() > deadline) {
+          kill(pid, SIGKILL);
+          waitpid(pid, &status, 0);
+          break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+    }
+    pids_.clear();
+  }
+
+ private:
+  std::vector<pid_t> pids_;
+};
+
+}  // namespace
+
+bool WantsFarm(const FarmTuneFlags& f) { return f.workers > 0 || !f.bind.empty(); }
+
+absl::StatusOr<std::vector<autotune::KernelTuning>> FarmTuneKernels(const std::vector<UOp>& kernels, Device& dev,
+                                                                    const autotune::TunerOptions& topts,
+                                                                    const FarmTuneFlags& flags,
+                                                                    const std::function<void(const std::string&)>& show) {
+  if (!WantsFarm(flags)) return absl::InvalidArgumentError("no farm flag given");
+  if (flags.workers > 0 && !flags.bind.empty())
+    return absl::InvalidArgumentError("--workers and --bind: start local workers with tg worker instead");
+  net::ZmqContext ctx;
+  std::unique_ptr<net::ZapHandler> zap;
+  net::SecurityOptions sec;
+  std::string endpoint = flags.bind, status_ep = flags.status_bind, dir;
+  if (flags.workers > 0) {
+    char tmpl[] = "/tmp/tg-farm-XXXXXX";  // mkdtemp makes it 0700: the ipc:// rule
+    if (mkdtemp(tmpl) == nullptr) return absl::InternalError("cannot make a private directory for the farm socket");
+    dir = tmpl;
+    endpoint = absl::StrCat("ipc://", dir, "/farm");
+    if (status_ep.empty()) status_ep = absl::StrCat("ipc://", dir, "/status");
+  } else if (!flags.key.empty()) {
+    if (flags.allow.empty()) return absl::InvalidArgumentError("--key needs --allow (the workers' public keys)");
+    ASSIGN_OR_RETURN(net::CurveKeyPair keys, net::ReadSecretKeyFile(flags.key));
+    ASSIGN_OR_RETURN(zap, net::ZapHandler::Start(ctx, {.allowlist_path = flags.allow}));
+    sec = net::SecurityOptions::CurveServer(keys, zap.get());
+  } else if (flags.insecure) {
+    sec = net::SecurityOptions::Insecure();
+  }
+  struct DirGuard {
+    std::string dir;
+    ~DirGuard() {
+      std::error_code ec;
+      if (!dir.empty()) std::filesystem::remove_all(dir, ec);
+    }
+  } guard{dir};
+
+  ASSIGN_OR_RETURN(autotune::DeviceClass dc, autotune::DeviceClassFor(dev));
+  ASSIGN_OR_RETURN(std::unique_ptr<farm::Broker> broker,
+                   farm::Broker::Start({.endpoint = endpoint, .security = sec, .status_endpoint = status_ep,
+                                        .context = &ctx}));
+  std::printf("farm: workers connect to %s%s%s\n", broker->endpoint().c_str(),
+              broker->status_endpoint().empty() ? "" : ", status: tg farm status --connect ",
+              broker->status_endpoint().c_str());
+  LocalWorkers local;
+  RETURN_IF_ERROR(local.Start(flags.workers, broker->endpoint(), flags.fake_timing));
+  if (flags.workers > 0) std::printf("farm: local worker pids: %s\n", absl::StrJoin(local.pids(), " ").c_str());
+  std::fflush(stdout);
+  bool joined = false;
+  for (auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(static_cast<int64_t>(
+                                                           flags.wait_for_workers_s * 1000));
+       !joined && std::chrono::steady_clock::now() < until;) {
+    joined = broker->WaitForWorkers(dc.Digest(), 1, std::chrono::milliseconds(200));
+    if (!joined && flags.workers > 0 && local.Exited() == flags.workers)
+      return absl::FailedPreconditionError("every local worker exited before joining");
+  }
+  if (!joined)
+    return absl::DeadlineExceededError(
+        absl::StrFormat("no worker of this machine's device class (%s) joined within %.0f s", dc.Digest(),
+                        flags.wait_for_workers_s));
+  if (flags.workers > 0) broker->WaitForWorkers(dc.Digest(), flags.workers, std::chrono::seconds(10));
+
+  std::unique_ptr<autotune::TuningDb> db;
+  if (!topts.db.empty()) {
+    ASSIGN_OR_RETURN(db, autotune::OpenTuningDb(topts.db));
+  } else {
+    ASSIGN_OR_RETURN(db, autotune::OpenDefaultTuningDb(GetConfig()));
+  }
+  autotune::SearchSettings settings = topts.settings.value_or(autotune::SearchSettings::FromConfig(GetConfig()));
+  if (topts.beam > 0) settings.width = topts.beam;
+  farm::FarmTuner tuner({.broker = broker.get(),
+                         .db = db.get(),
+                         .device_class = dc,
+                         .renderer = &dev.renderer(),
+                         .settings = settings,
+                         .ignore_cache = topts.ignore_cache,
+                         .progress = [&](const farm::FarmProgress& p) {
+                           double best = 0;
+                           for (double s : p.speedups) best = std::max(best, s);
+                           show(absl::StrFormat("kernels %d/%d done (%d cached), %d jobs in flight, %d workers, "
+                                                "%lld measured, %lld from journal, best speedup %.2fx",
+                                                p.done, p.kernels, p.cached, p.jobs_in_flight, p.workers,
+                                                static_cast<long long>(p.measured),
+                                                static_cast<long long>(p.journal_hits), best));
+                         }});
+  ASSIGN_OR_RETURN(std::vector<farm::FarmKernelResult> results, tuner.TuneAll(kernels));
+  broker->Shutdown();  // Bye: local workers exit
+  local.Stop(std::chrono::seconds(10));
+  std::vector<autotune::KernelTuning> out;
+  for (farm::FarmKernelResult& r : results) {
+    if (!r.status.ok()) return r.status;
+    autotune::KernelTuning t;
+    t.record = std::move(r.record);
+    t.from_cache = r.from_cache;
+    t.search = std::move(r.search);
+    if (t.record.has_value()) t.wall_s = t.record->search_wall_s;
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+}  // namespace tg

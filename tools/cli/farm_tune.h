@@ -1,0 +1,50 @@
+// File: tools/cli/farm_tune.h
+// The farm mode of `tg tune`: a coordinator (autotune/farm Broker + FarmTuner) that tunes
+// every kernel of a workload at once on worker processes.
+//   --workers N    N local `tg worker --connect ipc://<private dir>/farm --exit-on-bye`
+//                  processes (this binary, /proc/self/exe), on an ipc:// socket in a fresh
+//                  0700 temp dir
+//   --bind EP      also (or only) accept remote workers on EP: tcp:// needs --key FILE (our
+//                  secret key) and --allow PATH (allowlist of worker public keys), or --insecure
+// The coordinator's status socket (for `tg farm status --connect`) is printed at start: next
+// to the ipc socket for local farms, or --status-bind EP.
+//
+// Not a port: tinygrad tunes in-process.
+#ifndef TOOLS_CLI_FARM_TUNE_H_
+#define TOOLS_CLI_FARM_TUNE_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "autotune/tuner.h"
+#include "tinygrad/engine/device.h"
+#include "tinygrad/uop/uop.h"
+
+namespace tg {
+
+struct FarmTuneFlags {
+  int workers = 0;            // local worker processes to start
+  std::string bind;           // extra endpoint for remote workers ("" none)
+  std::string status_bind;    // status socket ("": ipc next to the local socket, if any)
+  std::string key;            // our secret key file (CURVE on tcp://)
+  std::string allow;          // allowlist of worker public keys (file or directory)
+  bool insecure = false;      // plain tcp://
+  bool fake_timing = false;   // local workers with --fake-timing (tests only)
+  double wait_for_workers_s = 60;  // how long to wait for the first worker
+};
+
+// True when any farm flag is set.
+bool WantsFarm(const FarmTuneFlags& f);
+
+// Tunes `kernels` on the farm with `topts` (beam, db, ignore_cache, settings); one result per
+// kernel, as Tuner::Tune answers. `show` gets progress lines.
+absl::StatusOr<std::vector<autotune::KernelTuning>> FarmTuneKernels(const std::vector<UOp>& kernels, Device& dev,
+                                                                    const autotune::TunerOptions& topts,
+                                                                    const FarmTuneFlags& flags,
+                                                                    const std::function<void(const std::string&)>& show);
+
+}  // namespace tg
+
+#endif  // TOOLS_CLI_FARM_TUNE_H_

@@ -1,0 +1,85 @@
+// File: tools/cli/farm_tune_test.cc
+// The farm mode of `tg tune` as a coordinator bound on ipc:// with in-test workers (the
+// `tg worker` processes of --workers N are the worker helper's): same winners as the
+// in-process tuner with fake timing, stored in the database.
+#include "tools/cli/farm_tune.h"
+
+#include <stdlib.h>
+
+#include <atomic>
+#include <filesystem>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "autotune/farm/test_worker.h"
+#include "autotune/local_measurer.h"
+#include "autotune/test_kernels.h"
+#include "gtest/gtest.h"
+#include "tinygrad/base/check.h"
+
+namespace tg {
+namespace {
+
+TEST(FarmTuneTest, BoundCoordinatorTunesWithJoiningWorkers) {
+  char tmpl[] = "/tmp/farm_tune_testXXXXXX";
+  ASSERT_NE(mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl;
+  absl::StatusOr<Device*> dev = GetDevice("CPU");
+  ASSERT_TRUE(dev.ok());
+  absl::StatusOr<autotune::DeviceClass> dc = autotune::DeviceClassFor(**dev);
+  ASSERT_TRUE(dc.ok());
+  const std::string ep = absl::StrCat("ipc://", dir, "/farm");
+  std::vector<UOp> kernels = {autotune::MatmulKernel(16), autotune::AddKernel(256)};
+
+  // Workers keep trying to connect until the coordinator binds (ZeroMQ reconnects).
+  autotune::net::ZmqContext ctx;
+  std::vector<std::unique_ptr<autotune::farm::TestWorker>> workers;
+  for (int i = 0; i < 2; ++i) {
+    auto m = autotune::LocalMeasurer::Create({.compile_threads = 1, .fake_timing = true});
+    ASSERT_TRUE(m.ok());
+    std::shared_ptr<autotune::LocalMeasurer> lm = *std::move(m);
+    workers.push_back(std::make_unique<autotune::farm::TestWorker>(
+        ctx, autotune::farm::TestWorkerOptions{
+                 .endpoint = ep,
+                 .id = absl::StrCat("w", i),
+                 .device = *dc,
+                 .heartbeat = std::chrono::milliseconds(200),
+                 .measure = [lm](const autotune::KernelTask& t, std::span<const std::vector<Opt>> c,
+                                 const autotune::MeasureOptions& o) { return lm->Measure(t, c, o); }}));
+  }
+  autotune::SearchSettings settings;
+  settings.width = 2;
+  autotune::TunerOptions topts{.beam = 2, .db = absl::StrCat(dir, "/t.db"), .settings = settings};
+  int lines = 0;
+  absl::StatusOr<std::vector<autotune::KernelTuning>> r =
+      FarmTuneKernels(kernels, **dev, topts, {.bind = ep, .wait_for_workers_s = 30},
+                      [&](const std::string&) { ++lines; });
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->size(), 2u);
+  EXPECT_GT(lines, 0);
+  // The in-process tuner with fake timing picks the same opts.
+  auto lm = autotune::LocalMeasurer::Create({.fake_timing = true});
+  ASSERT_TRUE(lm.ok());
+  autotune::TunerOptions local{.beam = 2, .ignore_cache = true, .db = absl::StrCat(dir, "/local.db"),
+                               .settings = settings, .measurer = std::shared_ptr<autotune::Measurer>(*std::move(lm))};
+  auto tuner = autotune::Tuner::Create(local);
+  ASSERT_TRUE(tuner.ok());
+  for (size_t k = 0; k < kernels.size(); ++k) {
+    absl::StatusOr<autotune::KernelTuning> want = (*tuner)->Tune(kernels[k], **dev);
+    ASSERT_TRUE(want.ok());
+    ASSERT_TRUE((*r)[k].record.has_value());
+    EXPECT_EQ((*r)[k].record->opts, want->record->opts) << k;
+    EXPECT_EQ((*r)[k].record->time_s, want->record->time_s) << k;
+  }
+  // The workers heard Bye.
+  for (int i = 0; i < 300 && workers[0]->byes_received() == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(workers[0]->byes_received(), 1);
+  workers.clear();
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace tg

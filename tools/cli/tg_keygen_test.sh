@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Runs `tg keygen` (tg binary in $1): key files, their modes, no overwriting, usage errors.
+set -u
+
+tg="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"  # absolute: one check runs in another directory
+failures=0
+out="${TEST_TMPDIR:-$(mktemp -d)}/keygen"
+rm -rf "$out"
+mkdir -p "$out"
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# run NAME EXPECTED_RC ARGS...: runs tg, stdout -> $out/NAME.out, stderr -> $out/NAME.err.
+run() {
+  local name="$1" want="$2"
+  shift 2
+  "$tg" "$@" >"$out/$name.out" 2>"$out/$name.err"
+  local rc=$?
+  [[ $rc -eq $want ]] || { fail "tg $*: exit code $rc, want $want"; cat "$out/$name.err" >&2; }
+}
+
+expect_in() {  # expect_in FILE TEXT
+  grep -qF -- "$2" "$1" || { fail "$1 lacks '$2'; it holds:"; cat "$1" >&2; }
+}
+
+expect_mode() {  # expect_mode PATH MODE
+  local m
+  m=$(stat -c %a "$1" 2>/dev/null)
+  [[ "$m" == "$2" ]] || fail "$1 has mode '$m', want $2"
+}
+
+keys="$out/keys/farm"
+run make 0 keygen --dir "$keys" coordinator
+expect_mode "$keys" 700
+expect_mode "$keys/coordinator.key" 600
+expect_mode "$keys/coordinator.pub" 644
+pub=$(tail -n 1 "$out/make.out")
+[[ ${#pub} -eq 40 ]] || fail "last stdout line should be the 40-character public key, got '$pub'"
+expect_in "$keys/coordinator.pub" "curve-public-key = $pub"
+expect_in "$keys/coordinator.key" "curve-public-key = $pub"
+expect_in "$keys/coordinator.key" "curve-secret-key = "
+grep -q "curve-secret-key" "$keys/coordinator.pub" && fail "the .pub file holds a secret key"
+expect_in "$out/make.out" "$keys/coordinator.key"
+
+# Never overwrites, and leaves both files as they were.
+before=$(cat "$keys/coordinator.key" "$keys/coordinator.pub" | md5sum)
+run again 1 keygen --dir "$keys" coordinator
+expect_in "$out/again.err" "already exists"
+after=$(cat "$keys/coordinator.key" "$keys/coordinator.pub" | md5sum)
+[[ "$before" == "$after" ]] || fail "a refused keygen changed the key files"
+
+# --dir=DIR, and the current directory by default; every pair is new.
+run eq 0 keygen "--dir=$keys" worker-1
+(cd "$out" && "$tg" keygen here >"$out/here.out" 2>"$out/here.err") || fail "tg keygen here failed"
+[[ -f "$out/here.key" && -f "$out/here.pub" ]] || fail "tg keygen NAME should write into the current directory"
+[[ "$(tail -n 1 "$out/eq.out")" != "$pub" ]] || fail "two key pairs share a public key"
+
+run help 0 keygen --help
+expect_in "$out/help.out" "usage: tg keygen [--dir DIR] NAME"
+run listed 0 --help
+expect_in "$out/listed.out" "keygen"
+
+run noname 2 keygen
+expect_in "$out/noname.err" "no NAME given"
+run twonames 2 keygen a b
+expect_in "$out/twonames.err" "only one NAME"
+run badopt 2 keygen --bogus x
+expect_in "$out/badopt.err" "unknown option '--bogus'"
+run badname 2 keygen --dir "$out" ../escape
+expect_in "$out/badname.err" "bad key name"
+run nodir 2 keygen --dir
+expect_in "$out/nodir.err" "--dir needs a directory"
+[[ ! -e "$out/../escape.key" ]] || fail "a bad name escaped the directory"
+
+if [[ $failures -ne 0 ]]; then
+  echo "$failures check(s) failed" >&2
+  exit 1
+fi
+echo "all tg keygen checks passed"

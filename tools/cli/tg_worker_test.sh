@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Runs `tg worker` (tg binary in $1): usage errors, and a worker that starts and exits on SIGTERM.
+set -u
+
+tg="$1"
+failures=0
+out="${TEST_TMPDIR:-$(mktemp -d)}/worker"
+rm -rf "$out"
+mkdir -p "$out"
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+run() {  # run NAME EXPECTED_RC ARGS...
+  local name="$1" want="$2"
+  shift 2
+  "$tg" "$@" >"$out/$name.out" 2>"$out/$name.err"
+  local rc=$?
+  [[ $rc -eq $want ]] || { fail "tg $*: exit code $rc, want $want"; cat "$out/$name.err" >&2; }
+}
+
+expect_in() {  # expect_in FILE TEXT
+  grep -qF -- "$2" "$1" || { fail "$1 lacks '$2'; it holds:"; cat "$1" >&2; }
+}
+
+run help 0 worker --help
+expect_in "$out/help.out" "usage: tg worker --connect"
+run listed 0 --help
+expect_in "$out/listed.out" "worker"
+run noconnect 2 worker
+expect_in "$out/noconnect.err" "--connect ENDPOINT is required"
+run badscheme 2 worker --connect http://x
+expect_in "$out/badscheme.err" "tcp://HOST:PORT or ipc://PATH"
+run plaintcp 2 worker --connect tcp://127.0.0.1:5555
+expect_in "$out/plaintcp.err" "or --insecure"
+run both 2 worker --connect ipc:///tmp/x --fake-timing --simulate-device-ms 1
+expect_in "$out/both.err" "exclude each other"
+run halfkey 2 worker --connect tcp://127.0.0.1:5555 --key a.key
+expect_in "$out/halfkey.err" "--key and --server-key go together"
+run badchildren 2 worker --connect ipc:///tmp/x --children 0
+expect_in "$out/badchildren.err" "--children needs a count >= 1"
+run badsim 2 worker --connect ipc:///tmp/x --simulate-device-ms -3
+expect_in "$out/badsim.err" "--simulate-device-ms needs a time >= 0"
+run badhb 2 worker --connect ipc:///tmp/x --heartbeat-ms x
+expect_in "$out/badhb.err" "--heartbeat-ms needs a time >= 1"
+run badopt 2 worker --bogus
+expect_in "$out/badopt.err" "unknown option '--bogus'"
+run nokey 2 worker --connect tcp://127.0.0.1:5555 --key "$out/none.key" --server-key "$out/none.pub"
+
+# A simulated worker with nobody listening starts, and exits 0 on SIGTERM.
+sock="$(mktemp -d /tmp/tg-worker-sh-XXXXXX)"
+chmod 700 "$sock"
+"$tg" worker --connect "ipc://$sock/coord" --simulate-device-ms 1 --children 1 --id sh-worker \
+  >"$out/sim.out" 2>"$out/sim.err" &
+pid=$!
+sleep 1
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+[[ $rc -eq 0 ]] || { fail "simulated worker exited $rc after SIGTERM"; cat "$out/sim.err" >&2; }
+expect_in "$out/sim.err" "tg worker sh-worker: serving ipc://"
+rm -rf "$sock"
+
+if [[ $failures -ne 0 ]]; then
+  echo "$failures check(s) failed" >&2
+  exit 1
+fi
+echo "all tg worker checks passed"

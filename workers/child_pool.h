@@ -1,0 +1,164 @@
+// File: workers/child_pool.h
+// The worker daemon's process isolation: a pool of child processes (each a RunChildLoop
+// program) that run jobs of opaque bytes, with the device shared one child at a time.
+//
+// Every candidate kernel runs in a child. A child that segfaults, aborts, divides by zero,
+// exits, breaks the protocol or overruns a deadline is killed (its whole process group, so
+// the compilers it started go too), its job is reported as a typed JobOutcome, and a new
+// child is spawned at once (the respawn time is in stats()); a ready spare process takes the
+// next job meanwhile. Jobs queue while `children` jobs run. Children prepare (lower, compile) in parallel; a child's device phase starts when the
+// pool grants it the device (FIFO, one holder at a time), and its run deadline counts from
+// the grant, so waiting for the device never counts against a candidate.
+//
+// Children are started with posix_spawn (no code runs in a forked copy of this multithreaded
+// process), in their own process group, stdin from /dev/null, only the protocol socket
+// (fd kChildFd) beyond stdout/stderr. They set PR_SET_PDEATHSIG and RLIMIT_CORE=0 themselves
+// (RunChildLoop). The death signal follows the *thread* that spawned a child, so every child
+// is spawned by the pool's one spawner thread, which lives until every child is reaped (and
+// keeps the supervisor thread free while a spawn blocks). Deaths are seen through pidfds
+// (Linux >= 5.3).
+//
+// Example:
+//   ASSIGN_OR_RETURN(std::unique_ptr<ChildPool> pool,
+//                    ChildPool::Create({.argv = {"/path/to/child"}, .children = 4}));
+//   JobOutcome r = pool->Run(request_bytes, {.prepare_timeout_s = 60, .run_deadline_s = 2});
+//   if (r.kind == JobOutcomeKind::kCrashed) ... r.detail == "killed by SIGSEGV while running"
+#ifndef WORKERS_CHILD_POOL_H_
+#define WORKERS_CHILD_POOL_H_
+
+#include <sys/types.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <future>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "workers/frame.h"
+
+namespace tg::workers {
+
+// Time limits of one job.
+struct JobLimits {
+  // From the job's start to its first device request (or its response), and again from each
+  // device release to the next request or the response.
+  double prepare_timeout_s = 60;
+  // Each device hold, from the grant to the release (or the response).
+  double run_deadline_s = 10;
+};
+
+// The run deadline of a candidate from the best time so far: `factor` times the time of
+// `runs` runs at the best time (a candidate that slow would lose anyway), never below
+// floor_s (process and cache noise), never above ceiling_s. No best yet: ceiling_s.
+struct DeadlinePolicy {
+  double factor = 10;
+  double floor_s = 1;
+  double ceiling_s = 60;
+};
+double RunDeadlineS(double best_so_far_s, int runs, const DeadlinePolicy& policy = {});
+
+enum class JobOutcomeKind : uint8_t {
+  kOk,             // the child answered; `response` holds its bytes
+  kCrashed,        // the child died on its own: a signal (SIGSEGV, SIGABRT, ...) or an exit
+  kTimeout,        // the pool killed the child: a prepare timeout or run deadline passed
+  kLost,           // no verdict on the job: the pool shut down, or no child could start
+  kProtocolError,  // the child sent garbage, an oversized or unexpected frame; killed
+};
+std::string_view JobOutcomeKindName(JobOutcomeKind k);  // "ok", "crashed", ...
+
+// Where a job was when it ended.
+enum class JobPhase : uint8_t {
+  kQueued,     // waiting for a child
+  kPreparing,  // sent to a child, before its first device request
+  kWaiting,    // waiting for the device
+  kRunning,    // holding the device
+  kFinishing,  // after a device release, before the response
+};
+std::string_view JobPhaseName(JobPhase p);  // "queued", "preparing", ...
+
+struct JobOutcome {
+  JobOutcomeKind kind = JobOutcomeKind::kLost;
+  JobPhase phase = JobPhase::kQueued;
+  int signal = 0;       // the signal that ended the child (kTimeout: SIGKILL), else 0
+  int exit_code = -1;   // the child's exit status when it exited, else -1
+  pid_t pid = 0;        // the child that ran the job (0: never started)
+  std::string detail;   // failures: "killed by SIGSEGV while running", "ran longer than 2 s"
+  std::string response; // kOk: the child's response bytes
+  double queue_s = 0;    // submit -> sent to a child
+  double prepare_s = 0;  // outside the device, not waiting (prepare + finish phases)
+  double wait_s = 0;     // waiting for the device
+  double run_s = 0;      // holding the device
+  bool ok() const { return kind == JobOutcomeKind::kOk; }
+};
+
+struct ChildPoolOptions {
+  std::vector<std::string> argv;  // the child program (argv[0]: its path) and arguments
+  int children = 2;  // jobs at once
+  // Ready processes beyond `children`: when a child dies, a spare takes the next job at once
+  // while the replacement starts (process start is 10-30 ms; a job's round trip ~50 us).
+  int spares = 1;
+  // Largest frame either side may send: a bigger request fails at Submit (kProtocolError);
+  // a child sending a bigger response is killed. Children must accept at least this much
+  // (ChildLoopOptions::max_frame_bytes, same default).
+  size_t max_frame_bytes = kDefaultMaxFrameBytes;
+  double startup_timeout_s = 30;  // spawn -> the child's ready frame
+  double exit_grace_s = 2;        // Shutdown: EOF -> exit, before SIGKILL
+};
+
+struct PoolStats {
+  int children = 0;  // configured (jobs at once)
+  int spares = 0;
+  int64_t jobs_submitted = 0;
+  int64_t jobs_done = 0;  // outcomes delivered, any kind
+  int64_t ok = 0, crashed = 0, timeouts = 0, lost = 0, protocol_errors = 0;
+  int64_t spawns = 0;           // children started, the first ones included
+  int64_t start_failures = 0;   // children that never became ready
+  int64_t respawns = 0;         // replacements that became ready
+  double last_respawn_s = 0;    // previous child reaped -> replacement ready
+  double max_respawn_s = 0;
+  double total_respawn_s = 0;
+};
+
+class ChildPool {
+ public:
+  using Callback = std::function<void(JobOutcome)>;
+
+  // Starts the children and waits until each is ready. Errors: bad options, a child that
+  // cannot be spawned or exits/hangs before it is ready.
+  static absl::StatusOr<std::unique_ptr<ChildPool>> Create(const ChildPoolOptions& options);
+  ~ChildPool();  // Shutdown()
+  ChildPool(const ChildPool&) = delete;
+  ChildPool& operator=(const ChildPool&) = delete;
+
+  // Queues a job. `done` runs exactly once, on the pool's supervisor thread (keep it short; it
+  // may Submit, but must not Run, wait on a future of this pool, or Shutdown). After Shutdown
+  // began, `done` gets kLost at once (in the caller's thread), as does a request over
+  // max_frame_bytes (kProtocolError).
+  void Submit(std::string request, const JobLimits& limits, Callback done);
+  std::future<JobOutcome> Submit(std::string request, const JobLimits& limits);
+  // Submit and wait.
+  JobOutcome Run(std::string request, const JobLimits& limits);
+
+  // Fails queued jobs and kills running ones (kLost), closes idle children's connections
+  // (they exit), SIGKILLs any child still alive after exit_grace_s, reaps every child, and
+  // joins the supervisor thread. Idempotent. Must not be called from a callback.
+  void Shutdown();
+
+  PoolStats stats() const;
+  // The processes alive now (children + spares, ready or busy), by slot; 0 for a slot being
+  // replaced.
+  std::vector<pid_t> ChildPids() const;
+
+ private:
+  struct Impl;
+  explicit ChildPool(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tg::workers
+
+#endif  // WORKERS_CHILD_POOL_H_

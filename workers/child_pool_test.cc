@@ -1,0 +1,506 @@
+// File: workers/child_pool_test.cc
+// ChildPool against the test_child program: every failure kind comes back typed and the pool
+// keeps serving; the device is exclusive while prepares overlap; jobs queue; shutdown and
+// parent death leave no processes behind.
+//
+// Deadlines are generous and nothing asserts on speed: only on order, kinds and counts.
+#include "workers/child_pool.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <mutex>
+#include <condition_variable>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
+#include "gtest/gtest.h"
+
+extern char** environ;
+
+namespace tg::workers {
+namespace {
+
+std::string g_child;   // test_child
+std::string g_parent;  // test_pool_parent
+
+constexpr JobLimits kRelaxed{.prepare_timeout_s = 60, .run_deadline_s = 60};
+
+std::unique_ptr<ChildPool> MakePool(int children, int spares = 1) {
+  absl::StatusOr<std::unique_ptr<ChildPool>> p =
+      ChildPool::Create({.argv = {g_child}, .children = children, .spares = spares});
+  EXPECT_TRUE(p.ok()) << p.status();
+  return p.ok() ? std::move(*p) : nullptr;
+}
+
+// "t0 t1" in ns.
+std::pair<int64_t, int64_t> Interval(const JobOutcome& o) {
+  std::vector<std::string> parts = absl::StrSplit(o.response, ' ');
+  std::pair<int64_t, int64_t> r{0, 0};
+  EXPECT_EQ(parts.size(), 2u) << o.response;
+  if (parts.size() == 2) {
+    EXPECT_TRUE(absl::SimpleAtoi(parts[0], &r.first));
+    EXPECT_TRUE(absl::SimpleAtoi(parts[1], &r.second));
+  }
+  return r;
+}
+
+// A process is gone when kill() cannot find it or it is a zombie nobody reaped yet.
+bool ProcessGone(pid_t pid) {
+  if (kill(pid, 0) != 0) return errno == ESRCH;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  std::getline(stat, line);
+  size_t close_paren = line.rfind(')');
+  return close_paren != std::string::npos && close_paren + 2 < line.size() &&
+         (line[close_paren + 2] == 'Z' || line[close_paren + 2] == 'X');
+}
+
+bool Contains(const std::vector<pid_t>& pids, pid_t pid) {
+  return std::find(pids.begin(), pids.end(), pid) != pids.end();
+}
+
+// Waits (up to 20 s) until `n` replacements have become ready.
+void WaitForRespawns(ChildPool& pool, int64_t n) {
+  for (int i = 0; i < 400 && pool.stats().respawns < n; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_EQ(pool.stats().respawns, n);
+}
+
+void ExpectServing(ChildPool& pool) {
+  JobOutcome o = pool.Run("echo:still here", kRelaxed);
+  EXPECT_EQ(o.kind, JobOutcomeKind::kOk) << o.detail;
+  EXPECT_EQ(o.response, "still here");
+}
+
+TEST(ChildPoolTest, EchoRoundTrip) {
+  auto pool = MakePool(2);
+  ASSERT_NE(pool, nullptr);
+  JobOutcome o = pool->Run("echo:hello", kRelaxed);
+  EXPECT_TRUE(o.ok()) << o.detail;
+  EXPECT_EQ(o.response, "hello");
+  EXPECT_EQ(o.phase, JobPhase::kPreparing);  // never asked for the device
+  EXPECT_TRUE(Contains(pool->ChildPids(), o.pid));
+  EXPECT_EQ(pool->stats().ok, 1);
+}
+
+TEST(ChildPoolTest, LargeRequestAndResponse) {
+  auto pool = MakePool(1);
+  ASSERT_NE(pool, nullptr);
+  std::string text(8 << 20, 'q');
+  JobOutcome o = pool->Run("echo:" + text, kRelaxed);
+  ASSERT_TRUE(o.ok()) << o.detail;
+  EXPECT_EQ(o.response, text);
+  o = pool->Run("big:5000000", kRelaxed);
+  ASSERT_TRUE(o.ok()) << o.detail;
+  EXPECT_EQ(o.response.size(), 5000000u);
+}
+
+struct CrashCase {
+  const char* request;
+  int signal;
+  int exit_code;
+  const char* detail;
+  JobPhase phase;
+};
+
+TEST(ChildPoolTest, CrashesAreTypedAndTheChildIsReplaced) {
+  const CrashCase cases[] = {
+      {"segv", SIGSEGV, -1, "killed by SIGSEGV while preparing", JobPhase::kPreparing},
+      {"segv@device", SIGSEGV, -1, "killed by SIGSEGV while running", JobPhase::kRunning},
+      {"abort", SIGABRT, -1, "killed by SIGABRT while preparing", JobPhase::kPreparing},
+      {"fpe@device", SIGFPE, -1, "killed by SIGFPE while running", JobPhase::kRunning},
+      {"fpe", SIGFPE, -1, "killed by SIGFPE while preparing", JobPhase::kPreparing},
+      {"exit:3", 0, 3, "exited with status 3 while preparing", JobPhase::kPreparing},
+  };
+  for (int spares : {1, 0}) {
+    SCOPED_TRACE(spares);
+    auto pool = MakePool(1, spares);
+    ASSERT_NE(pool, nullptr);
+    int64_t respawns = 0;
+    for (const CrashCase& c : cases) {
+      SCOPED_TRACE(c.request);
+      std::vector<pid_t> before = pool->ChildPids();
+      JobOutcome o = pool->Run(c.request, kRelaxed);
+      EXPECT_EQ(o.kind, JobOutcomeKind::kCrashed)
+          << JobOutcomeKindName(o.kind) << ": " << o.detail;
+      EXPECT_EQ(o.signal, c.signal);
+      EXPECT_EQ(o.exit_code, c.exit_code);
+      EXPECT_EQ(o.detail, c.detail);
+      EXPECT_EQ(o.phase, c.phase);
+      EXPECT_TRUE(Contains(before, o.pid));
+      ExpectServing(*pool);
+      EXPECT_TRUE(ProcessGone(o.pid));
+      WaitForRespawns(*pool, ++respawns);
+      std::vector<pid_t> after = pool->ChildPids();
+      EXPECT_FALSE(Contains(after, o.pid));
+      EXPECT_FALSE(Contains(after, 0));
+      EXPECT_GT(pool->stats().last_respawn_s, 0);
+    }
+    EXPECT_EQ(pool->stats().crashed, 6);
+  }
+}
+
+TEST(ChildPoolTest, PrepareTimeout) {
+  auto pool = MakePool(1);
+  ASSERT_NE(pool, nullptr);
+  JobOutcome o = pool->Run("loop", {.prepare_timeout_s = 0.5, .run_deadline_s = 60});
+  EXPECT_EQ(o.kind, JobOutcomeKind::kTimeout) << o.detail;
+  EXPECT_EQ(o.detail, "prepared longer than 0.5 s");
+  EXPECT_EQ(o.signal, SIGKILL);
+  EXPECT_EQ(o.phase, JobPhase::kPreparing);
+  EXPECT_GE(o.prepare_s, 0.5);
+  ExpectServing(*pool);
+}
+
+TEST(ChildPoolTest, RunDeadline) {
+  auto pool = MakePool(1);
+  ASSERT_NE(pool, nullptr);
+  JobOutcome o = pool->Run("loop@device", {.prepare_timeout_s = 60, .run_deadline_s = 0.5});
+  EXPECT_EQ(o.kind, JobOutcomeKind::kTimeout) << o.detail;
+  EXPECT_EQ(o.detail, "ran longer than 0.5 s");
+  EXPECT_EQ(o.signal, SIGKILL);
+  EXPECT_EQ(o.phase, JobPhase::kRunning);
+  EXPECT_GE(o.run_s, 0.5);
+  ExpectServing(*pool);
+  // The device was released with the dead child: a new run gets it.
+  o = pool->Run("run:10", kRelaxed);
+  EXPECT_TRUE(o.ok()) << o.detail;
+}
+
+// A job may hold the device more than once; the time after a release is on the prepare clock.
+TEST(ChildPoolTest, SecondHoldAndFinishTimeout) {
+  auto pool = MakePool(1);
+  ASSERT_NE(pool, nullptr);
+  JobOutcome o = pool->Run("twice:0", kRelaxed);
+  EXPECT_TRUE(o.ok()) << o.detail;
+  EXPECT_EQ(o.response, "twice");
+  o = pool->Run("twice:5000", {.prepare_timeout_s = 0.5, .run_deadline_s = 60});
+  EXPECT_EQ(o.kind, JobOutcomeKind::kTimeout) << o.detail;
+  EXPECT_EQ(o.phase, JobPhase::kFinishing);
+  EXPECT_EQ(o.detail, "took longer than 0.5 s after its device run");
+  ExpectServing(*pool);
+}
+
+// Many jobs of every kind at once: each gets exactly one outcome of its kind, and the pool
+// serves afterwards with all its processes replaced and none left behind at shutdown.
+TEST(ChildPoolTest, MixedFailuresUnderLoad) {
+  struct Kind {
+    const char* request;
+    JobOutcomeKind kind;
+  } kinds[] = {
+      {"echo:a", JobOutcomeKind::kOk},          {"run:5", JobOutcomeKind::kOk},
+      {"segv@device", JobOutcomeKind::kCrashed}, {"abort", JobOutcomeKind::kCrashed},
+      {"fpe@device", JobOutcomeKind::kCrashed},  {"loop", JobOutcomeKind::kTimeout},
+      {"loop@device", JobOutcomeKind::kTimeout}, {"garbage", JobOutcomeKind::kProtocolError},
+      {"prep:20", JobOutcomeKind::kOk},
+  };
+  constexpr int kJobs = 72;
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<int> calls(kJobs, 0);
+  std::vector<JobOutcomeKind> got(kJobs, JobOutcomeKind::kLost);
+  int done = 0;
+  auto pool = MakePool(3);  // after what its callbacks touch, so it is destroyed first
+  ASSERT_NE(pool, nullptr);
+  for (int i = 0; i < kJobs; ++i) {
+    const Kind& k = kinds[(i * 5) % std::size(kinds)];
+    // Short deadlines only where a timeout is the point: the others must not hit one.
+    JobLimits limits = k.kind == JobOutcomeKind::kTimeout ? JobLimits{0.5, 0.5} : kRelaxed;
+    pool->Submit(k.request, limits, [&, i](JobOutcome o) {
+      std::lock_guard<std::mutex> l(mu);
+      ++calls[i];
+      got[i] = o.kind;
+      ++done;
+      cv.notify_all();
+    });
+  }
+  {
+    std::unique_lock<std::mutex> l(mu);
+    ASSERT_TRUE(cv.wait_for(l, std::chrono::seconds(120), [&] { return done == kJobs; }));
+  }
+  for (int i = 0; i < kJobs; ++i) {
+    const Kind& k = kinds[(i * 5) % std::size(kinds)];
+    EXPECT_EQ(calls[i], 1) << i;
+    EXPECT_EQ(got[i], k.kind) << i << " " << k.request;
+  }
+  ExpectServing(*pool);
+  std::vector<pid_t> pids = pool->ChildPids();
+  pool->Shutdown();
+  for (pid_t pid : pids) EXPECT_TRUE(pid == 0 || ProcessGone(pid)) << pid;
+  EXPECT_EQ(waitpid(-1, nullptr, WNOHANG), -1);
+  PoolStats st = pool->stats();
+  EXPECT_EQ(st.jobs_done, st.jobs_submitted);
+}
+
+// A job waiting for the device is not on the clock: its deadline starts at the grant.
+TEST(ChildPoolTest, WaitingForTheDeviceDoesNotCount) {
+  auto pool = MakePool(2);
+  ASSERT_NE(pool, nullptr);
+  std::future<JobOutcome> slow = pool->Submit("run:1500", kRelaxed);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  std::future<JobOutcome> quick =
+      pool->Submit("run:10", {.prepare_timeout_s = 60, .run_deadline_s = 1.0});
+  JobOutcome s = slow.get(), q = quick.get();
+  EXPECT_TRUE(s.ok()) << s.detail;
+  EXPECT_TRUE(q.ok()) << q.detail;
+  EXPECT_GT(q.wait_s, 0);
+}
+
+TEST(ChildPoolTest, ProtocolErrors) {
+  auto pool = MakePool(1);
+  ASSERT_NE(pool, nullptr);
+  struct Case {
+    const char* request;
+    const char* detail_has;
+  } cases[] = {
+      {"garbage", "bad frame magic"},
+      {"huge", "exceeds the cap"},
+      {"bad_order", "unexpected device_done frame while preparing"},
+      {"close", "closed its connection but kept running"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.request);
+    JobOutcome o = pool->Run(c.request, kRelaxed);
+    EXPECT_EQ(o.kind, JobOutcomeKind::kProtocolError) << o.detail;
+    EXPECT_NE(o.detail.find(c.detail_has), std::string::npos) << o.detail;
+    EXPECT_EQ(o.signal, SIGKILL);
+    ExpectServing(*pool);
+  }
+  EXPECT_EQ(pool->stats().protocol_errors, 4);
+}
+
+TEST(ChildPoolTest, FrameCapBothWays) {
+  absl::StatusOr<std::unique_ptr<ChildPool>> p =
+      ChildPool::Create({.argv = {g_child}, .children = 1, .max_frame_bytes = 1024});
+  ASSERT_TRUE(p.ok()) << p.status();
+  ChildPool& pool = **p;
+  // Too big to send: refused before any child sees it.
+  JobOutcome o = pool.Run("echo:" + std::string(2000, 'a'), kRelaxed);
+  EXPECT_EQ(o.kind, JobOutcomeKind::kProtocolError);
+  EXPECT_NE(o.detail.find("exceeds the frame cap"), std::string::npos) << o.detail;
+  EXPECT_EQ(o.pid, 0);
+  // Too big a response: the child is killed.
+  o = pool.Run("big:5000", kRelaxed);
+  EXPECT_EQ(o.kind, JobOutcomeKind::kProtocolError);
+  EXPECT_NE(o.detail.find("exceeds the cap of 1024"), std::string::npos) << o.detail;
+  EXPECT_NE(o.pid, 0);
+  ExpectServing(pool);
+}
+
+TEST(ChildPoolTest, IdleChildKilledFromOutsideIsReplaced) {
+  auto pool = MakePool(1);
+  ASSERT_NE(pool, nullptr);
+  pid_t victim = pool->ChildPids()[0];
+  ASSERT_EQ(kill(victim, SIGKILL), 0);
+  WaitForRespawns(*pool, 1);
+  ExpectServing(*pool);
+  EXPECT_FALSE(Contains(pool->ChildPids(), victim));
+}
+
+TEST(ChildPoolTest, DevicePhasesNeverOverlap) {
+  auto pool = MakePool(3);
+  ASSERT_NE(pool, nullptr);
+  std::vector<std::future<JobOutcome>> futures;
+  for (int i = 0; i < 9; ++i) futures.push_back(pool->Submit("run:50", kRelaxed));
+  std::vector<std::pair<int64_t, int64_t>> holds;
+  for (auto& f : futures) {
+    JobOutcome o = f.get();
+    ASSERT_TRUE(o.ok()) << o.detail;
+    holds.push_back(Interval(o));
+  }
+  std::sort(holds.begin(), holds.end());
+  for (size_t i = 1; i < holds.size(); ++i) {
+    EXPECT_LE(holds[i - 1].second, holds[i].first) << "device holds " << i - 1 << " and " << i;
+  }
+}
+
+TEST(ChildPoolTest, PreparesOverlap) {
+  auto pool = MakePool(3);
+  ASSERT_NE(pool, nullptr);
+  std::vector<std::future<JobOutcome>> futures;
+  for (int i = 0; i < 3; ++i) futures.push_back(pool->Submit("prep:1000", kRelaxed));
+  std::vector<std::pair<int64_t, int64_t>> preps;
+  for (auto& f : futures) {
+    JobOutcome o = f.get();
+    ASSERT_TRUE(o.ok()) << o.detail;
+    preps.push_back(Interval(o));
+  }
+  std::sort(preps.begin(), preps.end());
+  // Each started before the previous one ended.
+  for (size_t i = 1; i < preps.size(); ++i) EXPECT_LT(preps[i].first, preps[i - 1].second);
+}
+
+TEST(ChildPoolTest, JobsQueueWhenAllChildrenAreBusy) {
+  auto pool = MakePool(2);
+  ASSERT_NE(pool, nullptr);
+  std::vector<std::future<JobOutcome>> futures;
+  for (int i = 0; i < 6; ++i) futures.push_back(pool->Submit("prep:200", kRelaxed));
+  std::vector<std::pair<int64_t, int64_t>> preps;
+  int waited = 0;
+  for (auto& f : futures) {
+    JobOutcome o = f.get();
+    ASSERT_TRUE(o.ok()) << o.detail;
+    preps.push_back(Interval(o));
+    // Jobs 3-6 cannot start before a 200 ms prepare ended (a lower bound, not a speed).
+    waited += o.queue_s >= 0.15;
+  }
+  EXPECT_GE(waited, 4);
+  // Never more than two prepares at any moment.
+  for (const auto& p : preps) {
+    int running = 0;
+    for (const auto& q : preps) running += q.first <= p.first && p.first < q.second;
+    EXPECT_LE(running, 2);
+  }
+}
+
+TEST(ChildPoolTest, CallbacksFromManyThreads) {
+  auto pool = MakePool(2);
+  ASSERT_NE(pool, nullptr);
+  std::mutex mu;
+  std::condition_variable cv;
+  int ok = 0, done = 0;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 25; ++i) {
+        std::string text = std::to_string(t * 100 + i);
+        pool->Submit("echo:" + text, kRelaxed, [&, text](JobOutcome o) {
+          std::lock_guard<std::mutex> l(mu);
+          ok += o.ok() && o.response == text;
+          ++done;
+          cv.notify_all();
+        });
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  std::unique_lock<std::mutex> l(mu);
+  cv.wait(l, [&] { return done == 100; });
+  EXPECT_EQ(ok, 100);
+}
+
+TEST(ChildPoolTest, ShutdownReapsEveryChild) {
+  auto pool = MakePool(2);
+  ASSERT_NE(pool, nullptr);
+  ExpectServing(*pool);
+  std::vector<pid_t> pids = pool->ChildPids();
+  std::future<JobOutcome> spinning =
+      pool->Submit("loop@device", {.prepare_timeout_s = 1e6, .run_deadline_s = 1e6});
+  std::future<JobOutcome> preparing = pool->Submit("loop", {.prepare_timeout_s = 1e6});
+  std::future<JobOutcome> queued = pool->Submit("echo:never", kRelaxed);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  pool->Shutdown();
+  for (auto* f : {&spinning, &preparing, &queued}) {
+    JobOutcome o = f->get();
+    EXPECT_EQ(o.kind, JobOutcomeKind::kLost);
+    EXPECT_NE(o.detail.find("the pool shut down"), std::string::npos) << o.detail;
+  }
+  for (pid_t pid : pids) {
+    EXPECT_NE(kill(pid, 0), 0);
+    EXPECT_EQ(errno, ESRCH) << "child " << pid << " still exists";
+  }
+  EXPECT_EQ(waitpid(-1, nullptr, WNOHANG), -1);  // no child of ours left, zombie or not
+  EXPECT_EQ(errno, ECHILD);
+  // After shutdown a job fails at once.
+  JobOutcome late = pool->Run("echo:late", kRelaxed);
+  EXPECT_EQ(late.kind, JobOutcomeKind::kLost);
+  pool->Shutdown();  // idempotent
+}
+
+TEST(ChildPoolTest, CreateFailsForABadProgram) {
+  absl::StatusOr<std::unique_ptr<ChildPool>> p =
+      ChildPool::Create({.argv = {"/nonexistent/worker-child"}, .children = 1});
+  EXPECT_FALSE(p.ok());
+  // Runs, but never says ready.
+  p = ChildPool::Create({.argv = {"/bin/true"}, .children = 2});
+  EXPECT_FALSE(p.ok());
+  EXPECT_NE(p.status().message().find("before it was ready"), std::string_view::npos)
+      << p.status();
+  EXPECT_FALSE(ChildPool::Create({.argv = {}}).ok());
+}
+
+TEST(ChildPoolTest, RunDeadlineFromTheBestTime) {
+  DeadlinePolicy p{.factor = 10, .floor_s = 1, .ceiling_s = 60};
+  EXPECT_EQ(RunDeadlineS(std::numeric_limits<double>::infinity(), 3, p), 60);
+  EXPECT_EQ(RunDeadlineS(0.001, 3, p), 1);    // floor
+  EXPECT_DOUBLE_EQ(RunDeadlineS(0.5, 4, p), 20);
+  EXPECT_EQ(RunDeadlineS(10, 3, p), 60);      // ceiling
+}
+
+// The pool's parent is SIGKILLed (no destructor, no Shutdown): its children, one of them
+// spinning on the device, die with it.
+TEST(ChildPoolTest, ChildrenDieWithTheirParent) {
+  // Orphans get reparented to us, so we can see them die and reap them.
+  ASSERT_EQ(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+  int out[2];
+  ASSERT_EQ(pipe2(out, O_CLOEXEC), 0);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+  std::vector<char*> argv = {g_parent.data(), g_child.data(), nullptr};
+  pid_t parent = 0;
+  ASSERT_EQ(posix_spawn(&parent, g_parent.c_str(), &fa, nullptr, argv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&fa);
+  close(out[1]);
+  std::string line;
+  char c;
+  while (read(out[0], &c, 1) == 1 && c != '\n') line += c;
+  close(out[0]);
+  std::vector<pid_t> children;
+  for (const std::string& s : std::vector<std::string>(absl::StrSplit(line, ' ', absl::SkipEmpty()))) {
+    int pid = 0;
+    ASSERT_TRUE(absl::SimpleAtoi(s, &pid)) << line;
+    children.push_back(pid);
+  }
+  ASSERT_EQ(children.size(), 3u) << line;  // 2 children + 1 spare
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the loop job is on the device
+  ASSERT_EQ(kill(parent, SIGKILL), 0);
+  ASSERT_EQ(waitpid(parent, nullptr, 0), parent);
+  int killed = 0;
+  for (pid_t pid : children) {
+    int status = 0;
+    pid_t r = 0;
+    for (int i = 0; i < 400 && r == 0; ++i) {
+      r = waitpid(pid, &status, WNOHANG);
+      if (r == 0) std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    }
+    ASSERT_EQ(r, pid) << "child " << pid << " outlived its parent";
+    // An idle child may see EOF on its socket before the death signal and exit cleanly.
+    bool sigkill = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+    EXPECT_TRUE(sigkill || (WIFEXITED(status) && WEXITSTATUS(status) == 0)) << status;
+    killed += sigkill;
+  }
+  // The spinning one never reads its socket: only the death signal ends it.
+  EXPECT_GE(killed, 1);
+}
+
+}  // namespace
+}  // namespace tg::workers
+
+int main(int argc, char** argv) {
+  testing::InitGoogleTest(&argc, argv);
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: %s TEST_CHILD TEST_POOL_PARENT\n", argv[0]);
+    return 2;
+  }
+  tg::workers::g_child = argv[1];
+  tg::workers::g_parent = argv[2];
+  return RUN_ALL_TESTS();
+}

@@ -1,0 +1,34 @@
+// File: workers/test_pool_parent.cc
+// A worker stand-in for the parent-death test: starts a ChildPool of `test_child` processes,
+// keeps one of them spinning on the device, prints the pids of its processes (2 children, 1
+// spare) on stdout, and waits to be killed. Its children must die with it.
+//
+// Usage: test_pool_parent CHILD_PROGRAM
+#include <unistd.h>
+
+#include <cstdio>
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "workers/child_pool.h"
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s CHILD_PROGRAM\n", argv[0]);
+    return 2;
+  }
+  absl::StatusOr<std::unique_ptr<tg::workers::ChildPool>> pool =
+      tg::workers::ChildPool::Create({.argv = {argv[1]}, .children = 2});
+  if (!pool.ok()) {
+    std::fprintf(stderr, "%s\n", pool.status().ToString().c_str());
+    return 1;
+  }
+  // A child stuck in a loop on the device cannot read its socket: only its death signal
+  // can end it.
+  (*pool)->Submit("loop@device", {.prepare_timeout_s = 1e6, .run_deadline_s = 1e6},
+                  [](tg::workers::JobOutcome) {});
+  for (pid_t pid : (*pool)->ChildPids()) std::printf("%d ", static_cast<int>(pid));
+  std::printf("\n");
+  std::fflush(stdout);
+  while (true) pause();
+}

@@ -1,0 +1,623 @@
+// File: workers/worker.cc
+// The worker daemon: one thread owns the DEALER socket and all job state; the ChildPool's
+// supervisor (and, in simulate mode, the device thread) hand finished work back through a
+// queue and an eventfd that the socket thread polls next to the socket.
+#include "workers/worker.h"
+
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <condition_variable>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <list>
+#include <mutex>
+#include <thread>
+#include <utility>
+#include <variant>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "autotune/codec/farm_codec.h"
+#include "autotune/codec/farm_messages.h"
+#include "autotune/measurer.h"
+#include "tinygrad/base/config.h"
+#include "tinygrad/base/stable_hash.h"
+#include "tinygrad/base/status_macros.h"
+#include "tinygrad/engine/device.h"
+#include "tools/cli/version.h"
+#include "workers/child_pool.h"
+#include "workers/worker_child.h"
+
+namespace tg::workers {
+
+namespace codec = autotune::codec;
+namespace net = autotune::net;
+using autotune::CandidateResult;
+using autotune::KernelTask;
+using autotune::MeasureBatch;
+using autotune::Outcome;
+using Clock = std::chrono::steady_clock;
+
+std::string DefaultBuildId() { return absl::StrCat("tinygrad-cc ", std::string(kVersion), " ", std::string(kCompilerVersion)); }
+
+std::string DefaultWorkerId() {
+  char host[256] = {};
+  if (gethostname(host, sizeof(host) - 1) != 0) std::strcpy(host, "worker");
+  return absl::StrCat(host, "-", getpid());
+}
+
+namespace {
+
+// The last `capacity` tasks received, by digest, least recently used dropped first.
+class TaskCache {
+ public:
+  explicit TaskCache(size_t capacity) : capacity_(capacity) {}
+  std::shared_ptr<const KernelTask> Find(uint64_t digest) {
+    auto it = map_.find(digest);
+    if (it == map_.end()) return nullptr;
+    order_.splice(order_.begin(), order_, it->second.second);
+    return it->second.first;
+  }
+  std::shared_ptr<const KernelTask> Put(uint64_t digest, KernelTask task) {
+    if (std::shared_ptr<const KernelTask> t = Find(digest)) return t;
+    order_.push_front(digest);
+    auto t = std::make_shared<const KernelTask>(std::move(task));
+    map_.emplace(digest, std::make_pair(t, order_.begin()));
+    while (map_.size() > capacity_) {
+      map_.erase(order_.back());
+      order_.pop_back();
+    }
+    return t;
+  }
+
+ private:
+  size_t capacity_;
+  std::list<uint64_t> order_;  // most recent first
+  absl::flat_hash_map<uint64_t, std::pair<std::shared_ptr<const KernelTask>, std::list<uint64_t>::iterator>> map_;
+};
+
+// A job this worker holds.
+struct Job {
+  uint64_t job_id = 0, search_id = 0, task_digest = 0;
+  std::shared_ptr<const KernelTask> task;
+  std::vector<std::vector<Opt>> candidates;
+  autotune::MeasureOptions options;
+  double run_deadline_s = 0;
+  // Isolation: one result per candidate, filled as the single-candidate jobs end.
+  std::vector<CandidateResult> results;
+  size_t pending = 0;
+  Clock::time_point start;
+};
+
+// Finished work handed to the socket thread.
+struct Completion {
+  uint64_t local_id = 0;
+  int candidate = -1;  // -1: the whole job; else the isolated candidate
+  JobOutcome outcome;
+  std::optional<codec::MeasureResult> simulated;
+};
+
+// What a candidate's failed child job becomes in the reply.
+CandidateResult FailedCandidate(const JobOutcome& o) {
+  CandidateResult r;
+  switch (o.kind) {
+    case JobOutcomeKind::kCrashed:
+      r.outcome = Outcome::kRuntimeError;
+      r.error = absl::StrCat("crashed: ", o.detail);
+      break;
+    case JobOutcomeKind::kTimeout:
+      r.outcome = Outcome::kTimeout;
+      r.error = absl::StrCat("timeout: ", o.detail);
+      break;
+    case JobOutcomeKind::kProtocolError:
+      r.outcome = Outcome::kRuntimeError;
+      r.error = absl::StrCat("child protocol error: ", o.detail);
+      break;
+    case JobOutcomeKind::kLost:
+    case JobOutcomeKind::kOk:
+      r.outcome = Outcome::kWorkerLost;
+      r.error = absl::StrCat("lost: ", o.detail);
+      break;
+  }
+  r.cost.run_s = o.run_s;
+  return r;
+}
+
+std::string SignalName(int sig) {
+  switch (sig) {
+    case SIGTERM: return "SIGTERM";
+    case SIGINT: return "SIGINT";
+    case SIGHUP: return "SIGHUP";
+    default: return absl::StrCat("signal ", sig);
+  }
+}
+
+}  // namespace
+
+struct Worker::Impl {
+  WorkerOptions o;
+  std::unique_ptr<net::ZmqContext> own_ctx;
+  net::ZmqContext* ctx = nullptr;
+  net::ZmqSocket sock;
+  std::unique_ptr<ChildPool> pool;
+  autotune::DeviceClass device;
+  std::string build_id;
+  int capacity = 1;
+  int wake_fd = -1;
+  std::atomic<bool> stop{false};
+  std::atomic<int> stop_signal{0};
+  bool ran = false;
+
+  // Handed over from other threads.
+  std::mutex mu;
+  std::deque<Completion> done;
+
+  // Simulate mode: the device thread and its queue.
+  struct SimJob {
+    uint64_t local_id, job_id, search_id;
+    std::vector<std::vector<Opt>> candidates;
+    int runs;
+  };
+  std::thread sim_thread;
+  std::mutex sim_mu;
+  std::condition_variable sim_cv;
+  std::deque<SimJob> sim_queue;
+  bool sim_stop = false;
+
+  // Socket-thread state.
+  TaskCache tasks{64};
+  absl::flat_hash_map<uint64_t, std::unique_ptr<Job>> jobs;
+  uint64_t next_local = 1;
+  uint64_t hb_seq = 0;
+  std::deque<std::string> unsent;  // results the socket refused for now
+  Clock::time_point last_heard, next_heartbeat;
+
+  mutable std::mutex stats_mu;
+  WorkerStats stats;
+
+  ~Impl() {
+    if (pool) pool->Shutdown();
+    StopSimThread();
+    sock.Close();
+    if (wake_fd >= 0) close(wake_fd);
+  }
+
+  void Log(std::string_view line) {
+    if (o.log) {
+      o.log(line);
+    } else {
+      std::fprintf(stderr, "tg worker %s: %.*s\n", o.worker_id.c_str(), static_cast<int>(line.size()), line.data());
+    }
+  }
+  template <typename F>
+  void Stat(F f) {
+    std::lock_guard<std::mutex> l(stats_mu);
+    f(stats);
+  }
+  void Wake() {
+    uint64_t one = 1;
+    (void)!write(wake_fd, &one, sizeof(one));
+  }
+  void Push(Completion c) {
+    {
+      std::lock_guard<std::mutex> l(mu);
+      done.push_back(std::move(c));
+    }
+    Wake();
+  }
+  void StopSimThread() {
+    {
+      std::lock_guard<std::mutex> l(sim_mu);
+      sim_stop = true;
+    }
+    sim_cv.notify_all();
+    if (sim_thread.joinable()) sim_thread.join();
+  }
+
+  // ** simulate mode **
+
+  void SimLoop() {
+    std::unique_lock<std::mutex> l(sim_mu);
+    while (true) {
+      sim_cv.wait(l, [&] { return sim_stop || !sim_queue.empty(); });
+      if (sim_stop) return;
+      SimJob j = std::move(sim_queue.front());
+      sim_queue.pop_front();
+      l.unlock();
+      codec::MeasureResult r{.job_id = j.job_id, .search_id = j.search_id};
+      Clock::time_point t0 = Clock::now();
+      const double x = o.simulate_device_s;
+      for (const std::vector<Opt>& c : j.candidates) {
+        if (x > 0) std::this_thread::sleep_for(std::chrono::duration<double>(x));
+        CandidateResult cr;
+        cr.samples_s.assign(static_cast<size_t>(std::max(j.runs, 1)), x);
+        cr.min_s = x;
+        cr.program_hash = StableHasher().AddBytes(codec::EncodeOpts(c)).Finish();
+        cr.cost.run_s = x;
+        r.batch.results.push_back(std::move(cr));
+      }
+      r.batch.run_wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
+      Push(Completion{.local_id = j.local_id, .simulated = std::move(r)});
+      l.lock();
+    }
+  }
+
+  // ** sending **
+
+  // Heartbeats: sent now or never (a later one replaces it).
+  void SendDroppable(std::string bytes) { (void)sock.Send({std::move(bytes)}, net::SendMode::kDontWait); }
+  // Results, Hello, Ready: sent now, or kept in order until the socket takes them.
+  void SendKeep(std::string bytes) {
+    if (unsent.empty()) {
+      absl::Status s = sock.Send({bytes}, net::SendMode::kDontWait);
+      if (s.ok()) return;
+      if (!net::IsTimeout(s)) Log(absl::StrCat("send failed: ", s.message()));
+    }
+    unsent.push_back(std::move(bytes));
+  }
+  void Flush() {
+    while (!unsent.empty()) {
+      absl::Status s = sock.Send({unsent.front()}, net::SendMode::kDontWait);
+      if (!s.ok()) return;
+      unsent.pop_front();
+    }
+  }
+  // Stats count a message before it is sent, so whoever receives it sees it counted.
+  void SendResult(codec::MeasureResult r) {
+    Stat([&](WorkerStats& s) {
+      ++s.results_sent;
+      s.in_flight = static_cast<int64_t>(jobs.size());
+    });
+    SendKeep(codec::EncodeFarmMessage(std::move(r)));
+  }
+  void SendHeartbeat() {
+    Stat([](WorkerStats& s) { ++s.heartbeats_sent; });
+    SendDroppable(codec::EncodeFarmMessage(
+        codec::Heartbeat{.seq = ++hb_seq, .in_flight = static_cast<uint32_t>(jobs.size())}));
+  }
+
+  // A fresh socket, Hello and Ready.
+  absl::Status Connect() {
+    sock.Close();
+    ASSIGN_OR_RETURN(sock, net::ZmqSocket::Create(*ctx, net::SocketType::kDealer));
+    RETURN_IF_ERROR(sock.SetRoutingId(o.worker_id));
+    RETURN_IF_ERROR(net::ConfigureClient(sock, o.endpoint, o.security));
+    Stat([](WorkerStats& s) { ++s.connects; });
+    SendKeep(codec::EncodeFarmMessage(codec::Hello{.build_id = build_id,
+                                                   .device = device,
+                                                   .worker_id = o.worker_id,
+                                                   .capacity = static_cast<uint32_t>(capacity)}));
+    SendKeep(codec::EncodeFarmMessage(codec::Ready{.credits = static_cast<uint32_t>(capacity)}));
+    last_heard = Clock::now();
+    next_heartbeat = last_heard + o.heartbeat;
+    return absl::OkStatus();
+  }
+
+  // ** jobs **
+
+  JobLimits Limits(const Job& j, size_t candidates) const {
+    double d = j.run_deadline_s > 0 ? j.run_deadline_s : j.options.timeout_s;
+    d = std::max(d, o.run_deadline_floor_s);
+    const double runs = std::max(j.options.runs, 0) + 1;  // the check run and the timed runs
+    const double k = static_cast<double>(std::max<size_t>(candidates, 1));
+    return {.prepare_timeout_s = o.prepare_timeout_floor_s + j.options.timeout_s * k,
+            .run_deadline_s = d * runs * k};
+  }
+
+  void Submit(uint64_t local_id, int candidate) {
+    Job& j = *jobs.at(local_id);
+    codec::MeasureRequest req{.job_id = j.job_id,
+                              .search_id = j.search_id,
+                              .task_digest = j.task_digest,
+                              .task = *j.task,
+                              .options = j.options,
+                              .run_deadline_s = j.run_deadline_s};
+    if (candidate < 0) {
+      req.candidates = j.candidates;
+    } else {
+      req.candidates = {j.candidates[static_cast<size_t>(candidate)]};
+    }
+    const JobLimits limits = Limits(j, req.candidates.size());
+    pool->Submit(codec::EncodeFarmMessage(req), limits, [this, local_id, candidate](JobOutcome out) {
+      Push(Completion{.local_id = local_id, .candidate = candidate, .outcome = std::move(out)});
+    });
+  }
+
+  void HandleJob(codec::MeasureRequest req) {
+    Stat([](WorkerStats& s) { ++s.jobs_received; });
+    codec::MeasureResult reply{.job_id = req.job_id, .search_id = req.search_id};
+    std::shared_ptr<const KernelTask> task;
+    if (req.task.has_value()) {
+      const uint64_t digest = codec::KernelTaskDigest(*req.task);
+      if (req.task_digest != 0 && req.task_digest != digest) {
+        reply.status = absl::InvalidArgumentError(
+            absl::StrFormat("task digest %016x does not match its task (%016x)", req.task_digest, digest));
+        SendResult(std::move(reply));
+        return;
+      }
+      req.task_digest = digest;
+      task = tasks.Put(digest, *std::move(req.task));
+    } else {
+      task = tasks.Find(req.task_digest);
+      if (task == nullptr) {
+        Stat([](WorkerStats& s) { ++s.unknown_task; });
+        reply.status = absl::FailedPreconditionError(absl::StrFormat("unknown task %016x", req.task_digest));
+        SendResult(std::move(reply));
+        return;
+      }
+    }
+    if (req.candidates.empty()) {
+      SendResult(std::move(reply));
+      return;
+    }
+    const uint64_t local_id = next_local++;
+    auto job = std::make_unique<Job>(Job{.job_id = req.job_id,
+                                         .search_id = req.search_id,
+                                         .task_digest = req.task_digest,
+                                         .task = std::move(task),
+                                         .candidates = std::move(req.candidates),
+                                         .options = std::move(req.options),
+                                         .run_deadline_s = req.run_deadline_s,
+                                         .start = Clock::now()});
+    Job& j = *job;
+    jobs.emplace(local_id, std::move(job));
+    Stat([&](WorkerStats& s) { s.in_flight = static_cast<int64_t>(jobs.size()); });
+    if (o.mode == TimingMode::kSimulate) {
+      {
+        std::lock_guard<std::mutex> l(sim_mu);
+        sim_queue.push_back(SimJob{local_id, j.job_id, j.search_id, j.candidates, j.options.runs});
+      }
+      sim_cv.notify_one();
+      return;
+    }
+    Submit(local_id, -1);
+  }
+
+  void Finish(uint64_t local_id, codec::MeasureResult r) {
+    jobs.erase(local_id);
+    SendResult(std::move(r));
+  }
+
+  void HandleCompletion(Completion c) {
+    auto it = jobs.find(c.local_id);
+    if (it == jobs.end()) return;
+    Job& j = *it->second;
+    if (c.simulated.has_value()) {
+      Finish(c.local_id, *std::move(c.simulated));
+      return;
+    }
+    const JobOutcome& out = c.outcome;
+    if (out.kind == JobOutcomeKind::kLost && stop.load()) return;  // shutting down: Bye says it
+    codec::MeasureResult reply{.job_id = j.job_id, .search_id = j.search_id};
+    const size_t n = j.candidates.size();
+    // The child's answer, checked: one result per candidate it was given.
+    auto decode = [&](size_t expected) -> absl::StatusOr<codec::MeasureResult> {
+      absl::StatusOr<codec::FarmMessage> m = codec::DecodeFarmMessage(out.response);
+      if (!m.ok()) return absl::InternalError(absl::StrCat("worker child answered garbage: ", m.status().message()));
+      auto* r = std::get_if<codec::MeasureResult>(&*m);
+      if (r == nullptr) return absl::InternalError("worker child answered with a non-result");
+      if (r->status.ok() && r->batch.results.size() != expected) {
+        return absl::InternalError(absl::StrCat("worker child answered ", r->batch.results.size(),
+                                                " results for ", expected, " candidates"));
+      }
+      return std::move(*r);
+    };
+    if (c.candidate < 0) {
+      if (out.ok()) {
+        absl::StatusOr<codec::MeasureResult> r = decode(n);
+        if (r.ok()) {
+          reply.status = std::move(r->status);
+          reply.batch = std::move(r->batch);
+        } else {
+          reply.status = r.status();
+        }
+        Finish(c.local_id, std::move(reply));
+        return;
+      }
+      if (n == 1 || out.kind == JobOutcomeKind::kLost) {
+        CandidateResult f = FailedCandidate(out);
+        if (n == 1) CountFailure(f);
+        reply.batch.results.assign(n, f);
+        Finish(c.local_id, std::move(reply));
+        return;
+      }
+      // Some candidate took its child down: find which by running each on its own.
+      Log(absl::StrCat("job ", j.job_id, ": child ", std::string(JobOutcomeKindName(out.kind)), " (", out.detail,
+                       "); re-running its ", n, " candidates one per child"));
+      Stat([](WorkerStats& s) { ++s.isolations; });
+      j.results.assign(n, CandidateResult{});
+      j.pending = n;
+      for (size_t i = 0; i < n; ++i) Submit(c.local_id, static_cast<int>(i));
+      return;
+    }
+    CandidateResult& slot = j.results[static_cast<size_t>(c.candidate)];
+    if (out.ok()) {
+      absl::StatusOr<codec::MeasureResult> r = decode(1);
+      if (r.ok() && r->status.ok()) {
+        slot = std::move(r->batch.results[0]);
+      } else {
+        slot.outcome = Outcome::kRuntimeError;
+        slot.error = std::string((r.ok() ? r->status : r.status()).message());
+      }
+    } else {
+      slot = FailedCandidate(out);
+      CountFailure(slot);
+    }
+    if (--j.pending > 0) return;
+    reply.batch.results = std::move(j.results);
+    Finish(c.local_id, std::move(reply));
+  }
+
+  void CountFailure(const CandidateResult& r) {
+    Stat([&](WorkerStats& s) {
+      if (r.outcome == Outcome::kTimeout) ++s.candidates_timed_out;
+      if (r.outcome == Outcome::kRuntimeError) ++s.candidates_crashed;
+    });
+  }
+
+  // One message from the coordinator. Returns false when Run should end (Bye + exit_on_bye).
+  bool HandleMessage(const net::Frames& frames) {
+    Stat([](WorkerStats& s) { ++s.messages_received; });
+    last_heard = Clock::now();
+    if (frames.size() != 1) {
+      Stat([](WorkerStats& s) { ++s.bad_messages; });
+      Log(absl::StrCat("ignored a message of ", frames.size(), " frames"));
+      return true;
+    }
+    absl::StatusOr<codec::FarmMessage> m = codec::DecodeFarmMessage(frames[0]);
+    if (!m.ok()) {
+      Stat([](WorkerStats& s) { ++s.bad_messages; });
+      Log(absl::StrCat("ignored an undecodable message: ", m.status().message()));
+      return true;
+    }
+    if (auto* req = std::get_if<codec::MeasureRequest>(&*m)) {
+      HandleJob(std::move(*req));
+    } else if (std::holds_alternative<codec::Heartbeat>(*m)) {
+      // liveness only
+    } else if (auto* bye = std::get_if<codec::Bye>(&*m)) {
+      Log(absl::StrCat("the coordinator said bye: ", bye->reason));
+      if (o.exit_on_bye) return false;
+    } else {
+      Stat([](WorkerStats& s) { ++s.bad_messages; });
+      Log(absl::StrCat("ignored an unexpected '", std::string(codec::FarmMessageKind(*m)), "' from the coordinator"));
+    }
+    return true;
+  }
+
+  absl::Status Run() {
+    if (ran) return absl::FailedPreconditionError("Worker::Run called twice");
+    ran = true;
+    RETURN_IF_ERROR(Connect());
+    const auto dead_after = o.heartbeat * o.dead_after;
+    bool bye_received = false;
+    while (!stop.load()) {
+      const Clock::time_point now = Clock::now();
+      auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(next_heartbeat - now);
+      wait = std::clamp(wait, std::chrono::milliseconds(0), o.heartbeat);
+      if (!unsent.empty()) wait = std::min(wait, std::chrono::milliseconds(10));
+      net::PollItem items[2] = {{.socket = &sock}, {.fd = wake_fd}};
+      absl::StatusOr<int> ready = net::Poll(items, wait);
+      if (!ready.ok()) {
+        if (net::IsTerminated(ready.status())) break;  // a shared context is going away
+        return ready.status();
+      }
+      if (items[1].readable) {
+        uint64_t v;
+        (void)!read(wake_fd, &v, sizeof(v));
+      }
+      std::deque<Completion> finished;
+      {
+        std::lock_guard<std::mutex> l(mu);
+        finished.swap(done);
+      }
+      for (Completion& c : finished) HandleCompletion(std::move(c));
+      if (items[0].readable) {
+        while (true) {
+          absl::StatusOr<net::Frames> f = sock.TryReceive();
+          if (!f.ok()) break;
+          if (!HandleMessage(*f)) {
+            bye_received = true;
+            break;
+          }
+        }
+        if (bye_received) break;
+      }
+      Flush();
+      const Clock::time_point t = Clock::now();
+      if (t >= next_heartbeat) {
+        SendHeartbeat();
+        next_heartbeat = std::max(next_heartbeat + o.heartbeat, t);
+      }
+      if (t - last_heard > dead_after) {
+        Log(absl::StrCat("no word from the coordinator for ", o.dead_after, " heartbeats: reconnecting"));
+        RETURN_IF_ERROR(Connect());
+      }
+    }
+    if (!bye_received) {
+      const int sig = stop_signal.load();
+      (void)sock.Send({codec::EncodeFarmMessage(
+                          codec::Bye{.reason = sig != 0 ? absl::StrCat("worker stopping on ", SignalName(sig))
+                                                        : std::string("worker stopping")})},
+                      net::SendMode::kDontWait);
+    }
+    sock.Close();  // the linger delivers the Bye
+    if (pool) pool->Shutdown();
+    StopSimThread();
+    return absl::OkStatus();
+  }
+};
+
+absl::StatusOr<std::unique_ptr<Worker>> Worker::Create(WorkerOptions options) {
+  auto impl = std::make_unique<Impl>();
+  Impl& w = *impl;
+  if (options.endpoint.empty()) return absl::InvalidArgumentError("no coordinator endpoint");
+  if (options.worker_id.empty()) options.worker_id = DefaultWorkerId();
+  if (options.worker_id.size() > 255) return absl::InvalidArgumentError("worker id longer than 255 bytes");
+  if (options.heartbeat.count() <= 0) return absl::InvalidArgumentError("heartbeat interval must be > 0 ms");
+  if (options.dead_after < 1) return absl::InvalidArgumentError("dead_after must be >= 1");
+  if (options.children < 0) return absl::InvalidArgumentError("children must be >= 0");
+  if (options.mode == TimingMode::kSimulate && options.simulate_device_s < 0) {
+    return absl::InvalidArgumentError("simulated device time must be >= 0");
+  }
+  const int cores = std::max(1, GetConfig().cpu_count);
+  if (options.children == 0) options.children = cores;
+  w.capacity = options.children;
+  w.tasks = TaskCache(std::max<size_t>(options.task_cache, 64));
+  w.build_id = options.build_id.empty() ? DefaultBuildId() : options.build_id;
+  if (options.device_class.has_value()) {
+    w.device = *options.device_class;
+  } else {
+    ASSIGN_OR_RETURN(Device * dev, GetDevice("CPU"));
+    ASSIGN_OR_RETURN(w.device, autotune::DeviceClassFor(*dev));
+  }
+  w.wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (w.wake_fd < 0) return absl::InternalError(absl::StrCat("eventfd: ", std::strerror(errno)));
+  if (options.context != nullptr) {
+    w.ctx = options.context;
+  } else {
+    w.own_ctx = std::make_unique<net::ZmqContext>();
+    w.ctx = w.own_ctx.get();
+  }
+  if (options.mode == TimingMode::kSimulate) {
+    w.o = std::move(options);
+    w.sim_thread = std::thread([&w] { w.SimLoop(); });
+  } else {
+    if (options.child_argv.empty()) return absl::InvalidArgumentError("no child program (child_argv)");
+    std::vector<std::string> argv = options.child_argv;
+    if (options.mode == TimingMode::kFakeTiming) argv.emplace_back(kFakeTimingFlag);
+    argv.emplace_back(kCompileThreadsFlag);
+    argv.push_back(absl::StrCat(std::max(1, cores / options.children)));
+    ASSIGN_OR_RETURN(w.pool, ChildPool::Create({.argv = std::move(argv), .children = options.children}));
+    w.o = std::move(options);
+  }
+  return std::unique_ptr<Worker>(new Worker(std::move(impl)));
+}
+
+Worker::Worker(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Worker::~Worker() = default;
+
+absl::Status Worker::Run() { return impl_->Run(); }
+
+void Worker::Stop(int signal) {
+  impl_->stop_signal.store(signal);
+  impl_->stop.store(true);
+  impl_->Wake();
+}
+
+WorkerStats Worker::stats() const {
+  std::lock_guard<std::mutex> l(impl_->stats_mu);
+  return impl_->stats;
+}
+
+const std::string& Worker::worker_id() const { return impl_->o.worker_id; }
+int Worker::capacity() const { return impl_->capacity; }
+
+}  // namespace tg::workers

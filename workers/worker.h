@@ -1,0 +1,138 @@
+// File: workers/worker.h
+// The worker daemon of the tuning farm (`tg worker`): connects to a coordinator, announces its
+// device class, and measures the jobs it receives, each candidate isolated in a child process.
+//
+// Protocol (workers/README.md "Protocol"): a DEALER socket whose routing id is the worker id;
+// Hello{device class, build id, capacity} + Ready{capacity} on connect; Heartbeat every
+// interval both ways; a coordinator silent for `dead_after` intervals is presumed dead: the
+// worker reconnects (a fresh socket) and says Hello again. Jobs carry their task the first
+// time; later only its digest (a job whose task the worker lacks gets FailedPrecondition
+// "unknown task <digest hex>"). Bye on Stop(); a Bye from the coordinator ends Run() only
+// with exit_on_bye.
+//
+// Timing modes:
+//   kReal        each job runs in a ChildPool child (worker_child.h): several jobs lower and
+//                compile at once, their device phases one at a time. A job whose child crashes
+//                or overruns is re-run one candidate per child job: the culprit gets
+//                kRuntimeError "crashed: killed by SIGSEGV while running" (or kTimeout), the
+//                others are measured normally.
+//   kFakeTiming  kReal with FakeTimeS(program hash) samples (farm tests only).
+//   kSimulate    no children, nothing compiled: each candidate holds the worker's one device
+//                for simulate_device_s (a sleep), result kOk (scaling benchmarks only).
+//
+// Several Workers can share one process (each on its own thread, e.g. 64 simulated workers
+// for a coordinator benchmark).
+//
+// Example:
+//   ASSIGN_OR_RETURN(std::unique_ptr<Worker> w, Worker::Create({
+//       .endpoint = "ipc:///run/farm/coord", .worker_id = "w1",
+//       .child_argv = {"/proc/self/exe", "worker", "--child"}}));
+//   std::thread t([&] { absl::Status s = w->Run(); });
+//   ...
+//   w->Stop();  // also from a signal handler
+//   t.join();
+#ifndef WORKERS_WORKER_H_
+#define WORKERS_WORKER_H_
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "autotune/device_class.h"
+#include "autotune/net/secure_endpoint.h"
+#include "autotune/net/zmq_socket.h"
+#include "tinygrad/codegen/opt/opt.h"
+
+namespace tg::workers {
+
+enum class TimingMode { kReal, kFakeTiming, kSimulate };
+
+struct WorkerOptions {
+  std::string endpoint;    // the coordinator: tcp://HOST:PORT or ipc://PATH
+  std::string worker_id;   // the DEALER routing id; empty: DefaultWorkerId()
+  autotune::net::SecurityOptions security;  // CURVE client keys, or insecure / ipc permissions
+  // Another context to open the socket on (several in-process workers); null: the worker's own.
+  autotune::net::ZmqContext* context = nullptr;
+
+  TimingMode mode = TimingMode::kReal;
+  double simulate_device_s = 0;  // kSimulate: device time per candidate
+  // Jobs at once (child processes, and the capacity announced); 0: the machine's cores.
+  int children = 0;
+  // The child program (WorkerChildMain) and its arguments; kFakeTiming appends --fake-timing.
+  // Not used by kSimulate.
+  std::vector<std::string> child_argv;
+
+  std::chrono::milliseconds heartbeat{1000};
+  int dead_after = 5;         // heartbeat intervals of coordinator silence
+  bool exit_on_bye = false;   // Run() returns when the coordinator says Bye
+  size_t task_cache = 64;     // tasks kept by digest (at least 64)
+  // A run's deadline is the job's run_deadline_s (else options.timeout_s), never below this.
+  double run_deadline_floor_s = 1;
+  double prepare_timeout_floor_s = 60;  // lowering + compiling a job, plus per-candidate time
+
+  // Announced in Hello. Unset: DeviceClassFor(CPU device) / DefaultBuildId().
+  std::optional<autotune::DeviceClass> device_class;
+  std::string build_id;
+  // One line per event worth a person's attention; unset: stderr ("tg worker <id>: ...").
+  std::function<void(std::string_view)> log;
+};
+
+struct WorkerStats {
+  int64_t connects = 0;        // Hellos sent (the first one and every reconnect)
+  int64_t jobs_received = 0;
+  int64_t results_sent = 0;
+  int64_t unknown_task = 0;    // jobs answered FailedPrecondition "unknown task"
+  int64_t isolations = 0;      // jobs whose child died, re-run one candidate per child job
+  int64_t candidates_crashed = 0;
+  int64_t candidates_timed_out = 0;
+  int64_t heartbeats_sent = 0;
+  int64_t messages_received = 0;
+  int64_t bad_messages = 0;    // undecodable or unexpected messages from the coordinator
+  int64_t in_flight = 0;       // jobs held now
+};
+
+// "tinygrad-cc <version> <compiler>".
+std::string DefaultBuildId();
+// "<hostname>-<pid>".
+std::string DefaultWorkerId();
+
+class Worker {
+ public:
+  // Checks the options, starts the child processes (kReal, kFakeTiming) and reads the device
+  // class. Does not connect yet.
+  static absl::StatusOr<std::unique_ptr<Worker>> Create(WorkerOptions options);
+  ~Worker();
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+
+  // Connects and serves until Stop() (sends Bye, returns OK) or, with exit_on_bye, the
+  // coordinator's Bye (returns OK). Errors: the endpoint or security options are unusable.
+  // Call once.
+  absl::Status Run();
+
+  // Makes Run() say Bye and return. Thread-safe and async-signal-safe (an atomic store and a
+  // write(2)): call it from a SIGTERM handler. `signal` (if not 0) is named in the Bye.
+  void Stop(int signal = 0);
+
+  WorkerStats stats() const;
+  const std::string& worker_id() const;
+  int capacity() const;
+
+ private:
+  struct Impl;
+  explicit Worker(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tg::workers
+
+#endif  // WORKERS_WORKER_H_

@@ -1,0 +1,60 @@
+// File: workers/worker_child.h
+// The child process of the worker daemon (workers/worker.h): measures one job's candidates
+// with a LocalMeasurer, inside a ChildPool child, so that a candidate that crashes or hangs
+// only takes this process down.
+//
+// Request and response are farm protocol values, encoded with autotune/codec/farm_codec.h:
+// the request is a MeasureRequest that always carries its task, the response a MeasureResult
+// (status = Measure's error, or OK with one CandidateResult per candidate). The child keeps
+// one LocalMeasurer for its whole life, so the reference outputs of the task it measured
+// last are computed once, not per job. Its device phase (checking and timing) runs between
+// DeviceGate::Acquire and Release: the daemon grants the device to one child at a time.
+//
+// The same code runs as `tg worker --child [...]` (the tg binary re-executes itself: nothing
+// else has to be built or found next to it) and in test programs.
+//
+// Arguments: --fake-timing (LocalMeasurerOptions::fake_timing), --compile-threads N.
+//
+// Example (a child program's main):
+//   int main(int argc, char** argv) {
+//     std::vector<std::string_view> args(argv + 1, argv + argc);
+//     return tg::workers::WorkerChildMain(args);
+//   }
+#ifndef WORKERS_WORKER_CHILD_H_
+#define WORKERS_WORKER_CHILD_H_
+
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tinygrad/codegen/opt/opt.h"
+
+namespace tg::workers {
+
+inline constexpr std::string_view kFakeTimingFlag = "--fake-timing";
+inline constexpr std::string_view kCompileThreadsFlag = "--compile-threads";
+
+struct WorkerChildOptions {
+  bool fake_timing = false;
+  int compile_threads = 1;  // threads lowering and compiling one job (0: Config.cpu_count)
+};
+
+// Parses the child's arguments (after the program name / `worker --child`).
+absl::StatusOr<WorkerChildOptions> ParseWorkerChildArgs(std::span<const std::string_view> args);
+
+// Test hooks, for fault injection in test programs only.
+struct WorkerChildHooks {
+  // Called right after the device was granted, with the job's candidates.
+  std::function<void(std::span<const std::vector<Opt>> candidates)> on_device;
+};
+
+// Parses `args`, then serves jobs until the daemon closes the connection (RunChildLoop).
+// Returns the process exit code (2: bad arguments).
+int WorkerChildMain(std::span<const std::string_view> args, const WorkerChildHooks& hooks = {});
+
+}  // namespace tg::workers
+
+#endif  // WORKERS_WORKER_CHILD_H_

@@ -1,0 +1,522 @@
+// File: workers/worker_test.cc
+// The worker daemon against a coordinator played by the test (a ROUTER socket speaking the
+// farm protocol): announce, jobs with and without their task, crash and hang isolation,
+// heartbeats, reconnection after coordinator silence, Bye, fake timing, simulated device.
+//
+// Deadlines are generous and nothing asserts on speed: only on kinds, counts and order.
+#include "workers/worker.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_format.h"
+#include "autotune/codec/farm_codec.h"
+#include "autotune/codec/farm_messages.h"
+#include "autotune/device_class.h"
+#include "autotune/local_measurer.h"
+#include "autotune/measurer.h"
+#include "autotune/net/secure_endpoint.h"
+#include "autotune/net/zmq_socket.h"
+#include "autotune/test_kernels.h"
+#include "gtest/gtest.h"
+#include "tinygrad/base/stable_hash.h"
+#include "tinygrad/codegen/opt/opt.h"
+#include "tinygrad/engine/device.h"
+
+namespace tg::workers {
+namespace {
+
+namespace codec = autotune::codec;
+namespace net = autotune::net;
+using autotune::KernelTask;
+using autotune::Outcome;
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+std::string g_child;  // worker_test_child
+
+const Opt kCrashMarker{OptOps::UPCAST, 0, int64_t{13}};
+const Opt kHangMarker{OptOps::UPCAST, 0, int64_t{17}};
+
+// A private directory for ipc:// sockets (the net package's rule: owned by us, mode 0700).
+// Under /tmp, not TEST_TMPDIR: a Unix socket path must fit in 108 bytes.
+std::string PrivateDir() {
+  std::string t = "/tmp/tg-worker-test-XXXXXX";
+  char* d = mkdtemp(t.data());
+  EXPECT_NE(d, nullptr);
+  chmod(t.c_str(), 0700);
+  return t;
+}
+
+// The coordinator side: a ROUTER that sends and receives decoded farm messages.
+class TestCoordinator {
+ public:
+  TestCoordinator() : dir_(PrivateDir()), endpoint_("ipc://" + dir_ + "/coord") {
+    absl::StatusOr<net::ZmqSocket> s = net::ZmqSocket::Create(ctx_, net::SocketType::kRouter);
+    EXPECT_TRUE(s.ok()) << s.status();
+    router_ = *std::move(s);
+    absl::Status b = net::ConfigureServer(router_, endpoint_, net::SecurityOptions::FilePermissions());
+    EXPECT_TRUE(b.ok()) << b;
+  }
+  ~TestCoordinator() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);  // the socket file goes; the bound socket does not care
+  }
+  const std::string& endpoint() const { return endpoint_; }
+
+  // The next message (any kind), or nullopt after `timeout`.
+  std::optional<codec::FarmMessage> Next(milliseconds timeout = seconds(60)) {
+    absl::StatusOr<net::Frames> f = router_.ReceiveFor(timeout);
+    if (!f.ok()) return std::nullopt;
+    EXPECT_EQ(f->size(), 2u);
+    if (f->size() != 2) return std::nullopt;
+    last_from_ = (*f)[0];
+    absl::StatusOr<codec::FarmMessage> m = codec::DecodeFarmMessage((*f)[1]);
+    EXPECT_TRUE(m.ok()) << m.status();
+    if (!m.ok()) return std::nullopt;
+    return *std::move(m);
+  }
+  // The next message of type T, skipping heartbeats (and anything else not T).
+  template <typename T>
+  std::optional<T> Expect(milliseconds timeout = seconds(60)) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+      auto left = std::chrono::duration_cast<milliseconds>(deadline - std::chrono::steady_clock::now());
+      std::optional<codec::FarmMessage> m = Next(std::max(left, milliseconds(1)));
+      if (!m.has_value()) return std::nullopt;
+      if (T* t = std::get_if<T>(&*m)) return std::move(*t);
+    }
+    return std::nullopt;
+  }
+  void Send(const std::string& to, const codec::FarmMessage& m) {
+    absl::Status s = router_.Send({to, codec::EncodeFarmMessage(m)});
+    EXPECT_TRUE(s.ok()) << s;
+  }
+  void SendRaw(const std::string& to, std::string bytes) {
+    absl::Status s = router_.Send({to, std::move(bytes)});
+    EXPECT_TRUE(s.ok()) << s;
+  }
+  const std::string& last_from() const { return last_from_; }
+
+ private:
+  net::ZmqContext ctx_;
+  net::ZmqSocket router_;
+  std::string dir_;
+  std::string endpoint_;
+  std::string last_from_;
+};
+
+// A Worker serving on its own thread; stopped and joined on destruction.
+class RunningWorker {
+ public:
+  explicit RunningWorker(WorkerOptions o) {
+    o.log = [](std::string_view line) { std::fprintf(stderr, "worker: %.*s\n", static_cast<int>(line.size()), line.data()); };
+    absl::StatusOr<std::unique_ptr<Worker>> w = Worker::Create(std::move(o));
+    EXPECT_TRUE(w.ok()) << w.status();
+    if (!w.ok()) return;
+    worker_ = *std::move(w);
+    thread_ = std::thread([this] { status_ = worker_->Run(); });
+  }
+  ~RunningWorker() { (void)Join(); }
+  Worker& operator*() { return *worker_; }
+  Worker* operator->() { return worker_.get(); }
+  bool ok() const { return worker_ != nullptr; }
+  absl::Status Join() {
+    if (thread_.joinable()) {
+      worker_->Stop();
+      thread_.join();
+    }
+    return status_;
+  }
+  // Waits for Run to return by itself (e.g. exit_on_bye).
+  absl::Status WaitExit() {
+    if (thread_.joinable()) thread_.join();
+    return status_;
+  }
+
+ private:
+  std::unique_ptr<Worker> worker_;
+  std::thread thread_;
+  absl::Status status_;
+};
+
+WorkerOptions RealOptions(const TestCoordinator& c, std::string id) {
+  return WorkerOptions{.endpoint = c.endpoint(),
+                       .worker_id = std::move(id),
+                       .security = net::SecurityOptions::FilePermissions(),
+                       .children = 2,
+                       .child_argv = {g_child}};
+}
+
+WorkerOptions SimOptions(const TestCoordinator& c, std::string id, double device_s) {
+  return WorkerOptions{.endpoint = c.endpoint(),
+                       .worker_id = std::move(id),
+                       .security = net::SecurityOptions::FilePermissions(),
+                       .mode = TimingMode::kSimulate,
+                       .simulate_device_s = device_s,
+                       .children = 1};
+}
+
+KernelTask Matmul16() {
+  absl::StatusOr<KernelTask> t = KernelTask::FromAst(autotune::MatmulKernel(16));
+  EXPECT_TRUE(t.ok()) << t.status();
+  return t.ok() ? *t : KernelTask{};
+}
+
+// Waits for Hello and Ready from a fresh worker.
+void Greet(TestCoordinator& c) {
+  ASSERT_TRUE(c.Expect<codec::Hello>().has_value());
+  ASSERT_TRUE(c.Expect<codec::Ready>().has_value());
+}
+
+codec::MeasureRequest Job(uint64_t id, const KernelTask& task, std::vector<std::vector<Opt>> cands,
+                          bool with_task = true) {
+  codec::MeasureRequest r{.job_id = id, .search_id = 7, .task_digest = codec::KernelTaskDigest(task)};
+  if (with_task) r.task = task;
+  r.candidates = std::move(cands);
+  r.options.runs = 2;
+  return r;
+}
+
+TEST(WorkerTest, HelloAndReadyAnnounceTheDeviceClass) {
+  TestCoordinator c;
+  RunningWorker w(SimOptions(c, "w-hello", 0));
+  ASSERT_TRUE(w.ok());
+  std::optional<codec::Hello> h = c.Expect<codec::Hello>();
+  ASSERT_TRUE(h.has_value());
+  EXPECT_EQ(c.last_from(), "w-hello");  // the routing id is the worker id
+  EXPECT_EQ(h->protocol_version, codec::kProtocolVersion);
+  EXPECT_EQ(h->worker_id, "w-hello");
+  EXPECT_EQ(h->build_id, DefaultBuildId());
+  EXPECT_EQ(h->capacity, 1u);
+  absl::StatusOr<Device*> dev = GetDevice("CPU");
+  ASSERT_TRUE(dev.ok());
+  absl::StatusOr<autotune::DeviceClass> dc = autotune::DeviceClassFor(**dev);
+  ASSERT_TRUE(dc.ok());
+  EXPECT_EQ(h->device, *dc);
+  EXPECT_FALSE(h->device.cpu_model.empty());
+  std::optional<codec::Ready> r = c.Expect<codec::Ready>();
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->credits, 1u);
+}
+
+TEST(WorkerTest, JobWithItsTaskIsMeasuredInChildren) {
+  TestCoordinator c;
+  RunningWorker w(RealOptions(c, "w-real"));
+  ASSERT_TRUE(w.ok());
+  Greet(c);
+  KernelTask task = Matmul16();
+  std::vector<std::vector<Opt>> cands = {{}, {Opt{OptOps::UPCAST, 0, int64_t{4}}}, {Opt{OptOps::UPCAST, 0, int64_t{3}}}};
+  c.Send("w-real", Job(1, task, cands));
+  std::optional<codec::MeasureResult> r = c.Expect<codec::MeasureResult>();
+  ASSERT_TRUE(r.has_value());
+  ASSERT_TRUE(r->status.ok()) << r->status;
+  EXPECT_EQ(r->job_id, 1u);
+  EXPECT_EQ(r->search_id, 7u);
+  ASSERT_EQ(r->batch.results.size(), 3u);
+  EXPECT_EQ(r->batch.results[0].outcome, Outcome::kOk) << r->batch.results[0].error;
+  EXPECT_EQ(r->batch.results[0].samples_s.size(), 2u);
+  EXPECT_GT(r->batch.results[0].min_s, 0);
+  EXPECT_EQ(r->batch.results[1].outcome, Outcome::kOk) << r->batch.results[1].error;
+  EXPECT_NE(r->batch.results[0].program_hash, r->batch.results[1].program_hash);
+  EXPECT_EQ(r->batch.results[2].outcome, Outcome::kInvalidOpts);  // 3 does not divide 16
+}
+
+TEST(WorkerTest, UnknownTaskIsRefusedUntilSentWithTheJob) {
+  TestCoordinator c;
+  RunningWorker w(RealOptions(c, "w-unknown"));
+  ASSERT_TRUE(w.ok());
+  Greet(c);
+  KernelTask task = Matmul16();
+  std::vector<std::vector<Opt>> cands = {{}};
+  c.Send("w-unknown", Job(1, task, cands, /*with_task=*/false));
+  std::optional<codec::MeasureResult> r = c.Expect<codec::MeasureResult>();
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->job_id, 1u);
+  EXPECT_EQ(r->status.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(r->status.message(), absl::StrFormat("unknown task %016x", codec::KernelTaskDigest(task)));
+  EXPECT_TRUE(r->batch.results.empty());
+
+  c.Send("w-unknown", Job(2, task, cands, /*with_task=*/true));
+  r = c.Expect<codec::MeasureResult>();
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->job_id, 2u);
+  ASSERT_TRUE(r->status.ok()) << r->status;
+  ASSERT_EQ(r->batch.results.size(), 1u);
+  EXPECT_EQ(r->batch.results[0].outcome, Outcome::kOk);
+
+  // Now the digest is enough.
+  c.Send("w-unknown", Job(3, task, cands, /*with_task=*/false));
+  r = c.Expect<codec::MeasureResult>();
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->job_id, 3u);
+  ASSERT_TRUE(r->status.ok()) << r->status;
+  EXPECT_EQ(r->batch.results.size(), 1u);
+
+  // A digest that does not match the task is refused.
+  codec::MeasureRequest bad = Job(4, task, cands);
+  bad.task_digest ^= 1;
+  c.Send("w-unknown", bad);
+  r = c.Expect<codec::MeasureResult>();
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(w->stats().unknown_task, 1);
+}
+
+TEST(WorkerTest, CrashingCandidateIsIsolatedAndTheOthersAreMeasured) {
+  TestCoordinator c;
+  RunningWorker w(RealOptions(c, "w-crash"));
+  ASSERT_TRUE(w.ok());
+  Greet(c);
+  KernelTask task = Matmul16();
+  std::vector<std::vector<Opt>> cands = {{}, {kCrashMarker}, {Opt{OptOps::UPCAST, 0, int64_t{4}}}};
+  c.Send("w-crash", Job(1, task, cands));
+  std::optional<codec::MeasureResult> r = c.Expect<codec::MeasureResult>();
+  ASSERT_TRUE(r.has_value());
+  ASSERT_TRUE(r->status.ok()) << r->status;
+  ASSERT_EQ(r->batch.results.size(), 3u);
+  EXPECT_EQ(r->batch.results[0].outcome, Outcome::kOk) << r->batch.results[0].error;
+  EXPECT_EQ(r->batch.results[1].outcome, Outcome::kRuntimeError);
+  EXPECT_EQ(r->batch.results[1].error, "crashed: killed by SIGSEGV while running");
+  EXPECT_EQ(r->batch.results[2].outcome, Outcome::kOk) << r->batch.results[2].error;
+  EXPECT_EQ(w->stats().isolations, 1);
+  EXPECT_EQ(w->stats().candidates_crashed, 1);
+
+  // A job of the crashing candidate alone needs no isolation; the worker keeps serving.
+  c.Send("w-crash", Job(2, task, {{kCrashMarker}}, /*with_task=*/false));
+  r = c.Expect<codec::MeasureResult>();
+  ASSERT_TRUE(r.has_value());
+  ASSERT_EQ(r->batch.results.size(), 1u);
+  EXPECT_EQ(r->batch.results[0].outcome, Outcome::kRuntimeError);
+  c.Send("w-crash", Job(3, task, {{}}, /*with_task=*/false));
+  r = c.Expect<codec::MeasureResult>();
+  ASSERT_TRUE(r.has_value());
+  ASSERT_EQ(r->batch.results.size(), 1u);
+  EXPECT_EQ(r->batch.results[0].outcome, Outcome::kOk);
+  EXPECT_EQ(w->stats().isolations, 1);
+}
+
+TEST(WorkerTest, HangingCandidateTimesOutAndTheWorkerKeepsServing) {
+  TestCoordinator c;
+  WorkerOptions o = RealOptions(c, "w-hang");
+  o.run_deadline_floor_s = 0.2;
+  RunningWorker w(std::move(o));
+  ASSERT_TRUE(w.ok());
+  Greet(c);
+  KernelTask task = Matmul16();
+  codec::MeasureRequest job = Job(1, task, {{}, {kHangMarker}});
+  job.run_deadline_s = 0.2;
+  c.Send("w-hang", job);
+  std::optional<codec::MeasureResult> r = c.Expect<codec::MeasureResult>();
+  ASSERT_TRUE(r.has_value());
+  ASSERT_TRUE(r->status.ok()) << r->status;
+  ASSERT_EQ(r->batch.results.size(), 2u);
+  EXPECT_EQ(r->batch.results[0].outcome, Outcome::kOk) << r->batch.results[0].error;
+  EXPECT_EQ(r->batch.results[1].outcome, Outcome::kTimeout);
+  EXPECT_TRUE(r->batch.results[1].error.starts_with("timeout: ")) << r->batch.results[1].error;
+  EXPECT_EQ(w->stats().candidates_timed_out, 1);
+
+  c.Send("w-hang", Job(2, task, {{Opt{OptOps::UPCAST, 0, int64_t{4}}}}, /*with_task=*/false));
+  r = c.Expect<codec::MeasureResult>();
+  ASSERT_TRUE(r.has_value());
+  ASSERT_EQ(r->batch.results.size(), 1u);
+  EXPECT_EQ(r->batch.results[0].outcome, Outcome::kOk);
+}
+
+TEST(WorkerTest, FakeTimingSamplesAreTheProgramHashTimes) {
+  TestCoordinator c;
+  WorkerOptions o = RealOptions(c, "w-fake");
+  o.mode = TimingMode::kFakeTiming;
+  RunningWorker w(std::move(o));
+  ASSERT_TRUE(w.ok());
+  Greet(c);
+  c.Send("w-fake", Job(1, Matmul16(), {{}, {Opt{OptOps::UPCAST, 0, int64_t{4}}}}));
+  std::optional<codec::MeasureResult> r = c.Expect<codec::MeasureResult>();
+  ASSERT_TRUE(r.has_value());
+  ASSERT_TRUE(r->status.ok()) << r->status;
+  ASSERT_EQ(r->batch.results.size(), 2u);
+  for (const autotune::CandidateResult& cr : r->batch.results) {
+    ASSERT_EQ(cr.outcome, Outcome::kOk) << cr.error;
+    ASSERT_EQ(cr.samples_s.size(), 2u);
+    for (double s : cr.samples_s) EXPECT_EQ(s, autotune::FakeTimeS(cr.program_hash));
+  }
+}
+
+TEST(WorkerTest, SimulatedDeviceTakesItsTimePerCandidateOneAtATime) {
+  TestCoordinator c;
+  RunningWorker w(SimOptions(c, "w-sim", 0.02));
+  ASSERT_TRUE(w.ok());
+  Greet(c);
+  KernelTask task = Matmul16();
+  std::vector<std::vector<Opt>> cands = {{}, {Opt{OptOps::UPCAST, 0, int64_t{4}}}, {Opt{OptOps::UNROLL, 0, int64_t{4}}}};
+  const auto t0 = std::chrono::steady_clock::now();
+  c.Send("w-sim", Job(1, task, cands));
+  c.Send("w-sim", Job(2, task, cands, /*with_task=*/false));
+  std::optional<codec::MeasureResult> r1 = c.Expect<codec::MeasureResult>();
+  std::optional<codec::MeasureResult> r2 = c.Expect<codec::MeasureResult>();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_TRUE(r1.has_value() && r2.has_value());
+  EXPECT_GE(wall, 6 * 0.02);  // six candidates, one device
+  EXPECT_EQ(r1->job_id, 1u);
+  EXPECT_EQ(r2->job_id, 2u);
+  ASSERT_EQ(r1->batch.results.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    const autotune::CandidateResult& cr = r1->batch.results[i];
+    EXPECT_EQ(cr.outcome, Outcome::kOk);
+    EXPECT_EQ(cr.samples_s, std::vector<double>(2, 0.02));
+    EXPECT_EQ(cr.min_s, 0.02);
+    EXPECT_EQ(cr.program_hash, StableHasher().AddBytes(codec::EncodeOpts(cands[i])).Finish());
+    EXPECT_EQ(cr.program_hash, r2->batch.results[i].program_hash);
+  }
+  EXPECT_NE(r1->batch.results[0].program_hash, r1->batch.results[1].program_hash);
+}
+
+TEST(WorkerTest, HeartbeatsFlow) {
+  TestCoordinator c;
+  WorkerOptions o = SimOptions(c, "w-hb", 0);
+  o.heartbeat = milliseconds(30);
+  o.dead_after = 1000;  // no reconnects in this test
+  RunningWorker w(std::move(o));
+  ASSERT_TRUE(w.ok());
+  Greet(c);
+  uint64_t last = 0;
+  for (int i = 0; i < 4; ++i) {
+    std::optional<codec::Heartbeat> hb = c.Expect<codec::Heartbeat>(seconds(10));
+    ASSERT_TRUE(hb.has_value());
+    EXPECT_GT(hb->seq, last);
+    EXPECT_EQ(hb->in_flight, 0u);
+    last = hb->seq;
+  }
+  // the worker counts a heartbeat after sending it: the 4th may arrive before its count
+  for (auto until = std::chrono::steady_clock::now() + seconds(10);
+       w->stats().heartbeats_sent < 4 && std::chrono::steady_clock::now() < until;)
+    std::this_thread::sleep_for(milliseconds(5));
+  EXPECT_GE(w->stats().heartbeats_sent, 4);
+  EXPECT_EQ(w->stats().connects, 1);
+}
+
+TEST(WorkerTest, SilentCoordinatorMeansReconnectAndHelloAgain) {
+  TestCoordinator c;
+  WorkerOptions o = SimOptions(c, "w-silent", 0);
+  o.heartbeat = milliseconds(40);
+  o.dead_after = 3;
+  RunningWorker w(std::move(o));
+  ASSERT_TRUE(w.ok());
+  Greet(c);
+  // Say nothing: after 3 intervals the worker gives up on this connection.
+  std::optional<codec::Hello> again = c.Expect<codec::Hello>(seconds(30));
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(again->worker_id, "w-silent");
+  EXPECT_EQ(c.last_from(), "w-silent");
+  std::optional<codec::Ready> ready = c.Expect<codec::Ready>(seconds(30));
+  ASSERT_TRUE(ready.has_value());
+  EXPECT_EQ(ready->credits, 1u);
+  EXPECT_GE(w->stats().connects, 2);
+
+  // A coordinator that answers keeps the connection: jobs are served on the new one.
+  c.Send("w-silent", Job(9, Matmul16(), {{}}));
+  std::optional<codec::MeasureResult> r = c.Expect<codec::MeasureResult>(seconds(30));
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->job_id, 9u);
+}
+
+TEST(WorkerTest, StopSaysByeNamingTheSignal) {
+  TestCoordinator c;
+  RunningWorker w(SimOptions(c, "w-bye", 0));
+  ASSERT_TRUE(w.ok());
+  Greet(c);
+  w->Stop(SIGTERM);
+  std::optional<codec::Bye> bye = c.Expect<codec::Bye>(seconds(30));
+  ASSERT_TRUE(bye.has_value());
+  EXPECT_EQ(bye->reason, "worker stopping on SIGTERM");
+  EXPECT_TRUE(w.WaitExit().ok());
+}
+
+TEST(WorkerTest, ExitOnByeEndsRunWithoutAByeBack) {
+  TestCoordinator c;
+  WorkerOptions o = SimOptions(c, "w-exit", 0);
+  o.exit_on_bye = true;
+  RunningWorker w(std::move(o));
+  ASSERT_TRUE(w.ok());
+  Greet(c);
+  c.Send("w-exit", codec::Bye{.reason = "coordinator done"});
+  EXPECT_TRUE(w.WaitExit().ok());
+  // No Bye back: the coordinator is gone.
+  std::optional<codec::Bye> bye = c.Expect<codec::Bye>(milliseconds(300));
+  EXPECT_FALSE(bye.has_value());
+}
+
+TEST(WorkerTest, GarbageAndUnexpectedMessagesAreIgnored) {
+  TestCoordinator c;
+  RunningWorker w(SimOptions(c, "w-garbage", 0));
+  ASSERT_TRUE(w.ok());
+  Greet(c);
+  c.SendRaw("w-garbage", "not a capnp message");
+  c.Send("w-garbage", codec::Ready{.credits = 3});
+  c.Send("w-garbage", Job(5, Matmul16(), {{}}));
+  std::optional<codec::MeasureResult> r = c.Expect<codec::MeasureResult>();
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->job_id, 5u);
+  EXPECT_EQ(w->stats().bad_messages, 2);
+}
+
+// Prints the round trip of a job through a simulated worker with a 0 ms device: the worker's
+// own overhead (decode, queue, thread hand-off, encode) plus two ipc hops. No assertion on speed.
+TEST(WorkerTest, SimulatedRoundTripOverhead) {
+  TestCoordinator c;
+  RunningWorker w(SimOptions(c, "w-rtt", 0));
+  ASSERT_TRUE(w.ok());
+  Greet(c);
+  KernelTask task = Matmul16();
+  c.Send("w-rtt", Job(0, task, {{}}));
+  ASSERT_TRUE(c.Expect<codec::MeasureResult>().has_value());
+  constexpr int kJobs = 500;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 1; i <= kJobs; ++i) {
+    c.Send("w-rtt", Job(static_cast<uint64_t>(i), task, {{}}, /*with_task=*/false));
+    std::optional<codec::MeasureResult> r = c.Expect<codec::MeasureResult>();
+    ASSERT_TRUE(r.has_value());
+    ASSERT_EQ(r->job_id, static_cast<uint64_t>(i));
+  }
+  const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / kJobs;
+  std::printf("simulated 0 ms job round trip (1 candidate, digest only): %.1f us\n", us);
+}
+
+TEST(WorkerTest, BadOptionsAreRefused) {
+  EXPECT_FALSE(Worker::Create({}).ok());  // no endpoint
+  EXPECT_FALSE(Worker::Create({.endpoint = "ipc:///x", .mode = TimingMode::kReal, .children = 1}).ok());  // no child
+  EXPECT_FALSE(Worker::Create({.endpoint = "ipc:///x", .heartbeat = milliseconds(0)}).ok());
+  EXPECT_FALSE(Worker::Create({.endpoint = "ipc:///x", .children = 1, .child_argv = {"/nonexistent/child"}}).ok());
+  // tcp:// without CURVE or --insecure fails at Run.
+  absl::StatusOr<std::unique_ptr<Worker>> w =
+      Worker::Create({.endpoint = "tcp://127.0.0.1:1", .mode = TimingMode::kSimulate, .children = 1});
+  ASSERT_TRUE(w.ok()) << w.status();
+  EXPECT_FALSE((*w)->Run().ok());
+}
+
+}  // namespace
+}  // namespace tg::workers
+
+int main(int argc, char** argv) {
+  testing::InitGoogleTest(&argc, argv);
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s WORKER_TEST_CHILD\n", argv[0]);
+    return 2;
+  }
+  tg::workers::g_child = argv[1];
+  return RUN_ALL_TESTS();
+}
