@@ -88,6 +88,10 @@ struct BeamOptions {
   int finalists = 3;       // best distinct programs of the search re-measured at the end
   int finalist_runs = 5;   // interleaved timed runs of each finalist
   int runs = 3;            // timed runs per candidate during the search (reference cnt=3)
+  // Ours: a candidate whose first run is more than this much slower than the round's best
+  // first run keeps that one sample (MeasureOptions::refine_ratio); the beam is decided among
+  // the near-best, which get all `runs`.
+  double refine_ratio = 1.25;
   std::function<void(const BeamProgress&)> progress;
 };
 

@@ -85,12 +85,31 @@ struct LocalMeasurer::TaskState {
     bufs[i]->CopyOut(std::as_writable_bytes(std::span<char>(s.data(), s.size())));
     return s;
   }
+  // After ResetOutputs and a run that was cut short: the share of output elements that no
+  // longer hold their random reset contents, i.e. how far the run got.
+  double WrittenFraction() const {
+    size_t written = 0, total = 0;
+    for (size_t i : outs) {
+      const std::string now = Read(i);
+      const size_t item = std::max<size_t>(1, static_cast<size_t>(specs[i].dtype.itemsize()));
+      for (size_t off = 0; off + item <= now.size(); off += item, ++total)
+        written += std::memcmp(now.data() + off, initial[i].data() + off, item) != 0;
+    }
+    return total == 0 ? 0.0 : static_cast<double>(written) / static_cast<double>(total);
+  }
 };
+
+// A candidate whose first run is this short gets all its runs: they cost nothing worth saving.
+constexpr double kAlwaysRefineBelowS = 1e-3;
+// A run cut short after writing at least this share of its outputs gets an estimated time
+// (elapsed / share); with less, the estimate is mostly noise.
+constexpr double kMinProgressToEstimate = 0.02;
 
 struct LocalMeasurer::Prepared {
   ProgramSpec spec;
   std::unique_ptr<Program> prog;
   bool pending = false;  // lowered (and later compiled) without failure so far
+  bool stopped = false;  // kTooSlow from a run cut short: its time is only a lower bound
 };
 
 absl::StatusOr<std::unique_ptr<LocalMeasurer>> LocalMeasurer::Create(const LocalMeasurerOptions& o) {
@@ -122,7 +141,7 @@ namespace {
 
 // One run of a loaded program on the task's buffers (tinygrad's CompiledRunner call).
 template <typename State>  // LocalMeasurer::TaskState, private
-absl::StatusOr<double> RunOnce(State& st, const ProgramSpec& spec, Program& prog) {
+absl::StatusOr<double> RunOnce(State& st, const ProgramSpec& spec, Program& prog, double stop_after_s) {
   std::vector<void*> args;
   for (int64_t slot : spec.globals) args.push_back(st.bufs[st.IndexOfSlot(slot)]->data());
   std::vector<int64_t> vals;
@@ -144,7 +163,7 @@ absl::StatusOr<double> RunOnce(State& st, const ProgramSpec& spec, Program& prog
       (*local)[i] = l.to_int64();
     }
   }
-  return prog.Run(args, vals, global, local, /*wait=*/true);
+  return prog.Run(args, vals, global, local, /*wait=*/true, stop_after_s);
 }
 
 }  // namespace
@@ -167,10 +186,17 @@ absl::StatusOr<LocalMeasurer::TaskState*> LocalMeasurer::StateFor(const KernelTa
     st->initial.push_back(std::move(init));
   }
   // The reference: the unoptimized kernel (no opts at all), run once on the initial contents.
+  // Where the device has threads it runs split over them (THREAD on the first axis): every
+  // output element is computed by the same code in the same order, so the outputs are the
+  // same bits, in a fraction of the time (the unoptimized 1024 matmul takes 5 s on one core).
   auto noopt_error = [](const absl::Status& s) {
     return absl::Status(s.code(), absl::StrCat("the unoptimized kernel: ", s.message()));
   };
-  absl::StatusOr<ProgramSpec> spec = GetProgram(CandidateAst(task.ast, {}), device_->renderer());
+  const Renderer& ren = device_->renderer();
+  absl::StatusOr<ProgramSpec> spec = absl::UnknownError("not rendered");
+  if (ren.has_threads && ren.global_max && (*ren.global_max)[0] > 1)
+    spec = GetProgram(CandidateAst(task.ast, {Opt{OptOps::THREAD, 0, int64_t{(*ren.global_max)[0]}}}), ren);
+  if (!spec.ok()) spec = GetProgram(CandidateAst(task.ast, {}), ren);
   if (!spec.ok()) return noopt_error(spec.status());
   absl::StatusOr<std::string> lib = device_->Compile(*spec);
   if (!lib.ok()) return noopt_error(lib.status());
@@ -180,10 +206,44 @@ absl::StatusOr<LocalMeasurer::TaskState*> LocalMeasurer::StateFor(const KernelTa
     st->outs.push_back(st->IndexOfSlot(slot));
     if (std::find(spec->ins.begin(), spec->ins.end(), slot) != spec->ins.end()) st->reads_output = true;
   }
-  if (absl::StatusOr<double> t = RunOnce(*st, *spec, **prog); !t.ok()) return noopt_error(t.status());
+  if (absl::StatusOr<double> t = RunOnce(*st, *spec, **prog, Program::kNoStop); !t.ok())
+    return noopt_error(t.status());
   for (size_t i : st->outs) st->expected.push_back(st->Read(i));
   state_ = std::move(st);
   return state_.get();
+}
+
+// How long a run may go on: the timeout, and the early stop where a run past it ends the
+// candidate (a run that is stopped there is slower than the early stop, so nothing is lost).
+// Fake timing replaces the run's time afterwards: only the timeout applies to the real run.
+double LocalMeasurer::StopAfter(const MeasureOptions& options, bool early_stop_applies) const {
+  if (options_.fake_timing || !early_stop_applies) return options.timeout_s;
+  return std::min(options.timeout_s, options.early_stop_s);
+}
+
+// A run the device stopped after elapsed_s (DeadlineExceeded), having written `progress` of
+// its outputs: too slow (with a time estimated from its progress, or only a lower bound), or
+// timed out.
+void LocalMeasurer::Stopped(const MeasureOptions& options, double elapsed_s, double progress, Prepared& p,
+                            CandidateResult& r) {
+  p.pending = false;
+  if (elapsed_s >= options.timeout_s || options.early_stop_s >= options.timeout_s) {
+    r.outcome = Outcome::kTimeout;
+    r.error = absl::StrCat("run stopped after ", elapsed_s, " s (timeout ", options.timeout_s, " s)");
+    return;
+  }
+  r.outcome = Outcome::kTooSlow;
+  double time_s = elapsed_s;
+  if (progress >= kMinProgressToEstimate) {
+    time_s = elapsed_s / progress;
+    r.error = absl::StrCat("run stopped after ", elapsed_s, " s > early stop ", options.early_stop_s, " s, ",
+                           static_cast<int>(progress * 100), "% done: about ", time_s, " s");
+  } else {
+    p.stopped = true;  // the time is only a lower bound: not ranked
+    r.error = absl::StrCat("run stopped after ", elapsed_s, " s > early stop ", options.early_stop_s, " s");
+  }
+  r.samples_s.push_back(time_s);
+  r.min_s = std::min(r.min_s, time_s);
 }
 
 void LocalMeasurer::CheckCandidate(size_t index, Prepared& p, const MeasureOptions& options,
@@ -192,13 +252,15 @@ void LocalMeasurer::CheckCandidate(size_t index, Prepared& p, const MeasureOptio
   // a wrong kernel may leave outputs unwritten: never let a previous candidate's answer stand
   st.ResetOutputs();
   Clock::time_point s = Clock::now();
-  absl::StatusOr<double> t = RunOnce(st, p.spec, *p.prog);
-  r.cost.run_s += Since(s);
+  absl::StatusOr<double> t = RunOnce(st, p.spec, *p.prog, StopAfter(options, true));
+  const double elapsed = Since(s);
+  r.cost.run_s += elapsed;
   auto fail = [&](Outcome o, std::string why) {
     r.outcome = o;
     r.error = std::move(why);
     p.pending = false;
   };
+  if (absl::IsDeadlineExceeded(t.status())) return Stopped(options, elapsed, st.WrittenFraction(), p, r);
   if (!t.ok()) return fail(Outcome::kRuntimeError, std::string(t.status().message()));
   if (options_.fake_timing) t = FakeTimeS(r.program_hash);  // the early exit below must agree too
   if (*t > options.timeout_s) return fail(Outcome::kTimeout, absl::StrCat("one run took ", *t, " s"));
@@ -211,12 +273,11 @@ void LocalMeasurer::CheckCandidate(size_t index, Prepared& p, const MeasureOptio
         return fail(Outcome::kWrongResult, absl::StrCat("buffer ", b.slot, ": ", why));
     }
   }
-  // the reference's early exit on its first (cold) run
-  if (*t > options.early_stop_s) {
-    r.samples_s = {*t};
-    r.min_s = *t;
+  // the first of the reference's runs, with its early exit
+  r.samples_s.push_back(*t);
+  r.min_s = std::min(r.min_s, *t);
+  if (*t > options.early_stop_s)
     fail(Outcome::kTooSlow, absl::StrCat("first run ", *t, " s > early stop ", options.early_stop_s, " s"));
-  }
 }
 
 void LocalMeasurer::TimeRuns(Prepared& p, const MeasureOptions& options, int runs, CandidateResult& r) {
@@ -224,9 +285,14 @@ void LocalMeasurer::TimeRuns(Prepared& p, const MeasureOptions& options, int run
   for (int k = 0; k < runs; ++k) {
     if (st.reads_output) st.ResetOutputs();
     Clock::time_point s = Clock::now();
+    // only a run that would decide the early exit may be stopped at it: a first one
     absl::StatusOr<double> t =
-        options_.fake_timing ? absl::StatusOr<double>(FakeTimeS(r.program_hash)) : RunOnce(st, p.spec, *p.prog);
-    r.cost.run_s += Since(s);
+        options_.fake_timing
+            ? absl::StatusOr<double>(FakeTimeS(r.program_hash))
+            : RunOnce(st, p.spec, *p.prog, StopAfter(options, /*early_stop_applies=*/r.samples_s.empty()));
+    const double elapsed = Since(s);
+    r.cost.run_s += elapsed;
+    if (absl::IsDeadlineExceeded(t.status())) return Stopped(options, elapsed, /*progress=*/0, p, r);
     if (!t.ok()) {
       r.outcome = Outcome::kRuntimeError;
       r.error = std::string(t.status().message());
@@ -247,6 +313,63 @@ void LocalMeasurer::TimeRuns(Prepared& p, const MeasureOptions& options, int run
       p.pending = false;
       return;
     }
+  }
+}
+
+void LocalMeasurer::TimeInRounds(std::vector<Prepared>& prep, const MeasureOptions& options,
+                                 std::vector<CandidateResult>& results) {
+  const size_t n = prep.size();
+  // 1. One run each, which is also the result check, stopped at the early stop.
+  for (size_t i = 0; i < n; ++i)
+    if (prep[i].pending) CheckCandidate(i, prep[i], options, results[i]);
+
+  // 2. The caller keeps the best `keep`. A run that was stopped with too little progress for
+  // an estimate only says "slower than the limit": while fewer than `keep` candidates are known
+  // to be faster than that (measured, or estimated from a stopped run's progress), those runs
+  // go again with a 3x longer limit. (The reference lets every run finish, which on a big
+  // kernel costs seconds per bad candidate.)
+  double limit = StopAfter(options, true);
+  auto ranked_within_limit = [&] {
+    int k = 0;
+    for (size_t i = 0; i < n; ++i)
+      k += prep[i].pending ||
+           (results[i].outcome == Outcome::kTooSlow && !prep[i].stopped && results[i].min_s <= limit);
+    return k;
+  };
+  while (ranked_within_limit() < options.keep && limit < options.timeout_s &&
+         std::any_of(prep.begin(), prep.end(), [](const Prepared& p) { return p.stopped; })) {
+    limit = std::min(limit * 3, options.timeout_s);
+    MeasureOptions longer = options;
+    longer.early_stop_s = limit;
+    for (size_t i = 0; i < n; ++i) {
+      if (!prep[i].stopped) continue;
+      CandidateResult& r = results[i];
+      prep[i].stopped = false;
+      prep[i].pending = true;
+      r.outcome = Outcome::kOk;
+      r.error.clear();
+      r.samples_s.clear();
+      r.min_s = kInf;
+      CheckCandidate(i, prep[i], longer, r);
+      if (prep[i].pending) {  // an exact time, but slower than the early stop
+        prep[i].pending = false;
+        r.outcome = Outcome::kTooSlow;
+        r.error = absl::StrCat("first run ", r.min_s, " s > early stop ", options.early_stop_s, " s");
+      }
+    }
+  }
+
+  // 3. The rest of the runs, for the candidates that can still rank near the best: a
+  // candidate far behind on its first run keeps that one sample. Runs under a millisecond cost
+  // nothing worth saving (and a first run there is the noisiest), so they always get them.
+  double best_first = kInf;
+  for (size_t i = 0; i < n; ++i)
+    if (prep[i].pending) best_first = std::min(best_first, results[i].min_s);
+  for (size_t i = 0; i < n; ++i) {
+    if (!prep[i].pending) continue;
+    const double first = results[i].min_s;
+    if (first <= best_first * options.refine_ratio || first < kAlwaysRefineBelowS)
+      TimeRuns(prep[i], options, options.runs - 1, results[i]);
   }
 }
 
@@ -345,17 +468,13 @@ absl::StatusOr<MeasureBatch> LocalMeasurer::Measure(const KernelTask& task,
   if (options_.acquire_device) options_.acquire_device();
   Clock::time_point t1 = Clock::now();
   if (!options.interleaved) {
-    for (size_t i = 0; i < n; ++i) {
-      if (!prep[i].pending) continue;
-      CheckCandidate(i, prep[i], options, batch.results[i]);
-      if (prep[i].pending) TimeRuns(prep[i], options, options.runs, batch.results[i]);
-    }
+    TimeInRounds(prep, options, batch.results);
   } else {
     MeasureOptions no_exit = options;
     no_exit.early_stop_s = kInf;
     for (size_t i = 0; i < n; ++i)
       if (prep[i].pending) CheckCandidate(i, prep[i], no_exit, batch.results[i]);
-    for (int run = 0; run < options.runs; ++run)
+    for (int run = 1; run < options.runs; ++run)
       for (size_t i = 0; i < n; ++i)
         if (prep[i].pending) TimeRuns(prep[i], no_exit, 1, batch.results[i]);
   }

@@ -78,6 +78,14 @@ class LocalMeasurer : public Measurer {
   struct TaskState;
   struct Prepared;
   absl::StatusOr<TaskState*> StateFor(const KernelTask& task);
+  // How long one run may take before the device stops it.
+  double StopAfter(const MeasureOptions& options, bool early_stop_applies) const;
+  // Records a run the device stopped after elapsed_s: too slow, or timed out.
+  static void Stopped(const MeasureOptions& options, double elapsed_s, double progress, Prepared& p,
+                      CandidateResult& r);
+  // Times the batch, not interleaved: first runs, more for the slow ones when too few are
+  // ranked, then the rest of the runs for those near the best.
+  void TimeInRounds(std::vector<Prepared>& prep, const MeasureOptions& options, std::vector<CandidateResult>& results);
   // The warm-up run, which is also the result check; may end the candidate (pending = false).
   void CheckCandidate(size_t index, Prepared& p, const MeasureOptions& options, CandidateResult& r);
   // `runs` timed runs, stopping early as the options say.

@@ -8,10 +8,14 @@
 
 #include "autotune/output_check.h"
 #include "autotune/test_kernels.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
 namespace tg::autotune {
 namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
 
 const Opt kUpcast0By4{OptOps::UPCAST, 0, int64_t{4}};
 const Opt kUnroll0By4{OptOps::UNROLL, 0, int64_t{4}};
@@ -172,6 +176,101 @@ TEST(LocalMeasurerTest, EarlyExitKeepsTheFirstSample) {
   EXPECT_EQ(r.min_s, r.samples_s[0]);
 }
 
+// The unoptimized 256 matmul runs for many milliseconds: its runs are cut short at the limit
+// instead of running to the end.
+TEST(LocalMeasurerTest, RunPastTheEarlyStopIsStoppedThere) {
+  std::unique_ptr<LocalMeasurer> m = MakeMeasurer();
+  ASSERT_NE(m, nullptr);
+  MeasureOptions o;
+  o.early_stop_s = 1e-3;
+  absl::StatusOr<MeasureBatch> b = m->Measure(Task(MatmulKernel(256)), std::vector<std::vector<Opt>>{{}}, o);
+  ASSERT_TRUE(b.ok()) << b.status();
+  const CandidateResult& r = b->results[0];
+  EXPECT_EQ(r.outcome, Outcome::kTooSlow) << Describe(r);
+  EXPECT_THAT(r.error, HasSubstr("run stopped after"));
+  ASSERT_EQ(r.samples_s.size(), 1u);
+  EXPECT_GE(r.min_s, o.early_stop_s);
+}
+
+// A stopped run that wrote part of its outputs reports the time its progress implies.
+TEST(LocalMeasurerTest, StoppedRunWithProgressGetsAnEstimate) {
+  std::unique_ptr<LocalMeasurer> m = MakeMeasurer();
+  ASSERT_NE(m, nullptr);
+  MeasureOptions o;
+  o.early_stop_s = 0.1;  // about a seventh of the unoptimized 512 matmul
+  absl::StatusOr<MeasureBatch> b = m->Measure(Task(MatmulKernel(512)), std::vector<std::vector<Opt>>{{}}, o);
+  ASSERT_TRUE(b.ok()) << b.status();
+  const CandidateResult& r = b->results[0];
+  EXPECT_EQ(r.outcome, Outcome::kTooSlow) << Describe(r);
+  EXPECT_THAT(r.error, HasSubstr("% done: about")) << Describe(r);
+  EXPECT_GT(r.min_s, o.early_stop_s);  // the estimate is elapsed / progress
+}
+
+// One output, written at the very end: a stopped run tells nothing but "slower than the
+// limit". The caller keeps 2, so both candidates run again with longer limits until each has
+// a measured time.
+TEST(LocalMeasurerTest, StoppedRunsWithoutProgressRunAgainUntilEnoughAreRanked) {
+  std::unique_ptr<LocalMeasurer> m = MakeMeasurer();
+  ASSERT_NE(m, nullptr);
+  const std::vector<std::vector<Opt>> cands = {{}, {kUnroll0By4}};
+  MeasureOptions o;
+  o.early_stop_s = 1e-6;
+  o.keep = 2;
+  absl::StatusOr<MeasureBatch> b = m->Measure(Task(SumKernel(1, 1 << 20)), cands, o);
+  ASSERT_TRUE(b.ok()) << b.status();
+  for (const CandidateResult& r : b->results) {
+    EXPECT_EQ(r.outcome, Outcome::kTooSlow) << Describe(r);
+    EXPECT_THAT(r.error, HasSubstr("first run")) << Describe(r);  // measured, not stopped
+    EXPECT_EQ(r.samples_s.size(), 1u);
+  }
+  // Keeping none, nobody runs again: the stopped times stay lower bounds.
+  o.keep = 0;
+  b = m->Measure(Task(SumKernel(1, 1 << 20)), cands, o);
+  ASSERT_TRUE(b.ok()) << b.status();
+  for (const CandidateResult& r : b->results) {
+    EXPECT_EQ(r.outcome, Outcome::kTooSlow) << Describe(r);
+    EXPECT_THAT(r.error, Not(HasSubstr("done"))) << Describe(r);
+  }
+}
+
+// Only candidates near the batch's best first run get the rest of their runs.
+TEST(LocalMeasurerTest, FarBehindOnTheFirstRunKeepsOneSample) {
+  std::unique_ptr<LocalMeasurer> m = MakeMeasurer();
+  ASSERT_NE(m, nullptr);
+  // the unoptimized 256 matmul against a 4x4-upcast, unrolled one: far apart, both over 1 ms
+  const std::vector<std::vector<Opt>> cands = {
+      {}, {kUpcast0By4, Opt{OptOps::UPCAST, 1, int64_t{4}}, kUnroll0By4}};
+  MeasureOptions o;
+  o.runs = 3;
+  o.refine_ratio = 1.25;
+  absl::StatusOr<MeasureBatch> b = m->Measure(Task(MatmulKernel(256)), cands, o);
+  ASSERT_TRUE(b.ok()) << b.status();
+  ASSERT_EQ(b->results[0].outcome, Outcome::kOk) << Describe(b->results[0]);
+  ASSERT_EQ(b->results[1].outcome, Outcome::kOk) << Describe(b->results[1]);
+  ASSERT_GT(b->results[0].samples_s[0], 1.25 * b->results[1].samples_s[0]);  // the premise
+  EXPECT_EQ(b->results[0].samples_s.size(), 1u);
+  EXPECT_EQ(b->results[1].samples_s.size(), 3u);
+}
+
+TEST(LocalMeasurerTest, RunPastTheTimeoutIsStoppedAsATimeout) {
+  std::unique_ptr<LocalMeasurer> m = MakeMeasurer();
+  ASSERT_NE(m, nullptr);
+  for (bool interleaved : {false, true}) {
+    MeasureOptions o;
+    // compiling the unoptimized 512 matmul takes milliseconds, running it a few hundred
+    // (the task's reference output is computed without a limit)
+    o.timeout_s = 0.05;
+    o.interleaved = interleaved;
+    absl::StatusOr<MeasureBatch> b =
+        m->Measure(Task(MatmulKernel(512)), std::vector<std::vector<Opt>>{{}}, o);
+    ASSERT_TRUE(b.ok()) << b.status();
+    const CandidateResult& r = b->results[0];
+    EXPECT_EQ(r.outcome, Outcome::kTimeout) << Describe(r);
+    EXPECT_THAT(r.error, HasSubstr("timeout")) << Describe(r);
+    EXPECT_FALSE(r.timed());
+  }
+}
+
 TEST(LocalMeasurerTest, InterleavedRunsEveryCandidate) {
   std::unique_ptr<LocalMeasurer> m = MakeMeasurer();
   ASSERT_NE(m, nullptr);
@@ -251,7 +350,7 @@ class FaultyDevice : public Device {
  private:
   class FailingProgram : public Program {
     absl::StatusOr<double> Run(std::span<void* const>, std::span<const int64_t>, const LaunchDims&,
-                               const std::optional<LaunchDims>&, bool) override {
+                               const std::optional<LaunchDims>&, bool, double) override {
       return absl::InternalError("device fault");
     }
   };

@@ -101,8 +101,15 @@ struct CandidateResult {
 };
 
 struct MeasureOptions {
-  int runs = 3;                   // timed runs after the warm-up (reference: cnt=3)
+  // Timed runs per candidate (reference: cnt=3); the first is also the result check.
+  int runs = 3;
   double early_stop_s = kInf;     // stop timing a candidate once its best exceeds this
+  // The caller ranks the batch and keeps its best `keep`: at least that many get an exact time
+  // even when slower than early_stop_s (a run past the early stop may be cut short otherwise).
+  int keep = 0;
+  // Only candidates whose first run is within refine_ratio x the batch's best first run get
+  // the rest of their runs (inf: all of them).
+  double refine_ratio = kInf;
   // Finalists: time the batch round robin (run r of every candidate, then run r+1), no early
   // exit, so that a slow drift of the machine hits every candidate alike.
   bool interleaved = false;

@@ -127,6 +127,8 @@ TEST(FarmCodecTest, MeasureOptionsRoundTrip) {
   o.uops_max = -1;
   o.max_compute_ratio = kInf;
   o.timeout_s = 2.5;
+  o.keep = 4;
+  o.refine_ratio = 1.25;
   o.known_programs = {3, 1, 0xffffffffffffffffULL};
   std::string bytes = EncodeMeasureOptions(o);
   absl::StatusOr<MeasureOptions> back = DecodeMeasureOptions(bytes);
@@ -138,6 +140,8 @@ TEST(FarmCodecTest, MeasureOptionsRoundTrip) {
   EXPECT_EQ(back->uops_max, -1);
   EXPECT_EQ(back->max_compute_ratio, kInf);
   EXPECT_EQ(back->timeout_s, 2.5);
+  EXPECT_EQ(back->keep, 4);
+  EXPECT_EQ(back->refine_ratio, 1.25);
   EXPECT_EQ(back->known_programs, o.known_programs);
   EXPECT_EQ(EncodeMeasureOptions(*back), bytes);  // sorted, so canonical
 }
@@ -263,6 +267,9 @@ TEST(FarmCodecHostileTest, UnknownOrdinalsAndLimits) {
     MeasureRequest job;
     job.options.timeout_s = std::nan("");
     ExpectError(DecodeFarmMessage(EncodeFarmMessage(job)).status(), "options timeoutS: NaN");
+    job.options.timeout_s = 1;
+    job.options.keep = -2;
+    ExpectError(DecodeFarmMessage(EncodeFarmMessage(job)).status(), "options keep: -2 is negative");
   }
   {
     // A task whose AST is not a kernel (root is not a SINK).

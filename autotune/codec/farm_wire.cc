@@ -147,6 +147,8 @@ void WriteOptions(const MeasureOptions& o, proto::MeasureOptions::Builder b) {
   b.setUopsMax(o.uops_max);
   b.setMaxComputeRatio(o.max_compute_ratio);
   b.setTimeoutS(o.timeout_s);
+  b.setKeep(o.keep);
+  b.setRefineRatio(o.refine_ratio);
   // A hash set has no order: sorted, so equal options give equal bytes.
   std::vector<uint64_t> known(o.known_programs.begin(), o.known_programs.end());
   std::sort(known.begin(), known.end());
@@ -165,6 +167,10 @@ absl::StatusOr<MeasureOptions> ReadOptions(proto::MeasureOptions::Reader r,
   o.uops_max = r.getUopsMax();
   o.max_compute_ratio = r.getMaxComputeRatio();
   o.timeout_s = r.getTimeoutS();
+  o.keep = r.getKeep();
+  if (o.keep < 0) return Bad("options keep", absl::StrCat(o.keep, " is negative"));
+  o.refine_ratio = r.getRefineRatio();
+  RETURN_IF_ERROR(CheckNotNan(o.refine_ratio, "options refineRatio"));
   RETURN_IF_ERROR(CheckNotNan(o.early_stop_s, "options earlyStopS"));
   RETURN_IF_ERROR(CheckNotNan(o.max_compute_ratio, "options maxComputeRatio"));
   RETURN_IF_ERROR(CheckNotNan(o.timeout_s, "options timeoutS"));

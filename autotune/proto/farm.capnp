@@ -38,6 +38,8 @@ struct MeasureOptions {
   maxComputeRatio @5 :Float64;
   timeoutS @6 :Float64;
   knownPrograms @7 :List(UInt64);  # sorted
+  keep @8 :Int32;
+  refineRatio @9 :Float64 = inf;
 }
 
 struct MeasureRequest {

@@ -51,7 +51,7 @@ std::vector<float> RunRowSum(const std::vector<Opt>& opts, const std::vector<flo
   LaunchDims global{1, 1, 1};
   for (size_t i = 0; i < 3; ++i) global[i] = spec->global_size[i].arg().int64();
   std::vector<void*> bufs{out->data(), in->data()};
-  EXPECT_TRUE((*prog)->Run(bufs, {}, global, std::nullopt, true).ok());
+  EXPECT_TRUE((*prog)->Run(bufs, {}, global, std::nullopt, true, Program::kNoStop).ok());
   std::vector<float> result(64);
   out->CopyOut(std::as_writable_bytes(std::span<float>(result)));
   return result;

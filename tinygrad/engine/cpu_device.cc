@@ -51,7 +51,7 @@ class CpuKernel : public Program {
   explicit CpuKernel(CpuProgram p) : prog_(std::move(p)) {}
   absl::StatusOr<double> Run(std::span<void* const> bufs, std::span<const int64_t> vals,
                              const LaunchDims& global_size, const std::optional<LaunchDims>&,
-                             bool) override {
+                             bool, double stop_after_s) override {
     std::vector<int32_t> vars;
     for (int64_t v : vals) {
       if (v < INT32_MIN || v > INT32_MAX)
@@ -60,7 +60,11 @@ class CpuKernel : public Program {
     }
     // The kernel's only launch dimension is its thread count (core_id = gidx0).
     int threads = static_cast<int>(std::max<int64_t>(1, global_size[0]));
-    return prog_.Run(bufs, vars, threads);
+    CpuProgram::Timing t = prog_.RunUntil(bufs, vars, threads, stop_after_s);
+    if (t.stopped)
+      return absl::DeadlineExceededError(
+          absl::StrCat("stopped after ", t.seconds, " s (allowed ", stop_after_s, " s)"));
+    return t.seconds;
   }
 
  private:

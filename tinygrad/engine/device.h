@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -40,10 +41,14 @@ class Program {
  public:
   virtual ~Program() = default;
   // Runs once. Buffers in the kernel's argument order, then the variable values in
-  // ProgramSpec::vars order. Returns the seconds it took when `wait`.
+  // ProgramSpec::vars order. Returns the seconds it took when `wait`. A finite stop_after_s
+  // (the autotuner's early stop and timeout) cuts the run short where the backend can:
+  // DeadlineExceeded, and the outputs are garbage.
   virtual absl::StatusOr<double> Run(std::span<void* const> bufs, std::span<const int64_t> vals,
                                      const LaunchDims& global_size,
-                                     const std::optional<LaunchDims>& local_size, bool wait) = 0;
+                                     const std::optional<LaunchDims>& local_size, bool wait,
+                                     double stop_after_s) = 0;
+  static constexpr double kNoStop = std::numeric_limits<double>::infinity();
 };
 
 class Device {

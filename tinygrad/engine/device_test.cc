@@ -87,7 +87,7 @@ TEST(CpuDeviceTest, CompilesAndRunsAKernel) {
   std::vector<float> x{1, 2, 3, 4}, y(4);
   in->CopyIn(Bytes(x));
   std::vector<void*> bufs{out->data(), in->data()};
-  ASSERT_TRUE((*prog)->Run(bufs, {}, {1, 1, 1}, std::nullopt, true).ok());
+  ASSERT_TRUE((*prog)->Run(bufs, {}, {1, 1, 1}, std::nullopt, true, Program::kNoStop).ok());
   out->CopyOut(std::as_writable_bytes(std::span<float>(y)));
   EXPECT_EQ(y, (std::vector<float>{2, 3, 4, 5}));
 }
@@ -144,7 +144,7 @@ TEST(CpuDeviceTest, DefaultClangRunsInProcess) {
     in->CopyIn(Bytes(x));
     std::vector<void*> bufs{out->data(), in->data()};
     std::vector<int64_t> vals{3};
-    EXPECT_TRUE((*prog)->Run(bufs, vals, {1, 1, 1}, std::nullopt, true).ok());
+    EXPECT_TRUE((*prog)->Run(bufs, vals, {1, 1, 1}, std::nullopt, true, Program::kNoStop).ok());
     out->CopyOut(std::as_writable_bytes(std::span<float>(y)));
     EXPECT_EQ(y, (std::vector<float>{1, 4, 9, 0}));
     return std::make_pair(object, dev->compiler_id());

@@ -165,7 +165,7 @@ absl::Status RunKernel(const ScheduleItem& item, std::span<const std::shared_ptr
     }
   }
   bool wait = c.debug >= 1;
-  ASSIGN_OR_RETURN(double et, runner->program->Run(args, vals, global, local, wait));
+  ASSIGN_OR_RETURN(double et, runner->program->Run(args, vals, global, local, wait, Program::kNoStop));
 
   EngineStats& s = Stats();
   s.kernel_count += 1;

@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "tinygrad/base/check.h"
+#include "tinygrad/runtime/cpu/stoppable_launch.h"
 #include "tinygrad/runtime/cpu/thread_pool.h"
 
 namespace tg {
@@ -102,15 +103,22 @@ void CpuProgram::Release() {
 
 double CpuProgram::Run(std::span<void* const> bufs, std::span<const int32_t> vars,
                        int threads) const {
+  return RunUntil(bufs, vars, threads, /*stop_after_s=*/0).seconds;
+}
+
+CpuProgram::Timing CpuProgram::RunUntil(std::span<void* const> bufs, std::span<const int32_t> vars,
+                                        int threads, double stop_after_s) const {
   TG_CHECK(fn_ != nullptr) << "Run on a moved-from CpuProgram";
   TG_CHECK(threads >= 1) << "threads=" << threads;
   void** b = const_cast<void**>(bufs.data());
   const int32_t* v = vars.data();
   EntryFn fn = fn_;
+  StoppableLaunch launch(threads, stop_after_s);  // arms its timer before the clock starts
   auto start = std::chrono::steady_clock::now();
-  CoreThreadPool::Get().ParallelFor(threads, [fn, b, v](int core_id) { fn(b, v, core_id); });
+  CoreThreadPool::Get().ParallelFor(threads, [&launch, fn, b, v](int core_id) { launch.Call(fn, b, v, core_id); });
   auto end = std::chrono::steady_clock::now();
-  return std::chrono::duration<double>(end - start).count();
+  launch.Finish();
+  return Timing{.seconds = std::chrono::duration<double>(end - start).count(), .stopped = launch.stopped()};
 }
 
 }  // namespace tg

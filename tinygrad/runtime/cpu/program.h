@@ -60,6 +60,15 @@ class CpuProgram {
   // (tinygrad's wait=True timing, the wake-up of the helper threads included).
   double Run(std::span<void* const> bufs, std::span<const int32_t> vars, int threads = 1) const;
 
+  struct Timing {
+    double seconds = 0;    // launch until every core finished or was stopped
+    bool stopped = false;  // cut short at stop_after_s: the outputs are garbage
+  };
+  // Run, stopped once it has run stop_after_s seconds (stoppable_launch.h); stop_after_s
+  // <= 0 or infinite: never stopped.
+  Timing RunUntil(std::span<void* const> bufs, std::span<const int32_t> vars, int threads,
+                  double stop_after_s) const;
+
   const std::string& function_name() const { return name_; }
 
  private:
