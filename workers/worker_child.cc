@@ -3,6 +3,8 @@
 // device phase inside the pool's device gate, encode the MeasureResult.
 #include "workers/worker_child.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -14,7 +16,9 @@
 #include "absl/strings/str_cat.h"
 #include "autotune/codec/farm_codec.h"
 #include "autotune/codec/farm_messages.h"
+#include "autotune/db/opts_text.h"
 #include "autotune/local_measurer.h"
+#include "tinygrad/base/status_macros.h"
 #include "workers/child_main.h"
 
 namespace tg::workers {
@@ -29,7 +33,6 @@ using autotune::codec::MeasureResult;
 // measurer's device hooks are fixed at its creation, so they reach the job through here.
 struct ChildState {
   WorkerChildOptions options;
-  const WorkerChildHooks* hooks = nullptr;
   std::unique_ptr<LocalMeasurer> measurer;
   DeviceGate* gate = nullptr;                          // of the job being run
   std::span<const std::vector<Opt>> candidates;        // of the job being run
@@ -39,6 +42,19 @@ std::string Respond(uint64_t job_id, uint64_t search_id, absl::Status status,
                     autotune::MeasureBatch batch = {}) {
   return autotune::codec::EncodeFarmMessage(MeasureResult{
       .job_id = job_id, .search_id = search_id, .status = std::move(status), .batch = std::move(batch)});
+}
+
+// The injected faults (tests only): a crash is a real SIGSEGV, a hang a loop no signal ends.
+void Misbehave(const std::vector<InjectedFault>& faults, std::span<const std::vector<Opt>> candidates) {
+  for (const InjectedFault& f : faults) {
+    if (std::find(candidates.begin(), candidates.end(), f.opts) == candidates.end()) continue;
+    if (f.kind == InjectedFault::Kind::kCrash) {
+      volatile int* volatile p = nullptr;
+      *p = 1;
+    }
+    volatile uint64_t spins = 0;
+    while (true) spins = spins + 1;
+  }
 }
 
 std::string Handle(ChildState& st, std::string_view request, DeviceGate& gate) {
@@ -55,7 +71,7 @@ std::string Handle(ChildState& st, std::string_view request, DeviceGate& gate) {
         .acquire_device =
             [&st] {
               st.gate->Acquire();
-              if (st.hooks->on_device) st.hooks->on_device(st.candidates);
+              Misbehave(st.options.faults, st.candidates);
             },
         .release_device = [&st] { st.gate->Release(); },
     });
@@ -73,6 +89,17 @@ std::string Handle(ChildState& st, std::string_view request, DeviceGate& gate) {
 
 }  // namespace
 
+absl::StatusOr<InjectedFault> ParseInjectedFault(std::string_view spec) {
+  const size_t colon = spec.find(':');
+  const std::string_view kind = spec.substr(0, colon);
+  if (colon == std::string_view::npos || (kind != "crash" && kind != "hang"))
+    return absl::InvalidArgumentError(absl::StrCat("fault '", std::string(spec), "': expected crash:OPTS or hang:OPTS"));
+  absl::StatusOr<std::vector<Opt>> opts = autotune::OptsFromText(spec.substr(colon + 1));
+  if (!opts.ok()) return absl::InvalidArgumentError(absl::StrCat("fault '", std::string(spec), "': ", opts.status().message()));
+  return InjectedFault{.kind = kind == "crash" ? InjectedFault::Kind::kCrash : InjectedFault::Kind::kHang,
+                       .opts = *std::move(opts)};
+}
+
 absl::StatusOr<WorkerChildOptions> ParseWorkerChildArgs(std::span<const std::string_view> args) {
   WorkerChildOptions o;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -84,6 +111,10 @@ absl::StatusOr<WorkerChildOptions> ParseWorkerChildArgs(std::span<const std::str
         return absl::InvalidArgumentError(std::string(kCompileThreadsFlag) + " needs a count >= 0");
       }
       ++i;
+    } else if (a == kInjectFaultFlag) {
+      if (i + 1 >= args.size()) return absl::InvalidArgumentError(std::string(kInjectFaultFlag) + " needs crash:OPTS or hang:OPTS");
+      ASSIGN_OR_RETURN(InjectedFault f, ParseInjectedFault(args[++i]));
+      o.faults.push_back(std::move(f));
     } else {
       return absl::InvalidArgumentError("unknown child argument '" + std::string(a) + "'");
     }
@@ -91,13 +122,13 @@ absl::StatusOr<WorkerChildOptions> ParseWorkerChildArgs(std::span<const std::str
   return o;
 }
 
-int WorkerChildMain(std::span<const std::string_view> args, const WorkerChildHooks& hooks) {
+int WorkerChildMain(std::span<const std::string_view> args) {
   absl::StatusOr<WorkerChildOptions> o = ParseWorkerChildArgs(args);
   if (!o.ok()) {
     std::fprintf(stderr, "worker child: %s\n", std::string(o.status().message()).c_str());
     return 2;
   }
-  ChildState st{.options = *o, .hooks = &hooks};
+  ChildState st{.options = *o};
   return RunChildLoop([&st](std::string_view request, DeviceGate& gate) { return Handle(st, request, gate); });
 }
 

@@ -13,7 +13,10 @@
 // The same code runs as `tg worker --child [...]` (the tg binary re-executes itself: nothing
 // else has to be built or found next to it) and in test programs.
 //
-// Arguments: --fake-timing (LocalMeasurerOptions::fake_timing), --compile-threads N.
+// Arguments: --fake-timing (LocalMeasurerOptions::fake_timing), --compile-threads N, and for
+// tests only --inject-fault crash:OPTS | hang:OPTS (OPTS as autotune/db/opts_text.h): holding
+// the device, a job with a candidate of exactly those opts dies of SIGSEGV or spins forever,
+// as a candidate whose kernel crashes or cannot be stopped would.
 //
 // Example (a child program's main):
 //   int main(int argc, char** argv) {
@@ -23,7 +26,6 @@
 #ifndef WORKERS_WORKER_CHILD_H_
 #define WORKERS_WORKER_CHILD_H_
 
-#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -36,24 +38,28 @@ namespace tg::workers {
 
 inline constexpr std::string_view kFakeTimingFlag = "--fake-timing";
 inline constexpr std::string_view kCompileThreadsFlag = "--compile-threads";
+inline constexpr std::string_view kInjectFaultFlag = "--inject-fault";
+
+// A test-only fault: the child misbehaves on a job that has a candidate with these opts.
+struct InjectedFault {
+  enum class Kind { kCrash, kHang } kind;
+  std::vector<Opt> opts;
+};
+// "crash:OPTS" or "hang:OPTS".
+absl::StatusOr<InjectedFault> ParseInjectedFault(std::string_view spec);
 
 struct WorkerChildOptions {
   bool fake_timing = false;
   int compile_threads = 1;  // threads lowering and compiling one job (0: Config.cpu_count)
+  std::vector<InjectedFault> faults;
 };
 
 // Parses the child's arguments (after the program name / `worker --child`).
 absl::StatusOr<WorkerChildOptions> ParseWorkerChildArgs(std::span<const std::string_view> args);
 
-// Test hooks, for fault injection in test programs only.
-struct WorkerChildHooks {
-  // Called right after the device was granted, with the job's candidates.
-  std::function<void(std::span<const std::vector<Opt>> candidates)> on_device;
-};
-
 // Parses `args`, then serves jobs until the daemon closes the connection (RunChildLoop).
 // Returns the process exit code (2: bad arguments).
-int WorkerChildMain(std::span<const std::string_view> args, const WorkerChildHooks& hooks = {});
+int WorkerChildMain(std::span<const std::string_view> args);
 
 }  // namespace tg::workers
 

@@ -36,6 +36,7 @@
 #include "tinygrad/base/stable_hash.h"
 #include "tinygrad/codegen/opt/opt.h"
 #include "tinygrad/engine/device.h"
+#include "workers/worker_child.h"
 
 namespace tg::workers {
 namespace {
@@ -49,6 +50,9 @@ using std::chrono::seconds;
 
 std::string g_child;  // worker_test_child
 
+// The children of RealOptions crash on a candidate of exactly {kCrashMarker} and hang on
+// {kHangMarker} (--inject-fault); UPCAST by a prime that divides no test kernel's axis, so no
+// other candidate matches.
 const Opt kCrashMarker{OptOps::UPCAST, 0, int64_t{13}};
 const Opt kHangMarker{OptOps::UPCAST, 0, int64_t{17}};
 
@@ -159,7 +163,8 @@ WorkerOptions RealOptions(const TestCoordinator& c, std::string id) {
                        .worker_id = std::move(id),
                        .security = net::SecurityOptions::FilePermissions(),
                        .children = 2,
-                       .child_argv = {g_child}};
+                       .child_argv = {g_child, std::string(kInjectFaultFlag), R"(crash:[["UPCAST",0,13]])",
+                                      std::string(kInjectFaultFlag), R"(hang:[["UPCAST",0,17]])"}};
 }
 
 WorkerOptions SimOptions(const TestCoordinator& c, std::string id, double device_s) {
@@ -506,6 +511,26 @@ TEST(WorkerTest, BadOptionsAreRefused) {
       Worker::Create({.endpoint = "tcp://127.0.0.1:1", .mode = TimingMode::kSimulate, .children = 1});
   ASSERT_TRUE(w.ok()) << w.status();
   EXPECT_FALSE((*w)->Run().ok());
+}
+
+TEST(WorkerChildArgsTest, InjectedFaultsParseOrSayWhatIsWrong) {
+  const std::vector<std::string_view> ok = {kInjectFaultFlag, R"(crash:[["UPCAST",0,4]])", kInjectFaultFlag,
+                                            "hang:[]"};
+  absl::StatusOr<WorkerChildOptions> o = ParseWorkerChildArgs(ok);
+  ASSERT_TRUE(o.ok()) << o.status();
+  ASSERT_EQ(o->faults.size(), 2u);
+  EXPECT_EQ(o->faults[0].kind, InjectedFault::Kind::kCrash);
+  EXPECT_EQ(o->faults[0].opts, (std::vector<Opt>{Opt{OptOps::UPCAST, 0, int64_t{4}}}));
+  EXPECT_EQ(o->faults[1].kind, InjectedFault::Kind::kHang);
+  EXPECT_TRUE(o->faults[1].opts.empty());
+  for (std::string_view bad : {"explode:[]", "crash", R"(hang:[["UPCAST",0])"}) {
+    const std::vector<std::string_view> args = {kInjectFaultFlag, bad};
+    absl::StatusOr<WorkerChildOptions> r = ParseWorkerChildArgs(args);
+    EXPECT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.status().message().find(std::string(bad)), std::string::npos) << r.status();
+  }
+  const std::vector<std::string_view> missing = {kInjectFaultFlag};
+  EXPECT_FALSE(ParseWorkerChildArgs(missing).ok());
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ void PrintWorkerUsage(std::FILE* out) {
                "usage: tg worker --connect tcp://HOST:PORT|ipc://PATH [--id NAME] [--children N]\n"
                "                 [--key FILE --server-key FILE | --insecure]\n"
                "                 [--fake-timing | --simulate-device-ms X] [--exit-on-bye] [--heartbeat-ms N]\n"
-               "                 [--exit-with-parent]\n\n"
+               "                 [--exit-with-parent] [--inject-fault crash:OPTS|hang:OPTS ...]\n\n"
                "Runs a tuning-farm worker: announces this machine's device class to the coordinator and\n"
                "measures the candidates it sends, each in a child process (a crash or hang is reported,\n"
                "never fatal). tcp:// needs CURVE keys (--key: this worker's secret key file, --server-key:\n"
@@ -38,7 +38,9 @@ void PrintWorkerUsage(std::FILE* out) {
                "defaults to the number of cores. --fake-timing and --simulate-device-ms are for tests and\n"
                "benchmarks only. SIGTERM or SIGINT: says bye to the coordinator and exits.\n"
                "--exit-with-parent (the local workers of tg tune --workers): SIGTERM when the process\n"
-               "that started this one dies, so a killed coordinator leaves no workers behind.\n");
+               "that started this one dies, so a killed coordinator leaves no workers behind.\n"
+               "--inject-fault (tests only): a candidate with exactly these opts (JSON, as tg db show\n"
+               "prints them) crashes its child with SIGSEGV, or hangs it until the run deadline.\n");
 }
 
 int Usage(const std::string& msg) {
@@ -64,6 +66,7 @@ int WorkerCommand(std::span<const std::string_view> args) {
   WorkerOptions o;
   std::string key, server_key;
   bool insecure = false, fake = false, simulate = false;
+  std::vector<std::string> faults;  // child arguments
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string_view a = args[i];
     auto value = [&](std::string_view* v) {
@@ -105,6 +108,10 @@ int WorkerCommand(std::span<const std::string_view> args) {
     } else if (a == "--exit-with-parent") {
       prctl(PR_SET_PDEATHSIG, SIGTERM);
       if (getppid() == 1) return 0;  // the parent died before the signal was armed
+    } else if (a == workers::kInjectFaultFlag) {
+      if (!value(&v)) return Usage("--inject-fault needs crash:OPTS or hang:OPTS");
+      if (absl::Status f = workers::ParseInjectedFault(v).status(); !f.ok()) return Usage(std::string(f.message()));
+      faults.insert(faults.end(), {std::string(workers::kInjectFaultFlag), std::string(v)});
     } else if (a == "--heartbeat-ms") {
       int ms = 0;
       if (!value(&v) || !ParseInt(v, 1, &ms)) return Usage("--heartbeat-ms needs a time >= 1");
@@ -141,6 +148,7 @@ int WorkerCommand(std::span<const std::string_view> args) {
     return 1;
   }
   o.child_argv = {std::string(self, static_cast<size_t>(n)), "worker", "--child"};
+  o.child_argv.insert(o.child_argv.end(), faults.begin(), faults.end());
   const std::string endpoint = o.endpoint;
   absl::StatusOr<std::unique_ptr<Worker>> w = Worker::Create(std::move(o));
   if (!w.ok()) {
