@@ -174,6 +174,13 @@ absl::StatusOr<std::vector<autotune::KernelTuning>> FarmTuneKernels(const std::v
                                                 static_cast<long long>(p.journal_hits), best));
                          }});
   ASSIGN_OR_RETURN(std::vector<farm::FarmKernelResult> results, tuner.TuneAll(kernels));
+  const farm::FarmStatus fs = broker->Status();
+  std::printf("farm: %lld jobs answered, %lld requeued, %lld results dropped (duplicate or late), %lld poisoned, "
+              "%lld workers declared dead\n",
+              static_cast<long long>(fs.completed), static_cast<long long>(fs.requeued),
+              static_cast<long long>(fs.dropped_results), static_cast<long long>(fs.poisoned),
+              static_cast<long long>(fs.dead_workers));
+  std::fflush(stdout);
   broker->Shutdown();  // Bye: local workers exit
   local.Stop(std::chrono::seconds(10));
   std::vector<autotune::KernelTuning> out;
