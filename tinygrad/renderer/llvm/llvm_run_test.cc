@@ -268,7 +268,7 @@ TEST(LlvmCpuDeviceTest, CpuLlvmSwitchesRendererAndCompiler) {
   ASSERT_TRUE(prg.ok()) << prg.status();
   std::vector<float> out(256), a(256, 1.5f), b(256, 2.0f);
   void* bufs[] = {out.data(), a.data(), b.data()};
-  ASSERT_TRUE((*prg)->Run(bufs, {}, {1, 1, 1}, std::nullopt, true).ok());
+  ASSERT_TRUE((*prg)->Run(bufs, {}, {1, 1, 1}, std::nullopt, true, Program::kNoStop).ok());
   EXPECT_EQ(out[0], 3.5f);
   EXPECT_EQ(out[255], 3.5f);
 }
