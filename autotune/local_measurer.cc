@@ -193,10 +193,11 @@ absl::StatusOr<LocalMeasurer::TaskState*> LocalMeasurer::StateFor(const KernelTa
     return absl::Status(s.code(), absl::StrCat("the unoptimized kernel: ", s.message()));
   };
   const Renderer& ren = device_->renderer();
-  absl::StatusOr<ProgramSpec> spec = absl::UnknownError("not rendered");
+  std::vector<Opt> split;  // none where THREAD does not apply: the kernel as it is
   if (ren.has_threads && ren.global_max && (*ren.global_max)[0] > 1)
-    spec = GetProgram(CandidateAst(task.ast, {Opt{OptOps::THREAD, 0, int64_t{(*ren.global_max)[0]}}}), ren);
-  if (!spec.ok()) spec = GetProgram(CandidateAst(task.ast, {}), ren);
+    split = {Opt{OptOps::THREAD, 0, int64_t{(*ren.global_max)[0]}}};
+  absl::StatusOr<ProgramSpec> spec = GetProgram(CandidateAst(task.ast, split), ren);
+  if (!spec.ok() && !split.empty()) spec = GetProgram(CandidateAst(task.ast, {}), ren);
   if (!spec.ok()) return noopt_error(spec.status());
   absl::StatusOr<std::string> lib = device_->Compile(*spec);
   if (!lib.ok()) return noopt_error(lib.status());
@@ -213,21 +214,22 @@ absl::StatusOr<LocalMeasurer::TaskState*> LocalMeasurer::StateFor(const KernelTa
   return state_.get();
 }
 
-// How long a run may go on: the timeout, and the early stop where a run past it ends the
-// candidate (a run that is stopped there is slower than the early stop, so nothing is lost).
-// Fake timing replaces the run's time afterwards: only the timeout applies to the real run.
-double LocalMeasurer::StopAfter(const MeasureOptions& options, bool early_stop_applies) const {
-  if (options_.fake_timing || !early_stop_applies) return options.timeout_s;
+// How long a first run may go on: the timeout, and the early stop (a run stopped there is
+// slower than the early stop, so nothing is lost). Later runs only have the timeout: the
+// first already decided the early exit. Fake timing replaces the run's time afterwards, so
+// only the timeout applies to its real run.
+double LocalMeasurer::FirstRunLimit(const MeasureOptions& options) const {
+  if (options_.fake_timing) return options.timeout_s;
   return std::min(options.timeout_s, options.early_stop_s);
 }
 
-// A run the device stopped after elapsed_s (DeadlineExceeded), having written `progress` of
-// its outputs: too slow (with a time estimated from its progress, or only a lower bound), or
-// timed out.
-void LocalMeasurer::Stopped(const MeasureOptions& options, double elapsed_s, double progress, Prepared& p,
-                            CandidateResult& r) {
+// A run the device stopped at limit_s, after elapsed_s, having written `progress` of its
+// outputs: timed out (the limit was the timeout), or too slow (with a time estimated from its
+// progress, or only a lower bound).
+void LocalMeasurer::Stopped(const MeasureOptions& options, double limit_s, double elapsed_s, double progress,
+                            Prepared& p, CandidateResult& r) {
   p.pending = false;
-  if (elapsed_s >= options.timeout_s || options.early_stop_s >= options.timeout_s) {
+  if (limit_s >= options.timeout_s) {
     r.outcome = Outcome::kTimeout;
     r.error = absl::StrCat("run stopped after ", elapsed_s, " s (timeout ", options.timeout_s, " s)");
     return;
@@ -252,7 +254,8 @@ void LocalMeasurer::CheckCandidate(size_t index, Prepared& p, const MeasureOptio
   // a wrong kernel may leave outputs unwritten: never let a previous candidate's answer stand
   st.ResetOutputs();
   Clock::time_point s = Clock::now();
-  absl::StatusOr<double> t = RunOnce(st, p.spec, *p.prog, StopAfter(options, true));
+  const double limit = FirstRunLimit(options);
+  absl::StatusOr<double> t = RunOnce(st, p.spec, *p.prog, limit);
   const double elapsed = Since(s);
   r.cost.run_s += elapsed;
   auto fail = [&](Outcome o, std::string why) {
@@ -260,7 +263,7 @@ void LocalMeasurer::CheckCandidate(size_t index, Prepared& p, const MeasureOptio
     r.error = std::move(why);
     p.pending = false;
   };
-  if (absl::IsDeadlineExceeded(t.status())) return Stopped(options, elapsed, st.WrittenFraction(), p, r);
+  if (absl::IsDeadlineExceeded(t.status())) return Stopped(options, limit, elapsed, st.WrittenFraction(), p, r);
   if (!t.ok()) return fail(Outcome::kRuntimeError, std::string(t.status().message()));
   if (options_.fake_timing) t = FakeTimeS(r.program_hash);  // the early exit below must agree too
   if (*t > options.timeout_s) return fail(Outcome::kTimeout, absl::StrCat("one run took ", *t, " s"));
@@ -285,14 +288,11 @@ void LocalMeasurer::TimeRuns(Prepared& p, const MeasureOptions& options, int run
   for (int k = 0; k < runs; ++k) {
     if (st.reads_output) st.ResetOutputs();
     Clock::time_point s = Clock::now();
-    // only a run that would decide the early exit may be stopped at it: a first one
-    absl::StatusOr<double> t =
-        options_.fake_timing
-            ? absl::StatusOr<double>(FakeTimeS(r.program_hash))
-            : RunOnce(st, p.spec, *p.prog, StopAfter(options, /*early_stop_applies=*/r.samples_s.empty()));
+    absl::StatusOr<double> t = options_.fake_timing ? absl::StatusOr<double>(FakeTimeS(r.program_hash))
+                                                    : RunOnce(st, p.spec, *p.prog, options.timeout_s);
     const double elapsed = Since(s);
     r.cost.run_s += elapsed;
-    if (absl::IsDeadlineExceeded(t.status())) return Stopped(options, elapsed, /*progress=*/0, p, r);
+    if (absl::IsDeadlineExceeded(t.status())) return Stopped(options, options.timeout_s, elapsed, 0, p, r);
     if (!t.ok()) {
       r.outcome = Outcome::kRuntimeError;
       r.error = std::string(t.status().message());
@@ -328,7 +328,7 @@ void LocalMeasurer::TimeInRounds(std::vector<Prepared>& prep, const MeasureOptio
   // to be faster than that (measured, or estimated from a stopped run's progress), those runs
   // go again with a 3x longer limit. (The reference lets every run finish, which on a big
   // kernel costs seconds per bad candidate.)
-  double limit = StopAfter(options, true);
+  double limit = FirstRunLimit(options);
   auto ranked_within_limit = [&] {
     int k = 0;
     for (size_t i = 0; i < n; ++i)

@@ -78,11 +78,11 @@ class LocalMeasurer : public Measurer {
   struct TaskState;
   struct Prepared;
   absl::StatusOr<TaskState*> StateFor(const KernelTask& task);
-  // How long one run may take before the device stops it.
-  double StopAfter(const MeasureOptions& options, bool early_stop_applies) const;
-  // Records a run the device stopped after elapsed_s: too slow, or timed out.
-  static void Stopped(const MeasureOptions& options, double elapsed_s, double progress, Prepared& p,
-                      CandidateResult& r);
+  // How long a candidate's first run may take before the device stops it.
+  double FirstRunLimit(const MeasureOptions& options) const;
+  // Records a run the device stopped at limit_s: too slow, or timed out.
+  static void Stopped(const MeasureOptions& options, double limit_s, double elapsed_s, double progress,
+                      Prepared& p, CandidateResult& r);
   // Times the batch, not interleaved: first runs, more for the slow ones when too few are
   // ranked, then the rest of the runs for those near the best.
   void TimeInRounds(std::vector<Prepared>& prep, const MeasureOptions& options, std::vector<CandidateResult>& results);

@@ -60,6 +60,20 @@ std::pair<int64_t, int64_t> Interval(const JobOutcome& o) {
   return r;
 }
 
+// Submits `request` n times at once and returns the intervals the children reported, sorted.
+std::vector<std::pair<int64_t, int64_t>> SortedIntervals(ChildPool& pool, const std::string& request, int n) {
+  std::vector<std::future<JobOutcome>> futures;
+  for (int i = 0; i < n; ++i) futures.push_back(pool.Submit(request, kRelaxed));
+  std::vector<std::pair<int64_t, int64_t>> intervals;
+  for (auto& f : futures) {
+    JobOutcome o = f.get();
+    EXPECT_TRUE(o.ok()) << o.detail;
+    if (o.ok()) intervals.push_back(Interval(o));
+  }
+  std::sort(intervals.begin(), intervals.end());
+  return intervals;
+}
+
 // A process is gone when kill() cannot find it or it is a zombie nobody reaped yet.
 bool ProcessGone(pid_t pid) {
   if (kill(pid, 0) != 0) return errno == ESRCH;
@@ -317,15 +331,8 @@ TEST(ChildPoolTest, IdleChildKilledFromOutsideIsReplaced) {
 TEST(ChildPoolTest, DevicePhasesNeverOverlap) {
   auto pool = MakePool(3);
   ASSERT_NE(pool, nullptr);
-  std::vector<std::future<JobOutcome>> futures;
-  for (int i = 0; i < 9; ++i) futures.push_back(pool->Submit("run:50", kRelaxed));
-  std::vector<std::pair<int64_t, int64_t>> holds;
-  for (auto& f : futures) {
-    JobOutcome o = f.get();
-    ASSERT_TRUE(o.ok()) << o.detail;
-    holds.push_back(Interval(o));
-  }
-  std::sort(holds.begin(), holds.end());
+  std::vector<std::pair<int64_t, int64_t>> holds = SortedIntervals(*pool, "run:50", 9);
+  ASSERT_EQ(holds.size(), 9u);
   for (size_t i = 1; i < holds.size(); ++i) {
     EXPECT_LE(holds[i - 1].second, holds[i].first) << "device holds " << i - 1 << " and " << i;
   }
@@ -334,15 +341,8 @@ TEST(ChildPoolTest, DevicePhasesNeverOverlap) {
 TEST(ChildPoolTest, PreparesOverlap) {
   auto pool = MakePool(3);
   ASSERT_NE(pool, nullptr);
-  std::vector<std::future<JobOutcome>> futures;
-  for (int i = 0; i < 3; ++i) futures.push_back(pool->Submit("prep:1000", kRelaxed));
-  std::vector<std::pair<int64_t, int64_t>> preps;
-  for (auto& f : futures) {
-    JobOutcome o = f.get();
-    ASSERT_TRUE(o.ok()) << o.detail;
-    preps.push_back(Interval(o));
-  }
-  std::sort(preps.begin(), preps.end());
+  std::vector<std::pair<int64_t, int64_t>> preps = SortedIntervals(*pool, "prep:1000", 3);
+  ASSERT_EQ(preps.size(), 3u);
   // Each started before the previous one ended.
   for (size_t i = 1; i < preps.size(); ++i) EXPECT_LT(preps[i].first, preps[i - 1].second);
 }

@@ -1,39 +1,27 @@
 // File: autotune/db/sqlite_tuning_db_test.cc
 // What only the SQLite tuning database does: its file (default location, cache level, busy
-// timeout, schema-1 migration), two and four processes writing one existing file, and clear
-// errors for files that are not ours. The semantics both backends share (round trips, misses on
-// every key part, better-wins, the journal, threads) are in tuning_db_backends_test.
-//
-// The multi-process test re-executes this binary with --writer=... as the writer processes.
+// timeout, schema-1 migration) and clear errors for files that are not ours. The semantics
+// both backends share (round trips, misses on every key part, better-wins, the journal,
+// threads, processes writing at once) are in tuning_db_backends_test.
 #include "autotune/db/sqlite_tuning_db.h"
 
-#include <spawn.h>
 #include <sqlite3.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <map>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "autotune/db/db_test_util.h"
 #include "autotune/db/opts_text.h"
 #include "autotune/db/tuning_db.h"
 #include "gtest/gtest.h"
 #include "tinygrad/base/config.h"
-
-extern char** environ;
 
 namespace tg::autotune {
 namespace {
@@ -302,89 +290,6 @@ TEST(SqliteTuningDbTest, MigratesASchemaOneFile) {
   EXPECT_EQ(again->Count().value(), 2);
 }
 
-// ** several writers at once **
-
-constexpr int kKeys = 100;
-constexpr int kRounds = 20;  // each writer writes every key this often: 2000 writes per process
-
-// Writer `proc`'s time for `key` in `round`: distinct per (proc, round), so exactly one write
-// per key is the best, and the two processes take turns being faster.
-double WriterTime(int proc, int key, int round) {
-  return 1e-3 * (1 + ((key * 31 + round * 7 + proc * 13) % 97)) + 1e-9 * (proc * kRounds + round);
-}
-
-// Runs in a child process: writes kRounds passes over kKeys keys, plus keys only it writes.
-int RunWriter(const std::string& path, int proc) {
-  absl::StatusOr<std::unique_ptr<SqliteTuningDb>> db = SqliteTuningDb::Open(path);
-  if (!db.ok()) {
-    fprintf(stderr, "writer %d: %s\n", proc, std::string(db.status().message()).c_str());
-    return 2;
-  }
-  for (int round = 0; round < kRounds; ++round) {
-    for (int key = 0; key < kKeys; ++key) {
-      TuningRecord r = SampleRecord(key, WriterTime(proc, key, round));
-      r.opts = {Opt{OptOps::UPCAST, proc, int64_t{round}}};
-      if (absl::Status s = (*db)->Put(r).status(); !s.ok()) {
-        fprintf(stderr, "writer %d: %s\n", proc, std::string(s.message()).c_str());
-        return 3;
-      }
-    }
-    TuningRecord own = SampleRecord(1000 + proc * 100 + round, 0.5);
-    if (!(*db)->Put(own).ok()) return 4;
-  }
-  return 0;
-}
-
-// Starts `writers` processes on `path` at once, waits for them, and checks every write:
-// kKeys shared keys hold the best write each, whole, and every writer's own keys are there.
-void RunWritersAndCheck(const std::string& path, int writers) {
-  std::string self = std::filesystem::read_symlink("/proc/self/exe");
-  std::vector<pid_t> pids;
-  for (int proc = 0; proc < writers; ++proc) {
-    std::string arg = absl::StrCat("--writer=", path, ",", proc);
-    char* argv[] = {self.data(), arg.data(), nullptr};
-    pid_t pid = 0;
-    ASSERT_EQ(posix_spawn(&pid, self.c_str(), nullptr, nullptr, argv, environ), 0);
-    pids.push_back(pid);
-  }
-  for (pid_t pid : pids) {
-    int status = 0;
-    ASSERT_EQ(waitpid(pid, &status, 0), pid);
-    ASSERT_TRUE(WIFEXITED(status)) << "writer died";
-    EXPECT_EQ(WEXITSTATUS(status), 0) << "writer failed (see its stderr above)";
-  }
-  auto db = OpenOrDie(path);
-  ASSERT_NE(db, nullptr);
-  EXPECT_EQ(db->Count().value(), kKeys + writers * kRounds) << "a write was lost";
-  for (int key = 0; key < kKeys; ++key) {
-    double best = 1e9;
-    int best_proc = -1, best_round = -1;
-    for (int proc = 0; proc < writers; ++proc)
-      for (int round = 0; round < kRounds; ++round)
-        if (WriterTime(proc, key, round) < best) {
-          best = WriterTime(proc, key, round);
-          best_proc = proc;
-          best_round = round;
-        }
-    std::optional<TuningRecord> got = db->Lookup(SampleKey(key)).value();
-    ASSERT_TRUE(got.has_value()) << key;
-    EXPECT_EQ(got->time_s, best) << key;
-    EXPECT_EQ(got->opts, (std::vector<Opt>{Opt{OptOps::UPCAST, best_proc, int64_t{best_round}}}))
-        << "the record is the best write's, whole: key " << key;
-  }
-}
-
-// Both processes also create the file at once (schema migration and the WAL switch race).
-TEST(SqliteTuningDbTest, TwoProcessesWritingAtOnceLoseNothingAndTheBestWins) {
-  RunWritersAndCheck(TempPath("concurrent.db"), 2);
-}
-
-TEST(SqliteTuningDbTest, FourProcessesWritingAnExistingFile) {
-  std::string path = TempPath("concurrent4.db");
-  { ASSERT_NE(OpenOrDie(path), nullptr); }
-  RunWritersAndCheck(path, 4);
-}
-
 // A writer that finds the file locked waits up to the busy timeout, then fails clearly.
 TEST(SqliteTuningDbTest, LockedFileWaitsForTheBusyTimeout) {
   std::string path = TempPath("busy.db");
@@ -419,16 +324,6 @@ TEST(SqliteTuningDbTest, LockedFileWaitsForTheBusyTimeout) {
 }  // namespace tg::autotune
 
 int main(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    std::string_view a = argv[i];
-    if (a.starts_with("--writer=")) {
-      std::string spec(a.substr(9));
-      size_t comma = spec.rfind(',');
-      int proc = 0;
-      if (comma == std::string::npos || !absl::SimpleAtoi(spec.substr(comma + 1), &proc)) return 64;
-      return tg::autotune::RunWriter(spec.substr(0, comma), proc);
-    }
-  }
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
 }

@@ -463,6 +463,11 @@ TEST_P(TuningDbBackendTest, FourProcessesCreatingAndWritingLoseNothingAndTheBest
   RunWritersAndCheck(GetParam(), where_, 4);
 }
 
+// Writers joining a database that exists (and that this process keeps open).
+TEST_P(TuningDbBackendTest, TwoProcessesWritingAnExistingDatabase) {
+  RunWritersAndCheck(GetParam(), where_, 2);
+}
+
 // ** a journal writer killed with SIGKILL **
 
 // Runs in a child process: journals candidates 0, 1, 2, ... of one search and prints each

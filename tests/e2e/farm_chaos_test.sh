@@ -9,26 +9,15 @@
 # faulty candidates must be reported as failures, not stop anything.
 # Timing is the farm's deterministic fake timing, so both runs must agree exactly.
 set -u
+source tests/tg_test_lib.sh
 
 tg="$1"
-failures=0
 out="${TEST_TMPDIR:-$(mktemp -d)}"
 export TG_CACHE_DIR="$out/cache"
 export BEAM_TIMEOUT_SEC=1  # bounds the hanging candidate's run deadline (1 s floor per run)
 tune=(tune mlp --batch 16 --hidden 128 --beam 2 --fake-timing)
 # Candidates of the first round of every kernel of this workload.
 faults=(--inject-fault 'crash:[["UPCAST",0,4]]' --inject-fault 'hang:[["UNROLL",0,4]]')
-
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-
-opts_of() {  # opts of every kernel of a --json file, one line per kernel
-  python3 -c 'import json,sys
-rows = sorted((json.loads(l) for l in open(sys.argv[1]) if l.strip()), key=lambda r: r["kernel"])
-for r in rows: print(r["kernel"], r["name"], " ".join(r["opts"]))' "$1"
-}
 
 declare -a pids=()
 next_id=0
@@ -80,10 +69,7 @@ run_farm clean 0
 run_farm chaos 1
 
 # The same winners.
-if ! diff <(opts_of "$out/clean.jsonl") <(opts_of "$out/chaos.jsonl") >"$out/diff.txt"; then
-  fail "chaos: winners differ from the clean run:"
-  cat "$out/diff.txt" >&2
-fi
+same_opts "$out/clean.jsonl" "$out/chaos.jsonl" "chaos"
 [[ $(opts_of "$out/clean.jsonl" | wc -l) -ge 2 ]] || fail "clean: expected the workload's kernels in --json"
 
 # The chaos happened, and the broker requeued the jobs of the killed workers.
@@ -94,8 +80,4 @@ grep -qE "farm: .* [1-9][0-9]* requeued" "$out/chaos.out" || fail "chaos: no job
 grep -qh "crashed" "$out"/clean.w*.log || fail "clean: no worker reported the crashing candidate"
 grep -qh "timeout" "$out"/clean.w*.log || fail "clean: no worker reported the hanging candidate"
 
-if [[ $failures -ne 0 ]]; then
-  echo "$failures check(s) failed" >&2
-  exit 1
-fi
-echo "all chaos checks passed"
+finish "chaos"

@@ -7,31 +7,12 @@
 # measurement journal. Timing is the farm's deterministic fake timing (--fake-timing: outputs
 # are checked for real, times come from each program's hash), so every run must agree exactly.
 set -u
+source tests/tg_test_lib.sh
 
 tg="$1"
-failures=0
 out="${TEST_TMPDIR:-$(mktemp -d)}"
 export TG_CACHE_DIR="$out/cache"
 tune=(tune mlp --batch 16 --hidden 128 --beam 2 --fake-timing)
-
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-
-# opts of every kernel of a --json file, one line per kernel, in kernel order
-opts_of() {
-  python3 -c 'import json,sys
-rows = sorted((json.loads(l) for l in open(sys.argv[1]) if l.strip()), key=lambda r: r["kernel"])
-for r in rows: print(r["kernel"], r["name"], " ".join(r["opts"]))' "$1"
-}
-
-same_opts() {  # same_opts A.jsonl B.jsonl WHAT
-  if ! diff <(opts_of "$1") <(opts_of "$2") >"$out/diff.txt"; then
-    fail "$3: winners differ from the in-process search:"
-    cat "$out/diff.txt" >&2
-  fi
-}
 
 # 1. In-process reference, then the farm.
 "$tg" "${tune[@]}" --db "$out/inproc.db" --json "$out/inproc.jsonl" >"$out/inproc.out" 2>&1 ||
@@ -90,8 +71,4 @@ done
 grep -qE '[1-9][0-9]* from journal' "$out/resume2.out" || fail "the resumed search took nothing from the journal"
 same_opts "$out/inproc.jsonl" "$out/resume2.jsonl" "resume"
 
-if [[ $failures -ne 0 ]]; then
-  echo "$failures check(s) failed" >&2
-  exit 1
-fi
-echo "all farm checks passed"
+finish "farm"

@@ -3,35 +3,11 @@
 # `tg run` end to end (the tg binary's path in $1): a small workload runs, prints its kernels
 # and a line per run (the second run from the caches), and bad input exits 2 with a message.
 set -u
+source tests/tg_test_lib.sh
 
 tg="$1"
-failures=0
 out="${TEST_TMPDIR:-$(mktemp -d)}"
 export TG_CACHE_DIR="$out/cache"   # caches and the tuning database, not the user's
-
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-
-# run NAME EXPECTED_RC ARGS...: runs tg, stdout -> $out/NAME.out, stderr -> $out/NAME.err.
-run() {
-  local name="$1" want="$2"
-  shift 2
-  "$tg" "$@" >"$out/$name.out" 2>"$out/$name.err"
-  local rc=$?
-  [[ $rc -eq $want ]] || { fail "tg $*: exit code $rc, want $want"; cat "$out/$name.err" >&2; }
-}
-
-expect_in() {  # expect_in FILE TEXT
-  grep -qF -- "$2" "$1" || { fail "$1 lacks '$2'; it holds:"; cat "$1" >&2; }
-}
-
-expect_count() {  # expect_count FILE REGEX N: N lines of FILE match REGEX
-  local n
-  n=$(grep -cE -- "$2" "$1")
-  [[ $n -eq $3 ]] || { fail "$1 has $n lines matching '$2', want $3; it holds:"; cat "$1" >&2; }
-}
 
 # A small matmul twice: one kernel line (DEBUG=2 style) on the first run only, then a line per
 # run; the second run builds nothing new.
@@ -69,8 +45,4 @@ run help 0 run --help
 for w in matmul conv2d mlp attention resnet_block; do expect_in "$out/help.out" "  $w "; done
 expect_in "$out/help.out" "--heads 4"
 
-if [[ $failures -ne 0 ]]; then
-  echo "$failures check(s) failed" >&2
-  exit 1
-fi
-echo "all tg run checks passed"
+finish "tg run"

@@ -4,35 +4,12 @@
 # fresh database, a second run answers from it, `tg run` then uses the tuned opts, and bad
 # input exits 2 with a message.
 set -u
+source tests/tg_test_lib.sh
 
 tg="$1"
-failures=0
 out="${TEST_TMPDIR:-$(mktemp -d)}"
 export TG_CACHE_DIR="$out/cache"   # the default database lives here, not in the user's cache
 db="$out/tune.db"
-
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-
-run() {  # run NAME EXPECTED_RC ARGS...: stdout -> $out/NAME.out, stderr -> $out/NAME.err
-  local name="$1" want="$2"
-  shift 2
-  "$tg" "$@" >"$out/$name.out" 2>"$out/$name.err"
-  local rc=$?
-  [[ $rc -eq $want ]] || { fail "tg $*: exit code $rc, want $want"; cat "$out/$name.err" >&2; }
-}
-
-expect_in() {  # expect_in FILE TEXT
-  grep -qF -- "$2" "$1" || { fail "$1 lacks '$2'; it holds:"; cat "$1" >&2; }
-}
-
-expect_count() {  # expect_count FILE REGEX N
-  local n
-  n=$(grep -cE -- "$2" "$1")
-  [[ $n -eq $3 ]] || { fail "$1 has $n lines matching '$2', want $3; it holds:"; cat "$1" >&2; }
-}
 
 # First run searches (progress lines, not a terminal: one per step), then the table.
 BEAM_UPCAST_MAX=16 run first 0 tune matmul --m 32 --n 32 --k 32 --beam 2 --db "$db"
@@ -81,8 +58,4 @@ expect_count "$out/baddb.err" '^tg tune: ' 1
 run help 0 tune --help
 expect_in "$out/help.out" "usage: tg tune <workload>"
 
-if [[ $failures -ne 0 ]]; then
-  echo "$failures check(s) failed" >&2
-  exit 1
-fi
-echo "all tg tune checks passed"
+finish "tg tune"

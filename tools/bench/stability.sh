@@ -14,24 +14,15 @@ beam="${3:-2}"
 mkdir -p "$out"
 rm -f "$out/stability.jsonl" "$out/stability.db"
 
-declare -A args=(
-  [matmul256]="matmul --m 256 --n 256 --k 256"
-  [matmul512]="matmul --m 512 --n 512 --k 512"
-  [matmul1024]="matmul --m 1024 --n 1024 --k 1024"
-  [sum4M]="sum --n 4194304"
-  [rowsum4096x1024]="rowsum --rows 4096 --cols 1024"
-  [softmax4096x1024]="softmax --rows 4096 --cols 1024"
-  [conv2d_1x32x56x56_64x3x3]="conv2d --batch 1 --cin 32 --cout 64 --size 56 --kernel 3"
-  [workload_mlp]="mlp"
-  [workload_attention]="attention"
-)
+source "$root/tools/bench/cases.sh"
 read -r -a cases <<<"${CASES:-matmul256 matmul512 rowsum4096x1024 softmax4096x1024 workload_mlp workload_attention}"
+check_cases "${cases[@]}"
 
 for c in "${cases[@]}"; do
   for ((i = 1; i <= repeat; i++)); do
     echo "stability: $c search $i/$repeat" >&2
     # shellcheck disable=SC2086  # the arguments are words
-    "$root/tools/tg" tune ${args[$c]} --beam "$beam" ${TUNE_FLAGS:-} --ignore-cache --db "$out/stability.db" \
+    "$root/tools/tg" tune ${case_args[$c]} --beam "$beam" ${TUNE_FLAGS:-} --ignore-cache --db "$out/stability.db" \
       --json "$out/stability.jsonl" >/dev/null
   done
 done

@@ -14,36 +14,23 @@ tinygrad="${2:-}"
 mkdir -p "$out"
 rm -f "$out/ours.jsonl" "$out/tinygrad.jsonl" "$out/bench.db"
 
-# case -> tg tune arguments (the same sizes as perf_table.py's CASES and tinygrad_beam.py).
-declare -A args=(
-  [matmul256]="matmul --m 256 --n 256 --k 256"
-  [matmul512]="matmul --m 512 --n 512 --k 512"
-  [matmul1024]="matmul --m 1024 --n 1024 --k 1024"
-  [sum4M]="sum --n 4194304"
-  [rowsum4096x1024]="rowsum --rows 4096 --cols 1024"
-  [softmax4096x1024]="softmax --rows 4096 --cols 1024"
-  [conv2d_1x32x56x56_64x3x3]="conv2d --batch 1 --cin 32 --cout 64 --size 56 --kernel 3"
-  [workload_conv2d]="conv2d"
-  [workload_mlp]="mlp"
-  [workload_attention]="attention"
-  [workload_resnet_block]="resnet_block"
-)
-order=(matmul256 matmul512 matmul1024 sum4M rowsum4096x1024 softmax4096x1024 conv2d_1x32x56x56_64x3x3
-       workload_conv2d workload_mlp workload_attention workload_resnet_block)
-read -r -a cases <<<"${CASES:-${order[*]}}"
+source "$root/tools/bench/cases.sh"
+read -r -a cases <<<"${CASES:-${case_order[*]}}"
+check_cases "${cases[@]}"
 
 for c in "${cases[@]}"; do
   for beam in 2 4; do
     # shellcheck disable=SC2086  # the arguments are words
-    "$root/tools/tg" tune ${args[$c]} --beam "$beam" --ignore-cache --db "$out/bench.db" --json "$out/ours.jsonl" >&2
+    "$root/tools/tg" tune ${case_args[$c]} --beam "$beam" --ignore-cache --db "$out/bench.db" --json "$out/ours.jsonl" >&2
   done
 done
 
 read -r -a simd_cases <<<"${SIMD_CASES-matmul256 matmul512 matmul1024 conv2d_1x32x56x56_64x3x3}"
+check_cases "${simd_cases[@]}"
 for c in "${simd_cases[@]}"; do
   for beam in 2 4; do
     # shellcheck disable=SC2086  # the arguments are words
-    "$root/tools/tg" tune ${args[$c]} --beam "$beam" --simd --ignore-cache --db "$out/bench.db" --json "$out/ours.jsonl" >&2
+    "$root/tools/tg" tune ${case_args[$c]} --beam "$beam" --simd --ignore-cache --db "$out/bench.db" --json "$out/ours.jsonl" >&2
   done
 done
 

@@ -5,37 +5,16 @@
 # journal; bad input fails clearly and imports nothing.
 # Arguments: the tg binary, the tuning_db_fixture binary.
 set -u
+source tests/tg_test_lib.sh
+tg_args=(db)
 
 tg="$1"
 fixture="$2"
-failures=0
 out="${TEST_TMPDIR:-$(mktemp -d)}/db_command_test"
 rm -rf "$out"
 mkdir -p "$out"
 # The default database must never be touched: point the cache somewhere empty.
 export TG_CACHE_DIR="$out/cache"
-
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-
-# run NAME EXPECTED_RC ARGS...: runs tg db, stdout -> $out/NAME.out, stderr -> $out/NAME.err.
-run() {
-  local name="$1" want="$2"
-  shift 2
-  "$tg" db "$@" >"$out/$name.out" 2>"$out/$name.err"
-  local rc=$?
-  [[ $rc -eq $want ]] || { fail "tg db $*: exit code $rc, want $want"; cat "$out/$name.err" >&2; }
-}
-
-expect_in() {  # expect_in FILE TEXT
-  grep -qF -- "$2" "$1" || { fail "$1 lacks '$2'; it holds:"; cat "$1" >&2; }
-}
-
-expect_not_in() {  # expect_not_in FILE TEXT
-  ! grep -qF -- "$2" "$1" || { fail "$1 should not hold '$2'; it holds:"; cat "$1" >&2; }
-}
 
 a="$out/a.db"
 b="$out/b.db"
@@ -125,8 +104,4 @@ run db_no_value 2 stats --db
 run garbage 1 --db "$out/a.jsonl" stats
 expect_in "$out/garbage.err" "not a SQLite database"
 
-if [[ $failures -ne 0 ]]; then
-  echo "$failures failures" >&2
-  exit 1
-fi
-echo "all tg db checks passed"
+finish "tg db"

@@ -1,30 +1,12 @@
 #!/usr/bin/env bash
 # Runs `tg keygen` (tg binary in $1): key files, their modes, no overwriting, usage errors.
 set -u
+source tests/tg_test_lib.sh
 
 tg="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"  # absolute: one check runs in another directory
-failures=0
 out="${TEST_TMPDIR:-$(mktemp -d)}/keygen"
 rm -rf "$out"
 mkdir -p "$out"
-
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-
-# run NAME EXPECTED_RC ARGS...: runs tg, stdout -> $out/NAME.out, stderr -> $out/NAME.err.
-run() {
-  local name="$1" want="$2"
-  shift 2
-  "$tg" "$@" >"$out/$name.out" 2>"$out/$name.err"
-  local rc=$?
-  [[ $rc -eq $want ]] || { fail "tg $*: exit code $rc, want $want"; cat "$out/$name.err" >&2; }
-}
-
-expect_in() {  # expect_in FILE TEXT
-  grep -qF -- "$2" "$1" || { fail "$1 lacks '$2'; it holds:"; cat "$1" >&2; }
-}
 
 expect_mode() {  # expect_mode PATH MODE
   local m
@@ -75,8 +57,4 @@ run nodir 2 keygen --dir
 expect_in "$out/nodir.err" "--dir needs a directory"
 [[ ! -e "$out/../escape.key" ]] || fail "a bad name escaped the directory"
 
-if [[ $failures -ne 0 ]]; then
-  echo "$failures check(s) failed" >&2
-  exit 1
-fi
-echo "all tg keygen checks passed"
+finish "tg keygen"

@@ -1,29 +1,12 @@
 #!/usr/bin/env bash
 # Runs `tg worker` (tg binary in $1): usage errors, and a worker that starts and exits on SIGTERM.
 set -u
+source tests/tg_test_lib.sh
 
 tg="$1"
-failures=0
 out="${TEST_TMPDIR:-$(mktemp -d)}/worker"
 rm -rf "$out"
 mkdir -p "$out"
-
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-
-run() {  # run NAME EXPECTED_RC ARGS...
-  local name="$1" want="$2"
-  shift 2
-  "$tg" "$@" >"$out/$name.out" 2>"$out/$name.err"
-  local rc=$?
-  [[ $rc -eq $want ]] || { fail "tg $*: exit code $rc, want $want"; cat "$out/$name.err" >&2; }
-}
-
-expect_in() {  # expect_in FILE TEXT
-  grep -qF -- "$2" "$1" || { fail "$1 lacks '$2'; it holds:"; cat "$1" >&2; }
-}
 
 run help 0 worker --help
 expect_in "$out/help.out" "usage: tg worker --connect"
@@ -45,6 +28,12 @@ run badsim 2 worker --connect ipc:///tmp/x --simulate-device-ms -3
 expect_in "$out/badsim.err" "--simulate-device-ms needs a time >= 0"
 run badhb 2 worker --connect ipc:///tmp/x --heartbeat-ms x
 expect_in "$out/badhb.err" "--heartbeat-ms needs a time >= 1"
+run badfault 2 worker --connect ipc:///tmp/x --inject-fault 'boom:[]'
+expect_in "$out/badfault.err" "fault 'boom:[]': expected crash:OPTS or hang:OPTS"
+run badfaultopts 2 worker --connect ipc:///tmp/x --inject-fault 'crash:[["UPCAST",0'
+expect_in "$out/badfaultopts.err" "fault 'crash:[[\"UPCAST\",0'"
+run nofault 2 worker --connect ipc:///tmp/x --inject-fault
+expect_in "$out/nofault.err" "--inject-fault needs crash:OPTS or hang:OPTS"
 run badopt 2 worker --bogus
 expect_in "$out/badopt.err" "unknown option '--bogus'"
 run nokey 2 worker --connect tcp://127.0.0.1:5555 --key "$out/none.key" --server-key "$out/none.pub"
@@ -63,8 +52,4 @@ rc=$?
 expect_in "$out/sim.err" "tg worker sh-worker: serving ipc://"
 rm -rf "$sock"
 
-if [[ $failures -ne 0 ]]; then
-  echo "$failures check(s) failed" >&2
-  exit 1
-fi
-echo "all tg worker checks passed"
+finish "tg worker"
