@@ -150,6 +150,7 @@ struct Worker::Impl {
   std::unique_ptr<ChildPool> pool;
   autotune::DeviceClass device;
   std::string build_id;
+  std::string host = autotune::HostName();  // announced in Hello: provenance of our measurements
   int capacity = 1;
   int wake_fd = -1;
   std::atomic<bool> stop{false};
@@ -294,7 +295,8 @@ struct Worker::Impl {
     SendKeep(codec::EncodeFarmMessage(codec::Hello{.build_id = build_id,
                                                    .device = device,
                                                    .worker_id = o.worker_id,
-                                                   .capacity = static_cast<uint32_t>(capacity)}));
+                                                   .capacity = static_cast<uint32_t>(capacity),
+                                                   .host = host}));
     SendKeep(codec::EncodeFarmMessage(codec::Ready{.credits = static_cast<uint32_t>(capacity)}));
     last_heard = Clock::now();
     next_heartbeat = last_heard + o.heartbeat;

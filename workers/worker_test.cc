@@ -208,6 +208,7 @@ TEST(WorkerTest, HelloAndReadyAnnounceTheDeviceClass) {
   EXPECT_EQ(h->worker_id, "w-hello");
   EXPECT_EQ(h->build_id, DefaultBuildId());
   EXPECT_EQ(h->capacity, 1u);
+  EXPECT_EQ(h->host, autotune::HostName());
   absl::StatusOr<Device*> dev = GetDevice("CPU");
   ASSERT_TRUE(dev.ok());
   absl::StatusOr<autotune::DeviceClass> dc = autotune::DeviceClassFor(**dev);

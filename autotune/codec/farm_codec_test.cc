@@ -178,7 +178,7 @@ TEST(FarmCodecTest, EveryMessageKindRoundTrips) {
                        .status = absl::ResourceExhaustedError("out of memory"), .batch = {}};
   std::vector<FarmMessage> msgs = {
       Hello{.protocol_version = kProtocolVersion, .build_id = "tg-abc123", .device = SomeDevice(),
-            .worker_id = "host:1234", .capacity = 8},
+            .worker_id = "host:1234", .capacity = 8, .host = "build-7"},
       Ready{.credits = 3},
       Heartbeat{.seq = 99, .in_flight = 2},
       job,
@@ -200,6 +200,7 @@ TEST(FarmCodecTest, EveryMessageKindRoundTrips) {
   EXPECT_EQ(h.device, SomeDevice());
   EXPECT_EQ(h.worker_id, "host:1234");
   EXPECT_EQ(h.capacity, 8u);
+  EXPECT_EQ(h.host, "build-7");
   auto j = std::get<MeasureRequest>(*DecodeFarmMessage(EncodeFarmMessage(job)));
   ASSERT_TRUE(j.task.has_value());
   ExpectSameTask(*j.task, *job.task);

@@ -57,6 +57,7 @@ struct Hello {
   DeviceClass device;
   std::string worker_id;
   uint32_t capacity = 0;  // jobs it can hold at once
+  std::string host;       // its host name (provenance of its measurements)
 };
 
 struct Ready {

@@ -353,6 +353,7 @@ void WriteMessage(const FarmMessage& m, proto::FarmMessage::Builder b) {
     WriteDevice(h->device, w.initDevice());
     w.setWorkerId(Txt(h->worker_id));
     w.setCapacity(h->capacity);
+    w.setHost(Txt(h->host));
   } else if (const auto* r = std::get_if<Ready>(&m)) {
     b.initReady().setCredits(r->credits);
   } else if (const auto* hb = std::get_if<Heartbeat>(&m)) {
@@ -379,6 +380,7 @@ absl::StatusOr<FarmMessage> ReadMessage(proto::FarmMessage::Reader r, const Deco
       ASSIGN_OR_RETURN(h.device, ReadDevice(w.getDevice(), limits));
       ASSIGN_OR_RETURN(h.worker_id, ReadText(w.getWorkerId(), limits, "hello workerId"));
       h.capacity = w.getCapacity();
+      ASSIGN_OR_RETURN(h.host, ReadText(w.getHost(), limits, "hello host"));
       return FarmMessage(std::move(h));
     }
     case W::READY: return FarmMessage(Ready{r.getReady().getCredits()});

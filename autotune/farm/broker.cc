@@ -38,7 +38,7 @@ struct Submission {
   uint64_t task_digest = 0;
   JobCallback done;
   std::vector<CandidateResult> results;
-  std::vector<std::string> workers;
+  std::vector<MeasuredBy> measured_by;
   size_t remaining = 0;
   double prepare_wall_s = 0;
   double run_wall_s = 0;
@@ -116,7 +116,7 @@ struct Broker::State {
   }
 
   // Part `p` answered with `results` (one per candidate of the part).
-  void Complete(const Part& p, std::vector<CandidateResult> results, const std::string& worker, double prep_s,
+  void Complete(const Part& p, std::vector<CandidateResult> results, const MeasuredBy& by, double prep_s,
                 double run_s) {
     Submission& sub = *p.sub;
     if (sub.finished) return;
@@ -124,7 +124,7 @@ struct Broker::State {
       CandidateResult& r = results[i];
       if (r.duplicate_of >= 0) r.duplicate_of += static_cast<int>(p.offset);
       sub.results[p.offset + i] = std::move(r);
-      sub.workers[p.offset + i] = worker;
+      sub.measured_by[p.offset + i] = by;
     }
     sub.prepare_wall_s = std::max(sub.prepare_wall_s, prep_s);
     sub.run_wall_s = std::max(sub.run_wall_s, run_s);
@@ -134,7 +134,7 @@ struct Broker::State {
       out.batch.results = std::move(sub.results);
       out.batch.prepare_wall_s = sub.prepare_wall_s;
       out.batch.run_wall_s = sub.run_wall_s;
-      out.workers = std::move(sub.workers);
+      out.measured_by = std::move(sub.measured_by);
       Finish(p.sub, std::move(out));
     }
   }
@@ -162,7 +162,7 @@ struct Broker::State {
         r.error = "poison: killed 2 workers";
         std::vector<CandidateResult> rs;
         rs.push_back(std::move(r));
-        Complete(*part, std::move(rs), "", 0, 0);
+        Complete(*part, std::move(rs), MeasuredBy{}, 0, 0);
       }
     }
     w.in_flight.clear();
@@ -233,7 +233,8 @@ struct Broker::State {
     }
     ++counters.results;
     ++w.jobs;
-    Complete(*part, std::move(r.batch.results), w.id, r.batch.prepare_wall_s, r.batch.run_wall_s);
+    Complete(*part, std::move(r.batch.results), MeasuredBy{.worker = w.id, .host = w.hello.host},
+             r.batch.prepare_wall_s, r.batch.run_wall_s);
   }
 
   void OnMessage(net::Frames frames) {
@@ -357,6 +358,7 @@ struct Broker::State {
     std::map<std::string, FarmStatus::ClassQueue> classes;
     for (const auto& [id, w] : workers) {
       s.workers.push_back(WorkerStatus{.id = id,
+                                       .host = w.hello.host,
                                        .device_class = w.device_class,
                                        .device = w.hello.device.Describe(),
                                        .build_id = w.hello.build_id,
@@ -464,9 +466,9 @@ std::string FormatFarmStatus(const FarmStatus& s) {
   std::string out = absl::StrFormat("workers: %d\n", s.workers.size());
   for (const WorkerStatus& w : s.workers)
     absl::StrAppendFormat(&out,
-                          "  %-24s class=%s slots=%d in_flight=%d credits=%d jobs=%d errors=%d lost=%d "
+                          "  %-24s host=%s class=%s slots=%d in_flight=%d credits=%d jobs=%d errors=%d lost=%d "
                           "seen=%.1fs ago | %s\n",
-                          w.id, w.device_class, w.capacity, w.in_flight, w.credits, w.jobs, w.errors, w.lost,
+                          w.id, w.host.empty() ? "?" : w.host, w.device_class, w.capacity, w.in_flight, w.credits, w.jobs, w.errors, w.lost,
                           w.last_seen_s, w.device);
   absl::StrAppendFormat(&out, "device classes: %d\n", s.classes.size());
   for (const FarmStatus::ClassQueue& c : s.classes)
@@ -536,7 +538,7 @@ void Broker::Submit(FarmJob job, JobCallback done) {
   auto sub = std::make_shared<Submission>();
   sub->task_digest = codec::KernelTaskDigest(*job.task);
   sub->results.resize(job.candidates.size());
-  sub->workers.resize(job.candidates.size());
+  sub->measured_by.resize(job.candidates.size());
   sub->remaining = job.candidates.size();
   sub->done = std::move(done);
   const size_t n = job.candidates.size();

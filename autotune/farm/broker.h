@@ -67,15 +67,23 @@ struct FarmJob {
   MeasureOptions options;
 };
 
+// Who measured a candidate: the worker's id and the host it announced (both "" for poison).
+struct MeasuredBy {
+  std::string worker;
+  std::string host;
+  bool operator==(const MeasuredBy&) const = default;
+};
+
 struct JobResult {
-  MeasureBatch batch;                 // one result per candidate, in order
-  std::vector<std::string> workers;   // who measured each candidate ("" for poison)
+  MeasureBatch batch;                  // one result per candidate, in order
+  std::vector<MeasuredBy> measured_by;  // per candidate
 };
 
 using JobCallback = std::function<void(absl::StatusOr<JobResult>)>;
 
 struct WorkerStatus {
   std::string id;
+  std::string host;                   // as announced in its Hello
   std::string device_class;           // digest
   std::string device;                 // DeviceClass::Describe()
   std::string build_id;

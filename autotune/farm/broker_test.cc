@@ -124,7 +124,10 @@ TEST_F(BrokerTest, RoutesOnlyToWorkersOfTheJobsClass) {
     const bool b = j % 2 == 1;
     absl::StatusOr<JobResult> r = Run(Job(2, 10 * j, b ? ClassB() : ClassA()));
     ASSERT_TRUE(r.ok()) << r.status();
-    for (const std::string& w : r->workers) EXPECT_EQ(w, b ? "b" : "a");
+    for (const MeasuredBy& m : r->measured_by) {
+      EXPECT_EQ(m.worker, b ? "b" : "a");
+      EXPECT_EQ(m.host, b ? "host-of-b" : "host-of-a");  // as its Hello announced
+    }
   }
   // A class nobody serves waits in the queue, visible in the status.
   auto f = broker_->Submit(Job(1, 0, DeviceClass{.device = "GPU"}));

@@ -81,7 +81,6 @@ absl::StatusOr<MeasureBatch> FarmMeasurer::Measure(const KernelTask& task,
   }
   MeasureBatch out;
   out.results.resize(candidates.size());
-  last_workers_.assign(candidates.size(), "");
   absl::Status first_error;
   for (size_t c = 0; c < chunks.size(); ++c) {
     absl::StatusOr<JobResult> r = futures[c].get();
@@ -94,7 +93,6 @@ absl::StatusOr<MeasureBatch> FarmMeasurer::Measure(const KernelTask& task,
       CandidateResult& cr = r->batch.results[i];
       if (cr.duplicate_of >= 0) cr.duplicate_of += static_cast<int>(b);
       out.results[b + i] = std::move(cr);
-      last_workers_[b + i] = r->workers[i];
     }
     out.prepare_wall_s = std::max(out.prepare_wall_s, r->batch.prepare_wall_s);
     out.run_wall_s = std::max(out.run_wall_s, r->batch.run_wall_s);

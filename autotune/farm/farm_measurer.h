@@ -45,14 +45,10 @@ class FarmMeasurer : public Measurer {
   absl::StatusOr<MeasureBatch> Measure(const KernelTask& task, std::span<const std::vector<Opt>> candidates,
                                        const MeasureOptions& options) override;
 
-  // Who measured each candidate of the last batch ("" for poison).
-  const std::vector<std::string>& last_workers() const { return last_workers_; }
-
  private:
   Broker* broker_;
   std::string device_class_;
   uint64_t search_id_;
-  std::vector<std::string> last_workers_;
 };
 
 }  // namespace tg::autotune::farm

@@ -50,16 +50,16 @@ struct Search {
   std::unique_ptr<BeamSearcher> searcher;
   std::shared_ptr<const KernelTask> task;
   // By EncodeOpts: the stored result and who measured it.
-  absl::flat_hash_map<std::string, std::pair<CandidateResult, std::string>> journal;
-  absl::flat_hash_map<std::string, std::pair<CandidateResult, std::string>> journal_final;  // finalists
+  absl::flat_hash_map<std::string, std::pair<CandidateResult, MeasuredBy>> journal;
+  absl::flat_hash_map<std::string, std::pair<CandidateResult, MeasuredBy>> journal_final;  // finalists
   std::optional<BeamRequest> req;
   std::vector<CandidateResult> results;
-  std::vector<std::string> workers;
+  std::vector<MeasuredBy> measured_by;
   size_t outstanding = 0;  // FarmJobs of req not answered yet
   bool finished = false;
   // The finalist phase's batch and who timed each: the winner's provenance.
   std::vector<CandidateResult> final_results;
-  std::vector<std::string> final_workers;
+  std::vector<MeasuredBy> final_measured_by;
 };
 
 
@@ -128,7 +128,8 @@ absl::StatusOr<std::vector<FarmKernelResult>> FarmTuner::TuneAll(std::span<const
     if (br.heuristic_s < kInf) rec.heuristic_time_s = br.heuristic_s;
     for (size_t i = 0; i < s.final_results.size(); ++i)
       if (s.final_results[i].program_hash == br.program_hash && s.final_results[i].timed()) {
-        rec.worker = s.final_workers[i];
+        rec.worker = s.final_measured_by[i].worker;
+        rec.host = s.final_measured_by[i].host;
         rec.samples_s = s.final_results[i].samples_s;
         break;
       }
@@ -164,7 +165,7 @@ absl::StatusOr<std::vector<FarmKernelResult>> FarmTuner::TuneAll(std::span<const
       const BeamRequest& req = *s.req;
       const size_t n = req.candidates.size();
       s.results.assign(n, CandidateResult{});
-      s.workers.assign(n, "");
+      s.measured_by.assign(n, MeasuredBy{});
       auto& jmap = req.options.interleaved ? s.journal_final : s.journal;
       std::vector<size_t> missing;
       std::vector<std::string> keys(n);
@@ -173,7 +174,7 @@ absl::StatusOr<std::vector<FarmKernelResult>> FarmTuner::TuneAll(std::span<const
         auto it = jmap.find(keys[i]);
         if (it != jmap.end()) {
           s.results[i] = it->second.first;
-          s.workers[i] = it->second.second;
+          s.measured_by[i] = it->second.second;
         } else {
           missing.push_back(i);
         }
@@ -190,7 +191,7 @@ absl::StatusOr<std::vector<FarmKernelResult>> FarmTuner::TuneAll(std::span<const
         MeasureBatch b;
         b.results = std::move(s.results);
         DedupAcrossChunks(b, req.options);
-        if (req.options.interleaved) s.final_results = b.results, s.final_workers = s.workers;
+        if (req.options.interleaved) s.final_results = b.results, s.final_measured_by = s.measured_by;
         s.searcher->Feed(b);
         continue;
       }
@@ -256,7 +257,8 @@ absl::StatusOr<std::vector<FarmKernelResult>> FarmTuner::TuneAll(std::span<const
       for (const char* suffix : {"", "/final"}) {
         ASSIGN_OR_RETURN(std::vector<MeasurementRecord> rows, o_.db->ListMeasurements(s->digest + suffix));
         auto& jmap = *suffix ? s->journal_final : s->journal;
-        for (const MeasurementRecord& m : rows) jmap.try_emplace(codec::EncodeOpts(m.opts), FromJournal(m), m.worker);
+        for (const MeasurementRecord& m : rows)
+          jmap.try_emplace(codec::EncodeOpts(m.opts), FromJournal(m), MeasuredBy{.worker = m.worker, .host = m.host});
       }
     }
     by_index[k] = s.get();
@@ -305,12 +307,13 @@ absl::StatusOr<std::vector<FarmKernelResult>> FarmTuner::TuneAll(std::span<const
                             .samples_s = cr.samples_s,
                             .min_s = cr.min_s,
                             .program_hash = cr.program_hash,
-                            .worker = jr.workers[k]};
+                            .worker = jr.measured_by[k].worker,
+                            .host = jr.measured_by[k].host};
         ASSIGN_OR_RETURN(bool added, o_.db->PutMeasurement(m));
         journal_rows += added ? 1 : 0;
       }
       s.results[i] = std::move(cr);
-      s.workers[i] = jr.workers[k];
+      s.measured_by[i] = jr.measured_by[k];
     }
     // (A real kill can also land between two rows of one job: a finalist batch journaled in
     // part is then measured again as a whole.)
@@ -324,7 +327,7 @@ absl::StatusOr<std::vector<FarmKernelResult>> FarmTuner::TuneAll(std::span<const
     b.prepare_wall_s = jr.batch.prepare_wall_s;
     b.run_wall_s = jr.batch.run_wall_s;
     DedupAcrossChunks(b, req.options);
-    if (req.options.interleaved) s.final_results = b.results, s.final_workers = s.workers;
+    if (req.options.interleaved) s.final_results = b.results, s.final_measured_by = s.measured_by;
     s.searcher->Feed(b);
     RETURN_IF_ERROR(advance(s));
   }

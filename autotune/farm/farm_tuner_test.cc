@@ -135,6 +135,8 @@ class FarmTunerTest : public ::testing::Test {
         EXPECT_EQ(got[k].search->timed, want.timed);
       }
       EXPECT_FALSE(got[k].record->worker.empty());
+      // provenance: the host the winner's worker announced
+      EXPECT_EQ(got[k].record->host, "host-of-" + got[k].record->worker);
     }
   }
 
@@ -249,7 +251,10 @@ TEST_F(FarmTunerTest, ResumesFromTheJournalAndReMeasuresNothingStored) {
     for (const char* suffix : {"", "/final"}) {
       absl::StatusOr<std::vector<MeasurementRecord>> rows = db->ListMeasurements(key + suffix);
       ASSERT_TRUE(rows.ok());
-      for (const MeasurementRecord& m : *rows) stored.emplace(task, codec::EncodeOpts(m.opts), *suffix != 0);
+      for (const MeasurementRecord& m : *rows) {
+        stored.emplace(task, codec::EncodeOpts(m.opts), *suffix != 0);
+        if (!m.worker.empty()) EXPECT_EQ(m.host, "host-of-" + m.worker);  // poison rows have neither
+      }
     }
   }
   EXPECT_EQ(static_cast<int64_t>(stored.size()), rows);

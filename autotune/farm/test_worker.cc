@@ -77,7 +77,8 @@ void TestWorker::Run() {
                       .build_id = "test",
                       .device = o_.device,
                       .worker_id = o_.id,
-                      .capacity = static_cast<uint32_t>(o_.capacity)});
+                      .capacity = static_cast<uint32_t>(o_.capacity),
+                      .host = "host-of-" + o_.id});
     send(codec::Ready{.credits = static_cast<uint32_t>(o_.capacity)});
   };
   hello();

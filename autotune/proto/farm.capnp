@@ -109,6 +109,7 @@ struct Hello {
   device @2 :Kernel.DeviceDescription;
   workerId @3 :Text;
   capacity @4 :UInt32;           # jobs it can hold at once
+  host @5 :Text;                 # its host name, for the provenance of what it measures
 }
 
 # Worker -> coordinator: it can take `credits` more jobs.
