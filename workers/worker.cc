@@ -308,7 +308,7 @@ struct Worker::Impl {
   JobLimits Limits(const Job& j, size_t candidates) const {
     double d = j.run_deadline_s > 0 ? j.run_deadline_s : j.options.timeout_s;
     d = std::max(d, o.run_deadline_floor_s);
-    const double runs = std::max(j.options.runs, 0) + 1;  // the check run and the timed runs
+    const double runs = std::max(j.options.runs, 0) + 1;  // its runs, plus one for re-runs of stopped ones
     const double k = static_cast<double>(std::max<size_t>(candidates, 1));
     return {.prepare_timeout_s = o.prepare_timeout_floor_s + j.options.timeout_s * k,
             .run_deadline_s = d * runs * k};
