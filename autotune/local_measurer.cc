@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <mutex>
 #include <thread>
 #include <utility>
 
@@ -42,6 +43,20 @@ void ParallelFor(size_t n, int threads, const std::function<void(size_t)>& fn) {
   for (std::thread& t : pool) t.join();
 }
 
+// The first error of a ParallelFor (a failed device lock), kept for after the loop.
+class FirstError {
+ public:
+  void Note(absl::Status s) {
+    std::lock_guard<std::mutex> g(mu_);
+    if (status_.ok()) status_ = std::move(s);
+  }
+  absl::Status Take() { return std::move(status_); }
+
+ private:
+  std::mutex mu_;
+  absl::Status status_;
+};
+
 // The task's AST with the candidate's opts to apply and the stable candidate name.
 UOp CandidateAst(const UOp& ast, const std::vector<Opt>& opts) {
   KernelInfo ki = KernelInfo::IsKernelInfo(ast.arg()) ? KernelInfo::FromArg(ast.arg()) : KernelInfo{};
@@ -54,7 +69,8 @@ UOp CandidateAst(const UOp& ast, const std::vector<Opt>& opts) {
 
 }  // namespace
 
-// Buffers and reference outputs of one task, kept while the same task is measured again.
+// Buffers and reference outputs of one task, kept for when the same task is measured again
+// (a farm worker's child interleaves the jobs of several searches).
 struct LocalMeasurer::TaskState {
   UOp ast;
   uint64_t seed = 0;
@@ -69,6 +85,12 @@ struct LocalMeasurer::TaskState {
 
   bool Matches(const KernelTask& t) const {
     return ast == t.ast && seed == t.seed && var_vals == t.var_vals && specs == t.buffers;
+  }
+  size_t Bytes() const {
+    size_t n = 0;
+    for (const std::string& s : initial) n += 2 * s.size();  // the buffer and its initial copy
+    for (const std::string& s : expected) n += s.size();
+    return n;
   }
   size_t IndexOfSlot(int64_t slot) const {
     for (size_t i = 0; i < specs.size(); ++i)
@@ -98,6 +120,11 @@ struct LocalMeasurer::TaskState {
     return total == 0 ? 0.0 : static_cast<double>(written) / static_cast<double>(total);
   }
 };
+
+// Tasks whose buffers and reference outputs are kept, and the bytes they may hold (the
+// current task is kept whatever its size).
+constexpr size_t kKeptTasks = 8;
+constexpr size_t kKeptTaskBytes = size_t{1} << 30;
 
 // A candidate whose first run is this short gets all its runs: they cost nothing worth saving.
 constexpr double kAlwaysRefineBelowS = 1e-3;
@@ -137,6 +164,11 @@ LocalMeasurer::~LocalMeasurer() = default;
 
 void LocalMeasurer::AfterCheckRun(size_t, std::span<const std::shared_ptr<RawBuffer>>) {}
 
+absl::StatusOr<DeviceLock::Hold> LocalMeasurer::HoldDevice(bool exclusive) const {
+  if (options_.device_lock == nullptr) return DeviceLock::Hold();
+  return exclusive ? options_.device_lock->Exclusive() : options_.device_lock->Shared();
+}
+
 namespace {
 
 // One run of a loaded program on the task's buffers (tinygrad's CompiledRunner call).
@@ -169,8 +201,12 @@ absl::StatusOr<double> RunOnce(State& st, const ProgramSpec& spec, Program& prog
 }  // namespace
 
 absl::StatusOr<LocalMeasurer::TaskState*> LocalMeasurer::StateFor(const KernelTask& task) {
-  if (state_ != nullptr && state_->Matches(task)) return state_.get();
-  state_.reset();
+  for (auto it = states_.begin(); it != states_.end(); ++it) {
+    if ((*it)->Matches(task)) {
+      std::rotate(states_.begin(), it, it + 1);  // most recent first
+      return states_.front().get();
+    }
+  }
   auto st = std::make_unique<TaskState>();
   st->ast = task.ast;
   st->seed = task.seed;
@@ -196,10 +232,12 @@ absl::StatusOr<LocalMeasurer::TaskState*> LocalMeasurer::StateFor(const KernelTa
   std::vector<Opt> split;  // none where THREAD does not apply: the kernel as it is
   if (ren.has_threads && ren.global_max && (*ren.global_max)[0] > 1)
     split = {Opt{OptOps::THREAD, 0, int64_t{(*ren.global_max)[0]}}};
+  ASSIGN_OR_RETURN(DeviceLock::Hold compiling, HoldDevice(/*exclusive=*/false));
   absl::StatusOr<ProgramSpec> spec = GetProgram(CandidateAst(task.ast, split), ren);
   if (!spec.ok() && !split.empty()) spec = GetProgram(CandidateAst(task.ast, {}), ren);
   if (!spec.ok()) return noopt_error(spec.status());
   absl::StatusOr<std::string> lib = device_->Compile(*spec);
+  compiling = DeviceLock::Hold();
   if (!lib.ok()) return noopt_error(lib.status());
   absl::StatusOr<std::unique_ptr<Program>> prog = device_->Load(spec->function_name, *lib);
   if (!prog.ok()) return noopt_error(prog.status());
@@ -207,11 +245,20 @@ absl::StatusOr<LocalMeasurer::TaskState*> LocalMeasurer::StateFor(const KernelTa
     st->outs.push_back(st->IndexOfSlot(slot));
     if (std::find(spec->ins.begin(), spec->ins.end(), slot) != spec->ins.end()) st->reads_output = true;
   }
+  // The reference run holds the machine's device lock but not a worker pool's gate: its time
+  // is no candidate's, so it must not count against a run deadline.
+  ASSIGN_OR_RETURN(DeviceLock::Hold running, HoldDevice(/*exclusive=*/true));
   if (absl::StatusOr<double> t = RunOnce(*st, *spec, **prog, Program::kNoStop); !t.ok())
     return noopt_error(t.status());
+  running = DeviceLock::Hold();
   for (size_t i : st->outs) st->expected.push_back(st->Read(i));
-  state_ = std::move(st);
-  return state_.get();
+  states_.insert(states_.begin(), std::move(st));
+  size_t bytes = 0, keep = 0;
+  while (keep < states_.size() && keep < kKeptTasks &&
+         (keep == 0 || bytes + states_[keep]->Bytes() <= kKeptTaskBytes))
+    bytes += states_[keep++]->Bytes();
+  states_.resize(keep);
+  return states_.front().get();
 }
 
 // How long a first run may go on: the timeout, and the early stop (a run stopped there is
@@ -250,7 +297,7 @@ void LocalMeasurer::Stopped(const MeasureOptions& options, double limit_s, doubl
 
 void LocalMeasurer::CheckCandidate(size_t index, Prepared& p, const MeasureOptions& options,
                                    CandidateResult& r) {
-  TaskState& st = *state_;
+  TaskState& st = *states_.front();
   // a wrong kernel may leave outputs unwritten: never let a previous candidate's answer stand
   st.ResetOutputs();
   Clock::time_point s = Clock::now();
@@ -284,7 +331,7 @@ void LocalMeasurer::CheckCandidate(size_t index, Prepared& p, const MeasureOptio
 }
 
 void LocalMeasurer::TimeRuns(Prepared& p, const MeasureOptions& options, int runs, CandidateResult& r) {
-  TaskState& st = *state_;
+  TaskState& st = *states_.front();
   for (int k = 0; k < runs; ++k) {
     if (st.reads_output) st.ResetOutputs();
     Clock::time_point s = Clock::now();
@@ -383,8 +430,11 @@ absl::StatusOr<MeasureBatch> LocalMeasurer::Measure(const KernelTask& task,
   batch.results.resize(n);
   std::vector<Prepared> prep(n);
 
+  FirstError lock_error;
   // ** phase 1a: lower and render every candidate, in parallel **
   ParallelFor(n, compile_threads_, [&](size_t i) {
+    absl::StatusOr<DeviceLock::Hold> hold = HoldDevice(/*exclusive=*/false);
+    if (!hold.ok()) return lock_error.Note(hold.status());
     Clock::time_point s = Clock::now();
     absl::StatusOr<ProgramSpec> spec = GetProgram(CandidateAst(task.ast, candidates[i]), device_->renderer());
     CandidateResult& r = batch.results[i];
@@ -443,6 +493,8 @@ absl::StatusOr<MeasureBatch> LocalMeasurer::Measure(const KernelTask& task,
   // ** phase 1b: compile and load what is left, in parallel **
   ParallelFor(n, compile_threads_, [&](size_t i) {
     if (!prep[i].pending) return;
+    absl::StatusOr<DeviceLock::Hold> hold = HoldDevice(/*exclusive=*/false);
+    if (!hold.ok()) return lock_error.Note(hold.status());
     CandidateResult& r = batch.results[i];
     Clock::time_point s = Clock::now();
     absl::StatusOr<std::string> lib = device_->Compile(prep[i].spec);
@@ -463,8 +515,10 @@ absl::StatusOr<MeasureBatch> LocalMeasurer::Measure(const KernelTask& task,
     }
   });
   batch.prepare_wall_s = Since(t0);
+  RETURN_IF_ERROR(lock_error.Take());
 
   // ** phase 2: time on the device, one candidate at a time, nothing compiling **
+  ASSIGN_OR_RETURN(DeviceLock::Hold device, HoldDevice(/*exclusive=*/true));
   if (options_.acquire_device) options_.acquire_device();
   Clock::time_point t1 = Clock::now();
   if (!options.interleaved) {

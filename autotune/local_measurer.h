@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "autotune/device_lock.h"
 #include "autotune/measurer.h"
 #include "tinygrad/engine/device.h"
 
@@ -45,8 +46,13 @@ struct LocalMeasurerOptions {
   // instead of a measurement (the check run still runs the kernel and compares its outputs),
   // so that any two measurers agree on every time and pick the same winners.
   bool fake_timing = false;
-  // Called around phase 2 (checking and timing on the device) of every batch: a worker's
-  // child process holds the device lock of its pool in between (workers/child_pool.h).
+  // The machine's device lock, shared by every process that tunes on this device: lowering and
+  // compiling hold it shared, the reference run and phase 2 exclusively, so nothing else on
+  // the machine loads the cores while a kernel is timed. Null: this process alone is quiet.
+  std::shared_ptr<DeviceLock> device_lock;
+  // Called around phase 2 (checking and timing on the device) of every batch, inside the
+  // device lock: a worker's child process holds its pool's device gate in between
+  // (workers/child_pool.h), which is what the pool's run deadline counts from.
   std::function<void()> acquire_device;
   std::function<void()> release_device;
 };
@@ -78,6 +84,8 @@ class LocalMeasurer : public Measurer {
   struct TaskState;
   struct Prepared;
   absl::StatusOr<TaskState*> StateFor(const KernelTask& task);
+  // A hold of the device lock (an empty one without a lock).
+  absl::StatusOr<DeviceLock::Hold> HoldDevice(bool exclusive) const;
   // How long a candidate's first run may take before the device stops it.
   double FirstRunLimit(const MeasureOptions& options) const;
   // Records a run the device stopped at limit_s: too slow, or timed out.
@@ -94,7 +102,7 @@ class LocalMeasurer : public Measurer {
   Device* device_;
   int compile_threads_;
   LocalMeasurerOptions options_;
-  std::unique_ptr<TaskState> state_;  // of the last task measured
+  std::vector<std::unique_ptr<TaskState>> states_;  // of the tasks measured last, most recent first
 };
 
 }  // namespace tg::autotune

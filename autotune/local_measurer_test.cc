@@ -2,8 +2,13 @@
 // The in-process measurer on real small kernels: timings, and each failure kind it reports.
 #include "autotune/local_measurer.h"
 
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <future>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "autotune/output_check.h"
@@ -123,6 +128,37 @@ TEST(LocalMeasurerTest, ParallelPreparationMatchesSerial) {
     EXPECT_EQ(a->results[i].program_hash, b->results[i].program_hash) << i;
     EXPECT_EQ(a->results[i].uops, b->results[i].uops) << i;
   }
+}
+
+// With the machine's device lock, nothing runs while another process (here: a thread with
+// its own hold) compiles, and the measurer's own compiles share the device with it.
+TEST(LocalMeasurerTest, RunsWaitForTheDeviceLock) {
+  absl::StatusOr<Device*> dev = GetDevice("CPU");
+  ASSERT_TRUE(dev.ok());
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  absl::StatusOr<std::shared_ptr<DeviceLock>> lock =
+      DeviceLock::Open(std::string(tmp != nullptr ? tmp : "/tmp") + "/measurer-device.lock");
+  ASSERT_TRUE(lock.ok()) << lock.status();
+  std::atomic<int> acquired{0}, released{0};
+  LocalMeasurer m(*dev, {.device_lock = *lock,
+                         .acquire_device = [&] { ++acquired; },
+                         .release_device = [&] { ++released; }});
+  absl::StatusOr<DeviceLock::Hold> other_compile = (*lock)->Shared();
+  ASSERT_TRUE(other_compile.ok());
+  std::vector<std::vector<Opt>> cands = {{}, {kUpcast0By4}};
+  auto measured = std::async(std::launch::async, [&] { return m.Measure(Task(MatmulKernel(32)), cands, {}); });
+  EXPECT_EQ(measured.wait_for(std::chrono::milliseconds(300)), std::future_status::timeout)
+      << "measured while another holder compiled";
+  EXPECT_EQ(acquired.load(), 0);
+  *other_compile = DeviceLock::Hold();
+  absl::StatusOr<MeasureBatch> b = measured.get();
+  ASSERT_TRUE(b.ok()) << b.status();
+  for (const CandidateResult& r : b->results) EXPECT_EQ(r.outcome, Outcome::kOk) << Describe(r);
+  EXPECT_EQ(acquired.load(), 1);
+  EXPECT_EQ(released.load(), 1);
+  // and the lock is free again
+  absl::StatusOr<DeviceLock::Hold> after = (*lock)->Exclusive();
+  EXPECT_TRUE(after.ok());
 }
 
 TEST(LocalMeasurerTest, InvalidOptsAreAFailureNotAnError) {
@@ -377,6 +413,51 @@ TEST(LocalMeasurerTest, CompileAndRuntimeErrorsAreFailures) {
     ASSERT_TRUE(b.ok()) << b.status();
     for (const CandidateResult& r : b->results) EXPECT_EQ(r.outcome, Outcome::kRuntimeError) << Describe(r);
   }
+}
+
+// A device that counts compiles.
+class CountingDevice : public Device {
+ public:
+  explicit CountingDevice(Device* real) : real_(real) {}
+  const std::string& name() const override { return real_->name(); }
+  const Renderer& renderer() const override { return real_->renderer(); }
+  std::string compiler_id() const override { return real_->compiler_id(); }
+  absl::StatusOr<std::string> Compile(const ProgramSpec& spec) override {
+    ++compiles;
+    return real_->Compile(spec);
+  }
+  absl::StatusOr<std::unique_ptr<Program>> Load(const std::string& fn, const std::string& lib) override {
+    return real_->Load(fn, lib);
+  }
+  absl::StatusOr<std::shared_ptr<RawBuffer>> Allocate(size_t nbytes) override { return real_->Allocate(nbytes); }
+  std::atomic<int> compiles{0};
+
+ private:
+  Device* real_;
+};
+
+// Jobs of several searches interleave on a farm worker's child: each task's reference output
+// is computed once, not again whenever another task came in between.
+TEST(LocalMeasurerTest, ReferenceOutputsOfRecentTasksAreKept) {
+  absl::StatusOr<Device*> cpu = GetDevice("CPU");
+  ASSERT_TRUE(cpu.ok());
+  CountingDevice dev(*cpu);
+  LocalMeasurer m(&dev, {.compile_threads = 1});
+  const std::vector<std::vector<Opt>> one = {{kUpcast0By4}};
+  const KernelTask a = Task(MatmulKernel(16)), b = Task(MatmulKernel(32));
+  ASSERT_TRUE(m.Measure(a, one, {}).ok());
+  EXPECT_EQ(dev.compiles.load(), 2);  // the reference, the candidate
+  ASSERT_TRUE(m.Measure(b, one, {}).ok());
+  EXPECT_EQ(dev.compiles.load(), 4);
+  absl::StatusOr<MeasureBatch> again = m.Measure(a, one, {});
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->results[0].outcome, Outcome::kOk) << Describe(again->results[0]);
+  EXPECT_EQ(dev.compiles.load(), 5) << "task a's reference was computed again";
+  // nine other tasks later, the first has been dropped
+  for (int n = 1; n <= 9; ++n) ASSERT_TRUE(m.Measure(Task(MatmulKernel(40 + 8 * n)), one, {}).ok());
+  const int before = dev.compiles.load();
+  ASSERT_TRUE(m.Measure(a, one, {}).ok());
+  EXPECT_EQ(dev.compiles.load(), before + 2);
 }
 
 TEST(OutputCheckTest, ToleranceByDtype) {

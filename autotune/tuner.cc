@@ -26,7 +26,7 @@ std::string KernelName(const UOp& ast) {
 }  // namespace
 
 TunerOptions TunerOptions::FromConfig(const Config& c) {
-  return TunerOptions{.beam = c.beam, .ignore_cache = c.ignore_beam_cache};
+  return TunerOptions{.beam = c.beam, .ignore_cache = c.ignore_beam_cache, .lock_device = true};
 }
 
 absl::StatusOr<std::unique_ptr<Tuner>> Tuner::Create(const TunerOptions& options) {
@@ -62,7 +62,11 @@ absl::StatusOr<const DeviceClass*> Tuner::ClassOf(Device& dev) {
 
 absl::StatusOr<Measurer*> Tuner::MeasurerFor(Device& dev) {
   if (measurer_ == nullptr) {
-    ASSIGN_OR_RETURN(std::unique_ptr<LocalMeasurer> m, LocalMeasurer::Create({.device = dev.name()}));
+    std::shared_ptr<DeviceLock> lock;
+    if (options_.lock_device) {
+      ASSIGN_OR_RETURN(lock, DeviceLock::Open(DefaultDeviceLockPath(GetConfig().cache_dir, dev.name())));
+    }
+    ASSIGN_OR_RETURN(std::unique_ptr<LocalMeasurer> m, LocalMeasurer::Create({.device = dev.name(), .device_lock = lock}));
     measurer_ = std::move(m);
   }
   return measurer_.get();

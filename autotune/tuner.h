@@ -49,8 +49,11 @@ struct TunerOptions {
   std::optional<SearchSettings> settings;
   // Measures candidates; default: a LocalMeasurer on the kernel's device, made on first use.
   std::shared_ptr<Measurer> measurer;
+  // Whether the default measurer shares the machine's device lock (autotune/device_lock.h,
+  // DefaultDeviceLockPath in the cache directory) with the farm workers and other tuners.
+  bool lock_device = false;
 
-  // From the Config: beam = c.beam, ignore_cache = c.ignore_beam_cache.
+  // From the Config: beam = c.beam, ignore_cache = c.ignore_beam_cache, lock_device.
   static TunerOptions FromConfig(const Config& c);
 };
 

@@ -17,6 +17,7 @@
 #include "autotune/codec/farm_codec.h"
 #include "autotune/codec/farm_messages.h"
 #include "autotune/db/opts_text.h"
+#include "autotune/device_lock.h"
 #include "autotune/local_measurer.h"
 #include "tinygrad/base/status_macros.h"
 #include "workers/child_main.h"
@@ -65,9 +66,16 @@ std::string Handle(ChildState& st, std::string_view request, DeviceGate& gate) {
     return Respond(0, 0, absl::InvalidArgumentError("child request: not a job with its task"));
   }
   if (st.measurer == nullptr) {
+    std::shared_ptr<autotune::DeviceLock> lock;
+    if (!st.options.device_lock.empty()) {
+      absl::StatusOr<std::shared_ptr<autotune::DeviceLock>> l = autotune::DeviceLock::Open(st.options.device_lock);
+      if (!l.ok()) return Respond(req->job_id, req->search_id, l.status());
+      lock = *std::move(l);
+    }
     absl::StatusOr<std::unique_ptr<LocalMeasurer>> lm = LocalMeasurer::Create({
         .compile_threads = st.options.compile_threads,
         .fake_timing = st.options.fake_timing,
+        .device_lock = std::move(lock),
         .acquire_device =
             [&st] {
               st.gate->Acquire();
@@ -111,6 +119,10 @@ absl::StatusOr<WorkerChildOptions> ParseWorkerChildArgs(std::span<const std::str
         return absl::InvalidArgumentError(std::string(kCompileThreadsFlag) + " needs a count >= 0");
       }
       ++i;
+    } else if (a == kDeviceLockFlag) {
+      if (i + 1 >= args.size() || args[i + 1].empty())
+        return absl::InvalidArgumentError(std::string(kDeviceLockFlag) + " needs a lock file path");
+      o.device_lock = std::string(args[++i]);
     } else if (a == kInjectFaultFlag) {
       if (i + 1 >= args.size()) return absl::InvalidArgumentError(std::string(kInjectFaultFlag) + " needs crash:OPTS or hang:OPTS");
       ASSIGN_OR_RETURN(InjectedFault f, ParseInjectedFault(args[++i]));

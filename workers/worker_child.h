@@ -6,14 +6,16 @@
 // Request and response are farm protocol values, encoded with autotune/codec/farm_codec.h:
 // the request is a MeasureRequest that always carries its task, the response a MeasureResult
 // (status = Measure's error, or OK with one CandidateResult per candidate). The child keeps
-// one LocalMeasurer for its whole life, so the reference outputs of the task it measured
-// last are computed once, not per job. Its device phase (checking and timing) runs between
+// one LocalMeasurer for its whole life, so the reference outputs of the tasks it measured
+// lately are computed once, not per job. Its device phase (checking and timing) runs between
 // DeviceGate::Acquire and Release: the daemon grants the device to one child at a time.
 //
 // The same code runs as `tg worker --child [...]` (the tg binary re-executes itself: nothing
 // else has to be built or found next to it) and in test programs.
 //
-// Arguments: --fake-timing (LocalMeasurerOptions::fake_timing), --compile-threads N, and for
+// Arguments: --fake-timing (LocalMeasurerOptions::fake_timing), --compile-threads N,
+// --device-lock PATH (the machine's device lock, autotune/device_lock.h: compiles shared, the
+// device phase exclusive, taken before the pool's gate), and for
 // tests only --inject-fault crash:OPTS | hang:OPTS (OPTS as autotune/db/opts_text.h): holding
 // the device, a job with a candidate of exactly those opts dies of SIGSEGV or spins forever,
 // as a candidate whose kernel crashes or cannot be stopped would.
@@ -39,6 +41,7 @@ namespace tg::workers {
 inline constexpr std::string_view kFakeTimingFlag = "--fake-timing";
 inline constexpr std::string_view kCompileThreadsFlag = "--compile-threads";
 inline constexpr std::string_view kInjectFaultFlag = "--inject-fault";
+inline constexpr std::string_view kDeviceLockFlag = "--device-lock";
 
 // A test-only fault: the child misbehaves on a job that has a candidate with these opts.
 struct InjectedFault {
@@ -51,6 +54,7 @@ absl::StatusOr<InjectedFault> ParseInjectedFault(std::string_view spec);
 struct WorkerChildOptions {
   bool fake_timing = false;
   int compile_threads = 1;  // threads lowering and compiling one job (0: Config.cpu_count)
+  std::string device_lock;  // the machine's device lock file; empty: none
   std::vector<InjectedFault> faults;
 };
 

@@ -15,7 +15,7 @@ export TG_CACHE_DIR="$out/cache"
 tune=(tune mlp --batch 16 --hidden 128 --beam 2 --fake-timing)
 
 # 1. In-process reference, then the farm.
-"$tg" "${tune[@]}" --db "$out/inproc.db" --json "$out/inproc.jsonl" >"$out/inproc.out" 2>&1 ||
+"$tg" "${tune[@]}" --in-process --db "$out/inproc.db" --json "$out/inproc.jsonl" >"$out/inproc.out" 2>&1 ||
   fail "in-process tune failed: $(tail -3 "$out/inproc.out")"
 "$tg" "${tune[@]}" --workers 3 --db "$out/farm.db" --json "$out/farm.jsonl" >"$out/farm.out" 2>&1 ||
   fail "farm tune failed: $(tail -3 "$out/farm.out")"

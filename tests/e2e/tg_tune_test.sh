@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # File: tests/e2e/tg_tune_test.sh
 # `tg tune` end to end (the tg binary's path in $1): a small matmul is tuned with BEAM=2 into a
-# fresh database, a second run answers from it, `tg run` then uses the tuned opts, and bad
-# input exits 2 with a message.
+# fresh database (in-process, then on the default local farm), a second run answers from it,
+# `tg run` then uses the tuned opts, and bad input exits 2 with a message.
 set -u
 source tests/tg_test_lib.sh
 
@@ -11,8 +11,8 @@ out="${TEST_TMPDIR:-$(mktemp -d)}"
 export TG_CACHE_DIR="$out/cache"   # the default database lives here, not in the user's cache
 db="$out/tune.db"
 
-# First run searches (progress lines, not a terminal: one per step), then the table.
-BEAM_UPCAST_MAX=16 run first 0 tune matmul --m 32 --n 32 --k 32 --beam 2 --db "$db"
+# First run searches in this process (progress lines, not a terminal: one per step), then the table.
+BEAM_UPCAST_MAX=16 run first 0 tune matmul --m 32 --n 32 --k 32 --beam 2 --db "$db" --in-process
 expect_in "$out/first.out" "matmul: k=32 m=32 n=32, 1 kernels, BEAM=2, database sqlite:$db"
 expect_in "$out/first.out" "kernel 1/1  baselines"
 expect_in "$out/first.out" "kernel 1/1  round 1"
@@ -21,22 +21,32 @@ expect_count "$out/first.out" '^kernel +baseline +heuristic +tuned +vs base +vs 
 expect_count "$out/first.out" ' candidates, [0-9.]+ s\)$' 1
 [[ -s $db ]] || fail "no database file at $db"
 
-# Second run: answered from the database.
+# Second run (the default, a farm): answered from the database without starting one.
 BEAM_UPCAST_MAX=16 run second 0 tune matmul --m 32 --n 32 --k 32 --beam 2 --db "$db"
 expect_count "$out/second.out" '\(cached\)$' 1
 expect_count "$out/second.out" 'round 1' 0
+expect_not_in "$out/second.out" "farm:"
 # The same tuned opts in both tables.
 first_opts=$(tail -1 "$out/first.out" | awk '{print $NF}')
 second_opts=$(tail -1 "$out/second.out" | awk '{print $NF}')
 [[ $first_opts == "$second_opts" ]] || fail "cached opts '$second_opts' differ from tuned '$first_opts'"
 
-# --ignore-cache searches again.
+# --ignore-cache searches again, by default on local workers (one per core) sharing the
+# machine's device lock.
 BEAM_UPCAST_MAX=16 run ignore 0 tune matmul --m 32 --n 32 --k 32 --beam 2 --db "$db" --ignore-cache
-expect_in "$out/ignore.out" "round 1"
+expect_in "$out/ignore.out" "farm: workers connect to ipc://"
+expect_in "$out/ignore.out" "farm: local worker pids: "
+expect_in "$out/ignore.out" "kernels 1/1 done"
+expect_in "$out/ignore.out" " jobs answered, 0 requeued"
+expect_count "$out/ignore.out" ' candidates, [0-9.]+ s\)$' 1
+[[ -e $TG_CACHE_DIR/device-CPU.lock ]] || fail "no device lock at $TG_CACHE_DIR/device-CPU.lock"
+BEAM_UPCAST_MAX=16 run in_process_again 0 tune matmul --m 32 --n 32 --k 32 --beam 2 --db "$db" --ignore-cache --in-process
+expect_in "$out/in_process_again.out" "round 1"
+expect_not_in "$out/in_process_again.out" "farm:"
 
 # --simd is another search setting: a new search (not the cached one), marked in the JSON.
 BEAM_UPCAST_MAX=16 run simd 0 tune matmul --m 32 --n 32 --k 32 --beam 2 --db "$db" --simd --json "$out/simd.jsonl"
-expect_in "$out/simd.out" "round 1"
+expect_count "$out/simd.out" '\(cached\)$' 0
 expect_in "$out/simd.jsonl" '"simd": true'
 
 # tg run picks the tuned opts up from the default database (tune into it first).
@@ -52,6 +62,8 @@ expect_in "$out/nope.err" "unknown workload 'nope'"
 run badbeam 2 tune matmul --beam 0
 expect_in "$out/badbeam.err" "--beam needs a positive integer, got '0'"
 run badparam 2 tune matmul --bogus 3
+run both 2 tune matmul --in-process --workers 2
+expect_in "$out/both.err" "--in-process excludes --workers and --bind"
 expect_in "$out/badparam.err" "matmul has no parameter 'bogus'"
 run baddb 1 tune matmul --m 8 --n 8 --k 8 --db /proc/no/such/dir/t.db
 expect_count "$out/baddb.err" '^tg tune: ' 1

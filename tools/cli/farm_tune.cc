@@ -99,6 +99,27 @@ absl::StatusOr<std::vector<autotune::KernelTuning>> FarmTuneKernels(const std::v
   if (!WantsFarm(flags)) return absl::InvalidArgumentError("no farm flag given");
   if (flags.workers > 0 && !flags.bind.empty())
     return absl::InvalidArgumentError("--workers and --bind: start local workers with tg worker instead");
+  ASSIGN_OR_RETURN(autotune::DeviceClass dc, autotune::DeviceClassFor(dev));
+  std::unique_ptr<autotune::TuningDb> db;
+  if (!topts.db.empty()) {
+    ASSIGN_OR_RETURN(db, autotune::OpenTuningDb(topts.db));
+  } else {
+    ASSIGN_OR_RETURN(db, autotune::OpenDefaultTuningDb(GetConfig()));
+  }
+  autotune::SearchSettings settings = topts.settings.value_or(autotune::SearchSettings::FromConfig(GetConfig()));
+  if (topts.beam > 0) settings.width = topts.beam;
+  // Everything answered from the database: no farm to start.
+  if (db != nullptr && !topts.ignore_cache) {
+    std::vector<autotune::KernelTuning> cached;
+    for (const UOp& ast : kernels) {
+      ASSIGN_OR_RETURN(std::optional<autotune::TuningRecord> hit,
+                       db->Lookup(autotune::TuningKey::Make(ast, dc, settings)));
+      if (!hit.has_value()) break;
+      cached.push_back({.record = std::move(hit), .from_cache = true});
+    }
+    if (cached.size() == kernels.size()) return cached;
+  }
+
   net::ZmqContext ctx;
   std::unique_ptr<net::ZapHandler> zap;
   net::SecurityOptions sec;
@@ -125,7 +146,6 @@ absl::StatusOr<std::vector<autotune::KernelTuning>> FarmTuneKernels(const std::v
     }
   } guard{dir};
 
-  ASSIGN_OR_RETURN(autotune::DeviceClass dc, autotune::DeviceClassFor(dev));
   ASSIGN_OR_RETURN(std::unique_ptr<farm::Broker> broker,
                    farm::Broker::Start({.endpoint = endpoint, .security = sec, .status_endpoint = status_ep,
                                         .context = &ctx}));
@@ -150,14 +170,6 @@ absl::StatusOr<std::vector<autotune::KernelTuning>> FarmTuneKernels(const std::v
                         flags.wait_for_workers_s));
   if (flags.workers > 0) broker->WaitForWorkers(dc.Digest(), flags.workers, std::chrono::seconds(10));
 
-  std::unique_ptr<autotune::TuningDb> db;
-  if (!topts.db.empty()) {
-    ASSIGN_OR_RETURN(db, autotune::OpenTuningDb(topts.db));
-  } else {
-    ASSIGN_OR_RETURN(db, autotune::OpenDefaultTuningDb(GetConfig()));
-  }
-  autotune::SearchSettings settings = topts.settings.value_or(autotune::SearchSettings::FromConfig(GetConfig()));
-  if (topts.beam > 0) settings.width = topts.beam;
   farm::FarmTuner tuner({.broker = broker.get(),
                          .db = db.get(),
                          .device_class = dc,

@@ -34,6 +34,10 @@ run badfaultopts 2 worker --connect ipc:///tmp/x --inject-fault 'crash:[["UPCAST
 expect_in "$out/badfaultopts.err" "fault 'crash:[[\"UPCAST\",0'"
 run nofault 2 worker --connect ipc:///tmp/x --inject-fault
 expect_in "$out/nofault.err" "--inject-fault needs crash:OPTS or hang:OPTS"
+run nolock 2 worker --connect ipc:///tmp/x --device-lock
+expect_in "$out/nolock.err" "--device-lock needs a lock file path, or none"
+run badlock 1 worker --connect ipc:///tmp/x --device-lock /proc/no/such/device.lock
+expect_in "$out/badlock.err" "device lock: cannot make /proc/no/such"
 run badopt 2 worker --bogus
 expect_in "$out/badopt.err" "unknown option '--bogus'"
 run nokey 2 worker --connect tcp://127.0.0.1:5555 --key "$out/none.key" --server-key "$out/none.pub"

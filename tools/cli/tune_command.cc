@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -41,22 +42,30 @@ void PrintTuneUsage(std::FILE* out) {
   std::fprintf(out,
                "usage: tg tune <workload> [--beam N] [--<param> N ...] [--db PATH] [--ignore-cache]\n"
                "               [--json PATH] [--simd]\n"
-               "               [--workers N | --bind EP [--key FILE --allow PATH | --insecure]]\n\n"
+               "               [--workers N | --bind EP [--key FILE --allow PATH | --insecure] | --in-process]\n\n"
                "Tunes every kernel of a built-in workload (see tg run --help) with BEAM search of\n"
                "width N (default 2) on the CPU and stores the winners in the tuning database\n"
-               "(default: the tinygrad-cc cache directory; --db PATH for another file). Kernels\n"
-               "already in the database are answered from it; --ignore-cache searches again.\n"
+               "(default: the tinygrad-cc cache directory; --db PATH for another file, or\n"
+               "postgresql://... for a shared one). Kernels already in the database are answered from\n"
+               "it; --ignore-cache searches again.\n"
+               "By default tg tune is a coordinator with one local `tg worker` per core on a private\n"
+               "ipc:// socket: every kernel is searched at once, each candidate runs in a worker's child\n"
+               "process (a crashing or hanging kernel is reported, never fatal), and measurements are\n"
+               "journaled in the database, so a killed tg tune resumes where it stopped. The workers\n"
+               "share the machine's device lock: one kernel is timed at a time, never while anything\n"
+               "compiles.\n"
+               "--workers N starts N local workers instead of one per core.\n"
+               "--bind EP takes remote workers instead (tcp:// with --key, our secret key file, and\n"
+               "--allow, the workers' public keys; or --insecure). --status-bind EP moves the status\n"
+               "socket (tg farm status).\n"
+               "--in-process searches one kernel at a time in this process (the BEAM of tg run).\n"
                "--json PATH appends one JSON object per kernel (times, flops, bytes, search costs)\n"
                "for tools/bench/perf_table.py.\n"
                "--simd (same as BEAM_SIMD=1) adds our SIMD extension opt to the search: loads and\n"
                "stores of 8 or 16 floats (AVX-512 vectors) where the reference stops at 4.\n"
                "BEAM_* knobs, CACHELEVEL and THREADS from the environment apply.\n"
-               "Farm mode (all kernels searched at once, measurements journaled in the database):\n"
-               "--workers N starts N local `tg worker` processes on a private ipc:// socket;\n"
-               "--bind EP takes remote workers (tcp:// with --key, our secret key file, and --allow,\n"
-               "the workers' public keys; or --insecure). --status-bind EP moves the status socket\n"
-               "(tg farm status). --fake-timing (tests only): candidates are checked but not timed, each\n"
-               "gets a fixed time from its program (in-process too), so both modes pick the same opts.\n");
+               "--fake-timing (tests only): candidates are checked but not timed, each gets a fixed\n"
+               "time from its program (in-process too), so both modes pick the same opts.\n");
 }
 
 int Usage(const std::string& msg) {
@@ -197,8 +206,13 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
   topts.beam = 2;
   std::string json_path;
   FarmTuneFlags farm;
+  bool in_process = false;
   for (size_t i = 1; i < args.size(); ++i) {
     std::string_view flag = args[i];
+    if (flag == "--in-process") {
+      in_process = true;
+      continue;
+    }
     if (flag == "--insecure") {
       farm.insecure = true;
       continue;
@@ -250,6 +264,9 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
     }
   }
 
+  if (in_process && WantsFarm(farm)) return Usage("--in-process excludes --workers and --bind");
+  if (!in_process && !WantsFarm(farm)) farm.workers = std::max(1, GetConfig().cpu_count);
+
   absl::StatusOr<Device*> dev = GetDevice("CPU");
   if (!dev.ok()) {
     std::fprintf(stderr, "tg tune: %s\n", dev.status().ToString().c_str());
@@ -265,7 +282,7 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
     progress.Show(absl::StrFormat("%s  %s: %d/%d timed, best %s, %.1f s", current, phase, b.timed, b.candidates,
                                   Ms(b.best_s), b.elapsed_s));
   };
-  if (farm.fake_timing && !WantsFarm(farm)) {
+  if (farm.fake_timing && in_process) {
     // in-process with the farm's test timing, so a test can compare the two modes' winners
     absl::StatusOr<std::unique_ptr<autotune::LocalMeasurer>> m =
         autotune::LocalMeasurer::Create({.fake_timing = true});

@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "absl/strings/numbers.h"
+#include "autotune/device_lock.h"
 #include "autotune/net/curve_keys.h"
 #include "autotune/net/secure_endpoint.h"
+#include "tinygrad/base/config.h"
 #include "workers/worker.h"
 #include "workers/worker_child.h"
 
@@ -30,13 +32,18 @@ void PrintWorkerUsage(std::FILE* out) {
                "usage: tg worker --connect tcp://HOST:PORT|ipc://PATH [--id NAME] [--children N]\n"
                "                 [--key FILE --server-key FILE | --insecure]\n"
                "                 [--fake-timing | --simulate-device-ms X] [--exit-on-bye] [--heartbeat-ms N]\n"
-               "                 [--exit-with-parent] [--inject-fault crash:OPTS|hang:OPTS ...]\n\n"
+               "                 [--exit-with-parent] [--device-lock PATH|none]\n"
+               "                 [--inject-fault crash:OPTS|hang:OPTS ...]\n\n"
                "Runs a tuning-farm worker: announces this machine's device class to the coordinator and\n"
                "measures the candidates it sends, each in a child process (a crash or hang is reported,\n"
                "never fatal). tcp:// needs CURVE keys (--key: this worker's secret key file, --server-key:\n"
                "the coordinator's public key file; make them with tg keygen) or --insecure. --children\n"
                "defaults to the number of cores. --fake-timing and --simulate-device-ms are for tests and\n"
                "benchmarks only. SIGTERM or SIGINT: says bye to the coordinator and exits.\n"
+               "--device-lock: the machine-wide lock that every worker and tg tune on this machine share:\n"
+               "kernels are timed one at a time and never while anything compiles (default: device-CPU.lock\n"
+               "in the tinygrad-cc cache directory; none: this worker's children only take turns among\n"
+               "themselves).\n"
                "--exit-with-parent (the local workers of tg tune --workers): SIGTERM when the process\n"
                "that started this one dies, so a killed coordinator leaves no workers behind.\n"
                "--inject-fault (tests only): a candidate with exactly these opts (JSON, as tg db show\n"
@@ -67,6 +74,7 @@ int WorkerCommand(std::span<const std::string_view> args) {
   std::string key, server_key;
   bool insecure = false, fake = false, simulate = false;
   std::vector<std::string> faults;  // child arguments
+  std::string device_lock = autotune::DefaultDeviceLockPath(GetConfig().cache_dir, "CPU");
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string_view a = args[i];
     auto value = [&](std::string_view* v) {
@@ -112,6 +120,9 @@ int WorkerCommand(std::span<const std::string_view> args) {
       if (!value(&v)) return Usage("--inject-fault needs crash:OPTS or hang:OPTS");
       if (absl::Status f = workers::ParseInjectedFault(v).status(); !f.ok()) return Usage(std::string(f.message()));
       faults.insert(faults.end(), {std::string(workers::kInjectFaultFlag), std::string(v)});
+    } else if (a == "--device-lock") {
+      if (!value(&v) || v.empty()) return Usage("--device-lock needs a lock file path, or none");
+      device_lock = v == "none" ? "" : std::string(v);
     } else if (a == "--heartbeat-ms") {
       int ms = 0;
       if (!value(&v) || !ParseInt(v, 1, &ms)) return Usage("--heartbeat-ms needs a time >= 1");
@@ -149,6 +160,14 @@ int WorkerCommand(std::span<const std::string_view> args) {
   }
   o.child_argv = {std::string(self, static_cast<size_t>(n)), "worker", "--child"};
   o.child_argv.insert(o.child_argv.end(), faults.begin(), faults.end());
+  if (!device_lock.empty() && o.mode == TimingMode::kReal) {
+    // opened here first, so that a bad path is this command's error rather than every job's
+    if (absl::Status s = autotune::DeviceLock::Open(device_lock).status(); !s.ok()) {
+      std::fprintf(stderr, "tg worker: %s\n", std::string(s.message()).c_str());
+      return 1;
+    }
+    o.child_argv.insert(o.child_argv.end(), {std::string(workers::kDeviceLockFlag), device_lock});
+  }
   const std::string endpoint = o.endpoint;
   absl::StatusOr<std::unique_ptr<Worker>> w = Worker::Create(std::move(o));
   if (!w.ok()) {

@@ -1,0 +1,168 @@
+// File: autotune/device_lock_test.cc
+#include "autotune/device_lock.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <functional>
+#include <future>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace tg::autotune {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+std::string TempLockPath(const std::string& name) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  return std::string(tmp != nullptr ? tmp : "/tmp") + "/locks/" + name + ".lock";
+}
+
+// Whether anyone holds `file` in a way that excludes an exclusive flock (a probe that takes
+// nothing: it fails or releases at once).
+bool Held(const std::string& file) {
+  int fd = open(file.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) return false;
+  bool held = flock(fd, LOCK_EX | LOCK_NB) != 0;
+  close(fd);
+  return held;
+}
+
+void WaitUntil(const std::function<bool()>& cond) {
+  for (auto until = std::chrono::steady_clock::now() + seconds(30); !cond();) {
+    ASSERT_LT(std::chrono::steady_clock::now(), until) << "condition never became true";
+    std::this_thread::sleep_for(milliseconds(2));
+  }
+}
+
+TEST(DeviceLockTest, ExclusiveHoldersNeverOverlap) {
+  auto lock = DeviceLock::Open(TempLockPath("exclusive"));
+  ASSERT_TRUE(lock.ok()) << lock.status();
+  std::atomic<int> inside{0}, most{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 50; ++i) {
+        auto h = (*lock)->Exclusive();
+        ASSERT_TRUE(h.ok()) << h.status();
+        int now = ++inside;
+        most = std::max(most.load(), now);
+        std::this_thread::yield();
+        --inside;
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(most.load(), 1);
+}
+
+TEST(DeviceLockTest, SharedHoldersOverlapAndExcludeARun) {
+  auto lock = DeviceLock::Open(TempLockPath("shared"));
+  ASSERT_TRUE(lock.ok()) << lock.status();
+  auto a = (*lock)->Shared();
+  ASSERT_TRUE(a.ok());
+  // a second compile gets in while the first holds it
+  auto b = std::async(std::launch::async, [&] { return (*lock)->Shared(); });
+  ASSERT_EQ(b.wait_for(seconds(30)), std::future_status::ready);
+  auto b_hold = b.get();
+  ASSERT_TRUE(b_hold.ok());
+  // a run waits for both
+  std::atomic<bool> ran{false};
+  std::thread run([&] {
+    auto h = (*lock)->Exclusive();
+    ASSERT_TRUE(h.ok());
+    ran = true;
+  });
+  std::this_thread::sleep_for(milliseconds(50));
+  EXPECT_FALSE(ran.load());
+  *a = DeviceLock::Hold();
+  std::this_thread::sleep_for(milliseconds(50));
+  EXPECT_FALSE(ran.load()) << "the run started while a compile still held the device";
+  *b_hold = DeviceLock::Hold();
+  run.join();
+  EXPECT_TRUE(ran.load());
+}
+
+TEST(DeviceLockTest, AWaitingRunGoesBeforeLaterCompiles) {
+  const std::string path = TempLockPath("turnstile");
+  auto lock = DeviceLock::Open(path);
+  ASSERT_TRUE(lock.ok()) << lock.status();
+  auto first = (*lock)->Shared();
+  ASSERT_TRUE(first.ok());
+  std::vector<char> order;
+  std::mutex mu;
+  std::thread run([&] {
+    auto h = (*lock)->Exclusive();
+    ASSERT_TRUE(h.ok());
+    std::lock_guard<std::mutex> g(mu);
+    order.push_back('R');
+  });
+  // the run waits for the compile, holding the turnstile
+  WaitUntil([&] { return Held(path + ".turnstile"); });
+  std::thread compile([&] {
+    auto h = (*lock)->Shared();
+    ASSERT_TRUE(h.ok());
+    std::lock_guard<std::mutex> g(mu);
+    order.push_back('C');
+  });
+  std::this_thread::sleep_for(milliseconds(50));
+  {
+    std::lock_guard<std::mutex> g(mu);
+    EXPECT_TRUE(order.empty()) << "a later compile overtook the waiting run";
+  }
+  *first = DeviceLock::Hold();
+  run.join();
+  compile.join();
+  EXPECT_EQ(std::string(order.begin(), order.end()), "RC");
+}
+
+TEST(DeviceLockTest, AKilledHolderLeavesTheDeviceFree) {
+  const std::string path = TempLockPath("killed");
+  auto lock = DeviceLock::Open(path);
+  ASSERT_TRUE(lock.ok()) << lock.status();
+  pid_t pid = fork();  // no other thread runs in this test binary now
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    auto h = (*lock)->Exclusive();
+    if (!h.ok()) _exit(1);
+    while (true) pause();
+  }
+  WaitUntil([&] { return Held(path); });
+  ASSERT_EQ(kill(pid, SIGKILL), 0);
+  int status;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFSIGNALED(status));
+  auto h = (*lock)->Exclusive();
+  ASSERT_TRUE(h.ok()) << h.status();
+  EXPECT_TRUE(h->held());
+}
+
+TEST(DeviceLockTest, BadPathsAreNamed) {
+  auto empty = DeviceLock::Open("");
+  EXPECT_FALSE(empty.ok());
+  auto in_proc = DeviceLock::Open("/proc/self/no/such/device.lock");
+  ASSERT_FALSE(in_proc.ok());
+  EXPECT_NE(in_proc.status().message().find("/proc/self/no/such"), std::string::npos) << in_proc.status();
+  auto a_dir = DeviceLock::Open("/");
+  EXPECT_FALSE(a_dir.ok());
+}
+
+TEST(DeviceLockTest, DefaultPathIsPerDeviceInTheCacheDir) {
+  EXPECT_EQ(DefaultDeviceLockPath("/home/u/.cache/tinygrad-cc", "CPU"), "/home/u/.cache/tinygrad-cc/device-CPU.lock");
+}
+
+}  // namespace
+}  // namespace tg::autotune
