@@ -14,6 +14,9 @@ declare -A case_args=(
   [workload_attention]="attention"
   [workload_resnet_block]="resnet_block"
 )
+# How the cases are tuned: in this process, one kernel at a time (README's tables) unless
+# TUNE_MODE says otherwise: "--workers 2", or "" for tg tune's default (one local worker per core).
+tune_mode="${TUNE_MODE---in-process}"
 # README's order.
 case_order=(matmul256 matmul512 matmul1024 sum4M rowsum4096x1024 softmax4096x1024 conv2d_1x32x56x56_64x3x3
             workload_conv2d workload_mlp workload_attention workload_resnet_block)

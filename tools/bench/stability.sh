@@ -22,7 +22,7 @@ for c in "${cases[@]}"; do
   for ((i = 1; i <= repeat; i++)); do
     echo "stability: $c search $i/$repeat" >&2
     # shellcheck disable=SC2086  # the arguments are words
-    "$root/tools/tg" tune ${case_args[$c]} --beam "$beam" ${TUNE_FLAGS:-} --ignore-cache --db "$out/stability.db" \
+    "$root/tools/tg" tune ${case_args[$c]} $tune_mode --beam "$beam" ${TUNE_FLAGS:-} --ignore-cache --db "$out/stability.db" \
       --json "$out/stability.jsonl" >/dev/null
   done
 done

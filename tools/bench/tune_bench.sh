@@ -6,7 +6,8 @@
 #   tools/bench/tune_bench.sh OUT_DIR [TINYGRAD_CHECKOUT]
 # OUT_DIR gets ours.jsonl, tinygrad.jsonl and table.md. CASES="matmul256 ..." limits the cases;
 # SIMD_CASES (default: the matmuls and the conv2d case) are also tuned with `--simd` (our SIMD
-# extension opt), which perf_table.py shows in a second table.
+# extension opt), which perf_table.py shows in a second table. TUNE_MODE (tools/bench/cases.sh)
+# picks in-process (the default here) or farm tuning.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 out="${1:?usage: tools/bench/tune_bench.sh OUT_DIR [TINYGRAD_CHECKOUT]}"
@@ -21,7 +22,7 @@ check_cases "${cases[@]}"
 for c in "${cases[@]}"; do
   for beam in 2 4; do
     # shellcheck disable=SC2086  # the arguments are words
-    "$root/tools/tg" tune ${case_args[$c]} --beam "$beam" --ignore-cache --db "$out/bench.db" --json "$out/ours.jsonl" >&2
+    "$root/tools/tg" tune ${case_args[$c]} $tune_mode --beam "$beam" --ignore-cache --db "$out/bench.db" --json "$out/ours.jsonl" >&2
   done
 done
 
@@ -30,7 +31,7 @@ check_cases "${simd_cases[@]}"
 for c in "${simd_cases[@]}"; do
   for beam in 2 4; do
     # shellcheck disable=SC2086  # the arguments are words
-    "$root/tools/tg" tune ${case_args[$c]} --beam "$beam" --simd --ignore-cache --db "$out/bench.db" --json "$out/ours.jsonl" >&2
+    "$root/tools/tg" tune ${case_args[$c]} $tune_mode --beam "$beam" --simd --ignore-cache --db "$out/bench.db" --json "$out/ours.jsonl" >&2
   done
 done
 
