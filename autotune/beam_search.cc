@@ -196,6 +196,9 @@ std::optional<BeamRequest> BeamSearcher::Next() {
       for (const Scheduler& c : round_) req.candidates.push_back(c.applied_opts());
       // the reference stops a candidate at 3x the best of the beam; the baselines bound it too
       req.options.early_stop_s = std::min(beam_[0].time_s, best_s_) * 3;
+      // ours: a first run past refine_ratio x that best only needs a rank (an estimate), not
+      // the rest of its run (the early rounds' candidates are all far slower than the heuristic)
+      req.options.first_run_stop_s = std::min(beam_[0].time_s, best_s_) * options_.refine_ratio;
       // the next beam needs an exact time for its members, however slow they are
       req.options.keep = std::max(1, settings_.width);
       req.options.refine_ratio = options_.refine_ratio;

@@ -90,7 +90,8 @@ struct BeamOptions {
   int runs = 3;            // timed runs per candidate during the search (reference cnt=3)
   // Ours: a candidate whose first run is more than this much slower than the round's best
   // first run keeps that one sample (MeasureOptions::refine_ratio); the beam is decided among
-  // the near-best, which get all `runs`.
+  // the near-best, which get all `runs`. A first run past refine_ratio x the best so far is
+  // stopped there with a time estimated from its progress (MeasureOptions::first_run_stop_s).
   double refine_ratio = 1.25;
   std::function<void(const BeamProgress&)> progress;
 };

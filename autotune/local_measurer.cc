@@ -43,6 +43,19 @@ void ParallelFor(size_t n, int threads, const std::function<void(size_t)>& fn) {
   for (std::thread& t : pool) t.join();
 }
 
+// How many of the T-sized items of a and b differ (same sizes).
+template <typename T>
+size_t CountDiffering(std::string_view a, std::string_view b) {
+  size_t n = 0;
+  for (size_t off = 0; off + sizeof(T) <= a.size(); off += sizeof(T)) {
+    T x, y;
+    std::memcpy(&x, a.data() + off, sizeof(T));
+    std::memcpy(&y, b.data() + off, sizeof(T));
+    n += x != y;
+  }
+  return n;
+}
+
 // The first error of a ParallelFor (a failed device lock), kept for after the loop.
 class FirstError {
  public:
@@ -82,6 +95,7 @@ struct LocalMeasurer::TaskState {
   std::vector<size_t> outs;                      // indices of the buffers the kernel stores to
   bool reads_output = false;                     // it also loads one of them: reset every run
   std::vector<std::string> expected;             // the unoptimized kernel's outputs, per outs
+  std::string scratch;                           // Read's copy
 
   bool Matches(const KernelTask& t) const {
     return ast == t.ast && seed == t.seed && var_vals == t.var_vals && specs == t.buffers;
@@ -90,7 +104,7 @@ struct LocalMeasurer::TaskState {
     size_t n = 0;
     for (const std::string& s : initial) n += 2 * s.size();  // the buffer and its initial copy
     for (const std::string& s : expected) n += s.size();
-    return n;
+    return n + scratch.size();
   }
   size_t IndexOfSlot(int64_t slot) const {
     for (size_t i = 0; i < specs.size(); ++i)
@@ -102,20 +116,30 @@ struct LocalMeasurer::TaskState {
     for (size_t i : outs)
       bufs[i]->CopyIn(std::as_bytes(std::span<const char>(initial[i].data(), initial[i].size())));
   }
-  std::string Read(size_t i) const {
-    std::string s(bufs[i]->nbytes(), '\0');
-    bufs[i]->CopyOut(std::as_writable_bytes(std::span<char>(s.data(), s.size())));
-    return s;
+  // Buffer i's contents, valid until the next Read. The copy lands in memory kept from the
+  // last Read: a fresh string per check pays the page faults of every page again (tens of ms
+  // for a 16 MB output on this kind of VM).
+  std::string_view Read(size_t i) {
+    scratch.resize(bufs[i]->nbytes());
+    bufs[i]->CopyOut(std::as_writable_bytes(std::span<char>(scratch.data(), scratch.size())));
+    return scratch;
   }
   // After ResetOutputs and a run that was cut short: the share of output elements that no
   // longer hold their random reset contents, i.e. how far the run got.
-  double WrittenFraction() const {
+  double WrittenFraction() {
     size_t written = 0, total = 0;
     for (size_t i : outs) {
-      const std::string now = Read(i);
+      const std::string_view now = Read(i);
       const size_t item = std::max<size_t>(1, static_cast<size_t>(specs[i].dtype.itemsize()));
-      for (size_t off = 0; off + item <= now.size(); off += item, ++total)
-        written += std::memcmp(now.data() + off, initial[i].data() + off, item) != 0;
+      total += now.size() / item;
+      switch (item) {
+        case 2: written += CountDiffering<uint16_t>(now, initial[i]); break;
+        case 4: written += CountDiffering<uint32_t>(now, initial[i]); break;
+        case 8: written += CountDiffering<uint64_t>(now, initial[i]); break;
+        default:
+          for (size_t off = 0; off + item <= now.size(); off += item)
+            written += std::memcmp(now.data() + off, initial[i].data() + off, item) != 0;
+      }
     }
     return total == 0 ? 0.0 : static_cast<double>(written) / static_cast<double>(total);
   }
@@ -251,7 +275,7 @@ absl::StatusOr<LocalMeasurer::TaskState*> LocalMeasurer::StateFor(const KernelTa
   if (absl::StatusOr<double> t = RunOnce(*st, *spec, **prog, Program::kNoStop); !t.ok())
     return noopt_error(t.status());
   running = DeviceLock::Hold();
-  for (size_t i : st->outs) st->expected.push_back(st->Read(i));
+  for (size_t i : st->outs) st->expected.emplace_back(st->Read(i));
   states_.insert(states_.begin(), std::move(st));
   size_t bytes = 0, keep = 0;
   while (keep < states_.size() && keep < kKeptTasks &&
@@ -267,7 +291,7 @@ absl::StatusOr<LocalMeasurer::TaskState*> LocalMeasurer::StateFor(const KernelTa
 // only the timeout applies to its real run.
 double LocalMeasurer::FirstRunLimit(const MeasureOptions& options) const {
   if (options_.fake_timing) return options.timeout_s;
-  return std::min(options.timeout_s, options.early_stop_s);
+  return std::min({options.timeout_s, options.early_stop_s, std::max(options.first_run_stop_s, kMinFirstRunStopS)});
 }
 
 // A run the device stopped at limit_s, after elapsed_s, having written `progress` of its
@@ -285,11 +309,11 @@ void LocalMeasurer::Stopped(const MeasureOptions& options, double limit_s, doubl
   double time_s = elapsed_s;
   if (progress >= kMinProgressToEstimate) {
     time_s = elapsed_s / progress;
-    r.error = absl::StrCat("run stopped after ", elapsed_s, " s > early stop ", options.early_stop_s, " s, ",
+    r.error = absl::StrCat("run stopped after ", elapsed_s, " s at its limit ", limit_s, " s, ",
                            static_cast<int>(progress * 100), "% done: about ", time_s, " s");
   } else {
     p.stopped = true;  // the time is only a lower bound: not ranked
-    r.error = absl::StrCat("run stopped after ", elapsed_s, " s > early stop ", options.early_stop_s, " s");
+    r.error = absl::StrCat("run stopped after ", elapsed_s, " s at its limit ", limit_s, " s");
   }
   r.samples_s.push_back(time_s);
   r.min_s = std::min(r.min_s, time_s);
@@ -366,28 +390,37 @@ void LocalMeasurer::TimeRuns(Prepared& p, const MeasureOptions& options, int run
 void LocalMeasurer::TimeInRounds(std::vector<Prepared>& prep, const MeasureOptions& options,
                                  std::vector<CandidateResult>& results) {
   const size_t n = prep.size();
-  // 1. One run each, which is also the result check, stopped at the early stop.
-  for (size_t i = 0; i < n; ++i)
-    if (prep[i].pending) CheckCandidate(i, prep[i], options, results[i]);
+  // 1. One run each, which is also the result check, stopped at the early stop. Once `keep`
+  // candidates have an exact first run, a later one is also stopped at refine_ratio x the
+  // keep-th best of them: it cannot be among the caller's best `keep`, and would not get more
+  // runs (step 3), so the rest of its run would only buy a more exact losing time.
+  std::vector<double> firsts;  // exact first runs so far, sorted
+  for (size_t i = 0; i < n; ++i) {
+    if (!prep[i].pending) continue;
+    MeasureOptions o = options;
+    if (options.keep > 0 && firsts.size() >= static_cast<size_t>(options.keep))
+      o.first_run_stop_s = std::min(o.first_run_stop_s, firsts[options.keep - 1] * options.refine_ratio);
+    CheckCandidate(i, prep[i], o, results[i]);
+    if (prep[i].pending) firsts.insert(std::upper_bound(firsts.begin(), firsts.end(), results[i].min_s), results[i].min_s);
+  }
 
   // 2. The caller keeps the best `keep`. A run that was stopped with too little progress for
-  // an estimate only says "slower than the limit": while fewer than `keep` candidates are known
-  // to be faster than that (measured, or estimated from a stopped run's progress), those runs
-  // go again with a 3x longer limit. (The reference lets every run finish, which on a big
-  // kernel costs seconds per bad candidate.)
+  // an estimate only says "slower than the limit" (and, having written less than any estimated
+  // run, slower than those): while fewer than `keep` candidates have a time to rank (measured,
+  // or estimated from a stopped run's progress), those runs go again with a 3x longer limit.
+  // (The reference lets every run finish, which on a big kernel costs seconds per bad candidate.)
   double limit = FirstRunLimit(options);
-  auto ranked_within_limit = [&] {
+  auto ranked = [&] {
     int k = 0;
-    for (size_t i = 0; i < n; ++i)
-      k += prep[i].pending ||
-           (results[i].outcome == Outcome::kTooSlow && !prep[i].stopped && results[i].min_s <= limit);
+    for (size_t i = 0; i < n; ++i) k += prep[i].pending || (results[i].outcome == Outcome::kTooSlow && !prep[i].stopped);
     return k;
   };
-  while (ranked_within_limit() < options.keep && limit < options.timeout_s &&
+  while (ranked() < options.keep && limit < options.timeout_s &&
          std::any_of(prep.begin(), prep.end(), [](const Prepared& p) { return p.stopped; })) {
     limit = std::min(limit * 3, options.timeout_s);
     MeasureOptions longer = options;
     longer.early_stop_s = limit;
+    longer.first_run_stop_s = kInf;
     for (size_t i = 0; i < n; ++i) {
       if (!prep[i].stopped) continue;
       CandidateResult& r = results[i];

@@ -288,6 +288,31 @@ TEST(LocalMeasurerTest, FarBehindOnTheFirstRunKeepsOneSample) {
   EXPECT_EQ(b->results[1].samples_s.size(), 3u);
 }
 
+// Once the caller's `keep` have a first run, a later candidate is stopped at refine_ratio x the
+// keep-th best: the unoptimized 512 matmul after a tiled one (tens of ms against hundreds).
+TEST(LocalMeasurerTest, BehindTheKeptOnesAFirstRunIsStopped) {
+  std::unique_ptr<LocalMeasurer> m = MakeMeasurer();
+  ASSERT_NE(m, nullptr);
+  const std::vector<std::vector<Opt>> cands = {
+      {kUpcast0By4, Opt{OptOps::UPCAST, 1, int64_t{4}}, kUnroll0By4}, {}};
+  MeasureOptions o;
+  o.refine_ratio = 1.25;
+  o.keep = 1;
+  absl::StatusOr<MeasureBatch> b = m->Measure(Task(MatmulKernel(512)), cands, o);
+  ASSERT_TRUE(b.ok()) << b.status();
+  ASSERT_EQ(b->results[0].outcome, Outcome::kOk) << Describe(b->results[0]);
+  ASSERT_GE(b->results[0].samples_s[0], 1e-3);  // the premise: stops apply from 1 ms on
+  EXPECT_EQ(b->results[1].outcome, Outcome::kTooSlow) << Describe(b->results[1]);
+  EXPECT_THAT(b->results[1].error, HasSubstr("run stopped after")) << Describe(b->results[1]);
+  EXPECT_EQ(b->results[1].samples_s.size(), 1u);
+  // keeping 2, both are among the kept: the second runs to its end
+  o.keep = 2;
+  b = m->Measure(Task(MatmulKernel(512)), cands, o);
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_EQ(b->results[1].outcome, Outcome::kOk) << Describe(b->results[1]);
+  EXPECT_THAT(b->results[1].error, Not(HasSubstr("stopped"))) << Describe(b->results[1]);
+}
+
 TEST(LocalMeasurerTest, RunPastTheTimeoutIsStoppedAsATimeout) {
   std::unique_ptr<LocalMeasurer> m = MakeMeasurer();
   ASSERT_NE(m, nullptr);

@@ -70,7 +70,7 @@ enum class Outcome : uint8_t {
   kCompileError,
   kRuntimeError,
   kTimeout,        // compiling or one run took longer than the limit
-  kTooSlow,        // early exit: already slower than early_stop_s (samples are kept)
+  kTooSlow,        // early exit: slower than early_stop_s, or stopped at first_run_stop_s (samples kept)
   kWrongResult,    // outputs differ from the unoptimized kernel's
   kDuplicate,      // renders to a program measured before (in this batch or known_programs)
   kWorkerLost,     // a farm worker (or its isolated child) died while measuring it
@@ -100,10 +100,16 @@ struct CandidateResult {
   bool timed() const { return outcome == Outcome::kOk || outcome == Outcome::kTooSlow; }
 };
 
+inline constexpr double kMinFirstRunStopS = 1e-3;
+
 struct MeasureOptions {
   // Timed runs per candidate (reference: cnt=3); the first is also the result check.
   int runs = 3;
   double early_stop_s = kInf;     // stop timing a candidate once its best exceeds this
+  // A first run still going at this point is stopped and its time estimated from how much of
+  // its output it wrote (the caller only needs to rank it; inf: stop at the early stop only).
+  // Never below kMinFirstRunStopS: runs that short cost nothing worth saving.
+  double first_run_stop_s = kInf;
   // The caller ranks the batch and keeps its best `keep`: at least that many get an exact time
   // even when slower than early_stop_s (a run past the early stop may be cut short otherwise).
   int keep = 0;

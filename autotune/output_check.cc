@@ -51,45 +51,68 @@ T Load(const char* p) {
 
 }  // namespace
 
+namespace {
+
+// n items of `size` bytes, item i written by fill(p, r_i) from the i-th number of the seed's
+// sequence. One instantiation per dtype family keeps the loop free of dtype dispatch (these
+// buffers reach 16 MB: ~10 ms instead of ~130 ms).
+template <typename Fill>
+std::string Generate(int64_t n, int size, uint64_t seed, Fill fill) {
+  std::string out(static_cast<size_t>(n) * size, '\0');
+  char* p = out.data();
+  uint64_t s = seed;
+  for (int64_t i = 0; i < n; ++i, p += size) fill(p, Next(s));
+  return out;
+}
+
+}  // namespace
+
 std::string RandomContents(DType dtype, int64_t n, uint64_t seed) {
   TG_CHECK(n >= 0 && !dtype.is_ptr() && dtype.count() == 1) << dtype.repr();
   const int size = dtype.itemsize();
-  std::string out(static_cast<size_t>(n) * size, '\0');
-  uint64_t s = seed;
   const ScalarType t = dtype.scalar_type();
-  for (int64_t i = 0; i < n; ++i) {
-    char* p = out.data() + i * size;
-    uint64_t r = Next(s);
-    if (dtypes::is_float(dtype)) {
-      int k = static_cast<int>(r & 0xFF);
-      float f = static_cast<float>(k) / 256.0f;
-      if (t == ScalarType::kFloat32) {
-        std::memcpy(p, &f, 4);
-      } else if (t == ScalarType::kFloat64) {
-        double d = f;
-        std::memcpy(p, &d, 8);
-      } else if (t == ScalarType::kFloat16) {
-        uint16_t h = k == 0 ? 0 : HalfOf(k);
-        std::memcpy(p, &h, 2);
-      } else if (t == ScalarType::kBFloat16) {
-        uint32_t bits;
-        std::memcpy(&bits, &f, 4);
-        uint16_t b = static_cast<uint16_t>(bits >> 16);  // exact: k/256 has 8 significant bits
-        std::memcpy(p, &b, 2);
-      }  // fp8: zeros (their encodings are not worth a table here)
-    } else if (dtypes::is_bool(dtype)) {
-      p[0] = static_cast<char>(r & 1);
-    } else {
-      uint64_t v = r & 7;
-      std::memcpy(p, &v, static_cast<size_t>(size));  // little-endian: the low bytes
+  // floats k/256 for k in [0, 256): exact in every float format, no rounding anywhere
+  auto k_of = [](uint64_t r) { return static_cast<int>(r & 0xFF); };
+  if (dtypes::is_float(dtype)) {
+    switch (t) {
+      case ScalarType::kFloat32:
+        return Generate(n, size, seed, [&](char* p, uint64_t r) {
+          float f = static_cast<float>(k_of(r)) / 256.0f;
+          std::memcpy(p, &f, 4);
+        });
+      case ScalarType::kFloat64:
+        return Generate(n, size, seed, [&](char* p, uint64_t r) {
+          double d = static_cast<double>(k_of(r)) / 256.0;
+          std::memcpy(p, &d, 8);
+        });
+      case ScalarType::kFloat16:
+        return Generate(n, size, seed, [&](char* p, uint64_t r) {
+          uint16_t h = k_of(r) == 0 ? 0 : HalfOf(k_of(r));
+          std::memcpy(p, &h, 2);
+        });
+      case ScalarType::kBFloat16:
+        return Generate(n, size, seed, [&](char* p, uint64_t r) {
+          float f = static_cast<float>(k_of(r)) / 256.0f;
+          uint32_t bits;
+          std::memcpy(&bits, &f, 4);
+          uint16_t b = static_cast<uint16_t>(bits >> 16);  // exact: k/256 has 8 significant bits
+          std::memcpy(p, &b, 2);
+        });
+      default:  // fp8: zeros (their encodings are not worth a table here)
+        return std::string(static_cast<size_t>(n) * size, '\0');
     }
   }
-  return out;
+  if (dtypes::is_bool(dtype)) return Generate(n, size, seed, [](char* p, uint64_t r) { p[0] = static_cast<char>(r & 1); });
+  return Generate(n, size, seed, [size](char* p, uint64_t r) {
+    uint64_t v = r & 7;
+    std::memcpy(p, &v, static_cast<size_t>(size));  // little-endian: the low bytes
+  });
 }
 
 std::string CompareOutput(DType dtype, std::string_view got, std::string_view want) {
   if (got.size() != want.size())
     return absl::StrCat("size ", got.size(), " bytes, expected ", want.size());
+  if (got == want) return "";  // the usual case, at memcmp speed
   const size_t size = static_cast<size_t>(dtype.itemsize());
   const ScalarType t = dtype.scalar_type();
   const bool tolerant = t == ScalarType::kFloat16 || t == ScalarType::kBFloat16 ||

@@ -129,6 +129,7 @@ TEST(FarmCodecTest, MeasureOptionsRoundTrip) {
   o.timeout_s = 2.5;
   o.keep = 4;
   o.refine_ratio = 1.25;
+  o.first_run_stop_s = 0.125;
   o.known_programs = {3, 1, 0xffffffffffffffffULL};
   std::string bytes = EncodeMeasureOptions(o);
   absl::StatusOr<MeasureOptions> back = DecodeMeasureOptions(bytes);
@@ -142,6 +143,7 @@ TEST(FarmCodecTest, MeasureOptionsRoundTrip) {
   EXPECT_EQ(back->timeout_s, 2.5);
   EXPECT_EQ(back->keep, 4);
   EXPECT_EQ(back->refine_ratio, 1.25);
+  EXPECT_EQ(back->first_run_stop_s, 0.125);
   EXPECT_EQ(back->known_programs, o.known_programs);
   EXPECT_EQ(EncodeMeasureOptions(*back), bytes);  // sorted, so canonical
 }

@@ -149,6 +149,7 @@ void WriteOptions(const MeasureOptions& o, proto::MeasureOptions::Builder b) {
   b.setTimeoutS(o.timeout_s);
   b.setKeep(o.keep);
   b.setRefineRatio(o.refine_ratio);
+  b.setFirstRunStopS(o.first_run_stop_s);
   // A hash set has no order: sorted, so equal options give equal bytes.
   std::vector<uint64_t> known(o.known_programs.begin(), o.known_programs.end());
   std::sort(known.begin(), known.end());
@@ -171,6 +172,8 @@ absl::StatusOr<MeasureOptions> ReadOptions(proto::MeasureOptions::Reader r,
   if (o.keep < 0) return Bad("options keep", absl::StrCat(o.keep, " is negative"));
   o.refine_ratio = r.getRefineRatio();
   RETURN_IF_ERROR(CheckNotNan(o.refine_ratio, "options refineRatio"));
+  o.first_run_stop_s = r.getFirstRunStopS();
+  RETURN_IF_ERROR(CheckNotNan(o.first_run_stop_s, "options firstRunStopS"));
   RETURN_IF_ERROR(CheckNotNan(o.early_stop_s, "options earlyStopS"));
   RETURN_IF_ERROR(CheckNotNan(o.max_compute_ratio, "options maxComputeRatio"));
   RETURN_IF_ERROR(CheckNotNan(o.timeout_s, "options timeoutS"));

@@ -40,6 +40,7 @@ struct MeasureOptions {
   knownPrograms @7 :List(UInt64);  # sorted
   keep @8 :Int32;
   refineRatio @9 :Float64 = inf;
+  firstRunStopS @10 :Float64 = inf;
 }
 
 struct MeasureRequest {
