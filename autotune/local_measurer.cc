@@ -328,6 +328,7 @@ void LocalMeasurer::CheckCandidate(size_t index, Prepared& p, const MeasureOptio
   const double limit = FirstRunLimit(options);
   absl::StatusOr<double> t = RunOnce(st, p.spec, *p.prog, limit);
   const double elapsed = Since(s);
+  if (options_.after_run) options_.after_run();
   r.cost.run_s += elapsed;
   auto fail = [&](Outcome o, std::string why) {
     r.outcome = o;
@@ -362,6 +363,7 @@ void LocalMeasurer::TimeRuns(Prepared& p, const MeasureOptions& options, int run
     absl::StatusOr<double> t = options_.fake_timing ? absl::StatusOr<double>(FakeTimeS(r.program_hash))
                                                     : RunOnce(st, p.spec, *p.prog, options.timeout_s);
     const double elapsed = Since(s);
+    if (options_.after_run) options_.after_run();
     r.cost.run_s += elapsed;
     if (absl::IsDeadlineExceeded(t.status())) return Stopped(options, options.timeout_s, elapsed, 0, p, r);
     if (!t.ok()) {

@@ -68,6 +68,11 @@ void DeviceGate::Release() {
   if (absl::Status s = WriteFrame(fd_, FrameType::kDeviceDone); !s.ok()) ParentGone(s);
 }
 
+void DeviceGate::Progress() {
+  if (!held_) return;
+  if (absl::Status s = WriteFrame(fd_, FrameType::kProgress); !s.ok()) ParentGone(s);
+}
+
 int RunChildLoop(const Handler& handler, const ChildLoopOptions& options) {
   SetUpProcess(options);
   if (absl::Status s = WriteFrame(options.fd, FrameType::kReady); !s.ok()) {

@@ -5,8 +5,8 @@
 //
 // The handler lowers and compiles freely (children do that in parallel), and brackets its
 // device work with DeviceGate::Acquire()/Release(): the parent grants the device to one child
-// at a time, and its run deadline counts from the grant. Returning the response while holding
-// the device releases it.
+// at a time, and its run deadline counts from the grant (and again from each Progress()).
+// Returning the response while holding the device releases it.
 //
 // Example (a child binary's main):
 //   int main() {
@@ -53,6 +53,9 @@ class DeviceGate {
   void Acquire();
   // Gives the device back; a no-op when not held.
   void Release();
+  // While holding: one run ended and another may follow. The parent's run deadline counts
+  // from here again, so it bounds each run rather than the whole hold. A no-op when not held.
+  void Progress();
   bool held() const { return held_; }
 
  private:

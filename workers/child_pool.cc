@@ -406,6 +406,10 @@ void ChildPool::Impl::HandleFrame(int i, const Frame& f, TimePoint now) {
       s.deadline = After(now, s.job->limits.prepare_timeout_s);
       TryGrant(now);
       return;
+    case FrameType::kProgress:
+      if (phase != JobPhase::kRunning) return unexpected(PhaseVerb(phase));
+      s.deadline = After(now, s.job->limits.run_deadline_s);
+      return;
     case FrameType::kResponse: {
       if (phase == JobPhase::kWaiting) return unexpected(PhaseVerb(phase));
       EndPhase(s, now);
@@ -686,12 +690,6 @@ void ChildPool::Impl::ShutdownChildren() {
 }
 
 // ** ChildPool **
-
-double RunDeadlineS(double best_so_far_s, int runs, const DeadlinePolicy& p) {
-  if (!std::isfinite(best_so_far_s) || best_so_far_s <= 0) return p.ceiling_s;
-  double d = p.factor * best_so_far_s * std::max(runs, 1);
-  return std::clamp(d, p.floor_s, std::max(p.floor_s, p.ceiling_s));
-}
 
 std::string_view JobOutcomeKindName(JobOutcomeKind k) {
   switch (k) {

@@ -47,19 +47,10 @@ struct JobLimits {
   // From the job's start to its first device request (or its response), and again from each
   // device release to the next request or the response.
   double prepare_timeout_s = 60;
-  // Each device hold, from the grant to the release (or the response).
+  // Each device hold, from the grant (and again from each progress report of the child,
+  // DeviceGate::Progress) to the next report, the release or the response.
   double run_deadline_s = 10;
 };
-
-// The run deadline of a candidate from the best time so far: `factor` times the time of
-// `runs` runs at the best time (a candidate that slow would lose anyway), never below
-// floor_s (process and cache noise), never above ceiling_s. No best yet: ceiling_s.
-struct DeadlinePolicy {
-  double factor = 10;
-  double floor_s = 1;
-  double ceiling_s = 60;
-};
-double RunDeadlineS(double best_so_far_s, int runs, const DeadlinePolicy& policy = {});
 
 enum class JobOutcomeKind : uint8_t {
   kOk,             // the child answered; `response` holds its bytes

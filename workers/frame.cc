@@ -15,7 +15,7 @@ namespace {
 
 bool KnownType(uint8_t t) {
   return t >= static_cast<uint8_t>(FrameType::kReady) &&
-         t <= static_cast<uint8_t>(FrameType::kResponse);
+         t <= static_cast<uint8_t>(FrameType::kProgress);
 }
 
 // Reads exactly n bytes; returns how many arrived before EOF (< n only at EOF).
@@ -43,6 +43,7 @@ std::string_view FrameTypeName(FrameType t) {
     case FrameType::kGrant: return "grant";
     case FrameType::kDeviceDone: return "device_done";
     case FrameType::kResponse: return "response";
+    case FrameType::kProgress: return "progress";
   }
   return "unknown";
 }

@@ -42,6 +42,7 @@ enum class FrameType : uint8_t {
   kGrant = 4,       // P> device granted
   kDeviceDone = 5,  // C> device released
   kResponse = 6,    // C> response bytes, ends the job
+  kProgress = 7,    // C> a run on the device ended, the hold goes on: its run deadline restarts
 };
 std::string_view FrameTypeName(FrameType t);
 

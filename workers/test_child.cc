@@ -10,6 +10,7 @@
 //                 of CLOCK_MONOTONIC, which all processes share)
 //   run:MS        holds the device MS ms; responds "t0 t1" (the hold)
 //   twice:MS      holds the device twice, then works MS ms after the release
+//   steps:MS      holds the device for 4 runs of MS ms, reporting progress after each
 //   segv, abort, fpe, exit:CODE, loop   crash / exit / spin forever (in prepare, or @device)
 //   garbage       writes junk to the protocol socket, then sleeps
 //   huge          writes a frame header claiming 2 GiB, then sleeps
@@ -110,6 +111,14 @@ std::string Handle(std::string_view request, DeviceGate& gate) {
     gate.Release();
     SleepMs(n);
     return "twice";
+  }
+  if (name == "steps") {  // one device hold of 4 runs of MS ms, reporting progress after each
+    tg::workers::ScopedDevice device(gate);
+    for (int i = 0; i < 4; ++i) {
+      SleepMs(n);
+      gate.Progress();
+    }
+    return "steps";
   }
   if (name == "run") {
     tg::workers::ScopedDevice device(gate);

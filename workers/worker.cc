@@ -305,13 +305,16 @@ struct Worker::Impl {
 
   // ** jobs **
 
+  // The child stops every kernel run itself at the job's limits (the early stop from the best
+  // time so far, at most the timeout) and reports progress after each run, so the pool's run
+  // deadline is a backstop per run: twice the longest run the child lets itself make (result
+  // checks and resets happen between runs), never below the floor. What it catches is a hang
+  // the child cannot stop (a kernel or library code that never returns to us).
   JobLimits Limits(const Job& j, size_t candidates) const {
-    double d = j.run_deadline_s > 0 ? j.run_deadline_s : j.options.timeout_s;
-    d = std::max(d, o.run_deadline_floor_s);
-    const double runs = std::max(j.options.runs, 0) + 1;  // its runs, plus one for re-runs of stopped ones
+    const double d = j.run_deadline_s > 0 ? j.run_deadline_s : j.options.timeout_s;
     const double k = static_cast<double>(std::max<size_t>(candidates, 1));
     return {.prepare_timeout_s = o.prepare_timeout_floor_s + j.options.timeout_s * k,
-            .run_deadline_s = d * runs * k};
+            .run_deadline_s = std::max(2 * d, o.run_deadline_floor_s)};
   }
 
   void Submit(uint64_t local_id, int candidate) {

@@ -343,6 +343,38 @@ TEST(WorkerTest, HangingCandidateTimesOutAndTheWorkerKeepsServing) {
   EXPECT_EQ(r->batch.results[0].outcome, Outcome::kOk);
 }
 
+// The run deadline bounds each run (the child reports progress after every one), not the
+// job: a batch whose device phase lasts several deadlines is measured, not killed.
+TEST(WorkerTest, ABatchLongerThanTheRunDeadlineIsMeasured) {
+  TestCoordinator c;
+  WorkerOptions o = RealOptions(c, "w-long");
+  o.run_deadline_floor_s = 0.2;  // the deadline per run: max(2 x 0.1 s, 0.2 s)
+  o.dead_after = 1000;           // this coordinator sends no heartbeats: no reconnects mid-job
+  RunningWorker w(std::move(o));
+  ASSERT_TRUE(w.ok());
+  Greet(c);
+  absl::StatusOr<KernelTask> task = KernelTask::FromAst(autotune::MatmulKernel(512));
+  ASSERT_TRUE(task.ok()) << task.status();
+  // the 512 matmul runs for about 10-50 ms: the runs of all of these add up to over 0.2 s
+  std::vector<std::vector<Opt>> cands;
+  for (int64_t a : {2, 4})
+    for (int64_t b : {2, 4, 8})
+      cands.push_back({Opt{OptOps::UPCAST, 1, a}, Opt{OptOps::UNROLL, 0, b}});
+  codec::MeasureRequest job = Job(1, *task, cands);
+  job.run_deadline_s = 0.1;
+  c.Send("w-long", job);
+  std::optional<codec::MeasureResult> r = c.Expect<codec::MeasureResult>();
+  ASSERT_TRUE(r.has_value());
+  ASSERT_TRUE(r->status.ok()) << r->status;
+  double device_s = 0;
+  for (const autotune::CandidateResult& cr : r->batch.results) {
+    EXPECT_EQ(cr.outcome, Outcome::kOk) << cr.error;
+    device_s += cr.cost.run_s;
+  }
+  EXPECT_GT(device_s, 0.2) << "the premise: the batch held the device longer than the deadline";
+  EXPECT_EQ(w->stats().candidates_timed_out, 0);
+}
+
 TEST(WorkerTest, FakeTimingSamplesAreTheProgramHashTimes) {
   TestCoordinator c;
   WorkerOptions o = RealOptions(c, "w-fake");

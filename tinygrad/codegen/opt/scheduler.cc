@@ -351,6 +351,11 @@ void Scheduler::ConvertLoopToGlobal() {
 
 absl::StatusOr<std::pair<UOp, UOp>> Scheduler::ShiftTo(const UOp& rng, int64_t amount, AxisType new_type, bool top,
                                                       std::optional<UOp> input_new_rng) {
+  // Split by 1, the kept range is the range itself and the substitution never ends (tinygrad
+  // hangs there); a negative amount is no split at all.
+  if (amount < 2)
+    return KernelOptError(absl::StrCat("can't split ", ReprOf(rng.src(0)), " by ", amount,
+                                       ": an amount is at least 2, in ", colored_shape()));
   UOp old_sz = Divides(rng.src(0), amount);
   if (!old_sz)
     return KernelOptError(absl::StrCat(amount, " can't divide ", ReprOf(rng.src(0)), " in ", colored_shape()));

@@ -1,6 +1,7 @@
 // File: tinygrad/codegen/opt/scheduler_test.cc
 // Scheduler semantics beyond the reference goldens: copies are independent values, a rejected
-// opt leaves the Scheduler unchanged, the shape views, what ApplyOptRanges returns, and the
+// opt (amounts below 2 included: tinygrad hangs on a split by 1) leaves the Scheduler
+// unchanged, the shape views, what ApplyOptRanges returns, and the
 // TC opt's bookkeeping (tensor_core(), WMMA).
 #include "tinygrad/codegen/opt/scheduler.h"
 
@@ -83,6 +84,9 @@ TEST(SchedulerTest, RejectedOptsLeaveTheSchedulerUnchanged) {
   const UOp ast = k.ast();
   for (const Opt& bad : std::vector<Opt>{{OptOps::NOLOCALS, std::nullopt, {}},
                                          {OptOps::UPCAST, 0, int64_t{3}},
+                                         {OptOps::UPCAST, 1, int64_t{1}},
+                                         {OptOps::UNROLL, 0, int64_t{1}},
+                                         {OptOps::UPCAST, 1, int64_t{-2}},
                                          {OptOps::TC, 0, std::array<int64_t, 3>{-1, 0, 1}},
                                          {OptOps::PADTO, 0, int64_t{1024}},
                                          {OptOps::SWAP, 0, int64_t{9}}}) {

@@ -38,7 +38,7 @@ struct StopSignal {
     ThreadSlot& t = tl_slot;
     StoppableLaunch* l = t.launch;
     if (l == nullptr || info->si_value.sival_ptr != GenerationValue(l->generation_)) return;  // stale
-    if (!l->stopped_.exchange(true)) Forward(*l);
+    if (!l->deadline_passed_.exchange(true)) Forward(*l);
     if (t.inside) {
       t.inside = 0;
       siglongjmp(t.env, 1);
@@ -108,10 +108,15 @@ void StoppableLaunch::Call(EntryFn fn, void** bufs, const int32_t* vars, int32_t
   tids_[core_id].store(static_cast<pid_t>(syscall(SYS_gettid)));
   if (sigsetjmp(t.env, 1) == 0) {
     t.inside = 1;
-    // set inside before reading stopped_: a stop either is seen here or finds us inside
+    // set inside before reading deadline_passed_: a stop either is seen here or finds us inside
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    if (!stopped_.load()) fn(bufs, vars, core_id);
+    if (!deadline_passed_.load())
+      fn(bufs, vars, core_id);
+    else
+      stopped_.store(true);  // this call's share of the work is never done
     t.inside = 0;
+  } else {
+    stopped_.store(true);  // jumped out of the kernel
   }
   tids_[core_id].store(0);
   if (t.launch == this && core_id != 0) t.launch = nullptr;  // the launcher keeps it until Finish

@@ -45,6 +45,8 @@ class StoppableLaunch {
   // After every Call has returned: deletes the timer. A signal already on its way is ignored.
   void Finish();
 
+  // Whether some call was cut short or never started. A deadline that passes after every call
+  // has returned (the kernel was done, Finish not yet called) stops nothing: the run is whole.
   bool stopped() const { return stopped_.load(); }
   // Whether a timer is set (false when no stop was asked for, or the timer could not be made).
   bool armed() const { return armed_; }
@@ -53,7 +55,8 @@ class StoppableLaunch {
   friend struct StopSignal;
 
   const uint64_t generation_;  // tells this launch's signals from stale ones
-  std::atomic<bool> stopped_{false};
+  std::atomic<bool> deadline_passed_{false};  // the timer fired: calls not yet inside never start
+  std::atomic<bool> stopped_{false};          // a call jumped out of the kernel or never started
   std::unique_ptr<std::atomic<pid_t>[]> tids_;  // per core id: the thread inside the kernel, or 0
   const int threads_;
   timer_t timer_{};

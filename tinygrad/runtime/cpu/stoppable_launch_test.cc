@@ -1,11 +1,14 @@
 // File: tinygrad/runtime/cpu/stoppable_launch_test.cc
 // Kernels that never end are stopped at their deadline, on one core or several; kernels that
-// end in time are untouched, and a stop leaves nothing behind for the next launch.
+// end in time are untouched (also when the deadline passes just after they ended), and a stop
+// leaves nothing behind for the next launch.
 #include "tinygrad/runtime/cpu/stoppable_launch.h"
 
+#include <chrono>
 #include <limits>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -91,6 +94,21 @@ TEST_F(StoppableLaunchTest, StopsLeaveNothingBehindForLaterLaunches) {
       ASSERT_EQ(out_[1], 101);
     }
   }
+}
+
+void Noop(void**, const int32_t*, int32_t) {}
+
+// The timer may fire after the kernel has returned and before Finish (a run that ends right
+// at its limit): the run is whole, not stopped. A call after the deadline never starts.
+TEST(StoppableLaunchUnitTest, ADeadlineAfterTheKernelEndedStopsNothing) {
+  StoppableLaunch l(2, 0.005);
+  ASSERT_TRUE(l.armed());
+  l.Call(Noop, nullptr, nullptr, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the signal comes here
+  EXPECT_FALSE(l.stopped());
+  l.Call(Noop, nullptr, nullptr, 1);
+  EXPECT_TRUE(l.stopped()) << "a call after the deadline is skipped: its work is not done";
+  l.Finish();
 }
 
 TEST(StoppableLaunchUnitTest, NoDeadlineMeansNoTimer) {
