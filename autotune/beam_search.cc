@@ -177,14 +177,14 @@ std::optional<BeamRequest> BeamSearcher::Next() {
   BeamRequest req{.options = base_};
   switch (phase_) {
     case BeamProgress::Phase::kBaseline:
-      // The heuristic's opts first, then the unoptimized kernel stopped early at 3x the
-      // heuristic's time: on a big matmul it runs seconds per run and cannot win anyway.
-      if (options_.heuristic_opts && !heuristic_baseline_) {
-        req.candidates.push_back(*options_.heuristic_opts);
-      } else {
-        req.candidates.push_back({});
-        req.options.early_stop_s = best_s_ * 3;
-      }
+      // The unoptimized kernel and the heuristic's opts, in one batch so that they compile in
+      // parallel. The heuristic runs first: with its exact time in, the unoptimized kernel's
+      // first run stops at kFinalistCutoff x that (on a big matmul it runs seconds per run and
+      // cannot win), and only a time within that gets the rest of its runs.
+      if (options_.heuristic_opts) req.candidates.push_back(*options_.heuristic_opts);
+      req.candidates.push_back({});
+      req.options.keep = 1;
+      req.options.refine_ratio = kFinalistCutoff;
       break;
     case BeamProgress::Phase::kRound: {
       Clock::time_point a0 = Clock::now();
@@ -229,6 +229,7 @@ std::optional<BeamRequest> BeamSearcher::Next() {
       }
       req.options.runs = options_.finalist_runs;
       req.options.interleaved = true;
+      req.options.refine_ratio = options_.refine_ratio;  // after 2 runs, the far behind stop
       Report(BeamProgress::Phase::kFinalists, static_cast<int>(req.candidates.size()), 0);
       break;
     }
@@ -240,21 +241,22 @@ std::optional<BeamRequest> BeamSearcher::Next() {
   return req;
 }
 
-void BeamSearcher::Account(const MeasureBatch& b, bool search) {
+void BeamSearcher::Account(const MeasureBatch& b, Batch kind) {
   result_.prepare_wall_s += b.prepare_wall_s;
   result_.run_wall_s += b.run_wall_s;
-  result_.candidates += static_cast<int64_t>(b.results.size());
   for (const CandidateResult& r : b.results) {
-    result_.outcomes[static_cast<int>(r.outcome)] += 1;
-    if (std::string& e = result_.first_error[static_cast<int>(r.outcome)]; e.empty()) e = r.error;
-    if (r.timed()) result_.timed += 1;
     result_.cost.lower_s += r.cost.lower_s;
     result_.cost.compile_s += r.cost.compile_s;
     result_.cost.run_s += r.cost.run_s;
+    if (kind == Batch::kFinalists) continue;  // programs counted when first measured
+    result_.candidates += 1;
+    result_.outcomes[static_cast<int>(r.outcome)] += 1;
+    if (std::string& e = result_.first_error[static_cast<int>(r.outcome)]; e.empty()) e = r.error;
+    if (r.timed()) result_.timed += 1;
     // Programs of the search proper are not timed again in later rounds (seen_libs). The
     // baselines are not remembered, so that they do not change which programs the search
     // itself times and keeps (the heuristic's program may well be a round-1 candidate).
-    if (search && r.program_hash != 0) seen_.insert(r.program_hash);
+    if (kind == Batch::kRound && r.program_hash != 0) seen_.insert(r.program_hash);
   }
 }
 
@@ -266,16 +268,15 @@ void BeamSearcher::Feed(const MeasureBatch& b) {
   const Config& cfg = GetConfig();
   switch (phase_) {
     case BeamProgress::Phase::kBaseline: {
-      Account(b, /*search=*/false);
-      const CandidateResult& r = b.results[0];
-      if (options_.heuristic_opts && !heuristic_baseline_) {
-        heuristic_baseline_ = r;
-        if (r.timed()) best_s_ = r.min_s, best_opts_ = *options_.heuristic_opts;
-        return;  // the unoptimized kernel next
-      }
-      // finalists_[0] is the unoptimized kernel, [1] the heuristic (when given)
-      std::vector<CandidateResult> baselines{r};
-      if (heuristic_baseline_) baselines.push_back(*heuristic_baseline_);
+      Account(b, Batch::kBaselines);
+      // finalists_[0] is the unoptimized kernel, [1] the heuristic (when given); an empty
+      // heuristic is the unoptimized program, measured once
+      auto result = [&b](size_t j) -> const CandidateResult& {
+        const CandidateResult& r = b.results[j];
+        return r.outcome == Outcome::kDuplicate && r.duplicate_of >= 0 ? b.results[r.duplicate_of] : r;
+      };
+      std::vector<CandidateResult> baselines{result(b.results.size() - 1)};
+      if (options_.heuristic_opts) baselines.push_back(result(0));
       int timed = 0;
       for (size_t i = 0; i < baselines.size(); ++i) {
         const CandidateResult& c = baselines[i];
@@ -290,7 +291,7 @@ void BeamSearcher::Feed(const MeasureBatch& b) {
       return;
     }
     case BeamProgress::Phase::kRound: {
-      Account(b, /*search=*/true);
+      Account(b, Batch::kRound);
       result_.rounds += 1;
       if (cfg.beam_debug >= 2) {
         for (size_t i = 0; i < round_.size(); ++i) {
@@ -322,7 +323,7 @@ void BeamSearcher::Feed(const MeasureBatch& b) {
       return;
     }
     case BeamProgress::Phase::kFinalists: {
-      Account(b, /*search=*/false);
+      Account(b, Batch::kFinalists);
       int winner = -1;
       // Finalists not re-measured keep their search time (and cannot win: they are far slower).
       for (Finalist& f : finalists_) f.final_s = f.search_s;

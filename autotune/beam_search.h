@@ -115,6 +115,8 @@ struct BeamResult {
   double heuristic_s = kInf;  // the heuristic's opts, final phase (kInf: none or it failed)
   std::vector<Finalist> finalists;
   int rounds = 0;
+  // The baselines and the rounds' candidates (the finalists' re-measurements are not counted
+  // again: their time is in search_wall_s, as tinygrad counts its _time_program calls).
   int64_t candidates = 0;  // opt lists sent to the measurer
   int64_t timed = 0;       // of those, timed
   std::array<int64_t, kNumOutcomes> outcomes{};  // by Outcome
@@ -173,7 +175,8 @@ class BeamSearcher {
     double time_s;
     uint64_t program_hash;
   };
-  void Account(const MeasureBatch& b, bool search);
+  enum class Batch { kBaselines, kRound, kFinalists };
+  void Account(const MeasureBatch& b, Batch kind);
   void Report(BeamProgress::Phase phase, int cands, int timed) const;
   double elapsed_s() const;
 
@@ -190,7 +193,6 @@ class BeamSearcher {
   std::vector<BeamEntry> all_timed_;    // every timed candidate, for the finalists
   std::vector<Finalist> finalists_;
   std::vector<size_t> remeasured_;      // indices of finalists_ sent to the final phase
-  std::optional<CandidateResult> heuristic_baseline_;  // measured before the unoptimized kernel
   absl::flat_hash_set<uint64_t> seen_;  // programs timed (or failed) before: seen_libs
   double best_s_ = kInf;
   std::vector<Opt> best_opts_;

@@ -37,7 +37,7 @@ class FakeMeasurer : public Measurer {
   absl::StatusOr<MeasureBatch> Measure(const KernelTask&, std::span<const std::vector<Opt>> cands,
                                        const MeasureOptions& o) override {
     batches.emplace_back(cands.begin(), cands.end());
-    early_stops.push_back(o.early_stop_s);
+    options.push_back(o);
     MeasureBatch b;
     b.prepare_wall_s = 0.01;
     b.run_wall_s = 0.03;
@@ -73,7 +73,7 @@ class FakeMeasurer : public Measurer {
   }
 
   std::vector<std::vector<std::vector<Opt>>> batches;
-  std::vector<double> early_stops;  // MeasureOptions::early_stop_s of each batch
+  std::vector<MeasureOptions> options;  // of each batch
   std::optional<std::vector<Opt>> heuristic;
   double heuristic_time = 0;
 };
@@ -249,8 +249,9 @@ TEST(BeamSearchTest, HeuristicIsAlwaysACandidate) {
   for (size_t i = 1; i < progress.size(); ++i) EXPECT_LE(progress[i].best_s, progress[i - 1].best_s);
 }
 
-// The heuristic is measured first and bounds the unoptimized kernel's timing at 3x its time
-// (a slow unoptimized kernel stops early instead of running all its timed runs).
+// The baselines are one batch, the heuristic first: with keep 1 and refine_ratio 3, the
+// measurer stops the unoptimized kernel's first run at 3x the heuristic's time (a slow
+// unoptimized kernel stops early instead of running all its timed runs).
 TEST(BeamSearchTest, HeuristicBoundsTheUnoptimizedBaseline) {
   FakeMeasurer m;
   m.heuristic = std::vector<Opt>{Opt{OptOps::UPCAST, 0, int64_t{4}}};
@@ -260,9 +261,10 @@ TEST(BeamSearchTest, HeuristicBoundsTheUnoptimizedBaseline) {
   absl::StatusOr<BeamResult> r = BeamSearch(Task(MatmulKernel(64)), Cpu(), m, Width(2), o);
   ASSERT_TRUE(r.ok()) << r.status();
   ASSERT_GE(m.batches.size(), 3u);
-  EXPECT_EQ(m.batches[0], std::vector<std::vector<Opt>>{*m.heuristic});
-  EXPECT_EQ(m.batches[1], std::vector<std::vector<Opt>>{std::vector<Opt>{}});
-  EXPECT_DOUBLE_EQ(m.early_stops[1], 3 * 2e-4);
+  EXPECT_EQ(m.batches[0], (std::vector<std::vector<Opt>>{*m.heuristic, {}}));
+  EXPECT_EQ(m.options[0].keep, 1);
+  EXPECT_DOUBLE_EQ(m.options[0].refine_ratio, 3);
+  EXPECT_EQ(m.options[0].early_stop_s, kInf);
   ASSERT_GE(r->finalists.size(), 2u);
   EXPECT_EQ(r->finalists[0].kind, "noopt");
   EXPECT_DOUBLE_EQ(r->finalists[0].search_s, 1e-3);

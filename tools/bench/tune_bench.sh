@@ -4,6 +4,8 @@
 # tinygrad's BEAM on the same cases (tools/bench/tinygrad_beam.py), and prints the Markdown
 # table (tools/bench/perf_table.py). Run on a quiet machine:
 #   tools/bench/tune_bench.sh OUT_DIR [TINYGRAD_CHECKOUT]
+# Both sides run with CACHELEVEL=0: every search compiles its candidates afresh (a warm
+# compile cache would answer most of BEAM=4's compiles from BEAM=2's search).
 # OUT_DIR gets ours.jsonl, tinygrad.jsonl and table.md. CASES="matmul256 ..." limits the cases;
 # SIMD_CASES (default: the matmuls and the conv2d case) are also tuned with `--simd` (our SIMD
 # extension opt), which perf_table.py shows in a second table. TUNE_MODE (tools/bench/cases.sh)
@@ -22,7 +24,7 @@ check_cases "${cases[@]}"
 for c in "${cases[@]}"; do
   for beam in 2 4; do
     # shellcheck disable=SC2086  # the arguments are words
-    "$root/tools/tg" tune ${case_args[$c]} $tune_mode --beam "$beam" --ignore-cache --db "$out/bench.db" --json "$out/ours.jsonl" >&2
+    CACHELEVEL=0 "$root/tools/tg" tune ${case_args[$c]} $tune_mode --beam "$beam" --ignore-cache --db "$out/bench.db" --json "$out/ours.jsonl" >&2
   done
 done
 
@@ -31,7 +33,7 @@ check_cases "${simd_cases[@]}"
 for c in "${simd_cases[@]}"; do
   for beam in 2 4; do
     # shellcheck disable=SC2086  # the arguments are words
-    "$root/tools/tg" tune ${case_args[$c]} $tune_mode --beam "$beam" --simd --ignore-cache --db "$out/bench.db" --json "$out/ours.jsonl" >&2
+    CACHELEVEL=0 "$root/tools/tg" tune ${case_args[$c]} $tune_mode --beam "$beam" --simd --ignore-cache --db "$out/bench.db" --json "$out/ours.jsonl" >&2
   done
 done
 
