@@ -48,6 +48,7 @@ expect_not_in "$out/in_process_again.out" "farm:"
 BEAM_UPCAST_MAX=16 run simd 0 tune matmul --m 32 --n 32 --k 32 --beam 2 --db "$db" --simd --json "$out/simd.jsonl"
 expect_count "$out/simd.out" '\(cached\)$' 0
 expect_in "$out/simd.jsonl" '"simd": true'
+expect_in "$out/simd.jsonl" '"compile_cpu_s": '  # where the search's thread time went
 
 # tg run picks the tuned opts up from the default database (tune into it first).
 BEAM_UPCAST_MAX=16 run tune_default 0 tune matmul --m 32 --n 32 --k 32 --beam 2

@@ -180,7 +180,9 @@ absl::Status AppendJson(const std::string& path, const Workload& w, const Worklo
     absl::StrAppend(&line, ", \"rounds\": ", r.rounds, ", \"measured\": ", r.candidates,
                     ", \"failed\": ", r.failed(), ", \"prepare_wall_s\": ", Num(r.prepare_wall_s),
                     ", \"run_wall_s\": ", Num(r.run_wall_s), ", \"actions_wall_s\": ", Num(r.actions_wall_s),
-                    ", \"run_fraction\": ", Num(r.run_fraction()), ", \"program\": \"",
+                    ", \"run_fraction\": ", Num(r.run_fraction()), ", \"lower_cpu_s\": ", Num(r.cost.lower_s),
+                    ", \"compile_cpu_s\": ", Num(r.cost.compile_s), ", \"run_cpu_s\": ", Num(r.cost.run_s),
+                    ", \"program\": \"",
                     absl::StrFormat("%016x", r.program_hash), "\"");
   }
   absl::StrAppend(&line, "}\n");
