@@ -228,8 +228,9 @@ std::optional<BeamRequest> BeamSearcher::Next() {
         req.candidates.push_back(finalists_[i].opts);
       }
       req.options.runs = options_.finalist_runs;
+      // every finalist gets all its runs: the baselines' final times are what tg tune reports
+      // (cutting the far-behind ones after two runs left those times noisy)
       req.options.interleaved = true;
-      req.options.refine_ratio = options_.refine_ratio;  // after 2 runs, the far behind stop
       Report(BeamProgress::Phase::kFinalists, static_cast<int>(req.candidates.size()), 0);
       break;
     }

@@ -563,19 +563,9 @@ absl::StatusOr<MeasureBatch> LocalMeasurer::Measure(const KernelTask& task,
     no_exit.early_stop_s = kInf;
     for (size_t i = 0; i < n; ++i)
       if (prep[i].pending) CheckCandidate(i, prep[i], no_exit, batch.results[i]);
-    // Two rounds give every candidate a fair best; after that one more than refine_ratio
-    // behind the best keeps its samples and stops: more runs would not make it win.
-    for (int run = 1; run < options.runs; ++run) {
-      if (run >= 2) {
-        double best = kInf;
-        for (size_t i = 0; i < n; ++i)
-          if (prep[i].pending) best = std::min(best, batch.results[i].min_s);
-        for (size_t i = 0; i < n; ++i)
-          if (prep[i].pending && batch.results[i].min_s > best * options.refine_ratio) prep[i].pending = false;
-      }
+    for (int run = 1; run < options.runs; ++run)
       for (size_t i = 0; i < n; ++i)
         if (prep[i].pending) TimeRuns(prep[i], no_exit, 1, batch.results[i]);
-    }
   }
   batch.run_wall_s = Since(t1);
   if (options_.release_device) options_.release_device();

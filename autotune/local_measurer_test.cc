@@ -348,25 +348,6 @@ TEST(LocalMeasurerTest, InterleavedRunsEveryCandidate) {
   }
 }
 
-// With a refine_ratio, interleaved timing stops a candidate after two rounds once it is that
-// much behind the best (the unoptimized matmul is several times slower than an upcast one).
-TEST(LocalMeasurerTest, InterleavedDropsTheFarBehindAfterTwoRounds) {
-  std::unique_ptr<LocalMeasurer> m = MakeMeasurer();
-  ASSERT_NE(m, nullptr);
-  MeasureOptions o;
-  o.interleaved = true;
-  o.runs = 5;
-  o.refine_ratio = 1.25;
-  absl::StatusOr<MeasureBatch> b = m->Measure(Task(MatmulKernel(128)),
-                                              std::vector<std::vector<Opt>>{{}, {kUpcast0By4, kUnroll0By4}}, o);
-  ASSERT_TRUE(b.ok()) << b.status();
-  const CandidateResult &slow = b->results[0], &fast = b->results[1];
-  ASSERT_GT(slow.min_s, fast.min_s * 1.25) << "the premise: " << Describe(slow) << " / " << Describe(fast);
-  EXPECT_EQ(slow.outcome, Outcome::kOk) << Describe(slow);
-  EXPECT_EQ(slow.samples_s.size(), 2u);
-  EXPECT_EQ(fast.samples_s.size(), 5u);
-}
-
 TEST(LocalMeasurerTest, TooManyUopsIsRejected) {
   std::unique_ptr<LocalMeasurer> m = MakeMeasurer();
   ASSERT_NE(m, nullptr);

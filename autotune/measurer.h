@@ -114,8 +114,7 @@ struct MeasureOptions {
   // even when slower than early_stop_s (a run past the early stop may be cut short otherwise).
   int keep = 0;
   // Only candidates whose first run is within refine_ratio x the batch's best first run get
-  // the rest of their runs (inf: all of them). Interleaved: from the third round on, only
-  // those whose best so far is within refine_ratio x the batch's best.
+  // the rest of their runs (inf: all of them). Not used when interleaved.
   double refine_ratio = kInf;
   // Finalists: time the batch round robin (run r of every candidate, then run r+1), no early
   // exit, so that a slow drift of the machine hits every candidate alike.
