@@ -322,13 +322,13 @@ void LocalMeasurer::Stopped(const MeasureOptions& options, double limit_s, doubl
 void LocalMeasurer::CheckCandidate(size_t index, Prepared& p, const MeasureOptions& options,
                                    CandidateResult& r) {
   TaskState& st = *states_.front();
+  const double limit = FirstRunLimit(options);
+  if (options_.before_run) options_.before_run(limit);
   // a wrong kernel may leave outputs unwritten: never let a previous candidate's answer stand
   st.ResetOutputs();
   Clock::time_point s = Clock::now();
-  const double limit = FirstRunLimit(options);
   absl::StatusOr<double> t = RunOnce(st, p.spec, *p.prog, limit);
   const double elapsed = Since(s);
-  if (options_.after_run) options_.after_run();
   r.cost.run_s += elapsed;
   auto fail = [&](Outcome o, std::string why) {
     r.outcome = o;
@@ -358,12 +358,12 @@ void LocalMeasurer::CheckCandidate(size_t index, Prepared& p, const MeasureOptio
 void LocalMeasurer::TimeRuns(Prepared& p, const MeasureOptions& options, int runs, CandidateResult& r) {
   TaskState& st = *states_.front();
   for (int k = 0; k < runs; ++k) {
+    if (options_.before_run) options_.before_run(options.timeout_s);
     if (st.reads_output) st.ResetOutputs();
     Clock::time_point s = Clock::now();
     absl::StatusOr<double> t = options_.fake_timing ? absl::StatusOr<double>(FakeTimeS(r.program_hash))
                                                     : RunOnce(st, p.spec, *p.prog, options.timeout_s);
     const double elapsed = Since(s);
-    if (options_.after_run) options_.after_run();
     r.cost.run_s += elapsed;
     if (absl::IsDeadlineExceeded(t.status())) return Stopped(options, options.timeout_s, elapsed, 0, p, r);
     if (!t.ok()) {

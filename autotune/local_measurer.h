@@ -55,9 +55,10 @@ struct LocalMeasurerOptions {
   // (workers/child_pool.h), which is what the pool's run deadline counts from.
   std::function<void()> acquire_device;
   std::function<void()> release_device;
-  // Called after every run of phase 2: a worker's child reports progress to its pool, whose
-  // run deadline then bounds each run instead of the whole batch.
-  std::function<void()> after_run;
+  // Called before every run of phase 2 with the time at which the run will be stopped: a
+  // worker's child reports it to its pool, whose run deadline then bounds each run (by its
+  // limit) instead of the whole batch.
+  std::function<void(double limit_s)> before_run;
 };
 
 // The fake_timing sample of a program: a deterministic 0.1-1.1 ms from its hash.

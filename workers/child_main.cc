@@ -8,8 +8,10 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <optional>
+#include <string>
 
 #include "tinygrad/base/check.h"
 
@@ -68,9 +70,10 @@ void DeviceGate::Release() {
   if (absl::Status s = WriteFrame(fd_, FrameType::kDeviceDone); !s.ok()) ParentGone(s);
 }
 
-void DeviceGate::Progress() {
+void DeviceGate::Progress(double limit_s) {
   if (!held_) return;
-  if (absl::Status s = WriteFrame(fd_, FrameType::kProgress); !s.ok()) ParentGone(s);
+  const std::string payload = std::isfinite(limit_s) ? EncodeRunLimit(limit_s) : std::string();
+  if (absl::Status s = WriteFrame(fd_, FrameType::kProgress, payload); !s.ok()) ParentGone(s);
 }
 
 int RunChildLoop(const Handler& handler, const ChildLoopOptions& options) {

@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <limits>
 #include <string>
 #include <string_view>
 
@@ -53,9 +54,10 @@ class DeviceGate {
   void Acquire();
   // Gives the device back; a no-op when not held.
   void Release();
-  // While holding: one run ended and another may follow. The parent's run deadline counts
-  // from here again, so it bounds each run rather than the whole hold. A no-op when not held.
-  void Progress();
+  // While holding: a run starts. The parent's run deadline counts from here again, so it
+  // bounds each run rather than the whole hold; `limit_s` (when finite), the time at which the
+  // child stops this run itself, tightens it (JobLimits). A no-op when not held.
+  void Progress(double limit_s = std::numeric_limits<double>::infinity());
   bool held() const { return held_; }
 
  private:

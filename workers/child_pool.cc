@@ -406,10 +406,14 @@ void ChildPool::Impl::HandleFrame(int i, const Frame& f, TimePoint now) {
       s.deadline = After(now, s.job->limits.prepare_timeout_s);
       TryGrant(now);
       return;
-    case FrameType::kProgress:
+    case FrameType::kProgress: {
       if (phase != JobPhase::kRunning) return unexpected(PhaseVerb(phase));
-      s.deadline = After(now, s.job->limits.run_deadline_s);
+      absl::StatusOr<std::optional<double>> limit = DecodeRunLimit(f.payload);
+      if (!limit.ok())
+        return Kill(i, JobOutcomeKind::kProtocolError, absl::StrCat("sent a bad progress frame: ", limit.status().message()));
+      s.deadline = After(now, s.job->limits.RunDeadlineS(*limit));
       return;
+    }
     case FrameType::kResponse: {
       if (phase == JobPhase::kWaiting) return unexpected(PhaseVerb(phase));
       EndPhase(s, now);

@@ -28,11 +28,13 @@
 
 #include <sys/types.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <future>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,6 +52,15 @@ struct JobLimits {
   // Each device hold, from the grant (and again from each progress report of the child,
   // DeviceGate::Progress) to the next report, the release or the response.
   double run_deadline_s = 10;
+  // A progress report that gives its run's limit L (the child stops the run there itself)
+  // tightens the deadline until the next report to run_deadline_floor_s + 2 L, never past
+  // run_deadline_s: a child can shorten its deadline, not extend it.
+  double run_deadline_floor_s = 1;
+
+  // The deadline after a progress report with this limit (nullopt: none given).
+  double RunDeadlineS(std::optional<double> limit_s) const {
+    return limit_s ? std::min(run_deadline_s, run_deadline_floor_s + 2 * *limit_s) : run_deadline_s;
+  }
 };
 
 enum class JobOutcomeKind : uint8_t {

@@ -212,6 +212,26 @@ TEST(ChildPoolTest, ProgressRestartsTheRunDeadline) {
   ExpectServing(*pool);
 }
 
+// A report that gives its run's limit tightens the deadline to the floor plus twice that limit:
+// a run the child fails to stop at 10 ms is killed, not waited for until the job's deadline.
+// A malformed limit is a protocol error.
+TEST(ChildPoolTest, AReportedRunLimitTightensTheDeadline) {
+  auto pool = MakePool(1);
+  ASSERT_NE(pool, nullptr);
+  const JobLimits limits{.prepare_timeout_s = 60, .run_deadline_s = 60, .run_deadline_floor_s = 0.2};
+  JobOutcome o = pool->Run("limit:10000", limits);
+  EXPECT_EQ(o.kind, JobOutcomeKind::kTimeout) << o.detail;
+  o = pool->Run("limit:1", limits);  // within its limit: answered
+  EXPECT_TRUE(o.ok()) << o.detail;
+  o = pool->Run("bad_progress", limits);
+  EXPECT_EQ(o.kind, JobOutcomeKind::kProtocolError) << o.detail;
+  EXPECT_NE(o.detail.find("run limit is 8 bytes"), std::string::npos) << o.detail;
+  ExpectServing(*pool);
+  EXPECT_DOUBLE_EQ(limits.RunDeadlineS(std::nullopt), 60);
+  EXPECT_DOUBLE_EQ(limits.RunDeadlineS(1.0), 2.2);
+  EXPECT_DOUBLE_EQ(limits.RunDeadlineS(100.0), 60);  // never past the job's deadline
+}
+
 // A job may hold the device more than once; the time after a release is on the prepare clock.
 TEST(ChildPoolTest, SecondHoldAndFinishTimeout) {
   auto pool = MakePool(1);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
@@ -57,6 +58,27 @@ std::string EncodeFrame(FrameType type, std::string_view payload) {
   for (int i = 0; i < 4; ++i) out[4 + i] = static_cast<char>((n >> (8 * i)) & 0xff);
   out.append(payload);
   return out;
+}
+
+std::string EncodeRunLimit(double limit_s) {
+  uint64_t bits;
+  std::memcpy(&bits, &limit_s, sizeof bits);
+  std::string out(8, '\0');
+  for (int i = 0; i < 8; ++i) out[i] = static_cast<char>((bits >> (8 * i)) & 0xff);
+  return out;
+}
+
+absl::StatusOr<std::optional<double>> DecodeRunLimit(std::string_view payload) {
+  if (payload.empty()) return std::optional<double>();
+  if (payload.size() != 8)
+    return absl::DataLossError(absl::StrCat("a run limit is 8 bytes, not ", payload.size()));
+  uint64_t bits = 0;
+  for (int i = 0; i < 8; ++i) bits |= uint64_t{static_cast<uint8_t>(payload[i])} << (8 * i);
+  double limit_s;
+  std::memcpy(&limit_s, &bits, sizeof limit_s);
+  if (!std::isfinite(limit_s) || limit_s < 0)
+    return absl::DataLossError(absl::StrCat("run limit ", limit_s, " s is not a finite time"));
+  return std::optional<double>(limit_s);
 }
 
 absl::StatusOr<size_t> DecodeFrameHeader(const uint8_t* h, size_t max_payload) {

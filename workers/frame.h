@@ -42,9 +42,16 @@ enum class FrameType : uint8_t {
   kGrant = 4,       // P> device granted
   kDeviceDone = 5,  // C> device released
   kResponse = 6,    // C> response bytes, ends the job
-  kProgress = 7,    // C> a run on the device ended, the hold goes on: its run deadline restarts
+  kProgress = 7,    // C> a run starts (the hold goes on): its run deadline restarts; payload:
+                    //    empty, or the run's limit (EncodeRunLimit)
 };
 std::string_view FrameTypeName(FrameType t);
+
+// A progress frame's payload: the limit in seconds at which the child stops the run it starts
+// (8 bytes, a little-endian IEEE double). Decoding accepts an empty payload (no limit: nullopt)
+// and refuses anything but a finite limit >= 0.
+std::string EncodeRunLimit(double limit_s);
+absl::StatusOr<std::optional<double>> DecodeRunLimit(std::string_view payload);
 
 inline constexpr uint8_t kFrameMagic = 0xC7;
 inline constexpr size_t kFrameHeaderBytes = 8;

@@ -1,11 +1,13 @@
 // File: workers/frame_test.cc
 // Frames: round trip through the parser in arbitrary pieces, and every header the readers
-// must reject; blocking I/O over a socketpair.
+// must reject; a progress frame's run limit; blocking I/O over a socketpair.
 #include "workers/frame.h"
 
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <limits>
+#include <optional>
 #include <string>
 
 #include "gtest/gtest.h"
@@ -62,6 +64,23 @@ TEST(FrameTest, ParserStaysFailed) {
   p.Append(EncodeFrame(FrameType::kJob, "ok"));
   EXPECT_FALSE(p.Next().has_value());
   EXPECT_NE(p.error(), "");
+}
+
+TEST(FrameTest, RunLimitRoundTripsAndBadOnesAreRefused) {
+  for (double limit : {0.0, 1e-3, 2.5, 3600.0}) {
+    absl::StatusOr<std::optional<double>> d = DecodeRunLimit(EncodeRunLimit(limit));
+    ASSERT_TRUE(d.ok()) << d.status();
+    EXPECT_EQ(**d, limit);
+  }
+  absl::StatusOr<std::optional<double>> none = DecodeRunLimit("");
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->has_value());
+  EXPECT_FALSE(DecodeRunLimit("1234").ok());
+  for (double bad : {-1.0, std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()}) {
+    absl::StatusOr<std::optional<double>> d = DecodeRunLimit(EncodeRunLimit(bad));
+    EXPECT_FALSE(d.ok()) << bad;
+    EXPECT_NE(d.status().message().find("not a finite time"), std::string::npos) << d.status();
+  }
 }
 
 TEST(FrameTest, BlockingReadWrite) {

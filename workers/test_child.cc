@@ -10,7 +10,9 @@
 //                 of CLOCK_MONOTONIC, which all processes share)
 //   run:MS        holds the device MS ms; responds "t0 t1" (the hold)
 //   twice:MS      holds the device twice, then works MS ms after the release
-//   steps:MS      holds the device for 4 runs of MS ms, reporting progress after each
+//   steps:MS      holds the device for 4 runs of MS ms, reporting the start of each
+//   limit:MS      holds the device for a run it says stops at 10 ms, and runs MS ms
+//   bad_progress  holds the device and reports a run with a malformed limit, then sleeps
 //   segv, abort, fpe, exit:CODE, loop   crash / exit / spin forever (in prepare, or @device)
 //   garbage       writes junk to the protocol socket, then sleeps
 //   huge          writes a frame header claiming 2 GiB, then sleeps
@@ -112,13 +114,25 @@ std::string Handle(std::string_view request, DeviceGate& gate) {
     SleepMs(n);
     return "twice";
   }
-  if (name == "steps") {  // one device hold of 4 runs of MS ms, reporting progress after each
+  if (name == "steps") {  // one device hold of 4 runs of MS ms, reporting the start of each
     tg::workers::ScopedDevice device(gate);
     for (int i = 0; i < 4; ++i) {
-      SleepMs(n);
       gate.Progress();
+      SleepMs(n);
     }
     return "steps";
+  }
+  if (name == "limit") {  // a run that should have stopped at 10 ms
+    tg::workers::ScopedDevice device(gate);
+    gate.Progress(0.01);
+    SleepMs(n);
+    return "limit";
+  }
+  if (name == "bad_progress") {
+    gate.Acquire();
+    std::string f = tg::workers::EncodeFrame(tg::workers::FrameType::kProgress, "3 bytes");
+    (void)!write(tg::workers::kChildFd, f.data(), f.size());
+    SleepForever();
   }
   if (name == "run") {
     tg::workers::ScopedDevice device(gate);

@@ -305,16 +305,18 @@ struct Worker::Impl {
 
   // ** jobs **
 
-  // The child stops every kernel run itself at the job's limits (the early stop from the best
-  // time so far, at most the timeout) and reports progress after each run, so the pool's run
-  // deadline is a backstop per run: twice the longest run the child lets itself make (result
-  // checks and resets happen between runs), never below the floor. What it catches is a hang
-  // the child cannot stop (a kernel or library code that never returns to us).
+  // The child stops every kernel run itself at its limit (a first run at the early stop from
+  // the best time so far, any run at the timeout) and reports the start of each run with that
+  // limit, so the pool's run deadline is a backstop per run: the floor plus twice the run's
+  // limit (result checks and resets happen between runs), at most twice the job's longest run.
+  // What it catches is a hang the child cannot stop (a kernel or library code that never
+  // returns to us).
   JobLimits Limits(const Job& j, size_t candidates) const {
     const double d = j.run_deadline_s > 0 ? j.run_deadline_s : j.options.timeout_s;
     const double k = static_cast<double>(std::max<size_t>(candidates, 1));
     return {.prepare_timeout_s = o.prepare_timeout_floor_s + j.options.timeout_s * k,
-            .run_deadline_s = std::max(2 * d, o.run_deadline_floor_s)};
+            .run_deadline_s = std::max(2 * d, o.run_deadline_floor_s),
+            .run_deadline_floor_s = o.run_deadline_floor_s};
   }
 
   void Submit(uint64_t local_id, int candidate) {

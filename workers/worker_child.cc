@@ -82,7 +82,7 @@ std::string Handle(ChildState& st, std::string_view request, DeviceGate& gate) {
               Misbehave(st.options.faults, st.candidates);
             },
         .release_device = [&st] { st.gate->Release(); },
-        .after_run = [&st] { st.gate->Progress(); },
+        .before_run = [&st](double limit_s) { st.gate->Progress(limit_s); },
     });
     if (!lm.ok()) return Respond(req->job_id, req->search_id, lm.status());
     st.measurer = *std::move(lm);
