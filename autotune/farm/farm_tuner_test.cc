@@ -253,7 +253,9 @@ TEST_F(FarmTunerTest, ResumesFromTheJournalAndReMeasuresNothingStored) {
       ASSERT_TRUE(rows.ok());
       for (const MeasurementRecord& m : *rows) {
         stored.emplace(task, codec::EncodeOpts(m.opts), *suffix != 0);
-        if (!m.worker.empty()) EXPECT_EQ(m.host, "host-of-" + m.worker);  // poison rows have neither
+        if (!m.worker.empty()) {  // poison rows have neither
+          EXPECT_EQ(m.host, "host-of-" + m.worker);
+        }
       }
     }
   }
