@@ -115,9 +115,9 @@ struct BeamResult {
   double heuristic_s = kInf;  // the heuristic's opts, final phase (kInf: none or it failed)
   std::vector<Finalist> finalists;
   int rounds = 0;
-  // The baselines and the rounds' candidates (the finalists' re-measurements are not counted
-  // again: their time is in search_wall_s, as tinygrad counts its _time_program calls).
-  int64_t candidates = 0;  // opt lists sent to the measurer
+  // The baselines and the rounds' candidates. The finalists' re-measurements are not counted
+  // again (their time is in search_wall_s), as tinygrad counts its _time_program calls.
+  int64_t candidates = 0;  // opt lists measured
   int64_t timed = 0;       // of those, timed
   std::array<int64_t, kNumOutcomes> outcomes{};  // by Outcome
   std::array<std::string, kNumOutcomes> first_error;  // the first message of each failure kind

@@ -470,7 +470,6 @@ TEST(ChildPoolTest, CreateFailsForABadProgram) {
   EXPECT_FALSE(ChildPool::Create({.argv = {}}).ok());
 }
 
-
 // The pool's parent is SIGKILLed (no destructor, no Shutdown): its children, one of them
 // spinning on the device, die with it.
 TEST(ChildPoolTest, ChildrenDieWithTheirParent) {
