@@ -9,6 +9,7 @@
 #include <string>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "tinygrad/base/config.h"
 #include "tinygrad/base/check.h"
@@ -23,6 +24,8 @@ namespace tg::autotune {
 // Finalists slower than this factor times the best are not re-measured (the reference's early
 // exit uses the same factor: such a candidate is out of the running).
 constexpr double kFinalistCutoff = 3.0;
+// Every finalist this much slower in the final phase than in the search: the machine was busy.
+constexpr double kDisturbedRatio = 1.25;
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -206,6 +209,13 @@ std::optional<BeamRequest> BeamSearcher::Next() {
       break;
     }
     case BeamProgress::Phase::kFinalists: {
+      if (final_phases_ > 0) {  // the last final phase was disturbed: the same batch again
+        for (size_t i : remeasured_) req.candidates.push_back(finalists_[i].opts);
+        req.options.runs = options_.finalist_runs;
+        req.options.interleaved = true;
+        Report(BeamProgress::Phase::kFinalists, static_cast<int>(req.candidates.size()), 0);
+        break;
+      }
       // the best distinct programs of the search (the baselines' programs are finalists already)
       std::stable_sort(all_timed_.begin(), all_timed_.end(),
                        [](const BeamEntry& x, const BeamEntry& y) { return x.time_s < y.time_s; });
@@ -300,6 +310,11 @@ void BeamSearcher::Feed(const MeasureBatch& b) {
           std::printf("%7.2fs: %5zu %5lld uops %s compile/%s run  %-13s %s\n", elapsed_s(), i,
                       static_cast<long long>(c.uops), TimeStr(c.cost.compile_s).c_str(), TimeStr(c.min_s).c_str(),
                       std::string(OutcomeName(c.outcome)).c_str(), OptsRepr(round_[i].applied_opts()).c_str());
+          if (cfg.beam_debug >= 3) {  // every sample, and why the candidate stopped or failed
+            std::string samples;
+            for (double x : c.samples_s) absl::StrAppend(&samples, " ", TimeStr(x));
+            std::printf("           samples:%s  %s\n", samples.c_str(), c.error.c_str());
+          }
         }
       }
       std::vector<BeamEntry> timed;
@@ -325,19 +340,38 @@ void BeamSearcher::Feed(const MeasureBatch& b) {
     }
     case BeamProgress::Phase::kFinalists: {
       Account(b, Batch::kFinalists);
-      int winner = -1;
       // Finalists not re-measured keep their search time (and cannot win: they are far slower).
-      for (Finalist& f : finalists_) f.final_s = f.search_s;
+      if (final_phases_ == 0)
+        for (Finalist& f : finalists_) f.final_s = f.search_s;
+      final_phases_ += 1;
+      bool disturbed = true;  // every finalist timed, and each far slower than in the search
       for (size_t j = 0; j < remeasured_.size(); ++j) {
         const size_t i = remeasured_[j];
         // the same program twice (the heuristic's opts may change nothing): it has the first's time
         const CandidateResult& r = b.results[j].outcome == Outcome::kDuplicate && b.results[j].duplicate_of >= 0
                                        ? b.results[b.results[j].duplicate_of]
                                        : b.results[j];
-        finalists_[i].outcome = r.outcome;
-        finalists_[i].program_hash = r.program_hash;
-        finalists_[i].final_s = r.timed() ? r.min_s : kInf;
-        finalists_[i].final_samples_s = r.timed() ? r.samples_s : std::vector<double>{};
+        Finalist& f = finalists_[i];
+        if (final_phases_ == 1) {
+          f.final_s = kInf;
+          f.final_samples_s.clear();
+        }
+        f.outcome = r.outcome;
+        f.program_hash = r.program_hash;
+        if (r.timed()) {
+          f.final_s = std::min(f.final_s, r.min_s);
+          f.final_samples_s.insert(f.final_samples_s.end(), r.samples_s.begin(), r.samples_s.end());
+        }
+        disturbed = disturbed && r.timed() && r.min_s > f.search_s * kDisturbedRatio;
+      }
+      if (disturbed && !remeasured_.empty() && final_phases_ < options_.max_final_phases) {
+        if (cfg.beam_debug >= 1)
+          std::printf("BEAM_SEARCH: every finalist ran over %.2fx its search time: the final phase again\n",
+                      kDisturbedRatio);
+        return;  // still kFinalists: Next() asks for the same batch
+      }
+      int winner = -1;
+      for (size_t i : remeasured_) {
         // ties go to the earlier finalist: noopt, then the heuristic, then the search's best
         if (finalists_[i].final_s < kInf && (winner < 0 || finalists_[i].final_s < finalists_[winner].final_s))
           winner = static_cast<int>(i);

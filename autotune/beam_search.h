@@ -87,6 +87,10 @@ struct BeamOptions {
   std::optional<std::vector<Opt>> heuristic_opts;
   int finalists = 3;       // best distinct programs of the search re-measured at the end
   int finalist_runs = 5;   // interleaved timed runs of each finalist
+  // A final phase in which every finalist ran more than kDisturbedRatio x slower than in the
+  // search was disturbed (another tenant, throttling): it is measured again, up to this many
+  // phases in all, and each finalist keeps its best.
+  int max_final_phases = 2;
   int runs = 3;            // timed runs per candidate during the search (reference cnt=3)
   // Ours: a candidate whose first run is more than this much slower than the round's best
   // first run keeps that one sample (MeasureOptions::refine_ratio); the beam is decided among
@@ -193,6 +197,7 @@ class BeamSearcher {
   std::vector<BeamEntry> all_timed_;    // every timed candidate, for the finalists
   std::vector<Finalist> finalists_;
   std::vector<size_t> remeasured_;      // indices of finalists_ sent to the final phase
+  int final_phases_ = 0;                // final phases measured (a disturbed one is repeated)
   absl::flat_hash_set<uint64_t> seen_;  // programs timed (or failed) before: seen_libs
   double best_s_ = kInf;
   std::vector<Opt> best_opts_;

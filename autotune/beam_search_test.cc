@@ -38,6 +38,10 @@ class FakeMeasurer : public Measurer {
                                        const MeasureOptions& o) override {
     batches.emplace_back(cands.begin(), cands.end());
     options.push_back(o);
+    // a busy machine in the final phase: the k-th interleaved batch runs final_slowdowns[k]x slower
+    double slowdown = 1;
+    if (o.interleaved && final_batches < final_slowdowns.size()) slowdown = final_slowdowns[final_batches];
+    if (o.interleaved) final_batches += 1;
     MeasureBatch b;
     b.prepare_wall_s = 0.01;
     b.run_wall_s = 0.03;
@@ -57,6 +61,8 @@ class FakeMeasurer : public Measurer {
         r.min_s = Time(opts);
         r.samples_s = {r.min_s};
       }
+      r.min_s *= slowdown;
+      for (double& x : r.samples_s) x *= slowdown;
       b.results.push_back(r);
     }
     return b;
@@ -76,6 +82,8 @@ class FakeMeasurer : public Measurer {
   std::vector<MeasureOptions> options;  // of each batch
   std::optional<std::vector<Opt>> heuristic;
   double heuristic_time = 0;
+  std::vector<double> final_slowdowns;
+  size_t final_batches = 0;
 };
 
 const Renderer& Cpu() {
@@ -183,6 +191,40 @@ TEST(BeamSearchTest, FindsTheBestOnAFakeMeasurer) {
   EXPECT_GT(r->failed(), 0);
   EXPECT_EQ(r->candidates, r->timed + r->failed() + r->outcomes[static_cast<int>(Outcome::kDuplicate)]);
   EXPECT_GT(r->run_fraction(), 0);
+}
+
+// A final phase in which every finalist ran far slower than in the search was disturbed: it is
+// measured again (once, by default), and each finalist keeps its best final time.
+TEST(BeamSearchTest, ADisturbedFinalPhaseIsMeasuredAgain) {
+  // the number of final phases, and the winner's and the unoptimized kernel's final times
+  struct Final {
+    size_t phases = 0;
+    double time_s = 0, noopt_s = 0;
+  };
+  auto search = [](std::vector<double> slowdowns, int max_phases) {
+    FakeMeasurer m;
+    m.final_slowdowns = std::move(slowdowns);
+    BeamOptions o;
+    o.max_final_phases = max_phases;
+    absl::StatusOr<BeamResult> r = BeamSearch(Task(MatmulKernel(64)), Cpu(), m, Width(2), o);
+    EXPECT_TRUE(r.ok()) << r.status();
+    return r.ok() ? Final{m.final_batches, r->time_s, r->noopt_s} : Final{};
+  };
+  const Final quiet = search({}, 2);
+  ASSERT_EQ(quiet.phases, 1u);
+  Final f = search({2.0, 1.0}, 2);  // disturbed, then quiet: the quiet times
+  EXPECT_EQ(f.phases, 2u);
+  EXPECT_DOUBLE_EQ(f.time_s, quiet.time_s);
+  EXPECT_DOUBLE_EQ(f.noopt_s, quiet.noopt_s);
+  f = search({1.2, 1.0}, 2);  // within the noise: not measured again
+  EXPECT_EQ(f.phases, 1u);
+  EXPECT_DOUBLE_EQ(f.time_s, 1.2 * quiet.time_s);
+  f = search({2.0, 3.0, 1.0}, 2);  // at most max_final_phases, each finalist's best kept
+  EXPECT_EQ(f.phases, 2u);
+  EXPECT_DOUBLE_EQ(f.time_s, 2.0 * quiet.time_s);
+  f = search({2.0, 1.0}, 1);
+  EXPECT_EQ(f.phases, 1u);
+  EXPECT_DOUBLE_EQ(f.time_s, 2.0 * quiet.time_s);
 }
 
 TEST(BeamSearchTest, WidthKeepsTheBestN) {

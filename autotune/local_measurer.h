@@ -7,14 +7,15 @@
 // - Two phases per batch. tinygrad times each candidate while its compile workers keep both
 //   cores busy, so its timings carry compile load; here every compile of a batch has finished
 //   before the first timed run.
-// - A warm-up run before the timed runs (the reference's first run is cold), which is also the
-//   result check: the candidate's outputs must match the unoptimized kernel's on the same
-//   deterministic random inputs (floats with a per-dtype tolerance, NaN equal to NaN; ints and
-//   bools exact). Outputs are reset to their initial contents before the check run, and before
-//   every run when the kernel reads its own output (an accumulation).
+// - The first run is also the result check: the candidate's outputs must match the unoptimized
+//   kernel's on the same deterministic random inputs (floats with a per-dtype tolerance, NaN
+//   equal to NaN; ints and bools exact). Outputs are reset to their initial contents before the
+//   check run, and before every run when the kernel reads its own output (an accumulation).
 // - Duplicates are found by the rendered source (before compiling), not the compiled bytes.
 // - Threads, not processes: a candidate that crashes takes the process with it (the worker
-//   farm of issue 5 isolates candidates). Timeouts are noticed after the fact.
+//   farm isolates candidates). A run is stopped at its limit (StoppableLaunch).
+// - Slow first runs are stopped and ranked by an estimate from their progress; the near-best
+//   of those get a second run, so that one disturbed run does not decide a candidate's fate.
 // - No reduced "test global size": CPU launch dims are thread counts (at most 64), far below the
 //   reference's 65536 limit, so it would never apply.
 //

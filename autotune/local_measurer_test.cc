@@ -313,6 +313,46 @@ TEST(LocalMeasurerTest, BehindTheKeptOnesAFirstRunIsStopped) {
   EXPECT_THAT(b->results[1].error, Not(HasSubstr("stopped"))) << Describe(b->results[1]);
 }
 
+// A stopped first run near the batch's best gets a second run under the same limit: one
+// disturbed run must not decide. Alone in its batch, the unoptimized 256 matmul (over 10 ms)
+// stopped at 3 ms is its batch's best estimate, so it runs twice; behind a tiled candidate of
+// about a millisecond it is more than 2x behind and keeps its one run. A run past the early
+// stop (the reference's 3x) is out whatever it would take: no second run.
+TEST(LocalMeasurerTest, NearTheBestAStoppedRunGetsASecondOpinion) {
+  std::unique_ptr<LocalMeasurer> m = MakeMeasurer();
+  ASSERT_NE(m, nullptr);
+  MeasureOptions o;
+  o.first_run_stop_s = 3e-3;
+  o.refine_ratio = 1.25;
+  absl::StatusOr<MeasureBatch> b = m->Measure(Task(MatmulKernel(256)), std::vector<std::vector<Opt>>{{}}, o);
+  ASSERT_TRUE(b.ok()) << b.status();
+  const CandidateResult& alone = b->results[0];
+  EXPECT_EQ(alone.outcome, Outcome::kTooSlow) << Describe(alone);
+  EXPECT_THAT(alone.error, HasSubstr("% done: about")) << Describe(alone);
+  EXPECT_THAT(alone.error, HasSubstr("; again: run stopped after")) << Describe(alone);
+  ASSERT_EQ(alone.samples_s.size(), 2u) << Describe(alone);
+  EXPECT_EQ(alone.min_s, std::min(alone.samples_s[0], alone.samples_s[1]));
+  EXPECT_GT(alone.min_s, o.first_run_stop_s);
+
+  const std::vector<std::vector<Opt>> cands = {
+      {kUpcast0By4, Opt{OptOps::UPCAST, 1, int64_t{4}}, kUnroll0By4}, {}};
+  b = m->Measure(Task(MatmulKernel(256)), cands, o);
+  ASSERT_TRUE(b.ok()) << b.status();
+  ASSERT_EQ(b->results[0].outcome, Outcome::kOk) << Describe(b->results[0]);
+  EXPECT_EQ(b->results[1].outcome, Outcome::kTooSlow) << Describe(b->results[1]);
+  ASSERT_GT(b->results[1].min_s, 2 * b->results[0].min_s);  // the premise: far behind
+  EXPECT_THAT(b->results[1].error, Not(HasSubstr("again"))) << Describe(b->results[1]);
+  EXPECT_EQ(b->results[1].samples_s.size(), 1u);
+
+  o.first_run_stop_s = kInf;
+  o.early_stop_s = 3e-3;
+  b = m->Measure(Task(MatmulKernel(256)), std::vector<std::vector<Opt>>{{}}, o);
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_EQ(b->results[0].outcome, Outcome::kTooSlow) << Describe(b->results[0]);
+  EXPECT_THAT(b->results[0].error, Not(HasSubstr("again"))) << Describe(b->results[0]);
+  EXPECT_EQ(b->results[0].samples_s.size(), 1u);
+}
+
 TEST(LocalMeasurerTest, RunPastTheTimeoutIsStoppedAsATimeout) {
   std::unique_ptr<LocalMeasurer> m = MakeMeasurer();
   ASSERT_NE(m, nullptr);
