@@ -190,6 +190,12 @@ std::optional<BeamRequest> BeamSearcher::Next() {
       req.options.refine_ratio = kFinalistCutoff;
       break;
     case BeamProgress::Phase::kRound: {
+      if (!confirm_.empty()) {  // before ending the search: re-time the beam's best and the round's
+        for (const BeamEntry& e : confirm_) req.candidates.push_back(e.sched.applied_opts());
+        req.options.interleaved = true;
+        req.retime = absl::StrCat("confirm", result_.rounds);
+        break;
+      }
       Clock::time_point a0 = Clock::now();
       round_.clear();
       for (const BeamEntry& e : beam_)
@@ -213,6 +219,7 @@ std::optional<BeamRequest> BeamSearcher::Next() {
         for (size_t i : remeasured_) req.candidates.push_back(finalists_[i].opts);
         req.options.runs = options_.finalist_runs;
         req.options.interleaved = true;
+        req.retime = absl::StrCat("final", final_phases_ + 1);
         Report(BeamProgress::Phase::kFinalists, static_cast<int>(req.candidates.size()), 0);
         break;
       }
@@ -241,6 +248,7 @@ std::optional<BeamRequest> BeamSearcher::Next() {
       // every finalist gets all its runs: the baselines' final times are what tg tune reports
       // (cutting the far-behind ones after two runs left those times noisy)
       req.options.interleaved = true;
+      req.retime = "final";
       Report(BeamProgress::Phase::kFinalists, static_cast<int>(req.candidates.size()), 0);
       break;
     }
@@ -259,7 +267,7 @@ void BeamSearcher::Account(const MeasureBatch& b, Batch kind) {
     result_.cost.lower_s += r.cost.lower_s;
     result_.cost.compile_s += r.cost.compile_s;
     result_.cost.run_s += r.cost.run_s;
-    if (kind == Batch::kFinalists) continue;  // programs counted when first measured
+    if (kind == Batch::kRetime) continue;  // programs counted when first measured
     result_.candidates += 1;
     result_.outcomes[static_cast<int>(r.outcome)] += 1;
     if (std::string& e = result_.first_error[static_cast<int>(r.outcome)]; e.empty()) e = r.error;
@@ -302,6 +310,10 @@ void BeamSearcher::Feed(const MeasureBatch& b) {
       return;
     }
     case BeamProgress::Phase::kRound: {
+      if (!confirm_.empty()) {
+        FeedConfirmation(b);
+        return;
+      }
       Account(b, Batch::kRound);
       result_.rounds += 1;
       if (cfg.beam_debug >= 2) {
@@ -323,7 +335,12 @@ void BeamSearcher::Feed(const MeasureBatch& b) {
       std::stable_sort(timed.begin(), timed.end(), [](const BeamEntry& x, const BeamEntry& y) { return x.time_s < y.time_s; });
       const double min_progress = settings_.min_progress_us * 1e-6;
       const bool exiting = timed.empty() || timed[0].time_s < min_progress || beam_[0].time_s - timed[0].time_s < min_progress;
-      if (!exiting) {
+      if (exiting && options_.confirm_exit && !timed.empty() && timed[0].time_s >= min_progress &&
+          beam_[0].time_s < kInf) {
+        confirm_ = {beam_[0]};
+        confirm_.insert(confirm_.end(), timed.begin(),
+                        timed.begin() + std::min<size_t>(timed.size(), std::max(1, settings_.width)));
+      } else if (!exiting) {
         beam_.assign(timed.begin(), timed.begin() + std::min<size_t>(timed.size(), std::max(1, settings_.width)));
       } else if (!timed.empty() && timed[0].time_s < beam_[0].time_s) {
         beam_ = {timed[0]};
@@ -335,11 +352,11 @@ void BeamSearcher::Feed(const MeasureBatch& b) {
       Report(BeamProgress::Phase::kRound, static_cast<int>(round_.size()), static_cast<int>(timed.size()));
       for (BeamEntry& t : timed) all_timed_.push_back(std::move(t));
       round_.clear();
-      if (exiting) phase_ = BeamProgress::Phase::kFinalists;
+      if (exiting && confirm_.empty()) phase_ = BeamProgress::Phase::kFinalists;
       return;
     }
     case BeamProgress::Phase::kFinalists: {
-      Account(b, Batch::kFinalists);
+      Account(b, Batch::kRetime);
       // Finalists not re-measured keep their search time (and cannot win: they are far slower).
       if (final_phases_ == 0)
         for (Finalist& f : finalists_) f.final_s = f.search_s;
@@ -402,6 +419,37 @@ void BeamSearcher::Feed(const MeasureBatch& b) {
     case BeamProgress::Phase::kDone:
       TG_CHECK(false) << "Feed() after the search ended";
   }
+}
+
+void BeamSearcher::FeedConfirmation(const MeasureBatch& b) {
+  Account(b, Batch::kRetime);
+  std::vector<BeamEntry> confirmed = std::move(confirm_);
+  confirm_.clear();
+  for (size_t j = 0; j < confirmed.size(); ++j) {
+    const CandidateResult& r = b.results[j].outcome == Outcome::kDuplicate && b.results[j].duplicate_of >= 0
+                                   ? b.results[b.results[j].duplicate_of]
+                                   : b.results[j];
+    confirmed[j].time_s = r.timed() ? r.min_s : kInf;
+  }
+  const double beam_best = confirmed[0].time_s;
+  std::vector<BeamEntry> round(confirmed.begin() + 1, confirmed.end());
+  std::stable_sort(round.begin(), round.end(), [](const BeamEntry& x, const BeamEntry& y) { return x.time_s < y.time_s; });
+  const double min_progress = settings_.min_progress_us * 1e-6;
+  const bool progress = !round.empty() && round[0].time_s < kInf && beam_best - round[0].time_s >= min_progress;
+  if (GetConfig().beam_debug >= 1)
+    std::printf("%7.2fs: re-timed, the beam's best %s against the round's %s: %s\n", elapsed_s(),
+                TimeStr(beam_best).c_str(), TimeStr(round.empty() ? kInf : round[0].time_s).c_str(),
+                progress ? "the search goes on" : "the search ends");
+  // the new times rank these programs among the finalists too (each keeps its best time)
+  for (const BeamEntry& e : confirmed)
+    for (BeamEntry& t : all_timed_)
+      if (t.program_hash == e.program_hash) t.time_s = std::min(t.time_s, e.time_s);
+  if (!progress) {
+    phase_ = BeamProgress::Phase::kFinalists;
+    return;
+  }
+  beam_ = std::move(round);  // the round did make progress: its re-timed best are the beam
+  if (beam_[0].time_s < best_s_) best_s_ = beam_[0].time_s, best_opts_ = beam_[0].sched.applied_opts();
 }
 
 absl::StatusOr<BeamResult> BeamSearch(const KernelTask& task, const Renderer& ren, Measurer& measurer,

@@ -91,6 +91,11 @@ struct BeamOptions {
   // search was disturbed (another tenant, throttling): it is measured again, up to this many
   // phases in all, and each finalist keeps its best.
   int max_final_phases = 2;
+  // Before a round without progress ends the search, its best `width` and the beam's best are
+  // timed again together (interleaved): the round's times and the beam's were taken at
+  // different moments, and a round measured while the machine was busy would end the search
+  // early. The search goes on when the round's best wins there by BEAM_MIN_PROGRESS.
+  bool confirm_exit = true;
   int runs = 3;            // timed runs per candidate during the search (reference cnt=3)
   // Ours: a candidate whose first run is more than this much slower than the round's best
   // first run keeps that one sample (MeasureOptions::refine_ratio); the beam is decided among
@@ -145,6 +150,12 @@ absl::StatusOr<BeamResult> BeamSearch(const KernelTask& task, const Renderer& re
 struct BeamRequest {
   std::vector<std::vector<Opt>> candidates;
   MeasureOptions options;
+  // Empty for the baselines and a round, whose programs the search measures once each. A batch
+  // that re-times programs measured before is named, distinct from the search's other
+  // re-timings: "confirm<round>" (before the search would end), "final", then "final2" ... for
+  // a final phase measured again. A measurement journal keys its rows by it.
+  std::string retime;
+  bool final_phase() const { return retime.starts_with("final"); }
 };
 
 // BeamSearch as a state machine that never calls a measurer itself: Next() says what to measure,
@@ -179,8 +190,10 @@ class BeamSearcher {
     double time_s;
     uint64_t program_hash;
   };
-  enum class Batch { kBaselines, kRound, kFinalists };
+  enum class Batch { kBaselines, kRound, kRetime };  // kRetime: programs measured before
   void Account(const MeasureBatch& b, Batch kind);
+  // The answer to the re-timing before a search would end (confirm_): go on, or end.
+  void FeedConfirmation(const MeasureBatch& b);
   void Report(BeamProgress::Phase phase, int cands, int timed) const;
   double elapsed_s() const;
 
@@ -194,6 +207,7 @@ class BeamSearcher {
   BeamProgress::Phase phase_ = BeamProgress::Phase::kBaseline;
   std::vector<BeamEntry> beam_;
   std::vector<Scheduler> round_;        // the candidates of the round being measured
+  std::vector<BeamEntry> confirm_;      // the beam's best, then the last round's best: to re-time
   std::vector<BeamEntry> all_timed_;    // every timed candidate, for the finalists
   std::vector<Finalist> finalists_;
   std::vector<size_t> remeasured_;      // indices of finalists_ sent to the final phase

@@ -42,6 +42,7 @@ class FakeMeasurer : public Measurer {
     double slowdown = 1;
     if (o.interleaved && final_batches < final_slowdowns.size()) slowdown = final_slowdowns[final_batches];
     if (o.interleaved) final_batches += 1;
+    if (auto it = batch_slowdowns.find(batches.size() - 1); it != batch_slowdowns.end()) slowdown *= it->second;
     MeasureBatch b;
     b.prepare_wall_s = 0.01;
     b.run_wall_s = 0.03;
@@ -82,8 +83,9 @@ class FakeMeasurer : public Measurer {
   std::vector<MeasureOptions> options;  // of each batch
   std::optional<std::vector<Opt>> heuristic;
   double heuristic_time = 0;
-  std::vector<double> final_slowdowns;
+  std::vector<double> final_slowdowns;  // of the interleaved batches, in order
   size_t final_batches = 0;
+  std::map<size_t, double> batch_slowdowns;  // by batch index
 };
 
 const Renderer& Cpu() {
@@ -206,6 +208,7 @@ TEST(BeamSearchTest, ADisturbedFinalPhaseIsMeasuredAgain) {
     m.final_slowdowns = std::move(slowdowns);
     BeamOptions o;
     o.max_final_phases = max_phases;
+    o.confirm_exit = false;  // its batches are interleaved too
     absl::StatusOr<BeamResult> r = BeamSearch(Task(MatmulKernel(64)), Cpu(), m, Width(2), o);
     EXPECT_TRUE(r.ok()) << r.status();
     return r.ok() ? Final{m.final_batches, r->time_s, r->noopt_s} : Final{};
@@ -225,6 +228,38 @@ TEST(BeamSearchTest, ADisturbedFinalPhaseIsMeasuredAgain) {
   f = search({2.0, 1.0}, 1);
   EXPECT_EQ(f.phases, 1u);
   EXPECT_DOUBLE_EQ(f.time_s, 2.0 * quiet.time_s);
+}
+
+// A round measured while the machine was busy (3x slower) shows no progress. Re-timed with the
+// beam's best, its best wins, and the search goes on to the best program (two UPCASTs); without
+// the re-timing it ends at round 2 with one UPCAST.
+TEST(BeamSearchTest, ARoundWithoutProgressIsReTimedBeforeTheSearchEnds) {
+  FakeMeasurer quiet;
+  absl::StatusOr<BeamResult> best = BeamSearch(Task(MatmulKernel(64)), Cpu(), quiet, Width(2));
+  ASSERT_TRUE(best.ok()) << best.status();
+  ASSERT_EQ(best->opts.size(), 2u);
+  for (bool confirm : {true, false}) {
+    FakeMeasurer m;
+    m.batch_slowdowns[2] = 3;  // batch 0: the baselines, 1: round 1, 2: round 2
+    BeamOptions o;
+    o.confirm_exit = confirm;
+    absl::StatusOr<BeamResult> r = BeamSearch(Task(MatmulKernel(64)), Cpu(), m, Width(2), o);
+    ASSERT_TRUE(r.ok()) << r.status();
+    if (confirm) {
+      EXPECT_EQ(r->opts, best->opts) << Str(r->opts);
+      EXPECT_DOUBLE_EQ(r->time_s, best->time_s);
+      EXPECT_EQ(r->rounds, 3);
+      // round 2's re-timing (the beam's best and round 2's best two) came right after it
+      ASSERT_GE(m.batches.size(), 4u);
+      EXPECT_TRUE(m.options[3].interleaved);
+      EXPECT_EQ(m.batches[3].size(), 3u);
+      EXPECT_EQ(m.batches[3][0].size(), 1u);  // the beam's best: round 1's
+      EXPECT_EQ(r->candidates, best->candidates);  // re-timed programs are not counted again
+    } else {
+      EXPECT_EQ(r->opts.size(), 1u) << Str(r->opts);
+      EXPECT_EQ(r->rounds, 2);
+    }
+  }
 }
 
 TEST(BeamSearchTest, WidthKeepsTheBestN) {

@@ -33,6 +33,12 @@ Outcome ParseOutcome(const std::string& name) {
   return Outcome::kWorkerLost;  // a journal row of a newer build: measure it again is not worth it
 }
 
+// The journal key of a search's batch: the search's digest, "<digest>/<retime>" for a re-timing
+// (BeamRequest::retime) of programs the search measured before.
+std::string JournalKey(const std::string& digest, const std::string& retime) {
+  return retime.empty() ? digest : absl::StrCat(digest, "/", retime);
+}
+
 CandidateResult FromJournal(const MeasurementRecord& m) {
   CandidateResult r;
   r.outcome = ParseOutcome(m.outcome);
@@ -50,8 +56,10 @@ struct Search {
   std::unique_ptr<BeamSearcher> searcher;
   std::shared_ptr<const KernelTask> task;
   // By EncodeOpts: the stored result and who measured it.
-  absl::flat_hash_map<std::string, std::pair<CandidateResult, MeasuredBy>> journal;
-  absl::flat_hash_map<std::string, std::pair<CandidateResult, MeasuredBy>> journal_final;  // finalists
+  absl::flat_hash_map<std::string, std::pair<CandidateResult, MeasuredBy>> journal;  // the rounds
+  // The re-timing batch being answered (BeamRequest::retime), loaded when it is asked for.
+  absl::flat_hash_map<std::string, std::pair<CandidateResult, MeasuredBy>> journal_retime;
+  std::vector<std::string> retimes;  // every re-timing batch asked for: their journal keys go too
   std::optional<BeamRequest> req;
   std::vector<CandidateResult> results;
   std::vector<MeasuredBy> measured_by;
@@ -137,7 +145,8 @@ absl::StatusOr<std::vector<FarmKernelResult>> FarmTuner::TuneAll(std::span<const
       RETURN_IF_ERROR(o_.db->Put(rec).status());
       if (journal) {
         RETURN_IF_ERROR(o_.db->DeleteMeasurements(s.digest).status());
-        RETURN_IF_ERROR(o_.db->DeleteMeasurements(s.digest + "/final").status());
+        for (const std::string& retime : s.retimes)
+          RETURN_IF_ERROR(o_.db->DeleteMeasurements(JournalKey(s.digest, retime)).status());
       }
     }
     r.record = std::move(rec);
@@ -166,7 +175,19 @@ absl::StatusOr<std::vector<FarmKernelResult>> FarmTuner::TuneAll(std::span<const
       const size_t n = req.candidates.size();
       s.results.assign(n, CandidateResult{});
       s.measured_by.assign(n, MeasuredBy{});
-      auto& jmap = req.options.interleaved ? s.journal_final : s.journal;
+      if (!req.retime.empty()) {
+        if (std::find(s.retimes.begin(), s.retimes.end(), req.retime) == s.retimes.end())
+          s.retimes.push_back(req.retime);
+        s.journal_retime.clear();
+        if (journal) {
+          ASSIGN_OR_RETURN(std::vector<MeasurementRecord> rows,
+                           o_.db->ListMeasurements(JournalKey(s.digest, req.retime)));
+          for (const MeasurementRecord& m : rows)
+            s.journal_retime.try_emplace(codec::EncodeOpts(m.opts), FromJournal(m),
+                                         MeasuredBy{.worker = m.worker, .host = m.host});
+        }
+      }
+      auto& jmap = req.retime.empty() ? s.journal : s.journal_retime;
       std::vector<size_t> missing;
       std::vector<std::string> keys(n);
       for (size_t i = 0; i < n; ++i) {
@@ -179,8 +200,8 @@ absl::StatusOr<std::vector<FarmKernelResult>> FarmTuner::TuneAll(std::span<const
           missing.push_back(i);
         }
       }
-      // Finalists are timed together or not at all: a partial journal of them is re-measured.
-      if (req.options.interleaved && !missing.empty()) {
+      // A re-timing is timed together or not at all: a partial journal of it is re-measured.
+      if (!req.retime.empty() && !missing.empty()) {
         missing.clear();
         for (size_t i = 0; i < n; ++i) missing.push_back(i);
       }
@@ -191,7 +212,7 @@ absl::StatusOr<std::vector<FarmKernelResult>> FarmTuner::TuneAll(std::span<const
         MeasureBatch b;
         b.results = std::move(s.results);
         DedupAcrossChunks(b, req.options);
-        if (req.options.interleaved) s.final_results = b.results, s.final_measured_by = s.measured_by;
+        if (req.final_phase()) s.final_results = b.results, s.final_measured_by = s.measured_by;
         s.searcher->Feed(b);
         continue;
       }
@@ -254,12 +275,9 @@ absl::StatusOr<std::vector<FarmKernelResult>> FarmTuner::TuneAll(std::span<const
     }
     s->searcher = *std::move(searcher);
     if (journal) {
-      for (const char* suffix : {"", "/final"}) {
-        ASSIGN_OR_RETURN(std::vector<MeasurementRecord> rows, o_.db->ListMeasurements(s->digest + suffix));
-        auto& jmap = *suffix ? s->journal_final : s->journal;
-        for (const MeasurementRecord& m : rows)
-          jmap.try_emplace(codec::EncodeOpts(m.opts), FromJournal(m), MeasuredBy{.worker = m.worker, .host = m.host});
-      }
+      ASSIGN_OR_RETURN(std::vector<MeasurementRecord> rows, o_.db->ListMeasurements(s->digest));
+      for (const MeasurementRecord& m : rows)
+        s->journal.try_emplace(codec::EncodeOpts(m.opts), FromJournal(m), MeasuredBy{.worker = m.worker, .host = m.host});
     }
     by_index[k] = s.get();
     searches.push_back(std::move(s));
@@ -294,7 +312,7 @@ absl::StatusOr<std::vector<FarmKernelResult>> FarmTuner::TuneAll(std::span<const
     }
     const BeamRequest& req = *s.req;
     JobResult& jr = *c.result;
-    const std::string search_key = req.options.interleaved ? s.digest + "/final" : s.digest;
+    const std::string search_key = JournalKey(s.digest, req.retime);
     for (size_t k = 0; k < c.indices.size(); ++k) {
       CandidateResult& cr = jr.batch.results[k];
       if (cr.duplicate_of >= 0) cr.duplicate_of = static_cast<int>(c.indices[static_cast<size_t>(cr.duplicate_of)]);
@@ -327,7 +345,7 @@ absl::StatusOr<std::vector<FarmKernelResult>> FarmTuner::TuneAll(std::span<const
     b.prepare_wall_s = jr.batch.prepare_wall_s;
     b.run_wall_s = jr.batch.run_wall_s;
     DedupAcrossChunks(b, req.options);
-    if (req.options.interleaved) s.final_results = b.results, s.final_measured_by = s.measured_by;
+    if (req.final_phase()) s.final_results = b.results, s.final_measured_by = s.measured_by;
     s.searcher->Feed(b);
     RETURN_IF_ERROR(advance(s));
   }

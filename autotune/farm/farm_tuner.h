@@ -5,9 +5,10 @@
 //
 // Same cache semantics as autotune/tuner.h (lookup first unless ignore_cache, Put of the
 // winner, better result wins), plus the measurement journal of issue 5: each finished
-// candidate result is written (TuningDb::PutMeasurement under the search's TuningKey digest;
-// the interleaved finalist phase under "<digest>/final", since it re-measures opts the search
-// measured) as its job comes back, and a search first answers its candidates from the journal
+// candidate result is written (TuningDb::PutMeasurement under the search's TuningKey digest; a
+// batch that re-times opts the search measured before under "<digest>/<BeamRequest::retime>":
+// "<digest>/final" for the finalists) as its job comes back, and a search first answers its
+// candidates from the journal
 // (ListMeasurements) instead of sending them, so a coordinator killed with SIGKILL and started
 // again re-measures nothing already stored. The journal of a search is deleted once its winner
 // is stored.

@@ -14,7 +14,7 @@
 #include <set>
 #include <string>
 #include <thread>
-#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -48,6 +48,44 @@ SearchSettings Settings() {
   return s;
 }
 
+// A TuningDb that records which journal rows (search key, opts) are put, and passes every
+// call on to the real one.
+class RecordingDb : public TuningDb {
+ public:
+  explicit RecordingDb(std::unique_ptr<TuningDb> db) : db_(std::move(db)) {}
+  absl::StatusOr<std::optional<TuningRecord>> Lookup(const TuningKey& k) override { return db_->Lookup(k); }
+  absl::StatusOr<std::optional<TuningRecord>> LookupBest(const TuningKey& k) override { return db_->LookupBest(k); }
+  absl::StatusOr<bool> Put(const TuningRecord& r) override { return db_->Put(r); }
+  absl::StatusOr<std::vector<TuningRecord>> List() override { return db_->List(); }
+  absl::StatusOr<int64_t> Count() override { return db_->Count(); }
+  absl::StatusOr<int64_t> PutAll(const std::vector<TuningRecord>& r) override { return db_->PutAll(r); }
+  absl::StatusOr<bool> PutMeasurement(const MeasurementRecord& m) override {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      puts_.emplace(m.search_key, codec::EncodeOpts(m.opts));
+    }
+    return db_->PutMeasurement(m);
+  }
+  absl::StatusOr<std::vector<MeasurementRecord>> ListMeasurements(std::string_view k) override {
+    return db_->ListMeasurements(k);
+  }
+  absl::StatusOr<int64_t> DeleteMeasurements(std::string_view k) override { return db_->DeleteMeasurements(k); }
+  absl::StatusOr<int64_t> CountMeasurements() override { return db_->CountMeasurements(); }
+  absl::StatusOr<GcCounts> Gc(std::string_view v, int o, bool dry_run) override { return db_->Gc(v, o, dry_run); }
+  std::string location() const override { return db_->location(); }
+
+  // (search key, EncodeOpts) of every PutMeasurement since the last call
+  std::set<std::pair<std::string, std::string>> TakePuts() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return std::exchange(puts_, {});
+  }
+
+ private:
+  std::unique_ptr<TuningDb> db_;
+  std::mutex mu_;
+  std::set<std::pair<std::string, std::string>> puts_;
+};
+
 // What the in-process measurer picks for `ast` with fake timing.
 BeamResult InProcess(const UOp& ast) {
   absl::StatusOr<std::unique_ptr<LocalMeasurer>> m = LocalMeasurer::Create({.fake_timing = true});
@@ -80,8 +118,7 @@ class FarmTunerTest : public ::testing::Test {
     broker_->Shutdown();
     std::filesystem::remove_all(dir_);
   }
-  // A worker measuring with its own LocalMeasurer in fake-timing mode; every candidate it
-  // measures is recorded as (task digest, opts, interleaved).
+  // A worker measuring with its own LocalMeasurer in fake-timing mode.
   TestWorker& AddWorker(const std::string& id) {
     auto m = LocalMeasurer::Create({.compile_threads = 1, .fake_timing = true});
     TG_CHECK(m.ok());
@@ -93,15 +130,9 @@ class FarmTunerTest : public ::testing::Test {
                                 .device = dc_,
                                 .capacity = 2,
                                 .heartbeat = milliseconds(100),
-                                .measure = [this, lm, mu](const KernelTask& t, std::span<const std::vector<Opt>> c,
-                                                          const MeasureOptions& o) {
+                                .measure = [lm, mu](const KernelTask& t, std::span<const std::vector<Opt>> c,
+                                                    const MeasureOptions& o) {
                                   std::lock_guard<std::mutex> lock(*mu);
-                                  {
-                                    std::lock_guard<std::mutex> l2(measured_mu_);
-                                    for (const auto& opts : c)
-                                      measured_.emplace_back(codec::KernelTaskDigest(t), codec::EncodeOpts(opts),
-                                                             o.interleaved);
-                                  }
                                   return lm->Measure(t, c, o);
                                 }}));
     return *workers_.back();
@@ -145,8 +176,6 @@ class FarmTunerTest : public ::testing::Test {
   DeviceClass dc_;
   std::unique_ptr<Broker> broker_;
   std::vector<std::unique_ptr<TestWorker>> workers_;
-  std::mutex measured_mu_;
-  std::vector<std::tuple<uint64_t, std::string, bool>> measured_;
 };
 
 TEST(PlanChunksTest, SpreadsEvenlyAndKeepsFinalistsTogether) {
@@ -234,38 +263,31 @@ TEST_F(FarmTunerTest, TunesManyKernelsAtOnceWithTheInProcessWinnersAndCachesThem
 TEST_F(FarmTunerTest, ResumesFromTheJournalAndReMeasuresNothingStored) {
   for (int i = 0; i < 3; ++i) AddWorker(absl::StrCat("w", i));
   ASSERT_TRUE(broker_->WaitForWorkers(dc_.Digest(), 3, milliseconds(10000)));
-  std::unique_ptr<TuningDb> db = Db("resume.db");
-  FarmTunerOptions o = Options(db.get());
+  RecordingDb db(Db("resume.db"));
+  FarmTunerOptions o = Options(&db);
   o.abort_after_journal_rows = 40;
   std::vector<UOp> ks = Kernels();
   absl::StatusOr<std::vector<FarmKernelResult>> killed = FarmTuner(o).TuneAll(ks);
   ASSERT_EQ(killed.status().code(), absl::StatusCode::kAborted);
   // 40 or more rows were written; a kernel whose search ended before the stop dropped its own.
-  const int64_t rows = *db->CountMeasurements();
+  const int64_t rows = *db.CountMeasurements();
   EXPECT_GT(rows, 0);
-  // What the journal holds, as (task digest, opts, finalist phase).
-  std::set<std::tuple<uint64_t, std::string, bool>> stored;
-  for (const UOp& ast : ks) {
-    const std::string key = TuningKey::Make(ast, dc_, Settings()).Digest();
-    const uint64_t task = codec::KernelTaskDigest(*KernelTask::FromAst(ast));
-    for (const char* suffix : {"", "/final"}) {
-      absl::StatusOr<std::vector<MeasurementRecord>> rows = db->ListMeasurements(key + suffix);
-      ASSERT_TRUE(rows.ok());
-      for (const MeasurementRecord& m : *rows) {
-        stored.emplace(task, codec::EncodeOpts(m.opts), *suffix != 0);
-        if (!m.worker.empty()) {  // poison rows have neither
-          EXPECT_EQ(m.host, "host-of-" + m.worker);
-        }
+  // What the journal holds, as (search key, opts): the rounds under the search's digest, its
+  // re-timings (the finalists, a check before the search ends) under "<digest>/<name>".
+  std::set<std::pair<std::string, std::string>> stored;
+  for (const auto& [key, opts] : db.TakePuts()) {
+    absl::StatusOr<std::vector<MeasurementRecord>> kept = db.ListMeasurements(key);
+    ASSERT_TRUE(kept.ok());
+    for (const MeasurementRecord& m : *kept) {
+      stored.emplace(key, codec::EncodeOpts(m.opts));
+      if (!m.worker.empty()) {  // poison rows have neither
+        EXPECT_EQ(m.host, "host-of-" + m.worker);
       }
     }
   }
   EXPECT_EQ(static_cast<int64_t>(stored.size()), rows);
   // The jobs the "killed" coordinator left running finish before the restart.
   for (int i = 0; i < 1000 && broker_->Status().pending > 0; ++i) std::this_thread::sleep_for(milliseconds(10));
-  {
-    std::lock_guard<std::mutex> lock(measured_mu_);
-    measured_.clear();
-  }
   o.abort_after_journal_rows = -1;
   absl::StatusOr<std::vector<FarmKernelResult>> resumed = FarmTuner(o).TuneAll(ks);
   ASSERT_TRUE(resumed.ok()) << resumed.status();
@@ -273,9 +295,9 @@ TEST_F(FarmTunerTest, ResumesFromTheJournalAndReMeasuresNothingStored) {
   int64_t hits = 0;
   for (const FarmKernelResult& k : *resumed) hits += k.journal_hits;
   EXPECT_GE(hits, rows);
-  std::lock_guard<std::mutex> lock(measured_mu_);
-  for (const auto& m : measured_) EXPECT_FALSE(stored.contains(m)) << "re-measured a journaled candidate";
-  EXPECT_EQ(*db->CountMeasurements(), 0);
+  for (const auto& row : db.TakePuts())
+    EXPECT_FALSE(stored.contains(row)) << "re-measured a journaled candidate: " << row.first << " " << row.second;
+  EXPECT_EQ(*db.CountMeasurements(), 0);
 }
 
 TEST_F(FarmTunerTest, ChaosFrozenAndKilledWorkersSameWinners) {
