@@ -18,6 +18,11 @@
 //   result is never slower than the untuned default and does not hinge on one noisy sample.
 // - Early exit uses the best known time including the baselines (the reference's first round
 //   has no bound at all).
+// - Robust to a busy machine: before a round without progress ends the search, the round's
+//   best and the beam's best are re-timed together (a round timed while the machine was busy
+//   would end the search early); a final phase in which every finalist ran far slower than in
+//   the search is measured again. (The measurer adds a second run for near-best candidates
+//   whose one run was stopped.)
 // - Everything is counted: candidates by outcome, rounds, wall time preparing vs running.
 //
 // BeamSearcher is the same search as a state machine (Next() a batch, Feed() its results), so a

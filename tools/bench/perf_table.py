@@ -7,8 +7,14 @@
 # heuristic, BEAM=2 and BEAM=4; search wall time, candidates timed and candidates per second
 # for each width; the share of our search spent running kernels; and tinygrad's numbers as
 # ratios (ours / tinygrad: above 1 is better for speed and rate, below 1 for search time).
-import json, re, sys
+# With tinygrad's numbers, a last table says where our search time goes and how many candidates
+# per second compiling alone would allow.
+import json, os, re, sys
 from collections import OrderedDict
+
+# Cores that lower and compile candidates at once: this machine's (the benchmark's) unless
+# PERF_CORES says otherwise.
+CORES = int(os.environ.get("PERF_CORES", os.cpu_count() or 1))
 
 # Benchmark case -> (workload, params) of `tg tune`; tinygrad_beam.py uses the case names.
 CASES = OrderedDict([
@@ -76,6 +82,7 @@ def main():
     ]
     print("| " + " | ".join(cells) + " |")
   if simd: simd_table(ours, simd, ref)
+  if ref: cost_table(ours, ref, keys)
 
 def short_opt(text):
   """"Opt(op=OptOps.UPCAST, axis=0, arg=4)" -> "UPCAST0:4", as tg tune prints opts."""
@@ -106,6 +113,38 @@ def simd_table(ours, simd, ref):
       rate(base, tbest), ratio(tbest, best), " ".join(short_opt(o) for o in (s4 or s2)["opts"]),
     ]
     print("| " + " | ".join(cells) + " |")
+
+def cost_table(ours, ref, keys):
+  """Third table: where our search time goes (thread-seconds per timed candidate), and the most
+  candidates per second that compiling alone allows: timed / (compile thread-seconds / CORES),
+  as if lowering and running cost nothing, against tinygrad's rate."""
+  print()
+  print(f"| case | kernel | lowering ms/cand (2/4) | compiling ms/cand (2/4) | cand/s vs tinygrad (2/4) "
+        f"| compile-only bound vs tinygrad (2/4), {CORES} cores |")
+  print("|" + "---|" * 6)
+  below = total = 0
+  for case, k in keys:
+    t = ref.get((case, k), {})
+    cells = {"lower": [], "compile": [], "rate": [], "bound": []}
+    for w in (2, 4):
+      b = ours.get((case, k, w))
+      tr = t[f"beam{w}_timed"] / t[f"beam{w}_search_s"] if t.get(f"beam{w}_search_s") else None
+      if not b or not b["candidates"] or "compile_cpu_s" not in b:
+        for v in cells.values(): v.append("-")
+        continue
+      n = b["candidates"]
+      cells["lower"].append(f'{1e3 * b["lower_cpu_s"] / n:.1f}')
+      cells["compile"].append(f'{1e3 * b["compile_cpu_s"] / n:.1f}')
+      cells["rate"].append(ratio(n / b["search_s"] if b["search_s"] else None, tr, "{:.1f}x"))
+      bound = n / (b["compile_cpu_s"] / CORES) if b["compile_cpu_s"] > 0 else None
+      cells["bound"].append(ratio(bound, tr, "{:.1f}x"))
+      if bound and tr:
+        total += 1
+        below += bound / tr < 10
+    print(f"| {case} | {ours.get((case, k, 2), ours.get((case, k, 4)))['name']} | "
+          + " | ".join(" / ".join(v) for v in cells.values()) + " |")
+  print()
+  print(f"Compiling alone keeps {below} of {total} searches under 10x tinygrad's candidates per second.")
 
 if __name__ == "__main__":
   main()
