@@ -330,8 +330,13 @@ TEST(LocalMeasurerTest, NearTheBestAStoppedRunGetsASecondOpinion) {
   EXPECT_EQ(alone.outcome, Outcome::kTooSlow) << Describe(alone);
   EXPECT_THAT(alone.error, HasSubstr("% done: about")) << Describe(alone);
   EXPECT_THAT(alone.error, HasSubstr("; again: run stopped after")) << Describe(alone);
-  ASSERT_EQ(alone.samples_s.size(), 2u) << Describe(alone);
-  EXPECT_EQ(alone.min_s, std::min(alone.samples_s[0], alone.samples_s[1]));
+  const std::string again = alone.error.substr(alone.error.find("; again:"));
+  if (again.find("% done") != std::string::npos) {
+    ASSERT_EQ(alone.samples_s.size(), 2u) << Describe(alone);
+    EXPECT_EQ(alone.min_s, std::min(alone.samples_s[0], alone.samples_s[1]));
+  } else {  // the second run got too little done for an estimate (a busy machine): the first stands
+    ASSERT_EQ(alone.samples_s.size(), 1u) << Describe(alone);
+  }
   EXPECT_GT(alone.min_s, o.first_run_stop_s);
 
   const std::vector<std::vector<Opt>> cands = {
