@@ -29,6 +29,12 @@ constexpr double kDisturbedRatio = 1.25;
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// Result j of a batch; for a duplicate, the result of the candidate measured in its place.
+const CandidateResult& Resolved(const MeasureBatch& b, size_t j) {
+  const CandidateResult& r = b.results[j];
+  return r.outcome == Outcome::kDuplicate && r.duplicate_of >= 0 ? b.results[r.duplicate_of] : r;
+}
 double Since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 int64_t MaxOf(const SInt& x) { return x.is_int() ? x.value() : x.vmax(); }
@@ -290,12 +296,8 @@ void BeamSearcher::Feed(const MeasureBatch& b) {
       Account(b, Batch::kBaselines);
       // finalists_[0] is the unoptimized kernel, [1] the heuristic (when given); an empty
       // heuristic is the unoptimized program, measured once
-      auto result = [&b](size_t j) -> const CandidateResult& {
-        const CandidateResult& r = b.results[j];
-        return r.outcome == Outcome::kDuplicate && r.duplicate_of >= 0 ? b.results[r.duplicate_of] : r;
-      };
-      std::vector<CandidateResult> baselines{result(b.results.size() - 1)};
-      if (options_.heuristic_opts) baselines.push_back(result(0));
+      std::vector<CandidateResult> baselines{Resolved(b, b.results.size() - 1)};
+      if (options_.heuristic_opts) baselines.push_back(Resolved(b, 0));
       int timed = 0;
       for (size_t i = 0; i < baselines.size(); ++i) {
         const CandidateResult& c = baselines[i];
@@ -365,9 +367,7 @@ void BeamSearcher::Feed(const MeasureBatch& b) {
       for (size_t j = 0; j < remeasured_.size(); ++j) {
         const size_t i = remeasured_[j];
         // the same program twice (the heuristic's opts may change nothing): it has the first's time
-        const CandidateResult& r = b.results[j].outcome == Outcome::kDuplicate && b.results[j].duplicate_of >= 0
-                                       ? b.results[b.results[j].duplicate_of]
-                                       : b.results[j];
+        const CandidateResult& r = Resolved(b, j);
         Finalist& f = finalists_[i];
         if (final_phases_ == 1) {
           f.final_s = kInf;
@@ -426,9 +426,7 @@ void BeamSearcher::FeedConfirmation(const MeasureBatch& b) {
   std::vector<BeamEntry> confirmed = std::move(confirm_);
   confirm_.clear();
   for (size_t j = 0; j < confirmed.size(); ++j) {
-    const CandidateResult& r = b.results[j].outcome == Outcome::kDuplicate && b.results[j].duplicate_of >= 0
-                                   ? b.results[b.results[j].duplicate_of]
-                                   : b.results[j];
+    const CandidateResult& r = Resolved(b, j);
     confirmed[j].time_s = r.timed() ? r.min_s : kInf;
   }
   const double beam_best = confirmed[0].time_s;

@@ -417,10 +417,24 @@ void LocalMeasurer::TimeInRounds(std::vector<Prepared>& prep, const MeasureOptio
   // or estimated from a stopped run's progress), those runs go again with a 3x longer limit.
   // (The reference lets every run finish, which on a big kernel costs seconds per bad candidate.)
   double limit = FirstRunLimit(options);
+  // a time the caller can rank: measured, or estimated from a stopped run's progress
+  auto has_rank = [&](size_t i) {
+    return prep[i].pending || (results[i].outcome == Outcome::kTooSlow && !prep[i].stopped);
+  };
   auto ranked = [&] {
     int k = 0;
-    for (size_t i = 0; i < n; ++i) k += prep[i].pending || (results[i].outcome == Outcome::kTooSlow && !prep[i].stopped);
+    for (size_t i = 0; i < n; ++i) k += has_rank(i);
     return k;
+  };
+  // candidate i runs its first run again, from scratch
+  auto reset = [&](size_t i) {
+    prep[i].stopped = false;
+    prep[i].stop_limit_s = 0;
+    prep[i].pending = true;
+    results[i].outcome = Outcome::kOk;
+    results[i].error.clear();
+    results[i].samples_s.clear();
+    results[i].min_s = kInf;
   };
   while (ranked() < options.keep && limit < options.timeout_s &&
          std::any_of(prep.begin(), prep.end(), [](const Prepared& p) { return p.stopped; })) {
@@ -431,13 +445,7 @@ void LocalMeasurer::TimeInRounds(std::vector<Prepared>& prep, const MeasureOptio
     for (size_t i = 0; i < n; ++i) {
       if (!prep[i].stopped) continue;
       CandidateResult& r = results[i];
-      prep[i].stopped = false;
-      prep[i].stop_limit_s = 0;
-      prep[i].pending = true;
-      r.outcome = Outcome::kOk;
-      r.error.clear();
-      r.samples_s.clear();
-      r.min_s = kInf;
+      reset(i);
       CheckCandidate(i, prep[i], longer, r);
       if (prep[i].pending) {  // an exact time, but slower than the early stop
         prep[i].pending = false;
@@ -455,8 +463,7 @@ void LocalMeasurer::TimeInRounds(std::vector<Prepared>& prep, const MeasureOptio
   // finished, it has an exact time; stopped again, it keeps the lower estimate.
   double best_ranked = kInf;
   for (size_t i = 0; i < n; ++i)
-    if (prep[i].pending || (results[i].outcome == Outcome::kTooSlow && !prep[i].stopped))
-      best_ranked = std::min(best_ranked, results[i].min_s);
+    if (has_rank(i)) best_ranked = std::min(best_ranked, results[i].min_s);
   for (size_t i = 0; i < n; ++i) {
     CandidateResult& r = results[i];
     // (an estimate past the early stop is out, as in the reference: its rank among the other
@@ -468,12 +475,7 @@ void LocalMeasurer::TimeInRounds(std::vector<Prepared>& prep, const MeasureOptio
     again.first_run_stop_s = prep[i].stop_limit_s;
     const std::vector<double> first = std::move(r.samples_s);
     const std::string first_error = std::move(r.error);
-    prep[i].pending = true;
-    prep[i].stop_limit_s = 0;
-    r.outcome = Outcome::kOk;
-    r.error.clear();
-    r.samples_s.clear();
-    r.min_s = kInf;
+    reset(i);
     CheckCandidate(i, prep[i], again, r);
     if (r.outcome != Outcome::kTooSlow || prep[i].stop_limit_s <= 0) continue;  // it finished
     if (prep[i].stopped) {  // no progress to estimate from this time: a lower bound only
