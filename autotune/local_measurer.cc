@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -26,9 +25,6 @@
 
 namespace tg::autotune {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double Since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 // fn(0..n-1) on up to `threads` threads (the calling one included); each index exactly once.
 void ParallelFor(size_t n, int threads, const std::function<void(size_t)>& fn) {
@@ -183,6 +179,7 @@ double FakeTimeS(uint64_t program_hash) {
 
 LocalMeasurer::LocalMeasurer(Device* device, LocalMeasurerOptions options)
     : device_(device),
+      clock_(options.clock != nullptr ? *options.clock : Clock::Real()),
       compile_threads_(options.compile_threads > 0 ? options.compile_threads : std::max(1, GetConfig().cpu_count)),
       options_(std::move(options)) {
   TG_CHECK(device_ != nullptr);
@@ -331,9 +328,9 @@ void LocalMeasurer::CheckCandidate(size_t index, Prepared& p, const MeasureOptio
   if (options_.before_run) options_.before_run(limit);
   // a wrong kernel may leave outputs unwritten: never let a previous candidate's answer stand
   st.ResetOutputs();
-  Clock::time_point s = Clock::now();
+  const Clock::TimePoint s = clock_.Now();
   absl::StatusOr<double> t = RunOnce(st, p.spec, *p.prog, limit);
-  const double elapsed = Since(s);
+  const double elapsed = clock_.SecondsSince(s);
   r.cost.run_s += elapsed;
   auto fail = [&](Outcome o, std::string why) {
     r.outcome = o;
@@ -365,10 +362,10 @@ void LocalMeasurer::TimeRuns(Prepared& p, const MeasureOptions& options, int run
   for (int k = 0; k < runs; ++k) {
     if (options_.before_run) options_.before_run(options.timeout_s);
     if (st.reads_output) st.ResetOutputs();
-    Clock::time_point s = Clock::now();
+    const Clock::TimePoint s = clock_.Now();
     absl::StatusOr<double> t = options_.fake_timing ? absl::StatusOr<double>(FakeTimeS(r.program_hash))
                                                     : RunOnce(st, p.spec, *p.prog, options.timeout_s);
-    const double elapsed = Since(s);
+    const double elapsed = clock_.SecondsSince(s);
     r.cost.run_s += elapsed;
     if (absl::IsDeadlineExceeded(t.status())) return Stopped(options, options.timeout_s, elapsed, 0, p, r);
     if (!t.ok()) {
@@ -505,7 +502,7 @@ absl::StatusOr<MeasureBatch> LocalMeasurer::Measure(const KernelTask& task,
                                                     std::span<const std::vector<Opt>> candidates,
                                                     const MeasureOptions& options) {
   MeasureBatch batch;
-  Clock::time_point t0 = Clock::now();
+  const Clock::TimePoint t0 = clock_.Now();
   ASSIGN_OR_RETURN(TaskState * st, StateFor(task));
   const size_t n = candidates.size();
   batch.results.resize(n);
@@ -516,10 +513,10 @@ absl::StatusOr<MeasureBatch> LocalMeasurer::Measure(const KernelTask& task,
   ParallelFor(n, compile_threads_, [&](size_t i) {
     absl::StatusOr<DeviceLock::Hold> hold = HoldDevice(/*exclusive=*/false);
     if (!hold.ok()) return lock_error.Note(hold.status());
-    Clock::time_point s = Clock::now();
+    const Clock::TimePoint s = clock_.Now();
     absl::StatusOr<ProgramSpec> spec = GetProgram(CandidateAst(task.ast, candidates[i]), device_->renderer());
     CandidateResult& r = batch.results[i];
-    r.cost.lower_s = Since(s);
+    r.cost.lower_s = clock_.SecondsSince(s);
     if (!spec.ok()) {
       r.outcome = IsKernelOptError(spec.status()) ? Outcome::kInvalidOpts : Outcome::kLoweringError;
       r.error = std::string(spec.status().message());
@@ -577,12 +574,12 @@ absl::StatusOr<MeasureBatch> LocalMeasurer::Measure(const KernelTask& task,
     absl::StatusOr<DeviceLock::Hold> hold = HoldDevice(/*exclusive=*/false);
     if (!hold.ok()) return lock_error.Note(hold.status());
     CandidateResult& r = batch.results[i];
-    Clock::time_point s = Clock::now();
+    const Clock::TimePoint s = clock_.Now();
     absl::StatusOr<std::string> lib = device_->Compile(prep[i].spec);
     absl::StatusOr<std::unique_ptr<Program>> prog =
         lib.ok() ? device_->Load(prep[i].spec.function_name, *lib)
                  : absl::StatusOr<std::unique_ptr<Program>>(lib.status());
-    r.cost.compile_s = Since(s);
+    r.cost.compile_s = clock_.SecondsSince(s);
     if (!prog.ok()) {
       r.outcome = Outcome::kCompileError;
       r.error = std::string(prog.status().message());
@@ -595,13 +592,13 @@ absl::StatusOr<MeasureBatch> LocalMeasurer::Measure(const KernelTask& task,
       prep[i].prog = *std::move(prog);
     }
   });
-  batch.prepare_wall_s = Since(t0);
+  batch.prepare_wall_s = clock_.SecondsSince(t0);
   RETURN_IF_ERROR(lock_error.Take());
 
   // ** phase 2: time on the device, one candidate at a time, nothing compiling **
   ASSIGN_OR_RETURN(DeviceLock::Hold device, HoldDevice(/*exclusive=*/true));
   if (options_.acquire_device) options_.acquire_device();
-  Clock::time_point t1 = Clock::now();
+  const Clock::TimePoint t1 = clock_.Now();
   if (!options.interleaved) {
     TimeInRounds(prep, options, batch.results);
   } else {
@@ -613,7 +610,7 @@ absl::StatusOr<MeasureBatch> LocalMeasurer::Measure(const KernelTask& task,
       for (size_t i = 0; i < n; ++i)
         if (prep[i].pending) TimeRuns(prep[i], no_exit, 1, batch.results[i]);
   }
-  batch.run_wall_s = Since(t1);
+  batch.run_wall_s = clock_.SecondsSince(t1);
   if (options_.release_device) options_.release_device();
   return batch;
 }

@@ -36,6 +36,7 @@
 #include "absl/status/statusor.h"
 #include "autotune/device_lock.h"
 #include "autotune/measurer.h"
+#include "tinygrad/base/clock.h"
 #include "tinygrad/engine/device.h"
 
 namespace tg::autotune {
@@ -60,6 +61,9 @@ struct LocalMeasurerOptions {
   // worker's child reports it to its pool, whose run deadline then bounds each run (by its
   // limit) instead of the whole batch.
   std::function<void(double limit_s)> before_run;
+  // Where elapsed times come from (a stopped run's time, the cost figures); null: the machine's
+  // steady clock. Tests of the timing policy pass a FakeClock with a ScriptedDevice.
+  Clock* clock = nullptr;
 };
 
 // The fake_timing sample of a program: a deterministic 0.1-1.1 ms from its hash.
@@ -105,6 +109,7 @@ class LocalMeasurer : public Measurer {
   void TimeRuns(Prepared& p, const MeasureOptions& options, int runs, CandidateResult& r);
 
   Device* device_;
+  Clock& clock_;
   int compile_threads_;
   LocalMeasurerOptions options_;
   std::vector<std::unique_ptr<TaskState>> states_;  // of the tasks measured last, most recent first
