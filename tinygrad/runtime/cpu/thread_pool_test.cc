@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tinygrad/base/wait_until.h"
 
 namespace tg {
 namespace {
@@ -35,14 +36,18 @@ TEST(CoreThreadPoolTest, KeepsItsThreadsBetweenLaunches) {
 }
 
 TEST(CoreThreadPoolTest, TasksReallyRunAtTheSameTime) {
-  // Core 0 waits for core 1: this only finishes if both run concurrently.
+  // Core 0 waits for core 1 while core 1 waits for core 0: both see the other only if they
+  // run concurrently. Each gives up at a deadline, so a pool that runs them one after the
+  // other fails here instead of hanging.
   CoreThreadPool pool;
-  std::atomic<bool> one_ran{false};
+  std::atomic<bool> started[2] = {false, false};
+  std::atomic<bool> saw_the_other[2] = {false, false};
   pool.ParallelFor(2, [&](int id) {
-    if (id == 1) one_ran = true;
-    while (!one_ran) std::this_thread::yield();
+    started[id] = true;
+    saw_the_other[id] = WaitUntil([&] { return started[1 - id].load(); });
   });
-  EXPECT_TRUE(one_ran);
+  EXPECT_TRUE(saw_the_other[0]) << "core 0 never saw core 1 running";
+  EXPECT_TRUE(saw_the_other[1]) << "core 1 never saw core 0 running";
 }
 
 TEST(CoreThreadPoolTest, LaunchesFromSeveralThreadsTakeTurns) {
