@@ -53,7 +53,7 @@ int Main(int argc, char** argv) {
   for (int rep = 0; rep < repeats; ++rep) {
     task->seed = static_cast<uint64_t>(rep);  // new inputs: a new task, nothing reused
     BeamOptions o;
-    absl::StatusOr<std::vector<Opt>> h = HeuristicOpts(task->ast, (*dev)->renderer());
+    absl::StatusOr<std::vector<Opt>> h = HeuristicOpts(task->ast, (*dev)->renderer(), task->codegen);
     if (h.ok()) o.heuristic_opts = *h;
     o.progress = [&](const BeamProgress& p) {
       if (p.phase == BeamProgress::Phase::kRound)

@@ -120,7 +120,7 @@ std::vector<std::pair<int, Scheduler>> GetKernelActions(const Scheduler& s, cons
   return acted;
 }
 
-absl::StatusOr<UOp> OptimizerInput(const UOp& ast, const Renderer& ren) {
+absl::StatusOr<UOp> OptimizerInput(const UOp& ast, const Renderer& ren, const CodegenOptions& codegen) {
   if (!ast || ast.op() != Ops::SINK) return absl::InvalidArgumentError("the optimizer needs a SINK kernel AST");
   UOp sink = ast.arg().is_none() ? ast.replace_arg(KernelInfo{}.ToArg()) : ast;
   if (!KernelInfo::IsKernelInfo(sink.arg())) return absl::InvalidArgumentError("the kernel SINK's arg is not a KernelInfo");
@@ -128,7 +128,7 @@ absl::StatusOr<UOp> OptimizerInput(const UOp& ast, const Renderer& ren) {
   KernelInfo ki = KernelInfo::FromArg(sink.arg());
   ki.opts_to_apply = std::vector<Arg>{};
   UOp prev = sink.replace_arg(ki.ToArg()), input;
-  absl::StatusOr<UOp> full = FullRewriteToSinkTraced(prev, ren, /*optimize=*/true, [&](std::string_view name, const UOp& u) {
+  absl::StatusOr<UOp> full = FullRewriteToSinkTraced(prev, ren, /*optimize=*/true, codegen, [&](std::string_view name, const UOp& u) {
     if (name == "apply_opts" && !input) input = prev;
     prev = u;
   });
@@ -137,12 +137,12 @@ absl::StatusOr<UOp> OptimizerInput(const UOp& ast, const Renderer& ren) {
   return input.replace_arg(sink.arg());
 }
 
-absl::StatusOr<std::vector<Opt>> HeuristicOpts(const UOp& ast, const Renderer& ren) {
+absl::StatusOr<std::vector<Opt>> HeuristicOpts(const UOp& ast, const Renderer& ren, const CodegenOptions& codegen) {
   const std::vector<UOp> slice = ast.backward_slice();
   if (std::any_of(slice.begin(), slice.end(), [](const UOp& u) { return u.op() == Ops::BUFFERIZE; }))
     return std::vector<Opt>{};
-  ASSIGN_OR_RETURN(UOp input, OptimizerInput(ast, ren));
-  Scheduler k(input, ren);
+  ASSIGN_OR_RETURN(UOp input, OptimizerInput(ast, ren, codegen));
+  Scheduler k(input, ren, codegen);
   k.ConvertLoopToGlobal();
   ASSIGN_OR_RETURN(Scheduler opt, HandCodedOptimizations(k));
   return opt.applied_opts();
@@ -150,7 +150,7 @@ absl::StatusOr<std::vector<Opt>> HeuristicOpts(const UOp& ast, const Renderer& r
 
 absl::StatusOr<std::unique_ptr<BeamSearcher>> BeamSearcher::Create(KernelTask task, const Renderer& ren,
                                                                    SearchSettings settings, BeamOptions options) {
-  ASSIGN_OR_RETURN(UOp input, OptimizerInput(task.ast, ren));
+  ASSIGN_OR_RETURN(UOp input, OptimizerInput(task.ast, ren, task.codegen));
   return std::unique_ptr<BeamSearcher>(
       new BeamSearcher(std::move(task), input, ren, settings, std::move(options)));
 }
@@ -166,7 +166,7 @@ BeamSearcher::BeamSearcher(KernelTask task, const UOp& optimizer_input, const Re
   base_.runs = options_.runs;
   base_.uops_max = settings_.uops_max;
   base_.timeout_s = settings_.timeout_sec;
-  Scheduler root(optimizer_input, *ren_);
+  Scheduler root(optimizer_input, *ren_, task_.codegen);
   root.ConvertLoopToGlobal();
   beam_.push_back({std::move(root), kInf});
 }

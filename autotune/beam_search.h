@@ -68,12 +68,13 @@ std::vector<std::pair<int, Scheduler>> GetKernelActions(const Scheduler& s, cons
 // The kernel AST as apply_opts sees it inside GetProgram (after the range passes that run
 // first: split ranges, simplify ranges, cut store ranges): the Scheduler BEAM and the heuristic
 // start from this, as the reference's beam_search gets apply_opts' Scheduler.
-absl::StatusOr<UOp> OptimizerInput(const UOp& ast, const Renderer& ren);
+absl::StatusOr<UOp> OptimizerInput(const UOp& ast, const Renderer& ren, const CodegenOptions& codegen);
 
 // The opts hand_coded_optimizations gives `ast` (what GetProgram applies when neither BEAM nor
 // NOOPT is set): the heuristic baseline of BeamOptions. None for kernels the heuristic skips
-// (BUFFERIZE inside). Errors: whatever the heuristic reports.
-absl::StatusOr<std::vector<Opt>> HeuristicOpts(const UOp& ast, const Renderer& ren);
+// (BUFFERIZE inside). `codegen` holds the heuristic's settings (TC, TC_OPT, NOLOCALS, ...).
+// Errors: whatever the heuristic reports.
+absl::StatusOr<std::vector<Opt>> HeuristicOpts(const UOp& ast, const Renderer& ren, const CodegenOptions& codegen);
 
 // Where a search stands, for a progress display.
 struct BeamProgress {

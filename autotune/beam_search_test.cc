@@ -411,7 +411,7 @@ TEST(BeamSearchTest, ValidActionsLowerOnTheRealMeasurer) {
   std::vector<Opt> actions = BeamActions(s);
   int checked = 0;
   for (const UOp& ast : WorkloadKernels("attention")) {
-    absl::StatusOr<UOp> input = OptimizerInput(ast, Cpu());
+    absl::StatusOr<UOp> input = OptimizerInput(ast, Cpu(), CodegenOptions{});
     ASSERT_TRUE(input.ok()) << input.status();
     Scheduler k(*input, Cpu());
     k.ConvertLoopToGlobal();
@@ -436,7 +436,7 @@ TEST(BeamSearchTest, RealSearchOnASmallMatmul) {
   ASSERT_TRUE(m.ok()) << m.status();
   KernelTask task = Task(MatmulKernel(32));
   BeamOptions o;
-  absl::StatusOr<std::vector<Opt>> h = HeuristicOpts(task.ast, Cpu());
+  absl::StatusOr<std::vector<Opt>> h = HeuristicOpts(task.ast, Cpu(), task.codegen);
   ASSERT_TRUE(h.ok()) << h.status();
   EXPECT_FALSE(h->empty());
   // the same opts GetProgram applies by default

@@ -84,6 +84,7 @@ struct LocalMeasurer::TaskState {
   UOp ast;
   uint64_t seed = 0;
   std::vector<std::pair<std::string, int64_t>> var_vals;
+  CodegenOptions codegen;
   std::vector<BufferSpec> specs;
   std::vector<std::shared_ptr<RawBuffer>> bufs;  // parallel to specs
   std::vector<std::string> initial;              // each buffer's random contents
@@ -94,7 +95,7 @@ struct LocalMeasurer::TaskState {
   std::string scratch;                           // Read's copy
 
   bool Matches(const KernelTask& t) const {
-    return ast == t.ast && seed == t.seed && var_vals == t.var_vals && specs == t.buffers;
+    return ast == t.ast && seed == t.seed && var_vals == t.var_vals && specs == t.buffers && codegen == t.codegen;
   }
   size_t Bytes() const {
     size_t n = 0;
@@ -236,6 +237,7 @@ absl::StatusOr<LocalMeasurer::TaskState*> LocalMeasurer::StateFor(const KernelTa
   st->ast = task.ast;
   st->seed = task.seed;
   st->var_vals = task.var_vals;
+  st->codegen = task.codegen;
   st->specs = task.buffers;
   for (const auto& [name, v] : task.var_vals) st->vars[name] = ConstValue(v);
   for (const BufferSpec& b : task.buffers) {
@@ -258,8 +260,8 @@ absl::StatusOr<LocalMeasurer::TaskState*> LocalMeasurer::StateFor(const KernelTa
   if (ren.has_threads && ren.global_max && (*ren.global_max)[0] > 1)
     split = {Opt{OptOps::THREAD, 0, int64_t{(*ren.global_max)[0]}}};
   ASSIGN_OR_RETURN(DeviceLock::Hold compiling, HoldDevice(/*exclusive=*/false));
-  absl::StatusOr<ProgramSpec> spec = GetProgram(CandidateAst(task.ast, split), ren);
-  if (!spec.ok() && !split.empty()) spec = GetProgram(CandidateAst(task.ast, {}), ren);
+  absl::StatusOr<ProgramSpec> spec = GetProgram(CandidateAst(task.ast, split), ren, task.codegen);
+  if (!spec.ok() && !split.empty()) spec = GetProgram(CandidateAst(task.ast, {}), ren, task.codegen);
   if (!spec.ok()) return noopt_error(spec.status());
   absl::StatusOr<std::string> lib = device_->Compile(*spec);
   compiling = DeviceLock::Hold();
@@ -514,7 +516,7 @@ absl::StatusOr<MeasureBatch> LocalMeasurer::Measure(const KernelTask& task,
     absl::StatusOr<DeviceLock::Hold> hold = HoldDevice(/*exclusive=*/false);
     if (!hold.ok()) return lock_error.Note(hold.status());
     const Clock::TimePoint s = clock_.Now();
-    absl::StatusOr<ProgramSpec> spec = GetProgram(CandidateAst(task.ast, candidates[i]), device_->renderer());
+    absl::StatusOr<ProgramSpec> spec = GetProgram(CandidateAst(task.ast, candidates[i]), device_->renderer(), task.codegen);
     CandidateResult& r = batch.results[i];
     r.cost.lower_s = clock_.SecondsSince(s);
     if (!spec.ok()) {

@@ -32,6 +32,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
+#include "tinygrad/codegen/codegen_options.h"
 #include "tinygrad/codegen/opt/opt.h"
 #include "tinygrad/dtype/dtype.h"
 #include "tinygrad/uop/uop.h"
@@ -55,6 +56,9 @@ struct KernelTask {
   // A value for every DEFINE_VAR, sorted by name.
   std::vector<std::pair<std::string, int64_t>> var_vals;
   uint64_t seed = 0;                        // of the input data
+  // How candidates and the reference lower (the optimizer's and lowering settings): part of
+  // the tuning key, sent to farm workers with the task.
+  CodegenOptions codegen;
 
   // Buffers from the AST's DEFINE_GLOBALs, each variable at (vmin+vmax)/2 (beam_search's
   // var_vals). Errors: not a SINK, a DEFINE_GLOBAL without a size.

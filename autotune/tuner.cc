@@ -26,7 +26,10 @@ std::string KernelName(const UOp& ast) {
 }  // namespace
 
 TunerOptions TunerOptions::FromConfig(const Config& c) {
-  return TunerOptions{.beam = c.beam, .ignore_cache = c.ignore_beam_cache, .lock_device = true};
+  return TunerOptions{.beam = c.beam,
+                      .ignore_cache = c.ignore_beam_cache,
+                      .codegen = CodegenOptions::FromConfig(c),
+                      .lock_device = true};
 }
 
 absl::StatusOr<std::unique_ptr<Tuner>> Tuner::Create(const TunerOptions& options) {
@@ -72,10 +75,12 @@ absl::StatusOr<Measurer*> Tuner::MeasurerFor(Device& dev) {
   return measurer_.get();
 }
 
-absl::StatusOr<KernelTuning> Tuner::Tune(const UOp& ast, Device& dev) {
+absl::StatusOr<KernelTuning> Tuner::Tune(const UOp& ast, Device& dev) { return Tune(ast, dev, options_.codegen); }
+
+absl::StatusOr<KernelTuning> Tuner::Tune(const UOp& ast, Device& dev, const CodegenOptions& codegen) {
   auto t0 = std::chrono::steady_clock::now();
   ASSIGN_OR_RETURN(const DeviceClass* dc, ClassOf(dev));
-  TuningKey key = TuningKey::Make(ast, *dc, settings_);
+  TuningKey key = TuningKey::Make(ast, *dc, settings_, codegen);
   KernelTuning out;
   if (db_ != nullptr && !options_.ignore_cache) {
     std::optional<TuningRecord> hit;
@@ -97,10 +102,11 @@ absl::StatusOr<KernelTuning> Tuner::Tune(const UOp& ast, Device& dev) {
   }
 
   ASSIGN_OR_RETURN(KernelTask task, KernelTask::FromAst(ast));
+  task.codegen = codegen;
   ASSIGN_OR_RETURN(Measurer * measurer, MeasurerFor(dev));
   BeamOptions bo;
   // The heuristic's opts are always a candidate; a heuristic that fails is simply not one.
-  if (absl::StatusOr<std::vector<Opt>> h = HeuristicOpts(ast, dev.renderer()); h.ok()) bo.heuristic_opts = *h;
+  if (absl::StatusOr<std::vector<Opt>> h = HeuristicOpts(ast, dev.renderer(), codegen); h.ok()) bo.heuristic_opts = *h;
   if (options_.progress) bo.progress = [&](const BeamProgress& p) { options_.progress(ast, p); };
   ASSIGN_OR_RETURN(BeamResult r, BeamSearch(task, dev.renderer(), *measurer, settings_, bo));
 
@@ -126,8 +132,9 @@ absl::StatusOr<KernelTuning> Tuner::Tune(const UOp& ast, Device& dev) {
   return out;
 }
 
-absl::StatusOr<std::optional<std::vector<Opt>>> Tuner::Choose(const UOp& ast, Device& dev) {
-  ASSIGN_OR_RETURN(KernelTuning t, Tune(ast, dev));
+absl::StatusOr<std::optional<std::vector<Opt>>> Tuner::Choose(const UOp& ast, Device& dev,
+                                                              const CodegenOptions& codegen) {
+  ASSIGN_OR_RETURN(KernelTuning t, Tune(ast, dev, codegen));
   if (!t.record.has_value()) return std::optional<std::vector<Opt>>();
   return std::optional<std::vector<Opt>>(t.record->opts);
 }

@@ -49,11 +49,14 @@ struct TunerOptions {
   std::optional<SearchSettings> settings;
   // Measures candidates; default: a LocalMeasurer on the kernel's device, made on first use.
   std::shared_ptr<Measurer> measurer;
+  // How kernels lower (the heuristic's and the lowering's settings): part of the key, and
+  // what candidates are compiled with. Choose() uses the options the engine passes instead.
+  CodegenOptions codegen;
   // Whether the default measurer shares the machine's device lock (autotune/device_lock.h,
   // DefaultDeviceLockPath in the cache directory) with the farm workers and other tuners.
   bool lock_device = false;
 
-  // From the Config: beam = c.beam, ignore_cache = c.ignore_beam_cache, lock_device.
+  // From the Config: beam = c.beam, ignore_cache = c.ignore_beam_cache, codegen, lock_device.
   static TunerOptions FromConfig(const Config& c);
 };
 
@@ -70,11 +73,14 @@ class Tuner : public KernelOptChooser {
   // Opens the database. Errors: the database cannot be opened.
   static absl::StatusOr<std::unique_ptr<Tuner>> Create(const TunerOptions& options);
 
-  // The decision for `ast` (an unoptimized kernel SINK) on `dev`.
+  // The decision for `ast` (an unoptimized kernel SINK) on `dev`, lowered with `codegen`
+  // (default: options().codegen).
   absl::StatusOr<KernelTuning> Tune(const UOp& ast, Device& dev);
+  absl::StatusOr<KernelTuning> Tune(const UOp& ast, Device& dev, const CodegenOptions& codegen);
 
   // KernelOptChooser: Tune's opts, nullopt on a lookup-only miss.
-  absl::StatusOr<std::optional<std::vector<Opt>>> Choose(const UOp& ast, Device& dev) override;
+  absl::StatusOr<std::optional<std::vector<Opt>>> Choose(const UOp& ast, Device& dev,
+                                                         const CodegenOptions& codegen) override;
   std::string id() const override;
 
   // The database in use; null when caching is off.

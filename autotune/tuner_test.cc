@@ -97,7 +97,7 @@ TEST(TunerTest, LookupOnlyUsesAnyStoredResultAndMissesOtherwise) {
   absl::StatusOr<KernelTuning> miss = (*lookup)->Tune(untuned, Cpu());
   ASSERT_TRUE(miss.ok()) << miss.status();
   EXPECT_FALSE(miss->record.has_value());
-  absl::StatusOr<std::optional<std::vector<Opt>>> chosen = (*lookup)->Choose(untuned, Cpu());
+  absl::StatusOr<std::optional<std::vector<Opt>>> chosen = (*lookup)->Choose(untuned, Cpu(), CodegenOptions{});
   ASSERT_TRUE(chosen.ok());
   EXPECT_FALSE(chosen->has_value()) << "a miss keeps the default opts";
 }

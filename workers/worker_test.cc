@@ -242,6 +242,57 @@ TEST(WorkerTest, JobWithItsTaskIsMeasuredInChildren) {
   EXPECT_EQ(r->batch.results[2].outcome, Outcome::kInvalidOpts);  // 3 does not divide 16
 }
 
+// The worker's children run with another environment (DEVECTORIZE=0, DISABLE_FAST_IDIV=1,
+// TRANSCENDENTAL=2), yet each candidate is lowered with the codegen options of the request's
+// task: the same programs as an in-process measurer with those options, not the environment's.
+TEST(WorkerTest, CandidatesLowerWithTheRequestsOptionsNotTheWorkersEnvironment) {
+  const std::vector<std::vector<Opt>> cands = {{Opt{OptOps::UPCAST, 0, int64_t{4}}},
+                                               {Opt{OptOps::UPCAST, 1, int64_t{4}}, Opt{OptOps::UNROLL, 0, int64_t{4}}}};
+  auto local_hashes = [&](const KernelTask& task) {
+    absl::StatusOr<std::unique_ptr<autotune::LocalMeasurer>> m = autotune::LocalMeasurer::Create();
+    EXPECT_TRUE(m.ok()) << m.status();
+    std::vector<uint64_t> out;
+    if (!m.ok()) return out;
+    absl::StatusOr<autotune::MeasureBatch> b = (*m)->Measure(task, cands, autotune::MeasureOptions{.runs = 1});
+    EXPECT_TRUE(b.ok()) << b.status();
+    if (b.ok())
+      for (const autotune::CandidateResult& r : b->results) out.push_back(r.program_hash);
+    return out;
+  };
+  KernelTask defaults = Matmul16();
+  KernelTask vectors = defaults;
+  vectors.codegen.devectorize = 0;
+  const std::vector<uint64_t> want_defaults = local_hashes(defaults), want_vectors = local_hashes(vectors);
+  ASSERT_EQ(want_defaults.size(), 2u);
+  ASSERT_NE(want_defaults, want_vectors) << "the premise: DEVECTORIZE changes these programs";
+
+  // children inherit the environment of the worker's process
+  ASSERT_EQ(setenv("DEVECTORIZE", "0", 1), 0);
+  ASSERT_EQ(setenv("DISABLE_FAST_IDIV", "1", 1), 0);
+  ASSERT_EQ(setenv("TRANSCENDENTAL", "2", 1), 0);
+  TestCoordinator c;
+  RunningWorker w(RealOptions(c, "w-env"));
+  unsetenv("DEVECTORIZE");
+  unsetenv("DISABLE_FAST_IDIV");
+  unsetenv("TRANSCENDENTAL");
+  ASSERT_TRUE(w.ok());
+  Greet(c);
+  uint64_t job = 1;
+  for (const KernelTask* task : {&defaults, &vectors}) {
+    c.Send("w-env", Job(job, *task, cands));
+    std::optional<codec::MeasureResult> r = c.Expect<codec::MeasureResult>();
+    ASSERT_TRUE(r.has_value());
+    ASSERT_TRUE(r->status.ok()) << r->status;
+    ASSERT_EQ(r->batch.results.size(), 2u);
+    const std::vector<uint64_t>& want = task == &defaults ? want_defaults : want_vectors;
+    for (size_t i = 0; i < 2; ++i) {
+      EXPECT_EQ(r->batch.results[i].outcome, Outcome::kOk) << r->batch.results[i].error;
+      EXPECT_EQ(r->batch.results[i].program_hash, want[i]) << "job " << job << " candidate " << i;
+    }
+    ++job;
+  }
+}
+
 TEST(WorkerTest, UnknownTaskIsRefusedUntilSentWithTheJob) {
   TestCoordinator c;
   RunningWorker w(RealOptions(c, "w-unknown"));

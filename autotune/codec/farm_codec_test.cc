@@ -39,6 +39,8 @@ KernelTask SomeTask() {
   EXPECT_TRUE(t.ok()) << t.status();
   t->var_vals = {{"a", 3}, {"n", -7}};
   t->seed = 0xdeadbeefcafe;
+  t->codegen.devectorize = 2;
+  t->codegen.disable_fast_idiv = true;
   return *t;
 }
 
@@ -92,6 +94,7 @@ void ExpectSameTask(const KernelTask& a, const KernelTask& b) {
   EXPECT_EQ(a.buffers, b.buffers);
   EXPECT_EQ(a.var_vals, b.var_vals);
   EXPECT_EQ(a.seed, b.seed);
+  EXPECT_EQ(a.codegen, b.codegen);
 }
 
 TEST(FarmCodecTest, OptListsRoundTrip) {
@@ -116,6 +119,23 @@ TEST(FarmCodecTest, KernelTaskRoundTripsAndDigestIsStable) {
   KernelTask other = t;
   other.seed++;
   EXPECT_NE(KernelTaskDigest(other), KernelTaskDigest(t));
+  // the codegen options are part of the task: another lowering is another task
+  other = t;
+  other.codegen.transcendental = 2;
+  EXPECT_NE(KernelTaskDigest(other), KernelTaskDigest(t));
+}
+
+// A task from a coordinator that sent no codegen options lowers with the defaults; options
+// that do not parse are a decode error naming the field.
+TEST(FarmCodecHostileTest, TaskCodegenOptions) {
+  capnp::MallocMessageBuilder m;
+  internal::WriteTask(SomeTask(), m.initRoot<proto::KernelTask>());
+  m.getRoot<proto::KernelTask>().setCodegen("");
+  absl::StatusOr<KernelTask> none = DecodeKernelTask(internal::ToBytes(m));
+  ASSERT_TRUE(none.ok()) << none.status();
+  EXPECT_EQ(none->codegen, CodegenOptions{});
+  m.getRoot<proto::KernelTask>().setCodegen("devectorize=fast");
+  ExpectError(DecodeKernelTask(internal::ToBytes(m)).status(), "task codegen: codegen options: bad value 'fast'");
 }
 
 TEST(FarmCodecTest, MeasureOptionsRoundTrip) {

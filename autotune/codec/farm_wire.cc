@@ -109,6 +109,7 @@ void WriteTask(const KernelTask& t, proto::KernelTask::Builder b) {
     vars[i].setValue(t.var_vals[i].second);
   }
   b.setSeed(t.seed);
+  b.setCodegen(Txt(t.codegen.KeyText()));
 }
 
 absl::StatusOr<KernelTask> ReadTask(proto::KernelTask::Reader r, const DecodeLimits& limits) {
@@ -134,6 +135,12 @@ absl::StatusOr<KernelTask> ReadTask(proto::KernelTask::Reader r, const DecodeLim
     t.var_vals.emplace_back(std::move(name), vars[i].getValue());
   }
   t.seed = r.getSeed();
+  ASSIGN_OR_RETURN(std::string codegen, ReadText(r.getCodegen(), limits, "task codegen"));
+  if (!codegen.empty()) {
+    absl::StatusOr<CodegenOptions> o = CodegenOptions::FromKeyText(codegen);
+    if (!o.ok()) return Bad("task codegen", o.status().message());
+    t.codegen = *o;
+  }
   return t;
 }
 

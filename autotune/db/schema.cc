@@ -41,6 +41,8 @@ constexpr const char* kTuningColumns[] = {
     "worker",
     "host",
     "samples_s",
+    // schema 3: the codegen options of the key
+    "codegen_options",
 };
 constexpr int kNumTuningColumns = sizeof(kTuningColumns) / sizeof(kTuningColumns[0]);
 
@@ -103,6 +105,8 @@ const std::vector<std::vector<std::string>>& Migrations() {
        " host TEXT NOT NULL,"
        " created_unix_ms BIGINT NOT NULL,"
        " PRIMARY KEY (search_key, opts))"},
+      // 2 -> 3: the codegen options became part of the key; older rows have none ('').
+      {"ALTER TABLE tuning ADD COLUMN codegen_options TEXT NOT NULL DEFAULT ''"},
   };
   TG_CHECK(static_cast<int>(kMigrations->size()) == kVersion)
       << "add a migration step with the version bump";
@@ -114,7 +118,7 @@ std::string LookupSql() { return absl::StrCat(SelectTuning(), " WHERE key = $1")
 std::string LookupBestSql() {
   return absl::StrCat(SelectTuning(),
                       " WHERE ast_hash = $1 AND device_digest = $2 AND renderer = $3 AND "
-                      "compiler = $4 AND codegen_version = $5 AND opt_version = $6 "
+                      "compiler = $4 AND codegen_version = $5 AND opt_version = $6 AND codegen_options = $7 "
                       "ORDER BY time_s, key LIMIT 1");
 }
 
@@ -176,6 +180,7 @@ std::vector<SqlValue> UpsertParams(const TuningRecord& r, int64_t now_ms) {
       r.worker,
       r.host,
       SamplesToText(r.samples_s),
+      k.codegen_options ? k.codegen_options->KeyText() : "",
   };
   TG_CHECK(static_cast<int>(p.size()) == kNumTuningColumns) << "out of step with the columns";
   return p;
@@ -184,8 +189,10 @@ std::vector<SqlValue> UpsertParams(const TuningRecord& r, int64_t now_ms) {
 std::vector<SqlValue> LookupParams(const TuningKey& key) { return {key.Digest()}; }
 
 std::vector<SqlValue> LookupBestParams(const TuningKey& key) {
-  return {key.AstHex(), key.device,          key.renderer,
-          key.compiler, key.codegen_version, int64_t{key.opt_version}};
+  return {key.AstHex(),          key.device,
+          key.renderer,          key.compiler,
+          key.codegen_version,   int64_t{key.opt_version},
+          key.codegen_options ? key.codegen_options->KeyText() : ""};
 }
 
 absl::StatusOr<TuningRecord> ReadTuningRow(const RowReader& s) {
@@ -225,6 +232,11 @@ absl::StatusOr<TuningRecord> ReadTuningRow(const RowReader& s) {
   absl::StatusOr<std::vector<double>> samples = SamplesFromText(s.Text(c++));
   if (!samples.ok()) return bad(samples.status());
   r.samples_s = std::move(*samples);
+  if (std::string codegen = s.Text(c++); !codegen.empty()) {
+    absl::StatusOr<CodegenOptions> o = CodegenOptions::FromKeyText(codegen);
+    if (!o.ok()) return bad(o.status());
+    r.key.codegen_options = *o;
+  }
   TG_CHECK(c == kNumTuningColumns) << "ReadTuningRow out of step with the columns";
   // The digest is the primary key; a row whose parts hash elsewhere was not written by us.
   if (r.key.Digest() != key)

@@ -22,7 +22,7 @@
 namespace tg::autotune::schema {
 
 // The schema this build writes. Databases with a lower version are migrated on open.
-inline constexpr int kVersion = 2;
+inline constexpr int kVersion = 3;
 
 // Migration i takes a database from schema version i to i + 1 (Migrations().size() ==
 // kVersion). Never edit a shipped step: add one.

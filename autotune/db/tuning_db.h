@@ -98,7 +98,7 @@ class TuningDb {
 
   virtual absl::StatusOr<std::optional<TuningRecord>> Lookup(const TuningKey& key) = 0;
   // The fastest record for the same kernel, device class, renderer, compiler, codegen version
-  // and opt semantics as `key`, whatever search settings found it (key.settings is ignored;
+  // and options, and opt semantics as `key`, whatever search settings found it (key.settings is ignored;
   // `tg run` uses any tuning there is).
   virtual absl::StatusOr<std::optional<TuningRecord>> LookupBest(const TuningKey& key) = 0;
   // True when `record` is now the stored one (new key, or faster than what was stored); false

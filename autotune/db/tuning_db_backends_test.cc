@@ -213,16 +213,16 @@ TEST_P(TuningDbBackendTest, EachKeyPartFlippedMisses) {
                  .renderer = "tg::ClangRenderer"};
   SearchSettings settings;
   TuningRecord r = SampleRecord(0, 0.001);
-  r.key = TuningKey::Make(ast, dc, settings);
+  r.key = TuningKey::Make(ast, dc, settings, CodegenOptions{});
   ASSERT_TRUE(db->Put(r).value());
-  ASSERT_EQ(db->Lookup(TuningKey::Make(ast, dc, settings)).value(), r);
+  ASSERT_EQ(db->Lookup(TuningKey::Make(ast, dc, settings, CodegenOptions{})).value(), r);
 
   std::map<std::string, TuningKey> flipped;
-  flipped["ast"] = TuningKey::Make(other_ast, dc, settings);
+  flipped["ast"] = TuningKey::Make(other_ast, dc, settings, CodegenOptions{});
   auto device_flip = [&](const std::string& name, auto mutate) {
     DeviceClass d = dc;
     mutate(d);
-    flipped[name] = TuningKey::Make(ast, d, settings);
+    flipped[name] = TuningKey::Make(ast, d, settings, CodegenOptions{});
   };
   device_flip("cpu model", [](DeviceClass& d) { d.cpu_model = "AMD EPYC (family 25, model 1)"; });
   device_flip("isa flags", [](DeviceClass& d) { d.isa_flags.push_back("avx512_vnni"); });
@@ -251,9 +251,20 @@ TEST_P(TuningDbBackendTest, EachKeyPartFlippedMisses) {
   key_flip("NOLOCALS", [](TuningKey& k) { k.settings.nolocals = true; });
   key_flip("TC", [](TuningKey& k) { k.settings.tc = 0; });
   key_flip("TC_OPT", [](TuningKey& k) { k.settings.tc_opt = 1; });
+  key_flip("DEVECTORIZE", [](TuningKey& k) { k.codegen_options->devectorize = 0; });
+  key_flip("TRANSCENDENTAL", [](TuningKey& k) { k.codegen_options->transcendental = 2; });
+  key_flip("DISABLE_FAST_IDIV", [](TuningKey& k) { k.codegen_options->disable_fast_idiv = true; });
+  key_flip("NOOPT", [](TuningKey& k) { k.codegen_options->noopt = true; });
   for (const auto& [name, key] : flipped)
     EXPECT_EQ(db->Lookup(key).value(), std::nullopt) << name << " flipped still hits";
-  EXPECT_EQ(flipped.size(), 22u);
+  EXPECT_EQ(flipped.size(), 26u);
+  // LookupBest ignores the search settings but never the codegen options.
+  TuningKey other_settings = r.key;
+  other_settings.settings.width = 8;
+  EXPECT_EQ(db->LookupBest(other_settings).value(), r);
+  TuningKey other_lowering = r.key;
+  other_lowering.codegen_options->devectorize = 0;
+  EXPECT_EQ(db->LookupBest(other_lowering).value(), std::nullopt);
 }
 
 MeasurementRecord SampleMeasurement(const std::string& search, int64_t amount, double t) {
@@ -613,7 +624,7 @@ TEST_F(PostgresTuningDbTest, MigratesASchemaOneDatabase) {
   absl::StatusOr<std::unique_ptr<PostgresTuningDb>> db =
       PostgresTuningDb::Open(TestPostgresUrl(), {.schema = schema_});
   ASSERT_TRUE(db.ok()) << db.status();
-  EXPECT_EQ((*db)->SchemaVersion().value(), 2);
+  EXPECT_EQ((*db)->SchemaVersion().value(), 3);
   EXPECT_EQ((*db)->Lookup(r.key).value(), r);
   EXPECT_TRUE((*db)->PutMeasurement(SampleMeasurement("s", 1, 0.1)).value());
 }
@@ -625,7 +636,7 @@ TEST_F(PostgresTuningDbTest, NewerSchemaAndForeignTablesAreRefusedUntouched) {
       PostgresTuningDb::Open(TestPostgresUrl(), {.schema = schema_});
   ASSERT_FALSE(newer.ok());
   EXPECT_EQ(newer.status().code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_NE(newer.status().message().find("schema version 99, newer than this build's 2"),
+  EXPECT_NE(newer.status().message().find("schema version 99, newer than this build's 3"),
             std::string::npos)
       << newer.status();
 

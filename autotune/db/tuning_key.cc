@@ -34,14 +34,15 @@ uint64_t AstTuningHash(const UOp& ast) {
   return h.Finish();
 }
 
-TuningKey TuningKey::Make(const UOp& ast, const DeviceClass& device,
-                          const SearchSettings& settings) {
+TuningKey TuningKey::Make(const UOp& ast, const DeviceClass& device, const SearchSettings& settings,
+                          const CodegenOptions& codegen) {
   TuningKey k;
   k.ast_hash = AstTuningHash(ast);
   k.device = device.Digest();
   k.renderer = device.renderer;
   k.compiler = device.compiler_id;
   k.settings = settings;
+  k.codegen_options = codegen;
   return k;
 }
 
@@ -53,6 +54,7 @@ std::string TuningKey::Digest() const {
     h.AddBytes("tinygrad-cc tuning key v1").Add(ast_hash).AddBytes(device).AddBytes(renderer);
     h.AddBytes(compiler).AddBytes(codegen_version).Add(static_cast<uint64_t>(opt_version));
     h.AddBytes(settings.ToString());
+    if (codegen_options) h.AddBytes("codegen options").AddBytes(codegen_options->KeyText());
     return h.Finish();
   };
   return Hex64(hash(1)) + Hex64(hash(2));
@@ -62,7 +64,8 @@ std::string TuningKey::ToString() const {
   return absl::StrCat("ast=", AstHex(), " device=", device, " renderer=", renderer,
                       " compiler=", compiler.substr(0, compiler.find('\n')),
                       " codegen=", codegen_version, " opt_version=", opt_version, " settings=(",
-                      settings.ToString(), ")");
+                      settings.ToString(), ")",
+                      codegen_options ? absl::StrCat(" codegen_options=(", codegen_options->KeyText(), ")") : "");
 }
 
 }  // namespace tg::autotune

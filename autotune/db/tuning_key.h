@@ -10,19 +10,23 @@
 //   - the version of our code generator (tools/cli/version.h kVersion, bumped when generated
 //     kernels may differ: the renderer's name alone does not change when its output does),
 //   - the meaning of opts (kOptSemanticsVersion),
-//   - the search settings (width and the BEAM_* knobs).
+//   - the search settings (width and the BEAM_* knobs),
+//   - the codegen options the candidates were lowered with (NOOPT's heuristic settings,
+//     DEVECTORIZE, TRANSCENDENTAL, DISABLE_FAST_IDIV, ...: tinygrad/codegen/codegen_options.h).
 //
 // Example:
-//   TuningKey key = TuningKey::Make(ast, device_class, SearchSettings::FromConfig(GetConfig()));
+//   TuningKey key = TuningKey::Make(ast, device_class, settings, task.codegen);
 //   key.Digest()   // 32 hex digits: the row's primary key
 #ifndef AUTOTUNE_DB_TUNING_KEY_H_
 #define AUTOTUNE_DB_TUNING_KEY_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "autotune/device_class.h"
 #include "autotune/search_settings.h"
+#include "tinygrad/codegen/codegen_options.h"
 #include "tinygrad/uop/uop.h"
 #include "tools/cli/version.h"
 
@@ -46,8 +50,12 @@ struct TuningKey {
   std::string codegen_version = std::string(kVersion);  // tinygrad-cc's kVersion
   int opt_version = kOptSemanticsVersion;
   SearchSettings settings;
+  // nullopt only in rows stored before the options were part of the key (they keep their
+  // digests, and never match a key that Make builds).
+  std::optional<CodegenOptions> codegen_options;
 
-  static TuningKey Make(const UOp& ast, const DeviceClass& device, const SearchSettings& settings);
+  static TuningKey Make(const UOp& ast, const DeviceClass& device, const SearchSettings& settings,
+                        const CodegenOptions& codegen);
 
   // 32 hex digits of two independent stable hashes over every part (length-prefixed, so no
   // two different keys print the same text).

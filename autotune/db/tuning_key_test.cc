@@ -47,13 +47,13 @@ TEST(TuningKeyTest, DigestSeesEveryPart) {
                  .cores = 2,
                  .compiler_id = "clang -O2",
                  .renderer = "tg::ClangRenderer"};
-  TuningKey base = TuningKey::Make(Kernel("r", 16), dc, SearchSettings{});
+  TuningKey base = TuningKey::Make(Kernel("r", 16), dc, SearchSettings{}, CodegenOptions{});
   EXPECT_EQ(base.device, dc.Digest());
   EXPECT_EQ(base.renderer, "tg::ClangRenderer");
   EXPECT_EQ(base.compiler, "clang -O2");
   EXPECT_EQ(base.opt_version, kOptSemanticsVersion);
   EXPECT_EQ(base.Digest().size(), 32u);
-  EXPECT_EQ(base.Digest(), TuningKey::Make(Kernel("r", 16), dc, SearchSettings{}).Digest());
+  EXPECT_EQ(base.Digest(), TuningKey::Make(Kernel("r", 16), dc, SearchSettings{}, CodegenOptions{}).Digest());
   std::set<std::string> seen = {base.Digest()};
   auto flip = [&](auto mutate) {
     TuningKey k = base;
@@ -77,6 +77,18 @@ TEST(TuningKeyTest, DigestSeesEveryPart) {
   flip([](TuningKey& k) { k.settings.nolocals = true; });
   flip([](TuningKey& k) { k.settings.tc = 0; });
   flip([](TuningKey& k) { k.settings.tc_opt = 0; });
+  // every codegen option that changes a program
+  flip([](TuningKey& k) { k.codegen_options->devectorize = 0; });
+  flip([](TuningKey& k) { k.codegen_options->transcendental = 2; });
+  flip([](TuningKey& k) { k.codegen_options->disable_fast_idiv = true; });
+  flip([](TuningKey& k) { k.codegen_options->noopt = true; });
+  flip([](TuningKey& k) { k.codegen_options->tc = 2; });
+  flip([](TuningKey& k) { k.codegen_options->tc_select = 0; });
+  flip([](TuningKey& k) { k.codegen_options->tc_opt = 1; });
+  flip([](TuningKey& k) { k.codegen_options->nolocals = true; });
+  flip([](TuningKey& k) { k.codegen_options->allow_tf32 = true; });
+  // a row stored before the options were keyed
+  flip([](TuningKey& k) { k.codegen_options.reset(); });
   // Length-prefixed parts: text moved from one part to the next is another key.
   flip([](TuningKey& k) {
     k.renderer = "tg::ClangRenderer clang";
@@ -85,6 +97,12 @@ TEST(TuningKeyTest, DigestSeesEveryPart) {
   EXPECT_NE(base.ToString().find(" codegen=0.1.0 opt_version=1 settings=(width=2 "),
             std::string::npos)
       << base.ToString();
+  EXPECT_NE(base.ToString().find(" codegen_options=(noopt=0 tc=1 "), std::string::npos) << base.ToString();
+  // Checks and traces do not change programs: the same key.
+  TuningKey traced = base;
+  traced.codegen_options->debug = 6;
+  traced.codegen_options->spec = false;
+  EXPECT_EQ(traced.Digest(), base.Digest());
 }
 
 }  // namespace

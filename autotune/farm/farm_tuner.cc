@@ -245,7 +245,7 @@ absl::StatusOr<std::vector<FarmKernelResult>> FarmTuner::TuneAll(std::span<const
   for (size_t k = 0; k < asts.size(); ++k) {
     FarmKernelResult& r = out[k];
     r.ast = asts[k];
-    r.key = TuningKey::Make(asts[k], o_.device_class, o_.settings);
+    r.key = TuningKey::Make(asts[k], o_.device_class, o_.settings, o_.codegen);
     if (o_.db != nullptr && !o_.ignore_cache) {
       ASSIGN_OR_RETURN(std::optional<TuningRecord> hit, o_.db->Lookup(r.key));
       if (hit.has_value()) {
@@ -264,9 +264,10 @@ absl::StatusOr<std::vector<FarmKernelResult>> FarmTuner::TuneAll(std::span<const
       fail(*s, task.status());
       continue;
     }
+    task->codegen = o_.codegen;
     s->task = std::make_shared<const KernelTask>(*task);
     BeamOptions bo;
-    if (absl::StatusOr<std::vector<Opt>> h = HeuristicOpts(asts[k], *o_.renderer); h.ok()) bo.heuristic_opts = *h;
+    if (absl::StatusOr<std::vector<Opt>> h = HeuristicOpts(asts[k], *o_.renderer, o_.codegen); h.ok()) bo.heuristic_opts = *h;
     absl::StatusOr<std::unique_ptr<BeamSearcher>> searcher =
         BeamSearcher::Create(*std::move(task), *o_.renderer, o_.settings, bo);
     if (!searcher.ok()) {

@@ -59,6 +59,7 @@ struct FarmTunerOptions {
   DeviceClass device_class;         // the workers' class: jobs go there, keys use it
   const Renderer* renderer = nullptr;  // the workers' renderer (the search's Scheduler)
   SearchSettings settings;
+  CodegenOptions codegen;           // how candidates lower: in the keys and every job's task
   bool ignore_cache = false;
   bool journal = true;
   // Called on the calling thread after each finished kernel and at most every 100 ms otherwise.

@@ -93,7 +93,7 @@ BeamResult InProcess(const UOp& ast) {
   absl::StatusOr<KernelTask> task = KernelTask::FromAst(ast);
   TG_CHECK(task.ok());
   BeamOptions bo;
-  if (absl::StatusOr<std::vector<Opt>> h = HeuristicOpts(ast, Cpu().renderer()); h.ok()) bo.heuristic_opts = *h;
+  if (absl::StatusOr<std::vector<Opt>> h = HeuristicOpts(ast, Cpu().renderer(), CodegenOptions{}); h.ok()) bo.heuristic_opts = *h;
   absl::StatusOr<BeamResult> r = BeamSearch(*task, Cpu().renderer(), **m, Settings(), bo);
   TG_CHECK(r.ok()) << r.status();
   return *r;
@@ -215,7 +215,7 @@ TEST_F(FarmTunerTest, FarmMeasurerSearchMatchesInProcess) {
   absl::StatusOr<KernelTask> task = KernelTask::FromAst(ast);
   ASSERT_TRUE(task.ok());
   BeamOptions bo;
-  if (absl::StatusOr<std::vector<Opt>> h = HeuristicOpts(ast, Cpu().renderer()); h.ok()) bo.heuristic_opts = *h;
+  if (absl::StatusOr<std::vector<Opt>> h = HeuristicOpts(ast, Cpu().renderer(), CodegenOptions{}); h.ok()) bo.heuristic_opts = *h;
   absl::StatusOr<BeamResult> r = BeamSearch(*task, Cpu().renderer(), m, Settings(), bo);
   ASSERT_TRUE(r.ok()) << r.status();
   BeamResult want = InProcess(ast);

@@ -27,6 +27,10 @@ struct KernelTask {
   buffers @1 :List(BufferSpec);  # sorted by slot
   varVals @2 :List(VarVal);      # sorted by name
   seed @3 :UInt64;
+  # How candidates lower (tinygrad/codegen/codegen_options.h CodegenOptions::KeyText); empty
+  # (a coordinator from before the field): the defaults. A worker lowers with these, never
+  # with its own environment.
+  codegen @4 :Text;
 }
 
 struct MeasureOptions {

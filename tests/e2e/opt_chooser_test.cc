@@ -26,7 +26,7 @@ class FixedChooser : public KernelOptChooser {
  public:
   FixedChooser(std::string id, absl::StatusOr<std::optional<std::vector<Opt>>> answer)
       : id_(std::move(id)), answer_(std::move(answer)) {}
-  absl::StatusOr<std::optional<std::vector<Opt>>> Choose(const UOp& ast, Device&) override {
+  absl::StatusOr<std::optional<std::vector<Opt>>> Choose(const UOp& ast, Device&, const CodegenOptions&) override {
     ++calls;
     last_ast = ast;
     return answer_;

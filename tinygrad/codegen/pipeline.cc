@@ -9,7 +9,6 @@
 
 #include "absl/status/status.h"
 #include "tinygrad/base/check.h"
-#include "tinygrad/base/config.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/codegen/expander.h"
 #include "tinygrad/codegen/gpudims.h"
@@ -83,13 +82,13 @@ const PatternMatcher& PmSyntacticSugar() {
   return *kRules;
 }
 
-absl::StatusOr<UOp> FullRewriteToSink(const UOp& ast, const Renderer& ren, bool optimize) {
-  return FullRewriteToSinkTraced(ast, ren, optimize, [](std::string_view, const UOp&) {});
+absl::StatusOr<UOp> FullRewriteToSink(const UOp& ast, const Renderer& ren, bool optimize,
+                                      const CodegenOptions& options) {
+  return FullRewriteToSinkTraced(ast, ren, optimize, options, [](std::string_view, const UOp&) {});
 }
 
 absl::StatusOr<UOp> FullRewriteToSinkTraced(const UOp& ast, const Renderer& ren, bool optimize,
-                                            PassObserver observer) {
-  const Config& cfg = GetConfig();
+                                            const CodegenOptions& cfg, PassObserver observer) {
   const Matchers& m = M();
   if (cfg.debug >= 5) std::cout << PrettyPrint(ast) << std::endl;
   UOp sink = ast;
@@ -118,7 +117,7 @@ absl::StatusOr<UOp> FullRewriteToSinkTraced(const UOp& ast, const Renderer& ren,
     run(PmSplitStore(), {.name = "cut store ranges", .ctx = RewriteCtx::Of(device)});
     // TODO(parity): make_images (IMAGE=1 on QCOM/CL) is not ported.
     // postrange optimization: opts_to_apply or hand_coded_optimizations
-    ASSIGN_OR_RETURN(sink, ApplyOpts(sink, ren));
+    ASSIGN_OR_RETURN(sink, ApplyOpts(sink, ren, cfg));
     observer("apply_opts", sink);
   }
 
@@ -169,16 +168,15 @@ absl::StatusOr<UOp> FullRewriteToSinkTraced(const UOp& ast, const Renderer& ren,
 }
 
 // (`struct`: spec.h also declares a function named ProgramSpec, the program_spec rule set.)
-absl::StatusOr<struct ProgramSpec> GetProgram(const UOp& ast, const Renderer& ren) {
+absl::StatusOr<struct ProgramSpec> GetProgram(const UOp& ast, const Renderer& ren, const CodegenOptions& cfg) {
   if (!ast || ast.op() != Ops::SINK) return absl::InvalidArgumentError("get_program needs a SINK kernel AST");
-  const Config& cfg = GetConfig();
   // fix up KernelInfo
   UOp sink = ast.arg().is_none() ? ast.replace_arg(KernelInfo{}.ToArg()) : ast;
   if (!KernelInfo::IsKernelInfo(sink.arg())) return absl::InvalidArgumentError("the kernel SINK's arg is not a KernelInfo");
   bool optimize = sink.tag().is_none();
   if (cfg.spec) RETURN_IF_ERROR(VerifySpec(sink, SpecKind::kKernel));
 
-  ASSIGN_OR_RETURN(UOp full_sink, FullRewriteToSink(sink, ren, optimize));
+  ASSIGN_OR_RETURN(UOp full_sink, FullRewriteToSink(sink, ren, optimize, cfg));
   // pm_to_program: linearize (+ IF/ENDIF cleanups), render
   std::vector<UOp> lst = LinearizeCleanups(Linearize(full_sink));
   if (cfg.spec) RETURN_IF_ERROR(VerifySpec(lst, SpecKind::kProgram));

@@ -3,7 +3,7 @@
 // reference's order and with its names) and get_program (lower, linearize, render, describe).
 //
 // Example:
-//   ASSIGN_OR_RETURN(ProgramSpec p, GetProgram(kernel_ast, renderer));
+//   ASSIGN_OR_RETURN(ProgramSpec p, GetProgram(kernel_ast, renderer, CodegenOptions::FromConfig(GetConfig())));
 //   p.function_name     // "r_16_8_32"
 //   p.src               // what renderer.Render printed
 #ifndef TINYGRAD_CODEGEN_PIPELINE_H_
@@ -13,6 +13,7 @@
 
 #include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
+#include "tinygrad/codegen/codegen_options.h"
 #include "tinygrad/codegen/renderer.h"
 #include "tinygrad/uop/pattern_matcher.h"
 #include "tinygrad/uop/uop.h"
@@ -24,20 +25,22 @@ const PatternMatcher& PmSyntacticSugar();
 
 // The lowered kernel graph, ready to linearize. `optimize` runs the range passes and
 // apply_opts (tinygrad: `ast.tag is None`). The SINK must carry a KernelInfo. Errors: an
-// opt of KernelInfo.opts_to_apply does not apply (a KernelOptError).
-absl::StatusOr<UOp> FullRewriteToSink(const UOp& sink, const Renderer& ren, bool optimize);
+// opt of KernelInfo.opts_to_apply does not apply (a KernelOptError). `options` are the
+// optimizer's and the lowering's settings (defaults: the reference's).
+absl::StatusOr<UOp> FullRewriteToSink(const UOp& sink, const Renderer& ren, bool optimize,
+                                      const CodegenOptions& options = {});
 
 // FullRewriteToSink, calling `observer` with each pass's name (tinygrad's graph_rewrite names:
 // "early movement ops", ..., "add control flow"; "apply_opts" for the optimizer) and its
 // result, for tracing and per-pass tests.
 using PassObserver = absl::FunctionRef<void(std::string_view name, const UOp& sink)>;
 absl::StatusOr<UOp> FullRewriteToSinkTraced(const UOp& sink, const Renderer& ren, bool optimize,
-                                            PassObserver observer);
+                                            const CodegenOptions& options, PassObserver observer);
 
 // Kernel AST (a SINK of STORE/END) -> rendered program. Errors: the AST fails kernel_spec or
 // the linear program fails program_spec (with SPEC on), or an opt of opts_to_apply does not
 // apply (a KernelOptError).
-absl::StatusOr<ProgramSpec> GetProgram(const UOp& ast, const Renderer& ren);
+absl::StatusOr<ProgramSpec> GetProgram(const UOp& ast, const Renderer& ren, const CodegenOptions& options = {});
 
 }  // namespace tg
 

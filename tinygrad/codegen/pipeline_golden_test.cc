@@ -205,9 +205,7 @@ Golden ReadGolden() {
 }
 
 void RunRenderer(const std::string& which, int min_kernels) {
-  Config cfg = GetConfig();
-  cfg.noopt = true;
-  cfg.beam = 0;
+  CodegenOptions cfg{.noopt = true};
   Golden g = ReadGolden();
   std::string base = which;
   if (g.variants.contains(which)) {
@@ -222,7 +220,6 @@ void RunRenderer(const std::string& which, int min_kernels) {
       }
     }
   }
-  ScopedConfig scoped(cfg);
   ASSERT_TRUE(g.renderers.contains(base));
   const Renderer& ren = g.renderers.at(base);
   ResetKernelNameCounts();
@@ -239,7 +236,7 @@ void RunRenderer(const std::string& which, int min_kernels) {
     } else {
       ast = parsed;
     }
-    absl::StatusOr<ProgramSpec> p = GetProgram(ast, ren);
+    absl::StatusOr<ProgramSpec> p = GetProgram(ast, ren, cfg);
     ASSERT_TRUE(p.ok()) << p.status();
     EXPECT_EQ(p->function_name, k.name);
     EXPECT_EQ(FormatSizes(p->global_size), absl::StrJoin(k.global, " "));

@@ -11,7 +11,6 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
-#include "tinygrad/base/config.h"
 #include "tinygrad/codegen/pipeline.h"
 #include "tinygrad/codegen/opt/scheduler.h"
 #include "tinygrad/codegen/renderer.h"
@@ -24,10 +23,7 @@ namespace {
 
 
 TEST(PipelineStagesTest, EveryPassMatchesTheReference) {
-  Config cfg = GetConfig();
-  cfg.noopt = true;
-  cfg.beam = 0;
-  ScopedConfig scoped(cfg);
+  const CodegenOptions codegen{.noopt = true};
   // the renderers and ASTs of pipeline_noopt.txt
   std::map<std::string, GoldenRenderer> renderers;
   std::map<std::string, std::vector<std::string>> asts;
@@ -79,7 +75,7 @@ TEST(PipelineStagesTest, EveryPassMatchesTheReference) {
     ASSERT_TRUE(sink);
     if (sink.arg().is_none()) sink = sink.replace_arg(KernelInfo{}.ToArg());
     std::vector<std::pair<std::string, std::vector<std::string>>> got;
-    ASSERT_TRUE(FullRewriteToSinkTraced(sink, renderers.at(k.renderer), sink.tag().is_none(),
+    ASSERT_TRUE(FullRewriteToSinkTraced(sink, renderers.at(k.renderer), sink.tag().is_none(), codegen,
                                         [&](std::string_view name, const UOp& s) {
                                           got.emplace_back(std::string(name), DumpAst(s));
                                         })

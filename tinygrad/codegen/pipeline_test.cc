@@ -39,18 +39,12 @@ UOp SumAst() {
   return UOp::Sink({UOp::Make(Ops::END, dtypes::void_, {st, c2})});
 }
 
-Config NoOpt() {
-  Config c = GetConfig();
-  c.noopt = true;
-  c.beam = 0;
-  return c;
-}
+const CodegenOptions kNoOpt{.noopt = true};
 
 TEST(PipelineTest, ProgramSpecOfASum) {
-  ScopedConfig scoped(NoOpt());
   ResetKernelNameCounts();
   CpuRenderer ren;
-  absl::StatusOr<ProgramSpec> p = GetProgram(SumAst(), ren);
+  absl::StatusOr<ProgramSpec> p = GetProgram(SumAst(), ren, kNoOpt);
   ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_EQ(p->function_name, "r_64_32");
   EXPECT_EQ(p->device, "CPU");
@@ -65,16 +59,15 @@ TEST(PipelineTest, ProgramSpecOfASum) {
   EXPECT_EQ(p->estimates.lds, UOp::Const(dtypes::index, 8448));
   EXPECT_EQ(p->estimates.mem, UOp::Const(dtypes::index, 8448));
   // the same function name again gets a counter
-  absl::StatusOr<ProgramSpec> again = GetProgram(SumAst(), ren);
+  absl::StatusOr<ProgramSpec> again = GetProgram(SumAst(), ren, kNoOpt);
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(again->function_name, "r_64_32n1");
 }
 
 TEST(PipelineTest, NamedKernelKeepsItsName) {
-  ScopedConfig scoped(NoOpt());
   CpuRenderer ren;
   UOp ast = SumAst().replace_arg(KernelInfo{.name = "my_sum"}.ToArg());
-  absl::StatusOr<ProgramSpec> p = GetProgram(ast, ren);
+  absl::StatusOr<ProgramSpec> p = GetProgram(ast, ren, kNoOpt);
   ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_EQ(p->name, "my_sum");
 }
@@ -82,28 +75,26 @@ TEST(PipelineTest, NamedKernelKeepsItsName) {
 TEST(PipelineTest, OptsToApplyAreAppliedAndBeamAloneFallsThrough) {
   CpuRenderer ren;
   {
-    ScopedConfig scoped(NoOpt());
     KernelInfo ki;
     ki.opts_to_apply = std::vector<Arg>{Arg::Tuple({"UPCAST", 0, 4})};
-    absl::StatusOr<ProgramSpec> p = GetProgram(SumAst().replace_arg(ki.ToArg()), ren);
+    absl::StatusOr<ProgramSpec> p = GetProgram(SumAst().replace_arg(ki.ToArg()), ren, kNoOpt);
     ASSERT_TRUE(p.ok()) << p.status();
     EXPECT_EQ(p->applied_opts, ki.opts_to_apply);
   }
   {
     // an opt that does not apply: the KernelOptError, naming the opt
-    ScopedConfig scoped(NoOpt());
     KernelInfo ki;
     ki.opts_to_apply = std::vector<Arg>{Arg::Tuple({"LOCAL", 0, 4})};
-    absl::StatusOr<ProgramSpec> p = GetProgram(SumAst().replace_arg(ki.ToArg()), ren);
+    absl::StatusOr<ProgramSpec> p = GetProgram(SumAst().replace_arg(ki.ToArg()), ren, kNoOpt);
     EXPECT_TRUE(IsKernelOptError(p.status())) << p.status();
     EXPECT_EQ(p.status().message(), "Opt(op=OptOps.LOCAL, axis=0, arg=4): locals needed for opt");
   }
   {
-    // BEAM runs in autotune/; here it changes nothing
-    Config c = NoOpt();
+    // BEAM runs in autotune/: it is no input of GetProgram, whatever the environment says
+    Config c = GetConfig();
     c.beam = 2;
     ScopedConfig scoped(c);
-    EXPECT_TRUE(GetProgram(SumAst(), ren).ok());
+    EXPECT_TRUE(GetProgram(SumAst(), ren, kNoOpt).ok());
   }
 }
 

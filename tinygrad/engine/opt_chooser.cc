@@ -20,7 +20,7 @@ void SetKernelOptChooser(KernelOptChooser* chooser) { g_chooser.store(chooser); 
 
 KernelOptChooser* GetKernelOptChooser() { return g_chooser.load(); }
 
-absl::StatusOr<UOp> WithChosenOpts(const UOp& ast, Device& dev) {
+absl::StatusOr<UOp> WithChosenOpts(const UOp& ast, Device& dev, const CodegenOptions& codegen) {
   KernelOptChooser* chooser = GetKernelOptChooser();
   if (chooser == nullptr) {
     static std::atomic<bool> warned{false};
@@ -33,7 +33,7 @@ absl::StatusOr<UOp> WithChosenOpts(const UOp& ast, Device& dev) {
   if (ast.op() != Ops::SINK || !ast.tag().is_none()) return ast;
   KernelInfo ki = KernelInfo::IsKernelInfo(ast.arg()) ? KernelInfo::FromArg(ast.arg()) : KernelInfo{};
   if (ki.opts_to_apply.has_value()) return ast;
-  ASSIGN_OR_RETURN(std::optional<std::vector<Opt>> opts, chooser->Choose(ast, dev));
+  ASSIGN_OR_RETURN(std::optional<std::vector<Opt>> opts, chooser->Choose(ast, dev, codegen));
   if (!opts.has_value()) return ast;
   std::vector<Arg> args;
   for (const Opt& o : *opts) args.push_back(OptToArg(o));

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "tinygrad/codegen/codegen_options.h"
 #include "tinygrad/codegen/opt/opt.h"
 #include "tinygrad/engine/device.h"
 #include "tinygrad/uop/uop.h"
@@ -30,9 +31,11 @@ namespace tg {
 class KernelOptChooser {
  public:
   virtual ~KernelOptChooser() = default;
-  // Opts for the kernel `ast` (a SINK with its KernelInfo) on `dev`; nullopt for the default.
-  // Called from the thread that realizes, one kernel at a time.
-  virtual absl::StatusOr<std::optional<std::vector<Opt>>> Choose(const UOp& ast, Device& dev) = 0;
+  // Opts for the kernel `ast` (a SINK with its KernelInfo) on `dev`, which will be lowered with
+  // `codegen`; nullopt for the default. Called from the thread that realizes, one kernel at a
+  // time.
+  virtual absl::StatusOr<std::optional<std::vector<Opt>>> Choose(const UOp& ast, Device& dev,
+                                                                 const CodegenOptions& codegen) = 0;
   // Part of the method-cache key: two choosers that may pick differently must differ here.
   virtual std::string id() const = 0;
 };
@@ -45,7 +48,7 @@ KernelOptChooser* GetKernelOptChooser();
 // The kernel to lower: `ast` with the chooser's opts as opts_to_apply. Unchanged when no chooser
 // is installed, the chooser returns nullopt, the AST is already optimized (tagged) or names
 // its own opts.
-absl::StatusOr<UOp> WithChosenOpts(const UOp& ast, Device& dev);
+absl::StatusOr<UOp> WithChosenOpts(const UOp& ast, Device& dev, const CodegenOptions& codegen);
 
 }  // namespace tg
 

@@ -47,16 +47,18 @@ class MethodCache {
 
   absl::StatusOr<CompiledRunner*> GetRunner(Device& dev, const UOp& ast) {
     const Config& c = GetConfig();
+    // The Tensor API's edge: the environment's settings become the options every pass gets.
+    const CodegenOptions codegen = CodegenOptions::FromConfig(c);
     KernelOptChooser* chooser = GetKernelOptChooser();
-    Key key{dev.name(), dev.compiler_id(), ast.key(), c.beam, c.noopt, c.devectorize,
+    Key key{dev.name(), dev.compiler_id(), ast.key(), c.beam, codegen.KeyText(),
             chooser != nullptr ? chooser->id() : ""};
     {
       std::lock_guard<std::mutex> lock(mu_);
       if (auto it = cache_.find(key); it != cache_.end()) return it->second.get();
     }
     auto t0 = std::chrono::steady_clock::now();
-    ASSIGN_OR_RETURN(UOp to_lower, WithChosenOpts(ast, dev));
-    ASSIGN_OR_RETURN(ProgramSpec spec, GetProgram(to_lower, dev.renderer()));
+    ASSIGN_OR_RETURN(UOp to_lower, WithChosenOpts(ast, dev, codegen));
+    ASSIGN_OR_RETURN(ProgramSpec spec, GetProgram(to_lower, dev.renderer(), codegen));
     auto t1 = std::chrono::steady_clock::now();
     if (c.debug >= 3) {
       // DEBUG>=5 already printed the AST inside GetProgram.
@@ -86,7 +88,8 @@ class MethodCache {
   }
 
  private:
-  using Key = std::tuple<std::string, std::string, uint64_t, int, bool, int, std::string>;
+  // (device, compiler, AST, BEAM, codegen options' key text, opt chooser)
+  using Key = std::tuple<std::string, std::string, uint64_t, int, std::string, std::string>;
   std::mutex mu_;
   absl::flat_hash_map<Key, std::unique_ptr<CompiledRunner>> cache_;
 };

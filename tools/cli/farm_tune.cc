@@ -113,7 +113,7 @@ absl::StatusOr<std::vector<autotune::KernelTuning>> FarmTuneKernels(const std::v
     std::vector<autotune::KernelTuning> cached;
     for (const UOp& ast : kernels) {
       ASSIGN_OR_RETURN(std::optional<autotune::TuningRecord> hit,
-                       db->Lookup(autotune::TuningKey::Make(ast, dc, settings)));
+                       db->Lookup(autotune::TuningKey::Make(ast, dc, settings, topts.codegen)));
       if (!hit.has_value()) break;
       cached.push_back({.record = std::move(hit), .from_cache = true});
     }
@@ -175,6 +175,7 @@ absl::StatusOr<std::vector<autotune::KernelTuning>> FarmTuneKernels(const std::v
                          .device_class = dc,
                          .renderer = &dev.renderer(),
                          .settings = settings,
+                         .codegen = topts.codegen,
                          .ignore_cache = topts.ignore_cache,
                          .progress = [&](const farm::FarmProgress& p) {
                            double best = 0;

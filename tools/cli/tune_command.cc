@@ -160,7 +160,8 @@ absl::Status AppendJson(const std::string& path, const Workload& w, const Worklo
   std::vector<Arg> opts;
   for (const Opt& o : rec.opts) opts.push_back(OptToArg(o));
   ki.opts_to_apply = opts;
-  ASSIGN_OR_RETURN(ProgramSpec spec, GetProgram(ast.replace_arg(ki.ToArg()), dev.renderer()));
+  ASSIGN_OR_RETURN(ProgramSpec spec, GetProgram(ast.replace_arg(ki.ToArg()), dev.renderer(),
+                                                rec.key.codegen_options.value_or(CodegenOptions{})));
   absl::flat_hash_map<std::string, ConstValue> no_vars;
   ASSIGN_OR_RETURN(ConstValue flops, SymInfer(spec.estimates.ops, no_vars));
   ASSIGN_OR_RETURN(ConstValue bytes, SymInfer(spec.estimates.mem, no_vars));

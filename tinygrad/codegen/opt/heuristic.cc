@@ -13,7 +13,6 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "tinygrad/base/check.h"
-#include "tinygrad/base/config.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/uop/symbolic/helpers.h"
 #include "tinygrad/uop/symbolic/symbolic.h"
@@ -70,8 +69,8 @@ absl::StatusOr<bool> TryOpt(Scheduler& k, const Opt& o) {
 // Step 1: tensor cores. On success the kernel is done: the TC opt plus upcasts of M and N and
 // a local of N (the reference skips these on AMX, which has no renderer here).
 absl::StatusOr<std::optional<Scheduler>> TryTensorCores(const Scheduler& k) {
-  const Config& cfg = GetConfig();
-  const int tc_opt = cfg.tc_opt.value_or(0);
+  const CodegenOptions& cfg = k.options();
+  const int tc_opt = cfg.tc_opt;
   // Unless TC_OPT >= 1, only kernels with a single reduce axis are candidates.
   if (!(cfg.tc > 0 && (k.axes_of({AxisType::GROUP_REDUCE, AxisType::REDUCE}).size() == 1 || tc_opt >= 1)))
     return std::optional<Scheduler>();
@@ -247,7 +246,7 @@ absl::Status UnrollReduce(Scheduler& k) {
 // (expand axes: the threads share its loads) ranked first, then larger axis numbers; at most
 // three, applied in axis order.
 absl::Status LocalGroups(Scheduler& k) {
-  if (GetConfig().nolocals) return k.ApplyOpt(Opt{OptOps::NOLOCALS, std::nullopt, std::monostate{}});
+  if (k.options().nolocals) return k.ApplyOpt(Opt{OptOps::NOLOCALS, std::nullopt, std::monostate{}});
   std::vector<UOp> rngs = k.rngs();
   std::vector<SInt> full_shape = k.full_shape();
   std::vector<absl::flat_hash_set<UOp>> slices;
@@ -331,7 +330,7 @@ absl::StatusOr<Scheduler> HandCodedOptimizations(const Scheduler& k_in) {
 
   // 4. Grouping (needs locals): when the output is small (<= 2048, or 240 without locals) the
   // reduce itself must be split across threads: GROUPTOP 16 on the first reduce axis it fits.
-  if (ProdAt(k.output_shape(), k.upcastable_dims()) <= (GetConfig().nolocals ? 240 : 2048)) {
+  if (ProdAt(k.output_shape(), k.upcastable_dims()) <= (k.options().nolocals ? 240 : 2048)) {
     for (int64_t axis : {0, 1, 2}) {
       ASSIGN_OR_RETURN(bool ok, TryOpt(k, MakeOpt(OptOps::GROUPTOP, axis, 16)));
       if (ok) break;

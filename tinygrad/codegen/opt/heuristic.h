@@ -20,8 +20,8 @@
 
 namespace tg {
 
-// Returns an optimized copy of `k` (which is left as is). Settings come from GetConfig(): tc,
-// tc_select, tc_opt (default 0 here), nolocals. Errors: a KernelOptError from an opt the
+// Returns an optimized copy of `k` (which is left as is). Settings come from k.options(): tc,
+// tc_select, tc_opt, nolocals. Errors: a KernelOptError from an opt the
 // reference does not guard (the reference raises it too), or anything else ApplyOpt reports.
 absl::StatusOr<Scheduler> HandCodedOptimizations(const Scheduler& k);
 

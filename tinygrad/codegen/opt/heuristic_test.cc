@@ -99,7 +99,7 @@ Config GoldenConfig() {
 }
 
 // Runs the heuristic on every golden kernel of `renderer`; returns how many matched.
-int CheckRenderer(const std::string& renderer, const Renderer& ren, int* total) {
+int CheckRenderer(const std::string& renderer, const Renderer& ren, const CodegenOptions& options, int* total) {
   int matched = 0;
   *total = 0;
   for (const GoldenKernel& g : LoadOpts().kernels) {
@@ -108,7 +108,7 @@ int CheckRenderer(const std::string& renderer, const Renderer& ren, int* total) 
     SCOPED_TRACE(renderer + " " + g.name);
     UOp ast = ParseAst(g.ast);
     if (!ast) continue;
-    Scheduler k(ast, ren);
+    Scheduler k(ast, ren, options);
     k.ConvertLoopToGlobal();
     absl::StatusOr<Scheduler> opt = HandCodedOptimizations(k);
     EXPECT_TRUE(opt.ok()) << opt.status();
@@ -125,19 +125,17 @@ int CheckRenderer(const std::string& renderer, const Renderer& ren, int* total) 
 
 TEST(HandCodedOptimizations, MatchesReferenceOnClang) {
   Config c = GoldenConfig();
-  ScopedConfig scoped(c);
   ClangRenderer ren(c);
   int total = 0;
-  int matched = CheckRenderer("cpu", ren, &total);
+  int matched = CheckRenderer("cpu", ren, CodegenOptions::FromConfig(c), &total);
   EXPECT_GT(total, 80);
   EXPECT_EQ(matched, total);
   std::printf("clang: %d/%d kernels match the reference's opts\n", matched, total);
 }
 
 TEST(HandCodedOptimizations, MatchesReferenceOnCuda) {
-  ScopedConfig scoped(GoldenConfig());
   int total = 0;
-  int matched = CheckRenderer("cuda", CudaLikeRenderer(), &total);
+  int matched = CheckRenderer("cuda", CudaLikeRenderer(), CodegenOptions::FromConfig(GoldenConfig()), &total);
   EXPECT_GT(total, 80);
   EXPECT_EQ(matched, total);
   std::printf("cuda: %d/%d kernels match the reference's opts\n", matched, total);
@@ -161,11 +159,10 @@ TEST(HandCodedOptimizations, MatchesReferenceUnderSettingVariants) {
       else if (p[0] == "THREADS") c.threads = val;
       else FAIL() << "unknown setting " << kv;
     }
-    ScopedConfig scoped(c);
     ClangRenderer clang(c);
     const Renderer& ren = v.base == "cpu" ? static_cast<const Renderer&>(clang) : CudaLikeRenderer();
     int total = 0;
-    int matched = CheckRenderer(v.name, ren, &total);
+    int matched = CheckRenderer(v.name, ren, CodegenOptions::FromConfig(c), &total);
     EXPECT_GT(total, 80);
     EXPECT_EQ(matched, total);
     std::printf("%s: %d/%d kernels match the reference's opts\n", v.name.c_str(), matched, total);
@@ -175,8 +172,8 @@ TEST(HandCodedOptimizations, MatchesReferenceUnderSettingVariants) {
 // The whole pipeline with the heuristic wired into ApplyOpts renders the reference's C.
 TEST(HandCodedOptimizations, GetProgramRendersReferenceC) {
   Config c = GoldenConfig();
-  ScopedConfig scoped(c);
   ClangRenderer ren(c);
+  const CodegenOptions options = CodegenOptions::FromConfig(c);
   std::vector<std::string> lines = ReadLines("tinygrad/codegen/opt/testdata/heuristic_c.txt");
   int n = 0;
   for (size_t i = 0; i < lines.size();) {
@@ -190,7 +187,7 @@ TEST(HandCodedOptimizations, GetProgramRendersReferenceC) {
     ASSERT_EQ(lines.at(i++), "end");
     SCOPED_TRACE(head);
     ResetKernelNameCounts();
-    absl::StatusOr<ProgramSpec> p = GetProgram(ParseAst(ast_lines), ren);
+    absl::StatusOr<ProgramSpec> p = GetProgram(ParseAst(ast_lines), ren, options);
     ASSERT_TRUE(p.ok()) << p.status();
     std::string got = p->src;
     while (!got.empty() && got.back() == '\n') got.pop_back();

@@ -9,7 +9,6 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "tinygrad/base/config.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/codegen/opt/heuristic.h"
 #include "tinygrad/codegen/opt/opt.h"
@@ -18,11 +17,11 @@
 
 namespace tg {
 
-absl::StatusOr<UOp> ApplyOpts(const UOp& ast, const Renderer& ren) {
+absl::StatusOr<UOp> ApplyOpts(const UOp& ast, const Renderer& ren, const CodegenOptions& options) {
   if (!ast.tag().is_none()) return ast;
   bool has_info = KernelInfo::IsKernelInfo(ast.arg());
   KernelInfo ki = has_info ? KernelInfo::FromArg(ast.arg()) : KernelInfo{};
-  Scheduler k(ast, ren);
+  Scheduler k(ast, ren, options);
   k.ConvertLoopToGlobal();
   if (ki.opts_to_apply.has_value()) {
     for (const Arg& a : *ki.opts_to_apply) {
@@ -33,7 +32,7 @@ absl::StatusOr<UOp> ApplyOpts(const UOp& ast, const Renderer& ren) {
         return KernelOptError(absl::StrCat(opt.ToString(), ": ", s.message()));
       }
     }
-  } else if (!GetConfig().noopt && ki.applied_opts.empty()) {
+  } else if (!options.noopt && ki.applied_opts.empty()) {
     // BEAM>=1 lands here too: the search runs in autotune/ and comes back as opts_to_apply.
     // hand_coded_optimizations does not support multiblock (BUFFERIZE) kernels yet.
     const std::vector<UOp> slice = ast.backward_slice();

@@ -130,7 +130,8 @@ int64_t MaxRangeId(const std::vector<UOp>& rngs) {
 
 }  // namespace
 
-Scheduler::Scheduler(UOp ast, const Renderer& ren) : ast_(std::move(ast)), ren_(&ren) {
+Scheduler::Scheduler(UOp ast, const Renderer& ren, const CodegenOptions& options)
+    : ast_(std::move(ast)), ren_(&ren), options_(options) {
   if (KernelInfo::IsKernelInfo(ast_.arg())) {
     KernelInfo ki = KernelInfo::FromArg(ast_.arg());
     dont_use_locals_ = ki.dont_use_locals;
@@ -146,7 +147,7 @@ Scheduler::Scheduler(UOp ast, const Renderer& ren) : ast_(std::move(ast)), ren_(
 Scheduler::Scheduler(UOp ast, const Renderer& ren, NoRecount) : ast_(std::move(ast)), ren_(&ren) {}
 
 Scheduler::Scheduler(const Scheduler& o)
-    : ast_(o.ast_), ren_(o.ren_), dont_use_locals_(o.dont_use_locals_), applied_opts_(o.applied_opts_),
+    : ast_(o.ast_), ren_(o.ren_), options_(o.options_), dont_use_locals_(o.dont_use_locals_), applied_opts_(o.applied_opts_),
       tensor_core_(o.tensor_core_) {
   next_range_id_ = MaxRangeId(rngs()) + 1;
 }
@@ -154,6 +155,7 @@ Scheduler::Scheduler(const Scheduler& o)
 Scheduler& Scheduler::operator=(const Scheduler& o) {
   ast_ = o.ast_;
   ren_ = o.ren_;
+  options_ = o.options_;
   dont_use_locals_ = o.dont_use_locals_;
   applied_opts_ = o.applied_opts_;
   tensor_core_ = o.tensor_core_;

@@ -32,6 +32,7 @@
 #include "tinygrad/codegen/opt/opt.h"
 #include "tinygrad/codegen/renderer.h"
 #include "tinygrad/codegen/tensor_core.h"
+#include "tinygrad/codegen/codegen_options.h"
 #include "tinygrad/uop/arg.h"
 #include "tinygrad/uop/shape.h"
 #include "tinygrad/uop/uop.h"
@@ -40,8 +41,9 @@ namespace tg {
 
 class Scheduler {
  public:
-  // `ren` must outlive the Scheduler and its copies.
-  Scheduler(UOp ast, const Renderer& ren);
+  // `ren` must outlive the Scheduler and its copies. `options` are the settings of the
+  // optimizer that reads this kernel (the hand-coded heuristic; ALLOW_TF32 for TC opts).
+  Scheduler(UOp ast, const Renderer& ren, const CodegenOptions& options = {});
   // tinygrad's copy(): same AST, renderer, dont_use_locals, applied_opts and tensor_core; the
   // next new range id restarts after the largest id among rngs().
   Scheduler(const Scheduler& o);
@@ -50,6 +52,7 @@ class Scheduler {
 
   const UOp& ast() const { return ast_; }
   const Renderer& ren() const { return *ren_; }
+  const CodegenOptions& options() const { return options_; }
 
   // ** the kernel's shape **
   // RANGEs of size > 1, by axis position then id.
@@ -125,6 +128,7 @@ class Scheduler {
 
   UOp ast_;
   const Renderer* ren_;
+  CodegenOptions options_;
   bool dont_use_locals_ = false;
   std::vector<Opt> applied_opts_;
   int64_t next_range_id_ = 0;

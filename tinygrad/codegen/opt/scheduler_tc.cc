@@ -6,7 +6,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "tinygrad/base/check.h"
-#include "tinygrad/base/config.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/codegen/graph_util.h"
 #include "tinygrad/codegen/opt/scheduler.h"
@@ -65,7 +64,7 @@ absl::StatusOr<std::optional<std::vector<UOp>>> Scheduler::ApplyTcOpt(int64_t us
     tensor_cores = {ren_->tensor_cores[tc_select]};
   }
   for (const TensorCore& tc : tensor_cores) {
-    if ((ren_->device == "CUDA" || ren_->device == "NV") && tc.dtype_in == dtypes::float32 && !GetConfig().allow_tf32)
+    if ((ren_->device == "CUDA" || ren_->device == "NV") && tc.dtype_in == dtypes::float32 && !options_.allow_tf32)
       continue;
     if (!(tc.dtype_in == in0.dtype().scalar() && tc.dtype_in == in1.dtype().scalar() &&
           tc.dtype_out == reduceop.dtype().scalar()))

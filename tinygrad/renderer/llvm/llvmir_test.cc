@@ -83,10 +83,7 @@ TEST_P(LlvmPipelineGoldenTest, LowersAndRendersLikeTinygrad) {
     if (!l.empty() && l[0] != '#') lines.emplace_back(l);
   UOp ast = ParseAst(lines);
   ASSERT_TRUE(static_cast<bool>(ast));
-  Config c = GetConfig();
-  c.noopt = true;
-  ScopedConfig scoped(c);
-  absl::StatusOr<ProgramSpec> p = GetProgram(ast, ReferenceRenderer());
+  absl::StatusOr<ProgramSpec> p = GetProgram(ast, ReferenceRenderer(), CodegenOptions{.noopt = true});
   ASSERT_TRUE(p.ok()) << p.status();
   // Kernel names get a process-wide dedup suffix ("E_16n3") that depends on what else the
   // process lowered, and a -0.0 CONST is the same interned node as 0.0 (equal args; Python's
