@@ -1,6 +1,6 @@
 // Checks that the system-library overlays in this directory compile and link: every absl
 // component @absl//:absl promises, gtest and gmock, SQLite, the LLVM C API, clang's C++ API,
-// Cap'n Proto, ZeroMQ (with CURVE) and libpq.
+// Cap'n Proto, ZeroMQ (with CURVE), libpq, and the header-only nlohmann-json and CLI11.
 
 #include <string>
 #include <vector>
@@ -15,6 +15,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
+#include "CLI/CLI.hpp"
 #include "capnp/any.h"
 #include "capnp/message.h"
 #include "capnp/serialize.h"
@@ -22,6 +23,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "llvm-c/Core.h"
+#include "nlohmann/json.hpp"
 #include "postgresql/libpq-fe.h"
 #include "sqlite3.h"
 #include "zmq.h"
@@ -111,5 +113,22 @@ TEST(DepsTest, ZeroMqWithCurve) {
 }
 
 TEST(DepsTest, Libpq) { EXPECT_GE(PQlibVersion(), 150000); }
+
+TEST(DepsTest, NlohmannJson) {
+  // ordered_json keeps insertion order, which the tuning records' JSON lines rely on
+  nlohmann::ordered_json j = {{"b", 1}, {"a", {1.5, nullptr}}};
+  EXPECT_EQ(j.dump(), R"({"b":1,"a":[1.5,null]})");
+  EXPECT_EQ(nlohmann::json::parse(R"({"x":[1,2]})").at("x").at(1).get<int>(), 2);
+  EXPECT_THROW(nlohmann::json::parse("{"), nlohmann::json::parse_error);
+}
+
+TEST(DepsTest, Cli11) {
+  CLI::App app("test", "t");
+  int n = 0;
+  app.add_option("--n", n);
+  app.parse(std::vector<std::string>{"7", "--n"});  // CLI11 takes the arguments reversed
+  EXPECT_EQ(n, 7);
+  EXPECT_THROW(app.parse(std::vector<std::string>{"--bogus"}), CLI::ParseError);
+}
 
 }  // namespace

@@ -9,10 +9,12 @@
 //    "created_unix_ms":1795000000123,"search_wall_s":4.5,"worker":"w1","host":"node7",
 //    "samples_s":[0.00125,0.00123]}
 //
-// Doubles are written in their shortest exact form, so a record survives the round trip bit
-// for bit. Reading checks every field's type, that the key is the digest of the key's parts,
-// and the times (as Put does); worker, host and samples_s may be missing (unknown), other
-// fields may not; unknown fields are ignored (a newer build's extras).
+// nlohmann-json reads and writes the JSON. Doubles are written in a form that reads back to
+// the same bits (an integral double as "4.0"), so a record survives the round trip exactly;
+// invalid UTF-8 in a string is written as U+FFFD. Reading checks every field's type, that the
+// key is the digest of the key's parts, and the times (as Put does); worker, host and
+// samples_s may be missing (unknown), other fields may not; unknown fields are ignored (a
+// newer build's extras). Nothing here throws.
 #ifndef AUTOTUNE_DB_RECORD_JSON_H_
 #define AUTOTUNE_DB_RECORD_JSON_H_
 
@@ -26,7 +28,8 @@ namespace tg::autotune {
 
 // One line, without the newline.
 std::string RecordToJson(const TuningRecord& r);
-// Errors (InvalidArgument) say which field is wrong, or where the JSON breaks.
+// Errors (InvalidArgument) say which field is wrong, or where the JSON breaks (byte offset,
+// line and column).
 absl::StatusOr<TuningRecord> RecordFromJson(std::string_view line);
 
 }  // namespace tg::autotune

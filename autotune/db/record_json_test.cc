@@ -50,7 +50,7 @@ TEST(RecordJsonTest, ErrorsNameWhatIsWrong) {
   };
   EXPECT_NE(err("").find("bad JSON at offset 0"), std::string::npos);
   EXPECT_NE(err(line.substr(0, line.size() - 1)).find("bad JSON"), std::string::npos);
-  EXPECT_NE(err(line + "x").find("trailing text"), std::string::npos);
+  EXPECT_NE(err(line + "x").find("expected end of input"), std::string::npos);
   EXPECT_NE(err("[1,2]").find("not a JSON object"), std::string::npos);
   std::string other_key = line;
   other_key[9] = other_key[9] == '0' ? '1' : '0';
@@ -64,6 +64,78 @@ TEST(RecordJsonTest, ErrorsNameWhatIsWrong) {
   std::string str_num = line;
   str_num.replace(str_num.find("\"candidates\":73"), 15, "\"candidates\":\"73\"");
   EXPECT_NE(err(str_num).find("field 'candidates': wrong type"), std::string::npos);
+}
+
+// Malformed lines are errors that say where or which field, never a crash or an exception.
+TEST(RecordJsonTest, MalformedInputIsAnErrorThatSaysWhere) {
+  const std::string line = RecordToJson(SampleRecord(3, 0.5));
+  auto err = [](const std::string& text) {
+    absl::StatusOr<TuningRecord> r = RecordFromJson(text);
+    EXPECT_FALSE(r.ok()) << text;
+    EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument) << r.status();
+    return std::string(r.status().message());
+  };
+  // truncated anywhere: the offset where it stopped
+  for (size_t n : {size_t{1}, size_t{10}, line.size() / 2, line.size() - 2}) {
+    std::string e = err(line.substr(0, n));
+    EXPECT_NE(e.find("bad JSON at offset "), std::string::npos) << e;
+  }
+  EXPECT_NE(err("{\"key\": tru}").find("bad JSON at offset 11: parse error at line 1, column 12: syntax error "
+                                      "while parsing value - invalid literal"),
+            std::string::npos);
+  EXPECT_NE(err("{\"key\":\"\\x\"}").find("bad JSON"), std::string::npos) << "bad escape";
+  EXPECT_NE(err("\"\xff\"").find("bad JSON"), std::string::npos) << "invalid UTF-8";
+  EXPECT_NE(err("null").find("not a JSON object"), std::string::npos);
+
+  auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string s = line;
+    size_t at = s.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return at == std::string::npos ? s : s.replace(at, from.size(), to);
+  };
+  // wrong types
+  EXPECT_NE(err(replaced("\"kernel_name\":\"", "\"kernel_name\":7,\"x\":\"")).find("field 'kernel_name': wrong type"),
+            std::string::npos);
+  EXPECT_NE(err(replaced("\"opts\":[", "\"opts\":{\"a\":[")).find("bad JSON"), std::string::npos);
+  EXPECT_NE(err(replaced("\"time_s\":0.5", "\"time_s\":\"0.5\"")).find("field 'time_s': wrong type"),
+            std::string::npos);
+  EXPECT_NE(err(replaced("\"noopt_time_s\":", "\"noopt_time_s\":[],\"x\":")).find("field 'noopt_time_s': wrong type"),
+            std::string::npos);
+  EXPECT_NE(err(replaced("\"samples_s\":[", "\"samples_s\":[\"a\",")).find("field 'samples_s': not a list of numbers"),
+            std::string::npos);
+  EXPECT_NE(err(replaced("\"candidates\":73", "\"candidates\":7.5")).find("field 'candidates': not an integer"),
+            std::string::npos);
+  // missing fields
+  EXPECT_NE(err(replaced("\"opts\":", "\"optz\":")).find("field 'opts': missing"), std::string::npos);
+  EXPECT_NE(err(replaced("\"noopt_time_s\":", "\"noopt_tim_s\":")).find("field 'noopt_time_s': missing"),
+            std::string::npos);
+  EXPECT_NE(err("{}").find("field 'key': missing"), std::string::npos);
+  // huge numbers
+  EXPECT_NE(err(replaced("\"candidates\":73", "\"candidates\":9223372036854775808")).find("field 'candidates': out of range"),
+            std::string::npos);
+  EXPECT_NE(err(replaced("\"candidates\":73", "\"candidates\":123456789012345678901234567890")).find("field 'candidates': not an integer"),
+            std::string::npos);
+  EXPECT_NE(err(replaced("\"opt_version\":", "\"opt_version\":4294967296,\"x\":")).find("field 'opt_version': out of range"),
+            std::string::npos);
+  EXPECT_NE(err(replaced("\"time_s\":0.5", "\"time_s\":1e999")).find("bad JSON"), std::string::npos);
+  // deep nesting in an ignored field: parsed without recursion, then rejected or ignored
+  std::string deep = "{\"x\":" + std::string(100000, '[') + std::string(100000, ']') + "," + line.substr(1);
+  EXPECT_TRUE(RecordFromJson(deep).ok());
+  EXPECT_NE(err(std::string(100000, '[')).find("bad JSON"), std::string::npos);
+}
+
+TEST(RecordJsonTest, IntegralDoublesAndInvalidUtf8) {
+  TuningRecord r = SampleRecord(5, 2.0);
+  r.search_wall_s = 4;
+  std::string line = RecordToJson(r);
+  EXPECT_NE(line.find("\"search_wall_s\":4.0"), std::string::npos) << line;
+  absl::StatusOr<TuningRecord> back = RecordFromJson(line);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(*back, r);
+  r.kernel_name = "bad \xff byte";
+  back = RecordFromJson(RecordToJson(r));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->kernel_name, "bad \xef\xbf\xbd byte");
 }
 
 }  // namespace

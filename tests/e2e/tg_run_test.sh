@@ -23,24 +23,27 @@ expect_count "$out/matmul.out" '^run 3' 0
 # Unknown workload.
 run nope 2 run nope
 expect_in "$out/nope.err" "unknown workload 'nope'"
-expect_in "$out/nope.err" "usage: tg run <workload>"
+expect_in "$out/nope.err" "Run 'tg run --help' for the usage."
 expect_count "$out/nope.out" '.' 0
 
-# Unknown parameter: the message names the workload's parameters.
+# Unknown parameter: CLI11's message names it; the workload's help lists its parameters.
 run bogus 2 run matmul --bogus 3
-expect_in "$out/bogus.err" "matmul has no parameter 'bogus'"
-expect_in "$out/bogus.err" "(it has: m, n, k)"
+expect_in "$out/bogus.err" "tg run: The following arguments were not expected: 3 --bogus"
+run matmul_help 0 run matmul --help
+expect_in "$out/matmul_help.out" "matmul's m (default "
 expect_count "$out/bogus.out" '.' 0
 
 # A parameter that is not a positive integer.
 run zero 2 run matmul --m 0
-expect_in "$out/zero.err" "--m needs a positive integer, got '0'"
+expect_in "$out/zero.err" "tg run: --m: needs an integer >= 1, got '0'"
 run missing_value 2 run matmul --m
-expect_in "$out/missing_value.err" "expected --<param> <int>"
+expect_in "$out/missing_value.err" "tg run: --m: 1 required"
+run badruns 2 run matmul --runs x
+expect_in "$out/badruns.err" "--runs: needs an integer >= 1, got 'x'"
 
 # No workload, and help listing every workload with its parameters.
 run none 2 run
-expect_in "$out/none.err" "no workload given"
+expect_in "$out/none.err" "tg run: WORKLOAD is required"
 run help 0 run --help
 for w in matmul conv2d mlp attention resnet_block; do expect_in "$out/help.out" "  $w "; done
 expect_in "$out/help.out" "--heads 4"

@@ -61,14 +61,17 @@ expect_count "$out/use.plain" "^\*\*\* CPU +[0-9]+ $tuned " 1
 run nope 2 tune nope
 expect_in "$out/nope.err" "unknown workload 'nope'"
 run badbeam 2 tune matmul --beam 0
-expect_in "$out/badbeam.err" "--beam needs a positive integer, got '0'"
+expect_in "$out/badbeam.err" "tg tune: --beam: needs an integer >= 1, got '0'"
 run badparam 2 tune matmul --bogus 3
 run both 2 tune matmul --in-process --workers 2
-expect_in "$out/both.err" "--in-process excludes --workers and --bind"
-expect_in "$out/badparam.err" "matmul has no parameter 'bogus'"
+expect_in "$out/both.err" "--workers excludes --in-process"
+expect_in "$out/badparam.err" "The following arguments were not expected: 3 --bogus"
+run halfkey 2 tune matmul --bind tcp://127.0.0.1:1 --key k.key
+expect_in "$out/halfkey.err" "tg tune: --key requires --allow"
 run baddb 1 tune matmul --m 8 --n 8 --k 8 --db /proc/no/such/dir/t.db
 expect_count "$out/baddb.err" '^tg tune: ' 1
 run help 0 tune --help
-expect_in "$out/help.out" "usage: tg tune <workload>"
+expect_in "$out/help.out" "Usage: tg tune [OPTIONS] WORKLOAD"
+expect_in "$out/help.out" "--insecure"
 
 finish "tg tune"

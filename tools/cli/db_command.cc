@@ -24,6 +24,8 @@
 #include "autotune/db/tuning_db.h"
 #include "autotune/db/tuning_key.h"
 #include "tinygrad/base/config.h"
+#include "tinygrad/base/check.h"
+#include "tools/cli/command_line.h"
 #include "tools/cli/version.h"
 
 namespace tg {
@@ -32,35 +34,13 @@ namespace {
 using autotune::TuningDb;
 using autotune::TuningRecord;
 
-constexpr int kOk = 0;
-constexpr int kFailed = 1;
-constexpr int kUsage = 2;
-
-void PrintDbUsage(std::FILE* out) {
-  std::fprintf(
-      out,
-      "usage: tg db [--db LOCATION] <command> [args]\n\n"
-      "Looks after the tuning database. LOCATION: a SQLite file (default: tuning.db in the\n"
-      "tinygrad-cc cache directory), sqlite:PATH, or postgresql://user@host:port/dbname.\n\n"
-      "commands:\n"
-      "  stats                 records by device class, renderer and version; journal rows\n"
-      "  show KEY              every field of the records whose key digest starts with KEY\n"
-      "  export [--out FILE]   every record as one JSON line (default: to stdout)\n"
-      "  import FILE           merge JSON lines (better results win; all or nothing)\n"
-      "  gc [--dry-run]        drop records of other codegen/opt versions than this build's\n"
-      "                        (%s, opt semantics %d) and the journal of finished searches\n",
-      std::string(kVersion).c_str(), autotune::kOptSemanticsVersion);
-}
-
-int Usage(const std::string& msg) {
-  std::fprintf(stderr, "tg db: %s\n\n", msg.c_str());
-  PrintDbUsage(stderr);
-  return kUsage;
-}
+constexpr char kDescription[] =
+    "Looks after the tuning database. LOCATION: a SQLite file (default: tuning.db in the\n"
+    "tinygrad-cc cache directory), sqlite:PATH, or postgresql://user@host:port/dbname.";
 
 int Fail(const absl::Status& s) {
   std::fprintf(stderr, "tg db: %s\n", std::string(s.message()).c_str());
-  return kFailed;
+  return kExitFailed;
 }
 
 std::string Seconds(const std::optional<double>& s) {
@@ -103,7 +83,7 @@ int Stats(TuningDb& db) {
   PrintCounts("by device class", by_device);
   PrintCounts("by renderer", by_renderer);
   PrintCounts("by version", by_version);
-  return kOk;
+  return kExitOk;
 }
 
 void PrintRecord(const TuningRecord& r) {
@@ -151,9 +131,9 @@ int Show(TuningDb& db, const std::string& prefix) {
   if (shown == 0) {
     std::fprintf(stderr, "tg db: no record whose key starts with '%s' in %s\n", prefix.c_str(),
                  db.location().c_str());
-    return kFailed;
+    return kExitFailed;
   }
-  return kOk;
+  return kExitOk;
 }
 
 int Export(TuningDb& db, const std::string& out_path) {
@@ -164,7 +144,7 @@ int Export(TuningDb& db, const std::string& out_path) {
     file.open(out_path, std::ios::trunc);
     if (!file) {
       std::fprintf(stderr, "tg db: cannot write %s\n", out_path.c_str());
-      return kFailed;
+      return kExitFailed;
     }
   }
   std::ostream& out = out_path.empty() ? std::cout : file;
@@ -173,18 +153,18 @@ int Export(TuningDb& db, const std::string& out_path) {
   if (!out) {
     std::fprintf(stderr, "tg db: writing %s failed\n",
                  out_path.empty() ? "stdout" : out_path.c_str());
-    return kFailed;
+    return kExitFailed;
   }
   std::fprintf(stderr, "exported %zu records from %s%s\n", all->size(), db.location().c_str(),
                out_path.empty() ? "" : absl::StrCat(" to ", out_path).c_str());
-  return kOk;
+  return kExitOk;
 }
 
 int Import(TuningDb& db, const std::string& path) {
   std::ifstream in(path);
   if (!in) {
     std::fprintf(stderr, "tg db: cannot read %s\n", path.c_str());
-    return kFailed;
+    return kExitFailed;
   }
   // Every line is read and checked before anything is written.
   std::vector<TuningRecord> records;
@@ -195,7 +175,7 @@ int Import(TuningDb& db, const std::string& path) {
     if (!r.ok()) {
       std::fprintf(stderr, "tg db: %s:%d: %s (nothing was imported)\n", path.c_str(), n,
                    std::string(r.status().message()).c_str());
-      return kFailed;
+      return kExitFailed;
     }
     records.push_back(std::move(*r));
   }
@@ -204,7 +184,7 @@ int Import(TuningDb& db, const std::string& path) {
   std::printf("%zu records read, %lld stored (new or faster), %lld kept (stored one as fast)\n",
               records.size(), static_cast<long long>(*stored),
               static_cast<long long>(records.size() - *stored));
-  return kOk;
+  return kExitOk;
 }
 
 int Gc(TuningDb& db, bool dry_run) {
@@ -216,65 +196,41 @@ int Gc(TuningDb& db, bool dry_run) {
       dry_run ? "would drop" : "dropped", static_cast<long long>(c->old_records),
       std::string(kVersion).c_str(), autotune::kOptSemanticsVersion,
       static_cast<long long>(c->journal_rows));
-  return kOk;
+  return kExitOk;
 }
 
 }  // namespace
 
 int DbCommand(std::span<const std::string_view> args) {
-  std::string location;
-  std::vector<std::string> rest;  // the command and its arguments, --db taken out
-  for (size_t i = 0; i < args.size(); ++i) {
-    std::string_view a = args[i];
-    if (a == "-h" || a == "--help") {
-      PrintDbUsage(stdout);
-      return kOk;
-    }
-    if (a == "--db") {
-      if (i + 1 >= args.size()) return Usage("--db needs a location");
-      location = std::string(args[++i]);
-    } else if (a.starts_with("--db=")) {
-      location = std::string(a.substr(5));
-    } else {
-      rest.emplace_back(a);
-    }
-  }
-  if (rest.empty()) return Usage("no command given");
-  std::string cmd = rest[0];
-  std::vector<std::string> cargs(rest.begin() + 1, rest.end());
-  // Check the arguments before opening anything.
-  std::string out_path;
+  CLI::App app(kDescription, "tg db");
+  SetUpCommandApp(app);
+  app.fallthrough();  // --db may also follow the command (tg db stats --db FILE)
+  app.require_subcommand(1);
+  std::string location, prefix, in_path, out_path;
   bool dry_run = false;
-  if (cmd == "stats") {
-    if (!cargs.empty()) return Usage("stats takes no arguments");
-  } else if (cmd == "show" || cmd == "import") {
-    if (cargs.size() != 1 || cargs[0].starts_with("-"))
-      return Usage(absl::StrCat(cmd, " takes one ", cmd == "show" ? "key" : "file"));
-  } else if (cmd == "export") {
-    if (cargs.size() == 2 && cargs[0] == "--out") {
-      out_path = cargs[1];
-    } else if (cargs.size() == 1 && cargs[0].starts_with("--out=")) {
-      out_path = cargs[0].substr(6);
-    } else if (!cargs.empty()) {
-      return Usage("export takes [--out FILE]");
-    }
-  } else if (cmd == "gc") {
-    if (cargs.size() == 1 && cargs[0] == "--dry-run") {
-      dry_run = true;
-    } else if (!cargs.empty()) {
-      return Usage("gc takes [--dry-run]");
-    }
-  } else {
-    return Usage(absl::StrCat("unknown command '", cmd, "'"));
-  }
+  app.add_option("--db", location, "the database LOCATION");
+  CLI::App* stats = app.add_subcommand("stats", "records by device class, renderer and version; journal rows");
+  CLI::App* show = app.add_subcommand("show", "every field of the records whose key digest starts with KEY");
+  show->add_option("KEY", prefix, "a key digest or its beginning ('' for all)")->required();
+  CLI::App* export_cmd = app.add_subcommand("export", "every record as one JSON line (default: to stdout)");
+  export_cmd->add_option("--out", out_path, "write to FILE instead")->type_name("FILE");
+  CLI::App* import = app.add_subcommand("import", "merge JSON lines (better results win; all or nothing)");
+  import->add_option("FILE", in_path, "JSON lines, as export writes them")->required();
+  CLI::App* gc = app.add_subcommand(
+      "gc", absl::StrFormat("drop records of other codegen/opt versions than this build's (%s, opt semantics\n"
+                            "%d) and the journal of finished searches",
+                            std::string(kVersion), autotune::kOptSemanticsVersion));
+  gc->add_flag("--dry-run", dry_run, "only count what would go");
+  if (std::optional<int> rc = ParseCommandLine(app, args)) return *rc;
 
   if (location.empty()) location = autotune::DefaultTuningDbPath(GetConfig());
   absl::StatusOr<std::unique_ptr<TuningDb>> db = autotune::OpenTuningDb(location);
   if (!db.ok()) return Fail(db.status());
-  if (cmd == "stats") return Stats(**db);
-  if (cmd == "show") return Show(**db, cargs[0]);
-  if (cmd == "export") return Export(**db, out_path);
-  if (cmd == "import") return Import(**db, cargs[0]);
+  if (stats->parsed()) return Stats(**db);
+  if (show->parsed()) return Show(**db, prefix);
+  if (export_cmd->parsed()) return Export(**db, out_path);
+  if (import->parsed()) return Import(**db, in_path);
+  TG_CHECK(gc->parsed()) << "require_subcommand(1) lets no other case through";
   return Gc(**db, dry_run);
 }
 

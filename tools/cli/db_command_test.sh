@@ -93,14 +93,17 @@ expect_not_in "$out/stats_after_gc.out" "0.0.9"
 run default_stats 0 stats
 expect_in "$out/default_stats.out" "database: sqlite:$TG_CACHE_DIR/tuning.db"
 run help 0 --help
-expect_in "$out/help.out" "usage: tg db"
+expect_in "$out/help.out" "Usage: tg db [OPTIONS] SUBCOMMAND"
 run no_cmd 2
-expect_in "$out/no_cmd.err" "no command given"
+expect_in "$out/no_cmd.err" "tg db: A subcommand is required"
 run bad_cmd 2 frobnicate
-expect_in "$out/bad_cmd.err" "unknown command 'frobnicate'"
+expect_in "$out/bad_cmd.err" "tg db: The following argument was not expected: frobnicate"
 run show_no_key 2 show
+expect_in "$out/show_no_key.err" "KEY is required"
 run gc_bad 2 gc --now
+expect_in "$out/gc_bad.err" "--now"
 run db_no_value 2 stats --db
+expect_in "$out/db_no_value.err" "tg db: --db: 1 required"
 run garbage 1 --db "$out/a.jsonl" stats
 expect_in "$out/garbage.err" "not a SQLite database"
 

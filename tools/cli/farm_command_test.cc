@@ -52,5 +52,31 @@ TEST_F(FarmCommandTest, NoCoordinatorNoAnswerAndUsageErrors) {
   EXPECT_EQ(FarmCommand(plain_tcp), 1);  // tcp:// without CURVE or --insecure is refused
 }
 
+// CLI11's usage errors: exit 2 and a message naming the flag; --help exits 0.
+TEST_F(FarmCommandTest, FlagErrorsNameTheFlag) {
+  auto stderr_of = [](std::vector<std::string_view> args, int want_rc) {
+    testing::internal::CaptureStderr();
+    testing::internal::CaptureStdout();
+    EXPECT_EQ(FarmCommand(args), want_rc);
+    testing::internal::GetCapturedStdout();
+    return testing::internal::GetCapturedStderr();
+  };
+  EXPECT_NE(stderr_of({"status", "--connect", "ipc:///x", "--timeout", "0"}, 2).find("--timeout: needs a number > 0"),
+            std::string::npos);
+  EXPECT_NE(stderr_of({"status", "--connect", "ipc:///x", "--timeout", "soon"}, 2).find("--timeout"),
+            std::string::npos);
+  EXPECT_NE(stderr_of({"status", "--connect"}, 2).find("--connect"), std::string::npos);
+  EXPECT_NE(stderr_of({"status", "--connect", "ipc:///x", "--key", "a.key"}, 2).find("--key requires --server-key"),
+            std::string::npos);
+  EXPECT_NE(stderr_of({"status", "--connect", "ipc:///x", "--key", "a", "--server-key", "b", "--insecure"}, 2)
+                .find("--key excludes --insecure"),
+            std::string::npos);
+  EXPECT_NE(stderr_of({"status", "--bogus"}, 2).find("--bogus"), std::string::npos);
+  testing::internal::CaptureStdout();
+  std::vector<std::string_view> help = {"status", "--help"};
+  EXPECT_EQ(FarmCommand(help), 0);
+  EXPECT_NE(testing::internal::GetCapturedStdout().find("--server-key"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace tg

@@ -130,12 +130,12 @@ absl::StatusOr<std::vector<autotune::KernelTuning>> FarmTuneKernels(const std::v
     dir = tmpl;
     endpoint = absl::StrCat("ipc://", dir, "/farm");
     if (status_ep.empty()) status_ep = absl::StrCat("ipc://", dir, "/status");
-  } else if (!flags.key.empty()) {
-    if (flags.allow.empty()) return absl::InvalidArgumentError("--key needs --allow (the workers' public keys)");
-    ASSIGN_OR_RETURN(net::CurveKeyPair keys, net::ReadSecretKeyFile(flags.key));
-    ASSIGN_OR_RETURN(zap, net::ZapHandler::Start(ctx, {.allowlist_path = flags.allow}));
+  } else if (!flags.security.key.empty()) {
+    if (flags.security.allow.empty()) return absl::InvalidArgumentError("--key needs --allow (the workers' public keys)");
+    ASSIGN_OR_RETURN(net::CurveKeyPair keys, net::ReadSecretKeyFile(flags.security.key));
+    ASSIGN_OR_RETURN(zap, net::ZapHandler::Start(ctx, {.allowlist_path = flags.security.allow}));
     sec = net::SecurityOptions::CurveServer(keys, zap.get());
-  } else if (flags.insecure) {
+  } else if (flags.security.insecure) {
     sec = net::SecurityOptions::Insecure();
   }
   struct DirGuard {

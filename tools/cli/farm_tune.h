@@ -22,6 +22,7 @@
 #include "autotune/tuner.h"
 #include "tinygrad/engine/device.h"
 #include "tinygrad/uop/uop.h"
+#include "tools/cli/security_flags.h"
 
 namespace tg {
 
@@ -29,9 +30,7 @@ struct FarmTuneFlags {
   int workers = 0;            // local worker processes to start
   std::string bind;           // extra endpoint for remote workers ("" none)
   std::string status_bind;    // status socket ("": ipc next to the local socket, if any)
-  std::string key;            // our secret key file (CURVE on tcp://)
-  std::string allow;          // allowlist of worker public keys (file or directory)
-  bool insecure = false;      // plain tcp://
+  SecurityFlags security;     // --key (CURVE on tcp://), --allow (workers' public keys), --insecure
   bool fake_timing = false;   // local workers with --fake-timing (tests only)
   double wait_for_workers_s = 60;  // how long to wait for the first worker
 };

@@ -6,9 +6,11 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "autotune/net/curve_keys.h"
+#include "tools/cli/command_line.h"
 
 namespace tg {
 namespace {
@@ -19,25 +21,15 @@ using autotune::net::KeyFilePaths;
 using autotune::net::ValidateKeyName;
 using autotune::net::WriteKeyPairFiles;
 
-void PrintKeygenUsage(std::FILE* out) {
-  std::fprintf(out,
-               "usage: tg keygen [--dir DIR] NAME\n\n"
-               "Makes a CURVE key pair for the tuning farm: DIR/NAME.key holds the secret key\n"
-               "(mode 0600; keep it private) and DIR/NAME.pub the public key (give it to the\n"
-               "other side: a coordinator's allowlist takes workers' .pub files, a worker takes\n"
-               "the coordinator's). DIR defaults to the current directory and is created with\n"
-               "mode 0700 if missing. Existing files are never overwritten. Prints the public key.\n");
-}
-
-int Usage(const std::string& msg) {
-  std::fprintf(stderr, "tg keygen: %s\n\n", msg.c_str());
-  PrintKeygenUsage(stderr);
-  return 2;
-}
+constexpr char kDescription[] =
+    "Makes a CURVE key pair for the tuning farm: DIR/NAME.key holds the secret key (mode 0600;\n"
+    "keep it private) and DIR/NAME.pub the public key (give it to the other side: a coordinator's\n"
+    "allowlist takes workers' .pub files, a worker takes the coordinator's). DIR is created with\n"
+    "mode 0700 if missing. Existing files are never overwritten. Prints the public key.";
 
 int Fail(const std::string& msg) {
   std::fprintf(stderr, "tg keygen: %s\n", msg.c_str());
-  return 1;
+  return kExitFailed;
 }
 
 // mkdir -p DIR with mode 0700 for every directory it makes.
@@ -61,30 +53,16 @@ bool MakeDirs(const std::string& dir, std::string* error) {
 }  // namespace
 
 int KeygenCommand(std::span<const std::string_view> args) {
+  CLI::App app(kDescription, "tg keygen");
+  SetUpCommandApp(app);
   std::string dir = ".";
   std::string name;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string_view a = args[i];
-    if (a == "-h" || a == "--help") {
-      PrintKeygenUsage(stdout);
-      return 0;
-    }
-    if (a == "--dir") {
-      if (i + 1 >= args.size()) return Usage("--dir needs a directory");
-      dir = std::string(args[++i]);
-    } else if (a.starts_with("--dir=")) {
-      dir = std::string(a.substr(6));
-    } else if (a.starts_with("-")) {
-      return Usage("unknown option '" + std::string(a) + "'");
-    } else if (!name.empty()) {
-      return Usage("only one NAME, got '" + name + "' and '" + std::string(a) + "'");
-    } else {
-      name = std::string(a);
-    }
-  }
-  if (name.empty()) return Usage("no NAME given");
-  if (dir.empty()) return Usage("--dir needs a directory");
-  if (absl::Status s = ValidateKeyName(name); !s.ok()) return Usage(std::string(s.message()));
+  app.add_option("--dir", dir, "where the key files go")->capture_default_str()->check([](const std::string& d) {
+    return d.empty() ? std::string("needs a directory") : std::string();
+  });
+  app.add_option("NAME", name, "the key pair's name (NAME.key, NAME.pub)")->required();
+  if (std::optional<int> rc = ParseCommandLine(app, args)) return *rc;
+  if (absl::Status s = ValidateKeyName(name); !s.ok()) return UsageError(app, std::string(s.message()));
 
   std::string error;
   if (!MakeDirs(dir, &error)) return Fail(error);
@@ -95,7 +73,7 @@ int KeygenCommand(std::span<const std::string_view> args) {
   std::printf("secret key file: %s (mode 0600; keep it private)\n", paths->secret_path.c_str());
   std::printf("public key file: %s (give it to the other side)\n", paths->public_path.c_str());
   std::printf("public key:\n%s\n", keys->public_z85.c_str());
-  return 0;
+  return kExitOk;
 }
 
 }  // namespace tg

@@ -4,9 +4,9 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "autotune/tuner.h"
@@ -14,34 +14,18 @@
 #include "tinygrad/engine/opt_chooser.h"
 #include "tinygrad/engine/realize.h"
 #include "tinygrad/workloads/workloads.h"
+#include "tinygrad/base/check.h"
+#include "tools/cli/command_line.h"
+#include "tools/cli/workload_flags.h"
 
 namespace tg {
 namespace {
 
-// Debian's Abseil has its own string_view: spell std::string_view arguments as strings.
-std::string S(std::string_view v) { return std::string(v); }
-
-void PrintRunUsage(std::FILE* out) {
-  std::fprintf(out,
-               "usage: tg run <workload> [--<param> N ...] [--runs N] [--noopt]\n\n"
-               "Runs a built-in workload on the CPU, printing each kernel (DEBUG=2 style) on the\n"
-               "first run, then the time of each run. Kernels tuned before (tg tune) run with their\n"
-               "tuned opts from the tuning database; BEAM=N tunes the others first. DEBUG, NOOPT,\n"
-               "BEAM, CACHELEVEL, ... from the environment apply.\n\n"
-               "workloads:\n");
-  for (const Workload& w : Workloads()) {
-    std::string params;
-    for (const auto& [name, value] : w.params) absl::StrAppend(&params, " --", S(name), " ", value);
-    std::fprintf(out, "  %-13s %s\n  %13s%s\n", std::string(w.name).c_str(),
-                 std::string(w.summary).c_str(), "", params.c_str());
-  }
-}
-
-int Usage(const std::string& msg) {
-  std::fprintf(stderr, "tg run: %s\n\n", msg.c_str());
-  PrintRunUsage(stderr);
-  return 2;
-}
+constexpr char kDescription[] =
+    "Runs a built-in workload on the CPU, printing each kernel (DEBUG=2 style) on the first run,\n"
+    "then the time of each run. Kernels tuned before (tg tune) run with their tuned opts from the\n"
+    "tuning database; BEAM=N tunes the others first. DEBUG, NOOPT, BEAM, CACHELEVEL, ... from the\n"
+    "environment apply.";
 
 struct Snapshot {
   EngineStats stats;
@@ -88,39 +72,17 @@ int RunOnce(const Workload& w, const WorkloadParams& p, int debug, int run) {
 }  // namespace
 
 int RunWorkloadCommand(std::span<const std::string_view> args) {
-  if (args.empty()) return Usage("no workload given");
-  if (args[0] == "-h" || args[0] == "--help") {
-    PrintRunUsage(stdout);
-    return 0;
-  }
-  const Workload* w = FindWorkload(args[0]);
-  if (w == nullptr) return Usage(absl::StrCat("unknown workload '", S(args[0]), "'"));
-  WorkloadParams p = w->Defaults();
+  CLI::App app(kDescription, "tg run");
+  SetUpCommandApp(app);
+  std::string name;
+  WorkloadParams p;
+  const Workload* w = AddWorkloadFlags(app, args, name, p);
   int runs = 3;
   Config config = GetConfig();
-  for (size_t i = 1; i < args.size(); ++i) {
-    std::string_view flag = args[i];
-    if (flag == "--noopt") {
-      config.noopt = true;
-      continue;
-    }
-    if (flag.substr(0, 2) != "--" || i + 1 >= args.size())
-      return Usage(absl::StrCat("expected --<param> <int>, got '", S(flag), "'"));
-    std::string name(flag.substr(2));
-    int64_t value;
-    if (!absl::SimpleAtoi(S(args[++i]), &value) || value < 1)
-      return Usage(absl::StrCat("--", name, " needs a positive integer, got '", S(args[i]), "'"));
-    if (name == "runs") {
-      runs = static_cast<int>(value);
-    } else if (p.contains(name)) {
-      p[name] = value;
-    } else {
-      std::vector<std::string> known;
-      for (const auto& [k, v] : w->params) known.push_back(S(k));
-      return Usage(absl::StrCat(S(w->name), " has no parameter '", name, "' (it has: ",
-                                absl::StrJoin(known, ", "), ")"));
-    }
-  }
+  app.add_option("--runs", runs, "how many times to run it")->capture_default_str()->check(IntAtLeast(1));
+  app.add_flag("--noopt", config.noopt, "no opts (as NOOPT=1)");
+  if (std::optional<int> rc = ParseCommandLine(app, args)) return *rc;
+  TG_CHECK(w != nullptr && w->name == name) << "WORKLOAD was checked";
   ScopedConfig scoped(config);
   // Tuned opts from the database (BEAM=0: lookup only), or BEAM search for kernels not in it.
   std::unique_ptr<autotune::Tuner> tuner;

@@ -41,20 +41,20 @@ run eq 0 keygen "--dir=$keys" worker-1
 [[ "$(tail -n 1 "$out/eq.out")" != "$pub" ]] || fail "two key pairs share a public key"
 
 run help 0 keygen --help
-expect_in "$out/help.out" "usage: tg keygen [--dir DIR] NAME"
+expect_in "$out/help.out" "Usage: tg keygen [OPTIONS] NAME"
 run listed 0 --help
 expect_in "$out/listed.out" "keygen"
 
 run noname 2 keygen
-expect_in "$out/noname.err" "no NAME given"
+expect_in "$out/noname.err" "tg keygen: NAME is required"
 run twonames 2 keygen a b
-expect_in "$out/twonames.err" "only one NAME"
+expect_in "$out/twonames.err" "The following argument was not expected: b"
 run badopt 2 keygen --bogus x
-expect_in "$out/badopt.err" "unknown option '--bogus'"
+expect_in "$out/badopt.err" "The following argument was not expected: --bogus"
 run badname 2 keygen --dir "$out" ../escape
 expect_in "$out/badname.err" "bad key name"
 run nodir 2 keygen --dir
-expect_in "$out/nodir.err" "--dir needs a directory"
+expect_in "$out/nodir.err" "--dir: 1 required"
 [[ ! -e "$out/../escape.key" ]] || fail "a bad name escaped the directory"
 
 finish "tg keygen"

@@ -34,4 +34,19 @@ expect_in "$out/none.err" "no command given"
 run version_extra 2 version extra
 expect_in "$out/version_extra.err" "version takes no arguments"
 
+# Every subcommand has CLI11's --help (exit 0, on stdout), and a flag it does not know is a
+# usage error (exit 2) whose message names the flag.
+for cmd in run tune db keygen farm worker; do
+  run "help_$cmd" 0 $cmd --help
+  expect_in "$out/help_$cmd.out" "Usage: tg $cmd"
+  expect_empty "$out/help_$cmd.err"
+  run "badflag_$cmd" 2 $cmd --no-such-flag
+  expect_in "$out/badflag_$cmd.err" "--no-such-flag"
+  expect_in "$out/badflag_$cmd.err" "tg $cmd: "
+done
+run help_farm_status 0 farm status --help
+expect_in "$out/help_farm_status.out" "Usage: tg farm status"
+run help_db_export 0 db export -h
+expect_in "$out/help_db_export.out" "--out FILE"
+
 finish "tg"

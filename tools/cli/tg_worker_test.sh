@@ -9,37 +9,40 @@ rm -rf "$out"
 mkdir -p "$out"
 
 run help 0 worker --help
-expect_in "$out/help.out" "usage: tg worker --connect"
+expect_in "$out/help.out" "Usage: tg worker [OPTIONS]"
+expect_in "$out/help.out" "--server-key"
 run listed 0 --help
 expect_in "$out/listed.out" "worker"
 run noconnect 2 worker
-expect_in "$out/noconnect.err" "--connect ENDPOINT is required"
+expect_in "$out/noconnect.err" "tg worker: --connect is required"
 run badscheme 2 worker --connect http://x
-expect_in "$out/badscheme.err" "tcp://HOST:PORT or ipc://PATH"
+expect_in "$out/badscheme.err" "--connect: takes tcp://HOST:PORT or ipc://PATH, not 'http://x'"
 run plaintcp 2 worker --connect tcp://127.0.0.1:5555
 expect_in "$out/plaintcp.err" "or --insecure"
 run both 2 worker --connect ipc:///tmp/x --fake-timing --simulate-device-ms 1
-expect_in "$out/both.err" "exclude each other"
+expect_in "$out/both.err" "--fake-timing excludes --simulate-device-ms"
 run halfkey 2 worker --connect tcp://127.0.0.1:5555 --key a.key
-expect_in "$out/halfkey.err" "--key and --server-key go together"
+expect_in "$out/halfkey.err" "--key requires --server-key"
+run keyinsecure 2 worker --connect tcp://127.0.0.1:5555 --key a.key --server-key b.pub --insecure
+expect_in "$out/keyinsecure.err" "--key excludes --insecure"
 run badchildren 2 worker --connect ipc:///tmp/x --children 0
-expect_in "$out/badchildren.err" "--children needs a count >= 1"
+expect_in "$out/badchildren.err" "--children: needs an integer >= 1, got '0'"
 run badsim 2 worker --connect ipc:///tmp/x --simulate-device-ms -3
-expect_in "$out/badsim.err" "--simulate-device-ms needs a time >= 0"
+expect_in "$out/badsim.err" "--simulate-device-ms: needs a number >= 0"
 run badhb 2 worker --connect ipc:///tmp/x --heartbeat-ms x
-expect_in "$out/badhb.err" "--heartbeat-ms needs a time >= 1"
+expect_in "$out/badhb.err" "--heartbeat-ms: needs an integer >= 1, got 'x'"
 run badfault 2 worker --connect ipc:///tmp/x --inject-fault 'boom:[]'
 expect_in "$out/badfault.err" "fault 'boom:[]': expected crash:OPTS or hang:OPTS"
 run badfaultopts 2 worker --connect ipc:///tmp/x --inject-fault 'crash:[["UPCAST",0'
 expect_in "$out/badfaultopts.err" "fault 'crash:[[\"UPCAST\",0'"
 run nofault 2 worker --connect ipc:///tmp/x --inject-fault
-expect_in "$out/nofault.err" "--inject-fault needs crash:OPTS or hang:OPTS"
+expect_in "$out/nofault.err" "--inject-fault: 1 required"
 run nolock 2 worker --connect ipc:///tmp/x --device-lock
-expect_in "$out/nolock.err" "--device-lock needs a lock file path, or none"
+expect_in "$out/nolock.err" "--device-lock: 1 required"
 run badlock 1 worker --connect ipc:///tmp/x --device-lock /proc/no/such/device.lock
 expect_in "$out/badlock.err" "device lock: cannot make /proc/no/such"
 run badopt 2 worker --bogus
-expect_in "$out/badopt.err" "unknown option '--bogus'"
+expect_in "$out/badopt.err" "The following argument was not expected: --bogus"
 run nokey 2 worker --connect tcp://127.0.0.1:5555 --key "$out/none.key" --server-key "$out/none.pub"
 
 # A simulated worker with nobody listening starts, and exits 0 on SIGTERM.

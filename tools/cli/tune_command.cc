@@ -5,17 +5,21 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "autotune/local_measurer.h"
 #include "autotune/tuner.h"
+#include "tools/cli/command_line.h"
 #include "tools/cli/farm_tune.h"
+#include "tools/cli/security_flags.h"
+#include "tools/cli/workload_flags.h"
+#include "tinygrad/base/check.h"
 #include "tinygrad/base/config.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/codegen/pipeline.h"
@@ -38,41 +42,16 @@ using autotune::TunerOptions;
 
 std::string S(std::string_view v) { return std::string(v); }
 
-void PrintTuneUsage(std::FILE* out) {
-  std::fprintf(out,
-               "usage: tg tune <workload> [--beam N] [--<param> N ...] [--db PATH] [--ignore-cache]\n"
-               "               [--json PATH] [--simd]\n"
-               "               [--workers N | --bind EP [--key FILE --allow PATH | --insecure] | --in-process]\n\n"
-               "Tunes every kernel of a built-in workload (see tg run --help) with BEAM search of\n"
-               "width N (default 2) on the CPU and stores the winners in the tuning database\n"
-               "(default: the tinygrad-cc cache directory; --db PATH for another file, or\n"
-               "postgresql://... for a shared one). Kernels already in the database are answered from\n"
-               "it; --ignore-cache searches again.\n"
-               "By default tg tune is a coordinator with one local `tg worker` per core on a private\n"
-               "ipc:// socket: every kernel is searched at once, each candidate runs in a worker's child\n"
-               "process (a crashing or hanging kernel is reported, never fatal), and measurements are\n"
-               "journaled in the database, so a killed tg tune resumes where it stopped. The workers\n"
-               "share the machine's device lock: one kernel is timed at a time, never while anything\n"
-               "compiles.\n"
-               "--workers N starts N local workers instead of one per core.\n"
-               "--bind EP takes remote workers instead (tcp:// with --key, our secret key file, and\n"
-               "--allow, the workers' public keys; or --insecure). --status-bind EP moves the status\n"
-               "socket (tg farm status).\n"
-               "--in-process searches one kernel at a time in this process (the BEAM of tg run).\n"
-               "--json PATH appends one JSON object per kernel (times, flops, bytes, search costs)\n"
-               "for tools/bench/perf_table.py.\n"
-               "--simd (same as BEAM_SIMD=1) adds our SIMD extension opt to the search: loads and\n"
-               "stores of 8 or 16 floats (AVX-512 vectors) where the reference stops at 4.\n"
-               "BEAM_* knobs, CACHELEVEL and THREADS from the environment apply.\n"
-               "--fake-timing (tests only): candidates are checked but not timed, each gets a fixed\n"
-               "time from its program (in-process too), so both modes pick the same opts.\n");
-}
-
-int Usage(const std::string& msg) {
-  std::fprintf(stderr, "tg tune: %s\n\n", msg.c_str());
-  PrintTuneUsage(stderr);
-  return 2;
-}
+constexpr char kDescription[] =
+    "Tunes every kernel of a built-in workload with BEAM search on the CPU and stores the winners\n"
+    "in the tuning database (default: the tinygrad-cc cache directory). Kernels already in the\n"
+    "database are answered from it; --ignore-cache searches again.\n"
+    "By default tg tune is a coordinator with one local `tg worker` per core on a private ipc://\n"
+    "socket: every kernel is searched at once, each candidate runs in a worker's child process (a\n"
+    "crashing or hanging kernel is reported, never fatal), and measurements are journaled in the\n"
+    "database, so a killed tg tune resumes where it stopped. The workers share the machine's\n"
+    "device lock: one kernel is timed at a time, never while anything compiles.\n"
+    "BEAM_* knobs, CACHELEVEL and THREADS from the environment apply.";
 
 std::string Ms(double s) { return s < 1e30 ? absl::StrFormat("%.3f ms", s * 1e3) : "-"; }
 
@@ -197,77 +176,45 @@ absl::Status AppendJson(const std::string& path, const Workload& w, const Worklo
 }  // namespace
 
 int TuneWorkloadCommand(std::span<const std::string_view> args) {
-  if (args.empty()) return Usage("no workload given");
-  if (args[0] == "-h" || args[0] == "--help") {
-    PrintTuneUsage(stdout);
-    return 0;
-  }
-  const Workload* w = FindWorkload(args[0]);
-  if (w == nullptr) return Usage(absl::StrCat("unknown workload '", S(args[0]), "'"));
-  WorkloadParams p = w->Defaults();
+  CLI::App app(kDescription, "tg tune");
+  SetUpCommandApp(app);
+  std::string name;
+  WorkloadParams p;
+  const Workload* w = AddWorkloadFlags(app, args, name, p);
   TunerOptions topts = TunerOptions::FromConfig(GetConfig());
   topts.beam = 2;
   std::string json_path;
   FarmTuneFlags farm;
-  bool in_process = false;
-  for (size_t i = 1; i < args.size(); ++i) {
-    std::string_view flag = args[i];
-    if (flag == "--in-process") {
-      in_process = true;
-      continue;
-    }
-    if (flag == "--insecure") {
-      farm.insecure = true;
-      continue;
-    }
-    if (flag == "--fake-timing") {
-      farm.fake_timing = true;
-      continue;
-    }
-    if ((flag == "--bind" || flag == "--status-bind" || flag == "--key" || flag == "--allow") && i + 1 < args.size()) {
-      std::string v = S(args[++i]);
-      (flag == "--bind" ? farm.bind : flag == "--status-bind" ? farm.status_bind : flag == "--key" ? farm.key : farm.allow) = v;
-      continue;
-    }
-    if (flag == "--ignore-cache") {
-      topts.ignore_cache = true;
-      continue;
-    }
-    if (flag == "--simd") {
-      SearchSettings s = topts.settings.value_or(SearchSettings::FromConfig(GetConfig()));
-      s.simd = true;
-      topts.settings = s;
-      continue;
-    }
-    if (flag.substr(0, 2) != "--" || i + 1 >= args.size())
-      return Usage(absl::StrCat("expected --<option> <value>, got '", S(flag), "'"));
-    std::string name(flag.substr(2));
-    std::string value = S(args[++i]);
-    if (name == "db") {
-      topts.db = value;
-      continue;
-    }
-    if (name == "json") {
-      json_path = value;
-      continue;
-    }
-    int64_t n;
-    if (!absl::SimpleAtoi(value, &n) || n < 1)
-      return Usage(absl::StrCat("--", name, " needs a positive integer, got '", value, "'"));
-    if (name == "beam") {
-      topts.beam = static_cast<int>(n);
-    } else if (name == "workers") {
-      farm.workers = static_cast<int>(n);
-    } else if (p.contains(name)) {
-      p[name] = n;
-    } else {
-      std::vector<std::string> known;
-      for (const auto& [k, v] : w->params) known.push_back(S(k));
-      return Usage(absl::StrCat(S(w->name), " has no parameter '", name, "' (it has: ", absl::StrJoin(known, ", "), ")"));
-    }
+  bool in_process = false, simd = false;
+  app.add_option("--beam", topts.beam, "BEAM width")->capture_default_str()->check(IntAtLeast(1));
+  app.add_option("--db", topts.db, "another database: a SQLite file, or postgresql://... for a shared one")
+      ->type_name("PATH");
+  app.add_flag("--ignore-cache", topts.ignore_cache, "search again kernels the database answers");
+  app.add_option("--json", json_path, "append one JSON object per kernel (times, flops, bytes, search costs)\n"
+                                      "for tools/bench/perf_table.py")
+      ->type_name("PATH");
+  app.add_flag("--simd", simd, "(same as BEAM_SIMD=1) add our SIMD extension opt to the search: loads and\n"
+                               "stores of 8 or 16 floats (AVX-512 vectors) where the reference stops at 4");
+  CLI::Option* workers = app.add_option("--workers", farm.workers, "N local workers instead of one per core")
+                             ->check(IntAtLeast(1));
+  CLI::Option* bind = app.add_option("--bind", farm.bind, "take remote workers on EP instead (tcp:// with\n"
+                                                          "--key and --allow, or --insecure)")
+                          ->type_name("EP");
+  app.add_option("--status-bind", farm.status_bind, "the status socket (tg farm status) on EP")->type_name("EP");
+  AddSecurityFlags(app, farm.security, SecurityRole::kServer);
+  app.add_flag("--in-process", in_process, "search one kernel at a time in this process (the BEAM of tg run)")
+      ->excludes(workers)
+      ->excludes(bind);
+  app.add_flag("--fake-timing", farm.fake_timing, "(tests only) candidates are checked but not timed; each\n"
+                                                  "gets a fixed time from its program (in-process too)");
+  if (std::optional<int> rc = ParseCommandLine(app, args)) return *rc;
+  TG_CHECK(w != nullptr && w->name == name) << "WORKLOAD was checked";
+  if (simd) {
+    SearchSettings s = topts.settings.value_or(SearchSettings::FromConfig(GetConfig()));
+    s.simd = true;
+    topts.settings = s;
   }
 
-  if (in_process && WantsFarm(farm)) return Usage("--in-process excludes --workers and --bind");
   if (!in_process && !WantsFarm(farm)) farm.workers = std::max(1, GetConfig().cpu_count);
 
   absl::StatusOr<Device*> dev = GetDevice("CPU");
@@ -334,7 +281,7 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
     farm_results = *std::move(r);
   }
   std::vector<Row> rows;
-  const bool simd = topts.settings.value_or(SearchSettings::FromConfig(GetConfig())).simd;
+  simd = topts.settings.value_or(SearchSettings::FromConfig(GetConfig())).simd;
   for (size_t i = 0; i < kernels.size(); ++i) {
     current = absl::StrFormat("kernel %zu/%zu", i + 1, kernels.size());
     absl::StatusOr<KernelTuning> t;

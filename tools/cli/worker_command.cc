@@ -8,14 +8,15 @@
 #include <climits>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "absl/strings/numbers.h"
 #include "autotune/device_lock.h"
-#include "autotune/net/curve_keys.h"
 #include "autotune/net/secure_endpoint.h"
 #include "tinygrad/base/config.h"
+#include "tools/cli/command_line.h"
+#include "tools/cli/security_flags.h"
 #include "workers/worker.h"
 #include "workers/worker_child.h"
 
@@ -27,34 +28,11 @@ using workers::TimingMode;
 using workers::Worker;
 using workers::WorkerOptions;
 
-void PrintWorkerUsage(std::FILE* out) {
-  std::fprintf(out,
-               "usage: tg worker --connect tcp://HOST:PORT|ipc://PATH [--id NAME] [--children N]\n"
-               "                 [--key FILE --server-key FILE | --insecure]\n"
-               "                 [--fake-timing | --simulate-device-ms X] [--exit-on-bye] [--heartbeat-ms N]\n"
-               "                 [--exit-with-parent] [--device-lock PATH|none]\n"
-               "                 [--inject-fault crash:OPTS|hang:OPTS ...]\n\n"
-               "Runs a tuning-farm worker: announces this machine's device class to the coordinator and\n"
-               "measures the candidates it sends, each in a child process (a crash or hang is reported,\n"
-               "never fatal). tcp:// needs CURVE keys (--key: this worker's secret key file, --server-key:\n"
-               "the coordinator's public key file; make them with tg keygen) or --insecure. --children\n"
-               "defaults to the number of cores. --fake-timing and --simulate-device-ms are for tests and\n"
-               "benchmarks only. SIGTERM or SIGINT: says bye to the coordinator and exits.\n"
-               "--device-lock: the machine-wide lock that every worker and tg tune on this machine share:\n"
-               "kernels are timed one at a time and never while anything compiles (default: device-CPU.lock\n"
-               "in the tinygrad-cc cache directory; none: this worker's children only take turns among\n"
-               "themselves).\n"
-               "--exit-with-parent (the local workers of tg tune --workers): SIGTERM when the process\n"
-               "that started this one dies, so a killed coordinator leaves no workers behind.\n"
-               "--inject-fault (tests only): a candidate with exactly these opts (JSON, as tg db show\n"
-               "prints them) crashes its child with SIGSEGV, or hangs it until the run deadline.\n");
-}
-
-int Usage(const std::string& msg) {
-  std::fprintf(stderr, "tg worker: %s\n\n", msg.c_str());
-  PrintWorkerUsage(stderr);
-  return 2;
-}
+constexpr char kDescription[] =
+    "Runs a tuning-farm worker: announces this machine's device class to the coordinator and\n"
+    "measures the candidates it sends, each in a child process (a crash or hang is reported,\n"
+    "never fatal). tcp:// needs CURVE keys (make them with tg keygen) or --insecure.\n"
+    "SIGTERM or SIGINT: says bye to the coordinator and exits.";
 
 Worker* g_worker = nullptr;
 
@@ -62,94 +40,69 @@ void OnSignal(int sig) {
   if (g_worker != nullptr) g_worker->Stop(sig);  // async-signal-safe
 }
 
-bool ParseInt(std::string_view s, int lo, int* out) {
-  return absl::SimpleAtoi(std::string(s), out) && *out >= lo;
-}
+std::string NotEmpty(const std::string& v) { return v.empty() ? "needs a value" : ""; }
 
 }  // namespace
 
 int WorkerCommand(std::span<const std::string_view> args) {
   if (!args.empty() && args[0] == "--child") return workers::WorkerChildMain(args.subspan(1));
+  CLI::App app(kDescription, "tg worker");
+  SetUpCommandApp(app);
   WorkerOptions o;
-  std::string key, server_key;
-  bool insecure = false, fake = false, simulate = false;
-  std::vector<std::string> faults;  // child arguments
+  SecurityFlags security;
+  bool fake = false, exit_with_parent = false;
+  std::optional<double> simulate_ms;
+  std::optional<int> heartbeat_ms;
+  std::vector<std::string> faults;
   std::string device_lock = autotune::DefaultDeviceLockPath(GetConfig().cache_dir, "CPU");
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string_view a = args[i];
-    auto value = [&](std::string_view* v) {
-      if (i + 1 >= args.size()) return false;
-      *v = args[++i];
-      return true;
-    };
-    std::string_view v;
-    if (a == "-h" || a == "--help") {
-      PrintWorkerUsage(stdout);
-      return 0;
-    } else if (a == "--connect") {
-      if (!value(&v)) return Usage("--connect needs an endpoint");
-      o.endpoint = std::string(v);
-    } else if (a == "--id") {
-      if (!value(&v) || v.empty()) return Usage("--id needs a name");
-      o.worker_id = std::string(v);
-    } else if (a == "--children") {
-      if (!value(&v) || !ParseInt(v, 1, &o.children)) return Usage("--children needs a count >= 1");
-    } else if (a == "--key") {
-      if (!value(&v)) return Usage("--key needs a secret key file");
-      key = std::string(v);
-    } else if (a == "--server-key") {
-      if (!value(&v)) return Usage("--server-key needs a public key file");
-      server_key = std::string(v);
-    } else if (a == "--insecure") {
-      insecure = true;
-    } else if (a == "--fake-timing") {
-      fake = true;
-    } else if (a == "--simulate-device-ms") {
-      double ms = 0;
-      if (!value(&v) || !absl::SimpleAtod(std::string(v), &ms) || ms < 0) {
-        return Usage("--simulate-device-ms needs a time >= 0");
-      }
-      simulate = true;
-      o.simulate_device_s = ms / 1000;
-    } else if (a == "--exit-on-bye") {
-      o.exit_on_bye = true;
-    } else if (a == "--exit-with-parent") {
-      prctl(PR_SET_PDEATHSIG, SIGTERM);
-      if (getppid() == 1) return 0;  // the parent died before the signal was armed
-    } else if (a == workers::kInjectFaultFlag) {
-      if (!value(&v)) return Usage("--inject-fault needs crash:OPTS or hang:OPTS");
-      if (absl::Status f = workers::ParseInjectedFault(v).status(); !f.ok()) return Usage(std::string(f.message()));
-      faults.insert(faults.end(), {std::string(workers::kInjectFaultFlag), std::string(v)});
-    } else if (a == "--device-lock") {
-      if (!value(&v) || v.empty()) return Usage("--device-lock needs a lock file path, or none");
-      device_lock = v == "none" ? "" : std::string(v);
-    } else if (a == "--heartbeat-ms") {
-      int ms = 0;
-      if (!value(&v) || !ParseInt(v, 1, &ms)) return Usage("--heartbeat-ms needs a time >= 1");
-      o.heartbeat = std::chrono::milliseconds(ms);
-    } else {
-      return Usage("unknown option '" + std::string(a) + "'");
-    }
+  app.add_option("--connect", o.endpoint, "the coordinator: tcp://HOST:PORT or ipc://PATH")
+      ->required()
+      ->check([](const std::string& ep) {
+        return ep.starts_with("tcp://") || ep.starts_with("ipc://")
+                   ? std::string()
+                   : "takes tcp://HOST:PORT or ipc://PATH, not '" + ep + "'";
+      });
+  app.add_option("--id", o.worker_id, "this worker's NAME (default: host and pid)")->check(NotEmpty);
+  app.add_option("--children", o.children, "child processes (default: the number of cores)")
+      ->check(IntAtLeast(1));
+  AddSecurityFlags(app, security, SecurityRole::kClient);
+  CLI::Option* fake_flag = app.add_flag("--fake-timing", fake, "(tests only) check candidates, time none");
+  app.add_option("--simulate-device-ms", simulate_ms, "(benchmarks only) every run takes X ms")
+      ->check(NonNegativeNumber())
+      ->excludes(fake_flag);
+  app.add_flag("--exit-on-bye", o.exit_on_bye, "exit when the coordinator says bye");
+  app.add_option("--heartbeat-ms", heartbeat_ms, "heartbeat interval")->check(IntAtLeast(1));
+  app.add_flag("--exit-with-parent", exit_with_parent,
+               "SIGTERM when the process that started this one dies (the local workers of tg tune)");
+  app.add_option("--device-lock", device_lock,
+                 "the machine-wide lock every worker and tg tune share: kernels are timed one at a\n"
+                 "time and never while anything compiles (default: device-CPU.lock in the cache\n"
+                 "directory; none: this worker's children only take turns among themselves)")
+      ->check(NotEmpty);
+  app.add_option(std::string(workers::kInjectFaultFlag), faults,
+                 "(tests only) crash:OPTS or hang:OPTS: a candidate with exactly these opts (JSON,\n"
+                 "as tg db show prints them) crashes its child with SIGSEGV, or hangs it")
+      ->check([](const std::string& spec) {
+        absl::Status s = workers::ParseInjectedFault(spec).status();
+        return s.ok() ? std::string() : std::string(s.message());
+      })
+      ->allow_extra_args(false);
+  if (std::optional<int> rc = ParseCommandLine(app, args)) return *rc;
+
+  if (exit_with_parent) {
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() == 1) return kExitOk;  // the parent died before the signal was armed
   }
-  if (o.endpoint.empty()) return Usage("--connect ENDPOINT is required");
-  if (!o.endpoint.starts_with("tcp://") && !o.endpoint.starts_with("ipc://")) {
-    return Usage("--connect takes tcp://HOST:PORT or ipc://PATH, not '" + o.endpoint + "'");
+  if (o.endpoint.starts_with("tcp://") && security.key.empty() && !security.insecure) {
+    return UsageError(app, "tcp:// needs --key FILE --server-key FILE (CURVE), or --insecure");
   }
-  if (fake && simulate) return Usage("--fake-timing and --simulate-device-ms exclude each other");
-  if (key.empty() != server_key.empty()) return Usage("--key and --server-key go together");
-  if (!key.empty() && insecure) return Usage("--insecure and CURVE keys exclude each other");
-  if (o.endpoint.starts_with("tcp://") && key.empty() && !insecure) {
-    return Usage("tcp:// needs --key FILE --server-key FILE (CURVE), or --insecure");
-  }
-  if (!key.empty()) {
-    absl::StatusOr<net::CurveKeyPair> mine = net::ReadSecretKeyFile(key);
-    if (!mine.ok()) return Usage(std::string(mine.status().message()));
-    absl::StatusOr<std::string> server = net::ReadPublicKeyFile(server_key);
-    if (!server.ok()) return Usage(std::string(server.status().message()));
-    o.security = net::SecurityOptions::CurveClient(*mine, *server);
-  } else if (insecure) {
-    o.security = net::SecurityOptions::Insecure();
-  }
+  absl::StatusOr<net::SecurityOptions> sec = ClientSecurity(security);
+  if (!sec.ok()) return UsageError(app, std::string(sec.status().message()));
+  o.security = *sec;
+  if (heartbeat_ms) o.heartbeat = std::chrono::milliseconds(*heartbeat_ms);
+  if (simulate_ms) o.simulate_device_s = *simulate_ms / 1000;
+  if (device_lock == "none") device_lock.clear();
+  const bool simulate = simulate_ms.has_value();
   o.mode = simulate ? TimingMode::kSimulate : fake ? TimingMode::kFakeTiming : TimingMode::kReal;
   // The child is this very binary (`tg worker --child`).
   char self[PATH_MAX] = {};
@@ -159,7 +112,8 @@ int WorkerCommand(std::span<const std::string_view> args) {
     return 1;
   }
   o.child_argv = {std::string(self, static_cast<size_t>(n)), "worker", "--child"};
-  o.child_argv.insert(o.child_argv.end(), faults.begin(), faults.end());
+  for (const std::string& f : faults)
+    o.child_argv.insert(o.child_argv.end(), {std::string(workers::kInjectFaultFlag), f});
   if (!device_lock.empty() && o.mode == TimingMode::kReal) {
     // opened here first, so that a bad path is this command's error rather than every job's
     if (absl::Status s = autotune::DeviceLock::Open(device_lock).status(); !s.ok()) {
