@@ -128,6 +128,13 @@ absl::StatusOr<TuningRecord> RecordFromObject(const Json& doc) {
   absl::StatusOr<SearchSettings> s = SearchSettings::Parse(settings);
   if (!s.ok()) return Bad("settings", s.status().message());
   r.key.settings = *s;
+  // absent or empty: a record from before the codegen options were part of the key
+  ASSIGN_OR_RETURN(std::string codegen, f.Str("codegen_options", /*optional=*/true));
+  if (!codegen.empty()) {
+    absl::StatusOr<CodegenOptions> o = CodegenOptions::FromKeyText(codegen);
+    if (!o.ok()) return Bad("codegen_options", o.status().message());
+    r.key.codegen_options = *o;
+  }
   ASSIGN_OR_RETURN(r.kernel_name, f.Str("kernel_name"));
   ASSIGN_OR_RETURN(const Json* opts, f.Get("opts"));
   if (!opts->is_array()) return Bad("opts", "wrong type");
@@ -163,6 +170,7 @@ std::string RecordToJson(const TuningRecord& r) {
       {"codegen_version", r.key.codegen_version},
       {"opt_version", r.key.opt_version},
       {"settings", r.key.settings.ToString()},
+      {"codegen_options", r.key.codegen_options ? r.key.codegen_options->KeyText() : ""},
       {"kernel_name", r.kernel_name},
       {"opts", OptsJson(r.opts)},
       {"time_s", r.time_s},

@@ -26,6 +26,33 @@ TEST(RecordJsonTest, RoundTripsEveryField) {
   EXPECT_EQ(*back, r);
 }
 
+// The codegen options of the key round-trip; a record exported before they were part of the
+// key has none (and keeps its digest); options that do not parse are an error naming them.
+TEST(RecordJsonTest, CodegenOptions) {
+  TuningRecord r = SampleRecord(9, 0.5);
+  r.key.codegen_options = CodegenOptions{.devectorize = 0, .disable_fast_idiv = true};
+  const std::string line = RecordToJson(r);
+  EXPECT_NE(line.find("\"codegen_options\":\"noopt=0 "), std::string::npos) << line;
+  absl::StatusOr<TuningRecord> back = RecordFromJson(line);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(*back, r);
+
+  TuningRecord old = SampleRecord(9, 0.5);
+  std::string old_line = RecordToJson(old);
+  const size_t at = old_line.find(",\"codegen_options\":\"\"");
+  ASSERT_NE(at, std::string::npos) << old_line;
+  old_line.erase(at, std::string(",\"codegen_options\":\"\"").size());
+  back = RecordFromJson(old_line);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->key.codegen_options, std::nullopt);
+  EXPECT_EQ(*back, old);
+
+  std::string bad = line;
+  bad.replace(bad.find("devectorize=0"), 13, "devectorize=x");
+  EXPECT_NE(RecordFromJson(bad).status().message().find("codegen_options"), std::string::npos)
+      << RecordFromJson(bad).status();
+}
+
 TEST(RecordJsonTest, ProvenanceMayBeMissingOtherFieldsMayNot) {
   TuningRecord r = SampleRecord(3, 0.5);
   std::string line = RecordToJson(r);
