@@ -11,7 +11,6 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "tinygrad/base/config.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/codegen/opt/heuristic.h"
@@ -290,7 +289,7 @@ void BeamSearcher::Feed(const MeasureBatch& b) {
   TG_CHECK(b.results.size() == pending_) << "the measurer answered " << b.results.size() << " of " << pending_;
   pending_valid_ = false;
   pending_ = 0;
-  const Config& cfg = GetConfig();
+  const BeamOptions& cfg = options_;
   switch (phase_) {
     case BeamProgress::Phase::kBaseline: {
       Account(b, Batch::kBaselines);
@@ -434,7 +433,7 @@ void BeamSearcher::FeedConfirmation(const MeasureBatch& b) {
   std::stable_sort(round.begin(), round.end(), [](const BeamEntry& x, const BeamEntry& y) { return x.time_s < y.time_s; });
   const double min_progress = settings_.min_progress_us * 1e-6;
   const bool progress = !round.empty() && round[0].time_s < kInf && beam_best - round[0].time_s >= min_progress;
-  if (GetConfig().beam_debug >= 1)
+  if (options_.beam_debug >= 1)
     std::printf("%7.2fs: re-timed, the beam's best %s against the round's %s: %s\n", elapsed_s(),
                 TimeStr(beam_best).c_str(), TimeStr(round.empty() ? kInf : round[0].time_s).c_str(),
                 progress ? "the search goes on" : "the search ends");

@@ -109,6 +109,10 @@ struct BeamOptions {
   // stopped there with a time estimated from its progress (MeasureOptions::first_run_stop_s).
   double refine_ratio = 1.25;
   std::function<void(const BeamProgress&)> progress;
+  // The search's trace on stdout: BEAM_DEBUG (1: a line per round and the finalists, 2: a line
+  // per candidate, 3: its samples), and DEBUG >= 2 for the round lines.
+  int beam_debug = 0;
+  int debug = 0;
 };
 
 struct Finalist {

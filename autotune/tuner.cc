@@ -29,6 +29,8 @@ TunerOptions TunerOptions::FromConfig(const Config& c) {
   return TunerOptions{.beam = c.beam,
                       .ignore_cache = c.ignore_beam_cache,
                       .codegen = CodegenOptions::FromConfig(c),
+                      .beam_debug = c.beam_debug,
+                      .debug = c.debug,
                       .lock_device = true};
 }
 
@@ -107,6 +109,8 @@ absl::StatusOr<KernelTuning> Tuner::Tune(const UOp& ast, Device& dev, const Code
   BeamOptions bo;
   // The heuristic's opts are always a candidate; a heuristic that fails is simply not one.
   if (absl::StatusOr<std::vector<Opt>> h = HeuristicOpts(ast, dev.renderer(), codegen); h.ok()) bo.heuristic_opts = *h;
+  bo.beam_debug = options_.beam_debug;
+  bo.debug = options_.debug;
   if (options_.progress) bo.progress = [&](const BeamProgress& p) { options_.progress(ast, p); };
   ASSIGN_OR_RETURN(BeamResult r, BeamSearch(task, dev.renderer(), *measurer, settings_, bo));
 

@@ -52,11 +52,15 @@ struct TunerOptions {
   // How kernels lower (the heuristic's and the lowering's settings): part of the key, and
   // what candidates are compiled with. Choose() uses the options the engine passes instead.
   CodegenOptions codegen;
+  // The searches' trace (BeamOptions::beam_debug and debug: BEAM_DEBUG, DEBUG).
+  int beam_debug = 0;
+  int debug = 0;
   // Whether the default measurer shares the machine's device lock (autotune/device_lock.h,
   // DefaultDeviceLockPath in the cache directory) with the farm workers and other tuners.
   bool lock_device = false;
 
-  // From the Config: beam = c.beam, ignore_cache = c.ignore_beam_cache, codegen, lock_device.
+  // From the Config: beam = c.beam, ignore_cache = c.ignore_beam_cache, codegen, the trace
+  // levels, lock_device.
   static TunerOptions FromConfig(const Config& c);
 };
 

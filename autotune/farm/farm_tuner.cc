@@ -266,7 +266,7 @@ absl::StatusOr<std::vector<FarmKernelResult>> FarmTuner::TuneAll(std::span<const
     }
     task->codegen = o_.codegen;
     s->task = std::make_shared<const KernelTask>(*task);
-    BeamOptions bo;
+    BeamOptions bo{.beam_debug = o_.beam_debug, .debug = o_.debug};
     if (absl::StatusOr<std::vector<Opt>> h = HeuristicOpts(asts[k], *o_.renderer, o_.codegen); h.ok()) bo.heuristic_opts = *h;
     absl::StatusOr<std::unique_ptr<BeamSearcher>> searcher =
         BeamSearcher::Create(*std::move(task), *o_.renderer, o_.settings, bo);

@@ -60,6 +60,8 @@ struct FarmTunerOptions {
   const Renderer* renderer = nullptr;  // the workers' renderer (the search's Scheduler)
   SearchSettings settings;
   CodegenOptions codegen;           // how candidates lower: in the keys and every job's task
+  int beam_debug = 0;               // the searches' trace (BeamOptions)
+  int debug = 0;
   bool ignore_cache = false;
   bool journal = true;
   // Called on the calling thread after each finished kernel and at most every 100 ms otherwise.

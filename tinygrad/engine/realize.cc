@@ -15,6 +15,7 @@
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/config.h"
 #include "tinygrad/base/status_macros.h"
+#include "tinygrad/codegen/codegen_options.h"
 #include "tinygrad/codegen/pipeline.h"
 #include "tinygrad/engine/buffer.h"
 #include "tinygrad/engine/device.h"
@@ -23,6 +24,7 @@
 #include "tinygrad/schedule/schedule.h"
 #include "tinygrad/uop/kernel_info.h"
 #include "tinygrad/uop/render.h"
+#include "tinygrad/uop/spec.h"
 
 namespace tg {
 namespace {
@@ -49,6 +51,8 @@ class MethodCache {
     const Config& c = GetConfig();
     // The Tensor API's edge: the environment's settings become the options every pass gets.
     const CodegenOptions codegen = CodegenOptions::FromConfig(c);
+    // SPEC >= 2 also verifies every graph rewrite's result (SPEC=1 only GetProgram's ends).
+    SetSpecCheckLevel(c.spec >= 2 ? 1 : 0);
     KernelOptChooser* chooser = GetKernelOptChooser();
     Key key{dev.name(), dev.compiler_id(), ast.key(), c.beam, codegen.KeyText(),
             chooser != nullptr ? chooser->id() : ""};

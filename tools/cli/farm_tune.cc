@@ -176,6 +176,8 @@ absl::StatusOr<std::vector<autotune::KernelTuning>> FarmTuneKernels(const std::v
                          .renderer = &dev.renderer(),
                          .settings = settings,
                          .codegen = topts.codegen,
+                         .beam_debug = topts.beam_debug,
+                         .debug = topts.debug,
                          .ignore_cache = topts.ignore_cache,
                          .progress = [&](const farm::FarmProgress& p) {
                            double best = 0;
