@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "tinygrad/base/check.h"
+#include "tinygrad/base/clock.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/codegen/opt/heuristic.h"
 #include "tinygrad/codegen/pipeline.h"
@@ -34,7 +35,6 @@ const CandidateResult& Resolved(const MeasureBatch& b, size_t j) {
   const CandidateResult& r = b.results[j];
   return r.outcome == Outcome::kDuplicate && r.duplicate_of >= 0 ? b.results[r.duplicate_of] : r;
 }
-double Since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 int64_t MaxOf(const SInt& x) { return x.is_int() ? x.value() : x.vmax(); }
 
@@ -172,7 +172,7 @@ BeamSearcher::BeamSearcher(KernelTask task, const UOp& optimizer_input, const Re
 
 BeamSearcher::~BeamSearcher() = default;
 
-double BeamSearcher::elapsed_s() const { return Since(start_); }
+double BeamSearcher::elapsed_s() const { return SecondsSince(start_); }
 
 void BeamSearcher::Report(BeamProgress::Phase phase, int cands, int timed) const {
   if (!options_.progress) return;
@@ -206,7 +206,7 @@ std::optional<BeamRequest> BeamSearcher::Next() {
       for (const BeamEntry& e : beam_)
         for (auto& [idx, child] : GetKernelActions(e.sched, actions_, settings_, /*include_0=*/false))
           round_.push_back(std::move(child));
-      result_.actions_wall_s += Since(a0);
+      result_.actions_wall_s += SecondsSince(a0);
       for (const Scheduler& c : round_) req.candidates.push_back(c.applied_opts());
       // the reference stops a candidate at 3x the best of the beam; the baselines bound it too
       req.options.early_stop_s = std::min(beam_[0].time_s, best_s_) * 3;

@@ -8,20 +8,12 @@
 #include "absl/strings/str_cat.h"
 #include "tinygrad/base/config.h"
 #include "tinygrad/base/status_macros.h"
-#include "tinygrad/uop/kernel_info.h"
-#include "tools/cli/version.h"
 #include "autotune/local_measurer.h"
+#include "autotune/search_record.h"
+#include "tinygrad/base/clock.h"
 
 namespace tg::autotune {
 namespace {
-
-double Since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-std::string KernelName(const UOp& ast) {
-  return KernelInfo::IsKernelInfo(ast.arg()) ? KernelInfo::FromArg(ast.arg()).name : "";
-}
 
 }  // namespace
 
@@ -80,7 +72,7 @@ absl::StatusOr<Measurer*> Tuner::MeasurerFor(Device& dev) {
 absl::StatusOr<KernelTuning> Tuner::Tune(const UOp& ast, Device& dev) { return Tune(ast, dev, options_.codegen); }
 
 absl::StatusOr<KernelTuning> Tuner::Tune(const UOp& ast, Device& dev, const CodegenOptions& codegen) {
-  auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = std::chrono::steady_clock::now();
   ASSIGN_OR_RETURN(const DeviceClass* dc, ClassOf(dev));
   TuningKey key = TuningKey::Make(ast, *dc, settings_, codegen);
   KernelTuning out;
@@ -94,12 +86,12 @@ absl::StatusOr<KernelTuning> Tuner::Tune(const UOp& ast, Device& dev, const Code
     if (hit.has_value()) {
       out.record = std::move(hit);
       out.from_cache = true;
-      out.wall_s = Since(t0);
+      out.wall_s = SecondsSince(t0);
       return out;
     }
   }
   if (options_.beam == 0) {
-    out.wall_s = Since(t0);
+    out.wall_s = SecondsSince(t0);
     return out;
   }
 
@@ -114,25 +106,13 @@ absl::StatusOr<KernelTuning> Tuner::Tune(const UOp& ast, Device& dev, const Code
   if (options_.progress) bo.progress = [&](const BeamProgress& p) { options_.progress(ast, p); };
   ASSIGN_OR_RETURN(BeamResult r, BeamSearch(task, dev.renderer(), *measurer, settings_, bo));
 
-  TuningRecord rec{
-      .key = key,
-      .kernel_name = StripAnsi(KernelName(ast)),
-      .opts = r.opts,
-      .time_s = r.time_s,
-      .candidates = r.timed,
-      .device_description = dc->Describe(),
-      .tinygrad_cc_version = std::string(kVersion),
-      .search_wall_s = r.search_wall_s,
-      .worker = "local",
-      .host = HostName(),
-      .samples_s = r.samples_s,
-  };
-  if (r.noopt_s < kInf) rec.noopt_time_s = r.noopt_s;
-  if (r.heuristic_s < kInf) rec.heuristic_time_s = r.heuristic_s;
+  TuningRecord rec = RecordOfSearch(key, ast, r, *dc);
+  rec.worker = "local";
+  rec.host = HostName();
   if (db_ != nullptr) RETURN_IF_ERROR(db_->Put(rec).status());
   out.record = std::move(rec);
   out.search = std::move(r);
-  out.wall_s = Since(t0);
+  out.wall_s = SecondsSince(t0);
   return out;
 }
 

@@ -13,19 +13,14 @@
 #include "absl/strings/str_cat.h"
 #include "autotune/codec/farm_codec.h"
 #include "autotune/farm/farm_measurer.h"
+#include "autotune/search_record.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/status_macros.h"
-#include "tinygrad/uop/kernel_info.h"
-#include "tools/cli/version.h"
 
 namespace tg::autotune::farm {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::string KernelName(const UOp& ast) {
-  return KernelInfo::IsKernelInfo(ast.arg()) ? KernelInfo::FromArg(ast.arg()).name : "";
-}
 
 Outcome ParseOutcome(const std::string& name) {
   for (int i = 0; i < kNumOutcomes; ++i)
@@ -122,18 +117,8 @@ absl::StatusOr<std::vector<FarmKernelResult>> FarmTuner::TuneAll(std::span<const
     s.finished = true;
     FarmKernelResult& r = out[s.index];
     const BeamResult& br = s.searcher->result();
-    TuningRecord rec{
-        .key = r.key,
-        .kernel_name = StripAnsi(KernelName(r.ast)),
-        .opts = br.opts,
-        .time_s = br.time_s,
-        .candidates = br.timed,
-        .device_description = o_.device_class.Describe(),
-        .tinygrad_cc_version = std::string(kVersion),
-        .search_wall_s = br.search_wall_s,
-    };
-    if (br.noopt_s < kInf) rec.noopt_time_s = br.noopt_s;
-    if (br.heuristic_s < kInf) rec.heuristic_time_s = br.heuristic_s;
+    TuningRecord rec = RecordOfSearch(r.key, r.ast, br, o_.device_class);
+    rec.samples_s.clear();  // the winner's samples as its worker measured them, below
     for (size_t i = 0; i < s.final_results.size(); ++i)
       if (s.final_results[i].program_hash == br.program_hash && s.final_results[i].timed()) {
         rec.worker = s.final_measured_by[i].worker;

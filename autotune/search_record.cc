@@ -1,0 +1,28 @@
+// File: autotune/search_record.cc
+#include "autotune/search_record.h"
+
+#include <string>
+
+#include "tinygrad/uop/kernel_info.h"
+#include "tools/cli/version.h"
+
+namespace tg::autotune {
+
+TuningRecord RecordOfSearch(const TuningKey& key, const UOp& ast, const BeamResult& r, const DeviceClass& device) {
+  TuningRecord rec{
+      .key = key,
+      .kernel_name = KernelInfo::IsKernelInfo(ast.arg()) ? StripAnsi(KernelInfo::FromArg(ast.arg()).name) : "",
+      .opts = r.opts,
+      .time_s = r.time_s,
+      .candidates = r.timed,
+      .device_description = device.Describe(),
+      .tinygrad_cc_version = std::string(kVersion),
+      .search_wall_s = r.search_wall_s,
+      .samples_s = r.samples_s,
+  };
+  if (r.noopt_s < kInf) rec.noopt_time_s = r.noopt_s;
+  if (r.heuristic_s < kInf) rec.heuristic_time_s = r.heuristic_s;
+  return rec;
+}
+
+}  // namespace tg::autotune
