@@ -5,14 +5,12 @@
 #include <string>
 #include <tuple>
 
-#include "tinygrad/base/config.h"
 
 namespace tg {
 
 absl::flat_hash_map<const Buffer*, std::shared_ptr<Buffer>> PlanMemory(
     std::span<const BufferList> items, const absl::flat_hash_set<const Buffer*>& keep) {
   absl::flat_hash_map<const Buffer*, std::shared_ptr<Buffer>> assigned;
-  if (GetConfig().no_memory_planner) return assigned;
 
   // Lifetimes of the plannable buffers, in first-appearance order.
   struct Life {

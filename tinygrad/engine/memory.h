@@ -23,7 +23,8 @@ namespace tg {
 using BufferList = std::vector<std::shared_ptr<Buffer>>;
 
 // `items[i]` are the buffers schedule item i uses. Buffers in `keep` (outputs the caller
-// holds, inputs of copies) are never replaced. Returns replaced -> replacement.
+// holds, inputs of copies) are never replaced. Returns replaced -> replacement. (NO_MEMORY_PLANNER
+// is the caller's: it does not call this.)
 absl::flat_hash_map<const Buffer*, std::shared_ptr<Buffer>> PlanMemory(
     std::span<const BufferList> items, const absl::flat_hash_set<const Buffer*>& keep);
 

@@ -244,7 +244,8 @@ absl::StatusOr<absl::flat_hash_map<UOp, UOp>> Realize(std::span<const UOp> roots
   for (size_t i = 0; i < sched.items.size(); ++i)
     if (sched.items[i].ast.op() != Ops::SINK)
       for (const auto& b : item_bufs[i]) keep.insert(b.get());
-  auto planned = PlanMemory(item_bufs, keep);
+  absl::flat_hash_map<const Buffer*, std::shared_ptr<Buffer>> planned;
+  if (!c.no_memory_planner) planned = PlanMemory(item_bufs, keep);
   for (BufferList& bl : item_bufs)
     for (std::shared_ptr<Buffer>& b : bl)
       if (auto it = planned.find(b.get()); it != planned.end()) b = it->second;
