@@ -16,7 +16,6 @@
 #include "absl/strings/str_cat.h"
 #include "autotune/output_check.h"
 #include "tinygrad/base/check.h"
-#include "tinygrad/base/config.h"
 #include "tinygrad/base/stable_hash.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/codegen/pipeline.h"
@@ -181,7 +180,8 @@ double FakeTimeS(uint64_t program_hash) {
 LocalMeasurer::LocalMeasurer(Device* device, LocalMeasurerOptions options)
     : device_(device),
       clock_(options.clock != nullptr ? *options.clock : Clock::Real()),
-      compile_threads_(options.compile_threads > 0 ? options.compile_threads : std::max(1, GetConfig().cpu_count)),
+      compile_threads_(options.compile_threads > 0 ? options.compile_threads
+                                                   : std::max(1, static_cast<int>(std::thread::hardware_concurrency()))),
       options_(std::move(options)) {
   TG_CHECK(device_ != nullptr);
 }

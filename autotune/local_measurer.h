@@ -43,7 +43,7 @@ namespace tg::autotune {
 
 struct LocalMeasurerOptions {
   std::string device = "CPU";
-  int compile_threads = 0;  // threads lowering and compiling a batch; 0: Config.cpu_count
+  int compile_threads = 0;  // threads lowering and compiling a batch; 0: the machine's CPUs
   // For tests of the worker farm only: every timed run's sample is FakeTimeS(program hash)
   // instead of a measurement (the check run still runs the kernel and compares its outputs),
   // so that any two measurers agree on every time and pick the same winners.

@@ -23,7 +23,8 @@ TunerOptions TunerOptions::FromConfig(const Config& c) {
                       .codegen = CodegenOptions::FromConfig(c),
                       .beam_debug = c.beam_debug,
                       .debug = c.debug,
-                      .lock_device = true};
+                      .lock_device = true,
+                      .compile_threads = c.cpu_count};
 }
 
 absl::StatusOr<std::unique_ptr<Tuner>> Tuner::Create(const TunerOptions& options) {
@@ -63,7 +64,9 @@ absl::StatusOr<Measurer*> Tuner::MeasurerFor(Device& dev) {
     if (options_.lock_device) {
       ASSIGN_OR_RETURN(lock, DeviceLock::Open(DefaultDeviceLockPath(GetConfig().cache_dir, dev.name())));
     }
-    ASSIGN_OR_RETURN(std::unique_ptr<LocalMeasurer> m, LocalMeasurer::Create({.device = dev.name(), .device_lock = lock}));
+    ASSIGN_OR_RETURN(std::unique_ptr<LocalMeasurer> m, LocalMeasurer::Create({.device = dev.name(),
+                                                                     .compile_threads = options_.compile_threads,
+                                                                     .device_lock = lock}));
     measurer_ = std::move(m);
   }
   return measurer_.get();

@@ -58,9 +58,11 @@ struct TunerOptions {
   // Whether the default measurer shares the machine's device lock (autotune/device_lock.h,
   // DefaultDeviceLockPath in the cache directory) with the farm workers and other tuners.
   bool lock_device = false;
+  // Threads of the default measurer that lower and compile candidates; 0: the machine's CPUs.
+  int compile_threads = 0;
 
   // From the Config: beam = c.beam, ignore_cache = c.ignore_beam_cache, codegen, the trace
-  // levels, lock_device.
+  // levels, lock_device, compile_threads = c.cpu_count.
   static TunerOptions FromConfig(const Config& c);
 };
 
