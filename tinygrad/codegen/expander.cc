@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "tinygrad/base/check.h"
-#include "tinygrad/codegen/graph_util.h"
+#include "tinygrad/uop/graph_util.h"
 #include "tinygrad/uop/kernel_info.h"
 
 namespace tg {

@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "tinygrad/base/check.h"
-#include "tinygrad/codegen/graph_util.h"
 #include "tinygrad/uop/graph_rewrite.h"
+#include "tinygrad/uop/graph_util.h"
 #include "tinygrad/uop/kernel_info.h"
 #include "tinygrad/uop/symbolic/symbolic.h"
 

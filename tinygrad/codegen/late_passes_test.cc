@@ -7,9 +7,9 @@
 #include "gtest/gtest.h"
 #include "tinygrad/codegen/expander.h"
 #include "tinygrad/codegen/gpudims.h"
-#include "tinygrad/codegen/graph_util.h"
 #include "tinygrad/codegen/linearizer.h"
 #include "tinygrad/uop/graph_rewrite.h"
+#include "tinygrad/uop/graph_util.h"
 #include "tinygrad/uop/render.h"
 #include "tinygrad/uop/symbolic/symbolic.h"
 

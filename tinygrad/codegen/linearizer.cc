@@ -8,8 +8,8 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "tinygrad/base/check.h"
-#include "tinygrad/codegen/graph_util.h"
 #include "tinygrad/codegen/py_sort.h"
+#include "tinygrad/uop/graph_util.h"
 #include "tinygrad/uop/symbolic/helpers.h"
 
 namespace tg {

@@ -2,6 +2,7 @@
 // Tests of apply_movement_op against the reference (testdata/apply_movement_op.txt, written by
 // tools/golden/gen_apply_movement_op.py), of pm_mops, and of run_rangeify.
 #include "tinygrad/schedule/indexing.h"
+#include "tinygrad/uop/movement/movement.h"
 
 #include <fstream>
 #include <string>

@@ -11,14 +11,14 @@
 
 #include "absl/status/status.h"
 #include "tinygrad/base/check.h"
-#include "tinygrad/codegen/graph_util.h"
-#include "tinygrad/codegen/local_buffers.h"
-#include "tinygrad/codegen/simplify.h"
 #include "tinygrad/schedule/indexing.h"
+#include "tinygrad/schedule/local_buffers.h"
 #include "tinygrad/schedule/rangeify.h"
 #include "tinygrad/uop/graph_rewrite.h"
+#include "tinygrad/uop/graph_util.h"
 #include "tinygrad/uop/kernel_info.h"
 #include "tinygrad/uop/symbolic/helpers.h"
+#include "tinygrad/uop/symbolic/range_simplify.h"
 #include "tinygrad/uop/symbolic/symbolic.h"
 
 namespace tg {

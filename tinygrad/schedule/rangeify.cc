@@ -10,14 +10,15 @@
 
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/config.h"
-#include "tinygrad/codegen/graph_util.h"
-#include "tinygrad/codegen/local_buffers.h"
-#include "tinygrad/codegen/simplify.h"
 #include "tinygrad/schedule/indexing.h"
+#include "tinygrad/schedule/local_buffers.h"
 #include "tinygrad/uop/graph_rewrite.h"
+#include "tinygrad/uop/graph_util.h"
 #include "tinygrad/uop/kernel_info.h"
+#include "tinygrad/uop/movement/movement.h"
 #include "tinygrad/uop/shape.h"
 #include "tinygrad/uop/symbolic/helpers.h"
+#include "tinygrad/uop/symbolic/range_simplify.h"
 #include "tinygrad/uop/symbolic/symbolic.h"
 
 namespace tg {

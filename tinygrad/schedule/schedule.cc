@@ -12,9 +12,9 @@
 #include "absl/synchronization/mutex.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/status_macros.h"
-#include "tinygrad/codegen/graph_util.h"
 #include "tinygrad/schedule/kernelize.h"
 #include "tinygrad/uop/graph_rewrite.h"
+#include "tinygrad/uop/graph_util.h"
 
 namespace tg {
 namespace {

@@ -13,12 +13,12 @@
 #include "absl/strings/str_join.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/status_macros.h"
-#include "tinygrad/codegen/graph_util.h"
-#include "tinygrad/codegen/simplify.h"
 #include "tinygrad/uop/graph_rewrite.h"
+#include "tinygrad/uop/graph_util.h"
 #include "tinygrad/uop/kernel_info.h"
 #include "tinygrad/uop/render.h"
 #include "tinygrad/uop/symbolic/helpers.h"
+#include "tinygrad/uop/symbolic/range_simplify.h"
 #include "tinygrad/uop/symbolic/symbolic.h"
 
 namespace tg {

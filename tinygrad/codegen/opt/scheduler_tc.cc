@@ -7,9 +7,9 @@
 #include "absl/strings/str_cat.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/status_macros.h"
-#include "tinygrad/codegen/graph_util.h"
 #include "tinygrad/codegen/opt/scheduler.h"
 #include "tinygrad/uop/graph_rewrite.h"
+#include "tinygrad/uop/graph_util.h"
 #include "tinygrad/uop/symbolic/helpers.h"
 
 namespace tg {

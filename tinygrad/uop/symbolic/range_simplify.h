@@ -1,6 +1,8 @@
-// File: tinygrad/codegen/simplify.h
+// File: tinygrad/uop/symbolic/range_simplify.h
 // Port of tinygrad/codegen/simplify.py: range flattening, splitting and merging, reduce
 // simplification (arange folding, reduce over one-hot loads) and the CPU store-range cut.
+// tinygrad's scheduler imports pm_flatten_range and pm_reduce_simplify from codegen; here the
+// rule sets live below both, so the scheduler never depends on the code generator.
 //
 // Example:
 //   SplitRangesContext ctx;
@@ -10,8 +12,8 @@
 //   const std::string device = "CPU";
 //   sink = GraphRewrite(sink, PmSplitStore(), {.name = "cut store ranges",
 //                                              .ctx = RewriteCtx::Of(device)});
-#ifndef TINYGRAD_CODEGEN_SIMPLIFY_H_
-#define TINYGRAD_CODEGEN_SIMPLIFY_H_
+#ifndef TINYGRAD_UOP_SYMBOLIC_RANGE_SIMPLIFY_H_
+#define TINYGRAD_UOP_SYMBOLIC_RANGE_SIMPLIFY_H_
 
 #include <string>
 #include <utility>
@@ -55,4 +57,4 @@ const PatternMatcher& PmSplitStore();
 
 }  // namespace tg
 
-#endif  // TINYGRAD_CODEGEN_SIMPLIFY_H_
+#endif  // TINYGRAD_UOP_SYMBOLIC_RANGE_SIMPLIFY_H_

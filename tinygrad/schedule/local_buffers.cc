@@ -1,16 +1,16 @@
-// File: tinygrad/codegen/local_buffers.cc
+// File: tinygrad/schedule/local_buffers.cc
 // Port of tinygrad/schedule/rangeify.py: late_buffer_view/to_bufferview, bufferize_to_store,
 // flatten_bufferize, pm_add_buffers_local and rangeify_codegen.
-#include "tinygrad/codegen/local_buffers.h"
+#include "tinygrad/schedule/local_buffers.h"
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
 #include "tinygrad/base/check.h"
-#include "tinygrad/codegen/graph_util.h"
-#include "tinygrad/schedule/indexing.h"
+#include "tinygrad/uop/graph_util.h"
 #include "tinygrad/uop/kernel_info.h"
+#include "tinygrad/uop/movement/movement.h"
 #include "tinygrad/uop/shape.h"
 #include "tinygrad/uop/symbolic/helpers.h"
 

@@ -1,7 +1,8 @@
-// File: tinygrad/codegen/graph_util.h
-// Graph helpers the code generator's passes share: tinygrad's UOp properties and sugar that the
-// uop library does not expose (range_start, ended_ranges, ranges of a whole graph at once,
-// gated toposort, consumer map, end/after/group/reduce builders, substitute as a rule set).
+// File: tinygrad/uop/graph_util.h
+// Graph helpers the scheduler's and the code generator's passes share: tinygrad's UOp
+// properties and sugar that the uop library does not expose (range_start, ended_ranges, ranges
+// of a whole graph at once, gated toposort, consumer map, end/after/group/reduce builders,
+// substitute as a rule set).
 //
 // Port of tinygrad/uop/ops.py: toposort(gate), get_consumer_map, UOp.end/after/group/reduce/sink
 // and _substitute (ranges and ended_ranges are UOp methods).
@@ -9,8 +10,8 @@
 // Example:
 //   store.ranges()                      // the RANGEs the store is inside of (uop.h)
 //   UOp e = End(store, {r0, r1});       // END(store, r0, r1)
-#ifndef TINYGRAD_CODEGEN_GRAPH_UTIL_H_
-#define TINYGRAD_CODEGEN_GRAPH_UTIL_H_
+#ifndef TINYGRAD_UOP_GRAPH_UTIL_H_
+#define TINYGRAD_UOP_GRAPH_UTIL_H_
 
 #include <functional>
 #include <span>
@@ -63,4 +64,4 @@ std::vector<UOp> NodesWithOp(const UOp& root, OpSet ops);
 
 }  // namespace tg
 
-#endif  // TINYGRAD_CODEGEN_GRAPH_UTIL_H_
+#endif  // TINYGRAD_UOP_GRAPH_UTIL_H_

@@ -1,6 +1,6 @@
-// File: tinygrad/codegen/graph_util.cc
+// File: tinygrad/uop/graph_util.cc
 // Port of tinygrad/uop/ops.py: the UOp properties and sugar of graph_util.h.
-#include "tinygrad/codegen/graph_util.h"
+#include "tinygrad/uop/graph_util.h"
 
 #include <algorithm>
 

@@ -1,15 +1,15 @@
-// File: tinygrad/codegen/simplify_test.cc
+// File: tinygrad/uop/symbolic/range_simplify_test.cc
 // Tests of codegen/simplify.cc's rule sets. Every expectation is the reference's answer on the
 // same graph (tinygrad 35900290, graphs built the same way in Python and printed with
 // render(), which simplifies first).
-#include "tinygrad/codegen/simplify.h"
+#include "tinygrad/uop/symbolic/range_simplify.h"
 
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "tinygrad/codegen/graph_util.h"
 #include "tinygrad/uop/graph_rewrite.h"
+#include "tinygrad/uop/graph_util.h"
 #include "tinygrad/uop/render.h"
 #include "tinygrad/uop/symbolic/symbolic.h"
 

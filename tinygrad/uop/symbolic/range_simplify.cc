@@ -1,16 +1,16 @@
-// File: tinygrad/codegen/simplify.cc
+// File: tinygrad/uop/symbolic/range_simplify.cc
 // Port of tinygrad/codegen/simplify.py: pm_flatten_range, pm_simplify_ranges, pm_split_ranges,
 // the reduce simplifications (pm_reduce_unparented/collapse/load_collapse/simplify,
 // pm_load_collapse) and pm_split_store.
-#include "tinygrad/codegen/simplify.h"
+#include "tinygrad/uop/symbolic/range_simplify.h"
 
 #include <algorithm>
 #include <string>
 
 #include "absl/container/flat_hash_set.h"
 #include "tinygrad/base/check.h"
-#include "tinygrad/codegen/graph_util.h"
 #include "tinygrad/uop/graph_rewrite.h"
+#include "tinygrad/uop/graph_util.h"
 #include "tinygrad/uop/symbolic/helpers.h"
 #include "tinygrad/uop/symbolic/symbolic.h"
 

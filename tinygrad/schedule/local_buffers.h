@@ -1,6 +1,8 @@
-// File: tinygrad/codegen/local_buffers.h
-// Port of the codegen-side parts of tinygrad/schedule/rangeify.py: flatten_bufferize,
-// to_bufferview, bufferize_to_store, pm_add_buffers_local and rangeify_codegen.
+// File: tinygrad/schedule/local_buffers.h
+// Port of the BUFFERIZE parts of tinygrad/schedule/rangeify.py: flatten_bufferize,
+// to_bufferview, bufferize_to_store, pm_add_buffers_local and rangeify_codegen. The scheduler
+// uses them to split kernels and the code generator (which may depend on the scheduler, as in
+// tinygrad's codegen/__init__.py) for its "add local buffers" pass.
 //
 // A BUFFERIZE (a value materialized over its ranges) becomes a buffer plus the STORE that fills
 // it: a LOCAL one a DEFINE_LOCAL written then read after a BARRIER, a GLOBAL one a new BUFFER
@@ -10,8 +12,8 @@
 //   int64_t counter = 0;
 //   sink = GraphRewrite(sink, PmAddBuffersLocal() + RangeifyCodegen(),
 //                       {.name = "add local buffers", .ctx = RewriteCtx::Of(counter)});
-#ifndef TINYGRAD_CODEGEN_LOCAL_BUFFERS_H_
-#define TINYGRAD_CODEGEN_LOCAL_BUFFERS_H_
+#ifndef TINYGRAD_SCHEDULE_LOCAL_BUFFERS_H_
+#define TINYGRAD_SCHEDULE_LOCAL_BUFFERS_H_
 
 #include <cstdint>
 #include <optional>
@@ -47,4 +49,4 @@ std::optional<Arg> ContiguousOpts(const UOp& root);
 
 }  // namespace tg
 
-#endif  // TINYGRAD_CODEGEN_LOCAL_BUFFERS_H_
+#endif  // TINYGRAD_SCHEDULE_LOCAL_BUFFERS_H_

@@ -1,14 +1,14 @@
-// File: tinygrad/codegen/local_buffers_test.cc
-// Tests of codegen/local_buffers.cc. The PrettyPrint strings are the reference's print() of
+// File: tinygrad/schedule/local_buffers_test.cc
+// Tests of schedule/local_buffers.cc. The PrettyPrint strings are the reference's print() of
 // the same graphs (tinygrad 35900290, schedule/rangeify.py's functions called directly).
-#include "tinygrad/codegen/local_buffers.h"
+#include "tinygrad/schedule/local_buffers.h"
 
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "tinygrad/codegen/graph_util.h"
 #include "tinygrad/uop/graph_rewrite.h"
+#include "tinygrad/uop/graph_util.h"
 #include "tinygrad/uop/kernel_info.h"
 
 namespace tg {
