@@ -4,7 +4,7 @@
 #include <string>
 
 #include "tinygrad/uop/kernel_info.h"
-#include "tools/cli/version.h"
+#include "tinygrad/base/version.h"
 
 namespace tg::autotune {
 

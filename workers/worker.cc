@@ -31,8 +31,8 @@
 #include "tinygrad/base/config.h"
 #include "tinygrad/base/stable_hash.h"
 #include "tinygrad/base/status_macros.h"
+#include "tinygrad/base/version.h"
 #include "tinygrad/engine/device.h"
-#include "tools/cli/version.h"
 #include "workers/child_pool.h"
 #include "workers/worker_child.h"
 

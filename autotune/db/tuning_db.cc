@@ -11,7 +11,7 @@
 #include "autotune/db/postgres_tuning_db.h"
 #include "autotune/db/sqlite_tuning_db.h"
 #include "tinygrad/base/status_macros.h"
-#include "tools/cli/version.h"
+#include "tinygrad/base/version.h"
 
 namespace tg::autotune {
 

@@ -47,7 +47,7 @@
 
 namespace tg::autotune {
 
-// The build that wrote a record: "0.1.0 (tinygrad 35900290, GCC 12.2.0)" (tools/cli/version.h).
+// The build that wrote a record: "0.1.0 (tinygrad 35900290, GCC 12.2.0)" (tinygrad/base/version.h).
 std::string TinygradCcBuild();
 
 struct TuningRecord {

@@ -7,7 +7,7 @@
 //   - the kernel AST's structure (AstTuningHash),
 //   - the device class (CPU model and ISA flags / GPU arch, cores; autotune/device_class.h),
 //   - the renderer and the kernel compiler's identity,
-//   - the version of our code generator (tools/cli/version.h kVersion, bumped when generated
+//   - the version of our code generator (tinygrad/base/version.h kVersion, bumped when generated
 //     kernels may differ: the renderer's name alone does not change when its output does),
 //   - the meaning of opts (kOptSemanticsVersion),
 //   - the search settings (width and the BEAM_* knobs),
@@ -26,9 +26,9 @@
 
 #include "autotune/device_class.h"
 #include "autotune/search_settings.h"
+#include "tinygrad/base/version.h"
 #include "tinygrad/codegen/codegen_options.h"
 #include "tinygrad/uop/uop.h"
-#include "tools/cli/version.h"
 
 namespace tg::autotune {
 

@@ -25,8 +25,8 @@
 #include "autotune/db/tuning_key.h"
 #include "tinygrad/base/config.h"
 #include "tinygrad/base/check.h"
+#include "tinygrad/base/version.h"
 #include "tools/cli/command_line.h"
-#include "tools/cli/version.h"
 
 namespace tg {
 namespace {

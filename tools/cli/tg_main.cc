@@ -12,12 +12,12 @@
 #include <string_view>
 #include <vector>
 
+#include "tinygrad/base/version.h"
 #include "tools/cli/db_command.h"
 #include "tools/cli/farm_command.h"
 #include "tools/cli/keygen_command.h"
 #include "tools/cli/run_command.h"
 #include "tools/cli/tune_command.h"
-#include "tools/cli/version.h"
 #include "tools/cli/worker_command.h"
 
 namespace tg {

@@ -1,10 +1,10 @@
-// File: tools/cli/version.h
+// File: tinygrad/base/version.h
 //
 // The one place the tinygrad-cc version is defined. Anything that must change when the
 // compiler's output may change (e.g. the tuning DB key) reads these constants.
 
-#ifndef TOOLS_CLI_VERSION_H_
-#define TOOLS_CLI_VERSION_H_
+#ifndef TINYGRAD_BASE_VERSION_H_
+#define TINYGRAD_BASE_VERSION_H_
 
 #include <string_view>
 
@@ -28,4 +28,4 @@ inline constexpr std::string_view kCompilerVersion = "unknown compiler";
 
 }  // namespace tg
 
-#endif  // TOOLS_CLI_VERSION_H_
+#endif  // TINYGRAD_BASE_VERSION_H_
