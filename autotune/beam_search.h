@@ -48,7 +48,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "autotune/measurer.h"
-#include "autotune/search_settings.h"
+#include "autotune/key/search_settings.h"
 #include "tinygrad/codegen/opt/opt.h"
 #include "tinygrad/codegen/opt/scheduler.h"
 #include "tinygrad/codegen/renderer.h"

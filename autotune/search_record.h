@@ -6,7 +6,7 @@
 
 #include "autotune/beam_search.h"
 #include "autotune/db/tuning_db.h"
-#include "autotune/device_class.h"
+#include "autotune/key/device_class.h"
 #include "tinygrad/uop/uop.h"
 
 namespace tg::autotune {

@@ -32,9 +32,9 @@
 #include "absl/status/statusor.h"
 #include "autotune/beam_search.h"
 #include "autotune/db/tuning_db.h"
-#include "autotune/device_class.h"
+#include "autotune/key/device_class.h"
 #include "autotune/measurer.h"
-#include "autotune/search_settings.h"
+#include "autotune/key/search_settings.h"
 #include "tinygrad/engine/opt_chooser.h"
 
 namespace tg::autotune {

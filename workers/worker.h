@@ -47,7 +47,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "autotune/device_class.h"
+#include "autotune/key/device_class.h"
 #include "autotune/net/secure_endpoint.h"
 #include "autotune/net/zmq_socket.h"
 #include "tinygrad/codegen/opt/opt.h"

@@ -26,7 +26,7 @@
 #include "absl/strings/str_format.h"
 #include "autotune/codec/farm_codec.h"
 #include "autotune/codec/farm_messages.h"
-#include "autotune/device_class.h"
+#include "autotune/key/device_class.h"
 #include "autotune/local_measurer.h"
 #include "autotune/measurer.h"
 #include "autotune/net/secure_endpoint.h"

@@ -20,7 +20,7 @@
 #include "absl/status/statusor.h"
 #include "autotune/codec/farm_messages.h"
 #include "autotune/codec/limits.h"
-#include "autotune/device_class.h"
+#include "autotune/key/device_class.h"
 #include "autotune/measurer.h"
 #include "tinygrad/codegen/opt/opt.h"
 

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "autotune/device_class.h"
+#include "autotune/key/device_class.h"
 #include "autotune/measurer.h"
 #include "tinygrad/codegen/opt/opt.h"
 

@@ -5,7 +5,7 @@
 // ast key, beam width, allow_test_size, device name, renderer suffix). A result is reused only
 // when every input that changes what a candidate compiles to or how fast it runs is the same:
 //   - the kernel AST's structure (AstTuningHash),
-//   - the device class (CPU model and ISA flags / GPU arch, cores; autotune/device_class.h),
+//   - the device class (CPU model and ISA flags / GPU arch, cores; autotune/key/device_class.h),
 //   - the renderer and the kernel compiler's identity,
 //   - the version of our code generator (tinygrad/base/version.h kVersion, bumped when generated
 //     kernels may differ: the renderer's name alone does not change when its output does),
@@ -24,8 +24,8 @@
 #include <optional>
 #include <string>
 
-#include "autotune/device_class.h"
-#include "autotune/search_settings.h"
+#include "autotune/key/device_class.h"
+#include "autotune/key/search_settings.h"
 #include "tinygrad/base/version.h"
 #include "tinygrad/codegen/codegen_options.h"
 #include "tinygrad/uop/uop.h"

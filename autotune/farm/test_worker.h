@@ -20,9 +20,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "autotune/net/secure_endpoint.h"
-#include "autotune/device_class.h"
+#include "autotune/key/device_class.h"
 #include "autotune/measurer.h"
+#include "autotune/net/secure_endpoint.h"
 #include "autotune/net/zmq_socket.h"
 
 namespace tg::autotune::farm {

@@ -234,7 +234,7 @@ struct OptList {
   opts @0 :List(Opt);
 }
 
-# The device class a timing is valid for (autotune/device_class.h), plus its digest, which
+# The device class a timing is valid for (autotune/key/device_class.h), plus its digest, which
 # the reader recomputes and compares.
 struct DeviceDescription {
   device @0 :Text;           # backend kind: "CPU", "CUDA", ...

@@ -15,11 +15,11 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "absl/strings/str_format.h"
-#include "autotune/device_class.h"
+#include "absl/strings/str_join.h"
 #include "autotune/farm/broker.h"
 #include "autotune/farm/farm_tuner.h"
+#include "autotune/key/device_class.h"
 #include "autotune/net/curve_keys.h"
 #include "autotune/net/zap_handler.h"
 #include "tinygrad/base/config.h"

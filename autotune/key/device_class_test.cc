@@ -1,5 +1,5 @@
 // File: autotune/device_class_test.cc
-#include "autotune/device_class.h"
+#include "autotune/key/device_class.h"
 
 #include <set>
 #include <string>

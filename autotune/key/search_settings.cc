@@ -1,7 +1,7 @@
-// File: autotune/search_settings.cc
+// File: autotune/key/search_settings.cc
 // Port of tinygrad/codegen/opt/search.py's getenv() knobs: conversion from Config and the
 // canonical text form.
-#include "autotune/search_settings.h"
+#include "autotune/key/search_settings.h"
 
 #include <string>
 #include <string_view>

@@ -1,4 +1,4 @@
-// File: autotune/search_settings.h
+// File: autotune/key/search_settings.h
 // The settings that change what a BEAM search finds: the beam width and the reference's knobs
 // (tinygrad/codegen/opt/search.py and helpers.py: BEAM, BEAM_UPCAST_MAX, BEAM_LOCAL_MAX,
 // BEAM_UOPS_MAX, BEAM_MIN_PROGRESS, BEAM_TIMEOUT_SEC, BEAM_PADTO, NOLOCALS, TC, TC_OPT), plus
@@ -14,8 +14,8 @@
 //   s.width = 4;
 //   s.ToString()   // "width=4 upcast_max=256 local_max=1024 uops_max=3000 min_progress_us=0.01
 //   ..."
-#ifndef AUTOTUNE_SEARCH_SETTINGS_H_
-#define AUTOTUNE_SEARCH_SETTINGS_H_
+#ifndef AUTOTUNE_KEY_SEARCH_SETTINGS_H_
+#define AUTOTUNE_KEY_SEARCH_SETTINGS_H_
 
 #include <cstdint>
 #include <string>
@@ -53,4 +53,4 @@ struct SearchSettings {
 
 }  // namespace tg::autotune
 
-#endif  // AUTOTUNE_SEARCH_SETTINGS_H_
+#endif  // AUTOTUNE_KEY_SEARCH_SETTINGS_H_

@@ -1,5 +1,5 @@
 // File: autotune/search_settings_test.cc
-#include "autotune/search_settings.h"
+#include "autotune/key/search_settings.h"
 
 #include "gtest/gtest.h"
 #include "tinygrad/base/config.h"

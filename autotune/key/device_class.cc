@@ -1,6 +1,6 @@
-// File: autotune/device_class.cc
+// File: autotune/key/device_class.cc
 // The device class: /proc/cpuinfo parsing, the ISA flag filter, the digest.
-#include "autotune/device_class.h"
+#include "autotune/key/device_class.h"
 
 #include <cxxabi.h>
 #include <unistd.h>

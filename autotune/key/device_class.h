@@ -1,4 +1,4 @@
-// File: autotune/device_class.h
+// File: autotune/key/device_class.h
 // The device class: a fingerprint of the machine a kernel timing is valid for. Two machines
 // of one class run a kernel at the same speed (within noise), so a tuned result from one is
 // valid on the other; timings are compared and cached only within a class.
@@ -17,8 +17,8 @@
 //   ASSIGN_OR_RETURN(DeviceClass dc, DeviceClassFor(*dev));
 //   dc.Digest()     // "3f1c0a9e5b7d2c41": the same on every machine of this class
 //   dc.Describe()   // "CPU | Intel(R) Xeon(R) ... | avx avx2 avx512f ... | 2 cores | ..."
-#ifndef AUTOTUNE_DEVICE_CLASS_H_
-#define AUTOTUNE_DEVICE_CLASS_H_
+#ifndef AUTOTUNE_KEY_DEVICE_CLASS_H_
+#define AUTOTUNE_KEY_DEVICE_CLASS_H_
 
 #include <string>
 #include <string_view>
@@ -82,4 +82,4 @@ std::string HostName();
 
 }  // namespace tg::autotune
 
-#endif  // AUTOTUNE_DEVICE_CLASS_H_
+#endif  // AUTOTUNE_KEY_DEVICE_CLASS_H_
