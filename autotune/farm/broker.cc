@@ -6,7 +6,6 @@
 #include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
-#include <zmq.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -498,8 +497,8 @@ absl::StatusOr<std::unique_ptr<Broker>> Broker::Start(BrokerOptions options) {
   st->router = *std::move(router);
   // Unroutable sends fail instead of vanishing; a worker reconnecting under its old id takes
   // over its routing id at once instead of being refused while the old pipe lingers.
-  if (absl::Status s = st->router.SetIntOption(ZMQ_ROUTER_MANDATORY, 1); !s.ok()) return s;
-  if (absl::Status s = st->router.SetIntOption(ZMQ_ROUTER_HANDOVER, 1); !s.ok()) return s;
+  if (absl::Status s = st->router.SetRouterMandatory(true); !s.ok()) return s;
+  if (absl::Status s = st->router.SetRouterHandover(true); !s.ok()) return s;
   if (absl::Status s = net::ConfigureServer(st->router, st->opt.endpoint, st->opt.security); !s.ok()) return s;
   auto ep = st->router.LastEndpoint();
   if (!ep.ok()) return ep.status();

@@ -194,6 +194,14 @@ absl::Status ZmqSocket::Subscribe(std::string_view prefix) {
   return SetBytesOption(ZMQ_SUBSCRIBE, prefix);
 }
 
+absl::Status ZmqSocket::SetRouterMandatory(bool on) {
+  return SetIntOption(ZMQ_ROUTER_MANDATORY, on ? 1 : 0);
+}
+
+absl::Status ZmqSocket::SetRouterHandover(bool on) {
+  return SetIntOption(ZMQ_ROUTER_HANDOVER, on ? 1 : 0);
+}
+
 absl::Status ZmqSocket::Send(std::span<const std::string> frames, SendMode mode) {
   TG_CHECK(sock_ != nullptr) << "Send on a closed socket";
   if (frames.empty()) return absl::InvalidArgumentError("Send: a message needs at least one frame");

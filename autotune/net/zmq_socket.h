@@ -113,6 +113,11 @@ class ZmqSocket {
   absl::Status SetHeartbeat(const HeartbeatOptions& hb);
   absl::Status SetRoutingId(std::string_view id);
   absl::Status Subscribe(std::string_view prefix);  // SUB sockets
+  // ROUTER sockets. Mandatory (ZMQ_ROUTER_MANDATORY): a send to an unknown routing id fails
+  // (EHOSTUNREACH) instead of being dropped silently. Handover (ZMQ_ROUTER_HANDOVER): a peer
+  // connecting with a routing id already in use takes it over instead of being refused.
+  absl::Status SetRouterMandatory(bool on);
+  absl::Status SetRouterHandover(bool on);
 
   // Sends all frames as one multipart message (atomic: all or none are delivered).
   absl::Status Send(std::span<const std::string> frames, SendMode mode = SendMode::kBlock);
