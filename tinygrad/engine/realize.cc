@@ -22,6 +22,7 @@
 #include "tinygrad/engine/memory.h"
 #include "tinygrad/engine/opt_chooser.h"
 #include "tinygrad/schedule/schedule.h"
+#include "tinygrad/schedule/schedule_options.h"
 #include "tinygrad/uop/kernel_info.h"
 #include "tinygrad/uop/render.h"
 #include "tinygrad/uop/spec.h"
@@ -210,7 +211,7 @@ size_t MethodCacheSize() { return MethodCache::Get().size(); }
 absl::StatusOr<absl::flat_hash_map<UOp, UOp>> Realize(std::span<const UOp> roots) {
   const Config& c = GetConfig();
   auto start = std::chrono::steady_clock::now();
-  ASSIGN_OR_RETURN(Schedule sched, CreateScheduleWithVars(UOp::Sink(roots)));
+  ASSIGN_OR_RETURN(Schedule sched, CreateScheduleWithVars(UOp::Sink(roots), ScheduleOptions::FromConfig(c)));
   Stats().schedule_s +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

@@ -8,7 +8,6 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "tinygrad/base/check.h"
-#include "tinygrad/base/config.h"
 #include "tinygrad/schedule/indexing.h"
 #include "tinygrad/schedule/local_buffers.h"
 #include "tinygrad/schedule/rangeify.h"
@@ -140,7 +139,7 @@ UOp RemoveBufferize(const Match& m) {
     });
     accessed = Dedup(accessed);
     // generated from many buffers: keep it
-    if (accessed.size() > 3 && !(GetConfig().pcontig > 2)) return {};
+    if (accessed.size() > 3 && !(m.ctx<IndexingContext>().options.pcontig > 2)) return {};
     // a reduce reading a buffer: keep it
     bool buffer_in_reduce = false;
     std::vector<UOp> rsrc;
@@ -229,12 +228,12 @@ const PatternMatcher& PmBufferizeCleanup() {
 
 namespace {
 
-int MaxBufs(const UOp& root) {
+int MaxBufs(const UOp& root, const ScheduleOptions& options) {
   const Arg& dev = root.device();
   if (dev.is_none()) return 0;  // index related calculations
   std::string d = dev.is_string() ? dev.str() : dev[0].str();
   d = d.substr(0, d.find(':'));
-  if (int cfg = GetConfig().max_kernel_buffers) return cfg;
+  if (int cfg = options.max_kernel_buffers) return cfg;
   if (d == "METAL") return 31;
   if (d == "WEBGPU") return 8;
   return 0;
@@ -242,7 +241,7 @@ int MaxBufs(const UOp& root) {
 
 UOp LimitBufs(const Match& m) {
   const UOp& root = m["root"];
-  int max_bufs = MaxBufs(root);
+  int max_bufs = MaxBufs(root, m.ctx<IndexingContext>().options);
   if (max_bufs == 0) return {};
   std::vector<UOp> bufs;
   Toposort(root, [&](const UOp& u) {

@@ -8,7 +8,6 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "tinygrad/base/check.h"
-#include "tinygrad/base/config.h"
 #include "tinygrad/uop/graph_rewrite.h"
 #include "tinygrad/uop/graph_util.h"
 #include "tinygrad/uop/kernel_info.h"
@@ -242,7 +241,7 @@ UOp RunRangeify(const UOp& tsink, IndexingContext& ctx) {
   }
 
   absl::flat_hash_map<UOp, std::vector<UOp>> ending_ranges;
-  const int pcontig = GetConfig().pcontig;
+  const int pcontig = ctx.options.pcontig;
   for (size_t ti = topo.size(); ti-- > 0;) {
     const UOp& x = topo[ti];
     if (x.op() == Ops::DEVICE || x.op() == Ops::UNIQUE) continue;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "tinygrad/schedule/schedule_options.h"
 #include "tinygrad/uop/shape.h"
 #include "tinygrad/uop/uop.h"
 
@@ -30,6 +31,7 @@ struct IndexingContext {
   absl::flat_hash_map<UOp, std::optional<std::vector<int>>> realize_map;
   absl::flat_hash_map<UOp, std::pair<std::vector<UOp>, std::vector<UOp>>> range_map;
   int64_t range_idx = 0;
+  ScheduleOptions options;  // PCONTIG for the realize decisions, MAX_KERNEL_BUFFERS, ...
 
   // A fresh range of size s (a CONST 0 for size 1; s itself when it is already a RANGE).
   UOp NewRange(const SInt& s, AxisType type = AxisType::LOOP);

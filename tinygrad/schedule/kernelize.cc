@@ -266,20 +266,21 @@ const PatternMatcher& SplitKernels() {
   return *kRules;
 }
 
-absl::StatusOr<absl::flat_hash_map<UOp, UOp>> GetRangeifyMap(const UOp& sink) {
+absl::StatusOr<absl::flat_hash_map<UOp, UOp>> GetRangeifyMap(const UOp& sink, const ScheduleOptions& options) {
   int64_t lunique_start = 0;
   for (const UOp& x : sink.toposort())
     if (x.op() == Ops::LUNIQUE) lunique_start = std::max(lunique_start, x.arg().int64() + 1);
   std::vector<UOp> uop_list;
   UOp tsink = GraphRewrite(sink, AddTags(),
                            {.name = "number the uops", .bottom_up = true, .ctx = RewriteCtx::Of(uop_list)});
-  ContiguousMap cm;
-  tsink = GraphRewrite(tsink, EarliestRewrites(), {.name = "earliest rewrites", .ctx = RewriteCtx::Of(cm)});
+  EarliestContext earliest{.options = options};
+  tsink = GraphRewrite(tsink, EarliestRewrites(), {.name = "earliest rewrites", .ctx = RewriteCtx::Of(earliest)});
 
   // convert movement ops to ranges
-  IndexingContext rctx;
+  IndexingContext rctx{.options = options};
   tsink = RunRangeify(tsink, rctx);
-  tsink = GraphRewrite(tsink, PmBufferizeCleanup(), {.name = "symbolic+reduce_collapse+debuf"});
+  tsink = GraphRewrite(tsink, PmBufferizeCleanup(),
+                       {.name = "symbolic+reduce_collapse+debuf", .ctx = RewriteCtx::Of(rctx)});
   tsink = GraphRewrite(tsink, PmLimitBufs(), {.name = "limit buffers", .ctx = RewriteCtx::Of(rctx)});
 
   // the tagged BUFFERIZEs (and buffers/consts) are what ends up in the tensor graph

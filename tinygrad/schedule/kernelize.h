@@ -23,6 +23,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
+#include "tinygrad/schedule/schedule_options.h"
 #include "tinygrad/uop/pattern_matcher.h"
 #include "tinygrad/uop/uop.h"
 
@@ -43,7 +44,7 @@ const PatternMatcher& SplitKernels();
 // New buffers get LUNIQUEs above every LUNIQUE in `sink`, also those of inputs the simplifier
 // dropped (the reference counts only the surviving ones, which can hand a new buffer the number
 // of a dropped input: the schedule cache then maps the kernel's output onto that input).
-absl::StatusOr<absl::flat_hash_map<UOp, UOp>> GetRangeifyMap(const UOp& sink);
+absl::StatusOr<absl::flat_hash_map<UOp, UOp>> GetRangeifyMap(const UOp& sink, const ScheduleOptions& options = {});
 
 }  // namespace tg
 

@@ -9,7 +9,6 @@
 #include <string>
 
 #include "tinygrad/base/check.h"
-#include "tinygrad/base/config.h"
 #include "tinygrad/schedule/indexing.h"
 #include "tinygrad/schedule/local_buffers.h"
 #include "tinygrad/uop/graph_rewrite.h"
@@ -64,7 +63,7 @@ UOp MergeReshapes(const Match& m) {
 // tinygrad's split_reduceop: a reduce much larger than its output is split in two kernels
 UOp SplitReduceop(const Match& m) {
   const UOp &reduce = m["reduce"], &x = m["x"];
-  const Config& cfg = GetConfig();
+  const ScheduleOptions& cfg = m.ctx<EarliestContext>().options;
   int64_t out_size = IntSize(reduce);
   if (out_size == 0) return {};
   const Shape& xs = *x.shape();
@@ -207,13 +206,13 @@ UOp FoundContiguous(const Match& m) {
       return {};
     }
   }
-  m.ctx<ContiguousMap>()[src.base()] = contig;
+  m.ctx<EarliestContext>().contiguous[src.base()] = contig;
   return {};
 }
 
 UOp UseContiguous(const Match& m) {
   const UOp& alu = m["alu"];
-  const ContiguousMap& cm = m.ctx<ContiguousMap>();
+  const ContiguousMap& cm = m.ctx<EarliestContext>().contiguous;
   std::vector<UOp> src;
   bool changed = false;
   for (const UOp& s : alu.src()) {

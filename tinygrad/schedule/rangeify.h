@@ -6,7 +6,7 @@
 //
 // The passes run in this order (see GetRangeifyMap in kernelize.h):
 //   std::vector<UOp> uops;   sink = GraphRewrite(sink, AddTags(), {.bottom_up = true, .ctx = Of(uops)})
-//   ContiguousMap cm;        sink = GraphRewrite(sink, EarliestRewrites(), {.ctx = Of(cm)})
+//   EarliestContext ec;      sink = GraphRewrite(sink, EarliestRewrites(), {.ctx = Of(ec)})
 //   IndexingContext ictx;    sink = RunRangeify(sink, ictx)
 //   sink = GraphRewrite(sink, PmBufferizeCleanup());
 //                            sink = GraphRewrite(sink, PmLimitBufs(), {.ctx = Of(ictx)})
@@ -19,6 +19,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/node_hash_map.h"
+#include "tinygrad/schedule/schedule_options.h"
 #include "tinygrad/uop/pattern_matcher.h"
 #include "tinygrad/uop/uop.h"
 
@@ -28,13 +29,19 @@ namespace tg {
 // tag (i,), its index in the list; the tags say at the end which tensor a buffer belongs to.
 const PatternMatcher& AddTags();
 
-// ctx of EarliestRewrites(): base -> the contiguous permuted view of it (replace_contiguous).
+// base -> the contiguous permuted view of it (replace_contiguous).
 using ContiguousMap = absl::flat_hash_map<UOp, UOp>;
+// ctx of EarliestRewrites(): the contiguous views seen so far, and the options (SPLIT_REDUCEOP).
+struct EarliestContext {
+  ContiguousMap contiguous;
+  ScheduleOptions options;
+};
 // pm_mops + earliest_rewrites + replace_contiguous (top-down).
 const PatternMatcher& EarliestRewrites();
 
 
-// symbolic + pm_reduce_simplify + pm_const_buffer_folding + pm_remove_bufferize (top-down): dead
+// ctx: IndexingContext (its options.pcontig). symbolic + pm_reduce_simplify +
+// pm_const_buffer_folding + pm_remove_bufferize (top-down): dead
 // BUFFERIZE axes, noop/const/arange buffers, and the cost model that inlines a BUFFERIZE into
 // its consumer unless it reads more than 3 buffers or a reduce reads a buffer.
 const PatternMatcher& PmBufferizeCleanup();

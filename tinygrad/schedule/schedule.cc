@@ -210,8 +210,9 @@ const PatternMatcher& PmPostSchedCache() {
 
 struct Cache {
   absl::Mutex mu;
-  // key: the normalized sink's structural key; the sink is kept to rule out hash collisions
-  absl::flat_hash_map<uint64_t, std::pair<UOp, std::shared_ptr<const CacheEntry>>> entries;
+  // key: the normalized sink's structural key and the options' text; the sink is kept to rule
+  // out hash collisions
+  absl::flat_hash_map<std::pair<uint64_t, std::string>, std::pair<UOp, std::shared_ptr<const CacheEntry>>> entries;
 };
 Cache& GetCache() {
   static auto* c = new Cache();
@@ -220,12 +221,12 @@ Cache& GetCache() {
 
 }  // namespace
 
-absl::StatusOr<Schedule> CreateScheduleWithVars(const UOp& big_sink) {
+absl::StatusOr<Schedule> CreateScheduleWithVars(const UOp& big_sink, const ScheduleOptions& options) {
   PreCtx pre;
   UOp big_sink_cache = GraphRewrite(big_sink, PmPreSchedCache(),
                                     {.name = "rewrite for sched cache", .ctx = RewriteCtx::Of(pre)});
   if (!pre.error.empty()) return absl::InvalidArgumentError(pre.error);
-  uint64_t key = big_sink_cache.key();
+  const std::pair<uint64_t, std::string> key = {big_sink_cache.key(), options.KeyText()};
 
   Schedule out;
   std::shared_ptr<const CacheEntry> entry;
@@ -238,7 +239,7 @@ absl::StatusOr<Schedule> CreateScheduleWithVars(const UOp& big_sink) {
   out.cache_hit = entry != nullptr;
   if (!entry) {
     // TODO(parity): tensor_spec verification and multi-device (get_multi_map)
-    ASSIGN_OR_RETURN(auto tensor_map, GetRangeifyMap(big_sink_cache));
+    ASSIGN_OR_RETURN(auto tensor_map, GetRangeifyMap(big_sink_cache, options));
     UOp kernel_sink = Substitute(big_sink_cache, tensor_map);
     ASSIGN_OR_RETURN(auto sched, CreateSchedule(kernel_sink));
     // the cache keeps the tensor map (with the AFTERs) so it does not need big_sink

@@ -24,6 +24,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
+#include "tinygrad/schedule/schedule_options.h"
 #include "tinygrad/uop/uop.h"
 
 namespace tg {
@@ -42,8 +43,9 @@ struct Schedule {
 };
 
 // tinygrad's complete_create_schedule_with_vars(big_sink): big_sink is SINK(tensor uops to
-// realize). Errors: conflicting values bound to one variable, graph cycles through assigns.
-absl::StatusOr<Schedule> CreateScheduleWithVars(const UOp& big_sink);
+// realize), cut into kernels as `options` say (part of the cache's key). Errors: conflicting
+// values bound to one variable, graph cycles through assigns.
+absl::StatusOr<Schedule> CreateScheduleWithVars(const UOp& big_sink, const ScheduleOptions& options = {});
 
 // The process-wide schedule cache (tinygrad's schedule_cache dict).
 void ClearScheduleCache();

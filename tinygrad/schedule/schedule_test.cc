@@ -304,6 +304,29 @@ TEST(ScheduleCacheTest, OutputBufferIsNotADroppedInput) {
   }
 }
 
+// The options decide the kernels and are part of the cache's key: a big sum is split in two
+// kernels by default (SPLIT_REDUCEOP) and is one kernel without, and the second graph is not
+// answered from the first one's entry.
+TEST(ScheduleCacheTest, OptionsDecideTheKernelsAndAreKeyed) {
+  ClearScheduleCache();
+  UOp big = Empty({1 << 18}).r(Ops::ADD, std::vector<int64_t>{0});
+  absl::StatusOr<Schedule> split = CreateScheduleWithVars(UOp::Sink({Contiguous(big)}));
+  ASSERT_TRUE(split.ok()) << split.status();
+  EXPECT_EQ(split->items.size(), 2u);
+  absl::StatusOr<Schedule> whole =
+      CreateScheduleWithVars(UOp::Sink({Contiguous(big)}), ScheduleOptions{.split_reduceop = false});
+  ASSERT_TRUE(whole.ok()) << whole.status();
+  EXPECT_FALSE(whole->cache_hit);
+  EXPECT_EQ(whole->items.size(), 1u);
+  EXPECT_EQ(ScheduleCacheSize(), 2u);
+  // and a threshold above the ratio keeps it whole too
+  absl::StatusOr<Schedule> high = CreateScheduleWithVars(
+      UOp::Sink({Contiguous(big)}), ScheduleOptions{.reduceop_split_threshold = int64_t{1} << 20});
+  ASSERT_TRUE(high.ok()) << high.status();
+  EXPECT_EQ(high->items.size(), 1u);
+  EXPECT_EQ(ScheduleOptions{}, ScheduleOptions::FromConfig(Config{}));
+}
+
 // A deep MLP: one kernel per layer, and scheduling stays fast (no quadratic passes).
 TEST(ScheduleTest, DeepMlpOneKernelPerLayer) {
   ClearScheduleCache();
