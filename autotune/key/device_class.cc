@@ -140,7 +140,7 @@ std::string RendererName(const Renderer& r) {
   return name;
 }
 
-DeviceClass CpuDeviceClass(const CpuInfo& info, const Config& c, std::string compiler_id,
+DeviceClass CpuDeviceClass(const CpuInfo& info, int cores, std::string compiler_id,
                            std::string renderer) {
   DeviceClass dc;
   dc.device = "CPU";
@@ -150,8 +150,7 @@ DeviceClass CpuDeviceClass(const CpuInfo& info, const Config& c, std::string com
   if (!info.family.empty())
     absl::StrAppend(&dc.cpu_model, " (family ", info.family, ", model ", info.model, ")");
   dc.isa_flags = RelevantIsaFlags(info.flags);
-  // Without THREADS a kernel runs on one core whatever the machine has.
-  dc.cores = c.threads ? c.cpu_count : 1;
+  dc.cores = cores;
   dc.compiler_id = std::move(compiler_id);
   dc.renderer = std::move(renderer);
   return dc;
@@ -162,8 +161,11 @@ absl::StatusOr<DeviceClass> DeviceClassFor(const Device& dev) {
   if (!in) return absl::UnavailableError("device class: cannot read /proc/cpuinfo");
   std::stringstream text;
   text << in.rdbuf();
-  DeviceClass dc = CpuDeviceClass(ParseCpuInfo(text.str()), GetConfig(), dev.compiler_id(),
-                                  RendererName(dev.renderer()));
+  // Without threads a kernel runs on one core whatever the machine has; with them, on the
+  // renderer's THREAD limit (CPU_COUNT).
+  const Renderer& ren = dev.renderer();
+  const int cores = ren.has_threads && ren.global_max ? static_cast<int>((*ren.global_max)[0]) : 1;
+  DeviceClass dc = CpuDeviceClass(ParseCpuInfo(text.str()), cores, dev.compiler_id(), RendererName(ren));
   dc.device = dev.renderer().device.empty() ? dev.name() : dev.renderer().device;
   if (dc.device != "CPU") dc.cores = 0;  // a GPU kernel's speed does not depend on host cores
   return dc;

@@ -69,12 +69,11 @@ std::vector<std::string> RelevantIsaFlags(const std::vector<std::string>& flags)
 // The renderer's identity: its class name (demangled) and suffix, e.g. "tg::ClangRenderer".
 std::string RendererName(const Renderer& r);
 
-// A CPU class from parsed cpuinfo: cores = c.threads ? c.cpu_count : 1.
-DeviceClass CpuDeviceClass(const CpuInfo& info, const Config& c, std::string compiler_id,
-                           std::string renderer);
+// A CPU class from parsed cpuinfo, for kernels that may run on `cores` cores.
+DeviceClass CpuDeviceClass(const CpuInfo& info, int cores, std::string compiler_id, std::string renderer);
 
-// The class of `dev` on this machine: reads /proc/cpuinfo, GetConfig(), dev.compiler_id() and
-// dev.renderer(). Errors: /proc/cpuinfo unreadable (non-Linux). GPU fields stay empty.
+// The class of `dev` on this machine: reads /proc/cpuinfo, dev.compiler_id() and
+// dev.renderer() (whose threads are the cores a kernel may use: THREADS, CPU_COUNT). Errors: /proc/cpuinfo unreadable (non-Linux). GPU fields stay empty.
 absl::StatusOr<DeviceClass> DeviceClassFor(const Device& dev);
 
 // This machine's host name (provenance of tuning records), "unknown" if it has none.
