@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
 #include <functional>
 #include <future>
 #include <mutex>
@@ -19,6 +21,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tinygrad/base/wait_until.h"
 
 namespace tg::autotune {
 namespace {
@@ -41,11 +44,16 @@ bool Held(const std::string& file) {
   return held;
 }
 
-void WaitUntil(const std::function<bool()>& cond) {
-  for (auto until = std::chrono::steady_clock::now() + seconds(30); !cond();) {
-    ASSERT_LT(std::chrono::steady_clock::now(), until) << "condition never became true";
-    std::this_thread::sleep_for(milliseconds(2));
-  }
+// Whether a thread or process is blocked in flock on `file` (a "->" line of /proc/locks on
+// its inode): what a test waits for instead of sleeping "long enough" for it to get there.
+bool Blocked(const std::string& file) {
+  struct stat st;
+  if (stat(file.c_str(), &st) != 0) return false;
+  const std::string inode = ":" + std::to_string(st.st_ino) + " ";
+  std::ifstream locks("/proc/locks");
+  for (std::string line; std::getline(locks, line);)
+    if (line.find("->") != std::string::npos && line.find(inode) != std::string::npos) return true;
+  return false;
 }
 
 TEST(DeviceLockTest, ExclusiveHoldersNeverOverlap) {
@@ -76,7 +84,7 @@ TEST(DeviceLockTest, SharedHoldersOverlapAndExcludeARun) {
   ASSERT_TRUE(a.ok());
   // a second compile gets in while the first holds it
   auto b = std::async(std::launch::async, [&] { return (*lock)->Shared(); });
-  ASSERT_EQ(b.wait_for(seconds(30)), std::future_status::ready);
+  ASSERT_EQ(b.wait_for(kTestWaitLimit), std::future_status::ready);
   auto b_hold = b.get();
   ASSERT_TRUE(b_hold.ok());
   // a run waits for both
@@ -86,9 +94,10 @@ TEST(DeviceLockTest, SharedHoldersOverlapAndExcludeARun) {
     ASSERT_TRUE(h.ok());
     ran = true;
   });
-  std::this_thread::sleep_for(milliseconds(50));
+  ASSERT_TRUE(WaitUntil([&] { return Blocked((*lock)->path()); })) << "the run never waited for the compiles";
   EXPECT_FALSE(ran.load());
   *a = DeviceLock::Hold();
+  // Still blocked by b: a while later it has not run (it cannot, whatever the machine's speed).
   std::this_thread::sleep_for(milliseconds(50));
   EXPECT_FALSE(ran.load()) << "the run started while a compile still held the device";
   *b_hold = DeviceLock::Hold();
@@ -111,14 +120,14 @@ TEST(DeviceLockTest, AWaitingRunGoesBeforeLaterCompiles) {
     order.push_back('R');
   });
   // the run waits for the compile, holding the turnstile
-  WaitUntil([&] { return Held(path + ".turnstile"); });
+  ASSERT_TRUE(WaitUntil([&] { return Held(path + ".turnstile") && Blocked(path); })) << "the run never waited";
   std::thread compile([&] {
     auto h = (*lock)->Shared();
     ASSERT_TRUE(h.ok());
     std::lock_guard<std::mutex> g(mu);
     order.push_back('C');
   });
-  std::this_thread::sleep_for(milliseconds(50));
+  ASSERT_TRUE(WaitUntil([&] { return Blocked(path + ".turnstile"); })) << "the compile never queued at the turnstile";
   {
     std::lock_guard<std::mutex> g(mu);
     EXPECT_TRUE(order.empty()) << "a later compile overtook the waiting run";
@@ -140,7 +149,7 @@ TEST(DeviceLockTest, AKilledHolderLeavesTheDeviceFree) {
     if (!h.ok()) _exit(1);
     while (true) pause();
   }
-  WaitUntil([&] { return Held(path); });
+  ASSERT_TRUE(WaitUntil([&] { return Held(path); })) << "the child never took the lock";
   ASSERT_EQ(kill(pid, SIGKILL), 0);
   int status;
   ASSERT_EQ(waitpid(pid, &status, 0), pid);

@@ -54,6 +54,22 @@ same_opts() {
   fi
 }
 
+# wait_for WHAT CMD...: runs CMD every 50 ms until it succeeds (then returns 0), for up to
+# $wait_limit_s seconds; then fails with WHAT and returns 1. A test waits for what must happen
+# this way, never for a fixed time: a fast machine goes on at once, a slow one still passes.
+wait_limit_s=60
+wait_for() {
+  local what="$1" give_up=$((SECONDS + wait_limit_s))
+  shift
+  until "$@"; do
+    if ((SECONDS >= give_up)); then
+      fail "$what (waited ${wait_limit_s} s)"
+      return 1
+    fi
+    sleep 0.05
+  done
+}
+
 finish() {  # finish NAME: exit 1 if any check failed
   if [[ $failures -ne 0 ]]; then
     echo "$failures check(s) failed" >&2

@@ -29,8 +29,7 @@
 namespace tg::workers {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-using TimePoint = Clock::time_point;
+using TimePoint = Clock::TimePoint;
 
 // A slot whose child failed to start this many times in a row counts as unable to start;
 // when every slot is, queued jobs fail (kLost) instead of waiting forever.
@@ -39,11 +38,10 @@ constexpr int kMaxStartFailures = 3;
 constexpr double kEofGraceS = 1.0;
 constexpr size_t kReadChunk = 64 << 10;
 
-double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+double Seconds(Clock::Duration d) { return std::chrono::duration<double>(d).count(); }
 
 TimePoint After(TimePoint t, double s) {
-  s = std::clamp(s, 0.0, 1e7);  // "forever" stays representable
-  return t + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+  return t + FromSeconds(std::clamp(s, 0.0, 1e7));  // "forever" stays representable
 }
 
 std::string Secs(double s) { return absl::StrFormat("%g s", s); }
@@ -99,7 +97,8 @@ struct Slot {
 }  // namespace
 
 struct ChildPool::Impl {
-  explicit Impl(const ChildPoolOptions& o) : opt(o), slots(o.children + o.spares) {
+  explicit Impl(const ChildPoolOptions& o)
+      : opt(o), clock(o.clock != nullptr ? *o.clock : Clock::Real()), slots(o.children + o.spares) {
     for (Slot& s : slots) s.parser = FrameParser(o.max_frame_bytes);
     stats.children = o.children;
     stats.spares = o.spares;
@@ -132,12 +131,17 @@ struct ChildPool::Impl {
   void Finish(Job job, JobOutcome outcome);
   void Deliver();
   void ShutdownChildren();
+  void Count(int64_t PoolStats::*counter) {
+    std::lock_guard<std::mutex> l(mu);
+    ++(stats.*counter);
+  }
   void SetPid(int i, pid_t pid) {
     std::lock_guard<std::mutex> l(mu);
     pids[i] = pid;
   }
 
   const ChildPoolOptions opt;
+  Clock& clock;  // deadlines and phase times
   int wake_fd = -1;
   std::thread thread;  // the supervisor
 
@@ -259,6 +263,7 @@ void ChildPool::Impl::Dispatch(TimePoint now) {
       if (queue.empty()) return;
       job = std::move(queue.front());
       queue.pop_front();
+      ++stats.jobs_started;
     }
     s.outcome = JobOutcome{};
     s.outcome.pid = s.proc.pid;
@@ -288,7 +293,7 @@ void ChildPool::Impl::FailJobsIfNoChildCanStart() {
   for (Job& j : failed) {
     JobOutcome o;
     o.detail = absl::StrCat("no child could be started: ", why);
-    o.queue_s = Seconds(Clock::now() - j.submitted);
+    o.queue_s = clock.SecondsSince(j.submitted);
     Finish(std::move(j), std::move(o));
   }
 }
@@ -392,6 +397,7 @@ void ChildPool::Impl::HandleFrame(int i, const Frame& f, TimePoint now) {
         return unexpected(PhaseVerb(phase));
       }
       EndPhase(s, now);
+      Count(&PoolStats::device_requests);
       s.outcome.phase = JobPhase::kWaiting;
       s.timer = Timer::kNone;  // waiting for another child's run is not this job's fault
       device_waiters.push_back(i);
@@ -401,6 +407,7 @@ void ChildPool::Impl::HandleFrame(int i, const Frame& f, TimePoint now) {
       if (phase != JobPhase::kRunning) return unexpected(PhaseVerb(phase));
       EndPhase(s, now);
       device_holder = -1;
+      Count(&PoolStats::device_releases);
       s.outcome.phase = JobPhase::kFinishing;
       s.timer = Timer::kFinish;
       s.deadline = After(now, s.job->limits.prepare_timeout_s);
@@ -412,6 +419,7 @@ void ChildPool::Impl::HandleFrame(int i, const Frame& f, TimePoint now) {
       if (!limit.ok())
         return Kill(i, JobOutcomeKind::kProtocolError, absl::StrCat("sent a bad progress frame: ", limit.status().message()));
       s.deadline = After(now, s.job->limits.RunDeadlineS(*limit));
+      Count(&PoolStats::progress_reports);
       return;
     }
     case FrameType::kResponse: {
@@ -443,6 +451,7 @@ void ChildPool::Impl::TryGrant(TimePoint now) {
   s.timer = Timer::kRun;
   s.deadline = After(now, s.job->limits.run_deadline_s);
   device_holder = i;
+  Count(&PoolStats::device_grants);
   Send(i, FrameType::kGrant);
 }
 
@@ -556,7 +565,7 @@ void ChildPool::Impl::Loop() {
       std::lock_guard<std::mutex> l(mu);
       if (stopping) break;
     }
-    TimePoint now = Clock::now();
+    TimePoint now = clock.Now();
     CollectSpawns(now);
     Dispatch(now);  // before respawning: a ready spare takes the job at once
     CheckTimers(now);
@@ -584,9 +593,10 @@ void ChildPool::Impl::Loop() {
       fds.push_back({s.proc.pidfd, POLLIN, 0});
       who.push_back({i, 1});
     }
+    // A clock that moves without real time (a test's FakeClock) wakes us with CheckDeadlines.
     int timeout_ms = -1;
     if (next) {
-      double ms = std::ceil(Seconds(*next - Clock::now()) * 1000);
+      double ms = std::ceil(Seconds(*next - clock.Now()) * 1000);
       timeout_ms = static_cast<int>(std::clamp(ms, 0.0, 3600e3));
     }
     int n = poll(fds.data(), fds.size(), timeout_ms);
@@ -594,7 +604,7 @@ void ChildPool::Impl::Loop() {
       TG_CHECK(errno == EINTR) << "poll: " << errno;
       continue;
     }
-    now = Clock::now();
+    now = clock.Now();
     for (size_t k = 0; k < fds.size(); ++k) {
       if (fds[k].revents == 0) continue;
       auto [i, kind] = who[k];
@@ -625,13 +635,13 @@ void ChildPool::Impl::ShutdownChildren() {
     spawn_requests.clear();
     spawn_cv.wait(l, [&] { return !spawner_busy; });
   }
-  CollectSpawns(Clock::now());
+  CollectSpawns(clock.Now());
   std::deque<Job> queued;
   {
     std::lock_guard<std::mutex> l(mu);
     queued.swap(queue);
   }
-  TimePoint now = Clock::now();
+  TimePoint now = clock.Now();
   for (Job& j : queued) {
     JobOutcome o;
     o.detail = "the pool shut down before the job started";
@@ -656,8 +666,10 @@ void ChildPool::Impl::ShutdownChildren() {
     }
   }
   Deliver();
-  // Wait for the children to exit, up to the grace period, then kill the rest.
-  TimePoint give_up = After(Clock::now(), opt.exit_grace_s);
+  // Wait for the children to exit, up to the grace period, then kill the rest. Real time: no
+  // test advances its clock while the pool shuts down.
+  using Steady = std::chrono::steady_clock;
+  Steady::time_point give_up = Steady::now() + FromSeconds(std::clamp(opt.exit_grace_s, 0.0, 1e7));
   while (true) {
     std::vector<pollfd> fds;
     std::vector<int> idx;
@@ -667,7 +679,7 @@ void ChildPool::Impl::ShutdownChildren() {
       idx.push_back(i);
     }
     if (fds.empty()) break;
-    double left_ms = std::ceil(Seconds(give_up - Clock::now()) * 1000);
+    double left_ms = std::ceil(Seconds(give_up - Steady::now()) * 1000);
     if (left_ms <= 0) {
       for (int i : idx) KillProcessGroup(slots[i].proc.pid);
       for (int i : idx) {
@@ -761,7 +773,7 @@ void ChildPool::Submit(std::string request, const JobLimits& limits, Callback do
   } else {
     o.detail = "the pool shut down before the job started";
   }
-  Job job{std::move(request), limits, std::move(done), Clock::now()};
+  Job job{std::move(request), limits, std::move(done), impl_->clock.Now()};
   {
     std::lock_guard<std::mutex> l(impl_->mu);
     ++impl_->stats.jobs_submitted;
@@ -800,6 +812,8 @@ void ChildPool::Shutdown() {
     impl_->thread.join();
   }
 }
+
+void ChildPool::CheckDeadlines() { impl_->Wake(); }
 
 PoolStats ChildPool::stats() const {
   std::lock_guard<std::mutex> l(impl_->mu);

@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "tinygrad/base/clock.h"
 #include "workers/frame.h"
 
 namespace tg::workers {
@@ -108,7 +109,11 @@ struct ChildPoolOptions {
   // (ChildLoopOptions::max_frame_bytes, same default).
   size_t max_frame_bytes = kDefaultMaxFrameBytes;
   double startup_timeout_s = 30;  // spawn -> the child's ready frame
-  double exit_grace_s = 2;        // Shutdown: EOF -> exit, before SIGKILL
+  double exit_grace_s = 2;        // Shutdown: EOF -> exit, before SIGKILL (real time)
+  // The clock of deadlines, start-failure backoff and the outcomes' phase times; null: the
+  // machine's. A test's FakeClock decides when a job overruns: call CheckDeadlines after
+  // moving it.
+  Clock* clock = nullptr;
 };
 
 struct PoolStats {
@@ -116,6 +121,10 @@ struct PoolStats {
   int spares = 0;
   int64_t jobs_submitted = 0;
   int64_t jobs_done = 0;  // outcomes delivered, any kind
+  int64_t jobs_started = 0;  // sent to a child (their prepare deadline starts)
+  // Device holds asked for, granted and released (DeviceGate::Release), and progress reports
+  // (a new run deadline each): what a test waits for before it moves a scripted clock.
+  int64_t device_requests = 0, device_grants = 0, device_releases = 0, progress_reports = 0;
   int64_t ok = 0, crashed = 0, timeouts = 0, lost = 0, protocol_errors = 0;
   int64_t spawns = 0;           // children started, the first ones included
   int64_t start_failures = 0;   // children that never became ready
@@ -149,6 +158,10 @@ class ChildPool {
   // (they exit), SIGKILLs any child still alive after exit_grace_s, reaps every child, and
   // joins the supervisor thread. Idempotent. Must not be called from a callback.
   void Shutdown();
+
+  // Makes the supervisor look at the clock now: needed only for a clock that moves without real
+  // time passing (ChildPoolOptions::clock, a test's FakeClock), after moving it.
+  void CheckDeadlines();
 
   PoolStats stats() const;
   // The processes alive now (children + spares, ready or busy), by slot; 0 for a slot being

@@ -3,7 +3,10 @@
 // keeps serving; the device is exclusive while prepares overlap; jobs queue; shutdown and
 // parent death leave no processes behind.
 //
-// Deadlines are generous and nothing asserts on speed: only on order, kinds and counts.
+// Deadline policy (prepare timeouts, run deadlines, progress reports, the device wait) runs on a
+// scripted clock that moves only when a test says, and the outcomes are exact. The other
+// tests run on the machine's clock with generous deadlines and assert nothing on speed: only
+// order, kinds and counts.
 #include "workers/child_pool.h"
 
 #include <errno.h>
@@ -17,6 +20,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <mutex>
@@ -30,6 +35,8 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
+#include "tinygrad/base/clock.h"
+#include "tinygrad/base/wait_until.h"
 
 extern char** environ;
 
@@ -41,9 +48,10 @@ std::string g_parent;  // test_pool_parent
 
 constexpr JobLimits kRelaxed{.prepare_timeout_s = 60, .run_deadline_s = 60};
 
-std::unique_ptr<ChildPool> MakePool(int children, int spares = 1) {
+// `clock`: null for the machine's.
+std::unique_ptr<ChildPool> MakePool(int children, int spares = 1, Clock* clock = nullptr) {
   absl::StatusOr<std::unique_ptr<ChildPool>> p =
-      ChildPool::Create({.argv = {g_child}, .children = children, .spares = spares});
+      ChildPool::Create({.argv = {g_child}, .children = children, .spares = spares, .clock = clock});
   EXPECT_TRUE(p.ok()) << p.status();
   return p.ok() ? std::move(*p) : nullptr;
 }
@@ -89,12 +97,36 @@ bool Contains(const std::vector<pid_t>& pids, pid_t pid) {
   return std::find(pids.begin(), pids.end(), pid) != pids.end();
 }
 
-// Waits (up to 20 s) until `n` replacements have become ready.
+// Waits until `n` replacements have become ready.
 void WaitForRespawns(ChildPool& pool, int64_t n) {
-  for (int i = 0; i < 400 && pool.stats().respawns < n; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+  EXPECT_TRUE(WaitUntil([&] { return pool.stats().respawns >= n; })) << "never " << n << " respawns";
   EXPECT_EQ(pool.stats().respawns, n);
+}
+
+// Waits until the pool's counter `field` reaches `n` (a job reached a phase, on any clock).
+void WaitForCount(ChildPool& pool, int64_t PoolStats::*field, int64_t n, const char* what) {
+  ASSERT_TRUE(WaitUntil([&] { return pool.stats().*field >= n; })) << "never " << n << " " << what;
+}
+
+// Moves a scripted clock on and has the pool look at it.
+void Advance(FakeClock& clock, ChildPool& pool, double s) {
+  clock.AdvanceSeconds(s);
+  pool.CheckDeadlines();
+}
+
+// A job that must still be running: its outcome does not come in a while. (With a scripted
+// clock nothing can end it but the child, so this never fails for a correct pool; a pool
+// that wrongly ends it is caught here or by the exact times asserted after.)
+void ExpectStillRunning(std::future<JobOutcome>& f) {
+  EXPECT_EQ(f.wait_for(std::chrono::milliseconds(50)), std::future_status::timeout) << "ended before its deadline";
+}
+
+JobOutcome Get(std::future<JobOutcome>& f) {
+  if (f.wait_for(kTestWaitLimit) != std::future_status::ready) {
+    ADD_FAILURE() << "no outcome";
+    return JobOutcome{.detail = "no outcome"};
+  }
+  return f.get();
 }
 
 void ExpectServing(ChildPool& pool) {
@@ -171,56 +203,99 @@ TEST(ChildPoolTest, CrashesAreTypedAndTheChildIsReplaced) {
   }
 }
 
+// Scripted time: a job still preparing when its prepare timeout has passed is killed then.
 TEST(ChildPoolTest, PrepareTimeout) {
-  auto pool = MakePool(1);
+  FakeClock clock;
+  auto pool = MakePool(1, 1, &clock);
   ASSERT_NE(pool, nullptr);
-  JobOutcome o = pool->Run("loop", {.prepare_timeout_s = 0.5, .run_deadline_s = 60});
+  std::future<JobOutcome> f = pool->Submit("loop", {.prepare_timeout_s = 0.5, .run_deadline_s = 60});
+  ASSERT_NO_FATAL_FAILURE(WaitForCount(*pool, &PoolStats::jobs_started, 1, "jobs started"));
+  Advance(clock, *pool, 0.499);
+  ExpectStillRunning(f);
+  Advance(clock, *pool, 0.001);
+  JobOutcome o = Get(f);
   EXPECT_EQ(o.kind, JobOutcomeKind::kTimeout) << o.detail;
   EXPECT_EQ(o.detail, "prepared longer than 0.5 s");
   EXPECT_EQ(o.signal, SIGKILL);
   EXPECT_EQ(o.phase, JobPhase::kPreparing);
-  EXPECT_GE(o.prepare_s, 0.5);
+  EXPECT_DOUBLE_EQ(o.prepare_s, 0.5);
   ExpectServing(*pool);
 }
 
+// Scripted time: a job holding the device past its run deadline is killed then, and the
+// device goes to the next job.
 TEST(ChildPoolTest, RunDeadline) {
-  auto pool = MakePool(1);
+  FakeClock clock;
+  auto pool = MakePool(1, 1, &clock);
   ASSERT_NE(pool, nullptr);
-  JobOutcome o = pool->Run("loop@device", {.prepare_timeout_s = 60, .run_deadline_s = 0.5});
+  std::future<JobOutcome> f = pool->Submit("loop@device", {.prepare_timeout_s = 60, .run_deadline_s = 0.5});
+  ASSERT_NO_FATAL_FAILURE(WaitForCount(*pool, &PoolStats::device_grants, 1, "device grants"));
+  Advance(clock, *pool, 0.499);
+  ExpectStillRunning(f);
+  Advance(clock, *pool, 0.001);
+  JobOutcome o = Get(f);
   EXPECT_EQ(o.kind, JobOutcomeKind::kTimeout) << o.detail;
   EXPECT_EQ(o.detail, "ran longer than 0.5 s");
   EXPECT_EQ(o.signal, SIGKILL);
   EXPECT_EQ(o.phase, JobPhase::kRunning);
-  EXPECT_GE(o.run_s, 0.5);
+  EXPECT_DOUBLE_EQ(o.run_s, 0.5);
+  EXPECT_DOUBLE_EQ(o.prepare_s + o.wait_s, 0);
   ExpectServing(*pool);
   // The device was released with the dead child: a new run gets it.
   o = pool->Run("run:10", kRelaxed);
   EXPECT_TRUE(o.ok()) << o.detail;
 }
 
-// The run deadline bounds each run of a hold, not the hold: progress reports restart it.
+// Scripted time: the run deadline bounds each run of a hold, not the hold: progress reports
+// restart it, and a hold whose next report does not come is killed a deadline after the last.
+// The "paced" child starts each run only when the test says so, after it moved the clock.
 TEST(ChildPoolTest, ProgressRestartsTheRunDeadline) {
-  auto pool = MakePool(1);
+  FakeClock clock;
+  auto pool = MakePool(1, 1, &clock);
   ASSERT_NE(pool, nullptr);
-  JobOutcome o = pool->Run("steps:400", {.prepare_timeout_s = 60, .run_deadline_s = 1.2});
+  const std::string dir = std::string(std::getenv("TEST_TMPDIR")) + "/paced";
+  ASSERT_TRUE(std::filesystem::create_directories(dir));
+  const JobLimits limits{.prepare_timeout_s = 60, .run_deadline_s = 1.2};
+  std::future<JobOutcome> f = pool->Submit("paced:" + dir, limits);
+  for (int k = 1; k <= 4; ++k) {
+    ASSERT_NO_FATAL_FAILURE(WaitForCount(*pool, &PoolStats::progress_reports, k, "progress reports"));
+    Advance(clock, *pool, 1.0);  // less than the deadline after each report
+    std::ofstream(dir + "/" + std::to_string(k)).flush();  // the child goes on
+  }
+  JobOutcome o = Get(f);
   EXPECT_TRUE(o.ok()) << o.detail;
-  EXPECT_EQ(o.response, "steps");
-  EXPECT_GE(o.run_s, 1.6);  // the hold was longer than the deadline
-  // without reports a hold that long overruns
-  o = pool->Run("run:1600", {.prepare_timeout_s = 60, .run_deadline_s = 1.2});
+  EXPECT_EQ(o.response, "paced");
+  EXPECT_DOUBLE_EQ(o.run_s, 4.0);  // one hold, 3.3x the deadline
+  // A report, then no next one: killed 1.2 s of the clock after the report.
+  std::filesystem::remove_all(dir);
+  ASSERT_TRUE(std::filesystem::create_directories(dir));
+  f = pool->Submit("paced:" + dir, limits);
+  ASSERT_NO_FATAL_FAILURE(WaitForCount(*pool, &PoolStats::progress_reports, 5, "progress reports"));
+  Advance(clock, *pool, 1.0);
+  ExpectStillRunning(f);
+  Advance(clock, *pool, 0.2);
+  o = Get(f);
   EXPECT_EQ(o.kind, JobOutcomeKind::kTimeout) << o.detail;
+  EXPECT_DOUBLE_EQ(o.run_s, 1.2);
   ExpectServing(*pool);
 }
 
 // A report that gives its run's limit tightens the deadline to the floor plus twice that limit:
-// a run the child fails to stop at 10 ms is killed, not waited for until the job's deadline.
-// A malformed limit is a protocol error.
+// a run the child fails to stop at 10 ms is killed 0.2 + 2 * 0.01 s (scripted) after the
+// report, not waited for until the job's deadline. A malformed limit is a protocol error.
 TEST(ChildPoolTest, AReportedRunLimitTightensTheDeadline) {
-  auto pool = MakePool(1);
+  FakeClock clock;
+  auto pool = MakePool(1, 1, &clock);
   ASSERT_NE(pool, nullptr);
   const JobLimits limits{.prepare_timeout_s = 60, .run_deadline_s = 60, .run_deadline_floor_s = 0.2};
-  JobOutcome o = pool->Run("limit:10000", limits);
+  std::future<JobOutcome> f = pool->Submit("limit:600000", limits);
+  ASSERT_NO_FATAL_FAILURE(WaitForCount(*pool, &PoolStats::progress_reports, 1, "progress reports"));
+  Advance(clock, *pool, 0.2);
+  ExpectStillRunning(f);
+  Advance(clock, *pool, 0.02);
+  JobOutcome o = Get(f);
   EXPECT_EQ(o.kind, JobOutcomeKind::kTimeout) << o.detail;
+  EXPECT_DOUBLE_EQ(o.run_s, 0.22);
   o = pool->Run("limit:1", limits);  // within its limit: answered
   EXPECT_TRUE(o.ok()) << o.detail;
   o = pool->Run("bad_progress", limits);
@@ -232,17 +307,23 @@ TEST(ChildPoolTest, AReportedRunLimitTightensTheDeadline) {
   EXPECT_DOUBLE_EQ(limits.RunDeadlineS(100.0), 60);  // never past the job's deadline
 }
 
-// A job may hold the device more than once; the time after a release is on the prepare clock.
+// A job may hold the device more than once; the time after a release is on the prepare
+// clock (scripted: killed exactly the prepare timeout after the last release).
 TEST(ChildPoolTest, SecondHoldAndFinishTimeout) {
-  auto pool = MakePool(1);
+  FakeClock clock;
+  auto pool = MakePool(1, 1, &clock);
   ASSERT_NE(pool, nullptr);
   JobOutcome o = pool->Run("twice:0", kRelaxed);
   EXPECT_TRUE(o.ok()) << o.detail;
   EXPECT_EQ(o.response, "twice");
-  o = pool->Run("twice:5000", {.prepare_timeout_s = 0.5, .run_deadline_s = 60});
+  std::future<JobOutcome> f = pool->Submit("twice:600000", {.prepare_timeout_s = 0.5, .run_deadline_s = 60});
+  ASSERT_NO_FATAL_FAILURE(WaitForCount(*pool, &PoolStats::device_releases, 4, "device releases"));
+  Advance(clock, *pool, 0.5);
+  o = Get(f);
   EXPECT_EQ(o.kind, JobOutcomeKind::kTimeout) << o.detail;
   EXPECT_EQ(o.phase, JobPhase::kFinishing);
   EXPECT_EQ(o.detail, "took longer than 0.5 s after its device run");
+  EXPECT_DOUBLE_EQ(o.prepare_s, 0.5);
   ExpectServing(*pool);
 }
 
@@ -281,7 +362,7 @@ TEST(ChildPoolTest, MixedFailuresUnderLoad) {
   }
   {
     std::unique_lock<std::mutex> l(mu);
-    ASSERT_TRUE(cv.wait_for(l, std::chrono::seconds(120), [&] { return done == kJobs; }));
+    ASSERT_TRUE(cv.wait_for(l, 2 * kTestWaitLimit, [&] { return done == kJobs; })) << done << " of " << kJobs << " jobs ended";
   }
   for (int i = 0; i < kJobs; ++i) {
     const Kind& k = kinds[(i * 5) % std::size(kinds)];
@@ -298,17 +379,23 @@ TEST(ChildPoolTest, MixedFailuresUnderLoad) {
 }
 
 // A job waiting for the device is not on the clock: its deadline starts at the grant.
+// Scripted: the quick job waits 10 s of the clock (10x its run deadline) for a hold that
+// ends at its own deadline, then runs.
 TEST(ChildPoolTest, WaitingForTheDeviceDoesNotCount) {
-  auto pool = MakePool(2);
+  FakeClock clock;
+  auto pool = MakePool(2, 1, &clock);
   ASSERT_NE(pool, nullptr);
-  std::future<JobOutcome> slow = pool->Submit("run:1500", kRelaxed);
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  std::future<JobOutcome> quick =
-      pool->Submit("run:10", {.prepare_timeout_s = 60, .run_deadline_s = 1.0});
-  JobOutcome s = slow.get(), q = quick.get();
-  EXPECT_TRUE(s.ok()) << s.detail;
+  std::future<JobOutcome> slow = pool->Submit("loop@device", {.prepare_timeout_s = 60, .run_deadline_s = 10});
+  ASSERT_NO_FATAL_FAILURE(WaitForCount(*pool, &PoolStats::device_grants, 1, "device grants"));
+  std::future<JobOutcome> quick = pool->Submit("run:10", {.prepare_timeout_s = 60, .run_deadline_s = 1.0});
+  ASSERT_NO_FATAL_FAILURE(WaitForCount(*pool, &PoolStats::device_requests, 2, "device requests"));
+  Advance(clock, *pool, 10);
+  JobOutcome s = Get(slow), q = Get(quick);
+  EXPECT_EQ(s.kind, JobOutcomeKind::kTimeout) << s.detail;
+  EXPECT_DOUBLE_EQ(s.run_s, 10);
   EXPECT_TRUE(q.ok()) << q.detail;
-  EXPECT_GT(q.wait_s, 0);
+  EXPECT_DOUBLE_EQ(q.wait_s, 10);
+  EXPECT_DOUBLE_EQ(q.run_s, 0);
 }
 
 TEST(ChildPoolTest, ProtocolErrors) {
@@ -426,7 +513,7 @@ TEST(ChildPoolTest, CallbacksFromManyThreads) {
   }
   for (auto& t : threads) t.join();
   std::unique_lock<std::mutex> l(mu);
-  cv.wait(l, [&] { return done == 100; });
+  ASSERT_TRUE(cv.wait_for(l, kTestWaitLimit, [&] { return done == 100; })) << done << " of 100 callbacks ran";
   EXPECT_EQ(ok, 100);
 }
 
@@ -439,7 +526,9 @@ TEST(ChildPoolTest, ShutdownReapsEveryChild) {
       pool->Submit("loop@device", {.prepare_timeout_s = 1e6, .run_deadline_s = 1e6});
   std::future<JobOutcome> preparing = pool->Submit("loop", {.prepare_timeout_s = 1e6});
   std::future<JobOutcome> queued = pool->Submit("echo:never", kRelaxed);
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  // Shut down with one job on the device, one preparing (ExpectServing's job came first), one queued.
+  ASSERT_NO_FATAL_FAILURE(WaitForCount(*pool, &PoolStats::device_grants, 1, "device grants"));
+  ASSERT_NO_FATAL_FAILURE(WaitForCount(*pool, &PoolStats::jobs_started, 1 + 2, "jobs started"));
   pool->Shutdown();
   for (auto* f : {&spinning, &preparing, &queued}) {
     JobOutcome o = f->get();
@@ -495,18 +584,14 @@ TEST(ChildPoolTest, ChildrenDieWithTheirParent) {
     ASSERT_TRUE(absl::SimpleAtoi(s, &pid)) << line;
     children.push_back(pid);
   }
-  ASSERT_EQ(children.size(), 3u) << line;  // 2 children + 1 spare
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the loop job is on the device
+  ASSERT_EQ(children.size(), 3u) << line;  // 2 children + 1 spare; the loop job is on the device
   ASSERT_EQ(kill(parent, SIGKILL), 0);
   ASSERT_EQ(waitpid(parent, nullptr, 0), parent);
   int killed = 0;
   for (pid_t pid : children) {
     int status = 0;
     pid_t r = 0;
-    for (int i = 0; i < 400 && r == 0; ++i) {
-      r = waitpid(pid, &status, WNOHANG);
-      if (r == 0) std::this_thread::sleep_for(std::chrono::milliseconds(25));
-    }
+    WaitUntil([&] { return (r = waitpid(pid, &status, WNOHANG)) != 0; });
     ASSERT_EQ(r, pid) << "child " << pid << " outlived its parent";
     // An idle child may see EOF on its socket before the death signal and exit cleanly.
     bool sigkill = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;

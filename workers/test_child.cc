@@ -11,6 +11,8 @@
 //   run:MS        holds the device MS ms; responds "t0 t1" (the hold)
 //   twice:MS      holds the device twice, then works MS ms after the release
 //   steps:MS      holds the device for 4 runs of MS ms, reporting the start of each
+//   paced:DIR     holds the device for 4 runs, reporting the start of each; run k ends when
+//                 the file DIR/k exists (a test on a scripted clock moves it, then says go on)
 //   limit:MS      holds the device for a run it says stops at 10 ms, and runs MS ms
 //   bad_progress  holds the device and reports a run with a malformed limit, then sleeps
 //   segv, abort, fpe, exit:CODE, loop   crash / exit / spin forever (in prepare, or @device)
@@ -121,6 +123,15 @@ std::string Handle(std::string_view request, DeviceGate& gate) {
       SleepMs(n);
     }
     return "steps";
+  }
+  if (name == "paced") {
+    tg::workers::ScopedDevice device(gate);
+    for (int i = 1; i <= 4; ++i) {
+      gate.Progress();
+      const std::string go = std::string(arg) + "/" + std::to_string(i);
+      while (access(go.c_str(), F_OK) != 0) SleepMs(1);
+    }
+    return "paced";
   }
   if (name == "limit") {  // a run that should have stopped at 10 ms
     tg::workers::ScopedDevice device(gate);

@@ -1,7 +1,7 @@
 // File: workers/test_pool_parent.cc
 // A worker stand-in for the parent-death test: starts a ChildPool of `test_child` processes,
 // keeps one of them spinning on the device, prints the pids of its processes (2 children, 1
-// spare) on stdout, and waits to be killed. Its children must die with it.
+// spare) on stdout once that one holds the device, and waits to be killed. Its children must die with it.
 //
 // Usage: test_pool_parent CHILD_PROGRAM
 #include <unistd.h>
@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "absl/status/statusor.h"
+#include "tinygrad/base/wait_until.h"
 #include "workers/child_pool.h"
 
 int main(int argc, char** argv) {
@@ -27,6 +28,10 @@ int main(int argc, char** argv) {
   // can end it.
   (*pool)->Submit("loop@device", {.prepare_timeout_s = 1e6, .run_deadline_s = 1e6},
                   [](tg::workers::JobOutcome) {});
+  if (!tg::WaitUntil([&] { return (*pool)->stats().device_grants == 1; })) {
+    std::fprintf(stderr, "the loop job never got the device\n");
+    return 1;
+  }
   for (pid_t pid : (*pool)->ChildPids()) std::printf("%d ", static_cast<int>(pid));
   std::printf("\n");
   std::fflush(stdout);

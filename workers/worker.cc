@@ -44,7 +44,7 @@ using autotune::CandidateResult;
 using autotune::KernelTask;
 using autotune::MeasureBatch;
 using autotune::Outcome;
-using Clock = std::chrono::steady_clock;
+using Steady = std::chrono::steady_clock;  // wall times in results
 
 std::string DefaultBuildId() { return absl::StrCat("tinygrad-cc ", std::string(kVersion), " ", std::string(kCompilerVersion)); }
 
@@ -94,7 +94,7 @@ struct Job {
   // Isolation: one result per candidate, filled as the single-candidate jobs end.
   std::vector<CandidateResult> results;
   size_t pending = 0;
-  Clock::time_point start;
+  Steady::time_point start;
 };
 
 // Finished work handed to the socket thread.
@@ -179,7 +179,9 @@ struct Worker::Impl {
   uint64_t next_local = 1;
   uint64_t hb_seq = 0;
   std::deque<std::string> unsent;  // results the socket refused for now
-  Clock::time_point last_heard, next_heartbeat;
+  // Liveness (heartbeats both ways) runs on `clock` (o.clock, else the machine's).
+  Clock& clock() { return o.clock != nullptr ? *o.clock : Clock::Real(); }
+  Clock::TimePoint last_heard, next_heartbeat;
 
   mutable std::mutex stats_mu;
   WorkerStats stats;
@@ -234,7 +236,7 @@ struct Worker::Impl {
       sim_queue.pop_front();
       l.unlock();
       codec::MeasureResult r{.job_id = j.job_id, .search_id = j.search_id};
-      Clock::time_point t0 = Clock::now();
+      Steady::time_point t0 = Steady::now();
       const double x = o.simulate_device_s;
       for (const std::vector<Opt>& c : j.candidates) {
         if (x > 0) std::this_thread::sleep_for(std::chrono::duration<double>(x));
@@ -245,7 +247,7 @@ struct Worker::Impl {
         cr.cost.run_s = x;
         r.batch.results.push_back(std::move(cr));
       }
-      r.batch.run_wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
+      r.batch.run_wall_s = std::chrono::duration<double>(Steady::now() - t0).count();
       Push(Completion{.local_id = j.local_id, .simulated = std::move(r)});
       l.lock();
     }
@@ -298,7 +300,7 @@ struct Worker::Impl {
                                                    .capacity = static_cast<uint32_t>(capacity),
                                                    .host = host}));
     SendKeep(codec::EncodeFarmMessage(codec::Ready{.credits = static_cast<uint32_t>(capacity)}));
-    last_heard = Clock::now();
+    last_heard = clock().Now();
     next_heartbeat = last_heard + o.heartbeat;
     return absl::OkStatus();
   }
@@ -373,7 +375,7 @@ struct Worker::Impl {
                                          .candidates = std::move(req.candidates),
                                          .options = std::move(req.options),
                                          .run_deadline_s = req.run_deadline_s,
-                                         .start = Clock::now()});
+                                         .start = Steady::now()});
     Job& j = *job;
     jobs.emplace(local_id, std::move(job));
     Stat([&](WorkerStats& s) { s.in_flight = static_cast<int64_t>(jobs.size()); });
@@ -473,7 +475,7 @@ struct Worker::Impl {
   // One message from the coordinator. Returns false when Run should end (Bye + exit_on_bye).
   bool HandleMessage(const net::Frames& frames) {
     Stat([](WorkerStats& s) { ++s.messages_received; });
-    last_heard = Clock::now();
+    last_heard = clock().Now();
     if (frames.size() != 1) {
       Stat([](WorkerStats& s) { ++s.bad_messages; });
       Log(absl::StrCat("ignored a message of ", frames.size(), " frames"));
@@ -506,7 +508,9 @@ struct Worker::Impl {
     const auto dead_after = o.heartbeat * o.dead_after;
     bool bye_received = false;
     while (!stop.load()) {
-      const Clock::time_point now = Clock::now();
+      // At most one interval of real time: a clock that moves without real time (a test's
+      // FakeClock) is looked at again within one interval.
+      const Clock::TimePoint now = clock().Now();
       auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(next_heartbeat - now);
       wait = std::clamp(wait, std::chrono::milliseconds(0), o.heartbeat);
       if (!unsent.empty()) wait = std::min(wait, std::chrono::milliseconds(10));
@@ -538,7 +542,7 @@ struct Worker::Impl {
         if (bye_received) break;
       }
       Flush();
-      const Clock::time_point t = Clock::now();
+      const Clock::TimePoint t = clock().Now();
       if (t >= next_heartbeat) {
         SendHeartbeat();
         next_heartbeat = std::max(next_heartbeat + o.heartbeat, t);

@@ -50,6 +50,7 @@
 #include "autotune/key/device_class.h"
 #include "autotune/net/secure_endpoint.h"
 #include "autotune/net/zmq_socket.h"
+#include "tinygrad/base/clock.h"
 #include "tinygrad/codegen/opt/opt.h"
 
 namespace tg::workers {
@@ -73,6 +74,9 @@ struct WorkerOptions {
 
   std::chrono::milliseconds heartbeat{1000};
   int dead_after = 5;         // heartbeat intervals of coordinator silence
+  // The clock of heartbeats and of the coordinator's silence; null: the machine's. (Jobs'
+  // deadlines run on the machine's clock in the child pool.)
+  Clock* clock = nullptr;
   bool exit_on_bye = false;   // Run() returns when the coordinator says Bye
   size_t task_cache = 64;     // tasks kept by digest (at least 64)
   // A run's deadline is the job's run_deadline_s (else options.timeout_s), never below this.

@@ -8,6 +8,7 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -308,15 +309,21 @@ TEST(SqliteTuningDbTest, LockedFileWaitsForTheBusyTimeout) {
   EXPECT_NE(failed.status().message().find("busy timeout"), std::string::npos) << failed.status();
   EXPECT_TRUE((*impatient)->Lookup(SampleKey(1)).ok()) << "WAL: readers are not blocked";
 
-  std::thread release([other] {
+  // The 300 ms give the patient writer time to start waiting (a slow machine may not, and the
+  // test still holds); its Put cannot end before the commit, whatever the machine's speed.
+  std::atomic<bool> committed{false};
+  std::thread release([other, &committed] {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    committed = true;  // just before: the writer can only get the lock after this
     sqlite3_exec(other, "COMMIT", nullptr, nullptr, nullptr);
   });
   absl::StatusOr<bool> waited = patient->Put(SampleRecord(1, 0.5));
+  const bool after_commit = committed.load();
   release.join();
   sqlite3_close(other);
   ASSERT_TRUE(waited.ok()) << waited.status();
   EXPECT_TRUE(*waited);
+  EXPECT_TRUE(after_commit) << "the write went through while another connection held the lock";
   EXPECT_EQ((*impatient)->Lookup(SampleKey(1)).value()->time_s, 0.5);
 }
 

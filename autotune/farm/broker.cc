@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -28,8 +29,6 @@
 
 namespace tg::autotune::farm {
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 // A FarmJob as submitted: its parts may run on several workers (after a poison split).
 struct Submission {
@@ -59,19 +58,19 @@ struct Worker {
   int credits = 0;
   absl::flat_hash_map<uint64_t, std::shared_ptr<Part>> in_flight;  // by job id
   absl::flat_hash_set<uint64_t> tasks;                             // digests it has
-  Clock::time_point last_seen;
+  Clock::TimePoint last_seen;
   int64_t jobs = 0, errors = 0, lost = 0;
 };
 
 // Tasks a worker keeps at least (protocol): forget ours before it forgets its own.
 constexpr size_t kTasksPerWorker = 64;
 
-double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
-
 }  // namespace
 
 struct Broker::State {
   BrokerOptions opt;
+  // Heartbeats and liveness run on this clock (opt.clock, else the machine's).
+  Clock* clock = &Clock::Real();
   std::unique_ptr<net::ZmqContext> own_ctx;
   net::ZmqContext* ctx = nullptr;
   net::ZmqSocket router;
@@ -196,7 +195,7 @@ struct Broker::State {
     w.id = id;
     w.device_class = h.device.Digest();
     w.hello = std::move(h);
-    w.last_seen = Clock::now();
+    w.last_seen = clock->Now();
     workers_cv.notify_all();
   }
 
@@ -249,7 +248,7 @@ struct Broker::State {
       return;
     }
     Worker& w = it->second;
-    w.last_seen = Clock::now();
+    w.last_seen = clock->Now();
     if (auto* rd = std::get_if<codec::Ready>(&*m)) {
       AddCredits(w, static_cast<int>(rd->credits));
     } else if (auto* r = std::get_if<codec::MeasureResult>(&*m)) {
@@ -335,7 +334,7 @@ struct Broker::State {
     }
   }
 
-  void Heartbeats(Clock::time_point now) {
+  void Heartbeats(Clock::TimePoint now) {
     const auto dead = opt.heartbeat * opt.dead_after;
     std::vector<std::string> dead_ids;
     for (auto& [id, w] : workers)
@@ -353,7 +352,6 @@ struct Broker::State {
     FarmStatus s = counters;
     s.workers.clear();
     s.classes.clear();
-    const Clock::time_point now = Clock::now();
     std::map<std::string, FarmStatus::ClassQueue> classes;
     for (const auto& [id, w] : workers) {
       s.workers.push_back(WorkerStatus{.id = id,
@@ -364,7 +362,7 @@ struct Broker::State {
                                        .capacity = static_cast<int>(w.hello.capacity),
                                        .credits = w.credits,
                                        .in_flight = static_cast<int>(w.in_flight.size()),
-                                       .last_seen_s = Seconds(now - w.last_seen),
+                                       .last_seen_s = clock->SecondsSince(w.last_seen),
                                        .jobs = w.jobs,
                                        .errors = w.errors,
                                        .lost = w.lost});
@@ -390,13 +388,15 @@ struct Broker::State {
   }
 
   void Loop() {
-    Clock::time_point next_hb = Clock::now() + opt.heartbeat;
+    Clock::TimePoint next_hb = clock->Now() + opt.heartbeat;
     for (;;) {
       std::vector<net::PollItem> items;
       items.push_back({.socket = &router});
       items.push_back({.fd = wake_fd});
       if (status.is_open()) items.push_back({.socket = &status});
-      const auto wait = std::clamp(std::chrono::duration_cast<std::chrono::milliseconds>(next_hb - Clock::now()),
+      // At most one interval of real time, so a clock that moves without real time (a test's
+      // FakeClock) is looked at again within one interval.
+      const auto wait = std::clamp(std::chrono::duration_cast<std::chrono::milliseconds>(next_hb - clock->Now()),
                                    std::chrono::milliseconds(0), opt.heartbeat);
       absl::StatusOr<int> ready = net::Poll(items, wait);
       std::unique_lock<std::mutex> lock(mu);
@@ -426,7 +426,7 @@ struct Broker::State {
           [[maybe_unused]] absl::Status s = status.Send({FormatFarmStatus(Snapshot())}, net::SendMode::kDontWait);
         }
       }
-      const Clock::time_point now = Clock::now();
+      const Clock::TimePoint now = clock->Now();
       if (now >= next_hb) {
         Heartbeats(now);
         next_hb = now + opt.heartbeat;
@@ -488,6 +488,7 @@ absl::StatusOr<std::unique_ptr<Broker>> Broker::Start(BrokerOptions options) {
     return absl::InvalidArgumentError("farm broker: heartbeat must be > 0 and dead_after >= 1");
   auto st = std::make_unique<State>();
   st->opt = std::move(options);
+  if (st->opt.clock != nullptr) st->clock = st->opt.clock;
   if (st->opt.context == nullptr) st->own_ctx = std::make_unique<net::ZmqContext>();
   st->ctx = st->opt.context != nullptr ? st->opt.context : st->own_ctx.get();
   st->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);

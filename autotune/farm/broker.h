@@ -43,6 +43,7 @@
 #include "absl/status/statusor.h"
 #include "autotune/measurer.h"
 #include "autotune/net/secure_endpoint.h"
+#include "tinygrad/base/clock.h"
 #include "tinygrad/codegen/opt/opt.h"
 
 namespace tg::autotune::farm {
@@ -53,6 +54,9 @@ struct BrokerOptions {
   std::string status_endpoint;        // "": no status socket; same security as `endpoint`
   std::chrono::milliseconds heartbeat{1000};
   int dead_after = 5;                 // heartbeat intervals of silence that make a worker dead
+  // The clock of heartbeats and liveness; null: the machine's. A test's FakeClock decides when
+  // a silent worker is dead (the broker looks at the clock at least once per real interval).
+  Clock* clock = nullptr;
   // Where the sockets live: a CURVE server's ZapHandler must run on this context. Null: the
   // broker makes its own.
   net::ZmqContext* context = nullptr;

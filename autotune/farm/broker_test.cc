@@ -1,6 +1,11 @@
 // File: autotune/farm/broker_test.cc
 // The broker against scripted in-test workers: dispatch, device classes, task resends,
 // duplicates, silent and killed workers, restarts, poison, protocol version, Bye, status.
+//
+// Broker and workers share a scripted clock (clock_) that moves only when a test advances it:
+// no worker is declared dead, and nobody re-Hellos, because a loaded machine was slow. The
+// liveness tests advance it heartbeat by heartbeat and assert the exact one where a silent
+// worker dies; one test keeps the machine's clock and checks only what holds on any machine.
 #include "autotune/farm/broker.h"
 
 #include <stdlib.h>
@@ -21,6 +26,8 @@
 #include "autotune/net/zmq_socket.h"
 #include "autotune/test_kernels.h"
 #include "gtest/gtest.h"
+#include "tinygrad/base/clock.h"
+#include "tinygrad/base/wait_until.h"
 
 namespace tg::autotune::farm {
 namespace {
@@ -52,16 +59,20 @@ class BrokerTest : public ::testing::Test {
     broker_.reset();
     std::filesystem::remove_all(dir_);
   }
-  void StartBroker(milliseconds hb = milliseconds(100)) {
+  // On the scripted clock unless `clock` says otherwise (&Clock::Real()).
+  void StartBroker(milliseconds hb = milliseconds(100), Clock* clock = nullptr) {
+    clock_in_use_ = clock != nullptr ? clock : &clock_;
     auto b = Broker::Start({.endpoint = absl::StrCat("ipc://", dir_, "/farm"),
                             .status_endpoint = absl::StrCat("ipc://", dir_, "/status"),
                             .heartbeat = hb,
+                            .clock = clock_in_use_,
                             .context = &ctx_});
     ASSERT_TRUE(b.ok()) << b.status();
     broker_ = *std::move(b);
   }
   TestWorker& AddWorker(TestWorkerOptions o) {
     o.endpoint = broker_->endpoint();
+    if (o.clock == nullptr) o.clock = clock_in_use_;
     if (o.device.device.empty()) o.device = ClassA();
     workers_.push_back(std::make_unique<TestWorker>(ctx_, std::move(o)));
     return *workers_.back();
@@ -83,6 +94,22 @@ class BrokerTest : public ::testing::Test {
     return f.get();
   }
 
+  // Moves the scripted clock one heartbeat `hb` on, and waits until the broker has heard worker
+  // `live` (which heartbeats on the same clock) at the new time: the broker's liveness check
+  // at that time has then run too (it runs in the pass that reads the message, or an earlier
+  // one at the same time, under the lock Status takes).
+  void Beat(milliseconds hb, const std::string& live) {
+    clock_.Advance(hb);
+    ASSERT_TRUE(WaitUntil([&] {
+      for (const WorkerStatus& w : broker_->Status().workers)
+        if (w.id == live) return w.last_seen_s == 0;
+      return false;
+    })) << "the broker never heard " << live << " after the clock moved on";
+  }
+  int64_t DeadWorkers() { return broker_->Status().dead_workers; }
+
+  FakeClock clock_;
+  Clock* clock_in_use_ = &clock_;
   std::string dir_;
   net::ZmqContext ctx_;
   std::shared_ptr<const KernelTask> task_;
@@ -165,15 +192,17 @@ TEST_F(BrokerTest, DropsDuplicateResults) {
     ExpectFake(job, *r);
   }
   // The duplicates of the last answers may still be on their way.
-  for (int i = 0; i < 200 && broker_->Status().dropped_results < 8; ++i) std::this_thread::sleep_for(milliseconds(10));
+  ASSERT_TRUE(WaitUntil([&] { return broker_->Status().dropped_results >= 8; })) << "duplicates never arrived";
   FarmStatus s = broker_->Status();
   EXPECT_EQ(s.results, 8);
   EXPECT_EQ(s.dropped_results, 8);
   EXPECT_EQ(s.completed, 8);
 }
 
+// On the machine's clock: what holds however slow the machine is (a loaded one may also declare
+// the good worker dead for a while; every job still completes exactly once).
 TEST_F(BrokerTest, RequeuesJobsOfASilentWorkerAndTakesItBackLater) {
-  StartBroker(milliseconds(50));
+  StartBroker(milliseconds(50), &Clock::Real());
   TestWorker& slow = AddWorker({.id = "a_frozen", .capacity = 4, .heartbeat = milliseconds(50), .delay_s = 0.05});
   ASSERT_TRUE(broker_->WaitForWorkers("", 1, milliseconds(10000)));
   std::vector<FarmJob> jobs;
@@ -183,7 +212,7 @@ TEST_F(BrokerTest, RequeuesJobsOfASilentWorkerAndTakesItBackLater) {
     fs.push_back(broker_->Submit(jobs.back()));
   }
   // It holds jobs when it stops.
-  for (int i = 0; i < 500 && broker_->Status().jobs_sent < 4; ++i) std::this_thread::sleep_for(milliseconds(2));
+  ASSERT_TRUE(WaitUntil([&] { return broker_->Status().jobs_sent >= 4; })) << "the jobs were never sent";
   slow.Freeze();
   TestWorker& good = AddWorker({.id = "b_good", .capacity = 2, .heartbeat = milliseconds(50)});
   for (int j = 0; j < 6; ++j) {
@@ -198,12 +227,48 @@ TEST_F(BrokerTest, RequeuesJobsOfASilentWorkerAndTakesItBackLater) {
   EXPECT_GT(good.jobs(), 0);
   // Resumed: its late answers are dropped, and it joins again with a new Hello.
   slow.Thaw();
-  for (int i = 0; i < 500 && slow.hellos() < 2; ++i) std::this_thread::sleep_for(milliseconds(10));
-  EXPECT_GE(slow.hellos(), 2);
+  ASSERT_TRUE(WaitUntil([&] { return slow.hellos() >= 2; })) << "the thawed worker never said Hello again";
   ASSERT_TRUE(broker_->WaitForWorkers("", 2, milliseconds(10000)));
-  for (int i = 0; i < 300 && broker_->Status().dropped_results == 0; ++i) std::this_thread::sleep_for(milliseconds(10));
-  EXPECT_GE(broker_->Status().dropped_results, 1);
+  ASSERT_TRUE(WaitUntil([&] { return broker_->Status().dropped_results >= 1; })) << "no late answer was dropped";
   EXPECT_EQ(broker_->Status().results, 6);
+}
+
+// Scripted time: a worker silent for more than dead_after (5) heartbeats is dead at the 6th
+// beat of its silence, not before; its jobs go to the worker that keeps beating. The silent
+// one's device "hangs" (it answers after an hour), so it sends nothing once it holds its jobs.
+TEST_F(BrokerTest, ASilentWorkerIsDeadAfterExactlyDeadAfterHeartbeats) {
+  const milliseconds hb(50);
+  StartBroker(hb);
+  TestWorker& slow = AddWorker({.id = "a_silent", .capacity = 4, .heartbeat = hb, .delay_s = 3600});
+  ASSERT_TRUE(broker_->WaitForWorkers("", 1, milliseconds(10000)));
+  std::vector<FarmJob> jobs;
+  std::vector<std::future<absl::StatusOr<JobResult>>> fs;
+  for (int j = 0; j < 6; ++j) {
+    jobs.push_back(Job(1, 10 * j));
+    fs.push_back(broker_->Submit(jobs.back()));
+  }
+  ASSERT_TRUE(WaitUntil([&] { return broker_->Status().jobs_sent == 4; })) << "the silent worker never got 4 jobs";
+  slow.Freeze();
+  AddWorker({.id = "b_good", .capacity = 2, .heartbeat = hb});
+  ASSERT_TRUE(broker_->WaitForWorkers("", 2, milliseconds(10000)));
+  for (int beat = 1; beat <= 5; ++beat) {
+    ASSERT_NO_FATAL_FAILURE(Beat(hb, "b_good"));
+    EXPECT_EQ(DeadWorkers(), 0) << "declared dead after " << beat << " silent heartbeats";
+  }
+  ASSERT_NO_FATAL_FAILURE(Beat(hb, "b_good"));
+  EXPECT_EQ(DeadWorkers(), 1) << "still alive after 6 silent heartbeats";
+  for (int j = 0; j < 6; ++j) {
+    ASSERT_EQ(fs[j].wait_for(kTestWaitLimit), std::future_status::ready) << "job " << j << " never finished";
+    absl::StatusOr<JobResult> r = fs[j].get();
+    ASSERT_TRUE(r.ok()) << r.status();
+    ExpectFake(jobs[j], *r);
+    for (const MeasuredBy& m : r->measured_by) EXPECT_EQ(m.worker, "b_good");
+  }
+  FarmStatus s = broker_->Status();
+  EXPECT_EQ(s.requeued, 4);
+  EXPECT_EQ(s.completed, 6);
+  ASSERT_EQ(s.workers.size(), 1u);
+  EXPECT_EQ(s.workers[0].id, "b_good");
 }
 
 TEST_F(BrokerTest, RequeuesJobsOfAKilledWorkerAndOfARestartedOne) {
@@ -216,7 +281,7 @@ TEST_F(BrokerTest, RequeuesJobsOfAKilledWorkerAndOfARestartedOne) {
     jobs.push_back(Job(1, 10 * j));
     fs.push_back(broker_->Submit(jobs.back()));
   }
-  for (int i = 0; i < 500 && broker_->Status().jobs_sent < 2; ++i) std::this_thread::sleep_for(milliseconds(2));
+  ASSERT_TRUE(WaitUntil([&] { return broker_->Status().jobs_sent >= 2; })) << "the jobs were never sent";
   victim.Kill();
   AddWorker({.id = "other", .capacity = 2, .heartbeat = milliseconds(50)});
   victim.Restart();  // comes back under its old id: what it held is requeued
@@ -261,7 +326,7 @@ TEST_F(BrokerTest, QuarantinesACandidateThatKillsWorkers) {
 TEST_F(BrokerTest, SaysByeToAWorkerOfAnotherProtocolVersion) {
   StartBroker();
   TestWorker& old = AddWorker({.id = "old", .protocol_version = 99});
-  for (int i = 0; i < 500 && old.byes_received() == 0; ++i) std::this_thread::sleep_for(milliseconds(10));
+  ASSERT_TRUE(WaitUntil([&] { return old.byes_received() > 0; })) << "no Bye for the old protocol";
   EXPECT_EQ(old.byes_received(), 1);
   FarmStatus s = broker_->Status();
   EXPECT_TRUE(s.workers.empty());
@@ -287,7 +352,7 @@ TEST_F(BrokerTest, StatusSocketAndByeOnShutdown) {
   broker_->Shutdown();
   absl::StatusOr<JobResult> r = pending.get();
   EXPECT_EQ(r.status().code(), absl::StatusCode::kCancelled);
-  for (int i = 0; i < 500 && w.byes_received() == 0; ++i) std::this_thread::sleep_for(milliseconds(10));
+  ASSERT_TRUE(WaitUntil([&] { return w.byes_received() > 0; })) << "no Bye on shutdown";
   EXPECT_EQ(w.byes_received(), 1);
   auto late = broker_->Submit(Job(1));
   EXPECT_EQ(late.get().status().code(), absl::StatusCode::kCancelled);
@@ -306,6 +371,7 @@ TEST_F(BrokerTest, CutsOffAWorkerWhoseKeyIsRevoked) {
   auto b = Broker::Start({.endpoint = "tcp://127.0.0.1:*",
                           .security = net::SecurityOptions::CurveServer(*server, zap->get()),
                           .heartbeat = milliseconds(100),
+                          .clock = &clock_,
                           .context = &ctx_});
   ASSERT_TRUE(b.ok()) << b.status();
   broker_ = *std::move(b);
@@ -318,11 +384,12 @@ TEST_F(BrokerTest, CutsOffAWorkerWhoseKeyIsRevoked) {
 
   ASSERT_TRUE((*zap)->Revoke(client->public_z85).ok());
   auto late = broker_->Submit(Job(2, 100));
-  // the worker's heartbeats (every 100 ms) now cut it off; its job waits for another worker
-  EXPECT_EQ(late.wait_for(std::chrono::milliseconds(1500)), std::future_status::timeout);
-  FarmStatus s = broker_->Status();
-  EXPECT_GT(s.revoked_messages, 0);
-  EXPECT_TRUE(s.workers.empty());
+  // the worker's answer to it now cuts it off; the job waits for another worker
+  ASSERT_TRUE(WaitUntil([&] {
+    FarmStatus s = broker_->Status();
+    return s.revoked_messages > 0 && s.workers.empty();
+  })) << "the revoked worker was never cut off";
+  EXPECT_EQ(late.wait_for(milliseconds(0)), std::future_status::timeout) << "a revoked worker's answer was taken";
   broker_->Shutdown();
   broker_.reset();
   workers_.clear();

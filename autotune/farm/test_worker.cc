@@ -15,11 +15,12 @@
 #include "autotune/codec/farm_codec.h"
 #include "autotune/codec/farm_messages.h"
 #include "tinygrad/base/check.h"
+#include "tinygrad/base/wait_until.h"
 
 namespace tg::autotune::farm {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;
 
 }  // namespace
 
@@ -41,7 +42,13 @@ void TestWorker::Start() {
   thread_ = std::thread([this] { Run(); });
 }
 
-void TestWorker::Freeze() { frozen_ = true; }
+void TestWorker::Freeze() {
+  frozen_ = true;
+  // A message sent after Freeze returned would make the worker's silence start later than the
+  // test thinks (scripted liveness tests count it in heartbeats).
+  TG_CHECK(WaitUntil([&] { return parked_.load() || !thread_.joinable(); }))
+      << "test worker " << o_.id << " never stopped";
+}
 void TestWorker::Thaw() { frozen_ = false; }
 void TestWorker::ForgetTasks() { forget_ = true; }
 
@@ -84,28 +91,33 @@ void TestWorker::Run() {
   hello();
   absl::flat_hash_map<uint64_t, KernelTask> tasks;
   std::deque<codec::MeasureRequest> pending;
-  Clock::time_point last_heard = Clock::now();
-  Clock::time_point next_hb = Clock::now() + o_.heartbeat;
+  // Heartbeats and the coordinator's silence run on the options' clock; the simulated device
+  // below takes real time.
+  Clock& clock = o_.clock != nullptr ? *o_.clock : Clock::Real();
+  Clock::TimePoint last_heard = clock.Now();
+  Clock::TimePoint next_hb = clock.Now() + o_.heartbeat;
   uint64_t seq = 0;
   std::future<codec::MeasureResult> running;
   // A simulated device (delay only): the answer is ready, it is sent at sim_done.
   std::optional<codec::MeasureResult> sim;
-  Clock::time_point sim_done;
+  SteadyClock::time_point sim_done;
   while (!stop_) {
     if (frozen_) {
+      parked_ = true;
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
       // Frozen time does not count as the coordinator's silence (a stopped process has no clock
       // running for it either; it notices the silence only after it resumes).
-      last_heard = Clock::now();
+      last_heard = clock.Now();
       continue;
     }
+    parked_ = false;
     if (running.valid() && running.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
       codec::MeasureResult res = running.get();
       ++jobs_;
       send(res);
       if (o_.duplicate_results) send(res);
     }
-    if (sim.has_value() && Clock::now() >= sim_done) {
+    if (sim.has_value() && SteadyClock::now() >= sim_done) {
       ++jobs_;
       send(*sim);
       if (o_.duplicate_results) send(*sim);
@@ -114,12 +126,12 @@ void TestWorker::Run() {
     const bool busy = running.valid() || sim.has_value();
     auto wait = std::chrono::milliseconds(running.valid() ? 1 : 5);
     if (sim.has_value())
-      wait = std::clamp(std::chrono::ceil<std::chrono::milliseconds>(sim_done - Clock::now()),
+      wait = std::clamp(std::chrono::ceil<std::chrono::milliseconds>(sim_done - SteadyClock::now()),
                         std::chrono::milliseconds(0), o_.heartbeat);
     absl::StatusOr<net::Frames> f = pending.empty() || busy ? sock.ReceiveFor(wait) : sock.TryReceive();
     bool bye = false;
     while (f.ok()) {
-      last_heard = Clock::now();
+      last_heard = clock.Now();
       if (f->size() == 1) {
         absl::StatusOr<codec::FarmMessage> m = codec::DecodeFarmMessage((*f)[0]);
         if (m.ok()) {
@@ -130,7 +142,7 @@ void TestWorker::Run() {
       f = sock.TryReceive();
     }
     if (bye) break;  // --exit-on-bye
-    const Clock::time_point now = Clock::now();
+    const Clock::TimePoint now = clock.Now();
     if (now - last_heard > o_.heartbeat * o_.dead_after) {
       hello();  // the coordinator went silent: it declared us dead, or restarted
       last_heard = now;
@@ -179,7 +191,7 @@ void TestWorker::Run() {
     if (!o_.measure) {
       for (const auto& c : req.candidates) res.batch.results.push_back(FakeCandidate(c));
       sim = std::move(res);
-      sim_done = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
+      sim_done = SteadyClock::now() + std::chrono::duration_cast<SteadyClock::duration>(std::chrono::duration<double>(
                                     o_.delay_s * static_cast<double>(req.candidates.size())));
       continue;
     }

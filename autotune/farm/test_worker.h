@@ -24,6 +24,7 @@
 #include "autotune/measurer.h"
 #include "autotune/net/secure_endpoint.h"
 #include "autotune/net/zmq_socket.h"
+#include "tinygrad/base/clock.h"
 
 namespace tg::autotune::farm {
 
@@ -37,6 +38,9 @@ struct TestWorkerOptions {
   int capacity = 2;
   std::chrono::milliseconds heartbeat{100};
   int dead_after = 5;
+  // The clock of heartbeats and of the coordinator's silence; null: the machine's. (The
+  // simulated device's delay_s is real time.)
+  Clock* clock = nullptr;
   // Seconds of "device" time per candidate (slept, one job at a time).
   double delay_s = 0;
   // Default: every candidate kOk with FakeCandidateTime(opts).
@@ -56,7 +60,7 @@ class TestWorker {
   TestWorker(net::ZmqContext& ctx, TestWorkerOptions o);
   ~TestWorker();  // Stop()
 
-  void Freeze();       // stop reading and writing (SIGSTOP)
+  void Freeze();       // stop reading and writing (SIGSTOP); returns once the thread has stopped
   void Thaw();         // go on (SIGCONT): late results are sent, then re-Hello on silence
   void Kill();         // close the socket without Bye and stop (SIGKILL)
   void Restart();      // after Kill: a new connection under the same id, Hello again
@@ -77,6 +81,7 @@ class TestWorker {
   std::thread thread_;
   std::atomic<bool> stop_{false};
   std::atomic<bool> frozen_{false};
+  std::atomic<bool> parked_{false};  // the thread saw frozen_ and sends nothing until thawed
   std::atomic<bool> forget_{false};
   std::atomic<int64_t> jobs_{0}, hellos_{0}, byes_{0}, unknown_{0};
   bool killed_ = false;

@@ -6,7 +6,9 @@
 # first; then the same search while, every 2 seconds, a random worker is SIGKILLed (and a
 # replacement started) or SIGSTOPped for a while and resumed. The chaos run must complete with
 # the clean run's winners, no job may be lost (jobs of dead workers are requeued), and the
-# faulty candidates must be reported as failures, not stop anything.
+# faulty candidates must be reported as failures, not stop anything. The first blow is a
+# SIGKILL to a worker seen holding a job, so the chaos and a requeue happen however fast the
+# machine finishes the search.
 # Timing is the farm's deterministic fake timing, so both runs must agree exactly.
 set -u
 source tests/tg_test_lib.sh
@@ -20,6 +22,7 @@ tune=(tune mlp --batch 16 --hidden 128 --beam 2 --fake-timing)
 faults=(--inject-fault 'crash:[["UPCAST",0,4]]' --inject-fault 'hang:[["UNROLL",0,4]]')
 
 declare -a pids=()
+declare -A pid_of=()
 next_id=0
 start_worker() {  # start_worker SOCKET_DIR RUN_NAME
   local id="w$next_id"
@@ -27,6 +30,29 @@ start_worker() {  # start_worker SOCKET_DIR RUN_NAME
   "$tg" worker --connect "ipc://$1/farm" --id "$id" --children 1 --fake-timing "${faults[@]}" \
     >"$out/$2.$id.log" 2>&1 &
   pids+=($!)
+  pid_of[$id]=$!
+}
+
+# The ids of the workers that hold jobs now, from the coordinator's status socket.
+busy_workers() {  # busy_workers SOCKET_DIR
+  "$tg" farm status --connect "ipc://$1/status" 2>/dev/null |
+    sed -nE 's/^  (w[0-9]+) +host=.* in_flight=[1-9][0-9]* .*/\1/p'
+}
+
+# SIGKILLs a worker that holds a job: stopped first, and killed only if the coordinator still
+# counts a job on it (a stopped worker cannot answer it), so the job must be requeued.
+kill_busy_worker() {  # kill_busy_worker SOCKET_DIR NAME
+  local id pid
+  id=$(busy_workers "$1" | head -1)
+  [[ -n $id ]] || return 1
+  pid=${pid_of[$id]}
+  kill -STOP "$pid" 2>/dev/null || return 1
+  if busy_workers "$1" | grep -qx "$id"; then
+    kill -KILL "$pid" && echo "chaos: SIGKILL $pid ($id, holding a job)" >>"$out/$2.chaos"
+    return 0
+  fi
+  kill -CONT "$pid"
+  return 1
 }
 
 live_workers() {
@@ -43,8 +69,11 @@ run_farm() {
     --db "$out/$name.db" --json "$out/$name.jsonl" >"$out/$name.out" 2>&1 &
   coord=$!
   for _ in 1 2 3; do start_worker "$dir" "$name"; done
+  if [[ $chaos -eq 1 ]] && wait_for "$name: no worker was ever seen holding a job" kill_busy_worker "$dir" "$name"; then
+    start_worker "$dir" "$name"
+  fi
   while kill -0 "$coord" 2>/dev/null; do
-    sleep 2
+    sleep 2  # the chaos' pace (and the clean run's look at the coordinator), not a wait for anything
     [[ $chaos -eq 1 ]] || continue
     kill -0 "$coord" 2>/dev/null || break
     read -r -a live <<<"$(live_workers | tr '\n' ' ')"

@@ -25,22 +25,26 @@ grep -q "farm: workers connect to ipc://" "$out/farm.out" || fail "no farm line 
 # The local workers of a coordinator, from its output file $1 (pgrep cannot see the parent
 # relation inside the test sandbox's pid namespace).
 workers_of() {
-  for _ in $(seq 1 200); do
-    grep -q "^farm: local worker pids:" "$1" 2>/dev/null && break
-    sleep 0.05
-  done
+  wait_for "no local worker pids in $1" grep -q "^farm: local worker pids:" "$1" >&2
   sed -n 's/^farm: local worker pids: //p' "$1"
+}
+
+measuring() { grep -qE '[1-9][0-9]* measured' "$1" 2>/dev/null; }  # measuring OUT_FILE
+gone() {  # gone PID...: none of them is alive
+  local p
+  for p in "$@"; do kill -0 "$p" 2>/dev/null && return 1; done
+  return 0
 }
 
 # 2. Chaos: SIGKILL one worker and SIGSTOP/SIGCONT another during the search.
 "$tg" "${tune[@]}" --workers 3 --db "$out/chaos.db" --json "$out/chaos.jsonl" >"$out/chaos.out" 2>&1 &
 coord=$!
-sleep 1
 read -r -a ws <<<"$(workers_of "$out/chaos.out")"
+wait_for "chaos: the search never started measuring" measuring "$out/chaos.out"
 if [[ ${#ws[@]} -ge 3 ]]; then
   kill -STOP "${ws[1]}"
   kill -KILL "${ws[0]}"
-  sleep 2
+  sleep 2  # how long the stopped worker stays stopped (chaos, not a wait for anything)
   kill -CONT "${ws[1]}"
 else
   fail "chaos: expected 3 local workers, found ${#ws[@]} (the search may have ended already)"
@@ -51,10 +55,7 @@ same_opts "$out/inproc.jsonl" "$out/chaos.jsonl" "chaos"
 # 3. The coordinator SIGKILLed once the journal holds measurements, then started again.
 "$tg" "${tune[@]}" --workers 2 --db "$out/resume.db" --json "$out/resume1.jsonl" >"$out/resume1.out" 2>&1 &
 coord=$!
-for _ in $(seq 1 200); do
-  grep -qE '[1-9][0-9]* measured' "$out/resume1.out" 2>/dev/null && break
-  sleep 0.05
-done
+wait_for "resume: the first run never measured anything" measuring "$out/resume1.out"
 read -r -a ws <<<"$(workers_of "$out/resume1.out")"
 kill -KILL "$coord"
 wait "$coord" 2>/dev/null
@@ -62,10 +63,7 @@ grep -q "kernel .* -> " "$out/resume1.out" && fail "resume: the first run finish
 # a SIGKILLed coordinator cannot remove its private socket directory: do it here
 killed_dir=$(sed -n 's|^farm: workers connect to ipc://\(/tmp/tg-farm-[A-Za-z0-9]*\)/farm.*|\1|p' "$out/resume1.out")
 [[ -n $killed_dir ]] && rm -rf "$killed_dir"
-sleep 1
-for w in "${ws[@]}"; do
-  kill -0 "$w" 2>/dev/null && fail "worker $w outlived its SIGKILLed coordinator"
-done
+wait_for "workers ${ws[*]} outlived their SIGKILLed coordinator" gone "${ws[@]}"
 "$tg" "${tune[@]}" --workers 2 --db "$out/resume.db" --json "$out/resume2.jsonl" >"$out/resume2.out" 2>&1 ||
   fail "resumed tune failed: $(tail -3 "$out/resume2.out")"
 grep -qE '[1-9][0-9]* from journal' "$out/resume2.out" || fail "the resumed search took nothing from the journal"

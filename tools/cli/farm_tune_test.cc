@@ -18,6 +18,7 @@
 #include "autotune/test_kernels.h"
 #include "gtest/gtest.h"
 #include "tinygrad/base/check.h"
+#include "tinygrad/base/wait_until.h"
 
 namespace tg {
 namespace {
@@ -45,7 +46,9 @@ TEST(FarmTuneTest, BoundCoordinatorTunesWithJoiningWorkers) {
                  .endpoint = ep,
                  .id = absl::StrCat("w", i),
                  .device = *dc,
-                 .heartbeat = std::chrono::milliseconds(200),
+                 // The broker's interval (BrokerOptions' default): a worker waits 5 of the
+                 // broker's heartbeats before it calls it silent, not 1.
+                 .heartbeat = std::chrono::milliseconds(1000),
                  .measure = [lm](const autotune::KernelTask& t, std::span<const std::vector<Opt>> c,
                                  const autotune::MeasureOptions& o) { return lm->Measure(t, c, o); }}));
   }
@@ -74,8 +77,7 @@ TEST(FarmTuneTest, BoundCoordinatorTunesWithJoiningWorkers) {
     EXPECT_EQ((*r)[k].record->time_s, want->record->time_s) << k;
   }
   // The workers heard Bye.
-  for (int i = 0; i < 300 && workers[0]->byes_received() == 0; ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_TRUE(WaitUntil([&] { return workers[0]->byes_received() > 0; })) << "no Bye";
   EXPECT_EQ(workers[0]->byes_received(), 1);
   workers.clear();
   std::filesystem::remove_all(dir);

@@ -51,7 +51,8 @@ chmod 700 "$sock"
 "$tg" worker --connect "ipc://$sock/coord" --simulate-device-ms 1 --children 1 --id sh-worker \
   >"$out/sim.out" 2>"$out/sim.err" &
 pid=$!
-sleep 1
+# "serving" comes after its SIGTERM handler is set
+wait_for "the simulated worker never said it was serving" grep -q "serving ipc://" "$out/sim.err"
 kill -TERM "$pid"
 wait "$pid"
 rc=$?
