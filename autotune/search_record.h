@@ -4,9 +4,9 @@
 #ifndef AUTOTUNE_SEARCH_RECORD_H_
 #define AUTOTUNE_SEARCH_RECORD_H_
 
-#include "autotune/beam_search.h"
 #include "autotune/db/tuning_db.h"
 #include "autotune/key/device_class.h"
+#include "autotune/search/beam_search.h"
 #include "tinygrad/uop/uop.h"
 
 namespace tg::autotune {

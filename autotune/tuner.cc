@@ -6,11 +6,11 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "tinygrad/base/config.h"
-#include "tinygrad/base/status_macros.h"
-#include "autotune/local_measurer.h"
+#include "autotune/measure/local_measurer.h"
 #include "autotune/search_record.h"
 #include "tinygrad/base/clock.h"
+#include "tinygrad/base/config.h"
+#include "tinygrad/base/status_macros.h"
 
 namespace tg::autotune {
 namespace {

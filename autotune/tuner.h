@@ -30,11 +30,11 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
-#include "autotune/beam_search.h"
 #include "autotune/db/tuning_db.h"
 #include "autotune/key/device_class.h"
-#include "autotune/measurer.h"
 #include "autotune/key/search_settings.h"
+#include "autotune/measure/measurer.h"
+#include "autotune/search/beam_search.h"
 #include "tinygrad/engine/opt_chooser.h"
 
 namespace tg::autotune {
@@ -55,7 +55,7 @@ struct TunerOptions {
   // The searches' trace (BeamOptions::beam_debug and debug: BEAM_DEBUG, DEBUG).
   int beam_debug = 0;
   int debug = 0;
-  // Whether the default measurer shares the machine's device lock (autotune/device_lock.h,
+  // Whether the default measurer shares the machine's device lock (autotune/lock/device_lock.h,
   // DefaultDeviceLockPath in the cache directory) with the farm workers and other tuners.
   bool lock_device = false;
   // Threads of the default measurer that lower and compile candidates; 0: the machine's CPUs.

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "autotune/test_kernels.h"
+#include "autotune/measure/test_kernels.h"
 #include "gtest/gtest.h"
 #include "tinygrad/base/config.h"
 #include "tinygrad/engine/device.h"

@@ -27,7 +27,7 @@
 #include "absl/strings/str_format.h"
 #include "autotune/codec/farm_codec.h"
 #include "autotune/codec/farm_messages.h"
-#include "autotune/measurer.h"
+#include "autotune/measure/measurer.h"
 #include "tinygrad/base/config.h"
 #include "tinygrad/base/stable_hash.h"
 #include "tinygrad/base/status_macros.h"

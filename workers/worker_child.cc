@@ -17,8 +17,8 @@
 #include "autotune/codec/farm_codec.h"
 #include "autotune/codec/farm_messages.h"
 #include "autotune/db/opts_text.h"
-#include "autotune/device_lock.h"
-#include "autotune/local_measurer.h"
+#include "autotune/lock/device_lock.h"
+#include "autotune/measure/local_measurer.h"
 #include "tinygrad/base/status_macros.h"
 #include "workers/child_main.h"
 

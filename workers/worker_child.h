@@ -14,7 +14,7 @@
 // else has to be built or found next to it) and in test programs.
 //
 // Arguments: --fake-timing (LocalMeasurerOptions::fake_timing), --compile-threads N,
-// --device-lock PATH (the machine's device lock, autotune/device_lock.h: compiles shared, the
+// --device-lock PATH (the machine's device lock, autotune/lock/device_lock.h: compiles shared, the
 // device phase exclusive, taken before the pool's gate), and for
 // tests only --inject-fault crash:OPTS | hang:OPTS (OPTS as autotune/db/opts_text.h): holding
 // the device, a job with a candidate of exactly those opts dies of SIGSEGV or spins forever,

@@ -20,8 +20,8 @@ struct NamedKernel {
 // The SINK kernels of every built-in workload at its default parameters (inputs included),
 // deduplicated by key.
 std::vector<NamedKernel> WorkloadKernels();
-// The small Tensor-graph kernels of autotune/test_kernels (a[n] + b[n], x.sum(1), a @ b) and
-// a few more (casts, where, a symbolic shape), every SINK kernel of each.
+// The small Tensor-graph kernels of autotune/measure/test_kernels (a[n] + b[n], x.sum(1),
+// a @ b) and a few more (casts, where, a symbolic shape), every SINK kernel of each.
 std::vector<NamedKernel> TensorKernels();
 // The kernels of one workload.
 std::vector<NamedKernel> KernelsOf(std::string_view workload);

@@ -21,7 +21,7 @@
 #include "autotune/codec/farm_messages.h"
 #include "autotune/codec/limits.h"
 #include "autotune/key/device_class.h"
-#include "autotune/measurer.h"
+#include "autotune/measure/measurer.h"
 #include "tinygrad/codegen/opt/opt.h"
 
 namespace tg::autotune::codec {

@@ -24,7 +24,7 @@
 
 #include "absl/status/status.h"
 #include "autotune/key/device_class.h"
-#include "autotune/measurer.h"
+#include "autotune/measure/measurer.h"
 #include "tinygrad/codegen/opt/opt.h"
 
 namespace tg::autotune::codec {

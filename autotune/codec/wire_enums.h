@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
-#include "autotune/measurer.h"
+#include "autotune/measure/measurer.h"
 #include "autotune/proto/farm.capnp.h"
 #include "autotune/proto/kernel.capnp.h"
 #include "tinygrad/codegen/opt/opt.h"

@@ -41,7 +41,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "autotune/measurer.h"
+#include "autotune/measure/measurer.h"
 #include "autotune/net/secure_endpoint.h"
 #include "tinygrad/base/clock.h"
 #include "tinygrad/codegen/opt/opt.h"

@@ -20,7 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "autotune/farm/broker.h"
 #include "autotune/farm/test_worker.h"
-#include "autotune/test_kernels.h"
+#include "autotune/measure/test_kernels.h"
 #include "tinygrad/base/check.h"
 
 namespace tg::autotune::farm {

@@ -21,10 +21,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "autotune/farm/test_worker.h"
+#include "autotune/measure/test_kernels.h"
 #include "autotune/net/curve_keys.h"
 #include "autotune/net/zap_handler.h"
 #include "autotune/net/zmq_socket.h"
-#include "autotune/test_kernels.h"
 #include "gtest/gtest.h"
 #include "tinygrad/base/clock.h"
 #include "tinygrad/base/wait_until.h"

@@ -25,7 +25,7 @@
 
 #include "absl/status/statusor.h"
 #include "autotune/farm/broker.h"
-#include "autotune/measurer.h"
+#include "autotune/measure/measurer.h"
 
 namespace tg::autotune::farm {
 

@@ -30,11 +30,11 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "autotune/beam_search.h"
 #include "autotune/db/tuning_db.h"
 #include "autotune/farm/broker.h"
 #include "autotune/key/device_class.h"
 #include "autotune/key/search_settings.h"
+#include "autotune/search/beam_search.h"
 #include "tinygrad/codegen/renderer.h"
 
 namespace tg::autotune::farm {

@@ -18,13 +18,13 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "autotune/beam_search.h"
 #include "autotune/codec/farm_codec.h"
 #include "autotune/db/tuning_db.h"
 #include "autotune/farm/farm_measurer.h"
 #include "autotune/farm/test_worker.h"
-#include "autotune/local_measurer.h"
-#include "autotune/test_kernels.h"
+#include "autotune/measure/local_measurer.h"
+#include "autotune/measure/test_kernels.h"
+#include "autotune/search/beam_search.h"
 #include "gtest/gtest.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/clock.h"

@@ -21,7 +21,7 @@
 
 #include "absl/status/statusor.h"
 #include "autotune/key/device_class.h"
-#include "autotune/measurer.h"
+#include "autotune/measure/measurer.h"
 #include "autotune/net/secure_endpoint.h"
 #include "autotune/net/zmq_socket.h"
 #include "tinygrad/base/clock.h"

@@ -21,7 +21,7 @@ struct VarVal {
   value @1 :Int64;
 }
 
-# One kernel to tune (autotune/measurer.h KernelTask).
+# One kernel to tune (autotune/measure/measurer.h KernelTask).
 struct KernelTask {
   ast @0 :Kernel.KernelAst;
   buffers @1 :List(BufferSpec);  # sorted by slot

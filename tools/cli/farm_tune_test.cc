@@ -14,8 +14,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "autotune/farm/test_worker.h"
-#include "autotune/local_measurer.h"
-#include "autotune/test_kernels.h"
+#include "autotune/measure/local_measurer.h"
+#include "autotune/measure/test_kernels.h"
 #include "gtest/gtest.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/wait_until.h"

@@ -13,7 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "autotune/local_measurer.h"
+#include "autotune/measure/local_measurer.h"
 #include "autotune/tuner.h"
 #include "tools/cli/command_line.h"
 #include "tools/cli/farm_tune.h"

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "autotune/device_lock.h"
+#include "autotune/lock/device_lock.h"
 #include "autotune/net/secure_endpoint.h"
 #include "tinygrad/base/config.h"
 #include "tools/cli/command_line.h"

@@ -1,6 +1,6 @@
-// File: autotune/test_kernels.cc (testonly)
+// File: autotune/measure/test_kernels.cc (testonly)
 // Small kernel ASTs for the autotuner's tests and benchmarks.
-#include "autotune/test_kernels.h"
+#include "autotune/measure/test_kernels.h"
 
 #include "absl/status/statusor.h"
 #include "tinygrad/base/check.h"

@@ -1,8 +1,8 @@
-// File: autotune/beam_benchmark.cc
+// File: autotune/search/beam_benchmark.cc
 // BEAM search throughput on a matmul: candidates timed per second, where the search's wall
 // time goes (lowering + compiling vs running kernels), and how stable the winner is.
 //
-//   bazel run -c opt //autotune:beam_benchmark -- [N=256] [WIDTH=2] [REPEATS=1]
+//   bazel run -c opt //autotune/search:beam_benchmark -- [N=256] [WIDTH=2] [REPEATS=1]
 //
 // Compare with tinygrad on the same machine: `DEV=CPU BEAM=2 IGNORE_BEAM_CACHE=1` on a 256
 // matmul timed 49 candidates in 16.6 s (2.95 per second), tools/bench/tinygrad_beam.py.
@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "autotune/beam_search.h"
-#include "autotune/local_measurer.h"
-#include "autotune/test_kernels.h"
+#include "autotune/measure/local_measurer.h"
+#include "autotune/measure/test_kernels.h"
+#include "autotune/search/beam_search.h"
 #include "tinygrad/base/config.h"
 #include "tinygrad/engine/device.h"
 

@@ -1,4 +1,4 @@
-// File: autotune/device_lock.h
+// File: autotune/lock/device_lock.h
 // One device shared by every process of a machine that tunes on it: runs hold the device
 // exclusively, lowering and compiling hold it shared. So no kernel is ever timed while
 // anything else on the machine compiles or runs (tinygrad times while its compile workers
@@ -16,8 +16,8 @@
 //   ASSIGN_OR_RETURN(std::shared_ptr<DeviceLock> lock, DeviceLock::Open(path));
 //   { ASSIGN_OR_RETURN(DeviceLock::Hold h, lock->Shared()); compile(); }
 //   { ASSIGN_OR_RETURN(DeviceLock::Hold h, lock->Exclusive()); time(); }
-#ifndef AUTOTUNE_DEVICE_LOCK_H_
-#define AUTOTUNE_DEVICE_LOCK_H_
+#ifndef AUTOTUNE_LOCK_DEVICE_LOCK_H_
+#define AUTOTUNE_LOCK_DEVICE_LOCK_H_
 
 #include <memory>
 #include <string>
@@ -67,4 +67,4 @@ std::string DefaultDeviceLockPath(const std::string& cache_dir, const std::strin
 
 }  // namespace tg::autotune
 
-#endif  // AUTOTUNE_DEVICE_LOCK_H_
+#endif  // AUTOTUNE_LOCK_DEVICE_LOCK_H_

@@ -1,4 +1,4 @@
-// File: autotune/beam_search.h
+// File: autotune/search/beam_search.h
 // BEAM search over kernel optimizations, against a Measurer.
 //
 // Port of tinygrad/codegen/opt/search.py: the action list, get_kernel_actions and
@@ -32,8 +32,8 @@
 //   SearchSettings s = SearchSettings::FromConfig(GetConfig());
 //   ASSIGN_OR_RETURN(BeamResult r, BeamSearch(task, renderer, measurer, s, {.heuristic_opts = h}));
 //   r.opts, r.time_s, r.noopt_s, r.heuristic_s
-#ifndef AUTOTUNE_BEAM_SEARCH_H_
-#define AUTOTUNE_BEAM_SEARCH_H_
+#ifndef AUTOTUNE_SEARCH_BEAM_SEARCH_H_
+#define AUTOTUNE_SEARCH_BEAM_SEARCH_H_
 
 #include <array>
 #include <chrono>
@@ -47,8 +47,8 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
-#include "autotune/measurer.h"
 #include "autotune/key/search_settings.h"
+#include "autotune/measure/measurer.h"
 #include "tinygrad/codegen/opt/opt.h"
 #include "tinygrad/codegen/opt/scheduler.h"
 #include "tinygrad/codegen/renderer.h"
@@ -232,4 +232,4 @@ class BeamSearcher {
 
 }  // namespace tg::autotune
 
-#endif  // AUTOTUNE_BEAM_SEARCH_H_
+#endif  // AUTOTUNE_SEARCH_BEAM_SEARCH_H_

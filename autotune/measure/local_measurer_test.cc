@@ -1,6 +1,6 @@
-// File: autotune/local_measurer_test.cc
+// File: autotune/measure/local_measurer_test.cc
 // The in-process measurer on real small kernels: timings, and each failure kind it reports.
-#include "autotune/local_measurer.h"
+#include "autotune/measure/local_measurer.h"
 
 #include <atomic>
 #include <chrono>
@@ -11,8 +11,8 @@
 #include <thread>
 #include <vector>
 
-#include "autotune/output_check.h"
-#include "autotune/test_kernels.h"
+#include "autotune/measure/output_check.h"
+#include "autotune/measure/test_kernels.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/clock.h"
 #include "tinygrad/engine/scripted_device.h"

@@ -1,7 +1,7 @@
-// File: autotune/beam_search_test.cc
+// File: autotune/search/beam_search_test.cc
 // BEAM search on a fake, deterministic Measurer (timing = a function of the opts) and, once,
 // on the real in-process measurer.
-#include "autotune/beam_search.h"
+#include "autotune/search/beam_search.h"
 
 #include <algorithm>
 #include <map>
@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "autotune/local_measurer.h"
-#include "autotune/test_kernels.h"
+#include "autotune/measure/local_measurer.h"
+#include "autotune/measure/test_kernels.h"
 #include "gtest/gtest.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/stable_hash.h"

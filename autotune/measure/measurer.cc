@@ -1,6 +1,6 @@
-// File: autotune/measurer.cc
+// File: autotune/measure/measurer.cc
 // Port of tinygrad/codegen/opt/postrange.py bufs_from_ast and beam_search's var_vals.
-#include "autotune/measurer.h"
+#include "autotune/measure/measurer.h"
 
 #include <algorithm>
 

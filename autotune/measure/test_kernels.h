@@ -1,7 +1,7 @@
-// File: autotune/test_kernels.h (testonly)
+// File: autotune/measure/test_kernels.h (testonly)
 // Small kernel ASTs for the autotuner's tests and benchmarks, scheduled from Tensor graphs.
-#ifndef AUTOTUNE_TEST_KERNELS_H_
-#define AUTOTUNE_TEST_KERNELS_H_
+#ifndef AUTOTUNE_MEASURE_TEST_KERNELS_H_
+#define AUTOTUNE_MEASURE_TEST_KERNELS_H_
 
 #include <cstdint>
 
@@ -19,4 +19,4 @@ UOp MatmulKernel(int64_t n);               // a[n, n] @ b[n, n], float32
 
 }  // namespace tg::autotune
 
-#endif  // AUTOTUNE_TEST_KERNELS_H_
+#endif  // AUTOTUNE_MEASURE_TEST_KERNELS_H_

@@ -1,4 +1,4 @@
-// File: autotune/output_check.h
+// File: autotune/measure/output_check.h
 // Inputs and the result check for timing candidates: deterministic random buffer contents and
 // an output comparison with a per-dtype tolerance.
 //
@@ -14,8 +14,8 @@
 // Example:
 //   std::string in = RandomContents(dtypes::float32, 1024, /*seed=*/7);
 //   std::string why = CompareOutput(dtypes::float32, got_bytes, want_bytes);  // "" when equal
-#ifndef AUTOTUNE_OUTPUT_CHECK_H_
-#define AUTOTUNE_OUTPUT_CHECK_H_
+#ifndef AUTOTUNE_MEASURE_OUTPUT_CHECK_H_
+#define AUTOTUNE_MEASURE_OUTPUT_CHECK_H_
 
 #include <cstdint>
 #include <string>
@@ -35,4 +35,4 @@ std::string CompareOutput(DType dtype, std::string_view got, std::string_view wa
 
 }  // namespace tg::autotune
 
-#endif  // AUTOTUNE_OUTPUT_CHECK_H_
+#endif  // AUTOTUNE_MEASURE_OUTPUT_CHECK_H_

@@ -1,5 +1,5 @@
-// File: autotune/device_lock_test.cc
-#include "autotune/device_lock.h"
+// File: autotune/lock/device_lock_test.cc
+#include "autotune/lock/device_lock.h"
 
 #include <fcntl.h>
 #include <signal.h>

@@ -1,6 +1,6 @@
-// File: autotune/output_check.cc
+// File: autotune/measure/output_check.cc
 // Random inputs and the tolerant output comparison of the measurer (no tinygrad counterpart).
-#include "autotune/output_check.h"
+#include "autotune/measure/output_check.h"
 
 #include <cmath>
 #include <cstring>

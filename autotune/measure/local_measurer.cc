@@ -1,7 +1,7 @@
-// File: autotune/local_measurer.cc
+// File: autotune/measure/local_measurer.cc
 // Port of tinygrad/codegen/opt/search.py: _try_compile and _time_program (see the header for
 // what differs and why).
-#include "autotune/local_measurer.h"
+#include "autotune/measure/local_measurer.h"
 
 #include <algorithm>
 #include <atomic>
@@ -14,7 +14,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
-#include "autotune/output_check.h"
+#include "autotune/measure/output_check.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/stable_hash.h"
 #include "tinygrad/base/status_macros.h"

@@ -1,6 +1,6 @@
-// File: autotune/beam_search.cc
+// File: autotune/search/beam_search.cc
 // Port of tinygrad/codegen/opt/search.py: actions, get_kernel_actions, beam_search.
-#include "autotune/beam_search.h"
+#include "autotune/search/beam_search.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,4 +1,4 @@
-// File: autotune/measurer.h
+// File: autotune/measure/measurer.h
 // The Measurer interface: what BEAM search asks of whatever times candidates (in this
 // process, or on a worker farm), with no transport in it.
 //
@@ -19,8 +19,8 @@
 //   ASSIGN_OR_RETURN(MeasureBatch b, measurer.Measure(task, cands, MeasureOptions{}));
 //   b.results[1].outcome      // Outcome::kOk
 //   b.results[1].min_s        // best of the timed runs, seconds
-#ifndef AUTOTUNE_MEASURER_H_
-#define AUTOTUNE_MEASURER_H_
+#ifndef AUTOTUNE_MEASURE_MEASURER_H_
+#define AUTOTUNE_MEASURE_MEASURER_H_
 
 #include <cstdint>
 #include <limits>
@@ -150,4 +150,4 @@ class Measurer {
 
 }  // namespace tg::autotune
 
-#endif  // AUTOTUNE_MEASURER_H_
+#endif  // AUTOTUNE_MEASURE_MEASURER_H_

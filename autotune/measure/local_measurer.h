@@ -1,4 +1,4 @@
-// File: autotune/local_measurer.h
+// File: autotune/measure/local_measurer.h
 // The in-process Measurer: lowers and compiles a batch of candidates on several threads, then
 // times them one at a time on the device while nothing else runs.
 //
@@ -22,8 +22,8 @@
 // Example:
 //   ASSIGN_OR_RETURN(std::unique_ptr<LocalMeasurer> m, LocalMeasurer::Create());
 //   ASSIGN_OR_RETURN(MeasureBatch b, m->Measure(task, candidates, MeasureOptions{}));
-#ifndef AUTOTUNE_LOCAL_MEASURER_H_
-#define AUTOTUNE_LOCAL_MEASURER_H_
+#ifndef AUTOTUNE_MEASURE_LOCAL_MEASURER_H_
+#define AUTOTUNE_MEASURE_LOCAL_MEASURER_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -34,8 +34,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "autotune/device_lock.h"
-#include "autotune/measurer.h"
+#include "autotune/lock/device_lock.h"
+#include "autotune/measure/measurer.h"
 #include "tinygrad/base/clock.h"
 #include "tinygrad/engine/device.h"
 
@@ -117,4 +117,4 @@ class LocalMeasurer : public Measurer {
 
 }  // namespace tg::autotune
 
-#endif  // AUTOTUNE_LOCAL_MEASURER_H_
+#endif  // AUTOTUNE_MEASURE_LOCAL_MEASURER_H_
