@@ -98,16 +98,12 @@ absl::StatusOr<KernelTuning> Tuner::Tune(const UOp& ast, Device& dev, const Code
     return out;
   }
 
-  ASSIGN_OR_RETURN(KernelTask task, KernelTask::FromAst(ast));
-  task.codegen = codegen;
-  ASSIGN_OR_RETURN(Measurer * measurer, MeasurerFor(dev));
-  BeamOptions bo;
-  // The heuristic's opts are always a candidate; a heuristic that fails is simply not one.
-  if (absl::StatusOr<std::vector<Opt>> h = HeuristicOpts(ast, dev.renderer(), codegen); h.ok()) bo.heuristic_opts = *h;
-  bo.beam_debug = options_.beam_debug;
-  bo.debug = options_.debug;
+  BeamOptions bo{.beam_debug = options_.beam_debug, .debug = options_.debug};
   if (options_.progress) bo.progress = [&](const BeamProgress& p) { options_.progress(ast, p); };
-  ASSIGN_OR_RETURN(BeamResult r, BeamSearch(task, dev.renderer(), *measurer, settings_, bo));
+  ASSIGN_OR_RETURN(SearchStart start, StartSearch(ast, dev.renderer(), codegen, std::move(bo)));
+  ASSIGN_OR_RETURN(Measurer * measurer, MeasurerFor(dev));
+  ASSIGN_OR_RETURN(BeamResult r,
+                   BeamSearch(start.task, dev.renderer(), *measurer, settings_, start.options));
 
   TuningRecord rec = RecordOfSearch(key, ast, r, *dc);
   rec.worker = "local";

@@ -244,17 +244,16 @@ absl::StatusOr<std::vector<FarmKernelResult>> FarmTuner::TuneAll(std::span<const
     auto s = std::make_unique<Search>();
     s->index = k;
     s->digest = r.key.Digest();
-    absl::StatusOr<KernelTask> task = KernelTask::FromAst(asts[k]);
-    if (!task.ok()) {
-      fail(*s, task.status());
+    absl::StatusOr<SearchStart> start =
+        StartSearch(asts[k], *o_.renderer, o_.codegen,
+                    BeamOptions{.beam_debug = o_.beam_debug, .debug = o_.debug});
+    if (!start.ok()) {
+      fail(*s, start.status());
       continue;
     }
-    task->codegen = o_.codegen;
-    s->task = std::make_shared<const KernelTask>(*task);
-    BeamOptions bo{.beam_debug = o_.beam_debug, .debug = o_.debug};
-    if (absl::StatusOr<std::vector<Opt>> h = HeuristicOpts(asts[k], *o_.renderer, o_.codegen); h.ok()) bo.heuristic_opts = *h;
-    absl::StatusOr<std::unique_ptr<BeamSearcher>> searcher =
-        BeamSearcher::Create(*std::move(task), *o_.renderer, o_.settings, bo);
+    s->task = std::make_shared<const KernelTask>(start->task);
+    absl::StatusOr<std::unique_ptr<BeamSearcher>> searcher = BeamSearcher::Create(
+        std::move(start->task), *o_.renderer, o_.settings, std::move(start->options));
     if (!searcher.ok()) {
       fail(*s, searcher.status());
       continue;

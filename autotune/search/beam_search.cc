@@ -147,6 +147,15 @@ absl::StatusOr<std::vector<Opt>> HeuristicOpts(const UOp& ast, const Renderer& r
   return opt.applied_opts();
 }
 
+absl::StatusOr<SearchStart> StartSearch(const UOp& ast, const Renderer& ren,
+                                        const CodegenOptions& codegen, BeamOptions options) {
+  ASSIGN_OR_RETURN(KernelTask task, KernelTask::FromAst(ast));
+  task.codegen = codegen;
+  absl::StatusOr<std::vector<Opt>> h = HeuristicOpts(ast, ren, codegen);
+  if (h.ok()) options.heuristic_opts = *std::move(h);
+  return SearchStart{.task = std::move(task), .options = std::move(options)};
+}
+
 absl::StatusOr<std::unique_ptr<BeamSearcher>> BeamSearcher::Create(KernelTask task, const Renderer& ren,
                                                                    SearchSettings settings, BeamOptions options) {
   ASSIGN_OR_RETURN(UOp input, OptimizerInput(task.ast, ren, task.codegen));

@@ -151,6 +151,17 @@ struct BeamResult {
   double run_fraction() const { return search_wall_s > 0 ? run_wall_s / search_wall_s : 0; }
 };
 
+// What a search of `ast` starts from: its KernelTask, lowered with `codegen`, and `options`
+// with the heuristic's opts as heuristic_opts (left unset when the heuristic fails: it is then
+// simply not a candidate). Both tuners (autotune/tuner.h, autotune/farm/farm_tuner.h) start
+// their searches here. Errors: KernelTask::FromAst's.
+struct SearchStart {
+  KernelTask task;
+  BeamOptions options;
+};
+absl::StatusOr<SearchStart> StartSearch(const UOp& ast, const Renderer& ren,
+                                        const CodegenOptions& codegen, BeamOptions options = {});
+
 // Searches the opts for `task` (an unoptimized kernel AST) on a device rendered by `ren`. Errors:
 // only when the measurer cannot run the task at all; candidate failures are counted, never fatal.
 absl::StatusOr<BeamResult> BeamSearch(const KernelTask& task, const Renderer& ren, Measurer& measurer,

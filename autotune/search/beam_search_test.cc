@@ -326,6 +326,22 @@ TEST(BeamSearchTest, HeuristicIsAlwaysACandidate) {
   for (size_t i = 1; i < progress.size(); ++i) EXPECT_LE(progress[i].best_s, progress[i - 1].best_s);
 }
 
+// Both tuners start a search here: the task lowers with the given options, the heuristic's
+// opts (for those options) are a candidate, the caller's other options are kept.
+TEST(BeamSearchTest, StartSearchTakesTheHeuristicsOpts) {
+  UOp ast = MatmulKernel(32);
+  CodegenOptions codegen;
+  codegen.devectorize = 0;
+  absl::StatusOr<SearchStart> start = StartSearch(ast, Cpu(), codegen, BeamOptions{.debug = 2});
+  ASSERT_TRUE(start.ok()) << start.status();
+  EXPECT_EQ(start->task.codegen, codegen);
+  EXPECT_EQ(start->options.debug, 2);
+  absl::StatusOr<std::vector<Opt>> h = HeuristicOpts(ast, Cpu(), codegen);
+  ASSERT_TRUE(h.ok()) << h.status();
+  EXPECT_FALSE(h->empty());
+  EXPECT_EQ(start->options.heuristic_opts, *h);
+}
+
 // The baselines are one batch, the heuristic first: with keep 1 and refine_ratio 3, the
 // measurer stops the unoptimized kernel's first run at 3x the heuristic's time (a slow
 // unoptimized kernel stops early instead of running all its timed runs).
