@@ -12,12 +12,8 @@
 namespace tg::autotune {
 namespace {
 
-std::string Hex64(uint64_t v) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out(16, '0');
-  for (int i = 15; i >= 0; --i, v >>= 4) out[i] = kDigits[v & 0xf];
-  return out;
-}
+// 16 lowercase hex digits.
+std::string Hex64(uint64_t v) { return absl::StrCat(absl::Hex(v, absl::kZeroPad16)); }
 
 }  // namespace
 
