@@ -24,6 +24,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "tinygrad/base/check.h"
+#include "tinygrad/base/unique_fd.h"
 #include "workers/spawn.h"
 
 namespace tg::workers {
@@ -108,7 +109,7 @@ struct ChildPool::Impl {
   void Loop();
   void Wake() {
     uint64_t one = 1;
-    [[maybe_unused]] ssize_t n = write(wake_fd, &one, sizeof(one));
+    [[maybe_unused]] ssize_t n = write(wake_fd.get(), &one, sizeof(one));
   }
 
   void SpawnerLoop();  // the spawner thread
@@ -142,7 +143,7 @@ struct ChildPool::Impl {
 
   const ChildPoolOptions opt;
   Clock& clock;  // deadlines and phase times
-  int wake_fd = -1;
+  UniqueFd wake_fd;
   std::thread thread;  // the supervisor
 
   // The spawner thread: posix_spawn blocks its caller for a millisecond or more, which the
@@ -221,7 +222,7 @@ void ChildPool::Impl::OnSpawned(int i, absl::StatusOr<SpawnedChild> c, TimePoint
     StartFailed(i, now, std::string(c.status().message()));
     return;
   }
-  s.proc = *c;
+  s.proc = *std::move(c);
   s.state = SlotState::kStarting;
   s.ready = false;
   s.parser = FrameParser(opt.max_frame_bytes);
@@ -307,7 +308,7 @@ void ChildPool::Impl::Send(int i, FrameType type, std::string_view payload) {
 void ChildPool::Impl::Flush(int i) {
   Slot& s = slots[i];
   while (s.out_off < s.out.size()) {
-    ssize_t n = send(s.proc.fd, s.out.data() + s.out_off, s.out.size() - s.out_off,
+    ssize_t n = send(s.proc.fd.get(), s.out.data() + s.out_off, s.out.size() - s.out_off,
                      MSG_NOSIGNAL | MSG_DONTWAIT);
     if (n < 0) {
       if (errno == EINTR) continue;
@@ -324,7 +325,7 @@ void ChildPool::Impl::ReadAvailable(int i, TimePoint now) {
   Slot& s = slots[i];
   char buf[kReadChunk];
   while (!s.eof && s.state != SlotState::kKilled) {
-    ssize_t n = recv(s.proc.fd, buf, sizeof(buf), MSG_DONTWAIT);
+    ssize_t n = recv(s.proc.fd.get(), buf, sizeof(buf), MSG_DONTWAIT);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
     if (n <= 0) {
@@ -575,7 +576,7 @@ void ChildPool::Impl::Loop() {
 
     fds.clear();
     who.clear();
-    fds.push_back({wake_fd, POLLIN, 0});
+    fds.push_back({wake_fd.get(), POLLIN, 0});
     who.push_back({-1, 0});
     std::optional<TimePoint> next;
     for (int i = 0; i < static_cast<int>(slots.size()); ++i) {
@@ -587,10 +588,10 @@ void ChildPool::Impl::Loop() {
       if (s.out_off < s.out.size()) ev |= POLLOUT;
       // A socket we do not read would report POLLHUP in a loop: leave it out.
       if (ev != 0) {
-        fds.push_back({s.proc.fd, ev, 0});
+        fds.push_back({s.proc.fd.get(), ev, 0});
         who.push_back({i, 0});
       }
-      fds.push_back({s.proc.pidfd, POLLIN, 0});
+      fds.push_back({s.proc.pidfd.get(), POLLIN, 0});
       who.push_back({i, 1});
     }
     // A clock that moves without real time (a test's FakeClock) wakes us with CheckDeadlines.
@@ -610,7 +611,7 @@ void ChildPool::Impl::Loop() {
       auto [i, kind] = who[k];
       if (i < 0) {
         uint64_t v;
-        [[maybe_unused]] ssize_t r = read(wake_fd, &v, sizeof(v));
+        [[maybe_unused]] ssize_t r = read(wake_fd.get(), &v, sizeof(v));
         continue;
       }
       Slot& s = slots[i];
@@ -662,7 +663,7 @@ void ChildPool::Impl::ShutdownChildren() {
     } else if (s.state == SlotState::kKilled) {
       KillProcessGroup(s.proc.pid);
     } else {
-      shutdown(s.proc.fd, SHUT_WR);  // EOF: RunChildLoop returns 0
+      shutdown(s.proc.fd.get(), SHUT_WR);  // EOF: RunChildLoop returns 0
     }
   }
   Deliver();
@@ -675,7 +676,7 @@ void ChildPool::Impl::ShutdownChildren() {
     std::vector<int> idx;
     for (int i = 0; i < static_cast<int>(slots.size()); ++i) {
       if (slots[i].proc.pid <= 0) continue;
-      fds.push_back({slots[i].proc.pidfd, POLLIN, 0});
+      fds.push_back({slots[i].proc.pidfd.get(), POLLIN, 0});
       idx.push_back(i);
     }
     if (fds.empty()) break;
@@ -737,8 +738,8 @@ absl::StatusOr<std::unique_ptr<ChildPool>> ChildPool::Create(const ChildPoolOpti
     return absl::InvalidArgumentError("ChildPool: max_frame_bytes out of range");
   }
   auto impl = std::make_unique<Impl>(options);
-  impl->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-  if (impl->wake_fd < 0) return absl::InternalError("ChildPool: eventfd failed");
+  impl->wake_fd.reset(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+  if (!impl->wake_fd) return absl::InternalError("ChildPool: eventfd failed");
   Impl* raw = impl.get();
   impl->spawner = std::thread([raw] { raw->SpawnerLoop(); });
   impl->thread = std::thread([raw] { raw->Loop(); });
@@ -758,10 +759,7 @@ absl::StatusOr<std::unique_ptr<ChildPool>> ChildPool::Create(const ChildPoolOpti
 
 ChildPool::ChildPool(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
-ChildPool::~ChildPool() {
-  Shutdown();
-  close(impl_->wake_fd);
-}
+ChildPool::~ChildPool() { Shutdown(); }
 
 void ChildPool::Submit(std::string request, const JobLimits& limits, Callback done) {
   JobOutcome o;

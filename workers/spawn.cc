@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "workers/frame.h"
@@ -48,21 +49,18 @@ absl::StatusOr<SpawnedChild> SpawnChild(const std::vector<std::string>& argv) {
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
     return Errno("socketpair", errno);
   }
+  UniqueFd ours(sv[0]);
   // The child's end must not already sit on kChildFd: dup2 onto itself would keep its
   // close-on-exec flag and the child would start without it.
-  int theirs = fcntl(sv[1], F_DUPFD_CLOEXEC, kChildFd + 1);
-  close(sv[1]);
-  if (theirs < 0) {
-    int err = errno;
-    close(sv[0]);
-    return Errno("fcntl(F_DUPFD_CLOEXEC)", err);
-  }
-  int ours = sv[0];
-  fcntl(ours, F_SETFL, fcntl(ours, F_GETFL) | O_NONBLOCK);
+  UniqueFd first(sv[1]);
+  UniqueFd theirs(fcntl(first.get(), F_DUPFD_CLOEXEC, kChildFd + 1));
+  if (!theirs) return Errno("fcntl(F_DUPFD_CLOEXEC)", errno);
+  first.reset();
+  fcntl(ours.get(), F_SETFL, fcntl(ours.get(), F_GETFL) | O_NONBLOCK);
 
   SpawnSetup s;
   posix_spawn_file_actions_addopen(&s.actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&s.actions, theirs, kChildFd);
+  posix_spawn_file_actions_adddup2(&s.actions, theirs.get(), kChildFd);
   posix_spawn_file_actions_addclosefrom_np(&s.actions, kChildFd + 1);
   sigset_t empty, defaults;
   sigemptyset(&empty);
@@ -81,21 +79,17 @@ absl::StatusOr<SpawnedChild> SpawnChild(const std::vector<std::string>& argv) {
   args.push_back(nullptr);
   pid_t pid = 0;
   int err = posix_spawn(&pid, argv[0].c_str(), &s.actions, &s.attr, args.data(), environ);
-  close(theirs);
-  if (err != 0) {
-    close(ours);
-    return Errno(absl::StrCat("posix_spawn ", argv[0]), err);
-  }
+  theirs.reset();  // the child has its own copy
+  if (err != 0) return Errno(absl::StrCat("posix_spawn ", argv[0]), err);
   // The raw syscall: glibc 2.36's <sys/pidfd.h> lacks extern "C" for C++.
-  int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
-  if (pidfd < 0) {
+  UniqueFd pidfd(static_cast<int>(syscall(SYS_pidfd_open, pid, 0)));
+  if (!pidfd) {
     err = errno;
     KillProcessGroup(pid);
     waitpid(pid, nullptr, 0);
-    close(ours);
     return Errno("pidfd_open", err);
   }
-  return SpawnedChild{pid, ours, pidfd};
+  return SpawnedChild{pid, std::move(ours), std::move(pidfd)};
 }
 
 void KillProcessGroup(pid_t pid) {
@@ -111,9 +105,7 @@ int ReapChild(SpawnedChild& child) {
   int status = 0;
   while (waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
   }
-  if (child.fd >= 0) close(child.fd);
-  if (child.pidfd >= 0) close(child.pidfd);
-  child = SpawnedChild{};
+  child = SpawnedChild{};  // closes both fds
   return status;
 }
 

@@ -3,7 +3,7 @@
 //
 // Example:
 //   ASSIGN_OR_RETURN(SpawnedChild c, SpawnChild({"/path/to/child"}));
-//   ... frames over c.fd; poll c.pidfd for the child's exit ...
+//   ... frames over c.fd.get(); poll c.pidfd.get() for the child's exit ...
 //   KillProcessGroup(c.pid);
 //   int status = ReapChild(c);   // closes the fds, returns the waitpid status
 #ifndef WORKERS_SPAWN_H_
@@ -15,13 +15,14 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "tinygrad/base/unique_fd.h"
 
 namespace tg::workers {
 
 struct SpawnedChild {
   pid_t pid = 0;
-  int fd = -1;     // our end of the protocol socket (nonblocking, close-on-exec)
-  int pidfd = -1;  // readable once the child has exited
+  UniqueFd fd;     // our end of the protocol socket (nonblocking, close-on-exec)
+  UniqueFd pidfd;  // readable once the child has exited
 };
 
 // posix_spawn of argv (argv[0] is the path) in a new process group, with stdin from

@@ -31,6 +31,7 @@
 #include "tinygrad/base/config.h"
 #include "tinygrad/base/stable_hash.h"
 #include "tinygrad/base/status_macros.h"
+#include "tinygrad/base/unique_fd.h"
 #include "tinygrad/base/version.h"
 #include "tinygrad/engine/device.h"
 #include "workers/child_pool.h"
@@ -152,7 +153,7 @@ struct Worker::Impl {
   std::string build_id;
   std::string host = autotune::HostName();  // announced in Hello: provenance of our measurements
   int capacity = 1;
-  int wake_fd = -1;
+  UniqueFd wake_fd;
   std::atomic<bool> stop{false};
   std::atomic<int> stop_signal{0};
   bool ran = false;
@@ -190,7 +191,6 @@ struct Worker::Impl {
     if (pool) pool->Shutdown();
     StopSimThread();
     sock.Close();
-    if (wake_fd >= 0) close(wake_fd);
   }
 
   void Log(std::string_view line) {
@@ -207,7 +207,7 @@ struct Worker::Impl {
   }
   void Wake() {
     uint64_t one = 1;
-    (void)!write(wake_fd, &one, sizeof(one));
+    (void)!write(wake_fd.get(), &one, sizeof(one));
   }
   void Push(Completion c) {
     {
@@ -514,7 +514,7 @@ struct Worker::Impl {
       auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(next_heartbeat - now);
       wait = std::clamp(wait, std::chrono::milliseconds(0), o.heartbeat);
       if (!unsent.empty()) wait = std::min(wait, std::chrono::milliseconds(10));
-      net::PollItem items[2] = {{.socket = &sock}, {.fd = wake_fd}};
+      net::PollItem items[2] = {{.socket = &sock}, {.fd = wake_fd.get()}};
       absl::StatusOr<int> ready = net::Poll(items, wait);
       if (!ready.ok()) {
         if (net::IsTerminated(ready.status())) break;  // a shared context is going away
@@ -522,7 +522,7 @@ struct Worker::Impl {
       }
       if (items[1].readable) {
         uint64_t v;
-        (void)!read(wake_fd, &v, sizeof(v));
+        (void)!read(wake_fd.get(), &v, sizeof(v));
       }
       std::deque<Completion> finished;
       {
@@ -589,8 +589,8 @@ absl::StatusOr<std::unique_ptr<Worker>> Worker::Create(WorkerOptions options) {
     ASSIGN_OR_RETURN(Device * dev, GetDevice("CPU"));
     ASSIGN_OR_RETURN(w.device, autotune::DeviceClassFor(*dev));
   }
-  w.wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-  if (w.wake_fd < 0) return absl::InternalError(absl::StrCat("eventfd: ", std::strerror(errno)));
+  w.wake_fd.reset(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+  if (!w.wake_fd) return absl::InternalError(absl::StrCat("eventfd: ", std::strerror(errno)));
   if (options.context != nullptr) {
     w.ctx = options.context;
   } else {

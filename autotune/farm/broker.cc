@@ -26,6 +26,7 @@
 #include "autotune/codec/farm_codec.h"
 #include "autotune/codec/farm_messages.h"
 #include "tinygrad/base/check.h"
+#include "tinygrad/base/unique_fd.h"
 
 namespace tg::autotune::farm {
 namespace {
@@ -75,7 +76,7 @@ struct Broker::State {
   net::ZmqContext* ctx = nullptr;
   net::ZmqSocket router;
   net::ZmqSocket status;
-  int wake_fd = -1;
+  UniqueFd wake_fd;
   mutable std::thread thread;  // mutable: Snapshot reads its CPU clock
 
   mutable std::mutex mu;
@@ -92,13 +93,9 @@ struct Broker::State {
   // Callbacks to run once the lock is released.
   std::vector<std::pair<JobCallback, absl::StatusOr<JobResult>>> completions;
 
-  ~State() {
-    if (wake_fd >= 0) close(wake_fd);
-  }
-
   void Wake() const {
     uint64_t one = 1;
-    [[maybe_unused]] ssize_t n = write(wake_fd, &one, sizeof(one));
+    [[maybe_unused]] ssize_t n = write(wake_fd.get(), &one, sizeof(one));
   }
 
   void SendTo(const std::string& id, const codec::FarmMessage& m) {
@@ -392,7 +389,7 @@ struct Broker::State {
     for (;;) {
       std::vector<net::PollItem> items;
       items.push_back({.socket = &router});
-      items.push_back({.fd = wake_fd});
+      items.push_back({.fd = wake_fd.get()});
       if (status.is_open()) items.push_back({.socket = &status});
       // At most one interval of real time, so a clock that moves without real time (a test's
       // FakeClock) is looked at again within one interval.
@@ -403,7 +400,7 @@ struct Broker::State {
       if (stop || (!ready.ok() && net::IsTerminated(ready.status()))) break;
       if (items[1].readable) {
         uint64_t v;
-        [[maybe_unused]] ssize_t n = read(wake_fd, &v, sizeof(v));
+        [[maybe_unused]] ssize_t n = read(wake_fd.get(), &v, sizeof(v));
       }
       // Bounded, so a flood of messages never starves heartbeats and dispatch.
       for (int i = 0; i < 4096; ++i) {
@@ -491,8 +488,8 @@ absl::StatusOr<std::unique_ptr<Broker>> Broker::Start(BrokerOptions options) {
   if (st->opt.clock != nullptr) st->clock = st->opt.clock;
   if (st->opt.context == nullptr) st->own_ctx = std::make_unique<net::ZmqContext>();
   st->ctx = st->opt.context != nullptr ? st->opt.context : st->own_ctx.get();
-  st->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-  if (st->wake_fd < 0) return absl::InternalError("farm broker: eventfd failed");
+  st->wake_fd.reset(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC));
+  if (!st->wake_fd) return absl::InternalError("farm broker: eventfd failed");
   auto router = net::ZmqSocket::Create(*st->ctx, net::SocketType::kRouter);
   if (!router.ok()) return router.status();
   st->router = *std::move(router);

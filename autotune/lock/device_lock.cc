@@ -3,7 +3,6 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -18,9 +17,9 @@ namespace {
 
 std::string TurnstilePath(const std::string& path) { return path + ".turnstile"; }
 
-absl::StatusOr<int> OpenFile(const std::string& path) {
-  int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  if (fd < 0) return absl::FailedPreconditionError(absl::StrCat("device lock ", path, ": ", std::strerror(errno)));
+absl::StatusOr<UniqueFd> OpenFile(const std::string& path) {
+  UniqueFd fd(open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600));
+  if (!fd) return absl::FailedPreconditionError(absl::StrCat("device lock ", path, ": ", std::strerror(errno)));
   return fd;
 }
 
@@ -41,9 +40,8 @@ absl::StatusOr<std::shared_ptr<DeviceLock>> DeviceLock::Open(std::string path) {
   if (!dir.empty()) std::filesystem::create_directories(dir, ec);
   if (ec) return absl::FailedPreconditionError(absl::StrCat("device lock: cannot make ", dir.string(), ": ", ec.message()));
   for (const std::string& p : {path, TurnstilePath(path)}) {
-    absl::StatusOr<int> fd = OpenFile(p);
+    absl::StatusOr<UniqueFd> fd = OpenFile(p);
     if (!fd.ok()) return fd.status();
-    close(*fd);
   }
   return std::shared_ptr<DeviceLock>(new DeviceLock(std::move(path)));
 }
@@ -51,29 +49,15 @@ absl::StatusOr<std::shared_ptr<DeviceLock>> DeviceLock::Open(std::string path) {
 absl::StatusOr<DeviceLock::Hold> DeviceLock::Take(bool exclusive) const {
   // Everyone queues at the turnstile, and a writer keeps it while the readers drain: new
   // readers wait behind it instead of overtaking it.
-  absl::StatusOr<int> turnstile = OpenFile(TurnstilePath(path_));
+  absl::StatusOr<UniqueFd> turnstile = OpenFile(TurnstilePath(path_));
   if (!turnstile.ok()) return turnstile.status();
-  Hold gate(*turnstile);
-  if (absl::Status s = Lock(gate.fd_, LOCK_EX, TurnstilePath(path_)); !s.ok()) return s;
-  absl::StatusOr<int> fd = OpenFile(path_);
+  Hold gate(*std::move(turnstile));
+  if (absl::Status s = Lock(gate.fd_.get(), LOCK_EX, TurnstilePath(path_)); !s.ok()) return s;
+  absl::StatusOr<UniqueFd> fd = OpenFile(path_);
   if (!fd.ok()) return fd.status();
-  Hold hold(*fd);
-  if (absl::Status s = Lock(hold.fd_, exclusive ? LOCK_EX : LOCK_SH, path_); !s.ok()) return s;
+  Hold hold(*std::move(fd));
+  if (absl::Status s = Lock(hold.fd_.get(), exclusive ? LOCK_EX : LOCK_SH, path_); !s.ok()) return s;
   return hold;  // `gate` closes: the next in line passes the turnstile
-}
-
-DeviceLock::Hold::Hold(Hold&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
-
-DeviceLock::Hold& DeviceLock::Hold::operator=(Hold&& o) noexcept {
-  if (this != &o) {
-    if (fd_ >= 0) close(fd_);
-    fd_ = std::exchange(o.fd_, -1);
-  }
-  return *this;
-}
-
-DeviceLock::Hold::~Hold() {
-  if (fd_ >= 0) close(fd_);  // closing the only descriptor of the open file drops its flock
 }
 
 std::string DefaultDeviceLockPath(const std::string& cache_dir, const std::string& device) {

@@ -21,8 +21,10 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "absl/status/statusor.h"
+#include "tinygrad/base/unique_fd.h"
 
 namespace tg::autotune {
 
@@ -36,17 +38,12 @@ class DeviceLock {
   class Hold {
    public:
     Hold() = default;
-    Hold(Hold&& o) noexcept;
-    Hold& operator=(Hold&& o) noexcept;
-    Hold(const Hold&) = delete;
-    Hold& operator=(const Hold&) = delete;
-    ~Hold();
-    bool held() const { return fd_ >= 0; }
+    bool held() const { return fd_.valid(); }
 
    private:
     friend class DeviceLock;
-    explicit Hold(int fd) : fd_(fd) {}
-    int fd_ = -1;
+    explicit Hold(UniqueFd fd) : fd_(std::move(fd)) {}
+    UniqueFd fd_;  // closing the only descriptor of the open file drops its flock
   };
 
   // Blocks until no other holder is left. Errors: the lock file cannot be opened or locked.

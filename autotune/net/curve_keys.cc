@@ -18,6 +18,7 @@
 #include "autotune/net/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "tinygrad/base/status_macros.h"
+#include "tinygrad/base/unique_fd.h"
 
 namespace tg::autotune::net {
 
@@ -46,21 +47,6 @@ std::string_view Trim(std::string_view s) {
 }
 
 std::string ModeText(mode_t mode) { return absl::StrFormat("0%03o", mode & 07777); }
-
-// Closes a file descriptor on every path.
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 // Reads an open file of at most `max_bytes`.
 absl::StatusOr<std::string> ReadAll(int fd, std::string_view path, size_t max_bytes) {
@@ -107,8 +93,8 @@ absl::Status CheckNotWritableByOthers(std::string_view path, const struct stat& 
 
 // Writes `text` into a new file with exactly `mode`; fails if the file exists.
 absl::Status WriteNewFile(const std::string& path, std::string_view text, mode_t mode) {
-  Fd fd(open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode));
-  if (fd.get() < 0) {
+  UniqueFd fd(open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode));
+  if (!fd) {
     if (errno == EEXIST) {
       return absl::AlreadyExistsError(Cat(path, " already exists; not overwriting it"));
     }
@@ -280,8 +266,8 @@ absl::StatusOr<KeyFilePaths> WriteKeyPairFiles(const CurveKeyPair& keys, std::st
 
 absl::StatusOr<CurveKeyPair> ReadSecretKeyFile(std::string_view path_view) {
   const std::string path(path_view);
-  Fd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd.get() < 0) return OpenError(path, errno);
+  UniqueFd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) return OpenError(path, errno);
   // fstat on the open file: the checks apply to exactly what we read.
   struct stat st;
   if (fstat(fd.get(), &st) != 0) {
@@ -331,8 +317,8 @@ absl::StatusOr<CurveKeyPair> ReadSecretKeyFile(std::string_view path_view) {
 
 absl::StatusOr<std::string> ReadPublicKeyFile(std::string_view path_view) {
   const std::string path(path_view);
-  Fd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd.get() < 0) return OpenError(path, errno);
+  UniqueFd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) return OpenError(path, errno);
   ASSIGN_OR_RETURN(std::string text, ReadAll(fd.get(), path, kMaxKeyFileBytes));
   if (text.find(kSecretEntry) != std::string::npos) {
     return absl::InvalidArgumentError(Cat(
@@ -390,8 +376,8 @@ absl::StatusOr<KeyList> LoadKeyList(std::string_view path_view) {
   if (stat(path.c_str(), &st) != 0) return OpenError(path, errno);
   RETURN_IF_ERROR(CheckNotWritableByOthers(path, st));
   if (!S_ISDIR(st.st_mode)) {
-    Fd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
-    if (fd.get() < 0) return OpenError(path, errno);
+    UniqueFd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!fd) return OpenError(path, errno);
     ASSIGN_OR_RETURN(std::string text, ReadAll(fd.get(), path, kMaxKeyListBytes));
     return ParseKeyList(text, path);
   }
@@ -409,8 +395,8 @@ absl::StatusOr<KeyList> LoadKeyList(std::string_view path_view) {
   KeyList list;
   for (const std::string& name : names) {
     const std::string file = Cat(path, "/", name);
-    Fd fd(open(file.c_str(), O_RDONLY | O_CLOEXEC));
-    if (fd.get() < 0) return OpenError(file, errno);
+    UniqueFd fd(open(file.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!fd) return OpenError(file, errno);
     if (fstat(fd.get(), &st) != 0) {
       return absl::UnavailableError(Cat("stat ", file, ": ", Errno(errno)));
     }

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstring>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -34,33 +35,28 @@ std::string WithCpuEntry(std::string_view src, std::string_view function_name, i
 
 absl::StatusOr<CpuProgram> CpuProgram::Load(std::string_view lib, std::string_view function_name) {
   std::string name(function_name);
-  int fd = ::memfd_create(("tg_" + name).c_str(), MFD_CLOEXEC);
-  if (fd < 0) return absl::UnavailableError(absl::StrCat("memfd_create: ", std::strerror(errno)));
+  UniqueFd fd(::memfd_create(("tg_" + name).c_str(), MFD_CLOEXEC));
+  if (!fd) return absl::UnavailableError(absl::StrCat("memfd_create: ", std::strerror(errno)));
   size_t done = 0;
   while (done < lib.size()) {
-    ssize_t n = ::write(fd, lib.data() + done, lib.size() - done);
+    ssize_t n = ::write(fd.get(), lib.data() + done, lib.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      ::close(fd);
-      return absl::UnavailableError(absl::StrCat("write to memfd: ", std::strerror(errno)));
-    }
+    if (n <= 0) return absl::UnavailableError(absl::StrCat("write to memfd: ", std::strerror(errno)));
     done += static_cast<size_t>(n);
   }
-  std::string path = absl::StrCat("/proc/self/fd/", fd);
+  std::string path = absl::StrCat("/proc/self/fd/", fd.get());
   void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
     const char* err = ::dlerror();
-    ::close(fd);
     return absl::UnavailableError(absl::StrCat("dlopen ", name, ": ", err ? err : "?"));
   }
   std::string entry = name + std::string(kCpuEntrySuffix);
   void* sym = ::dlsym(handle, entry.c_str());
   if (sym == nullptr) {
     ::dlclose(handle);
-    ::close(fd);
     return absl::NotFoundError(absl::StrCat("no symbol ", entry, " (compiled without WithCpuEntry?)"));
   }
-  return CpuProgram(handle, fd, reinterpret_cast<EntryFn>(sym), std::move(name));
+  return CpuProgram(handle, std::move(fd), reinterpret_cast<EntryFn>(sym), std::move(name));
 }
 
 CpuProgram CpuProgram::FromEntry(EntryFn fn, std::string function_name,
@@ -69,10 +65,9 @@ CpuProgram CpuProgram::FromEntry(EntryFn fn, std::string function_name,
 }
 
 CpuProgram::CpuProgram(CpuProgram&& o) noexcept
-    : handle_(o.handle_), fd_(o.fd_), fn_(o.fn_), name_(std::move(o.name_)),
+    : handle_(o.handle_), fd_(std::move(o.fd_)), fn_(o.fn_), name_(std::move(o.name_)),
       owner_(std::move(o.owner_)) {
   o.handle_ = nullptr;
-  o.fd_ = -1;
   o.fn_ = nullptr;
 }
 
@@ -80,12 +75,11 @@ CpuProgram& CpuProgram::operator=(CpuProgram&& o) noexcept {
   if (this != &o) {
     Release();
     handle_ = o.handle_;
-    fd_ = o.fd_;
+    fd_ = std::move(o.fd_);
     fn_ = o.fn_;
     name_ = std::move(o.name_);
     owner_ = std::move(o.owner_);
     o.handle_ = nullptr;
-    o.fd_ = -1;
     o.fn_ = nullptr;
   }
   return *this;
@@ -95,9 +89,8 @@ CpuProgram::~CpuProgram() { Release(); }
 
 void CpuProgram::Release() {
   if (handle_ != nullptr) ::dlclose(handle_);
-  if (fd_ >= 0) ::close(fd_);
+  fd_.reset();  // after dlclose: open as long as the library is loaded
   handle_ = nullptr;
-  fd_ = -1;
   owner_.reset();
 }
 

@@ -24,8 +24,10 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "absl/status/statusor.h"
+#include "tinygrad/base/unique_fd.h"
 
 namespace tg {
 
@@ -72,14 +74,14 @@ class CpuProgram {
   const std::string& function_name() const { return name_; }
 
  private:
-  CpuProgram(void* handle, int fd, EntryFn fn, std::string name)
-      : handle_(handle), fd_(fd), fn_(fn), name_(std::move(name)) {}
+  CpuProgram(void* handle, UniqueFd fd, EntryFn fn, std::string name)
+      : handle_(handle), fd_(std::move(fd)), fn_(fn), name_(std::move(name)) {}
   CpuProgram(EntryFn fn, std::string name, std::shared_ptr<void> owner)
       : fn_(fn), name_(std::move(name)), owner_(std::move(owner)) {}
   void Release();
 
   void* handle_ = nullptr;  // dlopen handle
-  int fd_ = -1;             // the memfd, kept open so its /proc path is never reused while loaded
+  UniqueFd fd_;             // the memfd, kept open so its /proc path is never reused while loaded
   EntryFn fn_ = nullptr;
   std::string name_;
   std::shared_ptr<void> owner_;  // FromEntry's loader state
