@@ -36,21 +36,21 @@ using TimePoint = Clock::TimePoint;
 // when every slot is, queued jobs fail (kLost) instead of waiting forever.
 constexpr int kMaxStartFailures = 3;
 // A child that closed its socket gets this long to exit before it is killed.
-constexpr double kEofGraceS = 1.0;
+constexpr FloatSeconds kEofGrace{1.0};
 constexpr size_t kReadChunk = 64 << 10;
 
 double Seconds(Clock::Duration d) { return std::chrono::duration<double>(d).count(); }
 
-TimePoint After(TimePoint t, double s) {
-  return t + FromSeconds(std::clamp(s, 0.0, 1e7));  // "forever" stays representable
+TimePoint After(TimePoint t, FloatSeconds d) {
+  return t + FromSeconds(std::clamp(d.count(), 0.0, 1e7));  // "forever" stays representable
 }
 
-std::string Secs(double s) { return absl::StrFormat("%g s", s); }
+std::string Secs(FloatSeconds d) { return absl::StrFormat("%g s", d.count()); }
 
 // Start-failure backoff: none for the first retry, then 50 ms doubling up to 5 s.
-double BackoffS(int failures) {
-  if (failures <= 1) return 0;
-  return std::min(5.0, 0.05 * std::pow(2.0, failures - 2));
+FloatSeconds Backoff(int failures) {
+  if (failures <= 1) return FloatSeconds(0);
+  return FloatSeconds(std::min(5.0, 0.05 * std::pow(2.0, failures - 2)));
 }
 
 const char* PhaseVerb(JobPhase p) {
@@ -232,7 +232,7 @@ void ChildPool::Impl::OnSpawned(int i, absl::StatusOr<SpawnedChild> c, TimePoint
   s.kill_kind.reset();
   s.kill_detail.clear();
   s.timer = Timer::kStartup;
-  s.deadline = After(now, opt.startup_timeout_s);
+  s.deadline = After(now, FloatSeconds(opt.startup_timeout_s));
   SetPid(i, s.proc.pid);
 }
 
@@ -242,7 +242,7 @@ void ChildPool::Impl::StartFailed(int i, TimePoint now, std::string why) {
   s.last_start_error = std::move(why);
   s.state = SlotState::kEmpty;
   s.timer = Timer::kRespawn;
-  s.deadline = After(now, BackoffS(s.start_failures));
+  s.deadline = After(now, Backoff(s.start_failures));
   std::lock_guard<std::mutex> l(mu);
   ++stats.start_failures;
   if (initial && start_error.empty()) {
@@ -273,7 +273,7 @@ void ChildPool::Impl::Dispatch(TimePoint now) {
     s.phase_start = now;
     s.state = SlotState::kBusy;
     s.timer = Timer::kPrepare;
-    s.deadline = After(now, job->limits.prepare_timeout_s);
+    s.deadline = After(now, job->limits.prepare_timeout);
     std::string request = std::move(job->request);
     s.job = std::move(job);
     Send(i, FrameType::kJob, request);
@@ -346,7 +346,7 @@ void ChildPool::Impl::ReadAvailable(int i, TimePoint now) {
     // Usually the child is exiting and its pidfd fires next; a child that only closed its
     // socket is killed after a grace period.
     s.timer = Timer::kEofGrace;
-    s.deadline = After(now, kEofGraceS);
+    s.deadline = After(now, kEofGrace);
   }
 }
 
@@ -411,7 +411,7 @@ void ChildPool::Impl::HandleFrame(int i, const Frame& f, TimePoint now) {
       Count(&PoolStats::device_releases);
       s.outcome.phase = JobPhase::kFinishing;
       s.timer = Timer::kFinish;
-      s.deadline = After(now, s.job->limits.prepare_timeout_s);
+      s.deadline = After(now, s.job->limits.prepare_timeout);
       TryGrant(now);
       return;
     case FrameType::kProgress: {
@@ -419,7 +419,9 @@ void ChildPool::Impl::HandleFrame(int i, const Frame& f, TimePoint now) {
       absl::StatusOr<std::optional<double>> limit = DecodeRunLimit(f.payload);
       if (!limit.ok())
         return Kill(i, JobOutcomeKind::kProtocolError, absl::StrCat("sent a bad progress frame: ", limit.status().message()));
-      s.deadline = After(now, s.job->limits.RunDeadlineS(*limit));
+      std::optional<FloatSeconds> run_limit;
+      if (*limit) run_limit = FloatSeconds(**limit);
+      s.deadline = After(now, s.job->limits.RunDeadline(run_limit));
       Count(&PoolStats::progress_reports);
       return;
     }
@@ -450,7 +452,7 @@ void ChildPool::Impl::TryGrant(TimePoint now) {
   EndPhase(s, now);
   s.outcome.phase = JobPhase::kRunning;
   s.timer = Timer::kRun;
-  s.deadline = After(now, s.job->limits.run_deadline_s);
+  s.deadline = After(now, s.job->limits.run_deadline);
   device_holder = i;
   Count(&PoolStats::device_grants);
   Send(i, FrameType::kGrant);
@@ -518,17 +520,17 @@ void ChildPool::Impl::CheckTimers(TimePoint now) {
       case Timer::kRespawn: RequestSpawn(i); break;
       case Timer::kStartup:
         Kill(i, JobOutcomeKind::kTimeout,
-             absl::StrCat("did not become ready within ", Secs(opt.startup_timeout_s)));
+             absl::StrCat("did not become ready within ", Secs(FloatSeconds(opt.startup_timeout_s))));
         break;
       case Timer::kPrepare:
-        Kill(i, JobOutcomeKind::kTimeout, absl::StrCat("prepared longer than ", Secs(l->prepare_timeout_s)));
+        Kill(i, JobOutcomeKind::kTimeout, absl::StrCat("prepared longer than ", Secs(l->prepare_timeout)));
         break;
       case Timer::kRun:
-        Kill(i, JobOutcomeKind::kTimeout, absl::StrCat("ran longer than ", Secs(l->run_deadline_s)));
+        Kill(i, JobOutcomeKind::kTimeout, absl::StrCat("ran longer than ", Secs(l->run_deadline)));
         break;
       case Timer::kFinish:
         Kill(i, JobOutcomeKind::kTimeout,
-             absl::StrCat("took longer than ", Secs(l->prepare_timeout_s), " after its device run"));
+             absl::StrCat("took longer than ", Secs(l->prepare_timeout), " after its device run"));
         break;
       case Timer::kEofGrace:
         Kill(i, JobOutcomeKind::kProtocolError, "closed its connection but kept running");

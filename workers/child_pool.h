@@ -21,7 +21,7 @@
 // Example:
 //   ASSIGN_OR_RETURN(std::unique_ptr<ChildPool> pool,
 //                    ChildPool::Create({.argv = {"/path/to/child"}, .children = 4}));
-//   JobOutcome r = pool->Run(request_bytes, {.prepare_timeout_s = 60, .run_deadline_s = 2});
+//   JobOutcome r = pool->Run(request_bytes, {.prepare_timeout = 60s, .run_deadline = 2s});
 //   if (r.kind == JobOutcomeKind::kCrashed) ... r.detail == "killed by SIGSEGV while running"
 #ifndef WORKERS_CHILD_POOL_H_
 #define WORKERS_CHILD_POOL_H_
@@ -29,6 +29,7 @@
 #include <sys/types.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -45,22 +46,25 @@
 
 namespace tg::workers {
 
+// Seconds as a double: the time limits' unit (fractions of a second, "forever" as 1e6 s).
+using FloatSeconds = std::chrono::duration<double>;
+
 // Time limits of one job.
 struct JobLimits {
   // From the job's start to its first device request (or its response), and again from each
   // device release to the next request or the response.
-  double prepare_timeout_s = 60;
+  FloatSeconds prepare_timeout{60};
   // Each device hold, from the grant (and again from each progress report of the child,
   // DeviceGate::Progress) to the next report, the release or the response.
-  double run_deadline_s = 10;
+  FloatSeconds run_deadline{10};
   // A progress report that gives its run's limit L (the child stops the run there itself)
-  // tightens the deadline until the next report to run_deadline_floor_s + 2 L, never past
-  // run_deadline_s: a child can shorten its deadline, not extend it.
-  double run_deadline_floor_s = 1;
+  // tightens the deadline until the next report to run_deadline_floor + 2 L, never past
+  // run_deadline: a child can shorten its deadline, not extend it.
+  FloatSeconds run_deadline_floor{1};
 
   // The deadline after a progress report with this limit (nullopt: none given).
-  double RunDeadlineS(std::optional<double> limit_s) const {
-    return limit_s ? std::min(run_deadline_s, run_deadline_floor_s + 2 * *limit_s) : run_deadline_s;
+  FloatSeconds RunDeadline(std::optional<FloatSeconds> limit) const {
+    return limit ? std::min(run_deadline, run_deadline_floor + 2 * *limit) : run_deadline;
   }
 };
 

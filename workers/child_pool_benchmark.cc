@@ -18,8 +18,10 @@
 namespace tg::workers {
 namespace {
 
+using namespace std::chrono_literals;
+
 using Clock = std::chrono::steady_clock;
-constexpr JobLimits kLimits{.prepare_timeout_s = 60, .run_deadline_s = 60};
+constexpr JobLimits kLimits{.prepare_timeout = 60s, .run_deadline = 60s};
 
 double Us(Clock::duration d) { return std::chrono::duration<double, std::micro>(d).count(); }
 

@@ -43,10 +43,12 @@ extern char** environ;
 namespace tg::workers {
 namespace {
 
+using namespace std::chrono_literals;
+
 std::string g_child;   // test_child
 std::string g_parent;  // test_pool_parent
 
-constexpr JobLimits kRelaxed{.prepare_timeout_s = 60, .run_deadline_s = 60};
+constexpr JobLimits kRelaxed{.prepare_timeout = 60s, .run_deadline = 60s};
 
 // `clock`: null for the machine's.
 std::unique_ptr<ChildPool> MakePool(int children, int spares = 1, Clock* clock = nullptr) {
@@ -208,7 +210,7 @@ TEST(ChildPoolTest, PrepareTimeout) {
   FakeClock clock;
   auto pool = MakePool(1, 1, &clock);
   ASSERT_NE(pool, nullptr);
-  std::future<JobOutcome> f = pool->Submit("loop", {.prepare_timeout_s = 0.5, .run_deadline_s = 60});
+  std::future<JobOutcome> f = pool->Submit("loop", {.prepare_timeout = 0.5s, .run_deadline = 60s});
   ASSERT_NO_FATAL_FAILURE(WaitForCount(*pool, &PoolStats::jobs_started, 1, "jobs started"));
   Advance(clock, *pool, 0.499);
   ExpectStillRunning(f);
@@ -228,7 +230,7 @@ TEST(ChildPoolTest, RunDeadline) {
   FakeClock clock;
   auto pool = MakePool(1, 1, &clock);
   ASSERT_NE(pool, nullptr);
-  std::future<JobOutcome> f = pool->Submit("loop@device", {.prepare_timeout_s = 60, .run_deadline_s = 0.5});
+  std::future<JobOutcome> f = pool->Submit("loop@device", {.prepare_timeout = 60s, .run_deadline = 0.5s});
   ASSERT_NO_FATAL_FAILURE(WaitForCount(*pool, &PoolStats::device_grants, 1, "device grants"));
   Advance(clock, *pool, 0.499);
   ExpectStillRunning(f);
@@ -255,7 +257,7 @@ TEST(ChildPoolTest, ProgressRestartsTheRunDeadline) {
   ASSERT_NE(pool, nullptr);
   const std::string dir = std::string(std::getenv("TEST_TMPDIR")) + "/paced";
   ASSERT_TRUE(std::filesystem::create_directories(dir));
-  const JobLimits limits{.prepare_timeout_s = 60, .run_deadline_s = 1.2};
+  const JobLimits limits{.prepare_timeout = 60s, .run_deadline = 1.2s};
   std::future<JobOutcome> f = pool->Submit("paced:" + dir, limits);
   for (int k = 1; k <= 4; ++k) {
     ASSERT_NO_FATAL_FAILURE(WaitForCount(*pool, &PoolStats::progress_reports, k, "progress reports"));
@@ -287,7 +289,7 @@ TEST(ChildPoolTest, AReportedRunLimitTightensTheDeadline) {
   FakeClock clock;
   auto pool = MakePool(1, 1, &clock);
   ASSERT_NE(pool, nullptr);
-  const JobLimits limits{.prepare_timeout_s = 60, .run_deadline_s = 60, .run_deadline_floor_s = 0.2};
+  const JobLimits limits{.prepare_timeout = 60s, .run_deadline = 60s, .run_deadline_floor = 0.2s};
   std::future<JobOutcome> f = pool->Submit("limit:600000", limits);
   ASSERT_NO_FATAL_FAILURE(WaitForCount(*pool, &PoolStats::progress_reports, 1, "progress reports"));
   Advance(clock, *pool, 0.2);
@@ -302,9 +304,9 @@ TEST(ChildPoolTest, AReportedRunLimitTightensTheDeadline) {
   EXPECT_EQ(o.kind, JobOutcomeKind::kProtocolError) << o.detail;
   EXPECT_NE(o.detail.find("run limit is 8 bytes"), std::string::npos) << o.detail;
   ExpectServing(*pool);
-  EXPECT_DOUBLE_EQ(limits.RunDeadlineS(std::nullopt), 60);
-  EXPECT_DOUBLE_EQ(limits.RunDeadlineS(1.0), 2.2);
-  EXPECT_DOUBLE_EQ(limits.RunDeadlineS(100.0), 60);  // never past the job's deadline
+  EXPECT_DOUBLE_EQ(limits.RunDeadline(std::nullopt).count(), 60);
+  EXPECT_DOUBLE_EQ(limits.RunDeadline(1s).count(), 2.2);
+  EXPECT_DOUBLE_EQ(limits.RunDeadline(100s).count(), 60);  // never past the job's deadline
 }
 
 // A job may hold the device more than once; the time after a release is on the prepare
@@ -316,7 +318,7 @@ TEST(ChildPoolTest, SecondHoldAndFinishTimeout) {
   JobOutcome o = pool->Run("twice:0", kRelaxed);
   EXPECT_TRUE(o.ok()) << o.detail;
   EXPECT_EQ(o.response, "twice");
-  std::future<JobOutcome> f = pool->Submit("twice:600000", {.prepare_timeout_s = 0.5, .run_deadline_s = 60});
+  std::future<JobOutcome> f = pool->Submit("twice:600000", {.prepare_timeout = 0.5s, .run_deadline = 60s});
   ASSERT_NO_FATAL_FAILURE(WaitForCount(*pool, &PoolStats::device_releases, 4, "device releases"));
   Advance(clock, *pool, 0.5);
   o = Get(f);
@@ -351,7 +353,7 @@ TEST(ChildPoolTest, MixedFailuresUnderLoad) {
   for (int i = 0; i < kJobs; ++i) {
     const Kind& k = kinds[(i * 5) % std::size(kinds)];
     // Short deadlines only where a timeout is the point: the others must not hit one.
-    JobLimits limits = k.kind == JobOutcomeKind::kTimeout ? JobLimits{0.5, 0.5} : kRelaxed;
+    JobLimits limits = k.kind == JobOutcomeKind::kTimeout ? JobLimits{0.5s, 0.5s} : kRelaxed;
     pool->Submit(k.request, limits, [&, i](JobOutcome o) {
       std::lock_guard<std::mutex> l(mu);
       ++calls[i];
@@ -385,9 +387,9 @@ TEST(ChildPoolTest, WaitingForTheDeviceDoesNotCount) {
   FakeClock clock;
   auto pool = MakePool(2, 1, &clock);
   ASSERT_NE(pool, nullptr);
-  std::future<JobOutcome> slow = pool->Submit("loop@device", {.prepare_timeout_s = 60, .run_deadline_s = 10});
+  std::future<JobOutcome> slow = pool->Submit("loop@device", {.prepare_timeout = 60s, .run_deadline = 10s});
   ASSERT_NO_FATAL_FAILURE(WaitForCount(*pool, &PoolStats::device_grants, 1, "device grants"));
-  std::future<JobOutcome> quick = pool->Submit("run:10", {.prepare_timeout_s = 60, .run_deadline_s = 1.0});
+  std::future<JobOutcome> quick = pool->Submit("run:10", {.prepare_timeout = 60s, .run_deadline = 1.0s});
   ASSERT_NO_FATAL_FAILURE(WaitForCount(*pool, &PoolStats::device_requests, 2, "device requests"));
   Advance(clock, *pool, 10);
   JobOutcome s = Get(slow), q = Get(quick);
@@ -523,8 +525,8 @@ TEST(ChildPoolTest, ShutdownReapsEveryChild) {
   ExpectServing(*pool);
   std::vector<pid_t> pids = pool->ChildPids();
   std::future<JobOutcome> spinning =
-      pool->Submit("loop@device", {.prepare_timeout_s = 1e6, .run_deadline_s = 1e6});
-  std::future<JobOutcome> preparing = pool->Submit("loop", {.prepare_timeout_s = 1e6});
+      pool->Submit("loop@device", {.prepare_timeout = 1e6s, .run_deadline = 1e6s});
+  std::future<JobOutcome> preparing = pool->Submit("loop", {.prepare_timeout = 1e6s});
   std::future<JobOutcome> queued = pool->Submit("echo:never", kRelaxed);
   // Shut down with one job on the device, one preparing (ExpectServing's job came first), one queued.
   ASSERT_NO_FATAL_FAILURE(WaitForCount(*pool, &PoolStats::device_grants, 1, "device grants"));

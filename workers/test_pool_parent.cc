@@ -6,6 +6,7 @@
 // Usage: test_pool_parent CHILD_PROGRAM
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <memory>
 
@@ -14,6 +15,7 @@
 #include "workers/child_pool.h"
 
 int main(int argc, char** argv) {
+  using namespace std::chrono_literals;
   if (argc != 2) {
     std::fprintf(stderr, "usage: %s CHILD_PROGRAM\n", argv[0]);
     return 2;
@@ -26,7 +28,7 @@ int main(int argc, char** argv) {
   }
   // A child stuck in a loop on the device cannot read its socket: only its death signal
   // can end it.
-  (*pool)->Submit("loop@device", {.prepare_timeout_s = 1e6, .run_deadline_s = 1e6},
+  (*pool)->Submit("loop@device", {.prepare_timeout = 1e6s, .run_deadline = 1e6s},
                   [](tg::workers::JobOutcome) {});
   if (!tg::WaitUntil([&] { return (*pool)->stats().device_grants == 1; })) {
     std::fprintf(stderr, "the loop job never got the device\n");

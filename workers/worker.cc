@@ -91,7 +91,7 @@ struct Job {
   std::shared_ptr<const KernelTask> task;
   std::vector<std::vector<Opt>> candidates;
   autotune::MeasureOptions options;
-  double run_deadline_s = 0;
+  FloatSeconds run_deadline{0};  // the request's run_deadline_s; 0: options.timeout_s
   // Isolation: one result per candidate, filled as the single-candidate jobs end.
   std::vector<CandidateResult> results;
   size_t pending = 0;
@@ -314,11 +314,12 @@ struct Worker::Impl {
   // What it catches is a hang the child cannot stop (a kernel or library code that never
   // returns to us).
   JobLimits Limits(const Job& j, size_t candidates) const {
-    const double d = j.run_deadline_s > 0 ? j.run_deadline_s : j.options.timeout_s;
+    const FloatSeconds timeout(j.options.timeout_s);
+    const FloatSeconds d = j.run_deadline > FloatSeconds::zero() ? j.run_deadline : timeout;
     const double k = static_cast<double>(std::max<size_t>(candidates, 1));
-    return {.prepare_timeout_s = o.prepare_timeout_floor_s + j.options.timeout_s * k,
-            .run_deadline_s = std::max(2 * d, o.run_deadline_floor_s),
-            .run_deadline_floor_s = o.run_deadline_floor_s};
+    return {.prepare_timeout = o.prepare_timeout_floor + timeout * k,
+            .run_deadline = std::max(2 * d, o.run_deadline_floor),
+            .run_deadline_floor = o.run_deadline_floor};
   }
 
   void Submit(uint64_t local_id, int candidate) {
@@ -328,7 +329,7 @@ struct Worker::Impl {
                               .task_digest = j.task_digest,
                               .task = *j.task,
                               .options = j.options,
-                              .run_deadline_s = j.run_deadline_s};
+                              .run_deadline_s = j.run_deadline.count()};
     if (candidate < 0) {
       req.candidates = j.candidates;
     } else {
@@ -374,7 +375,7 @@ struct Worker::Impl {
                                          .task = std::move(task),
                                          .candidates = std::move(req.candidates),
                                          .options = std::move(req.options),
-                                         .run_deadline_s = req.run_deadline_s,
+                                         .run_deadline = FloatSeconds(req.run_deadline_s),
                                          .start = Steady::now()});
     Job& j = *job;
     jobs.emplace(local_id, std::move(job));

@@ -80,8 +80,8 @@ struct WorkerOptions {
   bool exit_on_bye = false;   // Run() returns when the coordinator says Bye
   size_t task_cache = 64;     // tasks kept by digest (at least 64)
   // A run's deadline is the job's run_deadline_s (else options.timeout_s), never below this.
-  double run_deadline_floor_s = 1;
-  double prepare_timeout_floor_s = 60;  // lowering + compiling a job, plus per-candidate time
+  std::chrono::duration<double> run_deadline_floor{1};
+  std::chrono::duration<double> prepare_timeout_floor{60};  // lowering + compiling a job, plus per-candidate time
 
   // Announced in Hello. Unset: DeviceClassFor(CPU device) / DefaultBuildId().
   std::optional<autotune::DeviceClass> device_class;

@@ -372,7 +372,7 @@ TEST(WorkerTest, CrashingCandidateIsIsolatedAndTheOthersAreMeasured) {
 TEST(WorkerTest, HangingCandidateTimesOutAndTheWorkerKeepsServing) {
   TestCoordinator c;
   WorkerOptions o = RealOptions(c, "w-hang");
-  o.run_deadline_floor_s = 0.2;
+  o.run_deadline_floor = std::chrono::duration<double>(0.2);
   RunningWorker w(std::move(o));
   ASSERT_TRUE(w.ok());
   Greet(c);
@@ -401,7 +401,7 @@ TEST(WorkerTest, HangingCandidateTimesOutAndTheWorkerKeepsServing) {
 TEST(WorkerTest, ABatchLongerThanTheRunDeadlineIsMeasured) {
   TestCoordinator c;
   WorkerOptions o = RealOptions(c, "w-long");
-  o.run_deadline_floor_s = 0.2;  // the deadline per run: max(2 x 0.1 s, 0.2 s)
+  o.run_deadline_floor = std::chrono::duration<double>(0.2);  // the deadline per run: max(2 x 0.1 s, 0.2 s)
   o.dead_after = 1000;           // this coordinator sends no heartbeats: no reconnects mid-job
   RunningWorker w(std::move(o));
   ASSERT_TRUE(w.ok());
