@@ -14,6 +14,7 @@
 #include <string>
 
 #include "tinygrad/base/check.h"
+#include "tinygrad/base/unique_fd.h"
 
 namespace tg::workers {
 namespace {
@@ -40,9 +41,8 @@ void SetUpProcess(const ChildLoopOptions& o) {
   setrlimit(RLIMIT_CORE, &no_core);
   // A candidate that eats all memory should be what the OOM killer picks, not the worker
   // daemon (raising one's own score needs no privilege; best effort).
-  if (int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC); fd >= 0) {
-    (void)!write(fd, "500", 3);
-    close(fd);
+  if (UniqueFd fd(open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC)); fd) {
+    (void)!write(fd.get(), "500", 3);
   }
   // Writes to a dead parent fail with EPIPE instead of killing us silently.
   signal(SIGPIPE, SIG_IGN);
