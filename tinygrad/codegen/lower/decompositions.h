@@ -5,8 +5,8 @@
 //
 // Example (the "decompositions" pass of full_rewrite_to_sink):
 //   PatternMatcher pm = SymbolicSimple() +
-//       GetLateRewritePatterns(ren.code_for_op, GetConfig().transcendental >= 2,
-//                              GetConfig().disable_fast_idiv);
+//       GetLateRewritePatterns(ren.code_for_op, options.transcendental >= 2,
+//                              options.disable_fast_idiv);     // CodegenOptions
 //   sink = GraphRewrite(sink, pm, {.name = "decompositions"});
 //
 // The rules read no context. TODO(parity): tinygrad asks is_dtype_supported(next int dtype,
