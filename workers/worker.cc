@@ -28,7 +28,6 @@
 #include "autotune/codec/farm_codec.h"
 #include "autotune/codec/farm_messages.h"
 #include "autotune/measure/measurer.h"
-#include "tinygrad/base/config.h"
 #include "tinygrad/base/stable_hash.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/base/unique_fd.h"
@@ -579,7 +578,7 @@ absl::StatusOr<std::unique_ptr<Worker>> Worker::Create(WorkerOptions options) {
   if (options.mode == TimingMode::kSimulate && options.simulate_device_s < 0) {
     return absl::InvalidArgumentError("simulated device time must be >= 0");
   }
-  const int cores = std::max(1, GetConfig().cpu_count);
+  const int cores = options.cores > 0 ? options.cores : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   if (options.children == 0) options.children = cores;
   w.capacity = options.children;
   w.tasks = TaskCache(std::max<size_t>(options.task_cache, 64));

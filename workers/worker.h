@@ -66,7 +66,9 @@ struct WorkerOptions {
 
   TimingMode mode = TimingMode::kReal;
   double simulate_device_s = 0;  // kSimulate: device time per candidate
-  // Jobs at once (child processes, and the capacity announced); 0: the machine's cores.
+  // The cores the children share (each compiles on cores / children threads); 0: the machine's.
+  int cores = 0;
+  // Jobs at once (child processes, and the capacity announced); 0: one per core.
   int children = 0;
   // The child program (WorkerChildMain) and its arguments; kFakeTiming appends --fake-timing.
   // Not used by kSimulate.

@@ -49,6 +49,7 @@ int WorkerCommand(std::span<const std::string_view> args) {
   CLI::App app(kDescription, "tg worker");
   SetUpCommandApp(app);
   WorkerOptions o;
+  o.cores = GetConfig().cpu_count;  // CPU_COUNT, read here at the edge
   SecurityFlags security;
   bool fake = false, exit_with_parent = false;
   std::optional<double> simulate_ms;
