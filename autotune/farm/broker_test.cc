@@ -90,8 +90,15 @@ class BrokerTest : public ::testing::Test {
   }
   absl::StatusOr<JobResult> Run(FarmJob job) {
     auto f = broker_->Submit(std::move(job));
-    if (f.wait_for(std::chrono::seconds(60)) != std::future_status::ready) return absl::DeadlineExceededError("job");
+    if (f.wait_for(kTestWaitLimit) != std::future_status::ready) return absl::DeadlineExceededError("job");
     return f.get();
+  }
+  // Submits n one-candidate jobs at once (different seeds), keeping each job and its future.
+  void SubmitJobs(int n, std::vector<FarmJob>& jobs, std::vector<std::future<absl::StatusOr<JobResult>>>& fs) {
+    for (int j = 0; j < n; ++j) {
+      jobs.push_back(Job(1, 10 * j));
+      fs.push_back(broker_->Submit(jobs.back()));
+    }
   }
 
   // Moves the scripted clock one heartbeat `hb` on, and waits until the broker has heard worker
@@ -120,7 +127,7 @@ class BrokerTest : public ::testing::Test {
 TEST_F(BrokerTest, SpreadsJobsOverWorkersAndAnswersInOrder) {
   StartBroker();
   for (int i = 0; i < 3; ++i) AddWorker({.id = absl::StrCat("w", i), .capacity = 2, .delay_s = 0.002});
-  ASSERT_TRUE(broker_->WaitForWorkers(ClassA().Digest(), 3, milliseconds(10000)));
+  ASSERT_TRUE(broker_->WaitForWorkers(ClassA().Digest(), 3, kTestWaitLimit));
   std::vector<FarmJob> jobs;
   std::vector<std::future<absl::StatusOr<JobResult>>> fs;
   for (int j = 0; j < 30; ++j) {
@@ -146,7 +153,7 @@ TEST_F(BrokerTest, RoutesOnlyToWorkersOfTheJobsClass) {
   StartBroker();
   AddWorker({.id = "a", .device = ClassA()});
   AddWorker({.id = "b", .device = ClassB()});
-  ASSERT_TRUE(broker_->WaitForWorkers("", 2, milliseconds(10000)));
+  ASSERT_TRUE(broker_->WaitForWorkers("", 2, kTestWaitLimit));
   for (int j = 0; j < 10; ++j) {
     const bool b = j % 2 == 1;
     absl::StatusOr<JobResult> r = Run(Job(2, 10 * j, b ? ClassB() : ClassA()));
@@ -169,7 +176,7 @@ TEST_F(BrokerTest, RoutesOnlyToWorkersOfTheJobsClass) {
 TEST_F(BrokerTest, ResendsTheTaskToAWorkerThatForgotIt) {
   StartBroker();
   TestWorker& w = AddWorker({.id = "w"});
-  ASSERT_TRUE(broker_->WaitForWorkers("", 1, milliseconds(10000)));
+  ASSERT_TRUE(broker_->WaitForWorkers("", 1, kTestWaitLimit));
   FarmJob j1 = Job(2);
   ASSERT_TRUE(Run(j1).ok());
   w.ForgetTasks();
@@ -184,7 +191,7 @@ TEST_F(BrokerTest, ResendsTheTaskToAWorkerThatForgotIt) {
 TEST_F(BrokerTest, DropsDuplicateResults) {
   StartBroker();
   AddWorker({.id = "dup", .capacity = 3, .duplicate_results = true});
-  ASSERT_TRUE(broker_->WaitForWorkers("", 1, milliseconds(10000)));
+  ASSERT_TRUE(broker_->WaitForWorkers("", 1, kTestWaitLimit));
   for (int j = 0; j < 8; ++j) {
     FarmJob job = Job(2, 10 * j);
     absl::StatusOr<JobResult> r = Run(job);
@@ -204,13 +211,10 @@ TEST_F(BrokerTest, DropsDuplicateResults) {
 TEST_F(BrokerTest, RequeuesJobsOfASilentWorkerAndTakesItBackLater) {
   StartBroker(milliseconds(50), &Clock::Real());
   TestWorker& slow = AddWorker({.id = "a_frozen", .capacity = 4, .heartbeat = milliseconds(50), .delay_s = 0.05});
-  ASSERT_TRUE(broker_->WaitForWorkers("", 1, milliseconds(10000)));
+  ASSERT_TRUE(broker_->WaitForWorkers("", 1, kTestWaitLimit));
   std::vector<FarmJob> jobs;
   std::vector<std::future<absl::StatusOr<JobResult>>> fs;
-  for (int j = 0; j < 6; ++j) {
-    jobs.push_back(Job(1, 10 * j));
-    fs.push_back(broker_->Submit(jobs.back()));
-  }
+  SubmitJobs(6, jobs, fs);
   // It holds jobs when it stops.
   ASSERT_TRUE(WaitUntil([&] { return broker_->Status().jobs_sent >= 4; })) << "the jobs were never sent";
   slow.Freeze();
@@ -228,7 +232,7 @@ TEST_F(BrokerTest, RequeuesJobsOfASilentWorkerAndTakesItBackLater) {
   // Resumed: its late answers are dropped, and it joins again with a new Hello.
   slow.Thaw();
   ASSERT_TRUE(WaitUntil([&] { return slow.hellos() >= 2; })) << "the thawed worker never said Hello again";
-  ASSERT_TRUE(broker_->WaitForWorkers("", 2, milliseconds(10000)));
+  ASSERT_TRUE(broker_->WaitForWorkers("", 2, kTestWaitLimit));
   ASSERT_TRUE(WaitUntil([&] { return broker_->Status().dropped_results >= 1; })) << "no late answer was dropped";
   EXPECT_EQ(broker_->Status().results, 6);
 }
@@ -240,17 +244,14 @@ TEST_F(BrokerTest, ASilentWorkerIsDeadAfterExactlyDeadAfterHeartbeats) {
   const milliseconds hb(50);
   StartBroker(hb);
   TestWorker& slow = AddWorker({.id = "a_silent", .capacity = 4, .heartbeat = hb, .delay_s = 3600});
-  ASSERT_TRUE(broker_->WaitForWorkers("", 1, milliseconds(10000)));
+  ASSERT_TRUE(broker_->WaitForWorkers("", 1, kTestWaitLimit));
   std::vector<FarmJob> jobs;
   std::vector<std::future<absl::StatusOr<JobResult>>> fs;
-  for (int j = 0; j < 6; ++j) {
-    jobs.push_back(Job(1, 10 * j));
-    fs.push_back(broker_->Submit(jobs.back()));
-  }
+  SubmitJobs(6, jobs, fs);
   ASSERT_TRUE(WaitUntil([&] { return broker_->Status().jobs_sent == 4; })) << "the silent worker never got 4 jobs";
   slow.Freeze();
   AddWorker({.id = "b_good", .capacity = 2, .heartbeat = hb});
-  ASSERT_TRUE(broker_->WaitForWorkers("", 2, milliseconds(10000)));
+  ASSERT_TRUE(broker_->WaitForWorkers("", 2, kTestWaitLimit));
   for (int beat = 1; beat <= 5; ++beat) {
     ASSERT_NO_FATAL_FAILURE(Beat(hb, "b_good"));
     EXPECT_EQ(DeadWorkers(), 0) << "declared dead after " << beat << " silent heartbeats";
@@ -274,7 +275,7 @@ TEST_F(BrokerTest, ASilentWorkerIsDeadAfterExactlyDeadAfterHeartbeats) {
 TEST_F(BrokerTest, RequeuesJobsOfAKilledWorkerAndOfARestartedOne) {
   StartBroker(milliseconds(50));
   TestWorker& victim = AddWorker({.id = "victim", .capacity = 2, .heartbeat = milliseconds(50), .delay_s = 0.05});
-  ASSERT_TRUE(broker_->WaitForWorkers("", 1, milliseconds(10000)));
+  ASSERT_TRUE(broker_->WaitForWorkers("", 1, kTestWaitLimit));
   std::vector<FarmJob> jobs;
   std::vector<std::future<absl::StatusOr<JobResult>>> fs;
   for (int j = 0; j < 4; ++j) {
@@ -301,7 +302,7 @@ TEST_F(BrokerTest, QuarantinesACandidateThatKillsWorkers) {
   for (int i = 0; i < 3; ++i)
     AddWorker({.id = absl::StrCat("w", i), .capacity = 1, .heartbeat = milliseconds(50),
                .poison = [poison](const std::vector<Opt>& c) { return c == poison; }});
-  ASSERT_TRUE(broker_->WaitForWorkers("", 3, milliseconds(10000)));
+  ASSERT_TRUE(broker_->WaitForWorkers("", 3, kTestWaitLimit));
   FarmJob job = Job(5);  // candidates UPCAST 1..5: the third is the poison
   absl::StatusOr<JobResult> r = Run(job);
   ASSERT_TRUE(r.ok()) << r.status();
@@ -336,13 +337,13 @@ TEST_F(BrokerTest, SaysByeToAWorkerOfAnotherProtocolVersion) {
 TEST_F(BrokerTest, StatusSocketAndByeOnShutdown) {
   StartBroker();
   TestWorker& w = AddWorker({.id = "status-worker"});
-  ASSERT_TRUE(broker_->WaitForWorkers("", 1, milliseconds(10000)));
+  ASSERT_TRUE(broker_->WaitForWorkers("", 1, kTestWaitLimit));
   ASSERT_TRUE(Run(Job(2)).ok());
   auto req = net::ZmqSocket::Create(ctx_, net::SocketType::kReq);
   ASSERT_TRUE(req.ok());
   ASSERT_TRUE(req->Connect(broker_->status_endpoint()).ok());
   ASSERT_TRUE(req->Send({"status"}).ok());
-  absl::StatusOr<net::Frames> text = req->ReceiveFor(milliseconds(10000));
+  absl::StatusOr<net::Frames> text = req->ReceiveFor(kTestWaitLimit);
   ASSERT_TRUE(text.ok()) << text.status();
   EXPECT_NE((*text)[0].find("status-worker"), std::string::npos) << (*text)[0];
   EXPECT_NE((*text)[0].find("completed=1"), std::string::npos) << (*text)[0];
@@ -376,7 +377,7 @@ TEST_F(BrokerTest, CutsOffAWorkerWhoseKeyIsRevoked) {
   ASSERT_TRUE(b.ok()) << b.status();
   broker_ = *std::move(b);
   AddWorker({.id = "w0", .security = net::SecurityOptions::CurveClient(*client, server->public_z85)});
-  ASSERT_TRUE(broker_->WaitForWorkers(ClassA().Digest(), 1, milliseconds(10000)));
+  ASSERT_TRUE(broker_->WaitForWorkers(ClassA().Digest(), 1, kTestWaitLimit));
   FarmJob job = Job(2);
   absl::StatusOr<JobResult> r = Run(job);
   ASSERT_TRUE(r.ok()) << r.status();

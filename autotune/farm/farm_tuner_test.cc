@@ -220,7 +220,7 @@ TEST(DedupAcrossChunksTest, LaterCopiesOfAProgramBecomeDuplicates) {
 
 TEST_F(FarmTunerTest, FarmMeasurerSearchMatchesInProcess) {
   for (int i = 0; i < 3; ++i) AddWorker(absl::StrCat("w", i));
-  ASSERT_TRUE(broker_->WaitForWorkers(dc_.Digest(), 3, milliseconds(10000)));
+  ASSERT_TRUE(broker_->WaitForWorkers(dc_.Digest(), 3, kTestWaitLimit));
   FarmMeasurer m(broker_.get(), dc_.Digest());
   const UOp ast = MatmulKernel(16);
   absl::StatusOr<KernelTask> task = KernelTask::FromAst(ast);
@@ -240,7 +240,7 @@ TEST_F(FarmTunerTest, FarmMeasurerSearchMatchesInProcess) {
 
 TEST_F(FarmTunerTest, TunesManyKernelsAtOnceWithTheInProcessWinnersAndCachesThem) {
   for (int i = 0; i < 3; ++i) AddWorker(absl::StrCat("w", i));
-  ASSERT_TRUE(broker_->WaitForWorkers(dc_.Digest(), 3, milliseconds(10000)));
+  ASSERT_TRUE(broker_->WaitForWorkers(dc_.Digest(), 3, kTestWaitLimit));
   std::unique_ptr<TuningDb> db = Db("clean.db");
   FarmTunerOptions o = Options(db.get());
   int reports = 0;
@@ -273,7 +273,7 @@ TEST_F(FarmTunerTest, TunesManyKernelsAtOnceWithTheInProcessWinnersAndCachesThem
 
 TEST_F(FarmTunerTest, ResumesFromTheJournalAndReMeasuresNothingStored) {
   for (int i = 0; i < 3; ++i) AddWorker(absl::StrCat("w", i));
-  ASSERT_TRUE(broker_->WaitForWorkers(dc_.Digest(), 3, milliseconds(10000)));
+  ASSERT_TRUE(broker_->WaitForWorkers(dc_.Digest(), 3, kTestWaitLimit));
   RecordingDb db(Db("resume.db"));
   FarmTunerOptions o = Options(&db);
   o.abort_after_journal_rows = 40;
@@ -320,7 +320,7 @@ class FarmTunerChaosTest : public FarmTunerTest {
 
 TEST_F(FarmTunerChaosTest, FrozenAndKilledWorkersSameWinners) {
   for (int i = 0; i < 4; ++i) AddWorker(absl::StrCat("w", i));
-  ASSERT_TRUE(broker_->WaitForWorkers(dc_.Digest(), 4, milliseconds(10000)));
+  ASSERT_TRUE(broker_->WaitForWorkers(dc_.Digest(), 4, kTestWaitLimit));
   std::atomic<bool> done{false};
   std::thread chaos([&] {
     TestWorker& frozen = *workers_[0];

@@ -18,6 +18,7 @@
 #include "tinygrad/engine/realize.h"
 #include "tinygrad/schedule/schedule.h"
 #include "tinygrad/tensor/tensor.h"
+#include "tinygrad/uop/spec.h"
 
 namespace tg {
 namespace {
@@ -123,6 +124,23 @@ TEST(EngineE2E, HeldIntermediatesKeepTheirValues) {
   ASSERT_TRUE(Realize(steps).ok());
   for (int i = 1; i <= 4; ++i)
     ExpectAllClose(Values(steps[i]), ChainWant(x, i), 1e-6, 1e-6, "step " + std::to_string(i));
+}
+
+// SPEC=2 turns on the per-rewrite spec check for the realize (the scheduler's rewrites too);
+// SPEC=1, the default, only checks GetProgram's ends. The values are the same either way.
+TEST(EngineE2E, Spec2ChecksEveryRewriteOfTheRealize) {
+  std::vector<double> x;
+  Tensor in = RandomInput({32}, 23, &x);
+  {
+    ScopedConfig spec2(With([](Config& c) { c.spec = 2; }));
+    Tensor out = (in + 1).contiguous();
+    ASSERT_TRUE(Realize({out}).ok());
+    EXPECT_EQ(SpecCheckLevel(), 1);
+    ExpectAllClose(Values(out), ChainWant(x, 1), 1e-6, 1e-6, "SPEC=2");
+  }
+  Tensor out = (in + 2).contiguous();
+  ASSERT_TRUE(Realize({out}).ok());
+  EXPECT_EQ(SpecCheckLevel(), 0);
 }
 
 // ** (b) no leaked device buffers **

@@ -52,8 +52,6 @@ class MethodCache {
     const Config& c = GetConfig();
     // The Tensor API's edge: the environment's settings become the options every pass gets.
     const CodegenOptions codegen = CodegenOptions::FromConfig(c);
-    // SPEC >= 2 also verifies every graph rewrite's result (SPEC=1 only GetProgram's ends).
-    SetSpecCheckLevel(c.spec >= 2 ? 1 : 0);
     KernelOptChooser* chooser = GetKernelOptChooser();
     Key key{dev.name(), dev.compiler_id(), ast.key(), c.beam, codegen.KeyText(),
             chooser != nullptr ? chooser->id() : ""};
@@ -210,6 +208,9 @@ size_t MethodCacheSize() { return MethodCache::Get().size(); }
 
 absl::StatusOr<absl::flat_hash_map<UOp, UOp>> Realize(std::span<const UOp> roots) {
   const Config& c = GetConfig();
+  // SPEC >= 2 also verifies every graph rewrite's result, the scheduler's too (SPEC=1 only
+  // GetProgram's ends).
+  SetSpecCheckLevel(c.spec >= 2 ? 1 : 0);
   auto start = std::chrono::steady_clock::now();
   ASSIGN_OR_RETURN(Schedule sched, CreateScheduleWithVars(UOp::Sink(roots), ScheduleOptions::FromConfig(c)));
   Stats().schedule_s +=
