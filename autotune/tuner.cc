@@ -2,28 +2,25 @@
 // Cache, then search, then store: the tuner behind BEAM=n, `tg tune` and `tg run`.
 #include "autotune/tuner.h"
 
-#include <chrono>
+#include <span>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "autotune/measure/local_measurer.h"
-#include "autotune/search_record.h"
-#include "tinygrad/base/clock.h"
 #include "tinygrad/base/config.h"
 #include "tinygrad/base/status_macros.h"
 
 namespace tg::autotune {
-namespace {
-
-}  // namespace
-
 TunerOptions TunerOptions::FromConfig(const Config& c) {
   return TunerOptions{.beam = c.beam,
                       .ignore_cache = c.ignore_beam_cache,
+                      // CACHELEVEL=0 turns every on-disk cache off, the tuning database too.
+                      .db = c.cachelevel > 0 ? DefaultTuningDbPath(c) : "",
+                      .settings = SearchSettings::FromConfig(c),
                       .codegen = CodegenOptions::FromConfig(c),
                       .beam_debug = c.beam_debug,
                       .debug = c.debug,
-                      .lock_device = true,
+                      .lock_dir = c.cache_dir,
                       .compile_threads = c.cpu_count};
 }
 
@@ -32,15 +29,12 @@ absl::StatusOr<std::unique_ptr<Tuner>> Tuner::Create(const TunerOptions& options
   std::unique_ptr<TuningDb> db;
   if (!options.db.empty()) {
     ASSIGN_OR_RETURN(db, OpenTuningDb(options.db));
-  } else {
-    ASSIGN_OR_RETURN(db, OpenDefaultTuningDb(GetConfig()));
   }
   return std::unique_ptr<Tuner>(new Tuner(options, std::move(db)));
 }
 
 Tuner::Tuner(TunerOptions options, std::unique_ptr<TuningDb> db)
-    : options_(std::move(options)), db_(std::move(db)), measurer_(options_.measurer) {
-  settings_ = options_.settings.value_or(SearchSettings::FromConfig(GetConfig()));
+    : options_(std::move(options)), settings_(options_.settings), db_(std::move(db)), measurer_(options_.measurer) {
   if (options_.beam > 0) settings_.width = options_.beam;
 }
 
@@ -61,8 +55,8 @@ absl::StatusOr<const DeviceClass*> Tuner::ClassOf(Device& dev) {
 absl::StatusOr<Measurer*> Tuner::MeasurerFor(Device& dev) {
   if (measurer_ == nullptr) {
     std::shared_ptr<DeviceLock> lock;
-    if (options_.lock_device) {
-      ASSIGN_OR_RETURN(lock, DeviceLock::Open(DefaultDeviceLockPath(GetConfig().cache_dir, dev.name())));
+    if (!options_.lock_dir.empty()) {
+      ASSIGN_OR_RETURN(lock, DeviceLock::Open(DefaultDeviceLockPath(options_.lock_dir, dev.name())));
     }
     ASSIGN_OR_RETURN(std::unique_ptr<LocalMeasurer> m, LocalMeasurer::Create({.device = dev.name(),
                                                                      .compile_threads = options_.compile_threads,
@@ -75,44 +69,23 @@ absl::StatusOr<Measurer*> Tuner::MeasurerFor(Device& dev) {
 absl::StatusOr<KernelTuning> Tuner::Tune(const UOp& ast, Device& dev) { return Tune(ast, dev, options_.codegen); }
 
 absl::StatusOr<KernelTuning> Tuner::Tune(const UOp& ast, Device& dev, const CodegenOptions& codegen) {
-  const auto t0 = std::chrono::steady_clock::now();
   ASSIGN_OR_RETURN(const DeviceClass* dc, ClassOf(dev));
-  TuningKey key = TuningKey::Make(ast, *dc, settings_, codegen);
-  KernelTuning out;
-  if (db_ != nullptr && !options_.ignore_cache) {
-    std::optional<TuningRecord> hit;
-    if (options_.beam == 0) {
-      ASSIGN_OR_RETURN(hit, db_->LookupBest(key));
-    } else {
-      ASSIGN_OR_RETURN(hit, db_->Lookup(key));
-    }
-    if (hit.has_value()) {
-      out.record = std::move(hit);
-      out.from_cache = true;
-      out.wall_s = SecondsSince(t0);
-      return out;
-    }
+  DriverOptions o{.db = db_.get(),
+                  .device_class = *dc,
+                  .renderer = &dev.renderer(),
+                  .settings = settings_,
+                  .codegen = codegen,
+                  .beam_debug = options_.beam_debug,
+                  .debug = options_.debug,
+                  .ignore_cache = options_.ignore_cache,
+                  .lookup_only = options_.beam == 0,
+                  .search_progress = options_.progress};
+  if (options_.beam > 0) {
+    ASSIGN_OR_RETURN(o.measurer, MeasurerFor(dev));
   }
-  if (options_.beam == 0) {
-    out.wall_s = SecondsSince(t0);
-    return out;
-  }
-
-  BeamOptions bo{.beam_debug = options_.beam_debug, .debug = options_.debug};
-  if (options_.progress) bo.progress = [&](const BeamProgress& p) { options_.progress(ast, p); };
-  ASSIGN_OR_RETURN(SearchStart start, StartSearch(ast, dev.renderer(), codegen, std::move(bo)));
-  ASSIGN_OR_RETURN(Measurer * measurer, MeasurerFor(dev));
-  ASSIGN_OR_RETURN(BeamResult r,
-                   BeamSearch(start.task, dev.renderer(), *measurer, settings_, start.options));
-
-  TuningRecord rec = RecordOfSearch(key, ast, r, *dc);
-  rec.worker = "local";
-  rec.host = HostName();
-  if (db_ != nullptr) RETURN_IF_ERROR(db_->Put(rec).status());
-  out.record = std::move(rec);
-  out.search = std::move(r);
-  out.wall_s = SecondsSince(t0);
-  return out;
+  ASSIGN_OR_RETURN(std::vector<KernelTuning> r, TuneKernels(std::span<const UOp>(&ast, 1), o));
+  RETURN_IF_ERROR(r[0].status);
+  return std::move(r[0]);
 }
 
 absl::StatusOr<std::optional<std::vector<Opt>>> Tuner::Choose(const UOp& ast, Device& dev,

@@ -4,8 +4,9 @@
 //
 // Port of the cache-then-search flow of tinygrad/codegen/opt/search.py beam_search (its
 // diskcache_get/put of "beam_search") as called from postrange.apply_opts, split into parts
-// that each do one thing: TuningDb stores, BeamSearch searches, a Measurer times, and this
-// class puts them together and installs itself as the engine's KernelOptChooser.
+// that each do one thing: TuningDb stores, BeamSearcher searches, a Measurer times, the tuning
+// driver (driver.h) puts them together, and this class runs the driver for each kernel the
+// engine compiles, as its KernelOptChooser, over a LocalMeasurer of the kernel's device.
 //
 // Modes (TunerOptions::beam):
 //   beam >= 1: a kernel missing from the database is searched with that width and stored;
@@ -13,10 +14,10 @@
 //              device, compiler and opt semantics, whatever search settings found it; a miss
 //              leaves the default opts.
 // IGNORE_BEAM_CACHE skips lookups (results are still stored: the better one wins); with
-// CACHELEVEL=0 there is no database at all.
+// CACHELEVEL=0 there is no database at all (TunerOptions::FromConfig leaves `db` empty).
 //
 // Example:
-//   ASSIGN_OR_RETURN(std::unique_ptr<Tuner> tuner, Tuner::Create({.beam = 2}));
+//   ASSIGN_OR_RETURN(std::unique_ptr<Tuner> tuner, Tuner::Create({.beam = 2, .db = "tuning.db"}));
 //   SetKernelOptChooser(tuner.get());      // Realize now tunes every kernel it compiles
 //   ASSIGN_OR_RETURN(KernelTuning t, tuner->Tune(kernel_ast, *device));   // or one kernel
 #ifndef AUTOTUNE_TUNER_H_
@@ -31,6 +32,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "autotune/db/tuning_db.h"
+#include "autotune/driver.h"
 #include "autotune/key/device_class.h"
 #include "autotune/key/search_settings.h"
 #include "autotune/measure/measurer.h"
@@ -42,11 +44,12 @@ namespace tg::autotune {
 struct TunerOptions {
   int beam = 0;                 // search width; 0: lookup only
   bool ignore_cache = false;    // IGNORE_BEAM_CACHE
-  std::string db;               // database location; "": the default file (none at CACHELEVEL=0)
+  // The database's location (a SQLite file or a postgresql:// URL); "": no database.
+  std::string db;
   // Called during a search with where it stands (for a progress display).
   std::function<void(const UOp& ast, const BeamProgress&)> progress;
-  // Settings other than the width; default: SearchSettings::FromConfig(GetConfig()).
-  std::optional<SearchSettings> settings;
+  // Settings other than the width (which is `beam`).
+  SearchSettings settings;
   // Measures candidates; default: a LocalMeasurer on the kernel's device, made on first use.
   std::shared_ptr<Measurer> measurer;
   // How kernels lower (the heuristic's and the lowering's settings): part of the key, and
@@ -55,23 +58,16 @@ struct TunerOptions {
   // The searches' trace (BeamOptions::beam_debug and debug: BEAM_DEBUG, DEBUG).
   int beam_debug = 0;
   int debug = 0;
-  // Whether the default measurer shares the machine's device lock (autotune/lock/device_lock.h,
-  // DefaultDeviceLockPath in the cache directory) with the farm workers and other tuners.
-  bool lock_device = false;
+  // Non-empty: the default measurer shares the machine's device lock (autotune/lock/device_lock.h,
+  // DefaultDeviceLockPath in this directory) with the farm workers and other tuners.
+  std::string lock_dir;
   // Threads of the default measurer that lower and compile candidates; 0: the machine's CPUs.
   int compile_threads = 0;
 
-  // From the Config: beam = c.beam, ignore_cache = c.ignore_beam_cache, codegen, the trace
-  // levels, lock_device, compile_threads = c.cpu_count.
+  // From the Config: beam = c.beam, ignore_cache = c.ignore_beam_cache, db = the default file
+  // in the cache directory (none at CACHELEVEL=0), the search settings, codegen, the trace
+  // levels, lock_dir = the cache directory, compile_threads = c.cpu_count.
   static TunerOptions FromConfig(const Config& c);
-};
-
-// What the tuner decided for one kernel.
-struct KernelTuning {
-  std::optional<TuningRecord> record;  // nullopt: lookup-only miss (use the default opts)
-  bool from_cache = false;
-  std::optional<BeamResult> search;    // when it searched
-  double wall_s = 0;                   // lookup + search + store
 };
 
 class Tuner : public KernelOptChooser {

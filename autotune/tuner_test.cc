@@ -105,8 +105,12 @@ TEST(TunerTest, LookupOnlyUsesAnyStoredResultAndMissesOtherwise) {
 TEST(TunerTest, NoDatabaseAtCacheLevelZero) {
   Config c = GetConfig();
   c.cachelevel = 0;
-  ScopedConfig scoped(c);
-  absl::StatusOr<std::unique_ptr<Tuner>> t = Tuner::Create(Small("", 2));
+  TunerOptions o = TunerOptions::FromConfig(c);
+  EXPECT_EQ(o.db, "");
+  o.beam = 2;
+  o.settings = Small("", 2).settings;
+  o.lock_dir.clear();
+  absl::StatusOr<std::unique_ptr<Tuner>> t = Tuner::Create(o);
   ASSERT_TRUE(t.ok()) << t.status();
   EXPECT_EQ((*t)->db(), nullptr);
   absl::StatusOr<KernelTuning> a = (*t)->Tune(AddKernel(1024), Cpu());

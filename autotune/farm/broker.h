@@ -71,16 +71,9 @@ struct FarmJob {
   MeasureOptions options;
 };
 
-// Who measured a candidate: the worker's id and the host it announced (both "" for poison).
-struct MeasuredBy {
-  std::string worker;
-  std::string host;
-  bool operator==(const MeasuredBy&) const = default;
-};
-
 struct JobResult {
   MeasureBatch batch;                  // one result per candidate, in order
-  std::vector<MeasuredBy> measured_by;  // per candidate
+  std::vector<MeasuredBy> measured_by;  // per candidate (both fields "" for poison)
 };
 
 using JobCallback = std::function<void(absl::StatusOr<JobResult>)>;

@@ -1,27 +1,19 @@
 // File: autotune/farm/farm_measurer.cc
-// Cut a batch into jobs, wait for all, reassemble in order, redo the duplicate rule.
+// Cut a batch into jobs, one part each; Measure() waits for all, reassembles them in order and
+// redoes the duplicate rule.
 #include "autotune/farm/farm_measurer.h"
 
 #include <algorithm>
 #include <atomic>
-#include <future>
+#include <condition_variable>
+#include <iterator>
 #include <memory>
-
-#include "absl/container/flat_hash_map.h"
-#include "absl/strings/str_cat.h"
+#include <mutex>
 
 namespace tg::autotune::farm {
 namespace {
 
 std::atomic<uint64_t> next_search_id{1};
-
-void MakeDuplicate(CandidateResult& r, int of) {
-  r.outcome = Outcome::kDuplicate;
-  r.duplicate_of = of;
-  r.error = of >= 0 ? absl::StrCat("same program as candidate ", of) : "measured before";
-  r.samples_s.clear();
-  r.min_s = kInf;
-}
 
 }  // namespace
 
@@ -41,64 +33,66 @@ std::vector<std::pair<size_t, size_t>> PlanChunks(size_t n, int slots, bool inte
   return out;
 }
 
-void DedupAcrossChunks(MeasureBatch& batch, const MeasureOptions& options) {
-  absl::flat_hash_map<uint64_t, int> first_of;
-  for (size_t i = 0; i < batch.results.size(); ++i) {
-    CandidateResult& r = batch.results[i];
-    if (r.program_hash == 0) continue;  // never rendered
-    if (options.known_programs.contains(r.program_hash)) {
-      if (r.outcome != Outcome::kDuplicate || r.duplicate_of >= 0) MakeDuplicate(r, -1);
-      continue;
-    }
-    auto [it, fresh] = first_of.try_emplace(r.program_hash, static_cast<int>(i));
-    if (fresh) continue;
-    if (r.outcome == Outcome::kDuplicate) {
-      r.duplicate_of = it->second;
-    } else {
-      MakeDuplicate(r, it->second);
-    }
-  }
-}
-
 FarmMeasurer::FarmMeasurer(Broker* broker, std::string device_class)
     : broker_(broker), device_class_(std::move(device_class)), search_id_(next_search_id++) {}
+
+size_t FarmMeasurer::Submit(std::shared_ptr<const KernelTask> task, std::vector<std::vector<Opt>> candidates,
+                            const MeasureOptions& options, uint64_t search_id, PartCallback done) {
+  std::vector<std::pair<size_t, size_t>> chunks =
+      PlanChunks(candidates.size(), broker_->Slots(device_class_), options.interleaved);
+  for (auto [b, e] : chunks) {
+    FarmJob job{.device_class = device_class_,
+                .task = task,
+                .search_id = search_id,
+                .candidates = {std::make_move_iterator(candidates.begin() + static_cast<std::ptrdiff_t>(b)),
+                               std::make_move_iterator(candidates.begin() + static_cast<std::ptrdiff_t>(e))},
+                .options = options};
+    std::vector<size_t> indices;
+    for (size_t i = b; i < e; ++i) indices.push_back(i);
+    broker_->Submit(std::move(job), [done, indices = std::move(indices)](absl::StatusOr<JobResult> r) mutable {
+      MeasuredPart part{.indices = std::move(indices)};
+      if (r.ok()) {
+        part.batch = std::move(r->batch);
+        part.measured_by = std::move(r->measured_by);
+      } else {
+        part.batch = r.status();
+      }
+      done(std::move(part));
+    });
+  }
+  return chunks.size();
+}
 
 absl::StatusOr<MeasureBatch> FarmMeasurer::Measure(const KernelTask& task,
                                                    std::span<const std::vector<Opt>> candidates,
                                                    const MeasureOptions& options) {
-  auto shared_task = std::make_shared<const KernelTask>(task);
-  std::vector<std::pair<size_t, size_t>> chunks =
-      PlanChunks(candidates.size(), broker_->Slots(device_class_), options.interleaved);
-  std::vector<std::future<absl::StatusOr<JobResult>>> futures;
-  for (auto [b, e] : chunks) {
-    FarmJob job{.device_class = device_class_,
-                .task = shared_task,
-                .search_id = search_id_,
-                .candidates = {candidates.begin() + static_cast<std::ptrdiff_t>(b),
-                               candidates.begin() + static_cast<std::ptrdiff_t>(e)},
-                .options = options};
-    futures.push_back(broker_->Submit(std::move(job)));
-  }
+  struct Gather {
+    std::mutex mu;
+    std::condition_variable cv;
+    std::vector<MeasuredPart> parts;
+  };
+  auto g = std::make_shared<Gather>();
+  const size_t n = Submit(std::make_shared<const KernelTask>(task), {candidates.begin(), candidates.end()}, options,
+                          search_id_, [g](MeasuredPart p) {
+                            std::lock_guard<std::mutex> lock(g->mu);
+                            g->parts.push_back(std::move(p));
+                            g->cv.notify_one();
+                          });
+  std::unique_lock<std::mutex> lock(g->mu);
+  g->cv.wait(lock, [&] { return g->parts.size() == n; });
   MeasureBatch out;
   out.results.resize(candidates.size());
-  absl::Status first_error;
-  for (size_t c = 0; c < chunks.size(); ++c) {
-    absl::StatusOr<JobResult> r = futures[c].get();
-    if (!r.ok()) {
-      if (first_error.ok()) first_error = r.status();
-      continue;
+  for (MeasuredPart& p : g->parts) {
+    if (!p.batch.ok()) return p.batch.status();
+    for (size_t k = 0; k < p.indices.size(); ++k) {
+      CandidateResult& cr = p.batch->results[k];
+      if (cr.duplicate_of >= 0) cr.duplicate_of = static_cast<int>(p.indices[static_cast<size_t>(cr.duplicate_of)]);
+      out.results[p.indices[k]] = std::move(cr);
     }
-    const size_t b = chunks[c].first;
-    for (size_t i = 0; i < r->batch.results.size(); ++i) {
-      CandidateResult& cr = r->batch.results[i];
-      if (cr.duplicate_of >= 0) cr.duplicate_of += static_cast<int>(b);
-      out.results[b + i] = std::move(cr);
-    }
-    out.prepare_wall_s = std::max(out.prepare_wall_s, r->batch.prepare_wall_s);
-    out.run_wall_s = std::max(out.run_wall_s, r->batch.run_wall_s);
+    out.prepare_wall_s = std::max(out.prepare_wall_s, p.batch->prepare_wall_s);
+    out.run_wall_s = std::max(out.run_wall_s, p.batch->run_wall_s);
   }
-  if (!first_error.ok()) return first_error;
-  DedupAcrossChunks(out, options);
+  DedupAcrossParts(out, options);
   return out;
 }
 

@@ -1,15 +1,13 @@
 // File: autotune/farm/farm_measurer.h
-// The Measurer over the worker farm, for one search at a time (BeamSearch, Tuner): a batch
-// is split into jobs spread over the workers of one device class, measured in parallel, and
-// put back together in candidate order, as LocalMeasurer would have answered it.
+// The Measurer over the worker farm: a batch is split into jobs spread over the workers of one
+// device class and measured in parallel. Submit() answers each job as a part as it comes back
+// (the tuning driver, autotune/driver.h, keeps many searches' batches in flight this way);
+// Measure() waits for every part and puts them back in candidate order, as LocalMeasurer would
+// have answered the batch.
 //
-// Not a port: tinygrad measures in-process. Parts used by FarmTuner too:
-// - PlanChunks: how a batch is cut for `slots` worker slots. An interleaved (finalist) batch is
-//   never cut: its candidates must be timed round robin on one machine.
-// - DedupAcrossChunks: LocalMeasurer marks a candidate kDuplicate when an earlier candidate of
-//   its batch renders to the same program; cut into jobs, each worker only sees its own chunk,
-//   so the rule is applied again over the whole batch (the later one becomes the duplicate, its
-//   time dropped) and so the search sees the same batch it would have seen in-process.
+// Not a port: tinygrad measures in-process. PlanChunks is how a batch is cut for `slots`
+// worker slots. An interleaved (finalist) batch is never cut: its candidates must be timed
+// round robin on one machine.
 //
 // Example:
 //   FarmMeasurer m(broker, dc.Digest());
@@ -18,6 +16,8 @@
 #define AUTOTUNE_FARM_FARM_MEASURER_H_
 
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <utility>
@@ -33,10 +33,6 @@ namespace tg::autotune::farm {
 // candidates each, so that a job's round trip is worth it); one range when `interleaved`.
 std::vector<std::pair<size_t, size_t>> PlanChunks(size_t n, int slots, bool interleaved, size_t min_chunk = 2);
 
-// LocalMeasurer's duplicate rule over a whole batch (see above); also makes a result whose
-// program is in options.known_programs "measured before".
-void DedupAcrossChunks(MeasureBatch& batch, const MeasureOptions& options);
-
 class FarmMeasurer : public Measurer {
  public:
   // `broker` must outlive this; jobs go to workers of `device_class` (DeviceClass::Digest()).
@@ -44,11 +40,14 @@ class FarmMeasurer : public Measurer {
 
   absl::StatusOr<MeasureBatch> Measure(const KernelTask& task, std::span<const std::vector<Opt>> candidates,
                                        const MeasureOptions& options) override;
+  // One part per job; a job that fails as a whole is a part with its error.
+  size_t Submit(std::shared_ptr<const KernelTask> task, std::vector<std::vector<Opt>> candidates,
+                const MeasureOptions& options, uint64_t search_id, PartCallback done) override;
 
  private:
   Broker* broker_;
   std::string device_class_;
-  uint64_t search_id_;
+  uint64_t search_id_;  // of Measure()'s batches
 };
 
 }  // namespace tg::autotune::farm

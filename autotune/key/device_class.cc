@@ -3,7 +3,6 @@
 #include "autotune/key/device_class.h"
 
 #include <cxxabi.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -189,12 +188,6 @@ std::string DeviceClass::Describe() const {
   // The compiler id may span lines (a --version banner): its first line is enough to read.
   if (!compiler_id.empty()) parts.push_back(compiler_id.substr(0, compiler_id.find('\n')));
   return absl::StrJoin(parts, " | ");
-}
-
-std::string HostName() {
-  char name[256] = {};
-  if (gethostname(name, sizeof(name) - 1) != 0 || name[0] == '\0') return "unknown";
-  return name;
 }
 
 }  // namespace tg::autotune

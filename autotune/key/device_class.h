@@ -76,9 +76,6 @@ DeviceClass CpuDeviceClass(const CpuInfo& info, int cores, std::string compiler_
 // dev.renderer() (whose threads are the cores a kernel may use: THREADS, CPU_COUNT). Errors: /proc/cpuinfo unreadable (non-Linux). GPU fields stay empty.
 absl::StatusOr<DeviceClass> DeviceClassFor(const Device& dev);
 
-// This machine's host name (provenance of tuning records), "unknown" if it has none.
-std::string HostName();
-
 }  // namespace tg::autotune
 
 #endif  // AUTOTUNE_KEY_DEVICE_CLASS_H_

@@ -2,12 +2,26 @@
 // Port of tinygrad/codegen/opt/postrange.py bufs_from_ast and beam_search's var_vals.
 #include "autotune/measure/measurer.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "tinygrad/base/check.h"
 
 namespace tg::autotune {
+namespace {
+
+void MakeDuplicate(CandidateResult& r, int of) {
+  r.outcome = Outcome::kDuplicate;
+  r.duplicate_of = of;
+  r.error = of >= 0 ? absl::StrCat("same program as candidate ", of) : "measured before";
+  r.samples_s.clear();
+  r.min_s = kInf;
+}
+
+}  // namespace
 
 std::string_view OutcomeName(Outcome o) {
   switch (o) {
@@ -52,6 +66,42 @@ absl::StatusOr<KernelTask> KernelTask::FromAst(const UOp& ast) {
       return absl::InvalidArgumentError(absl::StrCat("two DEFINE_GLOBALs for slot ", task.buffers[i].slot));
   std::sort(task.var_vals.begin(), task.var_vals.end());
   return task;
+}
+
+std::string HostName() {
+  char name[256] = {};
+  if (gethostname(name, sizeof(name) - 1) != 0 || name[0] == '\0') return "unknown";
+  return name;
+}
+
+size_t Measurer::Submit(std::shared_ptr<const KernelTask> task, std::vector<std::vector<Opt>> candidates,
+                        const MeasureOptions& options, uint64_t /*search_id*/, PartCallback done) {
+  MeasuredPart part;
+  part.indices.resize(candidates.size());
+  for (size_t i = 0; i < candidates.size(); ++i) part.indices[i] = i;
+  part.measured_by.assign(candidates.size(), MeasuredBy{.worker = "local", .host = HostName()});
+  part.batch = Measure(*task, candidates, options);
+  done(std::move(part));
+  return 1;
+}
+
+void DedupAcrossParts(MeasureBatch& batch, const MeasureOptions& options) {
+  absl::flat_hash_map<uint64_t, int> first_of;
+  for (size_t i = 0; i < batch.results.size(); ++i) {
+    CandidateResult& r = batch.results[i];
+    if (r.program_hash == 0) continue;  // never rendered
+    if (options.known_programs.contains(r.program_hash)) {
+      if (r.outcome != Outcome::kDuplicate || r.duplicate_of >= 0) MakeDuplicate(r, -1);
+      continue;
+    }
+    auto [it, fresh] = first_of.try_emplace(r.program_hash, static_cast<int>(i));
+    if (fresh) continue;
+    if (r.outcome == Outcome::kDuplicate) {
+      r.duplicate_of = it->second;
+    } else {
+      MakeDuplicate(r, it->second);
+    }
+  }
 }
 
 }  // namespace tg::autotune

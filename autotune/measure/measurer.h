@@ -23,7 +23,9 @@
 #define AUTOTUNE_MEASURE_MEASURER_H_
 
 #include <cstdint>
+#include <functional>
 #include <limits>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -137,6 +139,27 @@ struct MeasureBatch {
   double run_wall_s = 0;      // timing the batch (wall)
 };
 
+// This machine's host name (what MeasuredBy and tuning records name), "unknown" if it has none.
+std::string HostName();
+
+// Who measured a candidate: a farm worker's id and the host it announced; in this process,
+// "local" and this host.
+struct MeasuredBy {
+  std::string worker;
+  std::string host;
+  bool operator==(const MeasuredBy&) const = default;
+};
+
+// Part of the answer to a submitted batch: the results of some of its candidates.
+struct MeasuredPart {
+  std::vector<size_t> indices;          // positions in the batch
+  // Their results, in the order of `indices` (a result's duplicate_of counts in this part);
+  // an error: the part could not run at all.
+  absl::StatusOr<MeasureBatch> batch = MeasureBatch{};
+  std::vector<MeasuredBy> measured_by;  // one per index
+};
+using PartCallback = std::function<void(MeasuredPart)>;
+
 class Measurer {
  public:
   virtual ~Measurer() = default;
@@ -146,7 +169,21 @@ class Measurer {
   virtual absl::StatusOr<MeasureBatch> Measure(const KernelTask& task,
                                                std::span<const std::vector<Opt>> candidates,
                                                const MeasureOptions& options) = 0;
+
+  // Measure() without waiting, so that one driver can keep the batches of many searches in
+  // flight: `done` gets the results in parts (each candidate in exactly one part), on any
+  // thread, possibly before Submit returns. Answers how many parts there will be.
+  // `search_id` names the search in logs. The default measures the whole batch here, as one
+  // part measured by {"local", this host}.
+  virtual size_t Submit(std::shared_ptr<const KernelTask> task, std::vector<std::vector<Opt>> candidates,
+                        const MeasureOptions& options, uint64_t search_id, PartCallback done);
 };
+
+// The duplicate rule over a batch answered in parts: a result whose program an earlier
+// candidate of the batch renders to becomes a duplicate of it (each part only saw its own
+// candidates), and one whose program is in options.known_programs "measured before". Applied
+// to a batch of one part it changes nothing.
+void DedupAcrossParts(MeasureBatch& batch, const MeasureOptions& options);
 
 }  // namespace tg::autotune
 

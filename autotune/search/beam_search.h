@@ -153,8 +153,7 @@ struct BeamResult {
 
 // What a search of `ast` starts from: its KernelTask, lowered with `codegen`, and `options`
 // with the heuristic's opts as heuristic_opts (left unset when the heuristic fails: it is then
-// simply not a candidate). Both tuners (autotune/tuner.h, autotune/farm/farm_tuner.h) start
-// their searches here. Errors: KernelTask::FromAst's.
+// simply not a candidate). The tuning driver (autotune/driver.h) starts its searches here. Errors: KernelTask::FromAst's.
 struct SearchStart {
   KernelTask task;
   BeamOptions options;

@@ -1,5 +1,5 @@
 // File: tools/cli/farm_tune.cc
-// Broker + local worker processes + FarmTuner for `tg tune --workers N / --bind EP`.
+// Broker + local worker processes + the tuning driver over a FarmMeasurer for `tg tune --workers N / --bind EP`.
 #include "tools/cli/farm_tune.h"
 
 #include <signal.h>
@@ -18,7 +18,8 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "autotune/farm/broker.h"
-#include "autotune/farm/farm_tuner.h"
+#include "autotune/driver.h"
+#include "autotune/farm/farm_measurer.h"
 #include "autotune/key/device_class.h"
 #include "autotune/net/curve_keys.h"
 #include "autotune/net/zap_handler.h"
@@ -103,10 +104,8 @@ absl::StatusOr<std::vector<autotune::KernelTuning>> FarmTuneKernels(const std::v
   std::unique_ptr<autotune::TuningDb> db;
   if (!topts.db.empty()) {
     ASSIGN_OR_RETURN(db, autotune::OpenTuningDb(topts.db));
-  } else {
-    ASSIGN_OR_RETURN(db, autotune::OpenDefaultTuningDb(GetConfig()));
   }
-  autotune::SearchSettings settings = topts.settings.value_or(autotune::SearchSettings::FromConfig(GetConfig()));
+  autotune::SearchSettings settings = topts.settings;
   if (topts.beam > 0) settings.width = topts.beam;
   // Everything answered from the database: no farm to start.
   if (db != nullptr && !topts.ignore_cache) {
@@ -170,25 +169,27 @@ absl::StatusOr<std::vector<autotune::KernelTuning>> FarmTuneKernels(const std::v
                         flags.wait_for_workers_s));
   if (flags.workers > 0) broker->WaitForWorkers(dc.Digest(), flags.workers, std::chrono::seconds(10));
 
-  farm::FarmTuner tuner({.broker = broker.get(),
-                         .db = db.get(),
-                         .device_class = dc,
-                         .renderer = &dev.renderer(),
-                         .settings = settings,
-                         .codegen = topts.codegen,
-                         .beam_debug = topts.beam_debug,
-                         .debug = topts.debug,
-                         .ignore_cache = topts.ignore_cache,
-                         .progress = [&](const farm::FarmProgress& p) {
-                           double best = 0;
-                           for (double s : p.speedups) best = std::max(best, s);
-                           show(absl::StrFormat("kernels %d/%d done (%d cached), %d jobs in flight, %d workers, "
-                                                "%lld measured, %lld from journal, best speedup %.2fx",
-                                                p.done, p.kernels, p.cached, p.jobs_in_flight, p.workers,
-                                                static_cast<long long>(p.measured),
-                                                static_cast<long long>(p.journal_hits), best));
-                         }});
-  ASSIGN_OR_RETURN(std::vector<farm::FarmKernelResult> results, tuner.TuneAll(kernels));
+  farm::FarmMeasurer measurer(broker.get(), dc.Digest());
+  autotune::DriverOptions o{
+      .measurer = &measurer,
+      .db = db.get(),
+      .device_class = dc,
+      .renderer = &dev.renderer(),
+      .settings = settings,
+      .codegen = topts.codegen,
+      .beam_debug = topts.beam_debug,
+      .debug = topts.debug,
+      .ignore_cache = topts.ignore_cache,
+      .journal = true,
+      .progress = [&](const autotune::TuningProgress& p) {
+        double best = 0;
+        for (double s : p.speedups) best = std::max(best, s);
+        show(absl::StrFormat("kernels %d/%d done (%d cached), %d jobs in flight, %zu workers, "
+                             "%lld measured, %lld from journal, best speedup %.2fx",
+                             p.done, p.kernels, p.cached, p.in_flight, broker->Status().workers.size(),
+                             static_cast<long long>(p.measured), static_cast<long long>(p.journal_hits), best));
+      }};
+  ASSIGN_OR_RETURN(std::vector<autotune::KernelTuning> results, autotune::TuneKernels(kernels, o));
   const farm::FarmStatus fs = broker->Status();
   std::printf("farm: %lld jobs answered, %lld requeued, %lld results dropped (duplicate or late), %lld poisoned, "
               "%lld workers declared dead\n",
@@ -198,17 +199,8 @@ absl::StatusOr<std::vector<autotune::KernelTuning>> FarmTuneKernels(const std::v
   std::fflush(stdout);
   broker->Shutdown();  // Bye: local workers exit
   local.Stop(std::chrono::seconds(10));
-  std::vector<autotune::KernelTuning> out;
-  for (farm::FarmKernelResult& r : results) {
-    if (!r.status.ok()) return r.status;
-    autotune::KernelTuning t;
-    t.record = std::move(r.record);
-    t.from_cache = r.from_cache;
-    t.search = std::move(r.search);
-    if (t.record.has_value()) t.wall_s = t.record->search_wall_s;
-    out.push_back(std::move(t));
-  }
-  return out;
+  for (const autotune::KernelTuning& r : results) RETURN_IF_ERROR(r.status);
+  return results;
 }
 
 }  // namespace tg

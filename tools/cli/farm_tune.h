@@ -1,6 +1,6 @@
 // File: tools/cli/farm_tune.h
-// The farm mode of `tg tune` (its default): a coordinator (autotune/farm Broker + FarmTuner)
-// that tunes every kernel of a workload at once on worker processes.
+// The farm mode of `tg tune` (its default): a coordinator (autotune/farm Broker, and the tuning
+// driver over a FarmMeasurer) that tunes every kernel of a workload at once on worker processes.
 //   (no flag)      one local worker per core, as --workers <cores>
 //   --workers N    N local `tg worker --connect ipc://<private dir>/farm --exit-on-bye`
 //                  processes (this binary, /proc/self/exe), on an ipc:// socket in a fresh

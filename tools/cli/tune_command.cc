@@ -210,9 +210,7 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
   if (std::optional<int> rc = ParseCommandLine(app, args)) return *rc;
   TG_CHECK(w != nullptr && w->name == name) << "WORKLOAD was checked";
   if (simd) {
-    SearchSettings s = topts.settings.value_or(SearchSettings::FromConfig(GetConfig()));
-    s.simd = true;
-    topts.settings = s;
+    topts.settings.simd = true;
   }
 
   if (!in_process && !WantsFarm(farm)) farm.workers = std::max(1, GetConfig().cpu_count);
@@ -281,7 +279,7 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
     farm_results = *std::move(r);
   }
   std::vector<Row> rows;
-  simd = topts.settings.value_or(SearchSettings::FromConfig(GetConfig())).simd;
+  simd = topts.settings.simd;
   for (size_t i = 0; i < kernels.size(); ++i) {
     current = absl::StrFormat("kernel %zu/%zu", i + 1, kernels.size());
     absl::StatusOr<KernelTuning> t;

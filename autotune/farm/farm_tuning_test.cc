@@ -1,10 +1,8 @@
-// File: autotune/farm/farm_tuner_test.cc
-// FarmMeasurer and FarmTuner end to end on loopback (ipc) with in-test workers that measure
+// File: autotune/farm/farm_tuning_test.cc
+// FarmMeasurer and the tuning driver over it end to end on loopback (ipc) with in-test workers that measure
 // for real in fake-timing mode (LocalMeasurer{.fake_timing}): the same winners as the
 // in-process measurer, with workers that freeze and die; the journal resumes a search that was
 // stopped as if killed, and re-measures nothing already stored.
-#include "autotune/farm/farm_tuner.h"
-
 #include <stdlib.h>
 
 #include <atomic>
@@ -20,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "autotune/codec/farm_codec.h"
 #include "autotune/db/tuning_db.h"
+#include "autotune/driver.h"
 #include "autotune/farm/farm_measurer.h"
 #include "autotune/farm/test_worker.h"
 #include "autotune/measure/local_measurer.h"
@@ -101,10 +100,10 @@ BeamResult InProcess(const UOp& ast) {
   return *r;
 }
 
-class FarmTunerTest : public ::testing::Test {
+class FarmTuningTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/farm_tuner_testXXXXXX";
+    char tmpl[] = "/tmp/farm_tuning_testXXXXXX";
     ASSERT_NE(mkdtemp(tmpl), nullptr);
     dir_ = tmpl;
     absl::StatusOr<DeviceClass> dc = DeviceClassFor(Cpu());
@@ -116,6 +115,7 @@ class FarmTunerTest : public ::testing::Test {
                             .context = &ctx_});
     ASSERT_TRUE(b.ok()) << b.status();
     broker_ = *std::move(b);
+    measurer_ = std::make_unique<FarmMeasurer>(broker_.get(), dc_.Digest());
   }
   void TearDown() override {
     workers_.clear();
@@ -147,13 +147,22 @@ class FarmTunerTest : public ::testing::Test {
     TG_CHECK(db.ok()) << db.status();
     return *std::move(db);
   }
-  FarmTunerOptions Options(TuningDb* db) {
-    return FarmTunerOptions{
-        .broker = broker_.get(), .db = db, .device_class = dc_, .renderer = &Cpu().renderer(), .settings = Settings()};
+  DriverOptions Options(TuningDb* db) {
+    return DriverOptions{.measurer = measurer_.get(),
+                         .db = db,
+                         .device_class = dc_,
+                         .renderer = &Cpu().renderer(),
+                         .settings = Settings(),
+                         .journal = true};
   }
-  // `strict`: also the same search (candidate counts); chaos may quarantine a candidate that
-  // was lost twice (poison), which changes the counts but must not change the winner.
-  void ExpectSameWinners(const std::vector<FarmKernelResult>& got, bool strict = true) {
+  // The in-process search's winner, and the same search (candidate counts). `chaos`: workers
+  // died and froze under real heartbeats, and a candidate lost with two workers is quarantined
+  // (poison, kWorkerLost) - how often depends on the machine's speed and load. A search that
+  // lost no candidate is still exactly the in-process one; one that did took another path (a
+  // lost candidate may have been the winner, or a beam member whose children are never
+  // searched), so its winner need only be a program it measured, no slower than the untuned
+  // kernel.
+  void ExpectSameWinners(const std::vector<KernelTuning>& got, bool chaos = false) {
     std::vector<UOp> ks = Kernels();
     ASSERT_EQ(got.size(), ks.size());
     for (size_t k = 0; k < ks.size(); ++k) {
@@ -161,12 +170,20 @@ class FarmTunerTest : public ::testing::Test {
       ASSERT_TRUE(got[k].status.ok()) << got[k].status;
       BeamResult want = InProcess(ks[k]);
       ASSERT_TRUE(got[k].record.has_value());
-      EXPECT_EQ(got[k].record->opts, want.opts);
-      EXPECT_EQ(got[k].record->time_s, want.time_s);
+      const bool lost =
+          got[k].search.has_value() && got[k].search->outcomes[static_cast<int>(Outcome::kWorkerLost)] > 0;
+      EXPECT_TRUE(chaos || !lost) << "only chaos loses candidates";
+      if (lost) {
+        EXPECT_EQ(got[k].record->time_s, FakeTimeS(got[k].search->program_hash));
+        EXPECT_LE(got[k].record->time_s, got[k].search->noopt_s);
+      } else {
+        EXPECT_EQ(got[k].record->opts, want.opts);
+        EXPECT_EQ(got[k].record->time_s, want.time_s);
+      }
       if (got[k].from_cache) continue;  // stored by an earlier run
       ASSERT_TRUE(got[k].search.has_value());
-      EXPECT_EQ(got[k].search->program_hash, want.program_hash);
-      if (strict) {
+      if (!lost) {
+        EXPECT_EQ(got[k].search->program_hash, want.program_hash);
         EXPECT_EQ(got[k].search->candidates, want.candidates);
         EXPECT_EQ(got[k].search->timed, want.timed);
       }
@@ -186,6 +203,7 @@ class FarmTunerTest : public ::testing::Test {
   net::ZmqContext ctx_;
   DeviceClass dc_;
   std::unique_ptr<Broker> broker_;
+  std::unique_ptr<FarmMeasurer> measurer_;
   std::vector<std::unique_ptr<TestWorker>> workers_;
 };
 
@@ -197,7 +215,7 @@ TEST(PlanChunksTest, SpreadsEvenlyAndKeepsFinalistsTogether) {
   EXPECT_EQ(PlanChunks(5, 1, false), (std::vector<std::pair<size_t, size_t>>{{0, 5}}));
 }
 
-TEST(DedupAcrossChunksTest, LaterCopiesOfAProgramBecomeDuplicates) {
+TEST(DedupAcrossPartsTest, LaterCopiesOfAProgramBecomeDuplicates) {
   MeasureBatch b;
   auto timed = [](uint64_t h) {
     CandidateResult r;
@@ -209,7 +227,7 @@ TEST(DedupAcrossChunksTest, LaterCopiesOfAProgramBecomeDuplicates) {
   b.results = {timed(7), timed(8), timed(7), timed(9)};
   MeasureOptions o;
   o.known_programs = {9};
-  DedupAcrossChunks(b, o);
+  DedupAcrossParts(b, o);
   EXPECT_EQ(b.results[0].outcome, Outcome::kOk);
   EXPECT_EQ(b.results[2].outcome, Outcome::kDuplicate);
   EXPECT_EQ(b.results[2].duplicate_of, 0);
@@ -218,7 +236,7 @@ TEST(DedupAcrossChunksTest, LaterCopiesOfAProgramBecomeDuplicates) {
   EXPECT_EQ(b.results[3].duplicate_of, -1);
 }
 
-TEST_F(FarmTunerTest, FarmMeasurerSearchMatchesInProcess) {
+TEST_F(FarmTuningTest, FarmMeasurerSearchMatchesInProcess) {
   for (int i = 0; i < 3; ++i) AddWorker(absl::StrCat("w", i));
   ASSERT_TRUE(broker_->WaitForWorkers(dc_.Digest(), 3, kTestWaitLimit));
   FarmMeasurer m(broker_.get(), dc_.Digest());
@@ -238,31 +256,31 @@ TEST_F(FarmTunerTest, FarmMeasurerSearchMatchesInProcess) {
   EXPECT_GE(busy, 2);
 }
 
-TEST_F(FarmTunerTest, TunesManyKernelsAtOnceWithTheInProcessWinnersAndCachesThem) {
+TEST_F(FarmTuningTest, TunesManyKernelsAtOnceWithTheInProcessWinnersAndCachesThem) {
   for (int i = 0; i < 3; ++i) AddWorker(absl::StrCat("w", i));
   ASSERT_TRUE(broker_->WaitForWorkers(dc_.Digest(), 3, kTestWaitLimit));
   std::unique_ptr<TuningDb> db = Db("clean.db");
-  FarmTunerOptions o = Options(db.get());
+  DriverOptions o = Options(db.get());
   int reports = 0;
-  FarmProgress last;
-  o.progress = [&](const FarmProgress& p) {
+  TuningProgress last;
+  o.progress = [&](const TuningProgress& p) {
     ++reports;
     last = p;
   };
   std::vector<UOp> ks = Kernels();
-  absl::StatusOr<std::vector<FarmKernelResult>> r = FarmTuner(o).TuneAll(ks);
+  absl::StatusOr<std::vector<KernelTuning>> r = TuneKernels(ks, o);
   ASSERT_TRUE(r.ok()) << r.status();
   ExpectSameWinners(*r);
   EXPECT_GT(reports, 0);
   EXPECT_EQ(last.done, 3);
   EXPECT_EQ(last.speedups.size(), 3u);
-  EXPECT_EQ(last.workers, 3);
+  EXPECT_EQ(last.in_flight, 0);
   // Stored, journal gone; a second run answers from the database.
   EXPECT_EQ(*db->Count(), 3);
   EXPECT_EQ(*db->CountMeasurements(), 0);
-  absl::StatusOr<std::vector<FarmKernelResult>> again = FarmTuner(o).TuneAll(ks);
+  absl::StatusOr<std::vector<KernelTuning>> again = TuneKernels(ks, o);
   ASSERT_TRUE(again.ok());
-  for (const FarmKernelResult& k : *again) {
+  for (const KernelTuning& k : *again) {
     EXPECT_TRUE(k.from_cache);
     EXPECT_EQ(k.measured, 0);
   }
@@ -271,14 +289,14 @@ TEST_F(FarmTunerTest, TunesManyKernelsAtOnceWithTheInProcessWinnersAndCachesThem
   EXPECT_EQ(s.job_errors, 0);
 }
 
-TEST_F(FarmTunerTest, ResumesFromTheJournalAndReMeasuresNothingStored) {
+TEST_F(FarmTuningTest, ResumesFromTheJournalAndReMeasuresNothingStored) {
   for (int i = 0; i < 3; ++i) AddWorker(absl::StrCat("w", i));
   ASSERT_TRUE(broker_->WaitForWorkers(dc_.Digest(), 3, kTestWaitLimit));
   RecordingDb db(Db("resume.db"));
-  FarmTunerOptions o = Options(&db);
+  DriverOptions o = Options(&db);
   o.abort_after_journal_rows = 40;
   std::vector<UOp> ks = Kernels();
-  absl::StatusOr<std::vector<FarmKernelResult>> killed = FarmTuner(o).TuneAll(ks);
+  absl::StatusOr<std::vector<KernelTuning>> killed = TuneKernels(ks, o);
   ASSERT_EQ(killed.status().code(), absl::StatusCode::kAborted);
   // 40 or more rows were written; a kernel whose search ended before the stop dropped its own.
   const int64_t rows = *db.CountMeasurements();
@@ -300,11 +318,11 @@ TEST_F(FarmTunerTest, ResumesFromTheJournalAndReMeasuresNothingStored) {
   // The jobs the "killed" coordinator left running finish before the restart.
   ASSERT_TRUE(WaitUntil([&] { return broker_->Status().pending == 0; })) << "the abandoned jobs never finished";
   o.abort_after_journal_rows = -1;
-  absl::StatusOr<std::vector<FarmKernelResult>> resumed = FarmTuner(o).TuneAll(ks);
+  absl::StatusOr<std::vector<KernelTuning>> resumed = TuneKernels(ks, o);
   ASSERT_TRUE(resumed.ok()) << resumed.status();
   ExpectSameWinners(*resumed);
   int64_t hits = 0;
-  for (const FarmKernelResult& k : *resumed) hits += k.journal_hits;
+  for (const KernelTuning& k : *resumed) hits += k.journal_hits;
   EXPECT_GE(hits, rows);
   for (const auto& row : db.TakePuts())
     EXPECT_FALSE(stored.contains(row)) << "re-measured a journaled candidate: " << row.first << " " << row.second;
@@ -313,12 +331,12 @@ TEST_F(FarmTunerTest, ResumesFromTheJournalAndReMeasuresNothingStored) {
 
 // Real heartbeats: frozen workers are declared dead (or not) as the machine's speed decides;
 // whatever happens, the winners are the same.
-class FarmTunerChaosTest : public FarmTunerTest {
+class FarmTuningChaosTest : public FarmTuningTest {
  protected:
   Clock* Liveness() override { return &Clock::Real(); }
 };
 
-TEST_F(FarmTunerChaosTest, FrozenAndKilledWorkersSameWinners) {
+TEST_F(FarmTuningChaosTest, FrozenAndKilledWorkersSameWinners) {
   for (int i = 0; i < 4; ++i) AddWorker(absl::StrCat("w", i));
   ASSERT_TRUE(broker_->WaitForWorkers(dc_.Digest(), 4, kTestWaitLimit));
   std::atomic<bool> done{false};
@@ -339,11 +357,11 @@ TEST_F(FarmTunerChaosTest, FrozenAndKilledWorkersSameWinners) {
     frozen.Thaw();
   });
   std::unique_ptr<TuningDb> db = Db("chaos.db");
-  absl::StatusOr<std::vector<FarmKernelResult>> r = FarmTuner(Options(db.get())).TuneAll(Kernels());
+  absl::StatusOr<std::vector<KernelTuning>> r = TuneKernels(Kernels(), Options(db.get()));
   done = true;
   chaos.join();
   ASSERT_TRUE(r.ok()) << r.status();
-  ExpectSameWinners(*r, /*strict=*/false);
+  ExpectSameWinners(*r, /*chaos=*/true);
   FarmStatus s = broker_->Status();
   EXPECT_EQ(s.job_errors, 0);
   EXPECT_EQ(*db->CountMeasurements(), 0);
