@@ -48,8 +48,8 @@ absl::StatusOr<void*> DynamicLibrary::Symbol(std::initializer_list<const char*> 
     void* address = dlsym(handle_, name);
     if (address != nullptr) return address;
   }
-  return absl::NotFoundError(absl::StrCat(what_, " (", loaded_from_, ") has no symbol ",
-                                          absl::StrJoin(names, " or ")));
+  return absl::NotFoundError(
+      absl::StrCat(what_, " (", loaded_from_, ") has no symbol ", absl::StrJoin(names, " or ")));
 }
 
 }  // namespace tg

@@ -43,11 +43,16 @@ std::string PtxIsaVersion(const CudaArch& arch) {
   int version = sm >= 120 ? 87 : sm >= 89 ? 78 : 75;
   // The first ISA that accepts the target, where it is newer.
   int first = 0;
-  if (arch.variant == 'f') first = 88;
-  else if (sm == 90 && arch.variant == 'a') first = 80;
-  else if (sm == 100 || sm == 101) first = 86;
-  else if (sm == 103 || sm == 121) first = 88;
-  else if (sm >= 110 && sm < 120) first = 90;
+  if (arch.variant == 'f')
+    first = 88;
+  else if (sm == 90 && arch.variant == 'a')
+    first = 80;
+  else if (sm == 100 || sm == 101)
+    first = 86;
+  else if (sm == 103 || sm == 121)
+    first = 88;
+  else if (sm >= 110 && sm < 120)
+    first = 90;
   version = std::max(version, first);
   return absl::StrCat(version / 10, ".", version % 10);
 }

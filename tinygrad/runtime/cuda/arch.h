@@ -18,7 +18,7 @@
 namespace tg {
 
 struct CudaArch {
-  int major = 0;     // compute capability: sm_90 is 9.0, sm_100 is 10.0, sm_75 is 7.5
+  int major = 0;  // compute capability: sm_90 is 9.0, sm_100 is 10.0, sm_75 is 7.5
   int minor = 0;
   char variant = 0;  // 0, 'a' (arch-specific features: sm_90a) or 'f' (family: sm_100f)
 

@@ -76,12 +76,14 @@ absl::StatusOr<std::shared_ptr<CudaContext>> CudaContext::Open(
   RETURN_IF_ERROR(attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &info.cc_minor));
   RETURN_IF_ERROR(attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, &info.sm_count));
   RETURN_IF_ERROR(attribute(CU_DEVICE_ATTRIBUTE_WARP_SIZE, &info.warp_size));
-  RETURN_IF_ERROR(attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, &info.max_threads_per_block));
+  RETURN_IF_ERROR(
+      attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, &info.max_threads_per_block));
   for (int i = 0; i < 3; ++i) {
     RETURN_IF_ERROR(attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X + i, &info.max_block_dims[i]));
     RETURN_IF_ERROR(attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X + i, &info.max_grid_dims[i]));
   }
-  RETURN_IF_ERROR(attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, &info.max_shared_per_block));
+  RETURN_IF_ERROR(
+      attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, &info.max_shared_per_block));
   RETURN_IF_ERROR(attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
                             &info.max_shared_per_block_optin));
   RETURN_IF_ERROR(attribute(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, &info.l2_cache_bytes));

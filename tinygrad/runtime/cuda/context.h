@@ -33,13 +33,13 @@ namespace tg {
 // version): tinygrad-cc uses no CUDA runtime library.
 struct CudaDeviceInfo {
   int ordinal = 0;
-  std::string name;             // "NVIDIA H100 80GB HBM3"
-  int cc_major = 0;             // compute capability: 9.0 on Hopper
+  std::string name;  // "NVIDIA H100 80GB HBM3"
+  int cc_major = 0;  // compute capability: 9.0 on Hopper
   int cc_minor = 0;
-  int sm_count = 0;             // streaming multiprocessors
-  size_t total_memory = 0;      // bytes
-  int driver_version = 0;       // cuDriverGetVersion: the CUDA version the driver runs, 13000 = 13.0
-  std::string driver_release;   // the kernel driver's release ("580.65.06"), "" when unknown
+  int sm_count = 0;            // streaming multiprocessors
+  size_t total_memory = 0;     // bytes
+  int driver_version = 0;      // cuDriverGetVersion: the CUDA version the driver runs, 13000 = 13.0
+  std::string driver_release;  // the kernel driver's release ("580.65.06"), "" when unknown
   int warp_size = 0;
   int max_threads_per_block = 0;
   std::array<int, 3> max_block_dims{};
@@ -61,7 +61,7 @@ class CudaContext {
   // Retains the primary context of GPU `ordinal` and describes the GPU. Unavailable for an
   // ordinal the driver does not have.
   static absl::StatusOr<std::shared_ptr<CudaContext>> Open(std::shared_ptr<const CudaDriverApi> api,
-                                                          int ordinal);
+                                                           int ordinal);
   CudaContext(const CudaContext&) = delete;
   CudaContext& operator=(const CudaContext&) = delete;
   ~CudaContext();  // releases the primary context

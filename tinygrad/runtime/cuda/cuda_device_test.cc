@@ -56,7 +56,8 @@ class CudaDeviceTest : public ::testing::TestWithParam<std::string> {
     CudaLibraryOptions libs = CudaLibraryOptions::FromEnvironment();
     if (fake()) {
       libs.driver_path = FakeDriverPath("libfake_cuda.so");
-      if (libs.driver_path.empty()) GTEST_SKIP() << "the fake driver is found through Bazel's runfiles";
+      if (libs.driver_path.empty())
+        GTEST_SKIP() << "the fake driver is found through Bazel's runfiles";
     }
     absl::StatusOr<std::shared_ptr<const CudaDriverApi>> api = CudaDriverApi::Load(libs);
     if (!api.ok()) {
@@ -143,7 +144,8 @@ TEST_P(CudaDeviceTest, CopiesRoundTripWithOffsetsAndRangeChecks) {
   ASSERT_TRUE(buf->CopyOut(Bytes(back), 9 * sizeof(float)).ok());
   EXPECT_EQ(back, (std::vector<float>{4.5f, 100.0f, 101.0f}));
 
-  EXPECT_EQ(buf->CopyIn(Bytes(part), 63 * sizeof(float)).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(buf->CopyIn(Bytes(part), 63 * sizeof(float)).code(),
+            absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(buf->CopyOut(Bytes(out), 1).code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(buf->CopyOut(Bytes(out), SIZE_MAX).code(), absl::StatusCode::kInvalidArgument);
 
@@ -177,9 +179,9 @@ TEST_P(CudaDeviceTest, LaunchesWithBuffersAndAVariableAndTimesIt) {
   ASSERT_TRUE(out->CopyIn(Bytes(host_out)).ok());
 
   const int32_t n = 50;  // fewer than the 64 threads launched: the tail stays -1
-  absl::StatusOr<double> seconds = prg->Launch(std::vector<CudaBuffer::CUdeviceptr>{out->address(), in->address()},
-                                               std::vector<int32_t>{n},
-                                               {.grid = {2, 1, 1}, .block = {32, 1, 1}}, /*wait=*/true);
+  absl::StatusOr<double> seconds =
+      prg->Launch(std::vector<CudaBuffer::CUdeviceptr>{out->address(), in->address()},
+                  std::vector<int32_t>{n}, {.grid = {2, 1, 1}, .block = {32, 1, 1}}, /*wait=*/true);
   ASSERT_TRUE(seconds.ok()) << seconds.status();
   EXPECT_GE(*seconds, 0.0);
   EXPECT_TRUE(std::isfinite(*seconds));
@@ -197,8 +199,9 @@ TEST_P(CudaDeviceTest, LaunchWithoutWaitingIsSeenAfterSynchronize) {
   std::vector<float> host(32, 1.0f);
   ASSERT_TRUE(buf->CopyIn(Bytes(host)).ok());
   // in place: out and in are the same buffer
-  absl::StatusOr<double> queued = prg->Launch(std::vector<CudaBuffer::CUdeviceptr>{buf->address(), buf->address()},
-                                              std::vector<int32_t>{32}, {.block = {32, 1, 1}}, false);
+  absl::StatusOr<double> queued =
+      prg->Launch(std::vector<CudaBuffer::CUdeviceptr>{buf->address(), buf->address()},
+                  std::vector<int32_t>{32}, {.block = {32, 1, 1}}, false);
   ASSERT_TRUE(queued.ok()) << queued.status();
   EXPECT_EQ(*queued, 0.0);
   ASSERT_TRUE(ctx_->Synchronize().ok());
@@ -232,14 +235,16 @@ TEST_P(CudaDeviceTest, AnImageThatDoesNotLoadCarriesTheJitLog) {
   EXPECT_THAT(std::string(prg.status().message()), HasSubstr("cuModuleLoadData: CUDA_ERROR_"));
   EXPECT_THAT(std::string(prg.status().message()), HasSubstr("line"));  // the JIT's log
   EXPECT_TRUE(CudaErrorCode(prg.status()).has_value());
-  EXPECT_EQ(CudaProgram::Load(ctx_, "add_n", "").status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(CudaProgram::Load(ctx_, "add_n", "").status().code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 TEST_P(CudaDeviceTest, AKernelTheImageLacksIsNotFound) {
   absl::StatusOr<CudaProgram> prg = CudaProgram::Load(ctx_, "no_such_kernel", AddImage());
   ASSERT_FALSE(prg.ok());
   EXPECT_EQ(prg.status().code(), absl::StatusCode::kNotFound) << prg.status();
-  EXPECT_THAT(std::string(prg.status().message()), HasSubstr("cuModuleGetFunction(no_such_kernel)"));
+  EXPECT_THAT(std::string(prg.status().message()),
+              HasSubstr("cuModuleGetFunction(no_such_kernel)"));
 }
 
 INSTANTIATE_TEST_SUITE_P(Drivers, CudaDeviceTest, ::testing::Values("fake", "gpu"),
@@ -363,7 +368,8 @@ TEST(CudaGpuTest, PtxJitCubinAndAssembledPtxAllRun) {
     ASSERT_TRUE(assembled.ok()) << assembled.status();
     images.emplace_back("cubin (nvJitLink)", *assembled);
   } else {
-    std::printf("nvJitLink not found, its path untested: %s\n", jitlink.status().ToString().c_str());
+    std::printf("nvJitLink not found, its path untested: %s\n",
+                jitlink.status().ToString().c_str());
   }
   for (const auto& [how, image] : images) {
     auto prg = CudaProgram::Load(*ctx, "add_n", image);
@@ -372,8 +378,9 @@ TEST(CudaGpuTest, PtxJitCubinAndAssembledPtxAllRun) {
     ASSERT_TRUE(buf.ok());
     std::vector<float> host(1024, 2.0f);
     ASSERT_TRUE(buf->CopyIn(Bytes(host)).ok());
-    absl::StatusOr<double> s = prg->Launch(std::vector<CudaBuffer::CUdeviceptr>{buf->address(), buf->address()},
-                                           std::vector<int32_t>{1000}, {.grid = {32, 1, 1}, .block = {32, 1, 1}}, true);
+    absl::StatusOr<double> s =
+        prg->Launch(std::vector<CudaBuffer::CUdeviceptr>{buf->address(), buf->address()},
+                    std::vector<int32_t>{1000}, {.grid = {32, 1, 1}, .block = {32, 1, 1}}, true);
     ASSERT_TRUE(s.ok()) << how << ": " << s.status();
     EXPECT_GT(*s, 0.0) << how;
     ASSERT_TRUE(buf->CopyOut(Bytes(host)).ok());

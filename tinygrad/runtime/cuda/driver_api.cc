@@ -88,11 +88,12 @@ absl::Status CudaDriverApi::Check(CUresult r, std::string_view call) const {
   if (r == cuda_abi::CUDA_SUCCESS) return absl::OkStatus();
   const char* name = nullptr;
   const char* text = nullptr;
-  if (cuGetErrorName == nullptr || cuGetErrorName(r, &name) != cuda_abi::CUDA_SUCCESS) name = nullptr;
-  if (cuGetErrorString == nullptr || cuGetErrorString(r, &text) != cuda_abi::CUDA_SUCCESS) text = nullptr;
-  absl::Status status(CodeFor(r), absl::StrCat(std::string(call), ": ",
-                                               name ? name : "CUDA error", " (", r, ")",
-                                               text ? absl::StrCat(": ", text) : ""));
+  if (cuGetErrorName == nullptr || cuGetErrorName(r, &name) != cuda_abi::CUDA_SUCCESS)
+    name = nullptr;
+  if (cuGetErrorString == nullptr || cuGetErrorString(r, &text) != cuda_abi::CUDA_SUCCESS)
+    text = nullptr;
+  absl::Status status(CodeFor(r), absl::StrCat(std::string(call), ": ", name ? name : "CUDA error",
+                                               " (", r, ")", text ? absl::StrCat(": ", text) : ""));
   status.SetPayload(kCudaErrorPayload, absl::Cord(absl::StrCat(r)));
   return status;
 }

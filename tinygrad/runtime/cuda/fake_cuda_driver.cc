@@ -98,23 +98,49 @@ CUresult cuDriverGetVersion(int* v) {
 
 CUresult cuGetErrorName(CUresult e, const char** s) {
   switch (e) {
-    case kSuccess: *s = "CUDA_SUCCESS"; return kSuccess;
-    case kInvalidValue: *s = "CUDA_ERROR_INVALID_VALUE"; return kSuccess;
-    case kOutOfMemory: *s = "CUDA_ERROR_OUT_OF_MEMORY"; return kSuccess;
-    case kNotInitialized: *s = "CUDA_ERROR_NOT_INITIALIZED"; return kSuccess;
-    case kNoDevice: *s = "CUDA_ERROR_NO_DEVICE"; return kSuccess;
-    case kInvalidDevice: *s = "CUDA_ERROR_INVALID_DEVICE"; return kSuccess;
-    case kInvalidImage: *s = "CUDA_ERROR_INVALID_IMAGE"; return kSuccess;
-    case kInvalidContext: *s = "CUDA_ERROR_INVALID_CONTEXT"; return kSuccess;
-    case kInvalidHandle: *s = "CUDA_ERROR_INVALID_HANDLE"; return kSuccess;
-    case kNotFound: *s = "CUDA_ERROR_NOT_FOUND"; return kSuccess;
-    case kIllegalAddress: *s = "CUDA_ERROR_ILLEGAL_ADDRESS"; return kSuccess;
-    default: *s = nullptr; return kInvalidValue;
+    case kSuccess:
+      *s = "CUDA_SUCCESS";
+      return kSuccess;
+    case kInvalidValue:
+      *s = "CUDA_ERROR_INVALID_VALUE";
+      return kSuccess;
+    case kOutOfMemory:
+      *s = "CUDA_ERROR_OUT_OF_MEMORY";
+      return kSuccess;
+    case kNotInitialized:
+      *s = "CUDA_ERROR_NOT_INITIALIZED";
+      return kSuccess;
+    case kNoDevice:
+      *s = "CUDA_ERROR_NO_DEVICE";
+      return kSuccess;
+    case kInvalidDevice:
+      *s = "CUDA_ERROR_INVALID_DEVICE";
+      return kSuccess;
+    case kInvalidImage:
+      *s = "CUDA_ERROR_INVALID_IMAGE";
+      return kSuccess;
+    case kInvalidContext:
+      *s = "CUDA_ERROR_INVALID_CONTEXT";
+      return kSuccess;
+    case kInvalidHandle:
+      *s = "CUDA_ERROR_INVALID_HANDLE";
+      return kSuccess;
+    case kNotFound:
+      *s = "CUDA_ERROR_NOT_FOUND";
+      return kSuccess;
+    case kIllegalAddress:
+      *s = "CUDA_ERROR_ILLEGAL_ADDRESS";
+      return kSuccess;
+    default:
+      *s = nullptr;
+      return kInvalidValue;
   }
 }
 
 CUresult cuGetErrorString(CUresult e, const char** s) {
-  *s = e == kOutOfMemory ? "out of memory" : e == kIllegalAddress ? "an illegal memory access was encountered" : "fake error";
+  *s = e == kOutOfMemory      ? "out of memory"
+       : e == kIllegalAddress ? "an illegal memory access was encountered"
+                              : "fake error";
   return kSuccess;
 }
 
@@ -140,19 +166,46 @@ CUresult cuDeviceGetName(char* name, int len, int dev) {
 CUresult cuDeviceGetAttribute(int* v, int attribute, int dev) {
   if (dev != 0) return kInvalidDevice;
   switch (attribute) {
-    case 1: *v = 1024; return kSuccess;                 // max threads per block
-    case 2: case 3: *v = 1024; return kSuccess;         // max block dims x, y
-    case 4: *v = 64; return kSuccess;                   // max block dim z
-    case 5: *v = 2147483647; return kSuccess;           // max grid dim x
-    case 6: case 7: *v = 65535; return kSuccess;        // max grid dims y, z
-    case 8: *v = 49152; return kSuccess;                // shared memory per block
-    case 10: *v = 32; return kSuccess;                  // warp size
-    case 16: *v = 132; return kSuccess;                 // SMs
-    case 38: *v = 50 << 20; return kSuccess;            // L2 bytes
-    case 75: *v = 9; return kSuccess;                   // compute capability
-    case 76: *v = 0; return kSuccess;
-    case 97: *v = 232448; return kSuccess;              // shared memory per block, opted in
-    default: return kInvalidValue;
+    case 1:
+      *v = 1024;
+      return kSuccess;  // max threads per block
+    case 2:
+    case 3:
+      *v = 1024;
+      return kSuccess;  // max block dims x, y
+    case 4:
+      *v = 64;
+      return kSuccess;  // max block dim z
+    case 5:
+      *v = 2147483647;
+      return kSuccess;  // max grid dim x
+    case 6:
+    case 7:
+      *v = 65535;
+      return kSuccess;  // max grid dims y, z
+    case 8:
+      *v = 49152;
+      return kSuccess;  // shared memory per block
+    case 10:
+      *v = 32;
+      return kSuccess;  // warp size
+    case 16:
+      *v = 132;
+      return kSuccess;  // SMs
+    case 38:
+      *v = 50 << 20;
+      return kSuccess;  // L2 bytes
+    case 75:
+      *v = 9;
+      return kSuccess;  // compute capability
+    case 76:
+      *v = 0;
+      return kSuccess;
+    case 97:
+      *v = 232448;
+      return kSuccess;  // shared memory per block, opted in
+    default:
+      return kInvalidValue;
   }
 }
 
@@ -313,7 +366,8 @@ CUresult cuEventSynchronize(Event* event) {
 }
 
 CUresult cuEventElapsedTime_v2(float* ms, Event* start, Event* end) {
-  if (start == nullptr || end == nullptr || !start->recorded || !end->recorded) return kInvalidHandle;
+  if (start == nullptr || end == nullptr || !start->recorded || !end->recorded)
+    return kInvalidHandle;
   *ms = std::chrono::duration<float, std::milli>(end->at - start->at).count();
   return kSuccess;
 }

@@ -42,9 +42,11 @@ TEST(LibrarySearchTest, EnvironmentPutsCudaPathAndHomeBeforeTheDefault) {
   ::setenv("NVJITLINK_PATH", "/opt/jl/libnvJitLink.so", 1);
   ::setenv("CUDA_DRIVER_PATH", "/opt/drv/libcuda.so.1", 1);
   CudaLibraryOptions o = CudaLibraryOptions::FromEnvironment();
-  for (const char* v : {"CUDA_PATH", "CUDA_HOME", "NVRTC_PATH", "NVJITLINK_PATH", "CUDA_DRIVER_PATH"})
+  for (const char* v :
+       {"CUDA_PATH", "CUDA_HOME", "NVRTC_PATH", "NVJITLINK_PATH", "CUDA_DRIVER_PATH"})
     ::unsetenv(v);
-  EXPECT_THAT(o.cuda_dirs, ElementsAre("/opt/from_cuda_path", "/opt/from_cuda_home", "/usr/local/cuda"));
+  EXPECT_THAT(o.cuda_dirs,
+              ElementsAre("/opt/from_cuda_path", "/opt/from_cuda_home", "/usr/local/cuda"));
   EXPECT_EQ(o.nvrtc_path, "/opt/nvrtc/libnvrtc.so");
   EXPECT_EQ(o.nvjitlink_path, "/opt/jl/libnvJitLink.so");
   EXPECT_EQ(o.driver_path, "/opt/drv/libcuda.so.1");

@@ -13,9 +13,9 @@ absl::StatusOr<std::shared_ptr<const NvJitLinkApi>> NvJitLinkApi::Load(
   ASSIGN_OR_RETURN(
       DynamicLibrary lib,
       DynamicLibrary::Open("nvJitLink (libnvJitLink)",
-                           ToolkitLibraryCandidates(options, options.nvjitlink_path,
-                                                    {"libnvJitLink.so.13", "libnvJitLink.so.12",
-                                                     "libnvJitLink.so"})));
+                           ToolkitLibraryCandidates(
+                               options, options.nvjitlink_path,
+                               {"libnvJitLink.so.13", "libnvJitLink.so.12", "libnvJitLink.so"})));
   std::shared_ptr<NvJitLinkApi> api(new NvJitLinkApi(std::move(lib)));
   const DynamicLibrary& l = api->library;
   RETURN_IF_ERROR(l.Bind(api->nvJitLinkVersion, {"nvJitLinkVersion"}));

@@ -9,9 +9,9 @@ namespace tg {
 absl::StatusOr<std::shared_ptr<const NvrtcApi>> NvrtcApi::Load(const CudaLibraryOptions& options) {
   ASSIGN_OR_RETURN(DynamicLibrary lib,
                    DynamicLibrary::Open("NVRTC (libnvrtc)",
-                                        ToolkitLibraryCandidates(options, options.nvrtc_path,
-                                                                 {"libnvrtc.so.13", "libnvrtc.so.12",
-                                                                  "libnvrtc.so"})));
+                                        ToolkitLibraryCandidates(
+                                            options, options.nvrtc_path,
+                                            {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"})));
   std::shared_ptr<NvrtcApi> api(new NvrtcApi(std::move(lib)));
   const DynamicLibrary& l = api->library;
   RETURN_IF_ERROR(l.Bind(api->nvrtcGetErrorString, {"nvrtcGetErrorString"}));

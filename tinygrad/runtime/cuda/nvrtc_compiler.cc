@@ -86,18 +86,19 @@ absl::StatusOr<std::string> NvrtcCompiler::CompileUncached(std::string_view src)
     return absl::InvalidArgumentError("CUDA source contains a NUL byte");
   const std::string source(src);
   ProgramHolder prog(api);
-  if (nvrtcResult r = api.nvrtcCreateProgram(prog.out(), source.c_str(), "<null>", 0, nullptr,
-                                             nullptr);
+  if (nvrtcResult r =
+          api.nvrtcCreateProgram(prog.out(), source.c_str(), "<null>", 0, nullptr, nullptr);
       r != cuda_abi::NVRTC_SUCCESS)
     return absl::InternalError(absl::StrCat("nvrtcCreateProgram failed: ", api.ErrorName(r)));
 
   std::vector<const char*> argv;
   for (const std::string& f : flags_) argv.push_back(f.c_str());
-  if (nvrtcResult r = api.nvrtcCompileProgram(prog.get(), static_cast<int>(argv.size()),
-                                              argv.data());
+  if (nvrtcResult r =
+          api.nvrtcCompileProgram(prog.get(), static_cast<int>(argv.size()), argv.data());
       r != cuda_abi::NVRTC_SUCCESS) {
-    std::string message = absl::StrCat("NVRTC compile for ", arch_.name(), " failed: ",
-                                       api.ErrorName(r), "\n", ProgramLog(api, prog.get()));
+    std::string message =
+        absl::StrCat("NVRTC compile for ", arch_.name(), " failed: ", api.ErrorName(r), "\n",
+                     ProgramLog(api, prog.get()));
     if (r == cuda_abi::NVRTC_ERROR_INVALID_OPTION && !api.supported_archs.empty())
       absl::StrAppend(&message, "\nNVRTC ", api.version_major, ".", api.version_minor,
                       " supports sm_", absl::StrJoin(api.supported_archs, ", sm_"));
@@ -108,11 +109,11 @@ absl::StatusOr<std::string> NvrtcCompiler::CompileUncached(std::string_view src)
 
   const bool ptx = options_.output == CudaBinaryKind::kPtx;
   size_t size = 0;
-  nvrtcResult r = ptx ? api.nvrtcGetPTXSize(prog.get(), &size)
-                      : api.nvrtcGetCUBINSize(prog.get(), &size);
+  nvrtcResult r =
+      ptx ? api.nvrtcGetPTXSize(prog.get(), &size) : api.nvrtcGetCUBINSize(prog.get(), &size);
   if (r != cuda_abi::NVRTC_SUCCESS)
-    return absl::InternalError(absl::StrCat("nvrtcGet", ptx ? "PTX" : "CUBIN",
-                                            "Size failed: ", api.ErrorName(r)));
+    return absl::InternalError(
+        absl::StrCat("nvrtcGet", ptx ? "PTX" : "CUBIN", "Size failed: ", api.ErrorName(r)));
   std::string out(size, '\0');
   r = ptx ? api.nvrtcGetPTX(prog.get(), out.data()) : api.nvrtcGetCUBIN(prog.get(), out.data());
   if (r != cuda_abi::NVRTC_SUCCESS)

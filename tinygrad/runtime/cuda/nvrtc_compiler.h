@@ -37,19 +37,19 @@ namespace tg {
 enum class CudaBinaryKind { kPtx, kCubin };
 
 struct NvrtcCompilerOptions {
-  std::string arch;                        // "sm_90": required
+  std::string arch;  // "sm_90": required
   CudaBinaryKind output = CudaBinaryKind::kPtx;
-  std::vector<std::string> include_dirs;   // -I dirs: CudaIncludeDirs(libs) at the edge
-  std::vector<std::string> extra_flags;    // after the reference's flags
-  int cachelevel = 2;                      // CACHELEVEL: 0 keeps the cache in memory only
-  std::string cache_dir;                   // "" keeps it in memory only
+  std::vector<std::string> include_dirs;  // -I dirs: CudaIncludeDirs(libs) at the edge
+  std::vector<std::string> extra_flags;   // after the reference's flags
+  int cachelevel = 2;                     // CACHELEVEL: 0 keeps the cache in memory only
+  std::string cache_dir;                  // "" keeps it in memory only
 };
 
 class NvrtcCompiler {
  public:
   // InvalidArgument for a malformed arch (arch.h).
-  static absl::StatusOr<std::unique_ptr<NvrtcCompiler>> Create(
-      std::shared_ptr<const NvrtcApi> api, NvrtcCompilerOptions options);
+  static absl::StatusOr<std::unique_ptr<NvrtcCompiler>> Create(std::shared_ptr<const NvrtcApi> api,
+                                                               NvrtcCompilerOptions options);
 
   // PTX (text, no trailing NUL) or CUBIN bytes for `src`, from the cache when possible.
   // Thread-safe. InvalidArgument when NVRTC rejects the source or an option (the message has

@@ -66,7 +66,8 @@ TEST_F(NvrtcCompilerTest, CubinIsAnElfObject) {
   ASSERT_NE(compiler, nullptr);
   absl::StatusOr<std::string> cubin = compiler->Compile(kAddKernel);
   ASSERT_TRUE(cubin.ok()) << cubin.status();
-  EXPECT_THAT(*cubin, StartsWith("\x7f" "ELF"));
+  EXPECT_THAT(*cubin, StartsWith("\x7f"
+                                 "ELF"));
   // the kernel's name is in the symbol table
   EXPECT_THAT(*cubin, HasSubstr("tg_add_n"));
 }
@@ -93,7 +94,8 @@ TEST_F(NvrtcCompilerTest, UnsupportedArchListsTheSupportedOnes) {
 }
 
 TEST_F(NvrtcCompilerTest, MalformedArchOrSourceIsRejectedBeforeNvrtc) {
-  absl::StatusOr<std::unique_ptr<NvrtcCompiler>> c = NvrtcCompiler::Create(api_, {.arch = "compute_90"});
+  absl::StatusOr<std::unique_ptr<NvrtcCompiler>> c =
+      NvrtcCompiler::Create(api_, {.arch = "compute_90"});
   EXPECT_EQ(c.status().code(), absl::StatusCode::kInvalidArgument);
   auto compiler = Make("sm_90");
   ASSERT_NE(compiler, nullptr);
@@ -122,16 +124,19 @@ TEST_F(NvrtcCompilerTest, FlagsAreTheReferencesAndIdentifyTheCompiler) {
   ASSERT_GT(flags.size(), include_dirs.size());
   for (size_t i = 0; i < include_dirs.size(); ++i) EXPECT_EQ(flags[i], "-I" + include_dirs[i]);
   EXPECT_EQ(flags[include_dirs.size()], "--gpu-architecture=sm_90");
-  const bool minimal = api_->version_major > 12 || (api_->version_major == 12 && api_->version_minor >= 4);
+  const bool minimal =
+      api_->version_major > 12 || (api_->version_major == 12 && api_->version_minor >= 4);
   EXPECT_EQ(std::count(flags.begin(), flags.end(), "--minimal"), minimal ? 1 : 0);
-  const std::string version = std::to_string(api_->version_major) + "." +
-                              std::to_string(api_->version_minor);
-  EXPECT_THAT(compiler->compiler_id(), StartsWith("nvrtc " + version + " ptx --gpu-architecture=sm_90"));
+  const std::string version =
+      std::to_string(api_->version_major) + "." + std::to_string(api_->version_minor);
+  EXPECT_THAT(compiler->compiler_id(),
+              StartsWith("nvrtc " + version + " ptx --gpu-architecture=sm_90"));
   EXPECT_THAT(compiler->compiler_id(), ::testing::Not(HasSubstr("-I")));
 }
 
 TEST_F(NvrtcCompilerTest, CacheKeySeparatesArchAndOutputAndHitsInMemory) {
-  auto sm80 = Make("sm_80"), sm90 = Make("sm_90"), sm90_cubin = Make("sm_90", CudaBinaryKind::kCubin);
+  auto sm80 = Make("sm_80"), sm90 = Make("sm_90"),
+       sm90_cubin = Make("sm_90", CudaBinaryKind::kCubin);
   ASSERT_TRUE(sm80 && sm90 && sm90_cubin);
   EXPECT_NE(sm80->CacheKey(kAddKernel), sm90->CacheKey(kAddKernel));
   EXPECT_NE(sm90->CacheKey(kAddKernel), sm90_cubin->CacheKey(kAddKernel));
@@ -149,7 +154,8 @@ TEST_F(NvrtcCompilerTest, CacheKeySeparatesArchAndOutputAndHitsInMemory) {
 TEST_F(NvrtcCompilerTest, DiskCacheIsSharedAcrossCompilersInTheReferencesTable) {
   absl::StatusOr<TempDir> dir = TempDir::Create("tg_nvrtc_cache_");
   ASSERT_TRUE(dir.ok());
-  NvrtcCompilerOptions o{.arch = "sm_90", .include_dirs = CudaIncludeDirs(libs_), .cache_dir = dir->path()};
+  NvrtcCompilerOptions o{
+      .arch = "sm_90", .include_dirs = CudaIncludeDirs(libs_), .cache_dir = dir->path()};
   auto a = NvrtcCompiler::Create(api_, o), b = NvrtcCompiler::Create(api_, o);
   ASSERT_TRUE(a.ok() && b.ok());
   absl::StatusOr<std::string> from_nvrtc = (*a)->Compile(kAddKernel);

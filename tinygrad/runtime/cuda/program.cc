@@ -50,7 +50,8 @@ absl::StatusOr<CudaProgram> CudaProgram::Load(std::shared_ptr<CudaContext> ctx,
       !s.ok()) {
     log.resize(strnlen(log.data(), log.size()));
     absl::Status with_log(s.code(), absl::StrCat(s.message(), log.empty() ? "" : "\n", log));
-    s.ForEachPayload([&](absl::string_view url, const absl::Cord& p) { with_log.SetPayload(url, p); });
+    s.ForEachPayload(
+        [&](absl::string_view url, const absl::Cord& p) { with_log.SetPayload(url, p); });
     return with_log;
   }
   cuda_abi::CUfunction function = nullptr;
@@ -63,7 +64,10 @@ absl::StatusOr<CudaProgram> CudaProgram::Load(std::shared_ptr<CudaContext> ctx,
 }
 
 CudaProgram::CudaProgram(CudaProgram&& o) noexcept
-    : ctx_(std::move(o.ctx_)), module_(o.module_), function_(o.function_), name_(std::move(o.name_)) {
+    : ctx_(std::move(o.ctx_)),
+      module_(o.module_),
+      function_(o.function_),
+      name_(std::move(o.name_)) {
   o.module_ = nullptr;
   o.function_ = nullptr;
 }
@@ -114,10 +118,10 @@ absl::StatusOr<double> CudaProgram::Launch(std::span<const CUdeviceptr> bufs,
   if (ctx_ == nullptr) return absl::FailedPreconditionError("CUDA program was moved from");
   for (int i = 0; i < 3; ++i)
     if (dims.grid[i] == 0 || dims.block[i] == 0)
-      return absl::InvalidArgumentError(absl::StrCat(
-          "launch of ", name_, " with a zero dimension: grid (", dims.grid[0], ", ", dims.grid[1],
-          ", ", dims.grid[2], "), block (", dims.block[0], ", ", dims.block[1], ", ",
-          dims.block[2], ")"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("launch of ", name_, " with a zero dimension: grid (", dims.grid[0], ", ",
+                       dims.grid[1], ", ", dims.grid[2], "), block (", dims.block[0], ", ",
+                       dims.block[1], ", ", dims.block[2], ")"));
   RETURN_IF_ERROR(ctx_->MakeCurrent());
   if (!wait) {
     RETURN_IF_ERROR(Enqueue(bufs, vals, dims));
@@ -132,7 +136,8 @@ absl::StatusOr<double> CudaProgram::Launch(std::span<const CUdeviceptr> bufs,
   RETURN_IF_ERROR(cu.Check(cu.cuEventRecord(end.get(), nullptr), "cuEventRecord"));
   RETURN_IF_ERROR(cu.Check(cu.cuEventSynchronize(end.get()), absl::StrCat("running ", name_)));
   float ms = 0;
-  RETURN_IF_ERROR(cu.Check(cu.cuEventElapsedTime(&ms, start.get(), end.get()), "cuEventElapsedTime"));
+  RETURN_IF_ERROR(
+      cu.Check(cu.cuEventElapsedTime(&ms, start.get(), end.get()), "cuEventElapsedTime"));
   return static_cast<double>(ms) * 1e-3;
 }
 

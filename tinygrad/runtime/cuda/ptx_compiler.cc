@@ -53,7 +53,8 @@ absl::StatusOr<std::unique_ptr<PtxCompiler>> PtxCompiler::Create(
   ASSIGN_OR_RETURN(CudaArch arch, ParseCudaArch(options.arch));
   if (options.assemble && jitlink == nullptr)
     return absl::InvalidArgumentError("assembling PTX needs a loaded nvJitLink");
-  return std::unique_ptr<PtxCompiler>(new PtxCompiler(std::move(jitlink), std::move(options), arch));
+  return std::unique_ptr<PtxCompiler>(
+      new PtxCompiler(std::move(jitlink), std::move(options), arch));
 }
 
 PtxCompiler::PtxCompiler(std::shared_ptr<const NvJitLinkApi> jitlink, PtxCompilerOptions options,
@@ -66,11 +67,10 @@ PtxCompiler::PtxCompiler(std::shared_ptr<const NvJitLinkApi> jitlink, PtxCompile
                  ? absl::StrCat(options_.cache_dir, "/compile_",
                                 options_.assemble ? "nv_ptx_" : "ptx_", arch_.name())
                  : "") {
-  compiler_id_ = options_.assemble
-                     ? absl::StrCat("nvjitlink ", jitlink_->version_major, ".",
-                                    jitlink_->version_minor, " cubin ", arch_.name(), " ",
-                                    PtxIsaVersion(arch_))
-                     : absl::StrCat("ptx ", arch_.name(), " ", PtxIsaVersion(arch_));
+  compiler_id_ = options_.assemble ? absl::StrCat("nvjitlink ", jitlink_->version_major, ".",
+                                                  jitlink_->version_minor, " cubin ", arch_.name(),
+                                                  " ", PtxIsaVersion(arch_))
+                                   : absl::StrCat("ptx ", arch_.name(), " ", PtxIsaVersion(arch_));
 }
 
 uint64_t PtxCompiler::CacheKey(std::string_view src) const {
@@ -84,7 +84,8 @@ absl::StatusOr<std::string> PtxCompiler::Assemble(const std::string& ptx) const 
   const std::string arch_flag = "-arch=" + arch_.name();
   const char* argv[] = {arch_flag.c_str()};
   LinkHolder link(api);
-  if (nvJitLinkResult r = api.nvJitLinkCreate(link.out(), 1, argv); r != cuda_abi::NVJITLINK_SUCCESS)
+  if (nvJitLinkResult r = api.nvJitLinkCreate(link.out(), 1, argv);
+      r != cuda_abi::NVJITLINK_SUCCESS)
     return absl::InvalidArgumentError(absl::StrCat("nvJitLinkCreate for ", arch_.name(),
                                                    " failed: ", NvJitLinkApi::ErrorName(r), "\n",
                                                    ErrorLog(api, link.get())));
@@ -92,12 +93,12 @@ absl::StatusOr<std::string> PtxCompiler::Assemble(const std::string& ptx) const 
   if (nvJitLinkResult r = api.nvJitLinkAddData(link.get(), cuda_abi::NVJITLINK_INPUT_PTX,
                                                ptx.c_str(), ptx.size() + 1, "<null>");
       r != cuda_abi::NVJITLINK_SUCCESS)
-    return absl::InvalidArgumentError(absl::StrCat("PTX assembly for ", arch_.name(), " failed: ",
-                                                   NvJitLinkApi::ErrorName(r), "\n",
+    return absl::InvalidArgumentError(absl::StrCat("PTX assembly for ", arch_.name(),
+                                                   " failed: ", NvJitLinkApi::ErrorName(r), "\n",
                                                    ErrorLog(api, link.get())));
   if (nvJitLinkResult r = api.nvJitLinkComplete(link.get()); r != cuda_abi::NVJITLINK_SUCCESS)
-    return absl::InvalidArgumentError(absl::StrCat("PTX link for ", arch_.name(), " failed: ",
-                                                   NvJitLinkApi::ErrorName(r), "\n",
+    return absl::InvalidArgumentError(absl::StrCat("PTX link for ", arch_.name(),
+                                                   " failed: ", NvJitLinkApi::ErrorName(r), "\n",
                                                    ErrorLog(api, link.get())));
   size_t size = 0;
   if (nvJitLinkResult r = api.nvJitLinkGetLinkedCubinSize(link.get(), &size);

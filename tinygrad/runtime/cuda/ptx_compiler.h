@@ -13,8 +13,8 @@
 //
 // Example:
 //   ASSIGN_OR_RETURN(auto jitlink, NvJitLinkApi::Load(libs));
-//   ASSIGN_OR_RETURN(auto ptxas, PtxCompiler::Create(jitlink, {.arch = "sm_90", .assemble = true}));
-//   ASSIGN_OR_RETURN(std::string cubin, ptxas->Compile(rendered_ptx));
+//   ASSIGN_OR_RETURN(auto ptxas, PtxCompiler::Create(jitlink, {.arch = "sm_90", .assemble =
+//   true})); ASSIGN_OR_RETURN(std::string cubin, ptxas->Compile(rendered_ptx));
 #ifndef TINYGRAD_RUNTIME_CUDA_PTX_COMPILER_H_
 #define TINYGRAD_RUNTIME_CUDA_PTX_COMPILER_H_
 

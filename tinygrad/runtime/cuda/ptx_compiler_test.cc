@@ -82,7 +82,9 @@ TEST_F(PtxAssemblerTest, AssemblesToACubinWithoutAGpu) {
   for (const char* arch : {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"}) {
     absl::StatusOr<std::string> cubin = Assemble(arch, kAddOnePtx);
     ASSERT_TRUE(cubin.ok()) << arch << ": " << cubin.status();
-    EXPECT_THAT(*cubin, StartsWith("\x7f" "ELF")) << arch;
+    EXPECT_THAT(*cubin, StartsWith("\x7f"
+                                   "ELF"))
+        << arch;
     EXPECT_THAT(*cubin, HasSubstr("tg_add_one")) << arch;
   }
 }
@@ -124,12 +126,13 @@ TEST_F(PtxAssemblerTest, NvrtcsPtxAssemblesToo) {
   if (!nvrtc.ok()) GTEST_SKIP() << "NVRTC is not available: " << nvrtc.status();
   auto compiler = NvrtcCompiler::Create(*nvrtc, {.arch = "sm_90"});
   ASSERT_TRUE(compiler.ok());
-  absl::StatusOr<std::string> ptx = (*compiler)->Compile(
-      "extern \"C\" __global__ void tg_k(int* a) { a[threadIdx.x] *= 2; }");
+  absl::StatusOr<std::string> ptx =
+      (*compiler)->Compile("extern \"C\" __global__ void tg_k(int* a) { a[threadIdx.x] *= 2; }");
   ASSERT_TRUE(ptx.ok()) << ptx.status();
   absl::StatusOr<std::string> cubin = Assemble("sm_90", *ptx);  // no placeholders: unchanged
   ASSERT_TRUE(cubin.ok()) << cubin.status();
-  EXPECT_THAT(*cubin, StartsWith("\x7f" "ELF"));
+  EXPECT_THAT(*cubin, StartsWith("\x7f"
+                                 "ELF"));
 }
 
 TEST_F(PtxAssemblerTest, CachesAndIdentifiesTheAssembler) {
