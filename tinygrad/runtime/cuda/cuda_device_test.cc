@@ -1,0 +1,395 @@
+// File: tinygrad/runtime/cuda/cuda_device_test.cc
+// The CUDA device (context, buffers, programs) against two drivers:
+//   fake: fake_cuda_driver.cc, a stand-in libcuda that runs everywhere (the plumbing: symbol
+//         binding, error names and codes, argument passing, copies, events, leaks);
+//   gpu:  the real driver, on a machine with an NVIDIA GPU; skipped, with the reason printed,
+//         where there is no libcuda or no GPU. The kernels then come from NVRTC (and nvJitLink).
+#include <cmath>
+#include <cstdlib>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tinygrad/runtime/cuda/buffer.h"
+#include "tinygrad/runtime/cuda/context.h"
+#include "tinygrad/runtime/cuda/driver_api.h"
+#include "tinygrad/runtime/cuda/library_search.h"
+#include "tinygrad/runtime/cuda/nvrtc_compiler.h"
+#include "tinygrad/runtime/cuda/program.h"
+#include "tinygrad/runtime/cuda/ptx_compiler.h"
+
+namespace tg {
+namespace {
+
+using ::testing::HasSubstr;
+
+// out[i] = in[i] + n for i < n: the fake driver's add_n does the same.
+constexpr std::string_view kAddKernel = R"(
+extern "C" __global__ void __launch_bounds__(32) add_n(float* out, const float* in, const int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i] + (float)n;
+}
+)";
+constexpr char kFakeImage[] = "tg-fake-module\nadd_n\nfault\n";
+
+// A library of the fake driver in this test's runfiles; "" outside Bazel.
+std::string FakeDriverPath(const std::string& file) {
+  const char *srcdir = std::getenv("TEST_SRCDIR"), *ws = std::getenv("TEST_WORKSPACE");
+  if (srcdir == nullptr || ws == nullptr) return "";
+  return std::string(srcdir) + "/" + ws + "/tinygrad/runtime/cuda/" + file;
+}
+
+template <typename T>
+std::span<const std::byte> Bytes(const std::vector<T>& v) {
+  return std::as_bytes(std::span(v));
+}
+template <typename T>
+std::span<std::byte> Bytes(std::vector<T>& v) {
+  return std::as_writable_bytes(std::span(v));
+}
+
+class CudaDeviceTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    CudaLibraryOptions libs = CudaLibraryOptions::FromEnvironment();
+    if (fake()) {
+      libs.driver_path = FakeDriverPath("libfake_cuda.so");
+      if (libs.driver_path.empty())
+        GTEST_SKIP() << "the fake driver is found through Bazel's runfiles";
+    }
+    absl::StatusOr<std::shared_ptr<const CudaDriverApi>> api = CudaDriverApi::Load(libs);
+    if (!api.ok()) {
+      ASSERT_FALSE(fake()) << api.status();
+      GTEST_SKIP() << "no CUDA driver here: " << api.status();
+    }
+    ASSERT_TRUE(!fake() || (*api)->library.loaded_from() == libs.driver_path);
+    absl::StatusOr<int> count = CudaContext::DeviceCount(**api);
+    ASSERT_TRUE(count.ok()) << count.status();
+    if (*count == 0) GTEST_SKIP() << "the CUDA driver sees no GPU";
+    absl::StatusOr<std::shared_ptr<CudaContext>> ctx = CudaContext::Open(*api, 0);
+    ASSERT_TRUE(ctx.ok()) << ctx.status();
+    api_ = *api;
+    ctx_ = *ctx;
+    libs_ = libs;
+  }
+
+  bool fake() const { return GetParam() == "fake"; }
+
+  // The add_n kernel as this driver loads it: the fake's image, or NVRTC's PTX for the GPU.
+  std::string AddImage() {
+    if (fake()) return kFakeImage;
+    absl::StatusOr<std::shared_ptr<const NvrtcApi>> nvrtc = NvrtcApi::Load(libs_);
+    if (!nvrtc.ok()) {
+      ADD_FAILURE() << "a GPU without NVRTC: " << nvrtc.status();
+      return "";
+    }
+    auto compiler = NvrtcCompiler::Create(*nvrtc, {.arch = ctx_->info().arch()});
+    absl::StatusOr<std::string> ptx = (*compiler)->Compile(kAddKernel);
+    EXPECT_TRUE(ptx.ok()) << ptx.status();
+    return ptx.ok() ? *ptx : "";
+  }
+
+  CudaLibraryOptions libs_;
+  std::shared_ptr<const CudaDriverApi> api_;
+  std::shared_ptr<CudaContext> ctx_;
+};
+
+TEST_P(CudaDeviceTest, DescribesTheGpu) {
+  const CudaDeviceInfo& info = ctx_->info();
+  EXPECT_FALSE(info.name.empty());
+  EXPECT_GE(info.cc_major, 7);
+  EXPECT_EQ(info.arch(), "sm_" + std::to_string(info.cc_major) + std::to_string(info.cc_minor));
+  EXPECT_GT(info.sm_count, 0);
+  EXPECT_GT(info.total_memory, 0u);
+  EXPECT_GE(info.driver_version, 11000);
+  EXPECT_EQ(info.warp_size, 32);
+  EXPECT_GE(info.max_threads_per_block, 1024);
+  EXPECT_GE(info.max_shared_per_block_optin, info.max_shared_per_block);
+  EXPECT_THAT(info.Describe(), HasSubstr(info.name));
+  std::printf("%s\n", info.Describe().c_str());
+  if (fake()) {
+    EXPECT_EQ(info.name, "tinygrad-cc fake GPU");
+    EXPECT_EQ(info.arch(), "sm_90");
+    EXPECT_EQ(info.sm_count, 132);
+    EXPECT_EQ(info.total_memory, size_t{80} << 30);
+    EXPECT_EQ(info.driver_version, 13000);
+    EXPECT_EQ(info.max_block_dims, (std::array<int, 3>{1024, 1024, 64}));
+    EXPECT_EQ(info.max_grid_dims, (std::array<int, 3>{2147483647, 65535, 65535}));
+    EXPECT_EQ(info.max_shared_per_block, 49152);
+    EXPECT_EQ(info.l2_cache_bytes, 50 << 20);
+  }
+}
+
+TEST_P(CudaDeviceTest, AnOrdinalTheDriverDoesNotHaveIsUnavailable) {
+  absl::StatusOr<std::shared_ptr<CudaContext>> ctx = CudaContext::Open(api_, 4096);
+  EXPECT_EQ(ctx.status().code(), absl::StatusCode::kUnavailable);
+  EXPECT_THAT(std::string(ctx.status().message()), HasSubstr("no CUDA device 4096"));
+}
+
+TEST_P(CudaDeviceTest, CopiesRoundTripWithOffsetsAndRangeChecks) {
+  absl::StatusOr<CudaBuffer> buf = CudaBuffer::Allocate(ctx_, 64 * sizeof(float));
+  ASSERT_TRUE(buf.ok()) << buf.status();
+  EXPECT_NE(buf->address(), 0u);
+  std::vector<float> in(64), out(64, -1.0f);
+  for (int i = 0; i < 64; ++i) in[i] = static_cast<float>(i) * 0.5f;
+  ASSERT_TRUE(buf->CopyIn(Bytes(in)).ok());
+  ASSERT_TRUE(buf->CopyOut(Bytes(out)).ok());
+  EXPECT_EQ(in, out);
+
+  std::vector<float> part = {100.0f, 101.0f};
+  ASSERT_TRUE(buf->CopyIn(Bytes(part), 10 * sizeof(float)).ok());
+  std::vector<float> back(3);
+  ASSERT_TRUE(buf->CopyOut(Bytes(back), 9 * sizeof(float)).ok());
+  EXPECT_EQ(back, (std::vector<float>{4.5f, 100.0f, 101.0f}));
+
+  EXPECT_EQ(buf->CopyIn(Bytes(part), 63 * sizeof(float)).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(buf->CopyOut(Bytes(out), 1).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(buf->CopyOut(Bytes(out), SIZE_MAX).code(), absl::StatusCode::kInvalidArgument);
+
+  absl::StatusOr<CudaBuffer> empty = CudaBuffer::Allocate(ctx_, 0);
+  ASSERT_TRUE(empty.ok()) << empty.status();
+  EXPECT_EQ(empty->size(), 0u);
+  EXPECT_TRUE(empty->CopyIn({}).ok());
+}
+
+TEST_P(CudaDeviceTest, OutOfMemoryIsResourceExhaustedNamingTheError) {
+  absl::StatusOr<CudaBuffer> huge = CudaBuffer::Allocate(ctx_, size_t{1} << 46);  // 64 TiB
+  ASSERT_FALSE(huge.ok());
+  EXPECT_EQ(huge.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(std::string(huge.status().message()), HasSubstr("CUDA_ERROR_OUT_OF_MEMORY (2)"));
+  EXPECT_EQ(CudaErrorCode(huge.status()), 2);
+  EXPECT_EQ(CudaErrorCode(absl::InternalError("x")), std::nullopt);
+}
+
+TEST_P(CudaDeviceTest, LaunchesWithBuffersAndAVariableAndTimesIt) {
+  const std::string image = AddImage();
+  ASSERT_FALSE(image.empty());
+  absl::StatusOr<CudaProgram> prg = CudaProgram::Load(ctx_, "add_n", image);
+  ASSERT_TRUE(prg.ok()) << prg.status();
+  EXPECT_EQ(prg->function_name(), "add_n");
+  auto out = CudaBuffer::Allocate(ctx_, 64 * sizeof(float));
+  auto in = CudaBuffer::Allocate(ctx_, 64 * sizeof(float));
+  ASSERT_TRUE(out.ok() && in.ok());
+  std::vector<float> host_in(64), host_out(64, -1.0f);
+  for (int i = 0; i < 64; ++i) host_in[i] = static_cast<float>(i);
+  ASSERT_TRUE(in->CopyIn(Bytes(host_in)).ok());
+  ASSERT_TRUE(out->CopyIn(Bytes(host_out)).ok());
+
+  const int32_t n = 50;  // fewer than the 64 threads launched: the tail stays -1
+  absl::StatusOr<double> seconds =
+      prg->Launch(std::vector<CudaBuffer::CUdeviceptr>{out->address(), in->address()},
+                  std::vector<int32_t>{n}, {.grid = {2, 1, 1}, .block = {32, 1, 1}}, /*wait=*/true);
+  ASSERT_TRUE(seconds.ok()) << seconds.status();
+  EXPECT_GE(*seconds, 0.0);
+  EXPECT_TRUE(std::isfinite(*seconds));
+  ASSERT_TRUE(out->CopyOut(Bytes(host_out)).ok());
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(host_out[i], i < n ? i + 50.0f : -1.0f) << i;
+}
+
+TEST_P(CudaDeviceTest, LaunchWithoutWaitingIsSeenAfterSynchronize) {
+  const std::string image = AddImage();
+  ASSERT_FALSE(image.empty());
+  absl::StatusOr<CudaProgram> prg = CudaProgram::Load(ctx_, "add_n", image);
+  ASSERT_TRUE(prg.ok()) << prg.status();
+  auto buf = CudaBuffer::Allocate(ctx_, 32 * sizeof(float));
+  ASSERT_TRUE(buf.ok());
+  std::vector<float> host(32, 1.0f);
+  ASSERT_TRUE(buf->CopyIn(Bytes(host)).ok());
+  // in place: out and in are the same buffer
+  absl::StatusOr<double> queued =
+      prg->Launch(std::vector<CudaBuffer::CUdeviceptr>{buf->address(), buf->address()},
+                  std::vector<int32_t>{32}, {.block = {32, 1, 1}}, false);
+  ASSERT_TRUE(queued.ok()) << queued.status();
+  EXPECT_EQ(*queued, 0.0);
+  ASSERT_TRUE(ctx_->Synchronize().ok());
+  ASSERT_TRUE(buf->CopyOut(Bytes(host)).ok());
+  EXPECT_EQ(host, std::vector<float>(32, 33.0f));
+}
+
+TEST_P(CudaDeviceTest, BadLaunchConfigurationsAreInvalidArgument) {
+  absl::StatusOr<CudaProgram> prg = CudaProgram::Load(ctx_, "add_n", AddImage());
+  ASSERT_TRUE(prg.ok()) << prg.status();
+  auto buf = CudaBuffer::Allocate(ctx_, 4);
+  ASSERT_TRUE(buf.ok());
+  std::vector<CudaBuffer::CUdeviceptr> bufs = {buf->address(), buf->address()};
+  std::vector<int32_t> vals = {0};
+  absl::StatusOr<double> zero = prg->Launch(bufs, vals, {.grid = {0, 1, 1}}, true);
+  EXPECT_EQ(zero.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(zero.status().message()), HasSubstr("zero dimension"));
+  // 2048 threads in a block: more than any NVIDIA GPU (and add_n's launch bounds) allows
+  absl::StatusOr<double> big = prg->Launch(bufs, vals, {.block = {2048, 1, 1}}, true);
+  ASSERT_FALSE(big.ok());
+  EXPECT_EQ(big.status().code(), absl::StatusCode::kInvalidArgument) << big.status();
+  EXPECT_THAT(std::string(big.status().message()), HasSubstr("cuLaunchKernel(add_n)"));
+  EXPECT_TRUE(ctx_->Synchronize().ok()) << "a refused launch leaves the context usable";
+}
+
+TEST_P(CudaDeviceTest, AnImageThatDoesNotLoadCarriesTheJitLog) {
+  absl::StatusOr<CudaProgram> prg = CudaProgram::Load(
+      ctx_, "add_n", ".version 7.8\n.target sm_75\n.address_size 64\nthis is not ptx;\n");
+  ASSERT_FALSE(prg.ok());
+  EXPECT_EQ(prg.status().code(), absl::StatusCode::kInvalidArgument) << prg.status();
+  EXPECT_THAT(std::string(prg.status().message()), HasSubstr("cuModuleLoadData: CUDA_ERROR_"));
+  EXPECT_THAT(std::string(prg.status().message()), HasSubstr("line"));  // the JIT's log
+  EXPECT_TRUE(CudaErrorCode(prg.status()).has_value());
+  EXPECT_EQ(CudaProgram::Load(ctx_, "add_n", "").status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST_P(CudaDeviceTest, AKernelTheImageLacksIsNotFound) {
+  absl::StatusOr<CudaProgram> prg = CudaProgram::Load(ctx_, "no_such_kernel", AddImage());
+  ASSERT_FALSE(prg.ok());
+  EXPECT_EQ(prg.status().code(), absl::StatusCode::kNotFound) << prg.status();
+  EXPECT_THAT(std::string(prg.status().message()),
+              HasSubstr("cuModuleGetFunction(no_such_kernel)"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Drivers, CudaDeviceTest, ::testing::Values("fake", "gpu"),
+                         [](const auto& info) { return info.param; });
+
+// ** the fake driver alone **
+
+class FakeCudaDriverTest : public ::testing::Test {
+ protected:
+  absl::StatusOr<std::shared_ptr<const CudaDriverApi>> LoadFake(const std::string& file) {
+    CudaLibraryOptions libs;
+    libs.driver_path = FakeDriverPath(file);
+    if (libs.driver_path.empty()) return absl::FailedPreconditionError("not run by Bazel");
+    return CudaDriverApi::Load(libs);
+  }
+  void SetUp() override {
+    if (FakeDriverPath("libfake_cuda.so").empty())
+      GTEST_SKIP() << "the fake driver is found through Bazel's runfiles";
+  }
+  // The fake's own counters, looked up like any entry point.
+  int LiveObjects(const CudaDriverApi& api) {
+    int (*live)() = nullptr;
+    EXPECT_TRUE(api.library.Bind(live, {"tgFakeCudaLiveObjects"}).ok());
+    return live ? live() : -1;
+  }
+};
+
+TEST_F(FakeCudaDriverTest, EverythingIsReleasedWhenItsOwnersGo) {
+  auto api = LoadFake("libfake_cuda.so");
+  ASSERT_TRUE(api.ok()) << api.status();
+  int (*refs)() = nullptr;
+  ASSERT_TRUE((*api)->library.Bind(refs, {"tgFakeCudaContextRefs"}).ok());
+  const int live_before = LiveObjects(**api), refs_before = refs();
+  {
+    auto ctx = CudaContext::Open(*api, 0);
+    ASSERT_TRUE(ctx.ok());
+    auto buf = CudaBuffer::Allocate(*ctx, 16);
+    auto prg = CudaProgram::Load(*ctx, "add_n", kFakeImage);
+    ASSERT_TRUE(buf.ok() && prg.ok());
+    CudaBuffer moved = std::move(*buf);
+    ASSERT_TRUE(prg->Launch(std::vector<CudaBuffer::CUdeviceptr>{moved.address(), moved.address()},
+                            std::vector<int32_t>{0}, {}, true)
+                    .ok());
+    EXPECT_EQ(LiveObjects(**api), live_before + 2);  // the buffer and the module; no event left
+    ctx->reset();  // the buffer and the program still hold the context
+    EXPECT_EQ(refs(), refs_before + 1);
+  }
+  EXPECT_EQ(LiveObjects(**api), live_before);
+  EXPECT_EQ(refs(), refs_before);
+}
+
+TEST_F(FakeCudaDriverTest, AKernelFaultShowsAtTheNextSyncAsInternalWithItsCode) {
+  auto api = LoadFake("libfake_cuda.so");
+  ASSERT_TRUE(api.ok()) << api.status();
+  auto ctx = CudaContext::Open(*api, 0);
+  ASSERT_TRUE(ctx.ok());
+  auto prg = CudaProgram::Load(*ctx, "fault", kFakeImage);
+  ASSERT_TRUE(prg.ok());
+  ASSERT_TRUE(prg->Launch({}, {}, {}, /*wait=*/false).ok());
+  absl::Status sync = (*ctx)->Synchronize();
+  EXPECT_EQ(sync.code(), absl::StatusCode::kInternal);
+  EXPECT_THAT(std::string(sync.message()), HasSubstr("CUDA_ERROR_ILLEGAL_ADDRESS (700)"));
+  EXPECT_EQ(CudaErrorCode(sync), 700);
+  // every later call fails too, as in a poisoned context
+  EXPECT_EQ(CudaBuffer::Allocate(*ctx, 4).status().code(), absl::StatusCode::kInternal);
+  void (*reset)() = nullptr;
+  ASSERT_TRUE((*api)->library.Bind(reset, {"tgFakeCudaReset"}).ok());
+  reset();
+}
+
+TEST_F(FakeCudaDriverTest, ADriverWithoutAGpuIsUnavailableNamingTheError) {
+  auto api = LoadFake("libfake_cuda_no_device.so");
+  ASSERT_FALSE(api.ok());
+  EXPECT_EQ(api.status().code(), absl::StatusCode::kUnavailable);
+  EXPECT_THAT(std::string(api.status().message()), HasSubstr("cuInit: CUDA_ERROR_NO_DEVICE (100)"));
+}
+
+TEST_F(FakeCudaDriverTest, AMissingEntryPointIsNotFoundNamingIt) {
+  auto api = LoadFake("libfake_cuda_without_launch.so");
+  ASSERT_FALSE(api.ok());
+  EXPECT_EQ(api.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(std::string(api.status().message()), HasSubstr("has no symbol cuLaunchKernel"));
+}
+
+TEST(CudaDriverLoadTest, NoDriverIsNotFoundNamingTheLibrary) {
+  CudaLibraryOptions libs;
+  libs.driver_path = "/nonexistent/libcuda.so.1";
+  absl::StatusOr<std::shared_ptr<const CudaDriverApi>> api = CudaDriverApi::Load(libs);
+  if (api.ok()) GTEST_SKIP() << "a CUDA driver is installed here";
+  // Where a driver library exists but has no GPU, cuInit's error is what we get instead.
+  if (api.status().code() != absl::StatusCode::kNotFound)
+    GTEST_SKIP() << "a CUDA driver is installed here without a GPU: " << api.status();
+  const std::string message(api.status().message());
+  EXPECT_THAT(message, HasSubstr("the CUDA driver (libcuda) not found"));
+  EXPECT_THAT(message, HasSubstr("/nonexistent/libcuda.so.1"));
+  EXPECT_THAT(message, HasSubstr("libcuda.so.1:"));
+}
+
+// ** a real GPU alone: the three ways to a loadable kernel **
+
+TEST(CudaGpuTest, PtxJitCubinAndAssembledPtxAllRun) {
+  CudaLibraryOptions libs = CudaLibraryOptions::FromEnvironment();
+  auto api = CudaDriverApi::Load(libs);
+  if (!api.ok()) GTEST_SKIP() << "no CUDA driver here: " << api.status();
+  auto ctx = CudaContext::Open(*api, 0);
+  if (!ctx.ok()) GTEST_SKIP() << "no GPU: " << ctx.status();
+  auto nvrtc = NvrtcApi::Load(libs);
+  ASSERT_TRUE(nvrtc.ok()) << "a GPU without NVRTC: " << nvrtc.status();
+  const std::string arch = (*ctx)->info().arch();
+  auto to_ptx = NvrtcCompiler::Create(*nvrtc, {.arch = arch});
+  auto to_cubin = NvrtcCompiler::Create(*nvrtc, {.arch = arch, .output = CudaBinaryKind::kCubin});
+  ASSERT_TRUE(to_ptx.ok() && to_cubin.ok());
+  absl::StatusOr<std::string> ptx = (*to_ptx)->Compile(kAddKernel);
+  absl::StatusOr<std::string> cubin = (*to_cubin)->Compile(kAddKernel);
+  ASSERT_TRUE(ptx.ok() && cubin.ok());
+  std::vector<std::pair<std::string, std::string>> images = {{"ptx (driver JIT)", *ptx},
+                                                             {"cubin (NVRTC)", *cubin}};
+  if (auto jitlink = NvJitLinkApi::Load(libs); jitlink.ok()) {
+    auto ptxas = PtxCompiler::Create(*jitlink, {.arch = arch, .assemble = true});
+    absl::StatusOr<std::string> assembled = (*ptxas)->Compile(*ptx);
+    ASSERT_TRUE(assembled.ok()) << assembled.status();
+    images.emplace_back("cubin (nvJitLink)", *assembled);
+  } else {
+    std::printf("nvJitLink not found, its path untested: %s\n",
+                jitlink.status().ToString().c_str());
+  }
+  for (const auto& [how, image] : images) {
+    auto prg = CudaProgram::Load(*ctx, "add_n", image);
+    ASSERT_TRUE(prg.ok()) << how << ": " << prg.status();
+    auto buf = CudaBuffer::Allocate(*ctx, 1024 * sizeof(float));
+    ASSERT_TRUE(buf.ok());
+    std::vector<float> host(1024, 2.0f);
+    ASSERT_TRUE(buf->CopyIn(Bytes(host)).ok());
+    absl::StatusOr<double> s =
+        prg->Launch(std::vector<CudaBuffer::CUdeviceptr>{buf->address(), buf->address()},
+                    std::vector<int32_t>{1000}, {.grid = {32, 1, 1}, .block = {32, 1, 1}}, true);
+    ASSERT_TRUE(s.ok()) << how << ": " << s.status();
+    EXPECT_GT(*s, 0.0) << how;
+    ASSERT_TRUE(buf->CopyOut(Bytes(host)).ok());
+    EXPECT_EQ(host[0], 1002.0f) << how;
+    EXPECT_EQ(host[999], 1002.0f) << how;
+    EXPECT_EQ(host[1000], 2.0f) << how;
+    std::printf("%s: %.3f us\n", how.c_str(), *s * 1e6);
+  }
+}
+
+}  // namespace
+}  // namespace tg

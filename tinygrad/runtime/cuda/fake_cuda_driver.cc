@@ -1,0 +1,383 @@
+// File: tinygrad/runtime/cuda/fake_cuda_driver.cc
+// A stand-in for libcuda in tests (the idea of tinygrad's MOCKGPU): the driver entry points
+// driver_api.h binds, with host memory as device memory and two kernels implemented here, so
+// the loading, error reporting, argument passing, copies and timing of the CUDA runtime are
+// tested on machines without a GPU. Built as a shared library (cc_binary linkshared) that the
+// tests open by path.
+//
+// Modules: an image "tg-fake-module\n" followed by kernel names, one a line. Kernels:
+//   add_n(float* out, const float* in, int n): out[i] = in[i] + n for every thread i < n
+//   fault():  an illegal address, reported by the next synchronizing call (as a GPU does)
+// Variants (compile-time defines): TG_FAKE_CUDA_NO_DEVICE (cuInit answers
+// CUDA_ERROR_NO_DEVICE), TG_FAKE_CUDA_WITHOUT_LAUNCH (no cuLaunchKernel symbol).
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <string>
+
+namespace {
+
+using CUresult = int;
+using CUdeviceptr = unsigned long long;
+
+constexpr CUresult kSuccess = 0, kInvalidValue = 1, kOutOfMemory = 2, kNotInitialized = 3,
+                   kNoDevice = 100, kInvalidDevice = 101, kInvalidImage = 200,
+                   kInvalidContext = 201, kInvalidHandle = 400, kNotFound = 500,
+                   kIllegalAddress = 700;
+
+struct Module {
+  std::set<std::string> kernels;
+};
+struct Function {
+  std::string name;
+};
+struct Event {
+  std::chrono::steady_clock::time_point at;
+  bool recorded = false;
+};
+
+// All state behind one lock: tests may call from several threads.
+std::mutex mu;
+bool initialized = false;
+int context_refs = 0;
+bool context_current = false;
+bool poisoned = false;  // a kernel faulted: every later call fails, as on a GPU
+std::set<CUdeviceptr> allocations;
+int live_modules = 0;
+int live_events = 0;
+std::map<std::string, Function> functions;  // by name; handles point into it
+
+int fake_context_object = 0;  // the primary context's handle is its address
+
+CUresult Ready() {
+  if (!initialized) return kNotInitialized;
+  if (!context_current) return kInvalidContext;
+  return poisoned ? kIllegalAddress : kSuccess;
+}
+
+}  // namespace
+
+extern "C" {
+
+// The test's view of the fake: what is alive (leak checks), and a way out of a fault.
+int tgFakeCudaLiveObjects() {
+  std::lock_guard<std::mutex> lock(mu);
+  return static_cast<int>(allocations.size()) + live_modules + live_events;
+}
+int tgFakeCudaContextRefs() {
+  std::lock_guard<std::mutex> lock(mu);
+  return context_refs;
+}
+void tgFakeCudaReset() {
+  std::lock_guard<std::mutex> lock(mu);
+  poisoned = false;
+}
+
+CUresult cuInit(unsigned flags) {
+  std::lock_guard<std::mutex> lock(mu);
+#ifdef TG_FAKE_CUDA_NO_DEVICE
+  (void)flags;
+  return kNoDevice;
+#else
+  if (flags != 0) return kInvalidValue;
+  initialized = true;
+  return kSuccess;
+#endif
+}
+
+CUresult cuDriverGetVersion(int* v) {
+  *v = 13000;
+  return kSuccess;
+}
+
+CUresult cuGetErrorName(CUresult e, const char** s) {
+  switch (e) {
+    case kSuccess:
+      *s = "CUDA_SUCCESS";
+      return kSuccess;
+    case kInvalidValue:
+      *s = "CUDA_ERROR_INVALID_VALUE";
+      return kSuccess;
+    case kOutOfMemory:
+      *s = "CUDA_ERROR_OUT_OF_MEMORY";
+      return kSuccess;
+    case kNotInitialized:
+      *s = "CUDA_ERROR_NOT_INITIALIZED";
+      return kSuccess;
+    case kNoDevice:
+      *s = "CUDA_ERROR_NO_DEVICE";
+      return kSuccess;
+    case kInvalidDevice:
+      *s = "CUDA_ERROR_INVALID_DEVICE";
+      return kSuccess;
+    case kInvalidImage:
+      *s = "CUDA_ERROR_INVALID_IMAGE";
+      return kSuccess;
+    case kInvalidContext:
+      *s = "CUDA_ERROR_INVALID_CONTEXT";
+      return kSuccess;
+    case kInvalidHandle:
+      *s = "CUDA_ERROR_INVALID_HANDLE";
+      return kSuccess;
+    case kNotFound:
+      *s = "CUDA_ERROR_NOT_FOUND";
+      return kSuccess;
+    case kIllegalAddress:
+      *s = "CUDA_ERROR_ILLEGAL_ADDRESS";
+      return kSuccess;
+    default:
+      *s = nullptr;
+      return kInvalidValue;
+  }
+}
+
+CUresult cuGetErrorString(CUresult e, const char** s) {
+  *s = e == kOutOfMemory      ? "out of memory"
+       : e == kIllegalAddress ? "an illegal memory access was encountered"
+                              : "fake error";
+  return kSuccess;
+}
+
+CUresult cuDeviceGetCount(int* n) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (!initialized) return kNotInitialized;
+  *n = 1;
+  return kSuccess;
+}
+
+CUresult cuDeviceGet(int* dev, int ordinal) {
+  if (ordinal != 0) return kInvalidDevice;
+  *dev = 0;
+  return kSuccess;
+}
+
+CUresult cuDeviceGetName(char* name, int len, int dev) {
+  if (dev != 0 || len <= 0) return kInvalidValue;
+  std::strncpy(name, "tinygrad-cc fake GPU", static_cast<size_t>(len));
+  return kSuccess;
+}
+
+CUresult cuDeviceGetAttribute(int* v, int attribute, int dev) {
+  if (dev != 0) return kInvalidDevice;
+  switch (attribute) {
+    case 1:
+      *v = 1024;
+      return kSuccess;  // max threads per block
+    case 2:
+    case 3:
+      *v = 1024;
+      return kSuccess;  // max block dims x, y
+    case 4:
+      *v = 64;
+      return kSuccess;  // max block dim z
+    case 5:
+      *v = 2147483647;
+      return kSuccess;  // max grid dim x
+    case 6:
+    case 7:
+      *v = 65535;
+      return kSuccess;  // max grid dims y, z
+    case 8:
+      *v = 49152;
+      return kSuccess;  // shared memory per block
+    case 10:
+      *v = 32;
+      return kSuccess;  // warp size
+    case 16:
+      *v = 132;
+      return kSuccess;  // SMs
+    case 38:
+      *v = 50 << 20;
+      return kSuccess;  // L2 bytes
+    case 75:
+      *v = 9;
+      return kSuccess;  // compute capability
+    case 76:
+      *v = 0;
+      return kSuccess;
+    case 97:
+      *v = 232448;
+      return kSuccess;  // shared memory per block, opted in
+    default:
+      return kInvalidValue;
+  }
+}
+
+CUresult cuDeviceTotalMem_v2(size_t* bytes, int dev) {
+  if (dev != 0) return kInvalidDevice;
+  *bytes = size_t{80} << 30;
+  return kSuccess;
+}
+
+CUresult cuDevicePrimaryCtxRetain(void** ctx, int dev) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (!initialized) return kNotInitialized;
+  if (dev != 0) return kInvalidDevice;
+  ++context_refs;
+  *ctx = &fake_context_object;
+  return kSuccess;
+}
+
+CUresult cuDevicePrimaryCtxRelease_v2(int dev) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (dev != 0 || context_refs == 0) return kInvalidValue;
+  if (--context_refs == 0) context_current = false;
+  return kSuccess;
+}
+
+CUresult cuCtxSetCurrent(void* ctx) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (ctx != &fake_context_object || context_refs == 0) return kInvalidContext;
+  context_current = true;
+  return kSuccess;
+}
+
+CUresult cuCtxSynchronize() {
+  std::lock_guard<std::mutex> lock(mu);
+  return Ready();
+}
+
+CUresult cuMemAlloc_v2(CUdeviceptr* ptr, size_t bytes) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (CUresult r = Ready(); r != kSuccess) return r;
+  if (bytes == 0) return kInvalidValue;  // as the driver does
+  if (bytes > (size_t{1} << 36)) return kOutOfMemory;
+  void* p = std::calloc(1, bytes);
+  if (p == nullptr) return kOutOfMemory;
+  *ptr = reinterpret_cast<uintptr_t>(p);
+  allocations.insert(*ptr);
+  return kSuccess;
+}
+
+CUresult cuMemFree_v2(CUdeviceptr ptr) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (allocations.erase(ptr) == 0) return kInvalidValue;
+  std::free(reinterpret_cast<void*>(ptr));
+  return kSuccess;
+}
+
+CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void* src, size_t n) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (CUresult r = Ready(); r != kSuccess) return r;
+  std::memcpy(reinterpret_cast<void*>(dst), src, n);
+  return kSuccess;
+}
+
+CUresult cuMemcpyDtoH_v2(void* dst, CUdeviceptr src, size_t n) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (CUresult r = Ready(); r != kSuccess) return r;
+  std::memcpy(dst, reinterpret_cast<const void*>(src), n);
+  return kSuccess;
+}
+
+CUresult cuModuleLoadDataEx(Module** module, const void* image, unsigned num_options, int* options,
+                            void** values) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (CUresult r = Ready(); r != kSuccess) return r;
+  std::istringstream in(static_cast<const char*>(image));
+  std::string line;
+  if (!std::getline(in, line) || line != "tg-fake-module") {
+    // the JIT's error log, where the caller gave a buffer for it (options 5 and 6)
+    char* log = nullptr;
+    size_t log_size = 0;
+    for (unsigned i = 0; i < num_options; ++i) {
+      if (options[i] == 5) log = static_cast<char*>(values[i]);
+      if (options[i] == 6) log_size = reinterpret_cast<uintptr_t>(values[i]);
+    }
+    if (log != nullptr && log_size > 0)
+      std::snprintf(log, log_size, "fake ptxas: line 1; error: not a tg-fake-module image");
+    return kInvalidImage;
+  }
+  auto* m = new Module;
+  ++live_modules;
+  while (std::getline(in, line))
+    if (!line.empty()) m->kernels.insert(line);
+  *module = m;
+  return kSuccess;
+}
+
+CUresult cuModuleUnload(Module* module) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (module == nullptr) return kInvalidHandle;
+  delete module;
+  --live_modules;
+  return kSuccess;
+}
+
+CUresult cuModuleGetFunction(Function** fn, Module* module, const char* name) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (module == nullptr) return kInvalidHandle;
+  if (module->kernels.count(name) == 0) return kNotFound;
+  Function& f = functions[name];
+  f.name = name;
+  *fn = &f;
+  return kSuccess;
+}
+
+#ifndef TG_FAKE_CUDA_WITHOUT_LAUNCH
+CUresult cuLaunchKernel(Function* fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                        unsigned by, unsigned bz, unsigned shared, void* stream, void** params,
+                        void** extra) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (CUresult r = Ready(); r != kSuccess) return r;
+  if (fn == nullptr) return kInvalidHandle;
+  if (gx == 0 || gy == 0 || gz == 0 || bx == 0 || by == 0 || bz == 0) return kInvalidValue;
+  if (uint64_t{bx} * by * bz > 1024 || shared > 49152 || stream != nullptr || extra != nullptr)
+    return kInvalidValue;
+  const uint64_t threads = uint64_t{gx} * gy * gz * bx * by * bz;
+  if (fn->name == "add_n") {
+    float* out = *static_cast<float**>(params[0]);
+    const float* in = *static_cast<const float**>(params[1]);
+    const int n = *static_cast<const int*>(params[2]);
+    for (uint64_t i = 0; i < threads && i < static_cast<uint64_t>(n); ++i)
+      out[i] = in[i] + static_cast<float>(n);
+  } else if (fn->name == "fault") {
+    poisoned = true;  // reported later, as a GPU reports a fault at the next sync
+  }
+  return kSuccess;
+}
+#endif
+
+CUresult cuEventCreate(Event** event, unsigned flags) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (flags != 0) return kInvalidValue;
+  *event = new Event;
+  ++live_events;
+  return kSuccess;
+}
+
+CUresult cuEventRecord(Event* event, void* stream) {
+  if (event == nullptr || stream != nullptr) return kInvalidHandle;
+  event->at = std::chrono::steady_clock::now();
+  event->recorded = true;
+  return kSuccess;
+}
+
+CUresult cuEventSynchronize(Event* event) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (event == nullptr || !event->recorded) return kInvalidHandle;
+  return Ready();
+}
+
+CUresult cuEventElapsedTime_v2(float* ms, Event* start, Event* end) {
+  if (start == nullptr || end == nullptr || !start->recorded || !end->recorded)
+    return kInvalidHandle;
+  *ms = std::chrono::duration<float, std::milli>(end->at - start->at).count();
+  return kSuccess;
+}
+
+CUresult cuEventDestroy_v2(Event* event) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (event == nullptr) return kInvalidHandle;
+  delete event;
+  --live_events;
+  return kSuccess;
+}
+
+}  // extern "C"

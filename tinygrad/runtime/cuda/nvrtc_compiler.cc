@@ -1,0 +1,136 @@
+// File: tinygrad/runtime/cuda/nvrtc_compiler.cc
+// Port of tinygrad/runtime/support/compiler_cuda.py: CUDACompiler, NVCompiler.
+#include "tinygrad/runtime/cuda/nvrtc_compiler.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "tinygrad/base/stable_hash.h"
+#include "tinygrad/base/status_macros.h"
+
+namespace tg {
+namespace {
+
+using cuda_abi::nvrtcProgram;
+using cuda_abi::nvrtcResult;
+
+// Destroys the NVRTC program on every path out of CompileUncached.
+class ProgramHolder {
+ public:
+  explicit ProgramHolder(const NvrtcApi& api) : api_(api) {}
+  ProgramHolder(const ProgramHolder&) = delete;
+  ProgramHolder& operator=(const ProgramHolder&) = delete;
+  ~ProgramHolder() {
+    if (prog_ != nullptr) api_.nvrtcDestroyProgram(&prog_);
+  }
+  nvrtcProgram* out() { return &prog_; }
+  nvrtcProgram get() const { return prog_; }
+
+ private:
+  const NvrtcApi& api_;
+  nvrtcProgram prog_ = nullptr;
+};
+
+std::string ProgramLog(const NvrtcApi& api, nvrtcProgram prog) {
+  size_t size = 0;
+  if (api.nvrtcGetProgramLogSize(prog, &size) != cuda_abi::NVRTC_SUCCESS || size == 0) return "";
+  std::string log(size, '\0');
+  if (api.nvrtcGetProgramLog(prog, log.data()) != cuda_abi::NVRTC_SUCCESS) return "";
+  while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+  return log;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<NvrtcCompiler>> NvrtcCompiler::Create(
+    std::shared_ptr<const NvrtcApi> api, NvrtcCompilerOptions options) {
+  if (api == nullptr) return absl::InvalidArgumentError("NvrtcCompiler needs a loaded NVRTC");
+  ASSIGN_OR_RETURN(CudaArch arch, ParseCudaArch(options.arch));
+  return std::unique_ptr<NvrtcCompiler>(
+      new NvrtcCompiler(std::move(api), std::move(options), arch));
+}
+
+NvrtcCompiler::NvrtcCompiler(std::shared_ptr<const NvrtcApi> api, NvrtcCompilerOptions options,
+                             CudaArch arch)
+    : api_(std::move(api)),
+      options_(std::move(options)),
+      arch_(arch),
+      cache_(options_.cachelevel > 0 && !options_.cache_dir.empty()
+                 ? absl::StrCat(options_.cache_dir, "/compile_",
+                                options_.output == CudaBinaryKind::kPtx ? "cuda_" : "nv_",
+                                arch_.name())
+                 : "") {
+  std::vector<std::string> portable = {"--gpu-architecture=" + arch_.name()};
+  // --minimal: NVRTC 12.4+ leaves out its default includes (the reference's choice too).
+  if (api_->version_major > 12 || (api_->version_major == 12 && api_->version_minor >= 4))
+    portable.push_back("--minimal");
+  portable.insert(portable.end(), options_.extra_flags.begin(), options_.extra_flags.end());
+  compiler_id_ = absl::StrCat("nvrtc ", api_->version_major, ".", api_->version_minor, " ",
+                              options_.output == CudaBinaryKind::kPtx ? "ptx" : "cubin", " ",
+                              absl::StrJoin(portable, " "));
+  // The reference puts -I first; the order of -I and the other flags does not matter to NVRTC.
+  for (const std::string& dir : options_.include_dirs) flags_.push_back("-I" + dir);
+  flags_.insert(flags_.end(), portable.begin(), portable.end());
+}
+
+uint64_t NvrtcCompiler::CacheKey(std::string_view src) const {
+  StableHasher h;
+  h.AddBytes("compile_nvrtc").AddBytes(compiler_id_).AddBytes(absl::StrJoin(flags_, "\n"));
+  h.AddBytes(src);
+  return h.Finish();
+}
+
+absl::StatusOr<std::string> NvrtcCompiler::CompileUncached(std::string_view src) const {
+  const NvrtcApi& api = *api_;
+  // NVRTC reads the source as a C string: one with a NUL inside would be cut short silently.
+  if (src.find('\0') != std::string_view::npos)
+    return absl::InvalidArgumentError("CUDA source contains a NUL byte");
+  const std::string source(src);
+  ProgramHolder prog(api);
+  if (nvrtcResult r =
+          api.nvrtcCreateProgram(prog.out(), source.c_str(), "<null>", 0, nullptr, nullptr);
+      r != cuda_abi::NVRTC_SUCCESS)
+    return absl::InternalError(absl::StrCat("nvrtcCreateProgram failed: ", api.ErrorName(r)));
+
+  std::vector<const char*> argv;
+  for (const std::string& f : flags_) argv.push_back(f.c_str());
+  if (nvrtcResult r =
+          api.nvrtcCompileProgram(prog.get(), static_cast<int>(argv.size()), argv.data());
+      r != cuda_abi::NVRTC_SUCCESS) {
+    std::string message =
+        absl::StrCat("NVRTC compile for ", arch_.name(), " failed: ", api.ErrorName(r), "\n",
+                     ProgramLog(api, prog.get()));
+    if (r == cuda_abi::NVRTC_ERROR_INVALID_OPTION && !api.supported_archs.empty())
+      absl::StrAppend(&message, "\nNVRTC ", api.version_major, ".", api.version_minor,
+                      " supports sm_", absl::StrJoin(api.supported_archs, ", sm_"));
+    if (r == cuda_abi::NVRTC_ERROR_COMPILATION || r == cuda_abi::NVRTC_ERROR_INVALID_OPTION)
+      return absl::InvalidArgumentError(message);
+    return absl::InternalError(message);
+  }
+
+  const bool ptx = options_.output == CudaBinaryKind::kPtx;
+  size_t size = 0;
+  nvrtcResult r =
+      ptx ? api.nvrtcGetPTXSize(prog.get(), &size) : api.nvrtcGetCUBINSize(prog.get(), &size);
+  if (r != cuda_abi::NVRTC_SUCCESS)
+    return absl::InternalError(
+        absl::StrCat("nvrtcGet", ptx ? "PTX" : "CUBIN", "Size failed: ", api.ErrorName(r)));
+  std::string out(size, '\0');
+  r = ptx ? api.nvrtcGetPTX(prog.get(), out.data()) : api.nvrtcGetCUBIN(prog.get(), out.data());
+  if (r != cuda_abi::NVRTC_SUCCESS)
+    return absl::InternalError(
+        absl::StrCat("nvrtcGet", ptx ? "PTX" : "CUBIN", " failed: ", api.ErrorName(r)));
+  // PTX comes NUL-terminated; std::string keeps a terminator of its own for the driver.
+  if (ptx && !out.empty() && out.back() == '\0') out.pop_back();
+  if (out.empty()) return absl::InternalError("NVRTC produced an empty binary");
+  return out;
+}
+
+absl::StatusOr<std::string> NvrtcCompiler::Compile(std::string_view src) {
+  const uint64_t key = CacheKey(src);
+  if (std::optional<std::string> hit = cache_.Get(key)) return *std::move(hit);
+  ASSIGN_OR_RETURN(std::string out, CompileUncached(src));
+  cache_.Put(key, out);
+  return out;
+}
+
+}  // namespace tg

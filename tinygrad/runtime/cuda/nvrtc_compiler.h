@@ -1,0 +1,84 @@
+// File: tinygrad/runtime/cuda/nvrtc_compiler.h
+// Port of tinygrad/runtime/support/compiler_cuda.py: CUDACompiler (CUDA C++ -> PTX) and
+// NVCompiler (-> CUBIN), both through NVRTC, which needs no GPU and no driver.
+//
+// Options are the reference's: --gpu-architecture=<arch>, -I<cuda>/include for cuda_fp16.h
+// and friends (NVRTC has them not built in), and --minimal from NVRTC 12.4 on (a smaller
+// default header set: faster front end). A failed compile is InvalidArgument carrying NVRTC's
+// error name and its log.
+//
+// Results are cached like the CPU compilers' (compile_cache.h): the key hashes the compiler id
+// (NVRTC's version, the arch, the output kind, the flags), the include dirs and the source; the
+// disk cache lives in <cache_dir>/compile_cuda_<arch> (PTX) or compile_nv_<arch> (CUBIN), the
+// reference's cache table names.
+//
+// Example:
+//   ASSIGN_OR_RETURN(auto nvrtc, NvrtcApi::Load(libs));
+//   ASSIGN_OR_RETURN(auto compiler, NvrtcCompiler::Create(nvrtc, {.arch = "sm_90"}));
+//   ASSIGN_OR_RETURN(std::string ptx, compiler->Compile(src));
+#ifndef TINYGRAD_RUNTIME_CUDA_NVRTC_COMPILER_H_
+#define TINYGRAD_RUNTIME_CUDA_NVRTC_COMPILER_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tinygrad/runtime/compile_cache.h"
+#include "tinygrad/runtime/cuda/arch.h"
+#include "tinygrad/runtime/cuda/nvrtc_api.h"
+
+namespace tg {
+
+// What a CUDA compiler hands the driver: PTX text (JIT-compiled by the driver at module load,
+// the reference CUDA device's choice) or a CUBIN (an ELF for exactly one arch, loaded as is).
+enum class CudaBinaryKind { kPtx, kCubin };
+
+struct NvrtcCompilerOptions {
+  std::string arch;  // "sm_90": required
+  CudaBinaryKind output = CudaBinaryKind::kPtx;
+  std::vector<std::string> include_dirs;  // -I dirs: CudaIncludeDirs(libs) at the edge
+  std::vector<std::string> extra_flags;   // after the reference's flags
+  int cachelevel = 2;                     // CACHELEVEL: 0 keeps the cache in memory only
+  std::string cache_dir;                  // "" keeps it in memory only
+};
+
+class NvrtcCompiler {
+ public:
+  // InvalidArgument for a malformed arch (arch.h).
+  static absl::StatusOr<std::unique_ptr<NvrtcCompiler>> Create(std::shared_ptr<const NvrtcApi> api,
+                                                               NvrtcCompilerOptions options);
+
+  // PTX (text, no trailing NUL) or CUBIN bytes for `src`, from the cache when possible.
+  // Thread-safe. InvalidArgument when NVRTC rejects the source or an option (the message has
+  // the error name and NVRTC's log); Internal for any other NVRTC failure.
+  absl::StatusOr<std::string> Compile(std::string_view src);
+  // Always runs NVRTC.
+  absl::StatusOr<std::string> CompileUncached(std::string_view src) const;
+
+  uint64_t CacheKey(std::string_view src) const;
+  // Identifies what Compile produces on any machine: "nvrtc 13.0 ptx sm_90 --minimal ...".
+  // The include dirs (machine paths) are left out; they are in CacheKey.
+  const std::string& compiler_id() const { return compiler_id_; }
+  // Every option NVRTC is given, in order.
+  const std::vector<std::string>& flags() const { return flags_; }
+  const CudaArch& arch() const { return arch_; }
+  CudaBinaryKind output() const { return options_.output; }
+  CompileCacheStats cache_stats() const { return cache_.stats(); }
+
+ private:
+  NvrtcCompiler(std::shared_ptr<const NvrtcApi> api, NvrtcCompilerOptions options, CudaArch arch);
+
+  const std::shared_ptr<const NvrtcApi> api_;
+  const NvrtcCompilerOptions options_;
+  const CudaArch arch_;
+  std::vector<std::string> flags_;
+  std::string compiler_id_;
+  CompileCache cache_;
+};
+
+}  // namespace tg
+
+#endif  // TINYGRAD_RUNTIME_CUDA_NVRTC_COMPILER_H_

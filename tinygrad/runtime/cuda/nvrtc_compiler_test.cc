@@ -1,0 +1,172 @@
+// File: tinygrad/runtime/cuda/nvrtc_compiler_test.cc
+// Needs NVRTC (a CUDA toolkit), not a GPU: skipped, with the reason printed, where NVRTC is not
+// installed.
+#include "tinygrad/runtime/cuda/nvrtc_compiler.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tinygrad/runtime/cuda/library_search.h"
+#include "tinygrad/runtime/subprocess.h"
+
+namespace tg {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+// A kernel shaped like the CUDA renderer's: extern "C", launch bounds, a variable.
+constexpr std::string_view kAddKernel = R"(
+extern "C" __global__ void __launch_bounds__(32) tg_add_n(float* out, const float* in, const int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i] + (float)n;
+}
+)";
+
+class NvrtcCompilerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    libs_ = CudaLibraryOptions::FromEnvironment();
+    absl::StatusOr<std::shared_ptr<const NvrtcApi>> api = NvrtcApi::Load(libs_);
+    if (!api.ok()) GTEST_SKIP() << "NVRTC is not available here: " << api.status();
+    api_ = *api;
+  }
+
+  std::unique_ptr<NvrtcCompiler> Make(const std::string& arch,
+                                      CudaBinaryKind output = CudaBinaryKind::kPtx) {
+    absl::StatusOr<std::unique_ptr<NvrtcCompiler>> c = NvrtcCompiler::Create(
+        api_, {.arch = arch, .output = output, .include_dirs = CudaIncludeDirs(libs_)});
+    EXPECT_TRUE(c.ok()) << c.status();
+    return c.ok() ? std::move(*c) : nullptr;
+  }
+
+  CudaLibraryOptions libs_;
+  std::shared_ptr<const NvrtcApi> api_;
+};
+
+TEST_F(NvrtcCompilerTest, PtxNamesTheEntryAndTheTarget) {
+  for (const char* arch : {"sm_75", "sm_80", "sm_89", "sm_90"}) {
+    auto compiler = Make(arch);
+    ASSERT_NE(compiler, nullptr);
+    absl::StatusOr<std::string> ptx = compiler->Compile(kAddKernel);
+    ASSERT_TRUE(ptx.ok()) << arch << ": " << ptx.status();
+    EXPECT_THAT(*ptx, HasSubstr(".visible .entry tg_add_n(")) << arch;
+    EXPECT_THAT(*ptx, HasSubstr(std::string(".target ") + arch + "\n")) << arch;
+    EXPECT_THAT(*ptx, HasSubstr(".maxntid 32")) << arch;  // __launch_bounds__ reached PTX
+    EXPECT_NE(ptx->back(), '\0') << "the PTX keeps no NUL of NVRTC's";
+  }
+}
+
+TEST_F(NvrtcCompilerTest, CubinIsAnElfObject) {
+  auto compiler = Make("sm_90", CudaBinaryKind::kCubin);
+  ASSERT_NE(compiler, nullptr);
+  absl::StatusOr<std::string> cubin = compiler->Compile(kAddKernel);
+  ASSERT_TRUE(cubin.ok()) << cubin.status();
+  EXPECT_THAT(*cubin, StartsWith("\x7f"
+                                 "ELF"));
+  // the kernel's name is in the symbol table
+  EXPECT_THAT(*cubin, HasSubstr("tg_add_n"));
+}
+
+TEST_F(NvrtcCompilerTest, CompileErrorCarriesNvrtcsLog) {
+  auto compiler = Make("sm_90");
+  ASSERT_NE(compiler, nullptr);
+  absl::StatusOr<std::string> ptx =
+      compiler->Compile("extern \"C\" __global__ void broken() { int x = ; }");
+  ASSERT_FALSE(ptx.ok());
+  EXPECT_EQ(ptx.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(ptx.status().message()), HasSubstr("NVRTC_ERROR_COMPILATION"));
+  EXPECT_THAT(std::string(ptx.status().message()), HasSubstr("expected an expression"));
+}
+
+TEST_F(NvrtcCompilerTest, UnsupportedArchListsTheSupportedOnes) {
+  auto compiler = Make("sm_50");  // well formed, but older than any CUDA 12/13 NVRTC supports
+  ASSERT_NE(compiler, nullptr);
+  absl::StatusOr<std::string> ptx = compiler->Compile(kAddKernel);
+  ASSERT_FALSE(ptx.ok());
+  EXPECT_EQ(ptx.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(ptx.status().message()), HasSubstr("NVRTC_ERROR_INVALID_OPTION"));
+  EXPECT_THAT(std::string(ptx.status().message()), HasSubstr("supports sm_"));
+}
+
+TEST_F(NvrtcCompilerTest, MalformedArchOrSourceIsRejectedBeforeNvrtc) {
+  absl::StatusOr<std::unique_ptr<NvrtcCompiler>> c =
+      NvrtcCompiler::Create(api_, {.arch = "compute_90"});
+  EXPECT_EQ(c.status().code(), absl::StatusCode::kInvalidArgument);
+  auto compiler = Make("sm_90");
+  ASSERT_NE(compiler, nullptr);
+  EXPECT_EQ(compiler->Compile(std::string_view("__global__ void f() {}\0junk", 27)).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST_F(NvrtcCompilerTest, HalfHeadersComeFromTheToolkitsIncludeDir) {
+  if (CudaIncludeDirs(libs_).empty())
+    GTEST_SKIP() << "no CUDA include dir found (set CUDA_PATH): cuda_fp16.h can't be compiled";
+  auto compiler = Make("sm_80");
+  ASSERT_NE(compiler, nullptr);
+  absl::StatusOr<std::string> ptx = compiler->Compile(R"(#include <cuda_fp16.h>
+extern "C" __global__ void tg_half(half* out, const half* in) {
+  out[threadIdx.x] = __hadd(in[threadIdx.x], __float2half(1.0f));
+})");
+  ASSERT_TRUE(ptx.ok()) << ptx.status();
+  EXPECT_THAT(*ptx, HasSubstr(".entry tg_half("));
+}
+
+TEST_F(NvrtcCompilerTest, FlagsAreTheReferencesAndIdentifyTheCompiler) {
+  auto compiler = Make("sm_90");
+  ASSERT_NE(compiler, nullptr);
+  const std::vector<std::string>& flags = compiler->flags();
+  const std::vector<std::string> include_dirs = CudaIncludeDirs(libs_);
+  ASSERT_GT(flags.size(), include_dirs.size());
+  for (size_t i = 0; i < include_dirs.size(); ++i) EXPECT_EQ(flags[i], "-I" + include_dirs[i]);
+  EXPECT_EQ(flags[include_dirs.size()], "--gpu-architecture=sm_90");
+  const bool minimal =
+      api_->version_major > 12 || (api_->version_major == 12 && api_->version_minor >= 4);
+  EXPECT_EQ(std::count(flags.begin(), flags.end(), "--minimal"), minimal ? 1 : 0);
+  const std::string version =
+      std::to_string(api_->version_major) + "." + std::to_string(api_->version_minor);
+  EXPECT_THAT(compiler->compiler_id(),
+              StartsWith("nvrtc " + version + " ptx --gpu-architecture=sm_90"));
+  EXPECT_THAT(compiler->compiler_id(), ::testing::Not(HasSubstr("-I")));
+}
+
+TEST_F(NvrtcCompilerTest, CacheKeySeparatesArchAndOutputAndHitsInMemory) {
+  auto sm80 = Make("sm_80"), sm90 = Make("sm_90"),
+       sm90_cubin = Make("sm_90", CudaBinaryKind::kCubin);
+  ASSERT_TRUE(sm80 && sm90 && sm90_cubin);
+  EXPECT_NE(sm80->CacheKey(kAddKernel), sm90->CacheKey(kAddKernel));
+  EXPECT_NE(sm90->CacheKey(kAddKernel), sm90_cubin->CacheKey(kAddKernel));
+  EXPECT_NE(sm90->CacheKey(kAddKernel), sm90->CacheKey("// other\n"));
+  EXPECT_EQ(sm90->CacheKey(kAddKernel), Make("sm_90")->CacheKey(kAddKernel));
+
+  absl::StatusOr<std::string> first = sm90->Compile(kAddKernel);
+  absl::StatusOr<std::string> second = sm90->Compile(kAddKernel);
+  ASSERT_TRUE(first.ok() && second.ok());
+  EXPECT_EQ(*first, *second);
+  EXPECT_EQ(sm90->cache_stats().misses, 1);
+  EXPECT_EQ(sm90->cache_stats().memory_hits, 1);
+}
+
+TEST_F(NvrtcCompilerTest, DiskCacheIsSharedAcrossCompilersInTheReferencesTable) {
+  absl::StatusOr<TempDir> dir = TempDir::Create("tg_nvrtc_cache_");
+  ASSERT_TRUE(dir.ok());
+  NvrtcCompilerOptions o{
+      .arch = "sm_90", .include_dirs = CudaIncludeDirs(libs_), .cache_dir = dir->path()};
+  auto a = NvrtcCompiler::Create(api_, o), b = NvrtcCompiler::Create(api_, o);
+  ASSERT_TRUE(a.ok() && b.ok());
+  absl::StatusOr<std::string> from_nvrtc = (*a)->Compile(kAddKernel);
+  absl::StatusOr<std::string> from_disk = (*b)->Compile(kAddKernel);
+  ASSERT_TRUE(from_nvrtc.ok() && from_disk.ok());
+  EXPECT_EQ(*from_nvrtc, *from_disk);
+  EXPECT_EQ((*b)->cache_stats().disk_hits, 1);
+  struct stat st;
+  EXPECT_EQ(::stat((dir->path() + "/compile_cuda_sm_90").c_str(), &st), 0)
+      << "PTX is cached under the reference's table name";
+}
+
+}  // namespace
+}  // namespace tg

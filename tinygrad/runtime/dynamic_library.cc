@@ -1,0 +1,55 @@
+// File: tinygrad/runtime/dynamic_library.cc
+#include "tinygrad/runtime/dynamic_library.h"
+
+#include <dlfcn.h>
+
+#include <mutex>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace tg {
+namespace {
+
+// dlerror() is a per-thread string that the next dl* call replaces; read it right after the
+// failing call. The lock keeps two threads' dlopen/dlerror pairs apart where libc's dlerror
+// state is process-wide.
+std::mutex dl_mu;
+
+std::string LastDlError() {
+  const char* e = dlerror();
+  return e ? e : "unknown dlopen error";
+}
+
+}  // namespace
+
+absl::StatusOr<DynamicLibrary> DynamicLibrary::Open(std::string_view what,
+                                                    std::span<const std::string> candidates) {
+  if (candidates.empty())
+    return absl::InvalidArgumentError(
+        absl::StrCat("no file names given to look for ", std::string(what), " under"));
+  std::vector<std::string> tried;
+  std::lock_guard<std::mutex> lock(dl_mu);
+  for (const std::string& name : candidates) {
+    // RTLD_LOCAL: the vendor symbols stay out of the global namespace, so two copies (a
+    // toolkit's and a Python wheel's) cannot collide.
+    if (void* handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL))
+      return DynamicLibrary(handle, std::string(what), name);
+    tried.push_back(absl::StrCat("  ", name, ": ", LastDlError()));
+  }
+  return absl::NotFoundError(
+      absl::StrCat(std::string(what), " not found; tried:\n", absl::StrJoin(tried, "\n")));
+}
+
+absl::StatusOr<void*> DynamicLibrary::Symbol(std::initializer_list<const char*> names) const {
+  std::lock_guard<std::mutex> lock(dl_mu);
+  for (const char* name : names) {
+    dlerror();  // clears a stale error, so a null result is told apart from a null symbol
+    void* address = dlsym(handle_, name);
+    if (address != nullptr) return address;
+  }
+  return absl::NotFoundError(
+      absl::StrCat(what_, " (", loaded_from_, ") has no symbol ", absl::StrJoin(names, " or ")));
+}
+
+}  // namespace tg
