@@ -6,7 +6,6 @@
 #include <string>
 #include <utility>
 
-#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "tinygrad/base/check.h"
@@ -19,24 +18,6 @@ namespace {
 
 bool IsFp8(DType dt) { return dt.scalar() == dtypes::fp8e4m3 || dt.scalar() == dtypes::fp8e5m2; }
 bool IsHalfOrBf16(DType dt) { return dt == dtypes::float16 || dt == dtypes::bfloat16; }
-
-// The member names of vector structs (tinygrad's _nms): x y z w a..l, then v16..v31.
-std::vector<std::string> MemberNames(int n) {
-  static constexpr std::string_view kFirst = "xyzwabcdefghijkl";
-  std::vector<std::string> r;
-  for (int i = 0; i < n; ++i)
-    r.push_back(i < static_cast<int>(kFirst.size()) ? std::string(1, kFirst[i]) : "v" + std::to_string(i));
-  return r;
-}
-
-// tinygrad's uops_to_dtypes: the value dtypes in first-use order (pointers left out).
-std::vector<DType> UsedDTypes(std::span<const UOp> uops) {
-  std::vector<DType> r;
-  absl::flat_hash_set<DType> seen;
-  for (const UOp& u : uops)
-    if (!u.dtype().is_ptr() && seen.insert(u.dtype()).second) r.push_back(u.dtype());
-  return r;
-}
 
 // mma.sync's spellings of the operand types.
 std::string PtxTypeIn(DType dt) {
@@ -141,7 +122,7 @@ std::optional<std::string> CudaRenderer::StringRewrite(const UOp& u, const Rende
 
 std::string CudaRenderer::RenderVectorPrefix(DType dt) const {
   std::string vec = RenderDType(dt), scal = RenderDType(dt.scalar());
-  std::vector<std::string> names = MemberNames(dt.count()), header;
+  std::vector<std::string> names = VectorMemberNames(dt.count()), header;
   for (const std::string& n : names) header.push_back(scal + " " + n);
   std::string elems = absl::StrJoin(names, ", ");
   return absl::StrCat("struct __align__(", dt.itemsize(), ") ", vec, " { ", scal, " ", elems, "; }; __device__ ", vec,
@@ -183,7 +164,7 @@ std::string CudaRenderer::RenderKernel(const std::string& function_name, std::sp
       "#define INFINITY (__int_as_float(0x7f800000))", "#define NAN (__int_as_float(0x7fffffff))",
       "template <class T, class F> __device__ __forceinline__ T tg_bitcast(F v) { union U { F f; T t; }; U u; u.f = v; "
       "return u.t; }"};
-  std::vector<DType> used = UsedDTypes(uops);
+  std::vector<DType> used = UopsToDTypes(uops);
   auto any = [&](auto pred) { return std::any_of(used.begin(), used.end(), pred); };
   if (any([](DType d) { return IsFp8(d); })) prefix.push_back("#include <cuda_fp8.h>");
   if (any([](DType d) { return d.scalar() == dtypes::float16; })) prefix.push_back("#include <cuda_fp16.h>");
@@ -194,14 +175,7 @@ std::string CudaRenderer::RenderKernel(const std::string& function_name, std::sp
     if ((half_like && (c == 4 || c == 8)) || (IsFp8(dt) && (c == 2 || c == 4 || c == 8 || c == 16)))
       prefix.push_back(RenderVectorPrefix(dt));
   }
-  // one wrapper per distinct WMMA (tinygrad's wmma_args: the arg and the output's scalar type)
-  std::vector<std::pair<Arg, DType>> wmmas;
-  for (const UOp& u : uops) {
-    if (u.op() != Ops::WMMA) continue;
-    std::pair<Arg, DType> key{u.arg(), u.dtype().scalar()};
-    if (std::find(wmmas.begin(), wmmas.end(), key) == wmmas.end()) wmmas.push_back(std::move(key));
-  }
-  for (const auto& [arg, out] : wmmas) prefix.push_back(RenderWmma(arg, out));
+  for (const auto& [arg, out] : WmmaArgs(uops)) prefix.push_back(RenderWmma(arg, out));
   return CStyleLanguage::RenderKernel(function_name, kernel, bufs, uops, &prefix);
 }
 
