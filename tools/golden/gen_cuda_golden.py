@@ -39,8 +39,14 @@ from tinygrad.renderer.cstyle import CUDARenderer
 from gen_clang_golden import dspec, gbuf
 from gen_codegen_pipeline import aspec as ast_aspec
 
-HEADER = "# Golden {what} for //tinygrad/renderer/cuda:cuda_test ({how}). Do not edit: regenerate with\n" \
-         "#   tools/golden/gen_cuda_golden.py (see its header)\n"
+# What the writers below produce; tools/golden/gen_hip_golden.py reuses them for AMDHIPRenderer.
+TARGET = dict(renderer=CUDARenderer, name="CUDARenderer", test="//tinygrad/renderer/cuda:cuda_test",
+              script="gen_cuda_golden.py", ext="cu", arch="sm_89")
+HEADER = "# Golden {what} for {test} ({how}). Do not edit: regenerate with\n" \
+         "#   tools/golden/{script} (see its header)\n"
+def header(what, how): return HEADER.format(what=what, how=how, test=TARGET["test"], script=TARGET["script"])
+def ren(arch): return TARGET["renderer"](arch)
+def rname(arch): return f"{TARGET['name']}('{arch}')"
 
 
 def aspec(a):
@@ -55,18 +61,18 @@ def ospec(o: Opt): return "(" + ", ".join([f"'{o.op.name}'", repr(o.axis), repr(
 def write_uops(out, name, uops, src, how):
   idx = {u: i for i, u in enumerate(uops)}
   with open(os.path.join(out, f"{name}.uops"), "w") as f:
-    f.write(HEADER.format(what="linear UOps", how=how))
+    f.write(header("linear UOps", how))
     for i, u in enumerate(uops):
       srcs = ",".join(str(idx[s]) for s in u.src) or "-"
       f.write(f"{i} | {u.op.name} | {dspec(u.dtype)} | {srcs} | {aspec(u.arg)}\n")
-  with open(os.path.join(out, f"{name}.cu"), "w") as f: f.write(src)
+  with open(os.path.join(out, f"{name}.{TARGET['ext']}"), "w") as f: f.write(src)
 
 
 def write_ast(out, name, ast):
   topo = list(ast.toposort())
   idx = {u: j for j, u in enumerate(topo)}
   with open(os.path.join(out, f"{name}.ast"), "w") as f:
-    f.write(HEADER.format(what="kernel AST", how="Tensor schedule"))
+    f.write(header("kernel AST", "Tensor schedule"))
     for j, u in enumerate(topo):
       srcs = ",".join(str(idx[s]) for s in u.src) if u.src else "-"
       f.write(f"{j} | {u.op} | {dspec(u.dtype)} | {srcs} | {aspec(u.arg)}\n")
@@ -74,7 +80,7 @@ def write_ast(out, name, ast):
 
 def write_meta(out, name, arch, opts=None, applied=None, allow_tf32=0):
   with open(os.path.join(out, f"{name}.meta"), "w") as f:
-    f.write(HEADER.format(what="case settings", how="arch, opts"))
+    f.write(header("case settings", "arch, opts"))
     f.write(f"arch {arch}\n")
     if applied is not None:
       f.write(f"opts {'heuristic' if opts is None else 'given'}\n")
@@ -84,11 +90,12 @@ def write_meta(out, name, arch, opts=None, applied=None, allow_tf32=0):
 
 # ** pipeline cases **
 
-def pipe_ast(out, name, ast, opts=None, arch="sm_89", allow_tf32=0):
+def pipe_ast(out, name, ast, opts=None, arch=None, allow_tf32=0):
+  arch = arch or TARGET["arch"]
   with Context(ALLOW_TF32=allow_tf32):
-    p = get_program(ast, CUDARenderer(arch), opts)
+    p = get_program(ast, ren(arch), opts)
   write_ast(out, name, ast)
-  write_uops(out, name, p.uops, p.src, f"get_program, CUDARenderer('{arch}')")
+  write_uops(out, name, p.uops, p.src, f"get_program, {rname(arch)}")
   write_meta(out, name, arch, opts, p.applied_opts, allow_tf32)
 
 
@@ -204,9 +211,10 @@ class Lin:
     if u not in self.uops: self.uops.append(u)  # UOps are interned: an equal one is the same node
     return u
   def c(self, dt, v): return self(Ops.CONST, dt, (), v)
-  def render(self, out, name, fn, arch="sm_89"):
+  def render(self, out, name, fn, arch=None):
+    arch = arch or TARGET["arch"]
     self(Ops.SINK, dtypes.void, (), KernelInfo(name=fn))
-    write_uops(out, name, self.uops, CUDARenderer(arch).render(self.uops), f"CUDARenderer('{arch}').render")
+    write_uops(out, name, self.uops, ren(arch).render(self.uops), f"{rname(arch)}.render")
     write_meta(out, name, arch)
 
 
@@ -353,7 +361,7 @@ def lin_wmma(out, name, t: tc.TensorCore, arch):
   zero = L.c(dtypes.int32, 0)
   def vload(buf, vt): return L(Ops.LOAD, vt, (L(Ops.CAST, vt.ptr(64), (L(Ops.INDEX, buf.dtype, (buf, zero)),)),))
   a, b, c = vload(bufs[1], va), vload(bufs[2], vb), vload(bufs[0], vc)
-  w = L(Ops.WMMA, vc, (a, b, c), (str(t), t.dims, t.dtype_in, t.dtype_out, "CUDA", t.threads, ax, ()))
+  w = L(Ops.WMMA, vc, (a, b, c), (str(t), t.dims, t.dtype_in, t.dtype_out, ren(arch).device, t.threads, ax, ()))
   L(Ops.STORE, dtypes.void, (L(Ops.CAST, vc.ptr(64), (L(Ops.INDEX, bufs[0].dtype, (bufs[0], zero)),)), w))
   L.render(out, name, "wmma", arch)
 

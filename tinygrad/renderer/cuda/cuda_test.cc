@@ -8,21 +8,15 @@
 // Plus the arch parsing and per-arch capabilities.
 #include "tinygrad/renderer/cuda/cuda.h"
 
-#include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <regex>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 #include "tinygrad/base/check.h"
-#include "tinygrad/codegen/ast_text.h"
 #include "tinygrad/codegen/pipeline.h"
 #include "tinygrad/codegen/tensor_core.h"
+#include "tinygrad/renderer/c/golden_cases.h"
 #include "tinygrad/renderer/c/uops_text.h"
 #include "tinygrad/uop/graph_rewrite.h"
 #include "tinygrad/uop/kernel_info.h"
@@ -32,55 +26,7 @@ namespace {
 
 constexpr char kTestdata[] = "tinygrad/renderer/cuda/testdata";
 
-std::string ReadFile(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 std::string Path(const std::string& name, const std::string& ext) { return std::string(kTestdata) + "/" + name + ext; }
-
-std::vector<std::string> CaseNames(const std::string& ext) {
-  std::vector<std::string> names;
-  for (const auto& e : std::filesystem::directory_iterator(kTestdata))
-    if (e.path().extension() == ext) names.push_back(e.path().stem().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
-// <case>.meta: `arch sm_89`, and for pipeline cases `opts heuristic|given`, `applied (...)`,
-// `allow_tf32 0|1`.
-struct Meta {
-  std::string arch;
-  bool heuristic = true;
-  std::vector<Arg> applied;
-  bool allow_tf32 = false;
-};
-
-Meta ReadMeta(const std::string& name) {
-  Meta m;
-  for (const std::string& line : std::vector<std::string>(absl::StrSplit(ReadFile(Path(name, ".meta")), '\n'))) {
-    if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> kv = absl::StrSplit(line, absl::MaxSplits(' ', 1));
-    EXPECT_EQ(kv.size(), 2u) << line;
-    if (kv.size() != 2) continue;
-    if (kv[0] == "arch") {
-      m.arch = kv[1];
-    } else if (kv[0] == "opts") {
-      m.heuristic = kv[1] == "heuristic";
-    } else if (kv[0] == "applied") {
-      absl::StatusOr<Arg> a = ParseArgText(kv[1]);
-      EXPECT_TRUE(a.ok()) << a.status();
-      if (a.ok()) m.applied.assign(a->tuple().begin(), a->tuple().end());
-    } else if (kv[0] == "allow_tf32") {
-      m.allow_tf32 = kv[1] == "1";
-    } else {
-      ADD_FAILURE() << "unknown meta line " << line;
-    }
-  }
-  return m;
-}
 
 CudaRenderer RendererFor(const std::string& arch) {
   absl::StatusOr<CudaArch> a = CudaArch::Parse(arch);
@@ -91,48 +37,32 @@ CudaRenderer RendererFor(const std::string& arch) {
 class CudaRenderGoldenTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CudaRenderGoldenTest, RendersLikeTinygrad) {
-  absl::StatusOr<std::vector<UOp>> uops = ParseLinearUOps(ReadFile(Path(GetParam(), ".uops")));
+  absl::StatusOr<std::vector<UOp>> uops = ParseLinearUOps(ReadGoldenFile(Path(GetParam(), ".uops")));
   ASSERT_TRUE(uops.ok()) << uops.status();
-  EXPECT_EQ(RendererFor(ReadMeta(GetParam()).arch).Render(*uops), ReadFile(Path(GetParam(), ".cu")));
+  EXPECT_EQ(RendererFor(ReadGoldenMeta(Path(GetParam(), ".meta")).arch).Render(*uops),
+            ReadGoldenFile(Path(GetParam(), ".cu")));
 }
 
-INSTANTIATE_TEST_SUITE_P(Goldens, CudaRenderGoldenTest, ::testing::ValuesIn(CaseNames(".uops")),
+INSTANTIATE_TEST_SUITE_P(Goldens, CudaRenderGoldenTest, ::testing::ValuesIn(GoldenCaseNames(kTestdata, ".uops")),
                          [](const auto& info) { return info.param; });
-
-// Kernel names get a process-wide dedup suffix ("E_16n3") that depends on what else the process
-// lowered: compare without it.
-std::string Normalize(const std::string& src) {
-  static const std::regex kName("(__launch_bounds__\\([0-9]+\\) [A-Za-z0-9_]+?)n[0-9]+\\(");
-  return std::regex_replace(src, kName, "$1(");
-}
 
 class CudaPipelineGoldenTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CudaPipelineGoldenTest, LowersAndRendersLikeTinygrad) {
-  Meta meta = ReadMeta(GetParam());
-  std::vector<std::string> lines;
-  for (const std::string& l : std::vector<std::string>(absl::StrSplit(ReadFile(Path(GetParam(), ".ast")), '\n')))
-    if (!l.empty() && l[0] != '#') lines.emplace_back(l);
-  UOp ast = ParseAst(lines);
+  GoldenMeta meta = ReadGoldenMeta(Path(GetParam(), ".meta"));
+  UOp ast = ReadGoldenAst(Path(GetParam(), ".ast"));
   ASSERT_TRUE(static_cast<bool>(ast));
-  if (!meta.heuristic) {
-    ASSERT_TRUE(ast.arg().is_none()) << "opts are given to a kernel without a KernelInfo (as get_program asserts)";
-    KernelInfo ki;
-    ki.opts_to_apply = meta.applied;
-    ast = ast.replace_arg(ki.ToArg());
-  }
-  CodegenOptions options;
-  options.allow_tf32 = meta.allow_tf32;
-  absl::StatusOr<ProgramSpec> p = GetProgram(ast, RendererFor(meta.arch), options);
+  absl::StatusOr<ProgramSpec> p =
+      GetProgram(GoldenAstWithOpts(ast, meta), RendererFor(meta.arch), GoldenCodegenOptions(meta));
   ASSERT_TRUE(p.ok()) << p.status();
   std::vector<std::string> want, got;
   for (const Arg& a : meta.applied) want.push_back(a.repr());
   for (const Arg& a : p->applied_opts) got.push_back(a.repr());
   EXPECT_EQ(absl::StrJoin(got, " "), absl::StrJoin(want, " "));
-  EXPECT_EQ(Normalize(p->src), Normalize(ReadFile(Path(GetParam(), ".cu"))));
+  EXPECT_EQ(WithoutKernelNameSuffix(p->src), WithoutKernelNameSuffix(ReadGoldenFile(Path(GetParam(), ".cu"))));
 }
 
-INSTANTIATE_TEST_SUITE_P(Goldens, CudaPipelineGoldenTest, ::testing::ValuesIn(CaseNames(".ast")),
+INSTANTIATE_TEST_SUITE_P(Goldens, CudaPipelineGoldenTest, ::testing::ValuesIn(GoldenCaseNames(kTestdata, ".ast")),
                          [](const auto& info) { return info.param; });
 
 TEST(CudaArchTest, ParsesSmVersions) {
