@@ -52,6 +52,29 @@ absl::flat_hash_set<UOp> SliceSet(const UOp& u) {
   return absl::flat_hash_set<UOp>(s.begin(), s.end());
 }
 
+// Each buffer's index (get_idx of its INDEX) and that index's backward slice, computed on first
+// use. The reference asks for them only inside loops over candidate axes (and `any` stops at the
+// first buffer that decides), so a kernel without candidates never calls get_idx, which asserts
+// an index dtype: a hand-built kernel indexed by int32 constants must not fail here either.
+class BufIndexes {
+ public:
+  explicit BufIndexes(std::vector<UOp> bufs) : bufs_(std::move(bufs)), idxs_(bufs_.size()), slices_(bufs_.size()) {}
+  size_t size() const { return bufs_.size(); }
+  const UOp& idx(size_t i) {
+    if (!idxs_[i]) idxs_[i] = GetIdx(bufs_[i].src(1));
+    return *idxs_[i];
+  }
+  const absl::flat_hash_set<UOp>& slice(size_t i) {
+    if (!slices_[i]) slices_[i] = SliceSet(idx(i));
+    return *slices_[i];
+  }
+
+ private:
+  std::vector<UOp> bufs_;
+  std::vector<std::optional<UOp>> idxs_;
+  std::vector<std::optional<absl::flat_hash_set<UOp>>> slices_;
+};
+
 int IndexOf(const std::vector<UOp>& v, const UOp& x) {
   auto it = std::find(v.begin(), v.end(), x);
   TG_CHECK(it != v.end()) << "range not in the kernel's rngs";
@@ -168,12 +191,7 @@ absl::Status UpcastExpandAxes(Scheduler& k) {
     std::vector<SInt> full_shape = k.full_shape();
     std::vector<UOp> rngs = k.rngs();
     std::vector<UOp> upcast_rngs = k.ranges_of({AxisType::UPCAST, AxisType::UNROLL});
-    std::vector<UOp> idxs;
-    std::vector<absl::flat_hash_set<UOp>> slices;
-    for (const UOp& b : k.bufs()) {
-      idxs.push_back(GetIdx(b.src(1)));
-      slices.push_back(SliceSet(idxs.back()));
-    }
+    BufIndexes bufs(k.bufs());
     std::vector<int64_t> amounts;
     if (is_dsp) {
       if (upcasted_axis.empty()) amounts = {128};
@@ -188,7 +206,8 @@ absl::Status UpcastExpandAxes(Scheduler& k) {
         const UOp& rng = rngs[axis];
         // some buffer has stride 0 on this axis and depends on every axis already upcasted
         bool expands = false;
-        for (const auto& sl : slices) {
+        for (size_t i = 0; i < bufs.size(); ++i) {
+          const absl::flat_hash_set<UOp>& sl = bufs.slice(i);
           if (sl.contains(rng)) continue;
           bool all_in = std::all_of(upcast_rngs.begin(), upcast_rngs.end(), [&](const UOp& r2) { return sl.contains(r2); });
           if (all_in) {
@@ -198,9 +217,9 @@ absl::Status UpcastExpandAxes(Scheduler& k) {
         }
         if (!expands) continue;
         int64_t num_strides = 0, sum_strides = 0;
-        for (size_t i = 0; i < idxs.size(); ++i) {
-          if (slices[i].contains(rng)) ++num_strides;
-          for (const UOp& c : SplitUOp(idxs[i], Ops::ADD)) {
+        for (size_t i = 0; i < bufs.size(); ++i) {
+          if (bufs.slice(i).contains(rng)) ++num_strides;
+          for (const UOp& c : SplitUOp(bufs.idx(i), Ops::ADD)) {
             if (c == rng) sum_strides += 1;
             if (c.op() == Ops::MUL && c.src(0) == rng && c.src(1).op() == Ops::CONST) sum_strides += c.src(1).arg().int64();
             if (c.op() == Ops::MUL && c.src(1) == rng && c.src(0).op() == Ops::CONST) sum_strides += c.src(0).arg().int64();
@@ -249,12 +268,12 @@ absl::Status LocalGroups(Scheduler& k) {
   if (k.options().nolocals) return k.ApplyOpt(Opt{OptOps::NOLOCALS, std::nullopt, std::monostate{}});
   std::vector<UOp> rngs = k.rngs();
   std::vector<SInt> full_shape = k.full_shape();
-  std::vector<absl::flat_hash_set<UOp>> slices;
-  for (const UOp& b : k.bufs()) slices.push_back(SliceSet(GetIdx(b.src(1))));
+  BufIndexes bufs(k.bufs());
   std::vector<std::pair<bool, int>> ranking;  // (is an expand axis, axis)
   for (int axis : k.axes_of({AxisType::GLOBAL, AxisType::LOOP})) {
     if (rngs[axis].src(0).op() != Ops::CONST) continue;
-    bool expand = std::any_of(slices.begin(), slices.end(), [&](const auto& sl) { return !sl.contains(rngs[axis]); });
+    bool expand = false;
+    for (size_t i = 0; i < bufs.size() && !expand; ++i) expand = !bufs.slice(i).contains(rngs[axis]);
     ranking.emplace_back(expand, axis);
   }
   // sorted by (-expand, -axis); Python's sort is stable but the keys are distinct

@@ -197,5 +197,20 @@ TEST(HandCodedOptimizations, GetProgramRendersReferenceC) {
   EXPECT_EQ(n, 4);
 }
 
+// A kernel without ranges whose stores index with int32 constants (as the reference's
+// test_uops.py builds them): on a GPU the local-groups step has no axis to rank, and the
+// reference never reads a buffer's index (get_idx would assert: it is not an index dtype).
+TEST(HandCodedOptimizations, GpuKernelWithoutRangesAndInt32Indexes) {
+  UOp buf = UOp::Make(Ops::DEFINE_GLOBAL, dtypes::float32.ptr(2), {}, int64_t{0});
+  std::vector<UOp> stores;
+  for (int i = 0; i < 2; ++i)
+    stores.push_back(buf.index(std::vector<UOp>{UOp::Const(dtypes::int32, i)}).store(UOp::Const(dtypes::float32, 1.5)));
+  Scheduler k(UOp::Sink(stores), CudaLikeRenderer(), CodegenOptions{});
+  k.ConvertLoopToGlobal();
+  absl::StatusOr<Scheduler> opt = HandCodedOptimizations(k);
+  ASSERT_TRUE(opt.ok()) << opt.status();
+  EXPECT_TRUE(opt->applied_opts().empty());
+}
+
 }  // namespace
 }  // namespace tg

@@ -5,7 +5,6 @@
 #include <bit>
 #include <string>
 
-#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "tinygrad/renderer/c/float_patterns.h"
@@ -67,12 +66,8 @@ std::string ClangRenderer::RenderKernel(const std::string& function_name,
                                         const std::vector<std::string>* prefix) const {
   // one typedef per vector dtype, in first-use order (tinygrad's uops_to_dtypes)
   std::vector<std::string> defines;
-  absl::flat_hash_set<DType> seen;
-  for (const UOp& u : uops) {
-    DType dt = u.dtype();
-    if (dt.is_ptr() || !seen.insert(dt).second) continue;
+  for (DType dt : UopsToDTypes(uops))
     if (dt.count() > 1) defines.push_back(RenderVectorPrefix(dt));
-  }
   return absl::StrCat(absl::StrJoin(defines, "\n"), "\n",
                       CStyleLanguage::RenderKernel(function_name, kernel, bufs, uops, prefix),
                       "\n");

@@ -2,6 +2,7 @@
 // Port of tinygrad/renderer/cstyle.py: CStyleLanguage (base_rewrite, _render, render_kernel).
 #include "tinygrad/renderer/c/cstyle.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -107,6 +108,32 @@ const std::string& NameOf(const RenderNames& r, const UOp& u) {
   auto it = r.find(u);
   TG_CHECK(it != r.end()) << "source rendered after its user: " << OpName(u.op());
   return it->second;
+}
+
+std::vector<DType> UopsToDTypes(std::span<const UOp> uops) {
+  std::vector<DType> r;
+  absl::flat_hash_set<DType> seen;
+  for (const UOp& u : uops)
+    if (!u.dtype().is_ptr() && seen.insert(u.dtype()).second) r.push_back(u.dtype());
+  return r;
+}
+
+std::vector<std::pair<Arg, DType>> WmmaArgs(std::span<const UOp> uops) {
+  std::vector<std::pair<Arg, DType>> r;
+  for (const UOp& u : uops) {
+    if (u.op() != Ops::WMMA) continue;
+    std::pair<Arg, DType> key{u.arg(), u.dtype().scalar()};
+    if (std::find(r.begin(), r.end(), key) == r.end()) r.push_back(std::move(key));
+  }
+  return r;
+}
+
+std::vector<std::string> VectorMemberNames(int n) {
+  static constexpr std::string_view kFirst = "xyzwabcdefghijkl";
+  std::vector<std::string> r;
+  for (int i = 0; i < n; ++i)
+    r.push_back(i < static_cast<int>(kFirst.size()) ? std::string(1, kFirst[i]) : "v" + std::to_string(i));
+  return r;
 }
 
 CStyleLanguage::CStyleLanguage() {

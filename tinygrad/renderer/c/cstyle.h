@@ -100,6 +100,16 @@ std::string FormatCustom(std::string_view fmt, std::span<const std::string> args
 // The name (or inlined expression) of `u`; CHECKs that it was rendered.
 const std::string& NameOf(const RenderNames& r, const UOp& u);
 
+// ** helpers the GPU renderers' prefixes share (module-level functions of cstyle.py) **
+
+// tinygrad's uops_to_dtypes: the value dtypes of `uops` in first-use order (pointers left out).
+std::vector<DType> UopsToDTypes(std::span<const UOp> uops);
+// tinygrad's wmma_args: each distinct WMMA's arg (name, dims, dtype_in, dtype_out, device,
+// threads, upcast_axes, reduce_axes) with the WMMA's scalar output dtype, in first-use order.
+std::vector<std::pair<Arg, DType>> WmmaArgs(std::span<const UOp> uops);
+// tinygrad's _nms: the member names of `n`-wide vector types: x y z w a..l, then v16..v31.
+std::vector<std::string> VectorMemberNames(int n);
+
 }  // namespace tg
 
 #endif  // TINYGRAD_RENDERER_C_CSTYLE_H_

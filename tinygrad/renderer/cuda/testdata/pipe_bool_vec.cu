@@ -1,0 +1,22 @@
+#define INFINITY (__int_as_float(0x7f800000))
+#define NAN (__int_as_float(0x7fffffff))
+template <class T, class F> __device__ __forceinline__ T tg_bitcast(F v) { union U { F f; T t; }; U u; u.f = v; return u.t; }
+extern "C" __global__ void __launch_bounds__(1) E_4_4n14(bool* data0_16, bool* data1_16, bool* data2_16) {
+  int gidx0 = blockIdx.x; /* 4 */
+  int alu0 = (gidx0<<2);
+  int alu1 = (alu0+1);
+  bool val0 = (*(data1_16+alu1));
+  int alu2 = (alu0+2);
+  bool val1 = (*(data1_16+alu2));
+  int alu3 = (alu0+3);
+  bool val2 = (*(data1_16+alu3));
+  bool val3 = (*(data1_16+alu0));
+  bool val4 = (*(data2_16+alu1));
+  bool val5 = (*(data2_16+alu2));
+  bool val6 = (*(data2_16+alu3));
+  bool val7 = (*(data2_16+alu0));
+  *(data0_16+alu1) = (val0&val4);
+  *(data0_16+alu2) = (val1&val5);
+  *(data0_16+alu3) = (val2&val6);
+  *(data0_16+alu0) = (val3&val7);
+}

@@ -1,0 +1,10 @@
+#define INFINITY (__int_as_float(0x7f800000))
+#define NAN (__int_as_float(0x7fffffff))
+template <class T, class F> __device__ __forceinline__ T tg_bitcast(F v) { union U { F f; T t; }; U u; u.f = v; return u.t; }
+#include <cuda_fp16.h>
+extern "C" __global__ void __launch_bounds__(1) consts_half(half* data0_4) {
+  *(data0_4+0) = ((half)(INFINITY));
+  *(data0_4+1) = ((half)(-INFINITY));
+  *(data0_4+2) = ((half)(NAN));
+  *(data0_4+3) = ((half)(1.5f));
+}

@@ -1,0 +1,22 @@
+#define INFINITY (__int_as_float(0x7f800000))
+#define NAN (__int_as_float(0x7fffffff))
+template <class T, class F> __device__ __forceinline__ T tg_bitcast(F v) { union U { F f; T t; }; U u; u.f = v; return u.t; }
+extern "C" __global__ void __launch_bounds__(4) E_4_4n12(long* data0_16, long* data1_16, unsigned long* data2_16) {
+  int lidx0 = threadIdx.x; /* 4 */
+  int alu0 = (lidx0<<2);
+  int alu1 = (alu0+1);
+  long val0 = (*(data1_16+alu1));
+  int alu2 = (alu0+2);
+  long val1 = (*(data1_16+alu2));
+  int alu3 = (alu0+3);
+  long val2 = (*(data1_16+alu3));
+  long val3 = (*(data1_16+alu0));
+  unsigned long val4 = (*(data2_16+alu1));
+  unsigned long val5 = (*(data2_16+alu2));
+  unsigned long val6 = (*(data2_16+alu3));
+  unsigned long val7 = (*(data2_16+alu0));
+  *(data0_16+alu1) = ((val0*3ll)+((long)(val4)));
+  *(data0_16+alu2) = ((val1*3ll)+((long)(val5)));
+  *(data0_16+alu3) = ((val2*3ll)+((long)(val6)));
+  *(data0_16+alu0) = ((val3*3ll)+((long)(val7)));
+}

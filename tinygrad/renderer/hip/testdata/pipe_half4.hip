@@ -1,0 +1,14 @@
+typedef long unsigned int size_t;
+#define half _Float16
+extern "C" __attribute__((device, const)) size_t __ockl_get_local_id(unsigned int);
+extern "C" __attribute__((device, const)) size_t __ockl_get_group_id(unsigned int);
+extern "C" __attribute__((device, const)) size_t __ockl_get_local_size(unsigned int);
+typedef half half4 __attribute__((ext_vector_type(4)));
+static inline __attribute__((device)) half4 make_half4(half x, half y, half z, half w) { return { x, y, z, w }; }
+extern "C" __attribute__((global)) void __attribute__((amdgpu_flat_work_group_size(1, 1))) E_4_4n4(half* data0_16, half* data1_16, half* data2_16) {
+  int gidx0 = __ockl_get_group_id(0); /* 4 */
+  int alu0 = (gidx0<<2);
+  half4 val0 = (*((half4*)((data1_16+alu0))));
+  half4 val1 = (*((half4*)((data2_16+alu0))));
+  *((half4*)((data0_16+alu0))) = make_half4((val0.x+val1.x),(val0.y+val1.y),(val0.z+val1.z),(val0.w+val1.w));
+}
