@@ -84,7 +84,9 @@ bool IsLlvmIr(const std::string& src) {
 
 class CpuDevice : public Device {
  public:
-  explicit CpuDevice(std::string name) : name_(std::move(name)) {
+  explicit CpuDevice(std::string name)
+      : name_(std::move(name)), renderer_(CpuRendererOptions::FromConfig(GetConfig())),
+        llvm_renderer_(CpuRendererOptions::FromConfig(GetConfig())) {
     renderer_.device = "CPU";
   }
   const std::string& name() const override { return name_; }

@@ -165,14 +165,14 @@ TEST_P(LlvmRunTest, SameResultsAsClang) {
   UOp ast = LoadAst(GetParam());
   ASSERT_TRUE(static_cast<bool>(ast));
   ScopedConfig scoped(TestConfig());
-  absl::StatusOr<ProgramSpec> lp = GetProgram(ast, LLVMRenderer(GetConfig()));
+  absl::StatusOr<ProgramSpec> lp = GetProgram(ast, LLVMRenderer(CpuRendererOptions::FromConfig(GetConfig())));
   ASSERT_TRUE(lp.ok()) << lp.status();
   // the threaded cases take a core id
   if (GetParam().starts_with("thr_")) {
     EXPECT_NE(lp->src.find("i32 %core_id)"), std::string::npos) << lp->src;
     EXPECT_GT(lp->global_size[0].arg().int64(), 1);
   }
-  ClangRenderer cren(GetConfig());
+  ClangRenderer cren(CpuRendererOptions::FromConfig(GetConfig()));
   absl::StatusOr<ProgramSpec> cp = GetProgram(ast, cren);
   ASSERT_TRUE(cp.ok()) << cp.status();
   // the buffers, by DEFINE_GLOBAL slot
@@ -225,7 +225,7 @@ TEST(LlvmRunTest, Bf16AgainstHandComputed) {
   ScopedConfig scoped(TestConfig());
   for (const std::string name : {"pipe_bf16", "pipe_to_bf16"}) {
     SCOPED_TRACE(name);
-    absl::StatusOr<ProgramSpec> p = GetProgram(LoadAst(name), LLVMRenderer(GetConfig()));
+    absl::StatusOr<ProgramSpec> p = GetProgram(LoadAst(name), LLVMRenderer(CpuRendererOptions::FromConfig(GetConfig())));
     ASSERT_TRUE(p.ok()) << p.status();
     // both kernels are out[16] = f(in[16]); pipe_bf16: float(bf16 x * 2 + 1), pipe_to_bf16: bf16(x)
     bool to_bf16 = name == "pipe_to_bf16";
