@@ -245,18 +245,16 @@ TEST(LlvmRunTest, Bf16AgainstHandComputed) {
 
 // The CPU device renders, compiles and loads with LLVM under CPU_LLVM=1, with its own id.
 TEST(LlvmCpuDeviceTest, CpuLlvmSwitchesRendererAndCompiler) {
-  absl::StatusOr<Device*> dev = GetDevice("CPU");
-  ASSERT_TRUE(dev.ok()) << dev.status();
   Config c = TestConfig();
   c.cpu_llvm = 0;
-  std::string clang_id;
-  {
-    ScopedConfig scoped(c);
-    EXPECT_EQ(dynamic_cast<const LLVMRenderer*>(&(*dev)->renderer()), nullptr);
-    clang_id = (*dev)->compiler_id();
-  }
+  absl::StatusOr<Device*> clang_dev = GetDevice("CPU", DeviceOptions::FromConfig(c));
+  ASSERT_TRUE(clang_dev.ok()) << clang_dev.status();
+  EXPECT_EQ(dynamic_cast<const LLVMRenderer*>(&(*clang_dev)->renderer()), nullptr);
+  std::string clang_id = (*clang_dev)->compiler_id();
   c.cpu_llvm = 1;
   ScopedConfig scoped(c);
+  absl::StatusOr<Device*> dev = GetDevice("CPU", DeviceOptions::FromConfig(c));
+  ASSERT_TRUE(dev.ok()) << dev.status();
   EXPECT_NE(dynamic_cast<const LLVMRenderer*>(&(*dev)->renderer()), nullptr);
   EXPECT_NE((*dev)->compiler_id(), clang_id);
   absl::StatusOr<ProgramSpec> p = GetProgram(LoadAst("pipe_add_float"), (*dev)->renderer());
