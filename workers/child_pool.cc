@@ -232,7 +232,7 @@ void ChildPool::Impl::OnSpawned(int i, absl::StatusOr<SpawnedChild> c, TimePoint
   s.kill_kind.reset();
   s.kill_detail.clear();
   s.timer = Timer::kStartup;
-  s.deadline = After(now, FloatSeconds(opt.startup_timeout_s));
+  s.deadline = After(now, opt.startup_timeout);
   SetPid(i, s.proc.pid);
 }
 
@@ -520,7 +520,7 @@ void ChildPool::Impl::CheckTimers(TimePoint now) {
       case Timer::kRespawn: RequestSpawn(i); break;
       case Timer::kStartup:
         Kill(i, JobOutcomeKind::kTimeout,
-             absl::StrCat("did not become ready within ", Secs(FloatSeconds(opt.startup_timeout_s))));
+             absl::StrCat("did not become ready within ", Secs(opt.startup_timeout)));
         break;
       case Timer::kPrepare:
         Kill(i, JobOutcomeKind::kTimeout, absl::StrCat("prepared longer than ", Secs(l->prepare_timeout)));
@@ -672,7 +672,7 @@ void ChildPool::Impl::ShutdownChildren() {
   // Wait for the children to exit, up to the grace period, then kill the rest. Real time: no
   // test advances its clock while the pool shuts down.
   using Steady = std::chrono::steady_clock;
-  Steady::time_point give_up = Steady::now() + FromSeconds(std::clamp(opt.exit_grace_s, 0.0, 1e7));
+  Steady::time_point give_up = Steady::now() + FromSeconds(std::clamp(opt.exit_grace.count(), 0.0, 1e7));
   while (true) {
     std::vector<pollfd> fds;
     std::vector<int> idx;

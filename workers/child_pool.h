@@ -112,8 +112,8 @@ struct ChildPoolOptions {
   // a child sending a bigger response is killed. Children must accept at least this much
   // (ChildLoopOptions::max_frame_bytes, same default).
   size_t max_frame_bytes = kDefaultMaxFrameBytes;
-  double startup_timeout_s = 30;  // spawn -> the child's ready frame
-  double exit_grace_s = 2;        // Shutdown: EOF -> exit, before SIGKILL (real time)
+  FloatSeconds startup_timeout{30};  // spawn -> the child's ready frame
+  FloatSeconds exit_grace{2};        // Shutdown: EOF -> exit, before SIGKILL (real time)
   // The clock of deadlines, start-failure backoff and the outcomes' phase times; null: the
   // machine's. A test's FakeClock decides when a job overruns: call CheckDeadlines after
   // moving it.
@@ -159,7 +159,7 @@ class ChildPool {
   JobOutcome Run(std::string request, const JobLimits& limits);
 
   // Fails queued jobs and kills running ones (kLost), closes idle children's connections
-  // (they exit), SIGKILLs any child still alive after exit_grace_s, reaps every child, and
+  // (they exit), SIGKILLs any child still alive after exit_grace, reaps every child, and
   // joins the supervisor thread. Idempotent. Must not be called from a callback.
   void Shutdown();
 

@@ -561,6 +561,16 @@ TEST(ChildPoolTest, CreateFailsForABadProgram) {
   EXPECT_FALSE(ChildPool::Create({.argv = {}}).ok());
 }
 
+// A child that starts but never says ready is killed when startup_timeout has passed, and
+// Create says why. (Real time, but the outcome holds on any machine: the child never gets ready.)
+TEST(ChildPoolTest, ChildThatNeverGetsReadyTimesOut) {
+  absl::StatusOr<std::unique_ptr<ChildPool>> p = ChildPool::Create(
+      {.argv = {g_child, "--never-ready"}, .children = 1, .startup_timeout = std::chrono::milliseconds(100)});
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.status().message().find("did not become ready within 0.1 s"), std::string_view::npos)
+      << p.status();
+}
+
 // The pool's parent is SIGKILLed (no destructor, no Shutdown): its children, one of them
 // spinning on the device, die with it.
 TEST(ChildPoolTest, ChildrenDieWithTheirParent) {

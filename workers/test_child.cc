@@ -2,6 +2,8 @@
 // A child program for ChildPool tests and benchmarks: each request names a behavior, good or
 // bad, that a candidate kernel might show.
 //
+// Run with `--never-ready` it never sends its ready frame (it waits to be killed).
+//
 // Requests ("name[:arg][@device]"; "@device" does the bad thing while holding the device):
 //   echo:TEXT     responds TEXT (no device)
 //   pid           responds the child's pid
@@ -179,4 +181,9 @@ std::string Handle(std::string_view request, DeviceGate& gate) {
 
 }  // namespace
 
-int main() { return tg::workers::RunChildLoop(Handle); }
+// `--never-ready`: starts but never says ready (the pool's startup timeout), until killed.
+int main(int argc, char** argv) {
+  if (argc > 1 && std::string_view(argv[1]) == "--never-ready")
+    while (true) pause();
+  return tg::workers::RunChildLoop(Handle);
+}

@@ -38,8 +38,10 @@ std::vector<NamedKernel> Schedule(const Workload& w) {
   return ScheduleRoots(w.name, w.build(w.Defaults()).outputs);
 }
 
+// Threads on 8 cores whatever this machine has, so the optimized kernels carry THREAD opts
+// everywhere.
 const Renderer& Clang() {
-  static const ClangRenderer* const kRen = new ClangRenderer();
+  static const ClangRenderer* const kRen = new ClangRenderer({.threads = true, .cpu_count = 8});
   return *kRen;
 }
 

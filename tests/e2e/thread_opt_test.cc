@@ -29,8 +29,8 @@ UOp RowSumAst() {
 }
 
 // Runs the kernel with `opts` applied; the 64 outputs.
-std::vector<float> RunRowSum(const std::vector<Opt>& opts, const std::vector<float>& input, ProgramSpec* spec_out) {
-  Device* dev = *GetDevice("CPU");
+std::vector<float> RunRowSum(Device* dev, const std::vector<Opt>& opts, const std::vector<float>& input,
+                             ProgramSpec* spec_out) {
   KernelInfo ki;
   ki.opts_to_apply.emplace();
   for (const Opt& o : opts) ki.opts_to_apply->push_back(OptToArg(o));
@@ -58,14 +58,12 @@ std::vector<float> RunRowSum(const std::vector<Opt>& opts, const std::vector<flo
 }
 
 TEST(ThreadOptTest, ThreadedKernelMatchesTheUnthreadedOne) {
-  Device* dev = *GetDevice("CPU");
-  const Renderer& ren = dev->renderer();
-  if (!ren.has_threads || !ren.global_max || (*ren.global_max)[0] < 2)
-    GTEST_SKIP() << "CPU renderer without at least 2 threads (THREADS=0 or CPU_COUNT=1)";
-  Config cfg = GetConfig();
-  cfg.noopt = true;
-  cfg.beam = 0;
-  ScopedConfig scoped(cfg);
+  // Two cores whatever this machine has (on one core the threads take turns).
+  DeviceOptions two_cores;
+  two_cores.cpu.renderer = {.threads = true, .cpu_count = 2};
+  two_cores.cpu.cachelevel = 0;
+  absl::StatusOr<Device*> dev = GetDevice("CPU", two_cores);
+  ASSERT_TRUE(dev.ok()) << dev.status();
   std::vector<float> input(2048);
   for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<float>(i % 7) - 2.5f;
   std::vector<float> want(64, 0.0f);
@@ -73,15 +71,15 @@ TEST(ThreadOptTest, ThreadedKernelMatchesTheUnthreadedOne) {
     for (int j = 0; j < 32; ++j) want[i] += input[i * 32 + j];
 
   ProgramSpec plain, threaded, threaded_upcast;
-  EXPECT_EQ(RunRowSum({}, input, &plain), want);
+  EXPECT_EQ(RunRowSum(*dev, {}, input, &plain), want);
   EXPECT_EQ(plain.global_size[0].arg().int64(), 1);
 
-  EXPECT_EQ(RunRowSum({{OptOps::THREAD, 0, int64_t{2}}}, input, &threaded), want);
+  EXPECT_EQ(RunRowSum(*dev, {{OptOps::THREAD, 0, int64_t{2}}}, input, &threaded), want);
   EXPECT_EQ(threaded.global_size[0].arg().int64(), 2) << "two cores launched";
   EXPECT_NE(threaded.src.find("core_id"), std::string::npos) << threaded.src;
 
   // THREAD with vector code on the rest of the axis
-  EXPECT_EQ(RunRowSum({{OptOps::THREAD, 0, int64_t{2}}, {OptOps::UPCAST, 0, int64_t{4}}, {OptOps::UNROLL, 0, int64_t{4}}},
+  EXPECT_EQ(RunRowSum(*dev, {{OptOps::THREAD, 0, int64_t{2}}, {OptOps::UPCAST, 0, int64_t{4}}, {OptOps::UNROLL, 0, int64_t{4}}},
                 input, &threaded_upcast),
             want);
   EXPECT_EQ(threaded_upcast.global_size[0].arg().int64(), 2);

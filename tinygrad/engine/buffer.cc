@@ -21,7 +21,8 @@ bool Buffer::is_allocated() const { return base_ ? base_->is_allocated() : raw_ 
 absl::Status Buffer::EnsureAllocated() {
   if (base_) return base_->EnsureAllocated();
   if (raw_) return absl::OkStatus();
-  ASSIGN_OR_RETURN(Device * dev, GetDevice(device_));
+  // How the device compiles does not change its memory: any options allocate the same.
+  ASSIGN_OR_RETURN(Device * dev, GetDevice(device_, DeviceOptions()));
   // Zero-size buffers still get an address: kernels may take them as (unused) arguments.
   ASSIGN_OR_RETURN(raw_, dev->Allocate(std::max<size_t>(nbytes(), 1)));
   return absl::OkStatus();

@@ -1,7 +1,9 @@
 // File: tinygrad/engine/cpu_device.cc
 // Port of tinygrad/runtime/ops_cpu.py's CPUDevice: ClangRenderer + clang + in-process loading,
 // or with CPU_LLVM=1 (tinygrad's CompilerPair(LLVMRenderer, CPULLVMCompiler)) LLVMRenderer +
-// libLLVM in-process + ORC loading.
+// libLLVM in-process + ORC loading. The pair is fixed when the device is made (tinygrad picks it
+// from its ContextVars at each access): the device registry (device.cc) keeps a device per
+// options, so a changed setting reaches the next GetDevice, never a device already handed out.
 //
 // The clang of the default path runs in this process (runtime/cpu/clang_inprocess.h: libclang-cpp,
 // the reference's `clang -c` flags, an object loaded by ORC like tinygrad's jit_loader loads
@@ -13,6 +15,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "tinygrad/base/check.h"
@@ -84,41 +87,40 @@ bool IsLlvmIr(const std::string& src) {
 
 class CpuDevice : public Device {
  public:
-  explicit CpuDevice(std::string name) : name_(std::move(name)) {
-    renderer_.device = "CPU";
+  CpuDevice(std::string name, const CpuDeviceOptions& options)
+      : name_(std::move(name)), options_(options), clang_renderer_(options.renderer),
+        llvm_renderer_(options.renderer) {
+    clang_renderer_.device = "CPU";
   }
   const std::string& name() const override { return name_; }
-  // CPU_LLVM picks the renderer per call, as the compiler, so a ScopedConfig switches both.
   const Renderer& renderer() const override {
-    if (GetConfig().cpu_llvm != 0) return llvm_renderer_;
-    return renderer_;
+    if (options_.llvm) return llvm_renderer_;
+    return clang_renderer_;
   }
   std::string compiler_id() const override {
-    if (GetConfig().cpu_llvm != 0) return LlvmCompilerFor(GetConfig())->id();
-    if (UsesInProcessClang(GetConfig())) return InProcessCompiler()->id();
-    std::shared_ptr<ClangCompiler> compiler = Compiler();
-    std::string id = compiler->options().cc;
-    for (const std::string& f : compiler->options().flags) absl::StrAppend(&id, " ", f);
+    if (options_.llvm) return Llvm().id();
+    if (UsesInProcessClang()) return InProcessClang().id();
+    const ClangCompilerOptions& o = ProcessClang().options();
+    std::string id = o.cc;
+    for (const std::string& f : o.flags) absl::StrAppend(&id, " ", f);
     return id;
   }
   absl::StatusOr<std::string> Compile(const ProgramSpec& spec) override {
-    // CPU_LLVM picks the compiler, but C source (rendered before the switch, or written by
-    // hand) still goes to clang: only LLVM IR can go to LLVM
-    if (GetConfig().cpu_llvm != 0 && IsLlvmIr(spec.src)) {
+    // CPU_LLVM picks the compiler, but C source (written by hand, or rendered by a device
+    // without it) still goes to clang: only LLVM IR can go to LLVM
+    if (options_.llvm && IsLlvmIr(spec.src)) {
       ASSIGN_OR_RETURN(std::string ir, WithLlvmCpuEntry(spec.src, spec.function_name));
-      return LlvmCompilerFor(GetConfig())->Compile(ir);
+      return Llvm().Compile(ir);
     }
-    if (UsesInProcessClang(GetConfig()))
-      return InProcessCompiler()->Compile(WithCpuEntry(spec.src, spec.function_name,
-                                                       static_cast<int>(spec.globals.size()),
-                                                       static_cast<int>(spec.vars.size())));
-    return Compiler()->Compile(WithCpuEntry(spec.src, spec.function_name,
-                                            static_cast<int>(spec.globals.size()),
-                                            static_cast<int>(spec.vars.size())));
+    std::string src = WithCpuEntry(spec.src, spec.function_name,
+                                   static_cast<int>(spec.globals.size()),
+                                   static_cast<int>(spec.vars.size()));
+    if (UsesInProcessClang()) return InProcessClang().Compile(src);
+    return ProcessClang().Compile(src);
   }
   absl::StatusOr<std::unique_ptr<Program>> Load(const std::string& function_name,
                                                 const std::string& lib) override {
-    // what the bytes are decides the loader, whatever CPU_LLVM says now
+    // what the bytes are decides the loader, whichever device compiled them
     if (IsRelocatableObject(lib)) {
       ASSIGN_OR_RETURN(CpuProgram p, LoadLlvmObject(lib, function_name));
       return std::make_unique<CpuKernel>(std::move(p));
@@ -133,56 +135,55 @@ class CpuDevice : public Device {
 
  private:
   // CPU_CC unset or plain "clang" (and not CPU_LLVM): compile with clang in this process.
-  static bool UsesInProcessClang(const Config& c) {
-    return c.cpu_llvm == 0 && (c.cc.empty() || c.cc == "clang");
+  bool UsesInProcessClang() const {
+    return !options_.llvm && (options_.cc.empty() || options_.cc == "clang");
   }
-  // The in-process clang for the current CACHELEVEL and cache dir (kept while they hold: its
-  // construction runs the clang driver once).
-  std::shared_ptr<ClangInProcessCompiler> InProcessCompiler() const {
-    const Config& c = GetConfig();
-    std::lock_guard<std::mutex> lock(mu_);
-    if (inprocess_ == nullptr || inprocess_->options().cachelevel != c.cachelevel ||
-        inprocess_->options().cache_dir != c.cache_dir)
-      inprocess_ = std::make_shared<ClangInProcessCompiler>(ClangInProcessOptions::FromConfig(c));
-    return inprocess_;
+  // The compilers are built on first use: the in-process clang runs the clang driver when it
+  // is built, which a device on another path never needs. Compile() is thread-safe on each.
+  ClangInProcessCompiler& InProcessClang() const {
+    std::call_once(inprocess_once_, [&] {
+      ClangInProcessOptions o;
+      o.cachelevel = options_.cachelevel;
+      o.cache_dir = options_.cache_dir;
+      inprocess_ = std::make_unique<ClangInProcessCompiler>(std::move(o));
+    });
+    return *inprocess_;
   }
-  // The compiler for the current settings. tinygrad reads CC at every compile, so a changed
-  // Config (CPU_CC, CACHELEVEL, the cache dir) must reach the next compile, not only the first
-  // one this device ever did; the compiler (and its in-memory cache) is kept while they hold.
-  std::shared_ptr<ClangCompiler> Compiler() const {
-    const Config& c = GetConfig();
-    std::string cc = c.cc.empty() ? ClangCompilerOptions().cc : c.cc;
-    std::lock_guard<std::mutex> lock(mu_);
-    if (compiler_ == nullptr || compiler_->options().cc != cc ||
-        compiler_->options().cachelevel != c.cachelevel ||
-        compiler_->options().cache_dir != c.cache_dir)
-      compiler_ = std::make_shared<ClangCompiler>(ClangCompilerOptions::FromConfig(c));
-    return compiler_;
+  ClangCompiler& ProcessClang() const {
+    std::call_once(process_once_, [&] {
+      ClangCompilerOptions o;
+      if (!options_.cc.empty()) o.cc = options_.cc;
+      o.cachelevel = options_.cachelevel;
+      o.cache_dir = options_.cache_dir;
+      process_ = std::make_unique<ClangCompiler>(std::move(o));
+    });
+    return *process_;
   }
-  // The same for the LLVM compiler (LLVMOPT, CACHELEVEL, the cache dir).
-  std::shared_ptr<LlvmCompiler> LlvmCompilerFor(const Config& c) const {
-    LlvmCompilerOptions want = LlvmCompilerOptions::FromConfig(c);
-    std::lock_guard<std::mutex> lock(mu_);
-    if (llvm_compiler_ == nullptr || llvm_compiler_->options().optimize != want.optimize ||
-        llvm_compiler_->options().cachelevel != want.cachelevel ||
-        llvm_compiler_->options().cache_dir != want.cache_dir)
-      llvm_compiler_ = std::make_shared<LlvmCompiler>(want);
-    return llvm_compiler_;
+  LlvmCompiler& Llvm() const {
+    std::call_once(llvm_once_, [&] {
+      LlvmCompilerOptions o;
+      o.optimize = options_.llvm_optimize;
+      o.cachelevel = options_.cachelevel;
+      o.cache_dir = options_.cache_dir;
+      llvm_ = std::make_unique<LlvmCompiler>(std::move(o));
+    });
+    return *llvm_;
   }
 
-  std::string name_;
-  ClangRenderer renderer_;
+  const std::string name_;
+  const CpuDeviceOptions options_;
+  ClangRenderer clang_renderer_;
   LLVMRenderer llvm_renderer_;
-  mutable std::mutex mu_;
-  mutable std::shared_ptr<ClangCompiler> compiler_;
-  mutable std::shared_ptr<ClangInProcessCompiler> inprocess_;
-  mutable std::shared_ptr<LlvmCompiler> llvm_compiler_;
+  mutable std::once_flag inprocess_once_, process_once_, llvm_once_;
+  mutable std::unique_ptr<ClangInProcessCompiler> inprocess_;
+  mutable std::unique_ptr<ClangCompiler> process_;
+  mutable std::unique_ptr<LlvmCompiler> llvm_;
 };
 
 }  // namespace
 
-std::unique_ptr<Device> MakeCpuDevice(const std::string& name) {
-  return std::make_unique<CpuDevice>(name);
+std::unique_ptr<Device> MakeCpuDevice(const std::string& name, const CpuDeviceOptions& options) {
+  return std::make_unique<CpuDevice>(name, options);
 }
 
 }  // namespace tg

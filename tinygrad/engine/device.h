@@ -6,8 +6,13 @@
 // programs and allocates memory. Backends are wired explicitly in GetDevice() (no static
 // registration): "CPU" is clang-compiled C run in this process.
 //
+// How a device renders and compiles (tinygrad's CPU_LLVM, CPU_CC, ...) is a DeviceOptions value
+// it takes when it is made, and never changes after. The registry keeps one device per (name,
+// options), so code that was handed options gets the device they describe, and a program whose
+// settings change (a ScopedConfig around a realize) gets another device, not a changed one.
+//
 // Example:
-//   ASSIGN_OR_RETURN(Device* dev, GetDevice("CPU"));
+//   ASSIGN_OR_RETURN(Device* dev, GetDevice("CPU", DeviceOptions::FromConfig(config)));
 //   ASSIGN_OR_RETURN(std::string lib, dev->Compile(spec));
 //   ASSIGN_OR_RETURN(auto prog, dev->Load(spec.function_name, lib));
 #ifndef TINYGRAD_ENGINE_DEVICE_H_
@@ -22,7 +27,9 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "tinygrad/base/config.h"
 #include "tinygrad/codegen/renderer.h"
+#include "tinygrad/engine/cpu_device_options.h"
 
 namespace tg {
 
@@ -65,7 +72,24 @@ class Device {
   virtual absl::StatusOr<std::shared_ptr<RawBuffer>> Allocate(size_t nbytes) = 0;
 };
 
-// The device named `name` ("CPU", "CPU:0"): created on first use, lives for the process.
+// The options of every backend; a device reads those of its kind.
+struct DeviceOptions {
+  CpuDeviceOptions cpu;
+
+  // At the edge (the Tensor API's realize, `tg`'s commands): the process's settings.
+  static DeviceOptions FromConfig(const Config& c) { return {.cpu = CpuDeviceOptions::FromConfig(c)}; }
+
+  friend bool operator==(const DeviceOptions&, const DeviceOptions&) = default;
+};
+
+// The device named `name` ("CPU", "CPU:0") made with `options`: created on first use of the
+// pair, lives for the process. Devices of one name differ only in how they render and compile;
+// memory one allocates is the same memory to every other (for CPU: this process's).
+absl::StatusOr<Device*> GetDevice(const std::string& name, const DeviceOptions& options);
+
+// GetDevice(name, DeviceOptions::FromConfig(GetConfig())): the device as the process's current
+// settings describe it. For program edges (main(), tools, tests); library code below an edge is
+// handed its Device or DeviceOptions instead.
 absl::StatusOr<Device*> GetDevice(const std::string& name);
 
 }  // namespace tg

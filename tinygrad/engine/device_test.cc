@@ -3,6 +3,7 @@
 #include "gtest/gtest.h"
 #include "tinygrad/base/config.h"
 #include "tinygrad/engine/buffer.h"
+#include "tinygrad/engine/cpu_device.h"
 #include "tinygrad/engine/device.h"
 #include "tinygrad/engine/memory.h"
 #include "tinygrad/uop/shape.h"
@@ -92,35 +93,66 @@ TEST(CpuDeviceTest, CompilesAndRunsAKernel) {
   EXPECT_EQ(y, (std::vector<float>{2, 3, 4, 5}));
 }
 
-// Regression: the device built its compiler once, so a Config changed later (CPU_CC via
-// ScopedConfig) never reached it and kernels kept compiling with the old compiler.
-TEST(CpuDeviceTest, CompilerFollowsTheCurrentConfig) {
-  Device* dev = *GetDevice("CPU");
+// A device compiles as the options it was made with say, whatever the process settings say
+// later; the registry makes one device per options value.
+TEST(CpuDeviceTest, CompilesWithTheOptionsItWasMadeWith) {
   ProgramSpec spec;
   spec.function_name = "mul3";
   spec.src = "void mul3(float* restrict data0, int core_id) { data0[0] *= 3.0f; }\n";
   spec.globals = {0};
-  ASSERT_TRUE(dev->Compile(spec).ok());  // the device has a working compiler now
-  const std::string good_id = dev->compiler_id();
+  DeviceOptions good;
+  good.cpu.cachelevel = 0;
+  DeviceOptions bad = good;
+  bad.cpu.cc = "/nonexistent/cc";
+  Device* good_dev = *GetDevice("CPU", good);
+  Device* bad_dev = *GetDevice("CPU", bad);
+  EXPECT_NE(good_dev, bad_dev);
+  EXPECT_EQ(*GetDevice("CPU", bad), bad_dev);
+  EXPECT_NE(bad_dev->compiler_id(), good_dev->compiler_id()) << "the method cache must not mix compilers";
+  {
+    Config c = GetConfig();
+    c.cc = "/nonexistent/cc";
+    ScopedConfig scoped(c);  // read by no device
+    EXPECT_TRUE(good_dev->Compile(spec).ok());
+  }
+  absl::StatusOr<std::string> lib = bad_dev->Compile(spec);
+  ASSERT_FALSE(lib.ok());
+  EXPECT_NE(lib.status().message().find("/nonexistent/cc"), std::string::npos) << lib.status();
+  EXPECT_TRUE(good_dev->Compile(spec).ok());
+}
+
+// GetDevice(name) is the edge's shortcut: the device the current settings describe, so a changed
+// Config (CPU_CC via ScopedConfig) reaches the next lookup, and the old settings give back the
+// old device.
+TEST(CpuDeviceTest, GetDeviceByNameFollowsTheCurrentConfig) {
+  Device* dev = *GetDevice("CPU");
+  EXPECT_EQ(dev, *GetDevice("CPU", DeviceOptions::FromConfig(GetConfig())));
   {
     Config c = GetConfig();
     c.cc = "/nonexistent/cc";
     c.cachelevel = 0;
     ScopedConfig bad(c);
-    EXPECT_NE(dev->compiler_id(), good_id) << "the method cache must not mix compilers";
-    auto lib = dev->Compile(spec);
-    ASSERT_FALSE(lib.ok());
-    EXPECT_NE(lib.status().message().find("/nonexistent/cc"), std::string::npos) << lib.status();
+    Device* bad_dev = *GetDevice("CPU");
+    EXPECT_NE(bad_dev, dev);
+    EXPECT_NE(bad_dev->compiler_id().find("/nonexistent/cc"), std::string::npos);
   }
-  EXPECT_EQ(dev->compiler_id(), good_id);
-  EXPECT_TRUE(dev->Compile(spec).ok());
+  EXPECT_EQ(*GetDevice("CPU"), dev);
+}
+
+// The renderer's thread limits are options too (THREADS, CPU_COUNT).
+TEST(CpuDeviceTest, RendererTakesTheThreadOptions) {
+  std::unique_ptr<Device> none = MakeCpuDevice("CPU", {.renderer = {.threads = false}});
+  EXPECT_FALSE(none->renderer().has_threads);
+  std::unique_ptr<Device> six = MakeCpuDevice("CPU", {.renderer = {.threads = true, .cpu_count = 6}});
+  EXPECT_TRUE(six->renderer().has_threads);
+  ASSERT_TRUE(six->renderer().global_max.has_value());
+  EXPECT_EQ((*six->renderer().global_max)[0], 6);
 }
 
 // The default CPU compiler is clang in this process (an ELF object, loaded by ORC); CPU_CC=clang
 // is the same; another compiler name keeps the `clang` process path (a shared object). Both
 // compute the same.
 TEST(CpuDeviceTest, DefaultClangRunsInProcess) {
-  Device* dev = *GetDevice("CPU");
   ProgramSpec spec;
   spec.function_name = "sq";
   spec.src = "void sq(float* restrict data0, const float* restrict data1, const int n, "
@@ -128,11 +160,7 @@ TEST(CpuDeviceTest, DefaultClangRunsInProcess) {
   spec.globals = {0, 1};
   spec.vars = {UOp::Variable("n", 1, 8)};
   auto run = [&](const std::string& cc) {
-    Config c = GetConfig();
-    c.cc = cc;
-    c.cpu_llvm = 0;
-    c.cachelevel = 0;
-    ScopedConfig scoped(c);
+    std::unique_ptr<Device> dev = MakeCpuDevice("CPU", {.cc = cc, .cachelevel = 0});
     auto lib = dev->Compile(spec);
     EXPECT_TRUE(lib.ok()) << lib.status();
     bool object = lib.ok() && (*lib)[16] == 1;  // ET_REL: an object, not a shared object

@@ -3,9 +3,7 @@
 #include "tinygrad/engine/opt_chooser.h"
 
 #include <atomic>
-#include <iostream>
 
-#include "tinygrad/base/config.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/uop/kernel_info.h"
 
@@ -22,14 +20,7 @@ KernelOptChooser* GetKernelOptChooser() { return g_chooser.load(); }
 
 absl::StatusOr<UOp> WithChosenOpts(const UOp& ast, Device& dev, const CodegenOptions& codegen) {
   KernelOptChooser* chooser = GetKernelOptChooser();
-  if (chooser == nullptr) {
-    static std::atomic<bool> warned{false};
-    if (GetConfig().beam >= 1 && !warned.exchange(true))
-      std::cerr << "tinygrad-cc: BEAM=" << GetConfig().beam
-                << " is set but no tuner is installed (link //autotune:tuner and install it); "
-                   "using the default opts\n";
-    return ast;
-  }
+  if (chooser == nullptr) return ast;
   if (ast.op() != Ops::SINK || !ast.tag().is_none()) return ast;
   KernelInfo ki = KernelInfo::IsKernelInfo(ast.arg()) ? KernelInfo::FromArg(ast.arg()) : KernelInfo{};
   if (ki.opts_to_apply.has_value()) return ast;

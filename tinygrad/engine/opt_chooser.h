@@ -6,8 +6,8 @@
 // which depends on the library, so it installs a KernelOptChooser instead. When one is
 // installed, Realize asks it for every kernel it compiles; opts it returns become the
 // kernel's KernelInfo.opts_to_apply, and nullopt leaves the default (the hand-coded heuristic,
-// or nothing under NOOPT). With no chooser installed, BEAM >= 1 warns once and uses the
-// default, since there is nothing that could search.
+// or nothing under NOOPT). With no chooser installed, Realize warns once about BEAM >= 1 and
+// uses the default, since there is nothing that could search.
 //
 // Example (autotune/ does this for `tg run`, `tg tune` and BEAM=n):
 //   static MyTuner tuner;              // implements KernelOptChooser

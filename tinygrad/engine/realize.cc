@@ -3,6 +3,7 @@
 // Tensor.realize's schedule -> memory plan -> run sequence.
 #include "tinygrad/engine/realize.h"
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -12,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/config.h"
 #include "tinygrad/base/status_macros.h"
@@ -32,6 +34,33 @@ namespace {
 
 using VarVals = absl::flat_hash_map<std::string, ConstValue>;
 
+// What a realize takes from the settings: read once, at the Tensor API's edge (Realize), and
+// passed to everything below it.
+struct RealizeSettings {
+  int debug = 0;  // DEBUG
+  int beam = 0;   // BEAM: only a tuner (an installed KernelOptChooser) acts on it
+  bool no_memory_planner = false;
+  CodegenOptions codegen;
+  ScheduleOptions schedule;
+  DeviceOptions device;
+
+  static RealizeSettings FromConfig(const Config& c) {
+    return {.debug = c.debug,
+            .beam = c.beam,
+            .no_memory_planner = c.no_memory_planner,
+            .codegen = CodegenOptions::FromConfig(c),
+            .schedule = ScheduleOptions::FromConfig(c),
+            .device = DeviceOptions::FromConfig(c)};
+  }
+};
+
+// What the renderer lets a kernel use that its compiler id does not say: the CPU renderers'
+// THREADS and CPU_COUNT.
+std::string RendererLimits(const Renderer& r) {
+  return absl::StrCat("threads=", r.has_threads,
+                      " global_max=", r.global_max ? absl::StrJoin(*r.global_max, ",") : "none");
+}
+
 // A compiled kernel (tinygrad's CompiledRunner).
 struct CompiledRunner {
   ProgramSpec spec;
@@ -40,7 +69,8 @@ struct CompiledRunner {
 };
 
 // tinygrad's method_cache: (device, compiler, ast key, BEAM, NOOPT, DEVECTORIZE) -> runner, plus
-// the installed opt chooser (a tuner may pick other opts than the default).
+// the renderer's thread limits, all codegen options and the installed opt chooser (a tuner may
+// pick other opts than the default).
 class MethodCache {
  public:
   static MethodCache& Get() {
@@ -48,13 +78,12 @@ class MethodCache {
     return *cache;
   }
 
-  absl::StatusOr<CompiledRunner*> GetRunner(Device& dev, const UOp& ast) {
-    const Config& c = GetConfig();
-    // The Tensor API's edge: the environment's settings become the options every pass gets.
-    const CodegenOptions codegen = CodegenOptions::FromConfig(c);
+  absl::StatusOr<CompiledRunner*> GetRunner(Device& dev, const UOp& ast, const RealizeSettings& s) {
+    const CodegenOptions& codegen = s.codegen;
     KernelOptChooser* chooser = GetKernelOptChooser();
-    Key key{dev.name(), dev.compiler_id(), ast.key(), c.beam, codegen.KeyText(),
-            chooser != nullptr ? chooser->id() : ""};
+    if (chooser == nullptr && s.beam >= 1) WarnBeamWithoutTuner(s.beam);
+    Key key{dev.name(), dev.compiler_id(), RendererLimits(dev.renderer()), ast.key(), s.beam,
+            codegen.KeyText(), chooser != nullptr ? chooser->id() : ""};
     {
       std::lock_guard<std::mutex> lock(mu_);
       if (auto it = cache_.find(key); it != cache_.end()) return it->second.get();
@@ -63,15 +92,15 @@ class MethodCache {
     ASSIGN_OR_RETURN(UOp to_lower, WithChosenOpts(ast, dev, codegen));
     ASSIGN_OR_RETURN(ProgramSpec spec, GetProgram(to_lower, dev.renderer(), codegen));
     auto t1 = std::chrono::steady_clock::now();
-    if (c.debug >= 3) {
+    if (s.debug >= 3) {
       // DEBUG>=5 already printed the AST inside GetProgram.
-      if (c.debug < 5) std::cout << PrettyPrint(ast) << "\n";
+      if (s.debug < 5) std::cout << PrettyPrint(ast) << "\n";
       std::string opts;
       for (const Arg& o : spec.applied_opts)
         absl::StrAppend(&opts, opts.empty() ? "" : ", ", o.repr());
       std::cout << "applied opts: [" << opts << "]\n";
     }
-    if (c.debug >= 4) std::cout << spec.src << "\n";
+    if (s.debug >= 4) std::cout << spec.src << "\n";
     ASSIGN_OR_RETURN(std::string lib, dev.Compile(spec));
     ASSIGN_OR_RETURN(std::unique_ptr<Program> prog, dev.Load(spec.function_name, lib));
     EngineStats& stats = GetEngineStats();
@@ -91,8 +120,17 @@ class MethodCache {
   }
 
  private:
-  // (device, compiler, AST, BEAM, codegen options' key text, opt chooser)
-  using Key = std::tuple<std::string, std::string, uint64_t, int, std::string, std::string>;
+  // BEAM >= 1 with nothing installed that could search: said once, the default opts are used.
+  static void WarnBeamWithoutTuner(int beam) {
+    static std::atomic<bool> warned{false};
+    if (!warned.exchange(true))
+      std::cerr << "tinygrad-cc: BEAM=" << beam
+                << " is set but no tuner is installed (link //autotune:tuner and install it); "
+                   "using the default opts\n";
+  }
+
+  // (device, compiler, renderer limits, AST, BEAM, codegen options' key text, opt chooser)
+  using Key = std::tuple<std::string, std::string, std::string, uint64_t, int, std::string, std::string>;
   std::mutex mu_;
   absl::flat_hash_map<Key, std::unique_ptr<CompiledRunner>> cache_;
 };
@@ -135,11 +173,10 @@ void PrintKernelLine(const std::string& device, const ProgramSpec& spec, size_t 
 }
 
 absl::Status RunKernel(const ScheduleItem& item, std::span<const std::shared_ptr<Buffer>> bufs,
-                       const VarVals& var_vals) {
-  const Config& c = GetConfig();
+                       const VarVals& var_vals, const RealizeSettings& s) {
   if (bufs.empty()) return absl::InternalError("kernel without buffers");
-  ASSIGN_OR_RETURN(Device * dev, GetDevice(bufs[0]->device()));
-  ASSIGN_OR_RETURN(CompiledRunner * runner, MethodCache::Get().GetRunner(*dev, item.ast));
+  ASSIGN_OR_RETURN(Device * dev, GetDevice(bufs[0]->device(), s.device));
+  ASSIGN_OR_RETURN(CompiledRunner * runner, MethodCache::Get().GetRunner(*dev, item.ast, s));
   const ProgramSpec& spec = runner->spec;
 
   std::vector<void*> args;
@@ -170,22 +207,22 @@ absl::Status RunKernel(const ScheduleItem& item, std::span<const std::shared_ptr
       ASSIGN_OR_RETURN((*local)[i], Infer((*spec.local_size)[i], var_vals));
     }
   }
-  bool wait = c.debug >= 1;
+  bool wait = s.debug >= 1;
   ASSIGN_OR_RETURN(double et, runner->program->Run(args, vals, global, local, wait, Program::kNoStop));
 
-  EngineStats& s = Stats();
-  s.kernel_count += 1;
-  s.time_sum_s += et;
+  EngineStats& stats = Stats();
+  stats.kernel_count += 1;
+  stats.time_sum_s += et;
   if (spec.estimates.ops) {
     absl::StatusOr<int64_t> ops = Infer(spec.estimates.ops, var_vals);
-    if (ops.ok()) s.global_ops += *ops;
+    if (ops.ok()) stats.global_ops += *ops;
   }
-  if (c.debug >= 2) PrintKernelLine(dev->name(), spec, args.size(), et, var_vals);
+  if (s.debug >= 2) PrintKernelLine(dev->name(), spec, args.size(), et, var_vals);
   runner->first_run = false;
   return absl::OkStatus();
 }
 
-absl::Status RunCopy(std::span<const std::shared_ptr<Buffer>> bufs) {
+absl::Status RunCopy(std::span<const std::shared_ptr<Buffer>> bufs, int debug) {
   if (bufs.size() != 2) return absl::InternalError("COPY needs (dest, src)");
   Buffer& dst = *bufs[0];
   Buffer& src = *bufs[1];
@@ -195,7 +232,7 @@ absl::Status RunCopy(std::span<const std::shared_ptr<Buffer>> bufs) {
   std::vector<std::byte> tmp(src.nbytes());
   RETURN_IF_ERROR(src.CopyOut(tmp));
   RETURN_IF_ERROR(dst.CopyIn(tmp));
-  if (GetConfig().debug >= 2)
+  if (debug >= 2)
     std::cout << absl::StrFormat("*** %-7s %4d copy %8d, %s <- %s\n", dst.device().substr(0, 7),
                                  Stats().kernel_count, dst.nbytes(), dst.device(), src.device());
   return absl::OkStatus();
@@ -207,12 +244,15 @@ EngineStats& GetEngineStats() { return Stats(); }
 size_t MethodCacheSize() { return MethodCache::Get().size(); }
 
 absl::StatusOr<absl::flat_hash_map<UOp, UOp>> Realize(std::span<const UOp> roots) {
+  // The Tensor API's edge: the settings are read here, once, and become the options of every
+  // pass, device and cache below.
   const Config& c = GetConfig();
+  const RealizeSettings settings = RealizeSettings::FromConfig(c);
   // SPEC >= 2 also verifies every graph rewrite's result, the scheduler's too (SPEC=1 only
   // GetProgram's ends).
   SetSpecCheckLevel(c.spec >= 2 ? 1 : 0);
   auto start = std::chrono::steady_clock::now();
-  ASSIGN_OR_RETURN(Schedule sched, CreateScheduleWithVars(UOp::Sink(roots), ScheduleOptions::FromConfig(c)));
+  ASSIGN_OR_RETURN(Schedule sched, CreateScheduleWithVars(UOp::Sink(roots), settings.schedule));
   Stats().schedule_s +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -247,7 +287,7 @@ absl::StatusOr<absl::flat_hash_map<UOp, UOp>> Realize(std::span<const UOp> roots
     if (sched.items[i].ast.op() != Ops::SINK)
       for (const auto& b : item_bufs[i]) keep.insert(b.get());
   absl::flat_hash_map<const Buffer*, std::shared_ptr<Buffer>> planned;
-  if (!c.no_memory_planner) planned = PlanMemory(item_bufs, keep);
+  if (!settings.no_memory_planner) planned = PlanMemory(item_bufs, keep);
   for (BufferList& bl : item_bufs)
     for (std::shared_ptr<Buffer>& b : bl)
       if (auto it = planned.find(b.get()); it != planned.end()) b = it->second;
@@ -260,10 +300,10 @@ absl::StatusOr<absl::flat_hash_map<UOp, UOp>> Realize(std::span<const UOp> roots
     for (const auto& [name, v] : item.fixedvars) vars[name] = ConstValue(v);
     switch (item.ast.op()) {
       case Ops::SINK:
-        RETURN_IF_ERROR(RunKernel(item, item_bufs[i], vars));
+        RETURN_IF_ERROR(RunKernel(item, item_bufs[i], vars, settings));
         break;
       case Ops::COPY:
-        RETURN_IF_ERROR(RunCopy(item_bufs[i]));
+        RETURN_IF_ERROR(RunCopy(item_bufs[i], settings.debug));
         break;
       case Ops::BUFFER_VIEW:
         break;  // the view was set up above
@@ -273,7 +313,7 @@ absl::StatusOr<absl::flat_hash_map<UOp, UOp>> Realize(std::span<const UOp> roots
     }
   }
   table.Sweep();
-  if (c.debug >= 1) {
+  if (settings.debug >= 1) {
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::cout << absl::StrFormat("realized %d kernels in %.2f ms (kernel time %.2f ms)%s\n",
                                  Stats().kernel_count - kernels_before, wall * 1e3,

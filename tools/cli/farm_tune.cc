@@ -147,7 +147,7 @@ absl::StatusOr<std::vector<autotune::KernelTuning>> FarmTuneKernels(const std::v
 
   ASSIGN_OR_RETURN(std::unique_ptr<farm::Broker> broker,
                    farm::Broker::Start({.endpoint = endpoint, .security = sec, .status_endpoint = status_ep,
-                                        .context = &ctx}));
+                                        .clock = flags.clock, .context = &ctx}));
   std::printf("farm: workers connect to %s%s%s\n", broker->endpoint().c_str(),
               broker->status_endpoint().empty() ? "" : ", status: tg farm status --connect ",
               broker->status_endpoint().c_str());

@@ -20,6 +20,7 @@
 
 #include "absl/status/statusor.h"
 #include "autotune/tuner.h"
+#include "tinygrad/base/clock.h"
 #include "tinygrad/engine/device.h"
 #include "tinygrad/uop/uop.h"
 #include "tools/cli/security_flags.h"
@@ -32,7 +33,11 @@ struct FarmTuneFlags {
   std::string status_bind;    // status socket ("": ipc next to the local socket, if any)
   SecurityFlags security;     // --key (CURVE on tcp://), --allow (workers' public keys), --insecure
   bool fake_timing = false;   // local workers with --fake-timing (tests only)
-  double wait_for_workers_s = 60;  // how long to wait for the first worker
+  double wait_for_workers_s = 60;  // how long to wait for the first worker (real time)
+  // The broker's clock (heartbeats, and when a silent worker is dead); null: the machine's. A
+  // test's FakeClock, shared with its workers, keeps the farm's liveness decisions off the
+  // machine's speed.
+  Clock* clock = nullptr;
 };
 
 // True when any farm flag is set.

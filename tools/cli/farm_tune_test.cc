@@ -2,6 +2,11 @@
 // The farm mode of `tg tune` as a coordinator bound on ipc:// with in-test workers (the
 // `tg worker` processes of --workers N are the worker helper's): same winners as the
 // in-process tuner with fake timing, stored in the database.
+//
+// Time: the broker, the workers and the measurers share a scripted clock that never moves, so
+// nothing here is decided by how fast the machine is: no worker is ever declared dead or
+// finds the coordinator silent, no compile counts as too slow, and every time compared is a
+// fake one. Real time bounds only waits that end on any machine (workers joining, the Bye).
 #include "tools/cli/farm_tune.h"
 
 #include <stdlib.h>
@@ -18,6 +23,7 @@
 #include "autotune/measure/test_kernels.h"
 #include "gtest/gtest.h"
 #include "tinygrad/base/check.h"
+#include "tinygrad/base/clock.h"
 #include "tinygrad/base/wait_until.h"
 
 namespace tg {
@@ -33,12 +39,13 @@ TEST(FarmTuneTest, BoundCoordinatorTunesWithJoiningWorkers) {
   ASSERT_TRUE(dc.ok());
   const std::string ep = absl::StrCat("ipc://", dir, "/farm");
   std::vector<UOp> kernels = {autotune::MatmulKernel(16), autotune::AddKernel(256)};
+  FakeClock clock;
 
   // Workers keep trying to connect until the coordinator binds (ZeroMQ reconnects).
   autotune::net::ZmqContext ctx;
   std::vector<std::unique_ptr<autotune::farm::TestWorker>> workers;
   for (int i = 0; i < 2; ++i) {
-    auto m = autotune::LocalMeasurer::Create({.compile_threads = 1, .fake_timing = true});
+    auto m = autotune::LocalMeasurer::Create({.compile_threads = 1, .fake_timing = true, .clock = &clock});
     ASSERT_TRUE(m.ok());
     std::shared_ptr<autotune::LocalMeasurer> lm = *std::move(m);
     workers.push_back(std::make_unique<autotune::farm::TestWorker>(
@@ -49,6 +56,7 @@ TEST(FarmTuneTest, BoundCoordinatorTunesWithJoiningWorkers) {
                  // The broker's interval (BrokerOptions' default): a worker waits 5 of the
                  // broker's heartbeats before it calls it silent, not 1.
                  .heartbeat = std::chrono::milliseconds(1000),
+                 .clock = &clock,
                  .measure = [lm](const autotune::KernelTask& t, std::span<const std::vector<Opt>> c,
                                  const autotune::MeasureOptions& o) { return lm->Measure(t, c, o); }}));
   }
@@ -57,13 +65,13 @@ TEST(FarmTuneTest, BoundCoordinatorTunesWithJoiningWorkers) {
   autotune::TunerOptions topts{.beam = 2, .db = absl::StrCat(dir, "/t.db"), .settings = settings};
   int lines = 0;
   absl::StatusOr<std::vector<autotune::KernelTuning>> r =
-      FarmTuneKernels(kernels, **dev, topts, {.bind = ep, .wait_for_workers_s = 30},
+      FarmTuneKernels(kernels, **dev, topts, {.bind = ep, .wait_for_workers_s = 30, .clock = &clock},
                       [&](const std::string&) { ++lines; });
   ASSERT_TRUE(r.ok()) << r.status();
   ASSERT_EQ(r->size(), 2u);
   EXPECT_GT(lines, 0);
   // The in-process tuner with fake timing picks the same opts.
-  auto lm = autotune::LocalMeasurer::Create({.fake_timing = true});
+  auto lm = autotune::LocalMeasurer::Create({.fake_timing = true, .clock = &clock});
   ASSERT_TRUE(lm.ok());
   autotune::TunerOptions local{.beam = 2, .ignore_cache = true, .db = absl::StrCat(dir, "/local.db"),
                                .settings = settings, .measurer = std::shared_ptr<autotune::Measurer>(*std::move(lm))};

@@ -125,7 +125,7 @@ int CheckRenderer(const std::string& renderer, const Renderer& ren, const Codege
 
 TEST(HandCodedOptimizations, MatchesReferenceOnClang) {
   Config c = GoldenConfig();
-  ClangRenderer ren(c);
+  ClangRenderer ren(CpuRendererOptions::FromConfig(c));
   int total = 0;
   int matched = CheckRenderer("cpu", ren, CodegenOptions::FromConfig(c), &total);
   EXPECT_GT(total, 80);
@@ -159,7 +159,7 @@ TEST(HandCodedOptimizations, MatchesReferenceUnderSettingVariants) {
       else if (p[0] == "THREADS") c.threads = val;
       else FAIL() << "unknown setting " << kv;
     }
-    ClangRenderer clang(c);
+    ClangRenderer clang(CpuRendererOptions::FromConfig(c));
     const Renderer& ren = v.base == "cpu" ? static_cast<const Renderer&>(clang) : CudaLikeRenderer();
     int total = 0;
     int matched = CheckRenderer(v.name, ren, CodegenOptions::FromConfig(c), &total);
@@ -172,7 +172,7 @@ TEST(HandCodedOptimizations, MatchesReferenceUnderSettingVariants) {
 // The whole pipeline with the heuristic wired into ApplyOpts renders the reference's C.
 TEST(HandCodedOptimizations, GetProgramRendersReferenceC) {
   Config c = GoldenConfig();
-  ClangRenderer ren(c);
+  ClangRenderer ren(CpuRendererOptions::FromConfig(c));
   const CodegenOptions options = CodegenOptions::FromConfig(c);
   std::vector<std::string> lines = ReadLines("tinygrad/codegen/opt/testdata/heuristic_c.txt");
   int n = 0;

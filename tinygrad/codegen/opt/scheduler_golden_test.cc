@@ -80,7 +80,7 @@ const Renderer& Clang8() {
     Config c = GetConfig();
     c.cpu_count = 8;
     c.threads = 1;
-    return new ClangRenderer(c);
+    return new ClangRenderer(CpuRendererOptions::FromConfig(c));
   }();
   return *kRen;
 }
@@ -283,7 +283,7 @@ TEST(SchedulerGoldenTest, UpcastUnrollRendersTheReferenceC) {
   Config cfg = GetConfig();
   cfg.noopt = true;
   ScopedConfig scoped(cfg);
-  ClangRenderer ren(cfg);
+  ClangRenderer ren(CpuRendererOptions::FromConfig(cfg));
   int n = 0;
   for (const Block& b : Blocks(Golden(), "csrc")) {
     SCOPED_TRACE(absl::StrJoin(b.header, " "));

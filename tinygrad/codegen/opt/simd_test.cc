@@ -33,7 +33,7 @@ std::string Source(const std::vector<Opt>& opts) {
   Config c = GetConfig();
   c.threads = 0;
   ScopedConfig scoped(c);
-  ClangRenderer ren(c);
+  ClangRenderer ren(CpuRendererOptions::FromConfig(c));
   absl::StatusOr<ProgramSpec> p = GetProgram(Matmul(64).replace_arg(ki.ToArg()), ren);
   EXPECT_TRUE(p.ok()) << p.status();
   return p.ok() ? p->src : "";

@@ -12,14 +12,14 @@
 
 namespace tg {
 
-ClangRenderer::ClangRenderer(const Config& config) {
+ClangRenderer::ClangRenderer(const CpuRendererOptions& options) {
   device = "CPU";
   float4 = "(float4)";
   float4_style = {"{", "}"};
   gep_arr_threshold = 0;
   has_local = false;
-  has_threads = config.threads != 0;
-  global_max = LaunchDims{config.cpu_count, 0, 0};
+  has_threads = options.threads;
+  global_max = LaunchDims{options.cpu_count, 0, 0};
   infinity = "__builtin_inff()";
   nan = "__builtin_nanf(\"\")";
   extra_args = {"int core_id"};

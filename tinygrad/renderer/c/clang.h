@@ -5,7 +5,7 @@
 // thread index, what SPECIAL "gidx0" reads), and use clang vector extensions for float4 & co.
 //
 // Example:
-//   ClangRenderer ren;                              // reads THREADS and CPU_COUNT from GetConfig()
+//   ClangRenderer ren(CpuRendererOptions::FromConfig(config));  // THREADS and CPU_COUNT
 //   std::string src = ren.Render(linear_uops);
 #ifndef TINYGRAD_RENDERER_C_CLANG_H_
 #define TINYGRAD_RENDERER_C_CLANG_H_
@@ -14,14 +14,15 @@
 #include <string>
 #include <vector>
 
-#include "tinygrad/base/config.h"
+#include "tinygrad/renderer/c/cpu_renderer_options.h"
 #include "tinygrad/renderer/c/cstyle.h"
 
 namespace tg {
 
 class ClangRenderer : public CStyleLanguage {
  public:
-  explicit ClangRenderer(const Config& config = GetConfig());
+  // Threads and their limit from `options` (default: threads on one core).
+  explicit ClangRenderer(const CpuRendererOptions& options = {});
 
   std::string CodeForOp(Ops op, std::span<const std::string> args, DType dtype) const override;
   std::string CodeForWorkitem(char kind, std::string_view dim) const override;

@@ -42,7 +42,7 @@ std::vector<std::pair<std::string, std::string>> Sources(const std::string& name
   ScopedConfig scoped(c);
   absl::StatusOr<Schedule> s = CreateScheduleWithVars(UOp::Sink({Graph(name).uop()}));
   TG_CHECK(s.ok()) << s.status();
-  ClangRenderer ren(GetConfig());
+  ClangRenderer ren(CpuRendererOptions::FromConfig(GetConfig()));
   std::vector<std::pair<std::string, std::string>> out;
   for (const ScheduleItem& si : s->items) {
     if (si.ast.op() != Ops::SINK) continue;

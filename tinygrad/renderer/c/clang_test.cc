@@ -56,7 +56,7 @@ TEST_P(ClangGoldenTest, RendersLikeTinygrad) {
   std::filesystem::path base = std::filesystem::path(kTestdata) / GetParam();
   absl::StatusOr<std::vector<UOp>> uops = ParseLinearUOps(ReadFile(base.string() + ".uops"));
   ASSERT_TRUE(uops.ok()) << uops.status();
-  ClangRenderer ren(TestConfig());
+  ClangRenderer ren(CpuRendererOptions::FromConfig(TestConfig()));
   EXPECT_EQ(ren.Render(*uops), ReadFile(base.string() + ".c"));
 }
 
@@ -99,7 +99,7 @@ CpuProgram CompileGolden(const std::string& name, int* num_bufs) {
   absl::StatusOr<std::vector<UOp>> uops =
       ParseLinearUOps(ReadFile(std::string(kTestdata) + "/" + name + ".uops"));
   TG_CHECK(uops.ok()) << uops.status();
-  ClangRenderer ren(TestConfig());
+  ClangRenderer ren(CpuRendererOptions::FromConfig(TestConfig()));
   CStyleLanguage::Body body = ren.RenderBody(*uops);
   int bufs = 0, vars = 0;
   for (const KernelParam& p : body.bufs) (p.dtype.is_ptr() ? bufs : vars)++;
@@ -167,7 +167,7 @@ TEST(ClangRendererRunTest, IntConstsAtTheirLimits) {
     KernelInfo ki;
     ki.name = "consts";
     uops.push_back(UOp::Make(Ops::SINK, dtypes::void_, stores, ki.ToArg()));
-    ClangRenderer ren(TestConfig());
+    ClangRenderer ren(CpuRendererOptions::FromConfig(TestConfig()));
     ClangCompilerOptions o;
     o.flags = ClangCompilerOptions::DefaultFlags();
     o.cachelevel = 0;
@@ -193,7 +193,7 @@ TEST(ClangRendererTest, Capabilities) {
   Config c = TestConfig();
   c.threads = 0;
   c.cpu_count = 12;
-  ClangRenderer ren(c);
+  ClangRenderer ren(CpuRendererOptions::FromConfig(c));
   EXPECT_EQ(ren.device, "CPU");
   EXPECT_FALSE(ren.has_local);
   EXPECT_FALSE(ren.has_threads);

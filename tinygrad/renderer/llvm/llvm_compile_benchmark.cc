@@ -54,8 +54,8 @@ std::vector<ProgramSpec> Kernels(const std::string& name, bool llvm, bool noopt)
   Tensor t = Graph(name);
   absl::StatusOr<Schedule> s = CreateScheduleWithVars(UOp::Sink({t.uop()}));
   TG_CHECK(s.ok()) << s.status();
-  ClangRenderer cren(GetConfig());
-  LLVMRenderer lren;
+  ClangRenderer cren(CpuRendererOptions::FromConfig(GetConfig()));
+  LLVMRenderer lren(CpuRendererOptions::FromConfig(GetConfig()));
   std::vector<ProgramSpec> out;
   for (const ScheduleItem& si : s->items) {
     if (si.ast.op() != Ops::SINK) continue;

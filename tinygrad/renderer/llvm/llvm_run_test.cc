@@ -165,14 +165,14 @@ TEST_P(LlvmRunTest, SameResultsAsClang) {
   UOp ast = LoadAst(GetParam());
   ASSERT_TRUE(static_cast<bool>(ast));
   ScopedConfig scoped(TestConfig());
-  absl::StatusOr<ProgramSpec> lp = GetProgram(ast, LLVMRenderer(GetConfig()));
+  absl::StatusOr<ProgramSpec> lp = GetProgram(ast, LLVMRenderer(CpuRendererOptions::FromConfig(GetConfig())));
   ASSERT_TRUE(lp.ok()) << lp.status();
   // the threaded cases take a core id
   if (GetParam().starts_with("thr_")) {
     EXPECT_NE(lp->src.find("i32 %core_id)"), std::string::npos) << lp->src;
     EXPECT_GT(lp->global_size[0].arg().int64(), 1);
   }
-  ClangRenderer cren(GetConfig());
+  ClangRenderer cren(CpuRendererOptions::FromConfig(GetConfig()));
   absl::StatusOr<ProgramSpec> cp = GetProgram(ast, cren);
   ASSERT_TRUE(cp.ok()) << cp.status();
   // the buffers, by DEFINE_GLOBAL slot
@@ -225,7 +225,7 @@ TEST(LlvmRunTest, Bf16AgainstHandComputed) {
   ScopedConfig scoped(TestConfig());
   for (const std::string name : {"pipe_bf16", "pipe_to_bf16"}) {
     SCOPED_TRACE(name);
-    absl::StatusOr<ProgramSpec> p = GetProgram(LoadAst(name), LLVMRenderer(GetConfig()));
+    absl::StatusOr<ProgramSpec> p = GetProgram(LoadAst(name), LLVMRenderer(CpuRendererOptions::FromConfig(GetConfig())));
     ASSERT_TRUE(p.ok()) << p.status();
     // both kernels are out[16] = f(in[16]); pipe_bf16: float(bf16 x * 2 + 1), pipe_to_bf16: bf16(x)
     bool to_bf16 = name == "pipe_to_bf16";
@@ -245,18 +245,16 @@ TEST(LlvmRunTest, Bf16AgainstHandComputed) {
 
 // The CPU device renders, compiles and loads with LLVM under CPU_LLVM=1, with its own id.
 TEST(LlvmCpuDeviceTest, CpuLlvmSwitchesRendererAndCompiler) {
-  absl::StatusOr<Device*> dev = GetDevice("CPU");
-  ASSERT_TRUE(dev.ok()) << dev.status();
   Config c = TestConfig();
   c.cpu_llvm = 0;
-  std::string clang_id;
-  {
-    ScopedConfig scoped(c);
-    EXPECT_EQ(dynamic_cast<const LLVMRenderer*>(&(*dev)->renderer()), nullptr);
-    clang_id = (*dev)->compiler_id();
-  }
+  absl::StatusOr<Device*> clang_dev = GetDevice("CPU", DeviceOptions::FromConfig(c));
+  ASSERT_TRUE(clang_dev.ok()) << clang_dev.status();
+  EXPECT_EQ(dynamic_cast<const LLVMRenderer*>(&(*clang_dev)->renderer()), nullptr);
+  std::string clang_id = (*clang_dev)->compiler_id();
   c.cpu_llvm = 1;
   ScopedConfig scoped(c);
+  absl::StatusOr<Device*> dev = GetDevice("CPU", DeviceOptions::FromConfig(c));
+  ASSERT_TRUE(dev.ok()) << dev.status();
   EXPECT_NE(dynamic_cast<const LLVMRenderer*>(&(*dev)->renderer()), nullptr);
   EXPECT_NE((*dev)->compiler_id(), clang_id);
   absl::StatusOr<ProgramSpec> p = GetProgram(LoadAst("pipe_add_float"), (*dev)->renderer());

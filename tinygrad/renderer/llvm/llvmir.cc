@@ -311,13 +311,13 @@ const PatternMatcher& LlvmExtraMatcher() {
   return *kRules;
 }
 
-LLVMRenderer::LLVMRenderer(const Config& config) {
+LLVMRenderer::LLVMRenderer(const CpuRendererOptions& options) {
   device = "CPU";
   supports_float4 = true;
   has_local = false;
   // the threads extension (the reference: has_threads False, global_max None)
-  has_threads = config.threads != 0;
-  global_max = LaunchDims{config.cpu_count, 0, 0};
+  has_threads = options.threads;
+  global_max = LaunchDims{options.cpu_count, 0, 0};
   // FDIV and CMPLT are native; everything else the decompositions rewrite
   code_for_op = OpSet{Ops::FDIV, Ops::CMPLT};
   extra_matcher = &LlvmExtraMatcher();

@@ -23,7 +23,7 @@
 // llvm14=false renders byte-exactly like the reference (the golden tests use it).
 //
 // Example:
-//   LLVMRenderer ren;                           // reads THREADS and CPU_COUNT from GetConfig()
+//   LLVMRenderer ren(CpuRendererOptions::FromConfig(config));  // THREADS and CPU_COUNT
 //   std::string ir = ren.Render(linear_uops);   // "define void @E_16(float* noalias ..."
 #ifndef TINYGRAD_RENDERER_LLVM_LLVMIR_H_
 #define TINYGRAD_RENDERER_LLVM_LLVMIR_H_
@@ -31,10 +31,10 @@
 #include <span>
 #include <string>
 
-#include "tinygrad/base/config.h"
 #include "tinygrad/codegen/renderer.h"
 #include "tinygrad/dtype/const_value.h"
 #include "tinygrad/dtype/dtype.h"
+#include "tinygrad/renderer/c/cpu_renderer_options.h"
 #include "tinygrad/uop/pattern_matcher.h"
 #include "tinygrad/uop/uop.h"
 
@@ -42,8 +42,9 @@ namespace tg {
 
 class LLVMRenderer : public Renderer {
  public:
-  // THREADS and CPU_COUNT from `config` (see the threads extension above).
-  explicit LLVMRenderer(const Config& config = GetConfig());
+  // THREADS and CPU_COUNT from `options` (see the threads extension above; default: threads
+  // on one core).
+  explicit LLVMRenderer(const CpuRendererOptions& options = {});
   // The module text: the kernel function and its attribute group. CHECK-fails on a uop it has
   // no rule for (tinygrad raises "failed to render").
   std::string Render(std::span<const UOp> uops) const override;

@@ -98,14 +98,14 @@ TEST(LlvmRendererTest, Capabilities) {
   Config c;
   c.threads = 1;
   c.cpu_count = 12;
-  LLVMRenderer ren(c);
+  LLVMRenderer ren(CpuRendererOptions::FromConfig(c));
   EXPECT_EQ(ren.device, "CPU");
   EXPECT_FALSE(ren.has_local);
   EXPECT_TRUE(ren.has_threads);
   ASSERT_TRUE(ren.global_max.has_value());
   EXPECT_EQ((*ren.global_max)[0], 12);
   c.threads = 0;
-  EXPECT_FALSE(LLVMRenderer(c).has_threads);
+  EXPECT_FALSE(LLVMRenderer(CpuRendererOptions::FromConfig(c)).has_threads);
   EXPECT_TRUE(ren.code_for_op.contains(Ops::FDIV));
   EXPECT_TRUE(ren.code_for_op.contains(Ops::CMPLT));
   EXPECT_FALSE(ren.code_for_op.contains(Ops::SQRT));

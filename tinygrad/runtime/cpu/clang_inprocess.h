@@ -25,7 +25,7 @@
 // <cache_dir>/compile_clang_jit (the reference's cache key name).
 //
 // Example:
-//   ClangInProcessCompiler cc;                                   // options from GetConfig()
+//   ClangInProcessCompiler cc(ClangInProcessOptions::FromConfig(config));  // or {}: defaults
 //   ASSIGN_OR_RETURN(std::string obj, cc.Compile(WithCpuEntry(src, "E_16", 2, 0)));
 //   ASSIGN_OR_RETURN(CpuProgram prg, LoadLlvmObject(obj, "E_16"));
 #ifndef TINYGRAD_RUNTIME_CPU_CLANG_INPROCESS_H_
@@ -44,9 +44,9 @@
 namespace tg {
 
 struct ClangInProcessOptions {
-  std::vector<std::string> flags;  // the clang driver's flags, all but the input and output
+  std::vector<std::string> flags = DefaultFlags();  // the driver's flags, all but input/output
   int cachelevel = 2;              // CACHELEVEL: 0 keeps the cache in memory only
-  std::string cache_dir;           // the disk cache lives in <cache_dir>/compile_clang_jit
+  std::string cache_dir;           // the disk cache lives in <cache_dir>/compile_clang_jit; "": none
 
   // The reference's ClangJITCompiler flags for this machine (with -c: an object).
   static std::vector<std::string> DefaultFlags();
@@ -57,8 +57,7 @@ class ClangInProcessCompiler {
  public:
   // Runs the clang driver once (in-process) to get the -cc1 arguments; a failure there is
   // reported by every Compile().
-  explicit ClangInProcessCompiler(
-      ClangInProcessOptions options = ClangInProcessOptions::FromConfig(GetConfig()));
+  explicit ClangInProcessCompiler(ClangInProcessOptions options = {});
 
   // The ELF relocatable object for `src`, from the cache when possible. Thread-safe. Errors:
   // InvalidArgument (the source does not compile: the message has clang's diagnostics),

@@ -10,7 +10,7 @@
 // unless CACHELEVEL=0, on disk under Config.cache_dir.
 //
 // Example:
-//   ClangCompiler cc;                                    // options from GetConfig()
+//   ClangCompiler cc(ClangCompilerOptions::FromConfig(config));  // or {}: tinygrad's defaults
 //   absl::StatusOr<std::string> lib = cc.Compile(WithCpuEntry(src, "E_16", 2, 0));
 //   // lib->data(): the shared object's bytes; a compile error's message holds clang's output
 #ifndef TINYGRAD_RUNTIME_CPU_COMPILER_H_
@@ -31,9 +31,9 @@ namespace tg {
 
 struct ClangCompilerOptions {
   std::string cc = "clang";         // CPU_CC ("" = clang)
-  std::vector<std::string> flags;   // all flags but the output and the input
+  std::vector<std::string> flags = DefaultFlags();  // all flags but the output and the input
   int cachelevel = 2;               // CACHELEVEL: 0 keeps the cache in memory only
-  std::string cache_dir;            // the disk cache lives in <cache_dir>/compile_clang_so
+  std::string cache_dir;            // the disk cache lives in <cache_dir>/compile_clang_so; "": none
 
   // tinygrad's flags for this machine.
   static std::vector<std::string> DefaultFlags();
@@ -42,7 +42,7 @@ struct ClangCompilerOptions {
 
 class ClangCompiler {
  public:
-  explicit ClangCompiler(ClangCompilerOptions options = ClangCompilerOptions::FromConfig(GetConfig()));
+  explicit ClangCompiler(ClangCompilerOptions options = {});
 
   // The shared object for `src`, from the cache when possible. Thread-safe. Errors: NotFound
   // (no compiler), InvalidArgument (the source does not compile: the message has the

@@ -18,7 +18,7 @@
 // LLVM 14's -opaque-pointers mode crashes in loop vectorization).
 //
 // Example:
-//   LlvmCompiler llvm;                                             // options from GetConfig()
+//   LlvmCompiler llvm(LlvmCompilerOptions::FromConfig(config));  // or {}: the defaults
 //   ASSIGN_OR_RETURN(std::string ir, WithLlvmCpuEntry(src, "E_16"));
 //   ASSIGN_OR_RETURN(std::string obj, llvm.Compile(ir));
 //   ASSIGN_OR_RETURN(CpuProgram prg, LoadLlvmObject(obj, "E_16"));
@@ -43,14 +43,14 @@ struct LlvmCompilerOptions {
   bool optimize = true;   // LLVMOPT: default<O2> + unrolling/vectorization, else default<O0>
   bool verify_each = true;  // the reference verifies the module after every pass
   int cachelevel = 2;     // CACHELEVEL: 0 keeps the cache in memory only
-  std::string cache_dir;  // the disk cache lives in <cache_dir>/compile_llvm_obj
+  std::string cache_dir;  // the disk cache lives in <cache_dir>/compile_llvm_obj; "": none
 
   static LlvmCompilerOptions FromConfig(const Config& config);
 };
 
 class LlvmCompiler {
  public:
-  explicit LlvmCompiler(LlvmCompilerOptions options = LlvmCompilerOptions::FromConfig(GetConfig()));
+  explicit LlvmCompiler(LlvmCompilerOptions options = {});
 
   // The object file for `ir`, from the cache when possible. Thread-safe. Errors:
   // InvalidArgument (the IR does not parse or verify, or LLVM reported an error: the message
