@@ -34,7 +34,7 @@ absl::StatusOr<std::unique_ptr<Tuner>> Tuner::Create(const TunerOptions& options
 }
 
 Tuner::Tuner(TunerOptions options, std::unique_ptr<TuningDb> db)
-    : options_(std::move(options)), settings_(options_.settings), db_(std::move(db)), measurer_(options_.measurer) {
+    : options_(std::move(options)), settings_(options_.settings), db_(std::move(db)) {
   if (options_.beam > 0) settings_.width = options_.beam;
 }
 
@@ -44,26 +44,26 @@ std::string Tuner::id() const {
 }
 
 absl::StatusOr<const DeviceClass*> Tuner::ClassOf(Device& dev) {
-  auto it = classes_.find(dev.name());
+  auto it = classes_.find(&dev);
   if (it == classes_.end()) {
     ASSIGN_OR_RETURN(DeviceClass dc, DeviceClassFor(dev));
-    it = classes_.emplace(dev.name(), std::move(dc)).first;
+    it = classes_.emplace(&dev, std::move(dc)).first;
   }
   return &it->second;
 }
 
 absl::StatusOr<Measurer*> Tuner::MeasurerFor(Device& dev) {
-  if (measurer_ == nullptr) {
+  if (options_.measurer != nullptr) return options_.measurer.get();
+  std::unique_ptr<Measurer>& m = measurers_[&dev];
+  if (m == nullptr) {
     std::shared_ptr<DeviceLock> lock;
     if (!options_.lock_dir.empty()) {
       ASSIGN_OR_RETURN(lock, DeviceLock::Open(DefaultDeviceLockPath(options_.lock_dir, dev.name())));
     }
-    ASSIGN_OR_RETURN(std::unique_ptr<LocalMeasurer> m, LocalMeasurer::Create({.device = dev.name(),
-                                                                     .compile_threads = options_.compile_threads,
-                                                                     .device_lock = lock}));
-    measurer_ = std::move(m);
+    m = std::make_unique<LocalMeasurer>(
+        &dev, LocalMeasurerOptions{.device = dev.name(), .compile_threads = options_.compile_threads, .device_lock = lock});
   }
-  return measurer_.get();
+  return m.get();
 }
 
 absl::StatusOr<KernelTuning> Tuner::Tune(const UOp& ast, Device& dev) { return Tune(ast, dev, options_.codegen); }

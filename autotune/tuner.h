@@ -50,7 +50,7 @@ struct TunerOptions {
   std::function<void(const UOp& ast, const BeamProgress&)> progress;
   // Settings other than the width (which is `beam`).
   SearchSettings settings;
-  // Measures candidates; default: a LocalMeasurer on the kernel's device, made on first use.
+  // Measures candidates; default: a LocalMeasurer on each device asked about, made on first use.
   std::shared_ptr<Measurer> measurer;
   // How kernels lower (the heuristic's and the lowering's settings): part of the key, and
   // what candidates are compiled with. Choose() uses the options the engine passes instead.
@@ -97,8 +97,10 @@ class Tuner : public KernelOptChooser {
   TunerOptions options_;
   SearchSettings settings_;
   std::unique_ptr<TuningDb> db_;
-  absl::flat_hash_map<std::string, DeviceClass> classes_;  // by device name
-  std::shared_ptr<Measurer> measurer_;
+  // By device: two devices of one name made with different options (THREADS, CPU_LLVM) differ.
+  absl::flat_hash_map<const Device*, DeviceClass> classes_;
+  // The default measurers, one per device asked about (unless options_.measurer).
+  absl::flat_hash_map<const Device*, std::unique_ptr<Measurer>> measurers_;
 };
 
 }  // namespace tg::autotune
