@@ -37,19 +37,32 @@ std::string PtxType(DType dt, TypeTable table = TypeTable::kReg) {
   TG_CHECK(!dt.is_ptr() && dt.count() == 1)
       << "PTXRenderer: no register type for " << dt.repr() << " (only scalars have one)";
   switch (dt.scalar_type()) {
-    case ScalarType::kBool: return table == TypeTable::kMem ? "u8" : "pred";
-    case ScalarType::kInt8: return table == TypeTable::kReg ? "s16" : "s8";
-    case ScalarType::kUInt8: return table == TypeTable::kReg ? "u16" : "u8";
-    case ScalarType::kInt16: return "s16";
-    case ScalarType::kUInt16: return "u16";
-    case ScalarType::kInt32: return "s32";
-    case ScalarType::kUInt32: return "u32";
-    case ScalarType::kInt64: return "s64";
-    case ScalarType::kUInt64: return "u64";
-    case ScalarType::kFloat16: return table == TypeTable::kMem ? "b16" : "f16";
-    case ScalarType::kFloat32: return "f32";
-    case ScalarType::kFloat64: return "f64";
-    default: break;
+    case ScalarType::kBool:
+      return table == TypeTable::kMem ? "u8" : "pred";
+    case ScalarType::kInt8:
+      return table == TypeTable::kReg ? "s16" : "s8";
+    case ScalarType::kUInt8:
+      return table == TypeTable::kReg ? "u16" : "u8";
+    case ScalarType::kInt16:
+      return "s16";
+    case ScalarType::kUInt16:
+      return "u16";
+    case ScalarType::kInt32:
+      return "s32";
+    case ScalarType::kUInt32:
+      return "u32";
+    case ScalarType::kInt64:
+      return "s64";
+    case ScalarType::kUInt64:
+      return "u64";
+    case ScalarType::kFloat16:
+      return table == TypeTable::kMem ? "b16" : "f16";
+    case ScalarType::kFloat32:
+      return "f32";
+    case ScalarType::kFloat64:
+      return "f64";
+    default:
+      break;
   }
   TG_CHECK(false) << "PTXRenderer: no register type for " << dt.repr()
                   << " (PTX kernels hold no bfloat16 or fp8 values: see PtxSupportsDType)";
@@ -62,10 +75,13 @@ std::string Bits(DType dt) { return PtxType(dt).substr(1); }
 
 // The line(s) computing `op` into `d` from `a` (1 to 3 sources); `dt` and its register type
 // `name` decide the spelling (for compares, the sources' type).
-std::vector<std::string> AsmForOp(Ops op, const std::string& d, std::span<const std::string> a, DType dt,
-                                  const std::string& name) {
-  const bool is_bool = dt == dtypes::bool_, is_float = dtypes::is_float(dt), is_int = dtypes::is_int(dt);
-  auto want = [&](size_t n) { TG_CHECK(a.size() == n) << "PTXRenderer: " << op << " with " << a.size() << " sources"; };
+std::vector<std::string> AsmForOp(Ops op, const std::string& d, std::span<const std::string> a,
+                                  DType dt, const std::string& name) {
+  const bool is_bool = dt == dtypes::bool_, is_float = dtypes::is_float(dt),
+             is_int = dtypes::is_int(dt);
+  auto want = [&](size_t n) {
+    TG_CHECK(a.size() == n) << "PTXRenderer: " << op << " with " << a.size() << " sources";
+  };
   auto un = [&](const std::string& instr) {
     want(1);
     return std::vector<std::string>{absl::StrCat(instr, " ", d, ", ", a[0], ";")};
@@ -76,48 +92,74 @@ std::vector<std::string> AsmForOp(Ops op, const std::string& d, std::span<const 
   };
   std::string b = "b" + name.substr(1);
   switch (op) {
-    case Ops::RECIPROCAL: return un(absl::StrCat("rcp", is_float ? ".approx" : "", ".", name));
-    case Ops::EXP2: return un("ex2.approx." + name);
-    case Ops::LOG2: return un("lg2.approx." + name);
-    case Ops::SIN: return un("sin.approx." + name);
-    case Ops::SQRT: return un("sqrt.approx." + name);
-    case Ops::TRUNC: return un(absl::StrCat("cvt.rzi.", name, ".", name));
-    case Ops::SHR: return bin("shr." + name);
-    case Ops::SHL: return bin("shl." + b);
-    case Ops::ADD: return bin(absl::StrCat(is_bool ? "or" : "add", ".", name));
-    case Ops::MUL: return bin(absl::StrCat(is_bool ? "and" : "mul", is_int ? ".lo" : "", ".", name));
-    case Ops::XOR: return bin(is_bool ? "xor.pred" : "xor." + b);
-    case Ops::AND: return bin(is_bool ? "and.pred" : "and." + b);
-    case Ops::OR: return bin(is_bool ? "or.pred" : "or." + b);
-    case Ops::IDIV: return bin("div." + name);
-    case Ops::MOD: return bin("rem." + name);
-    case Ops::MAX: return bin("max." + name);
-    case Ops::CMPEQ: return bin("setp.eq." + name);
-    case Ops::CMPLT: return bin("setp.lt." + name);
-    case Ops::CMPNE: return bin("setp.ne." + name);
+    case Ops::RECIPROCAL:
+      return un(absl::StrCat("rcp", is_float ? ".approx" : "", ".", name));
+    case Ops::EXP2:
+      return un("ex2.approx." + name);
+    case Ops::LOG2:
+      return un("lg2.approx." + name);
+    case Ops::SIN:
+      return un("sin.approx." + name);
+    case Ops::SQRT:
+      return un("sqrt.approx." + name);
+    case Ops::TRUNC:
+      return un(absl::StrCat("cvt.rzi.", name, ".", name));
+    case Ops::SHR:
+      return bin("shr." + name);
+    case Ops::SHL:
+      return bin("shl." + b);
+    case Ops::ADD:
+      return bin(absl::StrCat(is_bool ? "or" : "add", ".", name));
+    case Ops::MUL:
+      return bin(absl::StrCat(is_bool ? "and" : "mul", is_int ? ".lo" : "", ".", name));
+    case Ops::XOR:
+      return bin(is_bool ? "xor.pred" : "xor." + b);
+    case Ops::AND:
+      return bin(is_bool ? "and.pred" : "and." + b);
+    case Ops::OR:
+      return bin(is_bool ? "or.pred" : "or." + b);
+    case Ops::IDIV:
+      return bin("div." + name);
+    case Ops::MOD:
+      return bin("rem." + name);
+    case Ops::MAX:
+      return bin("max." + name);
+    case Ops::CMPEQ:
+      return bin("setp.eq." + name);
+    case Ops::CMPLT:
+      return bin("setp.lt." + name);
+    case Ops::CMPNE:
+      return bin("setp.ne." + name);
     case Ops::MULACC:
       want(3);
-      return {absl::StrCat(is_float ? "fma.rn" : "mad.lo", ".", name, " ", d, ", ", a[0], ", ", a[1], ", ", a[2], ";")};
+      return {absl::StrCat(is_float ? "fma.rn" : "mad.lo", ".", name, " ", d, ", ", a[0], ", ",
+                           a[1], ", ", a[2], ";")};
     case Ops::WHERE:
       want(3);
-      if (is_bool) return {absl::StrCat("@", a[0], " mov.", name, " ", d, ", ", a[1], ";"),
-                           absl::StrCat("@!", a[0], " mov.", name, " ", d, ", ", a[2], ";")};
-      return {absl::StrCat("selp.", name == "f16" ? "b16" : name, " ", d, ", ", a[1], ", ", a[2], ", ", a[0], ";")};
-    default: break;
+      if (is_bool)
+        return {absl::StrCat("@", a[0], " mov.", name, " ", d, ", ", a[1], ";"),
+                absl::StrCat("@!", a[0], " mov.", name, " ", d, ", ", a[2], ";")};
+      return {absl::StrCat("selp.", name == "f16" ? "b16" : name, " ", d, ", ", a[1], ", ", a[2],
+                           ", ", a[0], ";")};
+    default:
+      break;
   }
   TG_CHECK(false) << "PTXRenderer: no instruction for " << op << " (not in code_for_op)";
   return {};
 }
 
 // The ops asm_for_op renders (tinygrad's code_for_op keys): the rest are decomposed.
-constexpr OpSet kCodeForOp{Ops::RECIPROCAL, Ops::EXP2, Ops::LOG2,  Ops::SIN, Ops::SQRT,  Ops::TRUNC, Ops::SHR,
-                           Ops::SHL,        Ops::ADD,  Ops::MUL,   Ops::XOR, Ops::AND,   Ops::OR,    Ops::IDIV,
-                           Ops::MOD,        Ops::MAX,  Ops::CMPEQ, Ops::CMPLT, Ops::CMPNE, Ops::MULACC, Ops::WHERE};
+constexpr OpSet kCodeForOp{
+    Ops::RECIPROCAL, Ops::EXP2, Ops::LOG2,  Ops::SIN,   Ops::SQRT,  Ops::TRUNC,  Ops::SHR,
+    Ops::SHL,        Ops::ADD,  Ops::MUL,   Ops::XOR,   Ops::AND,   Ops::OR,     Ops::IDIV,
+    Ops::MOD,        Ops::MAX,  Ops::CMPEQ, Ops::CMPLT, Ops::CMPNE, Ops::MULACC, Ops::WHERE};
 
 // tinygrad's modifier: the rounding mode of a cvt from `b` to `a`.
 std::string CvtModifier(DType a, DType b) {
   if (dtypes::is_int(a) && dtypes::is_float(b)) return ".rzi";
-  if (dtypes::is_float(a) && (a.itemsize() < b.itemsize() || dtypes::is_int(b) || b == dtypes::bool_)) return ".rn";
+  if (dtypes::is_float(a) &&
+      (a.itemsize() < b.itemsize() || dtypes::is_int(b) || b == dtypes::bool_))
+    return ".rn";
   return "";
 }
 
@@ -134,7 +176,9 @@ uint16_t HalfBits(double x) {
   if (a == 0) return sign;
   int e = 0;
   std::frexp(a, &e);  // a = m * 2^e, m in [0.5, 1): a half normal has exponent field e + 14
-  if (e + 14 >= 1) return sign | static_cast<uint16_t>(((e + 14) << 10) | static_cast<int>(std::ldexp(a, 11 - e) - 1024));
+  if (e + 14 >= 1)
+    return sign |
+           static_cast<uint16_t>(((e + 14) << 10) | static_cast<int>(std::ldexp(a, 11 - e) - 1024));
   return sign | static_cast<uint16_t>(std::ldexp(a, 24));  // subnormal: a multiple of 2^-24
 }
 
@@ -163,16 +207,20 @@ class KernelWriter {
   }
   const std::string& R(const UOp& u) const {
     const Reg& reg = RegOf(u);
-    TG_CHECK(!reg.is_list) << "PTXRenderer: " << u.op() << " of " << u.dtype().repr() << " used as a scalar";
+    TG_CHECK(!reg.is_list) << "PTXRenderer: " << u.op() << " of " << u.dtype().repr()
+                           << " used as a scalar";
     return reg.name;
   }
   const std::vector<std::string>& Lanes(const UOp& u) const {
     const Reg& reg = RegOf(u);
-    TG_CHECK(reg.is_list) << "PTXRenderer: " << u.op() << " of " << u.dtype().repr() << " used as a vector";
+    TG_CHECK(reg.is_list) << "PTXRenderer: " << u.op() << " of " << u.dtype().repr()
+                          << " used as a vector";
     return reg.lanes;
   }
   void Set(const UOp& u, std::string name) { r_[u] = Reg{.name = std::move(name)}; }
-  void SetLanes(const UOp& u, std::vector<std::string> lanes) { r_[u] = Reg{.lanes = std::move(lanes), .is_list = true}; }
+  void SetLanes(const UOp& u, std::vector<std::string> lanes) {
+    r_[u] = Reg{.lanes = std::move(lanes), .is_list = true};
+  }
 
   // tinygrad's ssa: a fresh register "%<prefix>_<type>_<n>", counted per prefix and type.
   std::string Ssa(const std::string& prefix, const std::string& type) {
@@ -199,16 +247,22 @@ class KernelWriter {
 // mem_type: the state space a buffer lives in.
 std::string MemType(const UOp& x) {
   switch (x.op()) {
-    case Ops::AFTER: return MemType(x.src(0));
-    case Ops::DEFINE_LOCAL: return "shared";
-    case Ops::DEFINE_GLOBAL: return "global";
-    default: break;
+    case Ops::AFTER:
+      return MemType(x.src(0));
+    case Ops::DEFINE_LOCAL:
+      return "shared";
+    case Ops::DEFINE_GLOBAL:
+      return "global";
+    default:
+      break;
   }
   TG_CHECK(false) << "PTXRenderer: " << x.op() << " needs to be memory";
   return "";
 }
 
-std::string Braced(std::span<const std::string> regs) { return absl::StrCat("{", absl::StrJoin(regs, ", "), "}"); }
+std::string Braced(std::span<const std::string> regs) {
+  return absl::StrCat("{", absl::StrJoin(regs, ", "), "}");
+}
 
 std::optional<std::vector<std::string>> KernelWriter::Lines(const UOp& x) {
   using Lst = std::vector<std::string>;
@@ -222,38 +276,48 @@ std::optional<std::vector<std::string>> KernelWriter::Lines(const UOp& x) {
   // constants: a bool is set by a compare, the rest moved as bits
   if (op == Ops::CONST) {
     if (dt.scalar() == dtypes::bool_)
-      return Lst{absl::StrCat("setp.ne.s16 ", R(x), ", ", PtxRenderVal(x.arg().number(), dt), ", 0;")};
-    return Lst{absl::StrCat("mov.b", Bits(dt), " ", R(x), ", ", PtxRenderVal(x.arg().number(), dt), ";")};
+      return Lst{
+          absl::StrCat("setp.ne.s16 ", R(x), ", ", PtxRenderVal(x.arg().number(), dt), ", 0;")};
+    return Lst{
+        absl::StrCat("mov.b", Bits(dt), " ", R(x), ", ", PtxRenderVal(x.arg().number(), dt), ";")};
   }
   if (op == Ops::SPECIAL) {
     const std::string& s = x.arg().str();
-    TG_CHECK(!s.empty() && s.back() >= '0' && s.back() <= '2') << "PTXRenderer: bad launch index " << s;
-    return Lst{absl::StrCat("mov.u32 %", s, ", %", s[0] == 'g' ? "ctaid" : "tid", ".", std::string(1, 'x' + (s.back() - '0')), ";")};
+    TG_CHECK(!s.empty() && s.back() >= '0' && s.back() <= '2')
+        << "PTXRenderer: bad launch index " << s;
+    return Lst{absl::StrCat("mov.u32 %", s, ", %", s[0] == 'g' ? "ctaid" : "tid", ".",
+                            std::string(1, 'x' + (s.back() - '0')), ";")};
   }
-  if (op == Ops::DEFINE_GLOBAL) return Lst{absl::StrCat("ld.param.u64 ", R(x), ", [data", x.arg().int64(), "+0];")};
+  if (op == Ops::DEFINE_GLOBAL)
+    return Lst{absl::StrCat("ld.param.u64 ", R(x), ", [data", x.arg().int64(), "+0];")};
   // compares are spelled by their sources' type
   if ((op == Ops::CMPLT || op == Ops::CMPNE || op == Ops::CMPEQ) && !x.src().empty())
     return AsmForOp(op, R(x), srcs(), x.src(0).dtype(), PtxType(x.src(0).dtype()));
   if (GroupOp::ALU.contains(op)) return AsmForOp(op, R(x), srcs(), dt, PtxType(dt));
-  if (op == Ops::BITCAST && !x.src().empty()) return Lst{absl::StrCat("mov.b", Bits(dt), " ", R(x), ", ", R(x.src(0)), ";")};
+  if (op == Ops::BITCAST && !x.src().empty())
+    return Lst{absl::StrCat("mov.b", Bits(dt), " ", R(x), ", ", R(x.src(0)), ";")};
   if (op == Ops::CAST && x.src().size() == 1) {
     const UOp& a = x.src(0);
     if (a.dtype().scalar() == dtypes::bool_)
-      return Lst{absl::StrCat("selp.b", Bits(dt), " ", R(x), ", ", PtxRenderVal(1, dt), ", ", PtxRenderVal(0, dt), ", ", R(a), ";")};
+      return Lst{absl::StrCat("selp.b", Bits(dt), " ", R(x), ", ", PtxRenderVal(1, dt), ", ",
+                              PtxRenderVal(0, dt), ", ", R(a), ";")};
     if (dt.scalar() == dtypes::bool_)
-      return Lst{absl::StrCat("setp.ne.b", Bits(a.dtype()), " ", R(x), ", ", R(a), ", ", PtxRenderVal(0, a.dtype()), ";")};
-    return Lst{absl::StrCat("cvt", CvtModifier(dt, a.dtype()), ".", PtxType(dt, TypeTable::kCast), ".",
-                            PtxType(a.dtype(), TypeTable::kCast), " ", R(x), ", ", R(a), ";")};
+      return Lst{absl::StrCat("setp.ne.b", Bits(a.dtype()), " ", R(x), ", ", R(a), ", ",
+                              PtxRenderVal(0, a.dtype()), ";")};
+    return Lst{absl::StrCat("cvt", CvtModifier(dt, a.dtype()), ".", PtxType(dt, TypeTable::kCast),
+                            ".", PtxType(a.dtype(), TypeTable::kCast), " ", R(x), ", ", R(a), ";")};
   }
   // store / gated load / load
-  if (op == Ops::STORE && x.src().size() == 2 && x.src(0).op() == Ops::INDEX && x.src(0).src().size() >= 2) {
+  if (op == Ops::STORE && x.src().size() == 2 && x.src(0).op() == Ops::INDEX &&
+      x.src(0).src().size() >= 2) {
     const UOp &buf = x.src(0).src(0), &loc = x.src(0).src(1), &var = x.src(1);
     const int cnt = var.dtype().count();
     return Lst{absl::StrCat("st.", MemType(buf), cnt > 1 ? absl::StrCat(".v", cnt) : "", ".",
                             PtxType(var.dtype().scalar(), TypeTable::kMem), " [", R(loc), "+0], ",
                             cnt > 1 ? Braced(Lanes(var)) : R(var), ";")};
   }
-  if (op == Ops::LOAD && !x.src().empty() && x.src(0).op() == Ops::INDEX && x.src(0).src().size() >= 2) {
+  if (op == Ops::LOAD && !x.src().empty() && x.src(0).op() == Ops::INDEX &&
+      x.src(0).src().size() >= 2) {
     const UOp& index = x.src(0);
     const UOp &buf = index.src(0), &loc = index.src(1);
     const DType scalar = dt.scalar();
@@ -263,18 +327,22 @@ std::optional<std::vector<std::string>> KernelWriter::Lines(const UOp& x) {
       if (alt.dtype().count() > 1) {
         // a vector's alternative is zeros (the reference ignores alt's values)
         Lst lines;
-        for (const std::string& v : Lanes(x)) lines.push_back(absl::StrCat("mov.", mem, " ", v, ", ", PtxRenderVal(0, scalar), ";"));
-        lines.push_back(absl::StrCat("@", R(gate), " ld.", MemType(buf), ".v", dt.count(), ".", mem, " ", Braced(Lanes(x)),
-                                     ", [", R(loc), "+0];"));
+        for (const std::string& v : Lanes(x))
+          lines.push_back(absl::StrCat("mov.", mem, " ", v, ", ", PtxRenderVal(0, scalar), ";"));
+        lines.push_back(absl::StrCat("@", R(gate), " ld.", MemType(buf), ".v", dt.count(), ".", mem,
+                                     " ", Braced(Lanes(x)), ", [", R(loc), "+0];"));
         return lines;
       }
-      return Lst{absl::StrCat("@", R(gate), " ld.", MemType(buf), ".", mem, " ", R(x), ", [", R(loc), "+0];"),
+      return Lst{absl::StrCat("@", R(gate), " ld.", MemType(buf), ".", mem, " ", R(x), ", [",
+                              R(loc), "+0];"),
                  absl::StrCat("@!", R(gate), " mov.b", Bits(scalar), " ", R(x), ", ", R(alt), ";")};
     }
     if (index.src().size() == 2) {
       if (dt.count() > 1)
-        return Lst{absl::StrCat("ld.", MemType(buf), ".v", dt.count(), ".", mem, " ", Braced(Lanes(x)), ", [", R(loc), "+0];")};
-      return Lst{absl::StrCat("ld.", MemType(buf), ".", PtxType(dt, TypeTable::kMem), " ", R(x), ", [", R(loc), "+0];")};
+        return Lst{absl::StrCat("ld.", MemType(buf), ".v", dt.count(), ".", mem, " ",
+                                Braced(Lanes(x)), ", [", R(loc), "+0];")};
+      return Lst{absl::StrCat("ld.", MemType(buf), ".", PtxType(dt, TypeTable::kMem), " ", R(x),
+                              ", [", R(loc), "+0];")};
     }
     return std::nullopt;
   }
@@ -282,7 +350,8 @@ std::optional<std::vector<std::string>> KernelWriter::Lines(const UOp& x) {
   if (op == Ops::DEFINE_REG && x.src().empty()) return Lst{};
   if (op == Ops::RANGE) {
     std::string label = R(x).substr(1);
-    return Lst{absl::StrCat("mov.u32 ", R(x), ", -1;"), absl::StrCat("bra END_", label, ";"), absl::StrCat("LOOP_", label, ":")};
+    return Lst{absl::StrCat("mov.u32 ", R(x), ", -1;"), absl::StrCat("bra END_", label, ";"),
+               absl::StrCat("LOOP_", label, ":")};
   }
   if (op == Ops::END && x.src().size() == 2 && x.src(1).op() == Ops::RANGE) {
     const UOp& rng = x.src(1);
@@ -290,8 +359,10 @@ std::optional<std::vector<std::string>> KernelWriter::Lines(const UOp& x) {
     std::string label = ri.substr(1);
     const std::string s32 = PtxType(dtypes::int32);
     Lst lines{absl::StrCat("END_", label, ":")};
-    lines.push_back(AsmForOp(Ops::ADD, ri, std::vector<std::string>{ri, "1"}, dtypes::int32, s32)[0]);
-    lines.push_back(AsmForOp(Ops::CMPLT, R(x), std::vector<std::string>{ri, R(rng.src(0))}, dtypes::int32, s32)[0]);
+    lines.push_back(
+        AsmForOp(Ops::ADD, ri, std::vector<std::string>{ri, "1"}, dtypes::int32, s32)[0]);
+    lines.push_back(AsmForOp(Ops::CMPLT, R(x), std::vector<std::string>{ri, R(rng.src(0))},
+                             dtypes::int32, s32)[0]);
     lines.push_back(absl::StrCat("@", R(x), " bra LOOP_", label, ";"));
     return lines;
   }
@@ -301,7 +372,8 @@ std::optional<std::vector<std::string>> KernelWriter::Lines(const UOp& x) {
                absl::StrCat("mov.u64 ", R(x), ", ", name, "[0];")};
   }
   if (op == Ops::IF)
-    return Lst{absl::StrCat("@!", R(x.src(0)), " bra IF_", R(x.src(0)).substr(1), "_", position_.at(x), ";")};
+    return Lst{absl::StrCat("@!", R(x.src(0)), " bra IF_", R(x.src(0)).substr(1), "_",
+                            position_.at(x), ";")};
   if (op == Ops::ENDIF) {
     const UOp& iff = x.src(0);
     return Lst{absl::StrCat("IF_", R(iff.src(0)).substr(1), "_", position_.at(iff), ":")};
@@ -309,7 +381,8 @@ std::optional<std::vector<std::string>> KernelWriter::Lines(const UOp& x) {
   if (op == Ops::WMMA) return RenderWmma(x);
   if (op == Ops::BARRIER) return Lst{"bar.sync\t0;"};
   if (op == Ops::DEFINE_VAR)
-    return Lst{absl::StrCat("ld.param.", PtxType(dt, TypeTable::kMem), " ", R(x), ", [", x.arg()[0].str(), "+0];")};
+    return Lst{absl::StrCat("ld.param.", PtxType(dt, TypeTable::kMem), " ", R(x), ", [",
+                            x.arg()[0].str(), "+0];")};
   return std::nullopt;
 }
 
@@ -335,18 +408,21 @@ std::vector<std::string> KernelWriter::RenderWmma(const UOp& wmma) const {
   }
   auto type_in = [](DType d) -> std::string {
     if (d == dtypes::float32) return "tf32";
-    TG_CHECK(d == dtypes::float16) << "PTXRenderer: mma.sync has no input type " << d.repr() << " here";
+    TG_CHECK(d == dtypes::float16)
+        << "PTXRenderer: mma.sync has no input type " << d.repr() << " here";
     return "f16";
   };
   auto type_out = [](DType d) -> std::string {
     if (d == dtypes::float32) return "f32";
-    TG_CHECK(d == dtypes::float16) << "PTXRenderer: mma.sync has no accumulator type " << d.repr() << " here";
+    TG_CHECK(d == dtypes::float16)
+        << "PTXRenderer: mma.sync has no accumulator type " << d.repr() << " here";
     return "f16";
   };
   const std::string in = type_in(dtype_in), out = type_out(dtype_out);
-  lines.push_back(absl::StrCat("mma.sync.aligned.m", m, "n", n, "k", k, ".row.col.", out, ".", in, ".", in, ".", out,
-                               std::string(12, ' '), Braced(wmma_r_[2]), ", ", Braced(wmma_r_[0]), ", ",
-                               Braced(wmma_r_[1]), ", ", Braced(wmma_r_[2]), ";"));
+  lines.push_back(absl::StrCat("mma.sync.aligned.m", m, "n", n, "k", k, ".row.col.", out, ".", in,
+                               ".", in, ".", out, std::string(12, ' '), Braced(wmma_r_[2]), ", ",
+                               Braced(wmma_r_[0]), ", ", Braced(wmma_r_[1]), ", ",
+                               Braced(wmma_r_[2]), ";"));
   // unpack acc registers
   const std::vector<std::string>& res = Lanes(wmma);
   const size_t per_reg = 4 / dtype_out.itemsize();
@@ -368,7 +444,8 @@ std::string FormatLine(const std::string& line) {
   if (!line.empty() && line[0] == '$') return line;
   size_t space = line.find(' ');
   if (space == std::string::npos) return "\t" + line;
-  return absl::StrCat("\t", line.substr(0, space), space > 7 ? "\t" : "\t\t", line.substr(space + 1));
+  return absl::StrCat("\t", line.substr(0, space), space > 7 ? "\t" : "\t\t",
+                      line.substr(space + 1));
 }
 
 std::string KernelWriter::RenderKernel(const std::string& function_name) const {
@@ -383,13 +460,14 @@ std::string KernelWriter::RenderKernel(const std::string& function_name) const {
   lines.push_back(FormatLine("ret;"));
   int64_t launch_bounds = 1;
   for (const UOp& u : uops_)
-    if (u.op() == Ops::SPECIAL && u.arg().str()[0] == 'l') launch_bounds *= u.src(0).vmax().to_int64();
+    if (u.op() == Ops::SPECIAL && u.arg().str()[0] == 'l')
+      launch_bounds *= u.src(0).vmax().to_int64();
   std::vector<std::string> params;
   for (const auto& [name, dtype] : bufs_)
     params.push_back(absl::StrCat(".param .", dtype.is_ptr() ? "u64" : PtxType(dtype), " ", name));
-  return absl::StrCat(".version VERSION\n.target TARGET\n.address_size 64\n.visible .entry ", function_name, " (\n\t",
-                      absl::StrJoin(params, ",\n\t"), "\n)\n.maxntid ", launch_bounds, "\n{\n", absl::StrJoin(lines, "\n"),
-                      "\n}");
+  return absl::StrCat(".version VERSION\n.target TARGET\n.address_size 64\n.visible .entry ",
+                      function_name, " (\n\t", absl::StrJoin(params, ",\n\t"), "\n)\n.maxntid ",
+                      launch_bounds, "\n{\n", absl::StrJoin(lines, "\n"), "\n}");
 }
 
 std::string KernelWriter::Render() {
@@ -418,7 +496,8 @@ std::string KernelWriter::Render() {
       Set(u, std::move(lane));
       continue;
     }
-    if ((op == Ops::CAST || op == Ops::BITCAST) && (u.src(0).dtype() == u.dtype() || u.src(0).dtype().is_ptr())) {
+    if ((op == Ops::CAST || op == Ops::BITCAST) &&
+        (u.src(0).dtype() == u.dtype() || u.src(0).dtype().is_ptr())) {
       Reg alias = RegOf(u.src(0));
       r_[u] = std::move(alias);
       continue;
@@ -434,8 +513,8 @@ std::string KernelWriter::Render() {
     if ((op == Ops::INDEX || op == Ops::LOAD || op == Ops::STORE) && u.src(0).dtype().is_ptr() &&
         u.src(0).dtype().addrspace() == AddrSpace::REG) {
       if (op == Ops::INDEX) {
-        TG_CHECK(u.src(1).op() == Ops::CONST) << "PTXRenderer: index on REG in ptx only supported on CONST, not "
-                                              << u.src(1).op();
+        TG_CHECK(u.src(1).op() == Ops::CONST)
+            << "PTXRenderer: index on REG in ptx only supported on CONST, not " << u.src(1).op();
         std::string reg = Lanes(u.src(0)).at(u.src(1).arg().number().to_int64());
         Set(u, std::move(reg));
       } else {
@@ -443,8 +522,8 @@ std::string KernelWriter::Render() {
         r_[u] = std::move(alias);
         if (op == Ops::STORE) {
           DType v = u.src(1).dtype();
-          kernel_.push_back(
-              absl::StrCat("mov.", v == dtypes::bool_ ? "pred" : "b" + Bits(v), " ", R(u.src(0)), ", ", R(u.src(1)), ";"));
+          kernel_.push_back(absl::StrCat("mov.", v == dtypes::bool_ ? "pred" : "b" + Bits(v), " ",
+                                         R(u.src(0)), ", ", R(u.src(1)), ";"));
         }
       }
       continue;
@@ -455,10 +534,12 @@ std::string KernelWriter::Render() {
     } else if (op == Ops::DEFINE_VAR) {
       bufs_.emplace_back(u.arg()[0].str(), u.dtype());
     } else if (op == Ops::LOAD) {
-      TG_CHECK(u.src(0).dtype() == dtypes::int64) << "PTXRenderer: load isn't int64 (the extra matcher makes addresses)";
+      TG_CHECK(u.src(0).dtype() == dtypes::int64)
+          << "PTXRenderer: load isn't int64 (the extra matcher makes addresses)";
       if (u.dtype().count() > 1) {
         std::vector<std::string> lanes;
-        for (int i = 0; i < u.dtype().count(); ++i) lanes.push_back(Ssa("val", PtxType(u.dtype().scalar())));
+        for (int i = 0; i < u.dtype().count(); ++i)
+          lanes.push_back(Ssa("val", PtxType(u.dtype().scalar())));
         SetLanes(u, std::move(lanes));
       } else {
         Set(u, Ssa("val", PtxType(u.dtype())));
@@ -477,30 +558,42 @@ std::string KernelWriter::Render() {
       wmma_r_ = {packed(u.src(0), in_bytes, "wmma_in"), packed(u.src(1), in_bytes, "wmma_in"),
                  packed(u.src(2), u.dtype().scalar().itemsize(), "wmma_acc")};
       std::vector<std::string> lanes;
-      for (int i = 0; i < u.dtype().count(); ++i) lanes.push_back(Ssa("wmma", PtxType(u.dtype().scalar())));
+      for (int i = 0; i < u.dtype().count(); ++i)
+        lanes.push_back(Ssa("wmma", PtxType(u.dtype().scalar())));
       SetLanes(u, std::move(lanes));
     }
     // a fresh register for the value, named by what makes it
     std::optional<std::pair<std::string, std::string>> prefix;
-    if (op == Ops::CAST || op == Ops::BITCAST) prefix.emplace("cast", "");
-    else if (op == Ops::END) prefix.emplace("pred", "pred");
-    else if (op == Ops::RANGE) prefix.emplace("ridx", "");
-    else if (op == Ops::DEFINE_VAR) prefix.emplace("dat", "");
-    else if (op == Ops::CONST) prefix.emplace("const", "");
-    else if (op == Ops::DEFINE_LOCAL) prefix.emplace("local", PtxType(dtypes::uint64));
-    else if (op == Ops::DEFINE_GLOBAL) prefix.emplace("dat", PtxType(dtypes::uint64));
-    else if (GroupOp::ALU.contains(op)) prefix.emplace("alu", "");
-    if (prefix) Set(u, Ssa(prefix->first, prefix->second.empty() ? PtxType(u.dtype().base()) : prefix->second));
+    if (op == Ops::CAST || op == Ops::BITCAST)
+      prefix.emplace("cast", "");
+    else if (op == Ops::END)
+      prefix.emplace("pred", "pred");
+    else if (op == Ops::RANGE)
+      prefix.emplace("ridx", "");
+    else if (op == Ops::DEFINE_VAR)
+      prefix.emplace("dat", "");
+    else if (op == Ops::CONST)
+      prefix.emplace("const", "");
+    else if (op == Ops::DEFINE_LOCAL)
+      prefix.emplace("local", PtxType(dtypes::uint64));
+    else if (op == Ops::DEFINE_GLOBAL)
+      prefix.emplace("dat", PtxType(dtypes::uint64));
+    else if (GroupOp::ALU.contains(op))
+      prefix.emplace("alu", "");
+    if (prefix)
+      Set(u,
+          Ssa(prefix->first, prefix->second.empty() ? PtxType(u.dtype().base()) : prefix->second));
 
     std::optional<std::vector<std::string>> lines = Lines(u);
-    TG_CHECK(lines.has_value()) << "PTXRenderer: failed to render " << op << " with " << u.dtype().repr() << " srcs "
-                                << [&] {
+    TG_CHECK(lines.has_value()) << "PTXRenderer: failed to render " << op << " with "
+                                << u.dtype().repr() << " srcs " << [&] {
                                      std::vector<std::string> d;
                                      for (const UOp& s : u.src()) d.push_back(s.dtype().repr());
                                      return absl::StrJoin(d, ", ");
                                    }();
     kernel_.insert(kernel_.end(), lines->begin(), lines->end());
-    if (op == Ops::SPECIAL) kernel_.insert(kernel_.begin(), absl::StrCat(".reg .u32 %", u.arg().str(), ";"));
+    if (op == Ops::SPECIAL)
+      kernel_.insert(kernel_.begin(), absl::StrCat(".reg .u32 %", u.arg().str(), ";"));
   }
   return RenderKernel(name);
 }
@@ -540,6 +633,8 @@ PtxRenderer::PtxRenderer(const CudaArch& arch) : arch_(arch) {
   extra_matcher = &PtxExtraMatcher();
 }
 
-std::string PtxRenderer::Render(std::span<const UOp> uops) const { return KernelWriter(uops).Render(); }
+std::string PtxRenderer::Render(std::span<const UOp> uops) const {
+  return KernelWriter(uops).Render();
+}
 
 }  // namespace tg

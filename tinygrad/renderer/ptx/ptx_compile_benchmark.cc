@@ -39,9 +39,11 @@ enum class Path { kPtxNvJitLink, kCudaNvrtcPtx, kCudaNvrtcCubin };
 bool UsesPtxRenderer(Path p) { return p == Path::kPtxNvJitLink; }
 
 Tensor Graph(const std::string& name) {
-  if (name == "matmul1024_f32") return Tensor::Empty({1024, 1024}).matmul(Tensor::Empty({1024, 1024}));
+  if (name == "matmul1024_f32")
+    return Tensor::Empty({1024, 1024}).matmul(Tensor::Empty({1024, 1024}));
   if (name == "matmul1024_f16")
-    return Tensor::Empty({1024, 1024}, {.dtype = dtypes::float16}).matmul(Tensor::Empty({1024, 1024}, {.dtype = dtypes::float16}));
+    return Tensor::Empty({1024, 1024}, {.dtype = dtypes::float16})
+        .matmul(Tensor::Empty({1024, 1024}, {.dtype = dtypes::float16}));
   if (name == "conv2d") {
     Conv2dOpts o;
     o.padding = {1};
@@ -86,25 +88,40 @@ class Compiler {
     CudaLibraryOptions libs = CudaLibraryOptions::FromEnvironment();
     if (path == Path::kPtxNvJitLink) {
       absl::StatusOr<std::shared_ptr<const NvJitLinkApi>> api = NvJitLinkApi::Load(libs);
-      if (!api.ok()) { Fail(api.status()); return; }
-      absl::StatusOr<std::unique_ptr<PtxCompiler>> c = PtxCompiler::Create(*api, {.arch = kArch, .assemble = true, .cachelevel = 0});
-      if (!c.ok()) { Fail(c.status()); return; }
+      if (!api.ok()) {
+        Fail(api.status());
+        return;
+      }
+      absl::StatusOr<std::unique_ptr<PtxCompiler>> c =
+          PtxCompiler::Create(*api, {.arch = kArch, .assemble = true, .cachelevel = 0});
+      if (!c.ok()) {
+        Fail(c.status());
+        return;
+      }
       ptx_ = std::move(*c);
     } else {
       absl::StatusOr<std::shared_ptr<const NvrtcApi>> api = NvrtcApi::Load(libs);
-      if (!api.ok()) { Fail(api.status()); return; }
+      if (!api.ok()) {
+        Fail(api.status());
+        return;
+      }
       absl::StatusOr<std::unique_ptr<NvrtcCompiler>> c = NvrtcCompiler::Create(
-          *api, {.arch = kArch,
-                 .output = path == Path::kCudaNvrtcCubin ? CudaBinaryKind::kCubin : CudaBinaryKind::kPtx,
-                 .include_dirs = CudaIncludeDirs(libs),
-                 .cachelevel = 0});
-      if (!c.ok()) { Fail(c.status()); return; }
+          *api,
+          {.arch = kArch,
+           .output = path == Path::kCudaNvrtcCubin ? CudaBinaryKind::kCubin : CudaBinaryKind::kPtx,
+           .include_dirs = CudaIncludeDirs(libs),
+           .cachelevel = 0});
+      if (!c.ok()) {
+        Fail(c.status());
+        return;
+      }
       nvrtc_ = std::move(*c);
     }
   }
   const std::string& missing() const { return missing_; }
   std::string Compile(const std::string& src) const {
-    absl::StatusOr<std::string> out = ptx_ ? ptx_->CompileUncached(src) : nvrtc_->CompileUncached(src);
+    absl::StatusOr<std::string> out =
+        ptx_ ? ptx_->CompileUncached(src) : nvrtc_->CompileUncached(src);
     TG_CHECK(out.ok()) << out.status();
     return *std::move(out);
   }
@@ -119,7 +136,8 @@ class Compiler {
 void PerKernel(benchmark::State& state, size_t kernels) {
   state.counters["kernels"] = static_cast<double>(kernels);
   state.counters["per_kernel"] = benchmark::Counter(
-      static_cast<double>(kernels), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+      static_cast<double>(kernels),
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 void BM_LowerRender(benchmark::State& state, std::string workload, bool ptx) {
@@ -144,7 +162,8 @@ void BM_Candidate(benchmark::State& state, std::string workload, Path path) {
   if (!c.missing().empty()) return state.SkipWithError(c.missing().c_str());
   std::vector<UOp> asts = KernelAsts(workload);
   for (auto _ : state)
-    for (const UOp& ast : asts) benchmark::DoNotOptimize(c.Compile(Lower(ast, UsesPtxRenderer(path))));
+    for (const UOp& ast : asts)
+      benchmark::DoNotOptimize(c.Compile(Lower(ast, UsesPtxRenderer(path))));
   PerKernel(state, asts.size());
 }
 
@@ -155,12 +174,16 @@ void Register() {
   for (const char* w : {"matmul1024_f32", "matmul1024_f16", "conv2d", "softmax"}) {
     const std::string ws(w);
     for (bool ptx : {true, false})
-      benchmark::RegisterBenchmark(("BM_LowerRender/" + std::string(ptx ? "ptx/" : "cuda/") + ws).c_str(), BM_LowerRender, ws, ptx)
+      benchmark::RegisterBenchmark(
+          ("BM_LowerRender/" + std::string(ptx ? "ptx/" : "cuda/") + ws).c_str(), BM_LowerRender,
+          ws, ptx)
           ->Unit(benchmark::kMillisecond);
     for (const auto& [pname, path] : paths) {
-      benchmark::RegisterBenchmark(("BM_Compile/" + std::string(pname) + "/" + ws).c_str(), BM_Compile, ws, path)
+      benchmark::RegisterBenchmark(("BM_Compile/" + std::string(pname) + "/" + ws).c_str(),
+                                   BM_Compile, ws, path)
           ->Unit(benchmark::kMillisecond);
-      benchmark::RegisterBenchmark(("BM_Candidate/" + std::string(pname) + "/" + ws).c_str(), BM_Candidate, ws, path)
+      benchmark::RegisterBenchmark(("BM_Candidate/" + std::string(pname) + "/" + ws).c_str(),
+                                   BM_Candidate, ws, path)
           ->Unit(benchmark::kMillisecond);
     }
   }

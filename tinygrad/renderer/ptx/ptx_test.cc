@@ -26,7 +26,9 @@ namespace {
 
 constexpr char kTestdata[] = "tinygrad/renderer/ptx/testdata";
 
-std::string Path(const std::string& name, const std::string& ext) { return std::string(kTestdata) + "/" + name + ext; }
+std::string Path(const std::string& name, const std::string& ext) {
+  return std::string(kTestdata) + "/" + name + ext;
+}
 
 PtxRenderer RendererFor(const std::string& arch) {
   absl::StatusOr<CudaArch> a = ParseCudaArch(arch);
@@ -37,13 +39,15 @@ PtxRenderer RendererFor(const std::string& arch) {
 class PtxRenderGoldenTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(PtxRenderGoldenTest, RendersLikeTinygrad) {
-  absl::StatusOr<std::vector<UOp>> uops = ParseLinearUOps(ReadGoldenFile(Path(GetParam(), ".uops")));
+  absl::StatusOr<std::vector<UOp>> uops =
+      ParseLinearUOps(ReadGoldenFile(Path(GetParam(), ".uops")));
   ASSERT_TRUE(uops.ok()) << uops.status();
   EXPECT_EQ(RendererFor(ReadGoldenMeta(Path(GetParam(), ".meta")).arch).Render(*uops),
             ReadGoldenFile(Path(GetParam(), ".ptx")));
 }
 
-INSTANTIATE_TEST_SUITE_P(Goldens, PtxRenderGoldenTest, ::testing::ValuesIn(GoldenCaseNames(kTestdata, ".uops")),
+INSTANTIATE_TEST_SUITE_P(Goldens, PtxRenderGoldenTest,
+                         ::testing::ValuesIn(GoldenCaseNames(kTestdata, ".uops")),
                          [](const auto& info) { return info.param; });
 
 class PtxPipelineGoldenTest : public ::testing::TestWithParam<std::string> {};
@@ -59,10 +63,12 @@ TEST_P(PtxPipelineGoldenTest, LowersAndRendersLikeTinygrad) {
   for (const Arg& a : meta.applied) want.push_back(a.repr());
   for (const Arg& a : p->applied_opts) got.push_back(a.repr());
   EXPECT_EQ(absl::StrJoin(got, " "), absl::StrJoin(want, " "));
-  EXPECT_EQ(WithoutKernelNameSuffix(p->src), WithoutKernelNameSuffix(ReadGoldenFile(Path(GetParam(), ".ptx"))));
+  EXPECT_EQ(WithoutKernelNameSuffix(p->src),
+            WithoutKernelNameSuffix(ReadGoldenFile(Path(GetParam(), ".ptx"))));
 }
 
-INSTANTIATE_TEST_SUITE_P(Goldens, PtxPipelineGoldenTest, ::testing::ValuesIn(GoldenCaseNames(kTestdata, ".ast")),
+INSTANTIATE_TEST_SUITE_P(Goldens, PtxPipelineGoldenTest,
+                         ::testing::ValuesIn(GoldenCaseNames(kTestdata, ".ast")),
                          [](const auto& info) { return info.param; });
 
 TEST(PtxRendererTest, TensorCoresPerArch) {
@@ -74,7 +80,8 @@ TEST(PtxRendererTest, TensorCoresPerArch) {
     std::vector<std::string> names;
     for (const TensorCore& t : RendererFor(arch).tensor_cores) names.push_back(t.ToString());
     EXPECT_EQ(absl::StrJoin(names, " "),
-              "WMMA_8_16_16_half_float WMMA_8_16_16_half_half WMMA_8_16_8_half_float WMMA_8_16_8_half_half "
+              "WMMA_8_16_16_half_float WMMA_8_16_16_half_half WMMA_8_16_8_half_float "
+              "WMMA_8_16_8_half_half "
               "WMMA_8_16_8_float_float")
         << arch;
   }
@@ -94,17 +101,19 @@ TEST(PtxRendererTest, Capabilities) {
   EXPECT_EQ(*ren.global_max, (LaunchDims{2147483647, 65535, 65535}));
   EXPECT_EQ(*ren.local_max, (LaunchDims{1024, 1024, 64}));
   // asm_for_op: MAX, MULACC and CMPEQ native; NEG, SUB and FDIV decomposed
-  for (Ops op : {Ops::EXP2, Ops::LOG2, Ops::SIN, Ops::SQRT, Ops::RECIPROCAL, Ops::TRUNC, Ops::MAX, Ops::MULACC, Ops::CMPEQ,
-                 Ops::SHL, Ops::SHR, Ops::WHERE})
+  for (Ops op : {Ops::EXP2, Ops::LOG2, Ops::SIN, Ops::SQRT, Ops::RECIPROCAL, Ops::TRUNC, Ops::MAX,
+                 Ops::MULACC, Ops::CMPEQ, Ops::SHL, Ops::SHR, Ops::WHERE})
     EXPECT_TRUE(ren.code_for_op.contains(op)) << op;
-  for (Ops op : {Ops::NEG, Ops::SUB, Ops::FDIV, Ops::THREEFRY}) EXPECT_FALSE(ren.code_for_op.contains(op)) << op;
+  for (Ops op : {Ops::NEG, Ops::SUB, Ops::FDIV, Ops::THREEFRY})
+    EXPECT_FALSE(ren.code_for_op.contains(op)) << op;
   EXPECT_EQ(ren.pre_matcher, nullptr);
   EXPECT_EQ(ren.extra_matcher, &PtxExtraMatcher());
 }
 
 TEST(PtxRendererTest, SupportsTheDTypesItHasRegistersFor) {
-  for (DType dt : {dtypes::bool_, dtypes::int8, dtypes::uint8, dtypes::int16, dtypes::uint16, dtypes::int32,
-                   dtypes::uint32, dtypes::int64, dtypes::uint64, dtypes::float16, dtypes::float32, dtypes::float64})
+  for (DType dt : {dtypes::bool_, dtypes::int8, dtypes::uint8, dtypes::int16, dtypes::uint16,
+                   dtypes::int32, dtypes::uint32, dtypes::int64, dtypes::uint64, dtypes::float16,
+                   dtypes::float32, dtypes::float64})
     EXPECT_TRUE(PtxSupportsDType(dt)) << dt.repr();
   for (DType dt : {dtypes::bfloat16, dtypes::fp8e4m3, dtypes::fp8e5m2, dtypes::bfloat16.vec(4)})
     EXPECT_FALSE(PtxSupportsDType(dt)) << dt.repr();
@@ -137,13 +146,15 @@ TEST(PtxRenderValTest, FloatsAreTheirBitsIntsDecimal) {
 // ** the extra matcher **
 
 UOp Buf(DType dt, int slot, AddrSpace as = AddrSpace::GLOBAL) {
-  return UOp::Make(as == AddrSpace::REG ? Ops::DEFINE_REG : Ops::DEFINE_GLOBAL, dt.ptr(16, as), {}, Arg(slot));
+  return UOp::Make(as == AddrSpace::REG ? Ops::DEFINE_REG : Ops::DEFINE_GLOBAL, dt.ptr(16, as), {},
+                   Arg(slot));
 }
 UOp Idx(int i) { return UOp::Const(dtypes::int32, i); }
 UOp Ptx(const UOp& u) { return GraphRewrite(u, PtxExtraMatcher()); }
 
 TEST(PtxExtraMatcherTest, BoolComparesArePredicateLogic) {
-  UOp x = UOp::Variable("x", false, true, dtypes::bool_), y = UOp::Variable("y", false, true, dtypes::bool_);
+  UOp x = UOp::Variable("x", false, true, dtypes::bool_),
+      y = UOp::Variable("y", false, true, dtypes::bool_);
   UOp t = UOp::Const(dtypes::bool_, true);
   EXPECT_EQ(Ptx(x.ne(y)), x ^ y);
   EXPECT_EQ(Ptx(x.alu(Ops::CMPEQ, {y})), (x ^ y) ^ t);
@@ -221,9 +232,11 @@ TEST(PtxRendererDeathTest, NoRegisterTypeForBfloat16) {
 
 TEST(PtxRendererDeathTest, OpsOutsideAsmForOpFailToRender) {
   UOp c = UOp::Const(dtypes::float32, 1.0);
-  EXPECT_DEATH(RendererFor("sm_89").Render(std::vector<UOp>{c, c.alu(Ops::NEG)}), "no instruction for Ops.NEG");
+  EXPECT_DEATH(RendererFor("sm_89").Render(std::vector<UOp>{c, c.alu(Ops::NEG)}),
+               "no instruction for Ops.NEG");
   UOp i = UOp::Const(dtypes::int32, 1);
-  EXPECT_DEATH(RendererFor("sm_89").Render(std::vector<UOp>{i, UOp::Make(Ops::CUSTOM, dtypes::void_, {i}, Arg("x"))}),
+  EXPECT_DEATH(RendererFor("sm_89").Render(
+                   std::vector<UOp>{i, UOp::Make(Ops::CUSTOM, dtypes::void_, {i}, Arg("x"))}),
                "failed to render Ops.CUSTOM");
 }
 
