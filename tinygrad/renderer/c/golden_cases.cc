@@ -81,10 +81,12 @@ CodegenOptions GoldenCodegenOptions(const GoldenMeta& meta) {
 }
 
 std::string WithoutKernelNameSuffix(const std::string& src) {
-  // the kernel's line is the one that opens its body: "<typedef> name(params) {"
+  // the kernel's line is the one that opens its body: "<typedef> name(params) {", or in PTX the
+  // one that declares the entry: ".visible .entry name ("
   static const std::regex kName("^(.* [A-Za-z0-9_]+?)n[0-9]+(\\(.*\\) \\{)$");
+  static const std::regex kPtxEntry("^(\\.visible \\.entry [A-Za-z0-9_]+?)n[0-9]+( \\()$");
   std::vector<std::string> lines = absl::StrSplit(src, '\n');
-  for (std::string& l : lines) l = std::regex_replace(l, kName, "$1$2");
+  for (std::string& l : lines) l = std::regex_replace(std::regex_replace(l, kName, "$1$2"), kPtxEntry, "$1$2");
   return absl::StrJoin(lines, "\n");
 }
 

@@ -43,8 +43,8 @@ UOp ReadGoldenAst(const std::string& path);
 UOp GoldenAstWithOpts(const UOp& ast, const GoldenMeta& meta);
 // The reference's defaults with the case's ALLOW_TF32.
 CodegenOptions GoldenCodegenOptions(const GoldenMeta& meta);
-// `src` without the process-wide dedup suffix of the kernel's name ("E_16n3(" -> "E_16("), which
-// depends on what else the process lowered.
+// `src` without the process-wide dedup suffix of the kernel's name ("E_16n3(" -> "E_16(", in PTX
+// ".entry E_16n3 (" -> ".entry E_16 ("), which depends on what else the process lowered.
 std::string WithoutKernelNameSuffix(const std::string& src);
 
 }  // namespace tg

@@ -51,24 +51,14 @@ std::string Constraints(const std::string& constraint, const std::string& packed
 
 }  // namespace
 
-absl::StatusOr<CudaArch> CudaArch::Parse(std::string_view arch) {
-  std::string_view digits = arch.substr(arch.starts_with("sm_") ? 3 : arch.size());
-  bool ok = arch.starts_with("sm_") && !digits.empty() && digits.size() <= 6;
-  for (char c : digits) ok = ok && c >= '0' && c <= '9';
-  if (!ok)
-    return absl::InvalidArgumentError(
-        absl::StrCat("not a CUDA arch: '", std::string(arch), "' (expected sm_<version>, e.g. sm_89)"));
-  return CudaArch{.name = std::string(arch), .version = std::stoi(std::string(digits))};
-}
-
 CudaRenderer::CudaRenderer(const CudaArch& arch) : arch_(arch) {
   device = "CUDA";
   global_max = LaunchDims{2147483647, 65535, 65535};
   local_max = LaunchDims{1024, 1024, 64};
   shared_max = 49152;
-  tensor_cores = arch.version >= 89   ? tensor_cores::CudaSm89()
-                 : arch.version >= 80 ? tensor_cores::CudaSm80()
-                 : arch.version >= 75 ? tensor_cores::CudaSm75()
+  tensor_cores = arch.sm() >= 89   ? tensor_cores::CudaSm89()
+                 : arch.sm() >= 80 ? tensor_cores::CudaSm80()
+                 : arch.sm() >= 75 ? tensor_cores::CudaSm75()
                                       : std::vector<TensorCore>{};
   // language options (https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html)
   kernel_typedef = "extern \"C\" __global__ void __launch_bounds__({launch_bounds})";

@@ -8,11 +8,12 @@
 // shape used becomes a `__WMMA_...` device function wrapping one `mma.sync` PTX instruction.
 //
 // The target is an explicit constructor argument (no global configuration is read): its arch
-// ("sm_89") picks the tensor-core table as the reference does: sm_75 the m16n8k8 half shapes,
-// sm_80+ adds m16n8k16 half/bf16 and tf32, sm_89+ (sm_90 too) adds m16n8k32 fp8.
+// (runtime/cuda's CudaArch, the type the compilers take too: "sm_89", "sm_90a") picks the
+// tensor-core table as the reference does by its compute capability: sm_75 the m16n8k8 half
+// shapes, sm_80+ adds m16n8k16 half/bf16 and tf32, sm_89+ (sm_90 too) adds m16n8k32 fp8.
 //
 // Example:
-//   ASSIGN_OR_RETURN(CudaArch arch, CudaArch::Parse("sm_89"));
+//   ASSIGN_OR_RETURN(CudaArch arch, ParseCudaArch("sm_89"));   // runtime/cuda/arch.h
 //   CudaRenderer ren(arch);
 //   ASSIGN_OR_RETURN(ProgramSpec p, GetProgram(ast, ren, options));   // p.src: CUDA C++
 #ifndef TINYGRAD_RENDERER_CUDA_CUDA_H_
@@ -26,18 +27,9 @@
 
 #include "absl/status/statusor.h"
 #include "tinygrad/renderer/c/cstyle.h"
+#include "tinygrad/runtime/cuda/arch.h"
 
 namespace tg {
-
-// An NVIDIA compute capability as NVRTC names it: "sm_<major><minor>".
-struct CudaArch {
-  std::string name;  // "sm_89"
-  int version = 0;   // 89
-
-  // Accepts "sm_" followed by decimal digits (what the reference's int(arch[3:]) accepts from
-  // the names CUDA devices report); anything else is an InvalidArgument error naming it.
-  static absl::StatusOr<CudaArch> Parse(std::string_view arch);
-};
 
 class CudaRenderer : public CStyleLanguage {
  public:
