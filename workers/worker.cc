@@ -586,7 +586,7 @@ absl::StatusOr<std::unique_ptr<Worker>> Worker::Create(WorkerOptions options) {
   if (options.device_class.has_value()) {
     w.device = *options.device_class;
   } else {
-    ASSIGN_OR_RETURN(Device * dev, GetDevice("CPU"));
+    ASSIGN_OR_RETURN(Device * dev, GetDevice(options.device));
     ASSIGN_OR_RETURN(w.device, autotune::DeviceClassFor(*dev));
   }
   w.wake_fd.reset(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
@@ -604,6 +604,8 @@ absl::StatusOr<std::unique_ptr<Worker>> Worker::Create(WorkerOptions options) {
     if (options.child_argv.empty()) return absl::InvalidArgumentError("no child program (child_argv)");
     std::vector<std::string> argv = options.child_argv;
     if (options.mode == TimingMode::kFakeTiming) argv.emplace_back(kFakeTimingFlag);
+    argv.emplace_back(kDeviceFlag);
+    argv.push_back(options.device);
     argv.emplace_back(kCompileThreadsFlag);
     argv.push_back(absl::StrCat(std::max(1, cores / options.children)));
     ASSIGN_OR_RETURN(w.pool, ChildPool::Create({.argv = std::move(argv), .children = options.children}));

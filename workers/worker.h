@@ -85,7 +85,9 @@ struct WorkerOptions {
   std::chrono::duration<double> run_deadline_floor{1};
   std::chrono::duration<double> prepare_timeout_floor{60};  // lowering + compiling a job, plus per-candidate time
 
-  // Announced in Hello. Unset: DeviceClassFor(CPU device) / DefaultBuildId().
+  // The engine device the children measure on ("CPU", "CUDA", "CUDA:1").
+  std::string device = "CPU";
+  // Announced in Hello. Unset: DeviceClassFor(the device) / DefaultBuildId().
   std::optional<autotune::DeviceClass> device_class;
   std::string build_id;
   // One line per event worth a person's attention; unset: stderr ("tg worker <id>: ...").

@@ -73,6 +73,7 @@ std::string Handle(ChildState& st, std::string_view request, DeviceGate& gate) {
       lock = *std::move(l);
     }
     absl::StatusOr<std::unique_ptr<LocalMeasurer>> lm = LocalMeasurer::Create({
+        .device = st.options.device,
         .compile_threads = st.options.compile_threads,
         .fake_timing = st.options.fake_timing,
         .device_lock = std::move(lock),
@@ -120,6 +121,10 @@ absl::StatusOr<WorkerChildOptions> ParseWorkerChildArgs(std::span<const std::str
         return absl::InvalidArgumentError(std::string(kCompileThreadsFlag) + " needs a count >= 0");
       }
       ++i;
+    } else if (a == kDeviceFlag) {
+      if (i + 1 >= args.size() || args[i + 1].empty())
+        return absl::InvalidArgumentError(std::string(kDeviceFlag) + " needs a device name");
+      o.device = std::string(args[++i]);
     } else if (a == kDeviceLockFlag) {
       if (i + 1 >= args.size() || args[i + 1].empty())
         return absl::InvalidArgumentError(std::string(kDeviceLockFlag) + " needs a lock file path");

@@ -42,6 +42,7 @@ inline constexpr std::string_view kFakeTimingFlag = "--fake-timing";
 inline constexpr std::string_view kCompileThreadsFlag = "--compile-threads";
 inline constexpr std::string_view kInjectFaultFlag = "--inject-fault";
 inline constexpr std::string_view kDeviceLockFlag = "--device-lock";
+inline constexpr std::string_view kDeviceFlag = "--device";
 
 // A test-only fault: the child misbehaves on a job that has a candidate with these opts.
 struct InjectedFault {
@@ -54,6 +55,7 @@ absl::StatusOr<InjectedFault> ParseInjectedFault(std::string_view spec);
 struct WorkerChildOptions {
   bool fake_timing = false;
   int compile_threads = 1;  // threads lowering and compiling one job (0: Config.cpu_count)
+  std::string device = "CPU";  // the engine device candidates run on ("CPU", "CUDA", "CUDA:1")
   std::string device_lock;  // the machine's device lock file; empty: none
   std::vector<InjectedFault> faults;
 };

@@ -649,6 +649,30 @@ TEST(WorkerChildArgsTest, InjectedFaultsParseOrSayWhatIsWrong) {
   EXPECT_FALSE(ParseWorkerChildArgs(missing).ok());
 }
 
+TEST(WorkerChildArgsTest, DeviceNamesWhatTheChildMeasuresOn) {
+  absl::StatusOr<WorkerChildOptions> none = ParseWorkerChildArgs({});
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(none->device, "CPU");
+  const std::vector<std::string_view> cuda = {kDeviceFlag, "CUDA:1"};
+  absl::StatusOr<WorkerChildOptions> o = ParseWorkerChildArgs(cuda);
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->device, "CUDA:1");
+  const std::vector<std::string_view> missing = {kDeviceFlag};
+  EXPECT_FALSE(ParseWorkerChildArgs(missing).ok());
+  const std::vector<std::string_view> empty = {kDeviceFlag, ""};
+  EXPECT_FALSE(ParseWorkerChildArgs(empty).ok());
+}
+
+TEST(WorkerTest, AnUnknownDeviceIsAnErrorNamingIt) {
+  WorkerOptions o;
+  o.endpoint = "ipc:///nonexistent/worker";
+  o.device = "NOPE";
+  o.child_argv = {"/bin/false"};
+  absl::StatusOr<std::unique_ptr<Worker>> w = Worker::Create(std::move(o));
+  ASSERT_FALSE(w.ok());
+  EXPECT_NE(w.status().message().find("NOPE"), std::string::npos) << w.status();
+}
+
 }  // namespace
 }  // namespace tg::workers
 

@@ -41,6 +41,10 @@ run nolock 2 worker --connect ipc:///tmp/x --device-lock
 expect_in "$out/nolock.err" "--device-lock: 1 required"
 run badlock 1 worker --connect ipc:///tmp/x --device-lock /proc/no/such/device.lock
 expect_in "$out/badlock.err" "device lock: cannot make /proc/no/such"
+run nodevice 2 worker --connect ipc:///tmp/x --device
+expect_in "$out/nodevice.err" "--device: 1 required"
+run baddevice 1 worker --connect ipc:///tmp/x --device NOPE --device-lock none
+expect_in "$out/baddevice.err" "NOPE"
 run badopt 2 worker --bogus
 expect_in "$out/badopt.err" "The following argument was not expected: --bogus"
 run nokey 2 worker --connect tcp://127.0.0.1:5555 --key "$out/none.key" --server-key "$out/none.pub"

@@ -55,7 +55,7 @@ int WorkerCommand(std::span<const std::string_view> args) {
   std::optional<double> simulate_ms;
   std::optional<int> heartbeat_ms;
   std::vector<std::string> faults;
-  std::string device_lock = autotune::DefaultDeviceLockPath(GetConfig().cache_dir, "CPU");
+  std::optional<std::string> device_lock;
   app.add_option("--connect", o.endpoint, "the coordinator: tcp://HOST:PORT or ipc://PATH")
       ->required()
       ->check([](const std::string& ep) {
@@ -63,6 +63,9 @@ int WorkerCommand(std::span<const std::string_view> args) {
                    ? std::string()
                    : "takes tcp://HOST:PORT or ipc://PATH, not '" + ep + "'";
       });
+  app.add_option("--device", o.device, "the device candidates run on: CPU, CUDA, CUDA:N")
+      ->capture_default_str()
+      ->check(NotEmpty);
   app.add_option("--id", o.worker_id, "this worker's NAME (default: host and pid)")->check(NotEmpty);
   app.add_option("--children", o.children, "child processes (default: the number of cores)")
       ->check(IntAtLeast(1));
@@ -77,7 +80,7 @@ int WorkerCommand(std::span<const std::string_view> args) {
                "SIGTERM when the process that started this one dies (the local workers of tg tune)");
   app.add_option("--device-lock", device_lock,
                  "the machine-wide lock every worker and tg tune share: kernels are timed one at a\n"
-                 "time and never while anything compiles (default: device-CPU.lock in the cache\n"
+                 "time and never while anything compiles (default: device-<DEVICE>.lock in the cache\n"
                  "directory; none: this worker's children only take turns among themselves)")
       ->check(NotEmpty);
   app.add_option(std::string(workers::kInjectFaultFlag), faults,
@@ -102,7 +105,8 @@ int WorkerCommand(std::span<const std::string_view> args) {
   o.security = *sec;
   if (heartbeat_ms) o.heartbeat = std::chrono::milliseconds(*heartbeat_ms);
   if (simulate_ms) o.simulate_device_s = *simulate_ms / 1000;
-  if (device_lock == "none") device_lock.clear();
+  if (!device_lock.has_value()) device_lock = autotune::DefaultDeviceLockPath(GetConfig().cache_dir, o.device);
+  if (*device_lock == "none") device_lock->clear();
   const bool simulate = simulate_ms.has_value();
   o.mode = simulate ? TimingMode::kSimulate : fake ? TimingMode::kFakeTiming : TimingMode::kReal;
   // The child is this very binary (`tg worker --child`).
@@ -115,13 +119,13 @@ int WorkerCommand(std::span<const std::string_view> args) {
   o.child_argv = {std::string(self, static_cast<size_t>(n)), "worker", "--child"};
   for (const std::string& f : faults)
     o.child_argv.insert(o.child_argv.end(), {std::string(workers::kInjectFaultFlag), f});
-  if (!device_lock.empty() && o.mode == TimingMode::kReal) {
+  if (!device_lock->empty() && o.mode == TimingMode::kReal) {
     // opened here first, so that a bad path is this command's error rather than every job's
-    if (absl::Status s = autotune::DeviceLock::Open(device_lock).status(); !s.ok()) {
+    if (absl::Status s = autotune::DeviceLock::Open(*device_lock).status(); !s.ok()) {
       std::fprintf(stderr, "tg worker: %s\n", std::string(s.message()).c_str());
       return 1;
     }
-    o.child_argv.insert(o.child_argv.end(), {std::string(workers::kDeviceLockFlag), device_lock});
+    o.child_argv.insert(o.child_argv.end(), {std::string(workers::kDeviceLockFlag), *device_lock});
   }
   const std::string endpoint = o.endpoint;
   absl::StatusOr<std::unique_ptr<Worker>> w = Worker::Create(std::move(o));
