@@ -8,6 +8,16 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
+// The sanitizers' runtimes refuse RTLD_DEEPBIND (they must interpose malloc & co. everywhere):
+// under them kOwnSymbolsFirst is plain binding.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define TG_NO_DEEPBIND 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define TG_NO_DEEPBIND 1
+#endif
+#endif
+
 namespace tg {
 namespace {
 
@@ -25,6 +35,13 @@ std::string LastDlError() {
 
 absl::StatusOr<DynamicLibrary> DynamicLibrary::Open(std::string_view what,
                                                     std::span<const std::string> candidates) {
+  return Open(what, candidates, Binding::kDefault);
+}
+
+absl::StatusOr<DynamicLibrary> DynamicLibrary::Open(std::string_view what,
+                                                    std::span<const std::string> candidates,
+                                                    Binding binding) {
+  (void)binding;  // unused where RTLD_DEEPBIND is not available
   if (candidates.empty())
     return absl::InvalidArgumentError(
         absl::StrCat("no file names given to look for ", std::string(what), " under"));
@@ -33,7 +50,11 @@ absl::StatusOr<DynamicLibrary> DynamicLibrary::Open(std::string_view what,
   for (const std::string& name : candidates) {
     // RTLD_LOCAL: the vendor symbols stay out of the global namespace, so two copies (a
     // toolkit's and a Python wheel's) cannot collide.
-    if (void* handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL))
+    int flags = RTLD_NOW | RTLD_LOCAL;
+#if defined(RTLD_DEEPBIND) && !defined(TG_NO_DEEPBIND)
+    if (binding == Binding::kOwnSymbolsFirst) flags |= RTLD_DEEPBIND;
+#endif
+    if (void* handle = dlopen(name.c_str(), flags))
       return DynamicLibrary(handle, std::string(what), name);
     tried.push_back(absl::StrCat("  ", name, ": ", LastDlError()));
   }

@@ -34,6 +34,18 @@ class DynamicLibrary {
   static absl::StatusOr<DynamicLibrary> Open(std::string_view what,
                                              std::span<const std::string> candidates);
 
+  // How the library's own references are resolved.
+  enum class Binding {
+    kDefault,  // the process's symbols first (a symbol this process already has wins)
+    // The library's own symbols and its dependencies' first (RTLD_DEEPBIND): for a library that
+    // brings a second copy of something this process already links, e.g. comgr's LLVM 15 next to
+    // our in-process LLVM 14, whose same-named C++ symbols would otherwise be taken from ours.
+    kOwnSymbolsFirst,
+  };
+  static absl::StatusOr<DynamicLibrary> Open(std::string_view what,
+                                             std::span<const std::string> candidates,
+                                             Binding binding);
+
   // The address of the first of `names` the library exports; NotFound naming the library and
   // the symbols when it has none of them.
   absl::StatusOr<void*> Symbol(std::initializer_list<const char*> names) const;

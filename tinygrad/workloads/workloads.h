@@ -1,13 +1,16 @@
 // File: tinygrad/workloads/workloads.h
 // The built-in workloads: small models written on the public Tensor API, shared by
 // `tg run` (which prints their kernels and times) and by the autotuner (which tunes every
-// kernel they produce). Shapes are parameters with defaults; inputs are seeded random tensors.
+// kernel they produce). Shapes are parameters with defaults; inputs are seeded random tensors,
+// made in float32 and cast to the workload's dtype (float32 unless asked: half and bfloat16 are
+// how tensor-core kernels are asked for), so the computation itself runs in that dtype.
 //
 // Example:
 //   const Workload* w = FindWorkload("matmul");
 //   WorkloadParams p = w->Defaults();
 //   p["m"] = 1024;
 //   WorkloadGraph g = w->build(p);     // g.inputs to realize first, then g.outputs
+//   WorkloadGraph h = w->build(p, dtypes::float16);
 #ifndef TINYGRAD_WORKLOADS_WORKLOADS_H_
 #define TINYGRAD_WORKLOADS_WORKLOADS_H_
 
@@ -35,12 +38,18 @@ struct Workload {
   std::string_view name;
   std::string_view summary;
   std::vector<std::pair<std::string_view, int64_t>> params;  // name and default, in order
-  WorkloadGraph (*build)(const WorkloadParams& p);
+  WorkloadGraph (*build_graph)(const WorkloadParams& p, DType dtype);
 
   WorkloadParams Defaults() const;
+  // The graph for `p`, its inputs (and weights) in `dtype`: a float dtype (WorkloadDTypes()).
+  WorkloadGraph build(const WorkloadParams& p, DType dtype = dtypes::float32) const {
+    return build_graph(p, dtype);
+  }
 };
 
 std::span<const Workload> Workloads();
+// The dtypes a workload may be built in, by the names --dtype takes: float32, half, bfloat16.
+std::span<const std::pair<std::string_view, DType>> WorkloadDTypes();
 const Workload* FindWorkload(std::string_view name);  // nullptr when unknown
 
 }  // namespace tg

@@ -34,8 +34,8 @@ struct Snapshot {
 };
 
 // One run: build the graph, realize its random inputs quietly, then time the outputs.
-int RunOnce(const Workload& w, const WorkloadParams& p, int debug, int run) {
-  WorkloadGraph g = w.build(p);
+int RunOnce(const Workload& w, const WorkloadParams& p, DType dtype, int debug, int run) {
+  WorkloadGraph g = w.build(p, dtype);
   Config quiet = GetConfig();
   quiet.debug = 0;
   {
@@ -76,7 +76,8 @@ int RunWorkloadCommand(std::span<const std::string_view> args) {
   SetUpCommandApp(app);
   std::string name;
   WorkloadParams p;
-  const Workload* w = AddWorkloadFlags(app, args, name, p);
+  DType dtype = dtypes::float32;
+  const Workload* w = AddWorkloadFlags(app, args, name, p, &dtype);
   int runs = 3;
   Config config = GetConfig();
   app.add_option("--runs", runs, "how many times to run it")->capture_default_str()->check(IntAtLeast(1));
@@ -102,7 +103,7 @@ int RunWorkloadCommand(std::span<const std::string_view> args) {
   int debug = std::max(config.debug, 2);
   for (int r = 1; r <= runs; ++r) {
     // Kernel lines on the first run only; later runs hit the caches and show the steady state.
-    if (int rc = RunOnce(*w, p, r == 1 ? debug : std::max(config.debug, 1), r); rc != 0) {
+    if (int rc = RunOnce(*w, p, dtype, r == 1 ? debug : std::max(config.debug, 1), r); rc != 0) {
       SetKernelOptChooser(nullptr);
       return rc;
     }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tinygrad/base/version.h"
+#include "tools/cli/compile_command.h"
 #include "tools/cli/db_command.h"
 #include "tools/cli/farm_command.h"
 #include "tools/cli/keygen_command.h"
@@ -43,6 +44,8 @@ constexpr Command kCommands[] = {
     {"run", "run a built-in workload, printing its kernels and times (tg run --help)",
      RunWorkloadCommand},
     {"tune", "tune every kernel of a workload with BEAM search (tg tune --help)", TuneWorkloadCommand},
+    {"compile", "render and compile a workload's kernels for a GPU target: CUDA sm_*, HIP gfx* (tg compile --help)",
+     CompileWorkloadCommand},
     {"db", "tuning database: stats, show, export, import, gc (tg db --help)", DbCommand},
     {"keygen", "make a CURVE key pair for the tuning farm (tg keygen --help)", KeygenCommand},
     {"farm", "tuning farm: status of a running coordinator (tg farm --help)", FarmCommand},

@@ -180,7 +180,8 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
   SetUpCommandApp(app);
   std::string name;
   WorkloadParams p;
-  const Workload* w = AddWorkloadFlags(app, args, name, p);
+  DType dtype = dtypes::float32;
+  const Workload* w = AddWorkloadFlags(app, args, name, p, &dtype);
   TunerOptions topts = TunerOptions::FromConfig(GetConfig());
   topts.beam = 2;
   std::string json_path;
@@ -246,7 +247,7 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
     return 1;
   }
 
-  WorkloadGraph g = w->build(p);
+  WorkloadGraph g = w->build(p, dtype);
   if (absl::Status s = Realize(g.inputs); !s.ok()) {
     std::fprintf(stderr, "tg tune: making the inputs failed: %s\n", s.ToString().c_str());
     return 1;

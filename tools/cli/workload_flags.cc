@@ -21,13 +21,31 @@ std::string WorkloadList() {
 }  // namespace
 
 const Workload* AddWorkloadFlags(CLI::App& app, std::span<const std::string_view> args,
-                                 std::string& name, WorkloadParams& params) {
+                                 std::string& name, WorkloadParams& params, DType* dtype) {
   app.add_option("WORKLOAD", name, "a built-in workload (listed below)")
       ->required()
       ->check([](const std::string& n) {
         return FindWorkload(n) != nullptr ? std::string() : "unknown workload '" + n + "'";
       });
   app.footer(WorkloadList());
+  if (dtype != nullptr) {
+    std::string names;
+    for (const auto& [n, dt] : WorkloadDTypes()) absl::StrAppend(&names, names.empty() ? "" : ", ", std::string(n));
+    app.add_option_function<std::string>(
+           "--dtype",
+           [dtype](const std::string& n) {
+             for (const auto& [known, dt] : WorkloadDTypes())
+               if (known == n) *dtype = dt;
+           },
+           absl::StrCat("the workload's dtype: ", names, " (default float32; half and bfloat16\n"
+                        "matmuls use tensor cores where the target has them)"))
+        ->type_name("NAME")
+        ->check([names](const std::string& n) {
+          for (const auto& [known, dt] : WorkloadDTypes())
+            if (known == n) return std::string();
+          return absl::StrCat("unknown dtype '", n, "' (one of ", names, ")");
+        });
+  }
   const Workload* w = nullptr;
   for (std::string_view a : args) {  // the first word that names one; a flag's value may not
     w = a.starts_with("-") ? nullptr : FindWorkload(a);

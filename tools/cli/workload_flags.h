@@ -17,9 +17,11 @@ namespace tg {
 // Adds the positional WORKLOAD (required; an unknown name is a usage error) and, when a
 // word of `args` names a workload (the first that does), its parameters as
 // `--<param> N` options (N >= 1) writing into `params`, which gets that workload's defaults.
-// Returns that workload, or nullptr. The help's footer lists every workload.
+// With `dtype`, also `--dtype NAME` (float32, half, bfloat16: WorkloadDTypes()) writing into
+// it; it is left as it is when the flag is not given. Returns that workload, or nullptr. The
+// help's footer lists every workload.
 const Workload* AddWorkloadFlags(CLI::App& app, std::span<const std::string_view> args,
-                                 std::string& name, WorkloadParams& params);
+                                 std::string& name, WorkloadParams& params, DType* dtype = nullptr);
 
 }  // namespace tg
 

@@ -38,7 +38,10 @@ absl::StatusOr<ComgrEnums> ComgrEnums::ForMajorVersion(size_t major) {
 absl::StatusOr<std::shared_ptr<const ComgrApi>> ComgrApi::Load(const HipToolchainOptions& options) {
   ASSIGN_OR_RETURN(DynamicLibrary lib, DynamicLibrary::Open("comgr (libamd_comgr: Debian's "
                                                             "libamd-comgr2, see tools/bootstrap)",
-                                                            ComgrLibraryCandidates(options)));
+                                                            ComgrLibraryCandidates(options),
+                                                            // comgr runs its own LLVM in-process:
+                                                            // never ours (tg links LLVM 14).
+                                                            DynamicLibrary::Binding::kOwnSymbolsFirst));
   std::shared_ptr<ComgrApi> api(new ComgrApi(std::move(lib)));
   const DynamicLibrary& l = api->library;
   RETURN_IF_ERROR(l.Bind(api->amd_comgr_get_version, {"amd_comgr_get_version"}));

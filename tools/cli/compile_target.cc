@@ -1,0 +1,95 @@
+// File: tools/cli/compile_target.cc
+#include "tools/cli/compile_target.h"
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "tinygrad/base/status_macros.h"
+#include "tinygrad/renderer/cuda/cuda.h"
+#include "tinygrad/renderer/hip/hip.h"
+#include "tinygrad/runtime/cuda/arch.h"
+#include "tinygrad/runtime/cuda/nvrtc_compiler.h"
+
+namespace tg {
+namespace {
+
+class NvrtcCubinCompiler final : public TargetCompiler {
+ public:
+  explicit NvrtcCubinCompiler(std::unique_ptr<NvrtcCompiler> nvrtc) : nvrtc_(std::move(nvrtc)) {}
+  absl::StatusOr<std::string> Compile(std::string_view src) override {
+    return nvrtc_->CompileUncached(src);
+  }
+  const std::string& id() const override { return nvrtc_->compiler_id(); }
+  std::string_view binary_kind() const override { return "cubin"; }
+
+ private:
+  std::unique_ptr<NvrtcCompiler> nvrtc_;
+};
+
+// CUDA C++ -> CUBIN through NVRTC (opened at run time).
+absl::StatusOr<std::unique_ptr<TargetCompiler>> MakeNvrtcCubinCompiler(const CudaLibraryOptions& libs,
+                                                                       const CudaArch& arch) {
+  ASSIGN_OR_RETURN(std::shared_ptr<const NvrtcApi> api, NvrtcApi::Load(libs));
+  ASSIGN_OR_RETURN(std::unique_ptr<NvrtcCompiler> nvrtc,
+                   NvrtcCompiler::Create(api, {.arch = arch.name(),
+                                               .output = CudaBinaryKind::kCubin,
+                                               .include_dirs = CudaIncludeDirs(libs),
+                                               .cachelevel = 0}));
+  // Whether NVRTC knows the arch shows only when it compiles: ask now with an empty kernel, so
+  // a target this NVRTC lacks fails before any scheduling.
+  if (absl::StatusOr<std::string> probe =
+          nvrtc->CompileUncached("extern \"C\" __global__ void tg_probe() {}\n");
+      !probe.ok())
+    return probe.status();
+  return std::unique_ptr<TargetCompiler>(new NvrtcCubinCompiler(std::move(nvrtc)));
+}
+
+class HipTargetCompiler final : public TargetCompiler {
+ public:
+  explicit HipTargetCompiler(std::unique_ptr<HipCompiler> hip) : hip_(std::move(hip)) {}
+  absl::StatusOr<std::string> Compile(std::string_view src) override {
+    return hip_->CompileUncached(src);
+  }
+  const std::string& id() const override { return hip_->compiler_id(); }
+  std::string_view binary_kind() const override { return "code object"; }
+
+ private:
+  std::unique_ptr<HipCompiler> hip_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<CompileTarget>> CompileTarget::Create(const CompileTargetOptions& options) {
+  std::string device = absl::AsciiStrToUpper(options.device);
+  if (device == "AMD") device = "HIP";
+  if (device == "CUDA") {
+    if (options.cuda_ptx)
+      return absl::UnimplementedError("CUDA_PTX / --ptx: tg compile has no PTX renderer yet");
+    ASSIGN_OR_RETURN(CudaArch arch, ParseCudaArch(options.arch));
+    ASSIGN_OR_RETURN(std::unique_ptr<TargetCompiler> compiler, MakeNvrtcCubinCompiler(options.cuda, arch));
+    return std::unique_ptr<CompileTarget>(new CompileTarget(
+        device, options.arch, std::make_unique<CudaRenderer>(arch), std::move(compiler)));
+  }
+  if (device == "HIP") {
+    ASSIGN_OR_RETURN(AmdArch arch, AmdArch::Parse(options.arch));
+    ASSIGN_OR_RETURN(std::unique_ptr<HipCompiler> hip,
+                     HipCompiler::Create(options.hip, {.arch = options.arch,
+                                                       .backend = options.hip_compiler,
+                                                       .cachelevel = 0}));
+    return std::unique_ptr<CompileTarget>(new CompileTarget(
+        device, options.arch, std::make_unique<HipRenderer>(arch),
+        std::make_unique<HipTargetCompiler>(std::move(hip))));
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown device '", options.device, "': tg compile targets CUDA or HIP"));
+}
+
+autotune::DeviceClass CompileTarget::device_class() const {
+  autotune::DeviceClass dc;
+  dc.device = device_;
+  dc.gpu_arch = arch_;
+  dc.compiler_id = compiler_->id();
+  dc.renderer = autotune::RendererName(*renderer_);
+  return dc;
+}
+
+}  // namespace tg

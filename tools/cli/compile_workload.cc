@@ -1,0 +1,119 @@
+// File: tools/cli/compile_workload.cc
+#include "tools/cli/compile_workload.h"
+
+#include <array>
+#include <chrono>
+#include <variant>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "tinygrad/base/config.h"
+#include "tinygrad/base/status_macros.h"
+#include "tinygrad/codegen/pipeline.h"
+#include "tinygrad/engine/realize.h"
+#include "tinygrad/schedule/schedule.h"
+#include "tinygrad/uop/kernel_info.h"
+
+namespace tg {
+namespace {
+
+// The workload's kernels as `tg tune` finds them: inputs realized first (quietly, on the CPU),
+// then the outputs scheduled; each distinct kernel AST once, in schedule order.
+absl::StatusOr<std::vector<UOp>> WorkloadKernels(const CompileWorkloadOptions& o) {
+  WorkloadParams params = o.params.empty() ? o.workload->Defaults() : o.params;
+  WorkloadGraph g = o.workload->build(params, o.dtype);
+  {
+    Config quiet = GetConfig();
+    quiet.debug = 0;
+    ScopedConfig scoped(quiet);
+    if (absl::Status s = Realize(g.inputs); !s.ok())
+      return absl::Status(s.code(), absl::StrCat("making the inputs failed: ", s.message()));
+  }
+  std::vector<UOp> roots;
+  for (const Tensor& t : g.outputs) roots.push_back(t.uop());
+  ASSIGN_OR_RETURN(Schedule sched, CreateScheduleWithVars(UOp::Sink(roots)));
+  std::vector<UOp> kernels;
+  absl::flat_hash_set<uint64_t> seen;
+  for (const ScheduleItem& item : sched.items)
+    if (item.ast.op() == Ops::SINK && seen.insert(item.ast.key()).second) kernels.push_back(item.ast);
+  return kernels;
+}
+
+// The database's opts under `key`, if it has any (from any search settings).
+absl::StatusOr<std::optional<std::vector<Opt>>> TunedOpts(const autotune::TuningKey& key,
+                                                          const CompileWorkloadOptions& o) {
+  if (o.db == nullptr) return std::nullopt;
+  ASSIGN_OR_RETURN(std::optional<autotune::TuningRecord> hit, o.db->LookupBest(key));
+  if (!hit.has_value()) return std::nullopt;
+  return hit->opts;
+}
+
+CompiledKernel CompileOne(const UOp& kernel, CompileTarget& target, const CompileWorkloadOptions& o,
+                          const autotune::TuningKey& key, std::optional<std::vector<Opt>> tuned) {
+  CompiledKernel out;
+  out.key = key;
+  UOp ast = kernel;
+  if (tuned.has_value()) {
+    KernelInfo ki = KernelInfo::IsKernelInfo(ast.arg()) ? KernelInfo::FromArg(ast.arg()) : KernelInfo{};
+    std::vector<Arg> args;
+    for (const Opt& opt : *tuned) args.push_back(OptToArg(opt));
+    ki.opts_to_apply = std::move(args);
+    ast = ast.replace_arg(ki.ToArg());
+    out.tuned = true;
+  }
+  out.ast = PrettyPrint(ast);
+  absl::StatusOr<ProgramSpec> spec = GetProgram(ast, target.renderer(), o.codegen);
+  if (!spec.ok()) {
+    out.status = absl::Status(spec.status().code(), absl::StrCat("rendering failed: ", spec.status().message()));
+    return out;
+  }
+  out.name = StripAnsi(spec->name);
+  out.function_name = spec->function_name;
+  out.src = spec->src;
+  for (const Arg& a : spec->applied_opts)
+    if (absl::StatusOr<Opt> opt = OptFromArg(a); opt.ok()) out.opts.push_back(*opt);
+  const auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<std::string> binary = target.compiler().Compile(spec->src);
+  out.compile_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!binary.ok()) {
+    out.status = binary.status();
+    return out;
+  }
+  out.binary_bytes = binary->size();
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<CompiledKernel>> CompileWorkload(
+    CompileTarget& target, const CompileWorkloadOptions& options,
+    const std::function<void(const CompiledKernel&)>& on_kernel) {
+  if (options.workload == nullptr) return absl::InvalidArgumentError("no workload given");
+  ASSIGN_OR_RETURN(std::vector<UOp> kernels, WorkloadKernels(options));
+  std::vector<CompiledKernel> out;
+  const autotune::DeviceClass device_class = target.device_class();
+  for (const UOp& k : kernels) {
+    autotune::TuningKey key =
+        autotune::TuningKey::Make(k, device_class, autotune::SearchSettings{}, options.codegen);
+    ASSIGN_OR_RETURN(std::optional<std::vector<Opt>> tuned, TunedOpts(key, options));
+    out.push_back(CompileOne(k, target, options, key, std::move(tuned)));
+    if (on_kernel) on_kernel(out.back());
+  }
+  return out;
+}
+
+std::string ShortOptsText(const std::vector<Opt>& opts) {
+  std::vector<std::string> parts;
+  for (const Opt& o : opts) {
+    std::string arg;
+    if (const auto* i = std::get_if<int64_t>(&o.arg)) arg = absl::StrCat(*i);
+    if (const auto* t = std::get_if<std::array<int64_t, 3>>(&o.arg))
+      arg = absl::StrCat((*t)[0], ",", (*t)[1], ",", (*t)[2]);
+    parts.push_back(absl::StrCat(std::string(OptOpsName(o.op)), o.axis ? absl::StrCat(*o.axis) : "",
+                                 arg.empty() ? "" : ":", arg));
+  }
+  return parts.empty() ? "(none)" : absl::StrJoin(parts, " ");
+}
+
+}  // namespace tg

@@ -1,0 +1,178 @@
+// File: tools/cli/compile_workload_test.cc
+// `tg compile`'s library: a workload rendered and compiled for CUDA (NVRTC) and HIP (comgr,
+// clang) targets, tensor cores for half matmuls, tuned opts from a database, the error paths.
+// Needs NVRTC / the AMD toolchain, not a GPU: each test skips, with the reason printed, where
+// its compiler is missing.
+#include "tools/cli/compile_workload.h"
+
+#include "absl/strings/match.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tinygrad/runtime/subprocess.h"
+
+namespace tg {
+namespace {
+
+using ::testing::HasSubstr;
+
+// The target, or nullptr when its toolchain is missing here (the caller skips).
+std::unique_ptr<CompileTarget> MakeTarget(const std::string& device, const std::string& arch,
+                                          std::string* why) {
+  absl::StatusOr<std::unique_ptr<CompileTarget>> t =
+      CompileTarget::Create({.device = device,
+                             .arch = arch,
+                             .cuda = CudaLibraryOptions::FromEnvironment(),
+                             .hip = HipToolchainOptions::FromEnvironment()});
+  if (t.status().code() == absl::StatusCode::kNotFound) {
+    *why = std::string(t.status().message());
+    return nullptr;
+  }
+  EXPECT_TRUE(t.ok()) << device << " " << arch << ": " << t.status();
+  return t.ok() ? *std::move(t) : nullptr;
+}
+
+CompileWorkloadOptions SmallMatmul(DType dtype) {
+  const Workload* w = FindWorkload("matmul");
+  return {.workload = w, .params = {{"m", 64}, {"n", 64}, {"k", 64}}, .dtype = dtype};
+}
+
+#define TARGET_OR_SKIP(var, device, arch)                                              \
+  std::string why_##var;                                                               \
+  std::unique_ptr<CompileTarget> var = MakeTarget(device, arch, &why_##var);           \
+  if (var == nullptr && !why_##var.empty()) GTEST_SKIP() << device << " " << arch      \
+                                                         << " toolchain missing: " << why_##var; \
+  ASSERT_NE(var, nullptr)
+
+TEST(CompileWorkloadTest, CudaHalfMatmulUsesTensorCores) {
+  TARGET_OR_SKIP(target, "CUDA", "sm_90");
+  absl::StatusOr<std::vector<CompiledKernel>> ks = CompileWorkload(*target, SmallMatmul(dtypes::float16));
+  ASSERT_TRUE(ks.ok()) << ks.status();
+  ASSERT_EQ(ks->size(), 1u);
+  const CompiledKernel& k = ks->front();
+  ASSERT_TRUE(k.status.ok()) << k.status;
+  EXPECT_THAT(k.src, HasSubstr("mma.sync.aligned"));
+  EXPECT_THAT(k.src, HasSubstr(k.function_name));
+  EXPECT_FALSE(k.tuned);
+  ASSERT_FALSE(k.opts.empty());
+  EXPECT_EQ(k.opts.front().op, OptOps::TC) << ShortOptsText(k.opts);
+  EXPECT_GT(k.binary_bytes, 0u);
+  EXPECT_EQ(k.key.device, target->device_class().Digest());
+}
+
+TEST(CompileWorkloadTest, EveryKernelOfAWorkloadCompilesForCuda) {
+  TARGET_OR_SKIP(target, "CUDA", "sm_80");
+  const Workload* w = FindWorkload("softmax");
+  absl::StatusOr<std::vector<CompiledKernel>> ks =
+      CompileWorkload(*target, {.workload = w, .params = {{"rows", 32}, {"cols", 64}}});
+  ASSERT_TRUE(ks.ok()) << ks.status();
+  EXPECT_GE(ks->size(), 2u);  // max, exp-sum, divide: tinygrad's kernels for a softmax
+  for (const CompiledKernel& k : *ks) {
+    EXPECT_TRUE(k.status.ok()) << k.name << ": " << k.status;
+    EXPECT_THAT(k.src, HasSubstr("extern \"C\" __global__"));
+  }
+}
+
+TEST(CompileWorkloadTest, HipHalfMatmulUsesWmmaOnRdna3) {
+  TARGET_OR_SKIP(target, "HIP", "gfx1100");
+  absl::StatusOr<std::vector<CompiledKernel>> ks = CompileWorkload(*target, SmallMatmul(dtypes::float16));
+  ASSERT_TRUE(ks.ok()) << ks.status();
+  ASSERT_EQ(ks->size(), 1u);
+  ASSERT_TRUE(ks->front().status.ok()) << ks->front().status;
+  EXPECT_THAT(ks->front().src, HasSubstr("__builtin_amdgcn_wmma_f32_16x16x16_f16_w32"));
+  EXPECT_GT(ks->front().binary_bytes, 0u);
+}
+
+TEST(CompileWorkloadTest, HipBfloat16MatmulOnCdna2ThroughComgr) {
+  TARGET_OR_SKIP(target, "HIP", "gfx90a");
+  absl::StatusOr<std::vector<CompiledKernel>> ks = CompileWorkload(*target, SmallMatmul(dtypes::float32));
+  ASSERT_TRUE(ks.ok()) << ks.status();
+  ASSERT_EQ(ks->size(), 1u);
+  EXPECT_TRUE(ks->front().status.ok()) << ks->front().status;
+  EXPECT_THAT(target->compiler().id(), HasSubstr("comgr"));
+}
+
+// A database record for the target's class is used instead of the heuristic.
+TEST(CompileWorkloadTest, TunedOptsComeFromTheDatabase) {
+  std::string why;
+  std::unique_ptr<CompileTarget> target = MakeTarget("CUDA", "sm_90", &why);
+  if (target == nullptr && why.empty()) FAIL();
+  if (target == nullptr) target = MakeTarget("HIP", "gfx90a", &why);
+  if (target == nullptr) GTEST_SKIP() << "neither NVRTC nor comgr here: " << why;
+  absl::StatusOr<TempDir> dir = TempDir::Create("tg-compile-db-");
+  ASSERT_TRUE(dir.ok());
+  absl::StatusOr<std::unique_ptr<autotune::TuningDb>> db = autotune::OpenTuningDb(dir->path() + "/tuning.db");
+  ASSERT_TRUE(db.ok()) << db.status();
+
+  CompileWorkloadOptions options = SmallMatmul(dtypes::float32);
+  absl::StatusOr<std::vector<CompiledKernel>> heuristic = CompileWorkload(*target, options);
+  ASSERT_TRUE(heuristic.ok() && heuristic->size() == 1u) << heuristic.status();
+  const std::vector<Opt> tuned = {Opt{OptOps::LOCAL, 0, int64_t{8}}, Opt{OptOps::UPCAST, 1, int64_t{2}}};
+  ASSERT_NE(heuristic->front().opts, tuned);
+  autotune::TuningRecord r;
+  r.key = heuristic->front().key;
+  r.opts = tuned;
+  r.time_s = 1e-5;
+  ASSERT_TRUE((*db)->Put(r).ok());
+
+  options.db = db->get();
+  absl::StatusOr<std::vector<CompiledKernel>> ks = CompileWorkload(*target, options);
+  ASSERT_TRUE(ks.ok()) << ks.status();
+  ASSERT_EQ(ks->size(), 1u);
+  const CompiledKernel& k = ks->front();
+  ASSERT_TRUE(k.status.ok()) << k.status;
+  EXPECT_TRUE(k.tuned);
+  EXPECT_EQ(k.opts, tuned) << ShortOptsText(k.opts);
+  EXPECT_EQ(ShortOptsText(k.opts), "LOCAL0:8 UPCAST1:2");
+
+  // Another target's class misses: the heuristic again.
+  std::unique_ptr<CompileTarget> other = MakeTarget(target->device(), target->device() == "CUDA" ? "sm_80" : "gfx908", &why);
+  ASSERT_NE(other, nullptr) << why;
+  ks = CompileWorkload(*other, options);
+  ASSERT_TRUE(ks.ok()) << ks.status();
+  EXPECT_FALSE(ks->front().tuned);
+}
+
+TEST(CompileWorkloadTest, BadTargetsAreClearErrors) {
+  absl::StatusOr<std::unique_ptr<CompileTarget>> t = CompileTarget::Create({.device = "METAL", .arch = "m1"});
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(t.status().message(), HasSubstr("unknown device 'METAL'"));
+  t = CompileTarget::Create({.device = "CUDA", .arch = "gfx1100"});
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(t.status().message(), HasSubstr("gfx1100"));
+  t = CompileTarget::Create({.device = "HIP", .arch = "sm_90"});
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument);
+  t = CompileTarget::Create({.device = "CUDA", .arch = "sm_90", .cuda_ptx = true});
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kUnimplemented);
+}
+
+TEST(CompileWorkloadTest, ArchsTheCompilerDoesNotKnowAreInvalidArguments) {
+  std::string why;
+  // NVRTC 12/13 dropped sm_30 long ago.
+  if (MakeTarget("CUDA", "sm_90", &why) != nullptr) {
+    absl::StatusOr<std::unique_ptr<CompileTarget>> t = CompileTarget::Create(
+        {.device = "CUDA", .arch = "sm_30", .cuda = CudaLibraryOptions::FromEnvironment()});
+    EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument) << t.status();
+    EXPECT_THAT(t.status().message(), HasSubstr("sm_30"));
+  } else {
+    std::printf("[ SKIPPED  ] CUDA part: %s\n", why.c_str());
+  }
+  absl::StatusOr<std::unique_ptr<CompileTarget>> t = CompileTarget::Create(
+      {.device = "HIP", .arch = "gfx1200", .hip = HipToolchainOptions::FromEnvironment()});
+  if (t.ok()) GTEST_SKIP() << "this AMD toolchain knows gfx1200";
+  if (t.status().code() == absl::StatusCode::kNotFound) GTEST_SKIP() << t.status();
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument) << t.status();
+}
+
+TEST(CompileWorkloadTest, MissingToolchainsAreNotFoundNamingWhatWasTried) {
+  HipToolchainOptions none = HipToolchainOptions::FromEnvironment();
+  none.comgr_path = "/nonexistent/libamd_comgr.so";
+  none.clang_path = "/nonexistent/clang";
+  none.device_lib_dir = "/nonexistent/bitcode";
+  absl::StatusOr<std::unique_ptr<CompileTarget>> t =
+      CompileTarget::Create({.device = "HIP", .arch = "gfx1100", .hip = none});
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kNotFound) << t.status();
+  EXPECT_THAT(t.status().message(), HasSubstr("/nonexistent/bitcode"));
+}
+
+}  // namespace
+}  // namespace tg

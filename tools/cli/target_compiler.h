@@ -1,0 +1,29 @@
+// File: tools/cli/target_compiler.h
+// A kernel compiler for one GPU target, as `tg compile` uses it: source in, binary out, and
+// the compiler's identity (part of the target's device class). Implemented over NVRTC and
+// HipCompiler (compile_target.cc).
+#ifndef TOOLS_CLI_TARGET_COMPILER_H_
+#define TOOLS_CLI_TARGET_COMPILER_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+
+namespace tg {
+
+class TargetCompiler {
+ public:
+  virtual ~TargetCompiler() = default;
+  // Always compiles (no cache: `tg compile` reports compile times).
+  virtual absl::StatusOr<std::string> Compile(std::string_view src) = 0;
+  // What Compile produces on any machine ("nvrtc 13.0 cubin --gpu-architecture=sm_90 ...").
+  virtual const std::string& id() const = 0;
+  // What the binary is, for people: "cubin", "code object".
+  virtual std::string_view binary_kind() const = 0;
+};
+
+}  // namespace tg
+
+#endif  // TOOLS_CLI_TARGET_COMPILER_H_
