@@ -10,52 +10,57 @@ namespace {
 
 int64_t P(const WorkloadParams& p, const char* name) { return p.at(name); }
 
-// An input in the workload's dtype: made in float32 (the same random numbers whatever the
-// dtype), then cast.
-Tensor In(const Tensor& t, DType dt) { return dt == dtypes::float32 ? t : t.cast(dt); }
-
-Tensor Rand(const std::vector<int64_t>& shape, DType dt) { return In(Tensor::Rand(shape), dt); }
-
-// Kaiming-uniform-like weights: uniform in +-1/sqrt(fan_in), as tinygrad's nn layers.
-Tensor Weight(const std::vector<int64_t>& shape, int64_t fan_in, DType dt) {
-  double b = 1.0 / std::sqrt(static_cast<double>(fan_in));
-  return In(Tensor::Uniform(shape, -b, b), dt);
+// A constant in the workload's dtype.
+Tensor Constant(const Tensor& t, const WorkloadOptions& o) {
+  return o.dtype == dtypes::float32 ? t : t.cast(o.dtype);
 }
 
-Tensor Constant(const Tensor& t, DType dt) { return In(t, dt); }
+// An input in the workload's dtype: made in float32 (the same random numbers whatever the
+// dtype), then cast; or left empty.
+Tensor Rand(const std::vector<int64_t>& shape, const WorkloadOptions& o) {
+  if (o.empty_inputs) return Tensor::Empty(shape, {.dtype = o.dtype});
+  return Constant(Tensor::Rand(shape), o);
+}
 
-WorkloadGraph Matmul(const WorkloadParams& p, DType dt) {
-  Tensor a = Rand({P(p, "m"), P(p, "k")}, dt);
-  Tensor b = Rand({P(p, "k"), P(p, "n")}, dt);
+// Kaiming-uniform-like weights: uniform in +-1/sqrt(fan_in), as tinygrad's nn layers.
+Tensor Weight(const std::vector<int64_t>& shape, int64_t fan_in, const WorkloadOptions& o) {
+  if (o.empty_inputs) return Tensor::Empty(shape, {.dtype = o.dtype});
+  double b = 1.0 / std::sqrt(static_cast<double>(fan_in));
+  return Constant(Tensor::Uniform(shape, -b, b), o);
+}
+
+WorkloadGraph Matmul(const WorkloadParams& p, const WorkloadOptions& o) {
+  Tensor a = Rand({P(p, "m"), P(p, "k")}, o);
+  Tensor b = Rand({P(p, "k"), P(p, "n")}, o);
   return {{a, b}, {a.matmul(b)}};
 }
 
-WorkloadGraph Conv2d(const WorkloadParams& p, DType dt) {
+WorkloadGraph Conv2d(const WorkloadParams& p, const WorkloadOptions& o) {
   int64_t cin = P(p, "cin"), cout = P(p, "cout"), k = P(p, "kernel");
-  Tensor x = Rand({P(p, "batch"), cin, P(p, "size"), P(p, "size")}, dt);
-  Tensor w = Weight({cout, cin, k, k}, cin * k * k, dt);
-  Conv2dOpts o;
-  o.padding = {k / 2};
-  return {{x, w}, {x.conv2d(w, std::nullopt, o)}};
+  Tensor x = Rand({P(p, "batch"), cin, P(p, "size"), P(p, "size")}, o);
+  Tensor w = Weight({cout, cin, k, k}, cin * k * k, o);
+  Conv2dOpts conv;
+  conv.padding = {k / 2};
+  return {{x, w}, {x.conv2d(w, std::nullopt, conv)}};
 }
 
-WorkloadGraph Mlp(const WorkloadParams& p, DType dt) {
+WorkloadGraph Mlp(const WorkloadParams& p, const WorkloadOptions& o) {
   int64_t in = P(p, "in"), hidden = P(p, "hidden"), out = P(p, "out");
-  Tensor x = Rand({P(p, "batch"), in}, dt);
-  Tensor w1 = Weight({hidden, in}, in, dt), b1 = Weight({hidden}, in, dt);
-  Tensor w2 = Weight({hidden, hidden}, hidden, dt), b2 = Weight({hidden}, hidden, dt);
-  Tensor w3 = Weight({out, hidden}, hidden, dt), b3 = Weight({out}, hidden, dt);
+  Tensor x = Rand({P(p, "batch"), in}, o);
+  Tensor w1 = Weight({hidden, in}, in, o), b1 = Weight({hidden}, in, o);
+  Tensor w2 = Weight({hidden, hidden}, hidden, o), b2 = Weight({hidden}, hidden, o);
+  Tensor w3 = Weight({out, hidden}, hidden, o), b3 = Weight({out}, hidden, o);
   Tensor h = x.linear(w1.T(), b1).relu();
   h = h.linear(w2.T(), b2).relu();
   return {{x, w1, b1, w2, b2, w3, b3}, {h.linear(w3.T(), b3)}};
 }
 
 // One pre-norm transformer attention block: x + proj(sdpa(q, k, v, causal)).
-WorkloadGraph Attention(const WorkloadParams& p, DType dt) {
+WorkloadGraph Attention(const WorkloadParams& p, const WorkloadOptions& o) {
   int64_t b = P(p, "batch"), t = P(p, "seq"), d = P(p, "dim"), h = P(p, "heads");
   int64_t hd = d / h;
-  Tensor x = Rand({b, t, d}, dt);
-  Tensor wqkv = Weight({d, 3 * d}, d, dt), wo = Weight({d, d}, d, dt);
+  Tensor x = Rand({b, t, d}, o);
+  Tensor wqkv = Weight({d, 3 * d}, d, o), wo = Weight({d, d}, d, o);
   Tensor qkv = x.layernorm().matmul(wqkv);                     // (b, t, 3d)
   std::vector<Tensor> parts = qkv.split(d, 2);
   auto heads = [&](const Tensor& z) { return z.reshape({b, t, h, hd}).transpose(1, 2); };
@@ -66,34 +71,34 @@ WorkloadGraph Attention(const WorkloadParams& p, DType dt) {
 }
 
 // A ResNet basic block: relu(bn(conv(relu(bn(conv(x))))) + x), batchnorm in inference form.
-WorkloadGraph ResnetBlock(const WorkloadParams& p, DType dt) {
+WorkloadGraph ResnetBlock(const WorkloadParams& p, const WorkloadOptions& o) {
   int64_t c = P(p, "channels"), s = P(p, "size");
-  Tensor x = Rand({P(p, "batch"), c, s, s}, dt);
-  Tensor w1 = Weight({c, c, 3, 3}, c * 9, dt), w2 = Weight({c, c, 3, 3}, c * 9, dt);
-  Tensor g1 = Constant(Tensor::Ones({c}), dt), be1 = Constant(Tensor::Zeros({c}), dt), m1 = Weight({c}, 4, dt),
-         v1 = Constant(Tensor::Ones({c}), dt);
-  Tensor g2 = Constant(Tensor::Ones({c}), dt), be2 = Constant(Tensor::Zeros({c}), dt), m2 = Weight({c}, 4, dt),
-         v2 = Constant(Tensor::Ones({c}), dt);
-  Conv2dOpts o;
-  o.padding = {1};
-  Tensor h = x.conv2d(w1, std::nullopt, o).batchnorm(g1, be1, m1, v1).relu();
-  h = h.conv2d(w2, std::nullopt, o).batchnorm(g2, be2, m2, v2);
+  Tensor x = Rand({P(p, "batch"), c, s, s}, o);
+  Tensor w1 = Weight({c, c, 3, 3}, c * 9, o), w2 = Weight({c, c, 3, 3}, c * 9, o);
+  Tensor g1 = Constant(Tensor::Ones({c}), o), be1 = Constant(Tensor::Zeros({c}), o), m1 = Weight({c}, 4, o),
+         v1 = Constant(Tensor::Ones({c}), o);
+  Tensor g2 = Constant(Tensor::Ones({c}), o), be2 = Constant(Tensor::Zeros({c}), o), m2 = Weight({c}, 4, o),
+         v2 = Constant(Tensor::Ones({c}), o);
+  Conv2dOpts conv;
+  conv.padding = {1};
+  Tensor h = x.conv2d(w1, std::nullopt, conv).batchnorm(g1, be1, m1, v1).relu();
+  h = h.conv2d(w2, std::nullopt, conv).batchnorm(g2, be2, m2, v2);
   return {{x, w1, w2, m1, m2}, {(h + x).relu()}};
 }
 
 // The reduction benchmarks of the Performance table: a full sum, a row sum, a softmax.
-WorkloadGraph Sum(const WorkloadParams& p, DType dt) {
-  Tensor x = Rand({P(p, "n")}, dt);
+WorkloadGraph Sum(const WorkloadParams& p, const WorkloadOptions& o) {
+  Tensor x = Rand({P(p, "n")}, o);
   return {{x}, {x.sum()}};
 }
 
-WorkloadGraph RowSum(const WorkloadParams& p, DType dt) {
-  Tensor x = Rand({P(p, "rows"), P(p, "cols")}, dt);
+WorkloadGraph RowSum(const WorkloadParams& p, const WorkloadOptions& o) {
+  Tensor x = Rand({P(p, "rows"), P(p, "cols")}, o);
   return {{x}, {x.sum(1)}};
 }
 
-WorkloadGraph Softmax(const WorkloadParams& p, DType dt) {
-  Tensor x = Rand({P(p, "rows"), P(p, "cols")}, dt);
+WorkloadGraph Softmax(const WorkloadParams& p, const WorkloadOptions& o) {
+  Tensor x = Rand({P(p, "rows"), P(p, "cols")}, o);
   return {{x}, {x.softmax(-1)}};
 }
 

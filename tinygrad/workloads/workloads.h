@@ -10,7 +10,7 @@
 //   WorkloadParams p = w->Defaults();
 //   p["m"] = 1024;
 //   WorkloadGraph g = w->build(p);     // g.inputs to realize first, then g.outputs
-//   WorkloadGraph h = w->build(p, dtypes::float16);
+//   WorkloadGraph h = w->build(p, {.dtype = dtypes::float16});
 #ifndef TINYGRAD_WORKLOADS_WORKLOADS_H_
 #define TINYGRAD_WORKLOADS_WORKLOADS_H_
 
@@ -34,16 +34,23 @@ struct WorkloadGraph {
   std::vector<Tensor> outputs;  // the computation itself (lazy)
 };
 
+struct WorkloadOptions {
+  DType dtype = dtypes::float32;  // of the inputs and weights: a WorkloadDTypes() one
+  // Inputs allocated but not filled (Tensor::Empty): for compiling the kernels without running
+  // anything (no random numbers to compute, in any dtype the CPU could not compute).
+  bool empty_inputs = false;
+};
+
 struct Workload {
   std::string_view name;
   std::string_view summary;
   std::vector<std::pair<std::string_view, int64_t>> params;  // name and default, in order
-  WorkloadGraph (*build_graph)(const WorkloadParams& p, DType dtype);
+  WorkloadGraph (*build_graph)(const WorkloadParams& p, const WorkloadOptions& o);
 
   WorkloadParams Defaults() const;
-  // The graph for `p`, its inputs (and weights) in `dtype`: a float dtype (WorkloadDTypes()).
-  WorkloadGraph build(const WorkloadParams& p, DType dtype = dtypes::float32) const {
-    return build_graph(p, dtype);
+  // The graph for `p`, its inputs (and weights) made as `o` says.
+  WorkloadGraph build(const WorkloadParams& p, const WorkloadOptions& o = {}) const {
+    return build_graph(p, o);
   }
 };
 

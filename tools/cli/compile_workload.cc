@@ -19,10 +19,13 @@ namespace tg {
 namespace {
 
 // The workload's kernels as `tg tune` finds them: inputs realized first (quietly, on the CPU),
-// then the outputs scheduled; each distinct kernel AST once, in schedule order.
+// then the outputs scheduled; each distinct kernel AST once, in schedule order. The inputs are
+// only allocated (nothing runs: a bfloat16 input needs no CPU bfloat16 kernel), and buffers of
+// the same shapes and dtype make the same kernel ASTs as `tg tune`'s random ones, so its
+// database keys are the same.
 absl::StatusOr<std::vector<UOp>> WorkloadKernels(const CompileWorkloadOptions& o) {
   WorkloadParams params = o.params.empty() ? o.workload->Defaults() : o.params;
-  WorkloadGraph g = o.workload->build(params, o.dtype);
+  WorkloadGraph g = o.workload->build(params, {.dtype = o.dtype, .empty_inputs = true});
   {
     Config quiet = GetConfig();
     quiet.debug = 0;

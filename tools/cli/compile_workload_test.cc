@@ -5,10 +5,13 @@
 // its compiler is missing.
 #include "tools/cli/compile_workload.h"
 
+#include <cstdio>
+
 #include "absl/strings/match.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "tinygrad/runtime/subprocess.h"
+#include "tinygrad/engine/realize.h"
+#include "tinygrad/schedule/schedule.h"
 
 namespace tg {
 namespace {
@@ -82,7 +85,7 @@ TEST(CompileWorkloadTest, HipHalfMatmulUsesWmmaOnRdna3) {
   EXPECT_GT(ks->front().binary_bytes, 0u);
 }
 
-TEST(CompileWorkloadTest, HipBfloat16MatmulOnCdna2ThroughComgr) {
+TEST(CompileWorkloadTest, HipFloatMatmulOnCdna2ThroughComgr) {
   TARGET_OR_SKIP(target, "HIP", "gfx90a");
   absl::StatusOr<std::vector<CompiledKernel>> ks = CompileWorkload(*target, SmallMatmul(dtypes::float32));
   ASSERT_TRUE(ks.ok()) << ks.status();
@@ -98,9 +101,9 @@ TEST(CompileWorkloadTest, TunedOptsComeFromTheDatabase) {
   if (target == nullptr && why.empty()) FAIL();
   if (target == nullptr) target = MakeTarget("HIP", "gfx90a", &why);
   if (target == nullptr) GTEST_SKIP() << "neither NVRTC nor comgr here: " << why;
-  absl::StatusOr<TempDir> dir = TempDir::Create("tg-compile-db-");
-  ASSERT_TRUE(dir.ok());
-  absl::StatusOr<std::unique_ptr<autotune::TuningDb>> db = autotune::OpenTuningDb(dir->path() + "/tuning.db");
+  const std::string path = ::testing::TempDir() + "/tg_compile_tuned_opts.db";
+  std::remove(path.c_str());
+  absl::StatusOr<std::unique_ptr<autotune::TuningDb>> db = autotune::OpenTuningDb(path);
   ASSERT_TRUE(db.ok()) << db.status();
 
   CompileWorkloadOptions options = SmallMatmul(dtypes::float32);
@@ -130,6 +133,33 @@ TEST(CompileWorkloadTest, TunedOptsComeFromTheDatabase) {
   ks = CompileWorkload(*other, options);
   ASSERT_TRUE(ks.ok()) << ks.status();
   EXPECT_FALSE(ks->front().tuned);
+}
+
+// tg compile only allocates the inputs; tg tune realizes random ones. The kernels must be the
+// same ASTs either way, or a database tg tune filled would never answer tg compile.
+TEST(CompileWorkloadTest, KernelsAreTheOnesTgTuneTunes) {
+  std::string why;
+  std::unique_ptr<CompileTarget> target = MakeTarget("CUDA", "sm_90", &why);
+  if (target == nullptr) target = MakeTarget("HIP", "gfx90a", &why);
+  if (target == nullptr) GTEST_SKIP() << "neither NVRTC nor comgr here: " << why;
+  for (const char* name : {"matmul", "conv2d"}) {
+    const Workload* w = FindWorkload(name);
+    WorkloadGraph g = w->build(w->Defaults());
+    ASSERT_TRUE(Realize(g.inputs).ok());
+    std::vector<UOp> roots;
+    for (const Tensor& t : g.outputs) roots.push_back(t.uop());
+    absl::StatusOr<Schedule> sched = CreateScheduleWithVars(UOp::Sink(roots));
+    ASSERT_TRUE(sched.ok()) << sched.status();
+    std::vector<uint64_t> tune_hashes;
+    for (const ScheduleItem& item : sched->items)
+      if (item.ast.op() == Ops::SINK) tune_hashes.push_back(autotune::AstTuningHash(item.ast));
+
+    absl::StatusOr<std::vector<CompiledKernel>> ks = CompileWorkload(*target, {.workload = w});
+    ASSERT_TRUE(ks.ok()) << ks.status();
+    std::vector<uint64_t> compile_hashes;
+    for (const CompiledKernel& k : *ks) compile_hashes.push_back(k.key.ast_hash);
+    EXPECT_EQ(compile_hashes, tune_hashes) << name;
+  }
 }
 
 TEST(CompileWorkloadTest, BadTargetsAreClearErrors) {

@@ -35,7 +35,7 @@ struct Snapshot {
 
 // One run: build the graph, realize its random inputs quietly, then time the outputs.
 int RunOnce(const Workload& w, const WorkloadParams& p, DType dtype, int debug, int run) {
-  WorkloadGraph g = w.build(p, dtype);
+  WorkloadGraph g = w.build(p, {.dtype = dtype});
   Config quiet = GetConfig();
   quiet.debug = 0;
   {

@@ -36,7 +36,7 @@ expect_in "$out/version_extra.err" "version takes no arguments"
 
 # Every subcommand has CLI11's --help (exit 0, on stdout), and a flag it does not know is a
 # usage error (exit 2) whose message names the flag.
-for cmd in run tune db keygen farm worker; do
+for cmd in run tune compile db keygen farm worker; do
   run "help_$cmd" 0 $cmd --help
   expect_in "$out/help_$cmd.out" "Usage: tg $cmd"
   expect_empty "$out/help_$cmd.err"

@@ -247,7 +247,7 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
     return 1;
   }
 
-  WorkloadGraph g = w->build(p, dtype);
+  WorkloadGraph g = w->build(p, {.dtype = dtype});
   if (absl::Status s = Realize(g.inputs); !s.ok()) {
     std::fprintf(stderr, "tg tune: making the inputs failed: %s\n", s.ToString().c_str());
     return 1;
