@@ -2,6 +2,7 @@
 #include "tools/cli/compile_command.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string>
@@ -21,7 +22,7 @@ namespace {
 
 constexpr char kDescription[] =
     "Renders and compiles every kernel of a built-in workload for a GPU this machine need not\n"
-    "have: CUDA (NVRTC to CUBIN, e.g. --arch sm_90) or HIP (an AMD code object through comgr or\n"
+    "have: CUDA (NVRTC to CUBIN, e.g. --arch sm_90; or PTX through nvJitLink: --ptx) or HIP (an AMD code object through comgr or\n"
     "clang, e.g. --arch gfx1100). Kernels are optimized by the hand-coded heuristic, or with the\n"
     "tuned opts of --db where it holds them for this target (its device class: device, arch,\n"
     "renderer, compiler). Prints one line per kernel, or the sources with --source.\n"
@@ -61,9 +62,14 @@ int CompileWorkloadCommand(std::span<const std::string_view> args) {
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "comgr", "clang"}));
   app.add_flag("--noopt", config.noopt, "no opts (as NOOPT=1)");
+  app.add_flag("--ptx", target_options.cuda_ptx, "CUDA only (as CUDA_PTX=1): render PTX with the PTX renderer and\n"
+                                                 "assemble it with nvJitLink, instead of CUDA C++ through NVRTC");
   if (std::optional<int> rc = ParseCommandLine(app, args)) return *rc;
   TG_CHECK(w != nullptr && w->name == name) << "WORKLOAD was checked";
 
+  if (const char* ptx = std::getenv("CUDA_PTX"); ptx != nullptr && std::string_view(ptx) != "" &&
+                                                  std::string_view(ptx) != "0")
+    target_options.cuda_ptx = true;  // the reference's CUDA_PTX=1, read here at the edge
   target_options.cuda = CudaLibraryOptions::FromEnvironment();
   target_options.hip = HipToolchainOptions::FromEnvironment();
   target_options.hip_compiler = hip_compiler == "comgr"   ? HipCompilerBackend::kComgr

@@ -6,8 +6,11 @@
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/renderer/cuda/cuda.h"
 #include "tinygrad/renderer/hip/hip.h"
+#include "tinygrad/renderer/ptx/ptx.h"
 #include "tinygrad/runtime/cuda/arch.h"
+#include "tinygrad/runtime/cuda/nvjitlink_api.h"
 #include "tinygrad/runtime/cuda/nvrtc_compiler.h"
+#include "tinygrad/runtime/cuda/ptx_compiler.h"
 
 namespace tg {
 namespace {
@@ -43,6 +46,26 @@ absl::StatusOr<std::unique_ptr<TargetCompiler>> MakeNvrtcCubinCompiler(const Cud
   return std::unique_ptr<TargetCompiler>(new NvrtcCubinCompiler(std::move(nvrtc)));
 }
 
+class PtxCubinCompiler final : public TargetCompiler {
+ public:
+  explicit PtxCubinCompiler(std::unique_ptr<PtxCompiler> ptx) : ptx_(std::move(ptx)) {}
+  absl::StatusOr<std::string> Compile(std::string_view src) override { return ptx_->CompileUncached(src); }
+  const std::string& id() const override { return ptx_->compiler_id(); }
+  std::string_view binary_kind() const override { return "cubin"; }
+
+ private:
+  std::unique_ptr<PtxCompiler> ptx_;
+};
+
+// PTX (the PTX renderer's, CUDA_PTX=1) -> CUBIN through nvJitLink (opened at run time).
+absl::StatusOr<std::unique_ptr<TargetCompiler>> MakePtxCubinCompiler(const CudaLibraryOptions& libs,
+                                                                     const CudaArch& arch) {
+  ASSIGN_OR_RETURN(std::shared_ptr<const NvJitLinkApi> api, NvJitLinkApi::Load(libs));
+  ASSIGN_OR_RETURN(std::unique_ptr<PtxCompiler> ptx,
+                   PtxCompiler::Create(api, {.arch = arch.name(), .assemble = true, .cachelevel = 0}));
+  return std::unique_ptr<TargetCompiler>(new PtxCubinCompiler(std::move(ptx)));
+}
+
 class HipTargetCompiler final : public TargetCompiler {
  public:
   explicit HipTargetCompiler(std::unique_ptr<HipCompiler> hip) : hip_(std::move(hip)) {}
@@ -62,9 +85,12 @@ absl::StatusOr<std::unique_ptr<CompileTarget>> CompileTarget::Create(const Compi
   std::string device = absl::AsciiStrToUpper(options.device);
   if (device == "AMD") device = "HIP";
   if (device == "CUDA") {
-    if (options.cuda_ptx)
-      return absl::UnimplementedError("CUDA_PTX / --ptx: tg compile has no PTX renderer yet");
     ASSIGN_OR_RETURN(CudaArch arch, ParseCudaArch(options.arch));
+    if (options.cuda_ptx) {
+      ASSIGN_OR_RETURN(std::unique_ptr<TargetCompiler> compiler, MakePtxCubinCompiler(options.cuda, arch));
+      return std::unique_ptr<CompileTarget>(new CompileTarget(
+          device, options.arch, std::make_unique<PtxRenderer>(arch), std::move(compiler)));
+    }
     ASSIGN_OR_RETURN(std::unique_ptr<TargetCompiler> compiler, MakeNvrtcCubinCompiler(options.cuda, arch));
     return std::unique_ptr<CompileTarget>(new CompileTarget(
         device, options.arch, std::make_unique<CudaRenderer>(arch), std::move(compiler)));

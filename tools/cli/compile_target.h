@@ -1,8 +1,8 @@
 // File: tools/cli/compile_target.h
 // A GPU target `tg compile` renders and compiles for, without the GPU: the device kind and
-// arch, their renderer (CudaRenderer for sm_*, HipRenderer for gfx*) and compiler (NVRTC to
-// CUBIN; comgr or clang to an AMD code object), and the device class tuned opts are looked up
-// under.
+// arch, their renderer (CudaRenderer for sm_*, or PtxRenderer with cuda_ptx; HipRenderer for
+// gfx*) and compiler (NVRTC to CUBIN, or nvJitLink from PTX; comgr or clang to an AMD code
+// object), and the device class tuned opts are looked up under.
 //
 // The device class of a compile-only target names what decides the generated code and nothing
 // of a machine: the device kind, the arch, the renderer and the compiler's id; the CPU and GPU
@@ -38,8 +38,8 @@ struct CompileTargetOptions {
   CudaLibraryOptions cuda;  // where NVRTC and the CUDA headers are
   HipToolchainOptions hip;  // where comgr, clang and the device libraries are
   HipCompilerBackend hip_compiler = HipCompilerBackend::kAuto;
-  // TODO(ptx): CUDA_PTX=1 / --ptx: render with the PTX renderer and assemble with nvJitLink
-  // (runtime/cuda/ptx_compiler.h) instead of NVRTC; Create refuses it until that renderer is in.
+  // CUDA_PTX=1 / --ptx: render PTX with the PTX renderer and assemble it to a CUBIN with
+  // nvJitLink (runtime/cuda/ptx_compiler.h) instead of CUDA C++ through NVRTC.
   bool cuda_ptx = false;
 };
 
@@ -47,7 +47,7 @@ class CompileTarget {
  public:
   // InvalidArgument for an unknown device or a malformed arch or one the compiler does not know;
   // NotFound when the compiler library or tool is missing (the message names what was looked
-  // for and where); Unimplemented for cuda_ptx.
+  // for and where).
   static absl::StatusOr<std::unique_ptr<CompileTarget>> Create(const CompileTargetOptions& options);
 
   const std::string& device() const { return device_; }  // "CUDA", "HIP"

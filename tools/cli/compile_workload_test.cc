@@ -62,6 +62,22 @@ TEST(CompileWorkloadTest, CudaHalfMatmulUsesTensorCores) {
   EXPECT_EQ(k.key.device, target->device_class().Digest());
 }
 
+TEST(CompileWorkloadTest, CudaPtxRendersPtxAndAssemblesIt) {
+  std::string why;
+  absl::StatusOr<std::unique_ptr<CompileTarget>> t = CompileTarget::Create(
+      {.device = "CUDA", .arch = "sm_89", .cuda = CudaLibraryOptions::FromEnvironment(), .cuda_ptx = true});
+  if (t.status().code() == absl::StatusCode::kNotFound) GTEST_SKIP() << "no nvJitLink here: " << t.status();
+  ASSERT_TRUE(t.ok()) << t.status();
+  absl::StatusOr<std::vector<CompiledKernel>> ks = CompileWorkload(**t, SmallMatmul(dtypes::float16));
+  ASSERT_TRUE(ks.ok()) << ks.status();
+  ASSERT_EQ(ks->size(), 1u);
+  ASSERT_TRUE(ks->front().status.ok()) << ks->front().status;
+  EXPECT_THAT(ks->front().src, HasSubstr("mma.sync.aligned"));
+  EXPECT_THAT(ks->front().src, HasSubstr(".entry "));
+  EXPECT_GT(ks->front().binary_bytes, 0u);
+  EXPECT_THAT((*t)->compiler().id(), HasSubstr("nvjitlink"));
+}
+
 TEST(CompileWorkloadTest, EveryKernelOfAWorkloadCompilesForCuda) {
   TARGET_OR_SKIP(target, "CUDA", "sm_80");
   const Workload* w = FindWorkload("softmax");
@@ -171,8 +187,6 @@ TEST(CompileWorkloadTest, BadTargetsAreClearErrors) {
   EXPECT_THAT(t.status().message(), HasSubstr("gfx1100"));
   t = CompileTarget::Create({.device = "HIP", .arch = "sm_90"});
   EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument);
-  t = CompileTarget::Create({.device = "CUDA", .arch = "sm_90", .cuda_ptx = true});
-  EXPECT_EQ(t.status().code(), absl::StatusCode::kUnimplemented);
 }
 
 TEST(CompileWorkloadTest, ArchsTheCompilerDoesNotKnowAreInvalidArguments) {

@@ -41,6 +41,12 @@ if have CUDA sm_90; then
   run cuda_bf16 0 compile matmul --device CUDA --arch sm_89 --dtype bfloat16 --source "${small[@]}"
   expect_in "$out/cuda_bf16.out" "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"
 
+  run cuda_ptx 0 compile matmul --device CUDA --arch sm_89 --dtype half --ptx --source "${small[@]}"
+  expect_in "$out/cuda_ptx.out" ".entry r_"
+  expect_in "$out/cuda_ptx.out" "mma.sync.aligned"
+  CUDA_PTX=1 run cuda_ptx_env 0 compile matmul --device CUDA --arch sm_89 "${small[@]}"
+  expect_in "$out/cuda_ptx_env.out" "(nvjitlink "
+
   run cuda_softmax 0 compile softmax --device cuda --arch sm_80 --rows 32 --cols 64
   expect_count "$out/cuda_softmax.out" "^kernel [0-9]+ " 3
   expect_in "$out/cuda_softmax.out" "3 kernels, 0 failed"
