@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# device_compare (binary in $1) on this machine's CPU: record on CPU, check on CPU:1 (all within
+# bounds), a changed value is caught, a bad file and bad arguments are errors.
+set -u
+tool="$1"
+dir="${TEST_TMPDIR:-$(mktemp -d)}"
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+"$tool" record "$dir/cpu.txt" --device CPU || fail "record exited $?"
+"$tool" check "$dir/cpu.txt" --device CPU:1 >"$dir/check.out" || fail "check exited $?: $(cat "$dir/check.out")"
+grep -q "0 of .* programs outside their bound on CPU:1" "$dir/check.out" || fail "check summary: $(tail -1 "$dir/check.out")"
+
+# One value of matmul_f32 changed by a lot: caught, exit 1.
+awk '$1 == "matmul_f32" { $3 = $3 + 1000 } { print }' "$dir/cpu.txt" >"$dir/bad.txt"
+"$tool" check "$dir/bad.txt" --device CPU >"$dir/bad.out"
+rc=$?
+[[ $rc -eq 1 ]] || fail "a changed value: exit $rc, want 1"
+grep -q "^matmul_f32 .*FAIL" "$dir/bad.out" || fail "the changed program is not named: $(cat "$dir/bad.out")"
+
+# A truncated record and a missing file: exit 2 with a message.
+head -c 300 "$dir/cpu.txt" >"$dir/cut.txt"
+"$tool" check "$dir/cut.txt" --device CPU >/dev/null 2>"$dir/cut.err"
+rc=$?
+[[ $rc -eq 2 ]] || fail "a cut record: exit $rc, want 2"
+grep -q "cut short" "$dir/cut.err" || fail "cut record message: $(cat "$dir/cut.err")"
+"$tool" check "$dir/none.txt" --device CPU 2>"$dir/none.err"
+[[ $? -eq 2 ]] || fail "a missing file: want exit 2"
+"$tool" bogus 2>/dev/null
+[[ $? -eq 2 ]] || fail "a bad mode: want exit 2"
+
+# The tensor-core check on the CPU (no tensor cores: the same products in plain code). Clang 14
+# has no bfloat16 arithmetic on x86, so only the half line must pass here.
+"$tool" tc --device CPU --n 64 >"$dir/tc.out" 2>&1
+grep -q "tc matmul 64 dtypes.half *ok" "$dir/tc.out" || fail "tc half: $(head -c 2000 "$dir/tc.out")"
+
+[[ $fails -eq 0 ]] && echo "device_compare_test: all passed"
+exit $((fails > 0))
