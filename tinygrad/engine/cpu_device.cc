@@ -20,12 +20,11 @@
 #include "absl/strings/str_cat.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/status_macros.h"
+#include "tinygrad/engine/cpu_inprocess.h"
 #include "tinygrad/renderer/c/clang.h"
 #include "tinygrad/renderer/llvm/llvmir.h"
 #include "tinygrad/runtime/cpu/buffer.h"
-#include "tinygrad/runtime/cpu/clang_inprocess.h"
 #include "tinygrad/runtime/cpu/compiler.h"
-#include "tinygrad/runtime/cpu/llvm_compiler.h"
 #include "tinygrad/runtime/cpu/program.h"
 
 namespace tg {
@@ -89,7 +88,7 @@ class CpuDevice : public Device {
  public:
   CpuDevice(std::string name, const CpuDeviceOptions& options)
       : name_(std::move(name)), options_(options), clang_renderer_(options.renderer),
-        llvm_renderer_(options.renderer) {
+        llvm_renderer_(options.renderer), inprocess_(options) {
     clang_renderer_.device = "CPU";
   }
   const std::string& name() const override { return name_; }
@@ -98,8 +97,8 @@ class CpuDevice : public Device {
     return clang_renderer_;
   }
   std::string compiler_id() const override {
-    if (options_.llvm) return Llvm().id();
-    if (UsesInProcessClang()) return InProcessClang().id();
+    if (options_.llvm) return inprocess_.LlvmId();
+    if (UsesInProcessClang()) return inprocess_.ClangId();
     const ClangCompilerOptions& o = ProcessClang().options();
     std::string id = o.cc;
     for (const std::string& f : o.flags) absl::StrAppend(&id, " ", f);
@@ -109,20 +108,19 @@ class CpuDevice : public Device {
     // CPU_LLVM picks the compiler, but C source (written by hand, or rendered by a device
     // without it) still goes to clang: only LLVM IR can go to LLVM
     if (options_.llvm && IsLlvmIr(spec.src)) {
-      ASSIGN_OR_RETURN(std::string ir, WithLlvmCpuEntry(spec.src, spec.function_name));
-      return Llvm().Compile(ir);
+      return inprocess_.CompileLlvmIr(spec.src, spec.function_name);
     }
     std::string src = WithCpuEntry(spec.src, spec.function_name,
                                    static_cast<int>(spec.globals.size()),
                                    static_cast<int>(spec.vars.size()));
-    if (UsesInProcessClang()) return InProcessClang().Compile(src);
+    if (UsesInProcessClang()) return inprocess_.CompileC(src);
     return ProcessClang().Compile(src);
   }
   absl::StatusOr<std::unique_ptr<Program>> Load(const std::string& function_name,
                                                 const std::string& lib) override {
     // what the bytes are decides the loader, whichever device compiled them
     if (IsRelocatableObject(lib)) {
-      ASSIGN_OR_RETURN(CpuProgram p, LoadLlvmObject(lib, function_name));
+      ASSIGN_OR_RETURN(CpuProgram p, CpuInProcessCompilers::LoadObject(lib, function_name));
       return std::make_unique<CpuKernel>(std::move(p));
     }
     ASSIGN_OR_RETURN(CpuProgram p, CpuProgram::Load(lib, function_name));
@@ -134,21 +132,13 @@ class CpuDevice : public Device {
   }
 
  private:
-  // CPU_CC unset or plain "clang" (and not CPU_LLVM): compile with clang in this process.
+  // CPU_CC unset or plain "clang" (and not CPU_LLVM): compile with clang in this process, where
+  // the build has it (else a clang process).
   bool UsesInProcessClang() const {
-    return !options_.llvm && (options_.cc.empty() || options_.cc == "clang");
+    return CpuInProcessCompilers::available() && !options_.llvm && (options_.cc.empty() || options_.cc == "clang");
   }
-  // The compilers are built on first use: the in-process clang runs the clang driver when it
-  // is built, which a device on another path never needs. Compile() is thread-safe on each.
-  ClangInProcessCompiler& InProcessClang() const {
-    std::call_once(inprocess_once_, [&] {
-      ClangInProcessOptions o;
-      o.cachelevel = options_.cachelevel;
-      o.cache_dir = options_.cache_dir;
-      inprocess_ = std::make_unique<ClangInProcessCompiler>(std::move(o));
-    });
-    return *inprocess_;
-  }
+  // The process clang is built on first use, as the in-process compilers are. Compile() is
+  // thread-safe.
   ClangCompiler& ProcessClang() const {
     std::call_once(process_once_, [&] {
       ClangCompilerOptions o;
@@ -159,25 +149,14 @@ class CpuDevice : public Device {
     });
     return *process_;
   }
-  LlvmCompiler& Llvm() const {
-    std::call_once(llvm_once_, [&] {
-      LlvmCompilerOptions o;
-      o.optimize = options_.llvm_optimize;
-      o.cachelevel = options_.cachelevel;
-      o.cache_dir = options_.cache_dir;
-      llvm_ = std::make_unique<LlvmCompiler>(std::move(o));
-    });
-    return *llvm_;
-  }
 
   const std::string name_;
   const CpuDeviceOptions options_;
   ClangRenderer clang_renderer_;
   LLVMRenderer llvm_renderer_;
-  mutable std::once_flag inprocess_once_, process_once_, llvm_once_;
-  mutable std::unique_ptr<ClangInProcessCompiler> inprocess_;
+  CpuInProcessCompilers inprocess_;
+  mutable std::once_flag process_once_;
   mutable std::unique_ptr<ClangCompiler> process_;
-  mutable std::unique_ptr<LlvmCompiler> llvm_;
 };
 
 }  // namespace
