@@ -181,6 +181,7 @@ absl::StatusOr<struct ProgramSpec> GetProgram(const UOp& ast, const Renderer& re
   std::vector<UOp> lst = LinearizeCleanups(Linearize(full_sink));
   if (cfg.spec) RETURN_IF_ERROR(VerifySpec(lst, SpecKind::kProgram));
   if (cfg.debug >= 6) std::cout << PrintUops(lst) << std::flush;
+  RETURN_IF_ERROR(ren.CheckRenderable(lst));
   std::string src = ren.Render(lst);
   return ProgramSpecFromUops(ast, std::move(lst), std::move(src), ren.device);
 }

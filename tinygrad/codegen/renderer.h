@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "tinygrad/codegen/tensor_core.h"
 #include "tinygrad/uop/ops.h"
 #include "tinygrad/uop/pattern_matcher.h"
@@ -36,6 +37,12 @@ class Renderer {
   // The program's source for a linearized kernel (ends with the SINK, whose KernelInfo names
   // the function).
   virtual std::string Render(std::span<const UOp> uops) const = 0;
+  // Why Render cannot print this program (a value of a type the target has no register for),
+  // or OK. GetProgram asks before rendering, so such a kernel is an error, not a crash.
+  virtual absl::Status CheckRenderable(std::span<const UOp> uops) const {
+    (void)uops;
+    return absl::OkStatus();
+  }
 
   // ** what the target can do (tinygrad's Renderer class attributes) **
   std::string device;

@@ -46,6 +46,9 @@ if have CUDA sm_90; then
   expect_in "$out/cuda_ptx.out" "mma.sync.aligned"
   CUDA_PTX=1 run cuda_ptx_env 0 compile matmul --device CUDA --arch sm_89 "${small[@]}"
   expect_in "$out/cuda_ptx_env.out" "(nvjitlink "
+  # PTX has no bfloat16 registers: an error for the kernel, not a crash
+  run cuda_ptx_bf16 1 compile matmul --device CUDA --arch sm_89 --dtype bfloat16 --ptx "${small[@]}"
+  expect_in "$out/cuda_ptx_bf16.err" "PTX has no register type for dtypes.bfloat16"
 
   run cuda_softmax 0 compile softmax --device cuda --arch sm_80 --rows 32 --cols 64
   expect_count "$out/cuda_softmax.out" "^kernel [0-9]+ " 3

@@ -615,6 +615,15 @@ bool PtxSupportsDType(DType dt) {
   return s != dtypes::bfloat16 && s != dtypes::fp8e4m3 && s != dtypes::fp8e5m2;
 }
 
+absl::Status PtxRenderer::CheckRenderable(std::span<const UOp> uops) const {
+  for (const UOp& u : uops) {
+    if (!PtxSupportsDType(u.dtype().base()))
+      return absl::InvalidArgumentError(absl::StrCat("PTX has no register type for ", u.dtype().base().repr(),
+                                                     " (a ", std::string(OpName(u.op())), "): render this kernel with NVRTC instead"));
+  }
+  return absl::OkStatus();
+}
+
 PtxRenderer::PtxRenderer(const CudaArch& arch) : arch_(arch) {
   device = "CUDA";
   suffix = "PTX";

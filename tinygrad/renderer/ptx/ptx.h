@@ -49,6 +49,8 @@ class PtxRenderer : public Renderer {
   // for, as the reference raises "failed to render" (a value of a type PTX has no register for,
   // bfloat16 or fp8, is one: see PtxSupportsDType).
   std::string Render(std::span<const UOp> uops) const override;
+  // InvalidArgument for a value of a type PTX has no register for (bfloat16, fp8: PtxSupportsDType).
+  absl::Status CheckRenderable(std::span<const UOp> uops) const override;
 
  private:
   CudaArch arch_;

@@ -230,6 +230,17 @@ TEST(PtxRendererDeathTest, NoRegisterTypeForBfloat16) {
   EXPECT_DEATH(RendererFor("sm_89").Render(uops), "no register type for dtypes.bfloat16");
 }
 
+TEST(PtxRendererTest, CheckRenderableNamesTheTypeWithoutARegister) {
+  UOp buf = Buf(dtypes::bfloat16, 0);
+  UOp addr = Ptx(buf.index(std::vector<UOp>{Idx(0)}));
+  std::vector<UOp> uops = {Idx(0), buf, UOp::Make(Ops::LOAD, dtypes::bfloat16, {addr})};
+  absl::Status s = RendererFor("sm_89").CheckRenderable(uops);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("no register type for dtypes.bfloat16"), std::string::npos) << s;
+  UOp f = Buf(dtypes::float32, 0);
+  EXPECT_TRUE(RendererFor("sm_89").CheckRenderable(std::vector<UOp>{Idx(0), f}).ok());
+}
+
 TEST(PtxRendererDeathTest, OpsOutsideAsmForOpFailToRender) {
   UOp c = UOp::Const(dtypes::float32, 1.0);
   EXPECT_DEATH(RendererFor("sm_89").Render(std::vector<UOp>{c, c.alu(Ops::NEG)}),
