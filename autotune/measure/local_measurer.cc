@@ -108,24 +108,25 @@ struct LocalMeasurer::TaskState {
     TG_CHECK(false) << "kernel uses buffer slot " << slot << " that its AST does not define";
     return 0;
   }
-  void ResetOutputs() {
+  absl::Status ResetOutputs() {
     for (size_t i : outs)
-      bufs[i]->CopyIn(std::as_bytes(std::span<const char>(initial[i].data(), initial[i].size())));
+      RETURN_IF_ERROR(bufs[i]->CopyIn(std::as_bytes(std::span<const char>(initial[i].data(), initial[i].size()))));
+    return absl::OkStatus();
   }
   // Buffer i's contents, valid until the next Read. The copy lands in memory kept from the
   // last Read: a fresh string per check pays the page faults of every page again (tens of ms
   // for a 16 MB output on this kind of VM).
-  std::string_view Read(size_t i) {
+  absl::StatusOr<std::string_view> Read(size_t i) {
     scratch.resize(bufs[i]->nbytes());
-    bufs[i]->CopyOut(std::as_writable_bytes(std::span<char>(scratch.data(), scratch.size())));
-    return scratch;
+    RETURN_IF_ERROR(bufs[i]->CopyOut(std::as_writable_bytes(std::span<char>(scratch.data(), scratch.size()))));
+    return std::string_view(scratch);
   }
   // After ResetOutputs and a run that was cut short: the share of output elements that no
   // longer hold their random reset contents, i.e. how far the run got.
-  double WrittenFraction() {
+  absl::StatusOr<double> WrittenFraction() {
     size_t written = 0, total = 0;
     for (size_t i : outs) {
-      const std::string_view now = Read(i);
+      ASSIGN_OR_RETURN(const std::string_view now, Read(i));
       const size_t item = std::max<size_t>(1, static_cast<size_t>(specs[i].dtype.itemsize()));
       total += now.size() / item;
       switch (item) {
@@ -244,7 +245,7 @@ absl::StatusOr<LocalMeasurer::TaskState*> LocalMeasurer::StateFor(const KernelTa
     ASSIGN_OR_RETURN(std::shared_ptr<RawBuffer> raw,
                      device_->Allocate(static_cast<size_t>(b.size) * b.dtype.itemsize()));
     std::string init = RandomContents(b.dtype, b.size, task.seed * 1000003 + static_cast<uint64_t>(b.slot));
-    raw->CopyIn(std::as_bytes(std::span<const char>(init.data(), init.size())));
+    RETURN_IF_ERROR(raw->CopyIn(std::as_bytes(std::span<const char>(init.data(), init.size()))));
     st->bufs.push_back(std::move(raw));
     st->initial.push_back(std::move(init));
   }
@@ -278,7 +279,11 @@ absl::StatusOr<LocalMeasurer::TaskState*> LocalMeasurer::StateFor(const KernelTa
   if (absl::StatusOr<double> t = RunOnce(*st, *spec, **prog, Program::kNoStop); !t.ok())
     return noopt_error(t.status());
   running = DeviceLock::Hold();
-  for (size_t i : st->outs) st->expected.emplace_back(st->Read(i));
+  for (size_t i : st->outs) {
+    absl::StatusOr<std::string_view> out = st->Read(i);
+    if (!out.ok()) return noopt_error(out.status());
+    st->expected.emplace_back(*out);
+  }
   states_.insert(states_.begin(), std::move(st));
   size_t bytes = 0, keep = 0;
   while (keep < states_.size() && keep < kKeptTasks &&

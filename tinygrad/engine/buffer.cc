@@ -39,12 +39,8 @@ absl::Status Buffer::CopyIn(std::span<const std::byte> src) {
     return absl::InvalidArgumentError(
         absl::StrCat("copyin of ", src.size(), " bytes into a buffer of ", nbytes()));
   RETURN_IF_ERROR(EnsureAllocated());
-  if (base_) {
-    base_->raw_->CopyIn(src, offset_);
-  } else {
-    raw_->CopyIn(src, 0);
-  }
-  return absl::OkStatus();
+  if (base_) return base_->raw_->CopyIn(src, static_cast<size_t>(offset_));
+  return raw_->CopyIn(src, 0);
 }
 
 absl::Status Buffer::CopyOut(std::span<std::byte> dst) {
@@ -53,12 +49,8 @@ absl::Status Buffer::CopyOut(std::span<std::byte> dst) {
         absl::StrCat("copyout of a buffer of ", nbytes(), " bytes into ", dst.size()));
   if (!is_allocated())
     return absl::FailedPreconditionError("copyout of a buffer that was never written");
-  if (base_) {
-    base_->raw_->CopyOut(dst, offset_);
-  } else {
-    raw_->CopyOut(dst, 0);
-  }
-  return absl::OkStatus();
+  if (base_) return base_->raw_->CopyOut(dst, static_cast<size_t>(offset_));
+  return raw_->CopyOut(dst, 0);
 }
 
 BufferTable& BufferTable::Get() {

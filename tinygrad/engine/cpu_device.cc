@@ -18,7 +18,6 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "tinygrad/base/check.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/engine/cpu_inprocess.h"
 #include "tinygrad/renderer/c/clang.h"
@@ -35,16 +34,25 @@ class CpuRawBuffer : public RawBuffer {
   explicit CpuRawBuffer(CpuBuffer b) : buf_(std::move(b)) {}
   void* data() override { return buf_.data(); }
   size_t nbytes() const override { return buf_.size(); }
-  void CopyIn(std::span<const std::byte> src, size_t offset) override {
-    TG_CHECK(offset + src.size() <= buf_.size()) << "copyin past the end";
+  absl::Status CopyIn(std::span<const std::byte> src, size_t offset) override {
+    RETURN_IF_ERROR(CheckRange(offset, src.size()));
     if (!src.empty()) std::memcpy(buf_.bytes().data() + offset, src.data(), src.size());
+    return absl::OkStatus();
   }
-  void CopyOut(std::span<std::byte> dst, size_t offset) const override {
-    TG_CHECK(offset + dst.size() <= buf_.size()) << "copyout past the end";
+  absl::Status CopyOut(std::span<std::byte> dst, size_t offset) const override {
+    RETURN_IF_ERROR(CheckRange(offset, dst.size()));
     if (!dst.empty()) std::memcpy(dst.data(), buf_.bytes().data() + offset, dst.size());
+    return absl::OkStatus();
   }
 
  private:
+  absl::Status CheckRange(size_t offset, size_t n) const {
+    if (offset > buf_.size() || n > buf_.size() - offset)
+      return absl::InvalidArgumentError(absl::StrCat("copy of ", n, " bytes at offset ", offset,
+                                                     " is outside a ", buf_.size(), "-byte buffer"));
+    return absl::OkStatus();
+  }
+
   CpuBuffer buf_;
 };
 

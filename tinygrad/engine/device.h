@@ -37,10 +37,15 @@ namespace tg {
 class RawBuffer {
  public:
   virtual ~RawBuffer() = default;
-  virtual void* data() = 0;  // an address the device's programs take as a buffer argument
+  // An address the device's programs take as a buffer argument. For a GPU it is the device
+  // address (not host memory: never dereference it), which Program::Run passes on.
+  virtual void* data() = 0;
   virtual size_t nbytes() const = 0;
-  virtual void CopyIn(std::span<const std::byte> src, size_t offset = 0) = 0;
-  virtual void CopyOut(std::span<std::byte> dst, size_t offset = 0) const = 0;
+  // Host memory into [offset, offset + src.size()) / out of [offset, offset + dst.size()).
+  // InvalidArgument for a range outside the buffer; a device error otherwise (a GPU copy can
+  // fail, e.g. once a faulted kernel has lost the device: see IsDeviceLost).
+  virtual absl::Status CopyIn(std::span<const std::byte> src, size_t offset = 0) = 0;
+  virtual absl::Status CopyOut(std::span<std::byte> dst, size_t offset = 0) const = 0;
 };
 
 // A loaded kernel.

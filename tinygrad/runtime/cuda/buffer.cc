@@ -69,4 +69,11 @@ absl::Status CudaBuffer::CopyOut(std::span<std::byte> dst, size_t offset) const 
                            "cuMemcpyDtoH");
 }
 
+absl::Status CudaBuffer::Fill(uint8_t value) {
+  RETURN_IF_ERROR(CheckRange(0, 0));
+  if (size_ == 0) return absl::OkStatus();
+  RETURN_IF_ERROR(ctx_->MakeCurrent());
+  return ctx_->api().Check(ctx_->api().cuMemsetD8(ptr_, value, size_), "cuMemsetD8");
+}
+
 }  // namespace tg

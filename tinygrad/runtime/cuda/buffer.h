@@ -14,6 +14,7 @@
 #define TINYGRAD_RUNTIME_CUDA_BUFFER_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 
@@ -47,6 +48,10 @@ class CudaBuffer {
   // otherwise (Internal once a kernel fault has poisoned the context).
   absl::Status CopyIn(std::span<const std::byte> src, size_t offset = 0);
   absl::Status CopyOut(std::span<std::byte> dst, size_t offset = 0) const;
+  // Sets every byte to `value` on the device (cuMemsetD8): queued on the default stream like a
+  // kernel, so it is ordered before the launches that follow. What clears a GPU's L2 cache
+  // between timed runs: writing a buffer larger than the cache evicts what a kernel left there.
+  absl::Status Fill(uint8_t value);
 
  private:
   CudaBuffer(std::shared_ptr<CudaContext> ctx, CUdeviceptr ptr, size_t size)

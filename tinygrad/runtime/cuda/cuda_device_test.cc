@@ -155,6 +155,18 @@ TEST_P(CudaDeviceTest, CopiesRoundTripWithOffsetsAndRangeChecks) {
   EXPECT_TRUE(empty->CopyIn({}).ok());
 }
 
+TEST_P(CudaDeviceTest, FillSetsEveryByte) {
+  absl::StatusOr<CudaBuffer> buf = CudaBuffer::Allocate(ctx_, 1000);
+  ASSERT_TRUE(buf.ok()) << buf.status();
+  ASSERT_TRUE(buf->Fill(0xab).ok());
+  std::vector<uint8_t> out(1000);
+  ASSERT_TRUE(buf->CopyOut(Bytes(out)).ok());
+  EXPECT_EQ(out, std::vector<uint8_t>(1000, 0xab));
+  absl::StatusOr<CudaBuffer> empty = CudaBuffer::Allocate(ctx_, 0);
+  ASSERT_TRUE(empty.ok());
+  EXPECT_TRUE(empty->Fill(1).ok());
+}
+
 TEST_P(CudaDeviceTest, OutOfMemoryIsResourceExhaustedNamingTheError) {
   absl::StatusOr<CudaBuffer> huge = CudaBuffer::Allocate(ctx_, size_t{1} << 46);  // 64 TiB
   ASSERT_FALSE(huge.ok());

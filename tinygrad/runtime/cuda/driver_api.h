@@ -122,6 +122,7 @@ struct CudaDriverApi {
   CUresult (*cuMemFree)(CUdeviceptr ptr) = nullptr;
   CUresult (*cuMemcpyHtoD)(CUdeviceptr dst, const void* src, size_t bytes) = nullptr;
   CUresult (*cuMemcpyDtoH)(void* dst, CUdeviceptr src, size_t bytes) = nullptr;
+  CUresult (*cuMemsetD8)(CUdeviceptr dst, unsigned char value, size_t bytes) = nullptr;
   CUresult (*cuModuleLoadDataEx)(CUmodule* module, const void* image, unsigned num_options,
                                  cuda_abi::CUjit_option* options, void** values) = nullptr;
   CUresult (*cuModuleUnload)(CUmodule module) = nullptr;

@@ -8,6 +8,10 @@
 // Modules: an image "tg-fake-module\n" followed by kernel names, one a line. Kernels:
 //   add_n(float* out, const float* in, int n): out[i] = in[i] + n for every thread i < n
 //   fault():  an illegal address, reported by the next synchronizing call (as a GPU does)
+// An ELF image (a CUBIN, as NVRTC makes for the engine's CUDA device) loads too and has every
+// kernel name asked for; launching one of those runs nothing (the fake cannot run GPU code) but
+// is logged, with its dimensions and the first tgFakeCudaRecordParams(k) arguments read as
+// 8-byte values (buffer addresses), so tests check what the engine launches.
 // Variants (compile-time defines): TG_FAKE_CUDA_NO_DEVICE (cuInit answers
 // CUDA_ERROR_NO_DEVICE), TG_FAKE_CUDA_WITHOUT_LAUNCH (no cuLaunchKernel symbol).
 #include <chrono>
@@ -33,6 +37,7 @@ constexpr CUresult kSuccess = 0, kInvalidValue = 1, kOutOfMemory = 2, kNotInitia
 
 struct Module {
   std::set<std::string> kernels;
+  bool any_kernel = false;  // an ELF image: every name is a (do-nothing) kernel
 };
 struct Function {
   std::string name;
@@ -54,6 +59,15 @@ int live_events = 0;
 std::map<std::string, Function> functions;  // by name; handles point into it
 
 int fake_context_object = 0;  // the primary context's handle is its address
+
+// The launch log (every cuLaunchKernel that was accepted) and the memsets.
+int launches = 0;
+unsigned last_dims[6] = {};  // grid x y z, block x y z
+std::string last_kernel;
+int recorded_params = 0;
+unsigned long long last_params[16] = {};
+int memsets = 0;
+size_t last_memset_bytes = 0;
 
 CUresult Ready() {
   if (!initialized) return kNotInitialized;
@@ -77,6 +91,28 @@ int tgFakeCudaContextRefs() {
 void tgFakeCudaReset() {
   std::lock_guard<std::mutex> lock(mu);
   poisoned = false;
+}
+// The launch log: launches so far; the last one's name (into `name`, NUL-terminated),
+// dimensions (grid x y z, block x y z) and recorded arguments.
+void tgFakeCudaRecordParams(int k) {
+  std::lock_guard<std::mutex> lock(mu);
+  recorded_params = k < 0 ? 0 : (k > 16 ? 16 : k);
+}
+int tgFakeCudaLaunches() {
+  std::lock_guard<std::mutex> lock(mu);
+  return launches;
+}
+void tgFakeCudaLastLaunch(char* name, int name_len, unsigned* dims, unsigned long long* params) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (name != nullptr && name_len > 0) std::snprintf(name, static_cast<size_t>(name_len), "%s", last_kernel.c_str());
+  for (int i = 0; i < 6; ++i) dims[i] = last_dims[i];
+  for (int i = 0; i < recorded_params; ++i) params[i] = last_params[i];
+}
+// cuMemsetD8 calls so far, and the size of the last.
+int tgFakeCudaMemsets(size_t* last_bytes) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (last_bytes != nullptr) *last_bytes = last_memset_bytes;
+  return memsets;
 }
 
 CUresult cuInit(unsigned flags) {
@@ -276,10 +312,27 @@ CUresult cuMemcpyDtoH_v2(void* dst, CUdeviceptr src, size_t n) {
   return kSuccess;
 }
 
+CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char value, size_t n) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (CUresult r = Ready(); r != kSuccess) return r;
+  if (allocations.count(dst) == 0) return kInvalidValue;  // callers fill whole allocations
+  std::memset(reinterpret_cast<void*>(dst), value, n);
+  ++memsets;
+  last_memset_bytes = n;
+  return kSuccess;
+}
+
 CUresult cuModuleLoadDataEx(Module** module, const void* image, unsigned num_options, int* options,
                             void** values) {
   std::lock_guard<std::mutex> lock(mu);
   if (CUresult r = Ready(); r != kSuccess) return r;
+  if (std::memcmp(image, "\x7f" "ELF", 4) == 0) {
+    auto* m = new Module;
+    m->any_kernel = true;
+    ++live_modules;
+    *module = m;
+    return kSuccess;
+  }
   std::istringstream in(static_cast<const char*>(image));
   std::string line;
   if (!std::getline(in, line) || line != "tg-fake-module") {
@@ -313,7 +366,7 @@ CUresult cuModuleUnload(Module* module) {
 CUresult cuModuleGetFunction(Function** fn, Module* module, const char* name) {
   std::lock_guard<std::mutex> lock(mu);
   if (module == nullptr) return kInvalidHandle;
-  if (module->kernels.count(name) == 0) return kNotFound;
+  if (!module->any_kernel && module->kernels.count(name) == 0) return kNotFound;
   Function& f = functions[name];
   f.name = name;
   *fn = &f;
@@ -331,6 +384,11 @@ CUresult cuLaunchKernel(Function* fn, unsigned gx, unsigned gy, unsigned gz, uns
   if (uint64_t{bx} * by * bz > 1024 || shared > 49152 || stream != nullptr || extra != nullptr)
     return kInvalidValue;
   const uint64_t threads = uint64_t{gx} * gy * gz * bx * by * bz;
+  ++launches;
+  last_kernel = fn->name;
+  const unsigned dims[6] = {gx, gy, gz, bx, by, bz};
+  for (int i = 0; i < 6; ++i) last_dims[i] = dims[i];
+  for (int i = 0; i < recorded_params; ++i) last_params[i] = *static_cast<unsigned long long*>(params[i]);
   if (fn->name == "add_n") {
     float* out = *static_cast<float**>(params[0]);
     const float* in = *static_cast<const float**>(params[1]);

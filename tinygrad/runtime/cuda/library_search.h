@@ -40,6 +40,8 @@ struct CudaLibraryOptions {
   // CUDA_HOME put before the default install dir. The one place this package reads the
   // environment: call it at the edge and pass the result down.
   static CudaLibraryOptions FromEnvironment();
+
+  friend bool operator==(const CudaLibraryOptions&, const CudaLibraryOptions&) = default;
 };
 
 // The candidates DynamicLibrary::Open tries for a toolkit library (order in the file comment).

@@ -1,0 +1,55 @@
+// File: tinygrad/base/device_name.h
+// Device names as tinygrad spells them (tinygrad/device.py: Device.canonicalize and
+// Device.DEFAULT): "CPU", "CUDA", "CUDA:1" for a second GPU. Pure string functions, below every
+// package that names a device (the Tensor API, the engine's registry), plus the one parse of
+// the environment variables that pick the default device.
+//
+// Example:
+//   CanonicalDeviceName("cuda:0")      // "CUDA"
+//   DeviceKind("CUDA:1")               // "CUDA"
+//   DeviceOrdinal("CUDA:1")            // 1
+//   DefaultDeviceFromEnvironment(...)  // "CUDA" under DEV=CUDA (or DEVICE=CUDA, or CUDA=1)
+#ifndef TINYGRAD_BASE_DEVICE_NAME_H_
+#define TINYGRAD_BASE_DEVICE_NAME_H_
+
+#include <array>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+
+namespace tg {
+
+// The kinds of device tinygrad-cc has, in the order of tinygrad's ALL_DEVICES.
+inline constexpr std::array<std::string_view, 2> kDeviceKinds = {"CUDA", "CPU"};
+
+// tinygrad's Device.canonicalize: the kind (before the first ':') upper-cased, the rest kept,
+// and a trailing ":0" dropped (device 0 is the kind's plain name).
+std::string CanonicalDeviceName(std::string_view name);
+
+// "CUDA:1" -> "CUDA"; "CPU" -> "CPU".
+std::string_view DeviceKind(std::string_view name);
+
+// "CUDA:1" -> 1, "CUDA" -> 0. InvalidArgument naming the device when what follows the ':' is
+// not a non-negative decimal number.
+absl::StatusOr<int> DeviceOrdinal(std::string_view name);
+
+// Reads one environment variable: nullopt when unset.
+using EnvLookup = std::function<std::optional<std::string>(std::string_view name)>;
+// The process environment (getenv).
+std::optional<std::string> ProcessEnv(std::string_view name);
+
+// tinygrad's Device.DEFAULT as the environment sets it, canonical: DEV=<device> (DEVICE=, the
+// name the issue tracker uses, means the same), and <KIND>=1 for each kind of kDeviceKinds
+// ("CUDA=1"). Settings that agree count once; two different devices are an InvalidArgument
+// error naming them (tinygrad asserts). Nothing set: `fallback`.
+// TODO(parity): with nothing set tinygrad opens the devices of ALL_DEVICES in order and takes
+// the first that works (a GPU when there is one); the caller's fallback here is explicit.
+absl::StatusOr<std::string> DefaultDeviceFromEnvironment(std::string_view fallback,
+                                                         const EnvLookup& env = ProcessEnv);
+
+}  // namespace tg
+
+#endif  // TINYGRAD_BASE_DEVICE_NAME_H_
