@@ -75,6 +75,18 @@ UOp CandidateAst(const UOp& ast, const std::vector<Opt>& opts) {
   return ast.replace_arg(ki.ToArg());
 }
 
+// The opts that split the unoptimized kernel over the device's parallelism without changing
+// what any output element computes (StateFor), most wanted first; the caller falls back to no
+// opts at all.
+std::vector<std::vector<Opt>> ReferenceSplits(const Renderer& ren) {
+  if (ren.has_threads && ren.global_max && (*ren.global_max)[0] > 1)
+    return {{Opt{OptOps::THREAD, 0, int64_t{(*ren.global_max)[0]}}}};
+  std::vector<std::vector<Opt>> out;
+  if (ren.has_local && !ren.has_threads)
+    for (int64_t amt : {256, 128, 64, 32, 16, 8, 4, 2}) out.push_back({Opt{OptOps::LOCAL, 0, amt}});
+  return out;
+}
+
 }  // namespace
 
 // Buffers and reference outputs of one task, kept for when the same task is measured again
@@ -253,16 +265,22 @@ absl::StatusOr<LocalMeasurer::TaskState*> LocalMeasurer::StateFor(const KernelTa
   // Where the device has threads it runs split over them (THREAD on the first axis): every
   // output element is computed by the same code in the same order, so the outputs are the
   // same bits, in a fraction of the time (the unoptimized 1024 matmul takes 5 s on one core).
+  // On a GPU the unoptimized kernel is a block of one thread per output element; LOCAL on the
+  // first axis makes blocks of up to 256 threads, each output still computed by one thread in
+  // the same order (ReferenceSplits).
   auto noopt_error = [](const absl::Status& s) {
-    return absl::Status(s.code(), absl::StrCat("the unoptimized kernel: ", s.message()));
+    absl::Status with(s.code(), absl::StrCat("the unoptimized kernel: ", s.message()));
+    s.ForEachPayload([&](absl::string_view url, const absl::Cord& p) { with.SetPayload(url, p); });
+    return with;  // a lost device stays IsDeviceLost
   };
   const Renderer& ren = device_->renderer();
-  std::vector<Opt> split;  // none where THREAD does not apply: the kernel as it is
-  if (ren.has_threads && ren.global_max && (*ren.global_max)[0] > 1)
-    split = {Opt{OptOps::THREAD, 0, int64_t{(*ren.global_max)[0]}}};
   ASSIGN_OR_RETURN(DeviceLock::Hold compiling, HoldDevice(/*exclusive=*/false));
-  absl::StatusOr<ProgramSpec> spec = GetProgram(CandidateAst(task.ast, split), ren, task.codegen);
-  if (!spec.ok() && !split.empty()) spec = GetProgram(CandidateAst(task.ast, {}), ren, task.codegen);
+  absl::StatusOr<ProgramSpec> spec = absl::UnknownError("no reference kernel tried");
+  for (const std::vector<Opt>& split : ReferenceSplits(ren)) {
+    spec = GetProgram(CandidateAst(task.ast, split), ren, task.codegen);
+    if (spec.ok()) break;
+  }
+  if (!spec.ok()) spec = GetProgram(CandidateAst(task.ast, {}), ren, task.codegen);
   if (!spec.ok()) return noopt_error(spec.status());
   absl::StatusOr<std::string> lib = device_->Compile(*spec);
   compiling = DeviceLock::Hold();
@@ -328,13 +346,58 @@ void LocalMeasurer::Stopped(const MeasureOptions& options, double limit_s, doubl
   r.min_s = std::min(r.min_s, time_s);
 }
 
+void LocalMeasurer::LoseDevice(const absl::Status& s) {
+  if (device_lost_.ok()) device_lost_ = s;
+  if (lost_reported_) return;
+  lost_reported_ = true;
+  states_.clear();  // their buffers were on the lost device
+  if (options_.on_device_lost) options_.on_device_lost(device_lost_);
+}
+
+std::string LocalMeasurer::OverDeviceLimits(const ProgramSpec& spec,
+                                            const absl::flat_hash_map<std::string, ConstValue>& vars) const {
+  const GpuDescription* gpu = device_->gpu();
+  if (gpu == nullptr || !spec.local_size || gpu->max_threads_per_block <= 0) return "";
+  int64_t threads = 1;
+  for (const UOp& l : *spec.local_size) {
+    absl::StatusOr<ConstValue> v = SymInfer(l, vars);
+    if (v.ok()) threads *= v->to_int64();
+  }
+  if (threads <= gpu->max_threads_per_block) return "";
+  return absl::StrCat("local size ", threads, " > the device's ", gpu->max_threads_per_block, " threads per block");
+}
+
+void LocalMeasurer::RunFailed(const absl::Status& s, Prepared& p, CandidateResult& r) {
+  r.outcome = Outcome::kRuntimeError;
+  r.error = std::string(s.message());
+  p.pending = false;
+  if (IsDeviceLost(s) && device_lost_.ok()) device_lost_ = s;
+}
+
+bool LocalMeasurer::DeviceUsable(Prepared& p, CandidateResult& r) const {
+  if (device_lost_.ok()) return true;
+  r.outcome = Outcome::kWorkerLost;
+  r.error = absl::StrCat("not measured: ", device_lost_.message());
+  p.pending = false;
+  return false;
+}
+
+absl::Status LocalMeasurer::ClearCaches() {
+  if (!options_.clear_l2 || options_.fake_timing) return absl::OkStatus();
+  return device_->InvalidateCaches();
+}
+
+double LocalMeasurer::ReportedLimit(double limit_s) const { return device_->can_stop_runs() ? limit_s : kInf; }
+
 void LocalMeasurer::CheckCandidate(size_t index, Prepared& p, const MeasureOptions& options,
                                    CandidateResult& r) {
+  if (!DeviceUsable(p, r)) return;
   TaskState& st = *states_.front();
   const double limit = FirstRunLimit(options);
-  if (options_.before_run) options_.before_run(limit);
   // a wrong kernel may leave outputs unwritten: never let a previous candidate's answer stand
-  st.ResetOutputs();
+  if (absl::Status reset = st.ResetOutputs(); !reset.ok()) return RunFailed(reset, p, r);
+  if (absl::Status clear = ClearCaches(); !clear.ok()) return RunFailed(clear, p, r);
+  if (options_.before_run) options_.before_run(ReportedLimit(limit));
   const Clock::TimePoint s = clock_.Now();
   absl::StatusOr<double> t = RunOnce(st, p.spec, *p.prog, limit);
   const double elapsed = clock_.SecondsSince(s);
@@ -344,15 +407,21 @@ void LocalMeasurer::CheckCandidate(size_t index, Prepared& p, const MeasureOptio
     r.error = std::move(why);
     p.pending = false;
   };
-  if (absl::IsDeadlineExceeded(t.status())) return Stopped(options, limit, elapsed, st.WrittenFraction(), p, r);
-  if (!t.ok()) return fail(Outcome::kRuntimeError, std::string(t.status().message()));
+  if (absl::IsDeadlineExceeded(t.status())) {
+    absl::StatusOr<double> progress = st.WrittenFraction();
+    if (!progress.ok()) return RunFailed(progress.status(), p, r);
+    return Stopped(options, limit, elapsed, *progress, p, r);
+  }
+  if (!t.ok()) return RunFailed(t.status(), p, r);
   if (options_.fake_timing) t = FakeTimeS(r.program_hash);  // the early exit below must agree too
   if (*t > options.timeout_s) return fail(Outcome::kTimeout, absl::StrCat("one run took ", *t, " s"));
   if (options.check_results) {
     AfterCheckRun(index, st.bufs);
     for (size_t k = 0; k < st.outs.size(); ++k) {
       const BufferSpec& b = st.specs[st.outs[k]];
-      std::string why = CompareOutput(b.dtype, st.Read(st.outs[k]), st.expected[k]);
+      absl::StatusOr<std::string_view> out = st.Read(st.outs[k]);
+      if (!out.ok()) return RunFailed(out.status(), p, r);
+      std::string why = CompareOutput(b.dtype, *out, st.expected[k]);
       if (!why.empty())
         return fail(Outcome::kWrongResult, absl::StrCat("buffer ", b.slot, ": ", why));
     }
@@ -367,20 +436,19 @@ void LocalMeasurer::CheckCandidate(size_t index, Prepared& p, const MeasureOptio
 void LocalMeasurer::TimeRuns(Prepared& p, const MeasureOptions& options, int runs, CandidateResult& r) {
   TaskState& st = *states_.front();
   for (int k = 0; k < runs; ++k) {
-    if (options_.before_run) options_.before_run(options.timeout_s);
-    if (st.reads_output) st.ResetOutputs();
+    if (!DeviceUsable(p, r)) return;
+    if (st.reads_output) {
+      if (absl::Status reset = st.ResetOutputs(); !reset.ok()) return RunFailed(reset, p, r);
+    }
+    if (absl::Status clear = ClearCaches(); !clear.ok()) return RunFailed(clear, p, r);
+    if (options_.before_run) options_.before_run(ReportedLimit(options.timeout_s));
     const Clock::TimePoint s = clock_.Now();
     absl::StatusOr<double> t = options_.fake_timing ? absl::StatusOr<double>(FakeTimeS(r.program_hash))
                                                     : RunOnce(st, p.spec, *p.prog, options.timeout_s);
     const double elapsed = clock_.SecondsSince(s);
     r.cost.run_s += elapsed;
     if (absl::IsDeadlineExceeded(t.status())) return Stopped(options, options.timeout_s, elapsed, 0, p, r);
-    if (!t.ok()) {
-      r.outcome = Outcome::kRuntimeError;
-      r.error = std::string(t.status().message());
-      p.pending = false;
-      return;
-    }
+    if (!t.ok()) return RunFailed(t.status(), p, r);
     r.samples_s.push_back(*t);
     r.min_s = std::min(r.min_s, *t);
     if (*t > options.timeout_s) {
@@ -509,8 +577,15 @@ absl::StatusOr<MeasureBatch> LocalMeasurer::Measure(const KernelTask& task,
                                                     std::span<const std::vector<Opt>> candidates,
                                                     const MeasureOptions& options) {
   MeasureBatch batch;
+  // A lost device answers nothing any more: the caller (a worker's child) starts over.
+  if (!device_lost_.ok()) return device_lost_;
   const Clock::TimePoint t0 = clock_.Now();
-  ASSIGN_OR_RETURN(TaskState * st, StateFor(task));
+  absl::StatusOr<TaskState*> state = StateFor(task);
+  if (!state.ok()) {
+    if (IsDeviceLost(state.status())) LoseDevice(state.status());
+    return state.status();
+  }
+  TaskState* st = *state;
   const size_t n = candidates.size();
   batch.results.resize(n);
   std::vector<Prepared> prep(n);
@@ -558,6 +633,10 @@ absl::StatusOr<MeasureBatch> LocalMeasurer::Measure(const KernelTask& task,
     }
     if (options.uops_max > 0 && r.uops >= options.uops_max) {
       reject(Outcome::kRejected, absl::StrCat("too many uops: ", r.uops, " >= ", options.uops_max));
+      continue;
+    }
+    if (std::string why = OverDeviceLimits(prep[i].spec, st->vars); !why.empty()) {
+      reject(Outcome::kRejected, std::move(why));
       continue;
     }
     if (const UOp& e = prep[i].spec.estimates.ops) {
@@ -619,6 +698,7 @@ absl::StatusOr<MeasureBatch> LocalMeasurer::Measure(const KernelTask& task,
   }
   batch.run_wall_s = clock_.SecondsSince(t1);
   if (options_.release_device) options_.release_device();
+  if (!device_lost_.ok()) LoseDevice(device_lost_);
   return batch;
 }
 

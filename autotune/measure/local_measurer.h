@@ -16,8 +16,25 @@
 //   farm isolates candidates). A run is stopped at its limit (StoppableLaunch).
 // - Slow first runs are stopped and ranked by an estimate from their progress; the near-best
 //   of those get a second run, so that one disturbed run does not decide a candidate's fate.
-// - No reduced "test global size": CPU launch dims are thread counts (at most 64), far below the
-//   reference's 65536 limit, so it would never apply.
+// - No reduced "test global size" (the reference times GPU kernels on at most 65536 global
+//   threads and scales the time up): every run computes the whole output, which the result
+//   check needs. On the CPU launch dims are thread counts (at most 64) and it never applied.
+//   TODO(parity): on GPUs a big kernel's runs cost more here than in the reference.
+//
+// On a GPU (a device with a GpuDescription, such as CUDA):
+// - Times are the GPU's (events around the launch), and before every timed run the device's
+//   caches are invalidated (Device::InvalidateCaches: an L2-sized write), as the reference does
+//   before each run on devices with invalidate_caches, so a candidate is not timed on data the
+//   previous run left in L2 (clear_l2).
+// - Runs cannot be stopped: a run goes to its end, then counts as too slow or timed out, and
+//   before_run reports no limit of its own (the worker's run deadline is the backstop).
+// - A candidate whose local size exceeds the GPU's threads per block is kRejected before it
+//   runs (the renderer's limits, from the device, already bound each dimension and the shared
+//   memory while lowering).
+// - A kernel fault (illegal address, ...) poisons the GPU context for the rest of the process:
+//   that candidate is kRuntimeError with the driver's error, every candidate of the batch not
+//   measured yet is kWorkerLost, on_device_lost is called, and every later Measure fails with
+//   the DeviceLostError (device.h). A worker's child then exits so that a fresh one replaces it.
 //
 // Example:
 //   ASSIGN_OR_RETURN(std::unique_ptr<LocalMeasurer> m, LocalMeasurer::Create());
@@ -33,6 +50,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "autotune/lock/device_lock.h"
 #include "autotune/measure/measurer.h"
@@ -64,6 +83,12 @@ struct LocalMeasurerOptions {
   // Where elapsed times come from (a stopped run's time, the cost figures); null: the machine's
   // steady clock. Tests of the timing policy pass a FakeClock with a ScriptedDevice.
   Clock* clock = nullptr;
+  // Invalidate the device's caches before every timed run (Device::InvalidateCaches: a GPU's
+  // L2; nothing on a CPU). The reference's _time_program(clear_l2).
+  bool clear_l2 = true;
+  // Called once, at the end of the Measure in which a kernel fault lost the device, with the
+  // DeviceLostError: a worker's child retires (workers/worker_child.h).
+  std::function<void(const absl::Status& lost)> on_device_lost;
 };
 
 // The fake_timing sample of a program: a deterministic 0.1-1.1 ms from its hash.
@@ -79,6 +104,9 @@ class LocalMeasurer : public Measurer {
   absl::StatusOr<MeasureBatch> Measure(const KernelTask& task,
                                        std::span<const std::vector<Opt>> candidates,
                                        const MeasureOptions& options) override;
+
+  // Whether a kernel fault lost the device (every Measure from then on fails).
+  bool device_lost() const { return !device_lost_.ok(); }
 
   // The function name every candidate is compiled under (stable, so that identical programs
   // render to identical sources).
@@ -107,12 +135,27 @@ class LocalMeasurer : public Measurer {
   void CheckCandidate(size_t index, Prepared& p, const MeasureOptions& options, CandidateResult& r);
   // `runs` timed runs, stopping early as the options say.
   void TimeRuns(Prepared& p, const MeasureOptions& options, int runs, CandidateResult& r);
+  // A run (or the copies around it) failed: kRuntimeError, and a lost device is remembered.
+  void RunFailed(const absl::Status& s, Prepared& p, CandidateResult& r);
+  // False, with the candidate kWorkerLost, once the device is lost.
+  bool DeviceUsable(Prepared& p, CandidateResult& r) const;
+  // Records the loss, drops the tasks' buffers and calls on_device_lost (once).
+  void LoseDevice(const absl::Status& s);
+  // Before a timed run: the device's caches invalidated (clear_l2).
+  absl::Status ClearCaches();
+  // What before_run reports for a run stopped at limit_s: none where runs cannot be stopped.
+  double ReportedLimit(double limit_s) const;
+  // Why a lowered candidate cannot launch on this device ("" when it can).
+  std::string OverDeviceLimits(const ProgramSpec& spec,
+                               const absl::flat_hash_map<std::string, ConstValue>& vars) const;
 
   Device* device_;
   Clock& clock_;
   int compile_threads_;
   LocalMeasurerOptions options_;
   std::vector<std::unique_ptr<TaskState>> states_;  // of the tasks measured last, most recent first
+  absl::Status device_lost_;    // the DeviceLostError of the fault that lost the device
+  bool lost_reported_ = false;  // on_device_lost was called
 };
 
 }  // namespace tg::autotune

@@ -463,7 +463,7 @@ class CorruptingMeasurer : public LocalMeasurer {
   void AfterCheckRun(size_t candidate, std::span<const std::shared_ptr<RawBuffer>> buffers) override {
     if (candidate != victim_) return;
     float bad = -12345.0f;
-    buffers[0]->CopyIn(std::as_bytes(std::span<const float>(&bad, 1)));
+    EXPECT_TRUE(buffers[0]->CopyIn(std::as_bytes(std::span<const float>(&bad, 1))).ok());
   }
 
  private:

@@ -45,15 +45,15 @@ std::vector<float> RunRowSum(Device* dev, const std::vector<Opt>& opts, const st
   EXPECT_TRUE(prog.ok()) << prog.status();
   auto out = *dev->Allocate(64 * sizeof(float));
   auto in = *dev->Allocate(input.size() * sizeof(float));
-  in->CopyIn(std::as_bytes(std::span<const float>(input)));
+  EXPECT_TRUE(in->CopyIn(std::as_bytes(std::span<const float>(input))).ok());
   std::vector<float> zeros(64, -1.0f);
-  out->CopyIn(std::as_bytes(std::span<const float>(zeros)));
+  EXPECT_TRUE(out->CopyIn(std::as_bytes(std::span<const float>(zeros))).ok());
   LaunchDims global{1, 1, 1};
   for (size_t i = 0; i < 3; ++i) global[i] = spec->global_size[i].arg().int64();
   std::vector<void*> bufs{out->data(), in->data()};
   EXPECT_TRUE((*prog)->Run(bufs, {}, global, std::nullopt, true, Program::kNoStop).ok());
   std::vector<float> result(64);
-  out->CopyOut(std::as_writable_bytes(std::span<float>(result)));
+  EXPECT_TRUE(out->CopyOut(std::as_writable_bytes(std::span<float>(result))).ok());
   return result;
 }
 

@@ -18,11 +18,10 @@ Buffer::Buffer(std::shared_ptr<Buffer> base, int64_t size, DType dtype, int64_t 
 
 bool Buffer::is_allocated() const { return base_ ? base_->is_allocated() : raw_ != nullptr; }
 
-absl::Status Buffer::EnsureAllocated() {
-  if (base_) return base_->EnsureAllocated();
+absl::Status Buffer::EnsureAllocated(const DeviceOptions& options) {
+  if (base_) return base_->EnsureAllocated(options);
   if (raw_) return absl::OkStatus();
-  // How the device compiles does not change its memory: any options allocate the same.
-  ASSIGN_OR_RETURN(Device * dev, GetDevice(device_, DeviceOptions()));
+  ASSIGN_OR_RETURN(Device * dev, GetDevice(device_, options));
   // Zero-size buffers still get an address: kernels may take them as (unused) arguments.
   ASSIGN_OR_RETURN(raw_, dev->Allocate(std::max<size_t>(nbytes(), 1)));
   return absl::OkStatus();
@@ -34,11 +33,11 @@ void* Buffer::data() {
   return raw_->data();
 }
 
-absl::Status Buffer::CopyIn(std::span<const std::byte> src) {
+absl::Status Buffer::CopyIn(std::span<const std::byte> src, const DeviceOptions& options) {
   if (src.size() != nbytes())
     return absl::InvalidArgumentError(
         absl::StrCat("copyin of ", src.size(), " bytes into a buffer of ", nbytes()));
-  RETURN_IF_ERROR(EnsureAllocated());
+  RETURN_IF_ERROR(EnsureAllocated(options));
   if (base_) return base_->raw_->CopyIn(src, static_cast<size_t>(offset_));
   return raw_->CopyIn(src, 0);
 }

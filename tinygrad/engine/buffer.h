@@ -39,10 +39,13 @@ class Buffer {
   const std::shared_ptr<Buffer>& base() const { return base_; }
   bool is_allocated() const;
 
-  absl::Status EnsureAllocated();
+  // Allocates on the device named device() as `options` make it (any options give the same
+  // memory: only how a device compiles differs between them).
+  absl::Status EnsureAllocated(const DeviceOptions& options);
   // The address kernels take (base address + offset for a view). CHECKs allocation.
   void* data();
-  absl::Status CopyIn(std::span<const std::byte> src);
+  // Host bytes in (allocating first, as EnsureAllocated) and out; device errors pass through.
+  absl::Status CopyIn(std::span<const std::byte> src, const DeviceOptions& options);
   absl::Status CopyOut(std::span<std::byte> dst);
 
  private:

@@ -7,12 +7,46 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
+#include "tinygrad/base/device_name.h"
+#include "tinygrad/base/status_macros.h"
 #include "tinygrad/engine/cpu_device.h"
+#include "tinygrad/engine/cuda_device.h"
 
 namespace tg {
+namespace {
 
-absl::StatusOr<Device*> GetDevice(const std::string& name, const DeviceOptions& options) {
+constexpr char kDeviceLostPayload[] = "tinygrad-cc/device-lost";
+
+// Whether a device of `kind` made with `a` is the one `b` asks for: only the options of the
+// device's own kind count (a CPU device does not change with the CUDA library paths).
+bool SameOptions(std::string_view kind, const DeviceOptions& a, const DeviceOptions& b) {
+  if (kind == "CPU") return a.cpu == b.cpu;
+  if (kind == "CUDA") return a.cuda == b.cuda;
+  return a == b;
+}
+
+// "CUDA, CPU"
+std::string KnownKinds() {
+  std::string out;
+  for (std::string_view k : kDeviceKinds) absl::StrAppend(&out, out.empty() ? "" : ", ", std::string(k));
+  return out;
+}
+
+}  // namespace
+
+absl::Status DeviceLostError(std::string_view message) {
+  absl::Status s = absl::UnavailableError(std::string(message));
+  s.SetPayload(kDeviceLostPayload, absl::Cord("1"));
+  return s;
+}
+
+bool IsDeviceLost(const absl::Status& s) {
+  return !s.ok() && s.GetPayload(kDeviceLostPayload).has_value();
+}
+
+absl::StatusOr<Device*> GetDevice(const std::string& requested, const DeviceOptions& options) {
   struct Made {
     DeviceOptions options;
     std::unique_ptr<Device> device;
@@ -20,17 +54,24 @@ absl::StatusOr<Device*> GetDevice(const std::string& name, const DeviceOptions& 
   static std::mutex mu;
   // by name, every options value asked for (a handful per process: linear search is enough)
   static auto* const devices = new absl::flat_hash_map<std::string, std::vector<Made>>();
+  const std::string name = CanonicalDeviceName(requested);
+  const std::string kind(DeviceKind(name));
   std::lock_guard<std::mutex> lock(mu);
-  std::vector<Made>& made = (*devices)[name];
-  for (const Made& m : made)
-    if (m.options == options) return m.device.get();
-  std::string kind = name.substr(0, name.find(':'));
+  auto it = devices->find(name);
+  if (it != devices->end())
+    for (const Made& m : it->second)
+      if (SameOptions(kind, m.options, options)) return m.device.get();
   std::unique_ptr<Device> dev;
-  if (kind == "CPU") dev = MakeCpuDevice(name, options.cpu);
-  if (!dev) {
-    devices->erase(name);
-    return absl::NotFoundError(absl::StrCat("unknown device '", name, "' (available: CPU)"));
+  if (kind == "CPU") {
+    dev = MakeCpuDevice(name, options.cpu);
+  } else if (kind == "CUDA") {
+    // a failure is not remembered: the next request tries again (a driver installed since)
+    ASSIGN_OR_RETURN(dev, MakeCudaDevice(name, options.cuda));
+  } else {
+    return absl::NotFoundError(absl::StrCat("unknown device '", requested,
+                                            "' (available: ", KnownKinds(), ")"));
   }
+  std::vector<Made>& made = (*devices)[name];
   made.push_back({options, std::move(dev)});
   return made.back().device.get();
 }

@@ -4,7 +4,9 @@
 //
 // A Device renders with its Renderer, compiles the source to a loadable library, loads
 // programs and allocates memory. Backends are wired explicitly in GetDevice() (no static
-// registration): "CPU" is clang-compiled C run in this process.
+// registration): "CPU" is clang-compiled C run in this process; "CUDA" (and "CUDA:1", ... for
+// more GPUs) an NVIDIA GPU through the driver API, kernels compiled by NVRTC (cuda_device.h).
+// Names are canonicalized as tinygrad does ("cuda:0" is "CUDA").
 //
 // How a device renders and compiles (tinygrad's CPU_LLVM, CPU_CC, ...) is a DeviceOptions value
 // it takes when it is made, and never changes after. The registry keeps one device per (name,
@@ -25,11 +27,14 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "tinygrad/base/config.h"
 #include "tinygrad/codegen/renderer.h"
 #include "tinygrad/engine/cpu_device_options.h"
+#include "tinygrad/engine/cuda_device_options.h"
 
 namespace tg {
 
@@ -63,6 +68,20 @@ class Program {
   static constexpr double kNoStop = std::numeric_limits<double>::infinity();
 };
 
+// What a GPU is: the device class (the tuning key) and the optimizer's and measurer's limits
+// come from it. Filled by GPU backends; a CPU device has none.
+struct GpuDescription {
+  std::string name;        // "NVIDIA H100 80GB HBM3"
+  std::string arch;        // "sm_90"
+  std::string driver;      // the driver's version: "CUDA 13.0 (580.65.06)"
+  std::string runtime;     // the kernel compiler's version: "NVRTC 13.0"
+  int compute_units = 0;   // streaming multiprocessors
+  size_t memory_bytes = 0;
+  size_t l2_bytes = 0;
+  int max_threads_per_block = 0;  // the most threads a launch's local size may multiply to
+  int max_shared_per_block = 0;   // bytes of shared memory a kernel may declare
+};
+
 class Device {
  public:
   virtual ~Device() = default;
@@ -75,21 +94,48 @@ class Device {
   virtual absl::StatusOr<std::unique_ptr<Program>> Load(const std::string& function_name,
                                                         const std::string& lib) = 0;
   virtual absl::StatusOr<std::shared_ptr<RawBuffer>> Allocate(size_t nbytes) = 0;
+
+  // Waits for everything queued on the device (tinygrad's synchronize): a kernel run without
+  // `wait` has finished, and a fault it caused shows here.
+  virtual absl::Status Synchronize() { return absl::OkStatus(); }
+  // Evicts what earlier runs left in the device's caches so that the next run starts cold, as
+  // the reference's BEAM does before each timed run on devices with invalidate_caches (GPUs: a
+  // write over a buffer larger than the L2). Nothing to do on a CPU (the reference leaves its
+  // caches alone too).
+  virtual absl::Status InvalidateCaches() { return absl::OkStatus(); }
+  // Whether Program::Run honours stop_after_s. A GPU kernel, once launched, runs to its end.
+  virtual bool can_stop_runs() const { return true; }
+  // The GPU behind the device; null for a CPU.
+  virtual const GpuDescription* gpu() const { return nullptr; }
 };
+
+// An error saying the device can no longer be used by this process: a GPU kernel faulted
+// (illegal address, trap, ...) and poisoned its context, so every later call fails. Memory and
+// programs of the device are gone with it; only a new process gets the GPU back (a worker
+// replaces its child). The message says what happened.
+absl::Status DeviceLostError(std::string_view message);
+// Whether `s` is a DeviceLostError.
+bool IsDeviceLost(const absl::Status& s);
 
 // The options of every backend; a device reads those of its kind.
 struct DeviceOptions {
   CpuDeviceOptions cpu;
+  CudaDeviceOptions cuda;
 
   // At the edge (the Tensor API's realize, `tg`'s commands): the process's settings.
-  static DeviceOptions FromConfig(const Config& c) { return {.cpu = CpuDeviceOptions::FromConfig(c)}; }
+  static DeviceOptions FromConfig(const Config& c) {
+    return {.cpu = CpuDeviceOptions::FromConfig(c), .cuda = CudaDeviceOptions::FromConfig(c)};
+  }
 
   friend bool operator==(const DeviceOptions&, const DeviceOptions&) = default;
 };
 
-// The device named `name` ("CPU", "CPU:0") made with `options`: created on first use of the
-// pair, lives for the process. Devices of one name differ only in how they render and compile;
-// memory one allocates is the same memory to every other (for CPU: this process's).
+// The device named `name` ("CPU", "CUDA", "CUDA:1"; canonicalized as tinygrad does) made with
+// `options`: created on first use of the pair, lives for the process. Devices of one name
+// differ only in how they render and compile; memory one allocates is the same memory to every
+// other (for CPU: this process's; for a GPU: its primary context's). NotFound for a kind that
+// does not exist; Unavailable for one this machine cannot open (no GPU, no CUDA driver: the
+// message names what is missing).
 absl::StatusOr<Device*> GetDevice(const std::string& name, const DeviceOptions& options);
 
 // GetDevice(name, DeviceOptions::FromConfig(GetConfig())): the device as the process's current

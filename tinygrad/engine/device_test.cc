@@ -19,21 +19,38 @@ std::span<const std::byte> Bytes(const std::vector<float>& v) {
 TEST(DeviceTest, UnknownDeviceIsAnError) {
   auto d = GetDevice("TPU");
   ASSERT_FALSE(d.ok());
-  EXPECT_NE(d.status().message().find("unknown device 'TPU'"), std::string::npos);
+  EXPECT_EQ(d.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_NE(d.status().message().find("unknown device 'TPU' (available: CUDA, CPU)"), std::string::npos)
+      << d.status();
   ASSERT_TRUE(GetDevice("CPU").ok());
   EXPECT_EQ(*GetDevice("CPU"), *GetDevice("CPU"));
+}
+
+TEST(DeviceTest, NamesAreCanonicalized) {
+  ASSERT_TRUE(GetDevice("CPU").ok());
+  EXPECT_EQ(*GetDevice("cpu"), *GetDevice("CPU"));
+  EXPECT_EQ(*GetDevice("CPU:0"), *GetDevice("CPU"));
+  EXPECT_EQ((*GetDevice("cpu:0"))->name(), "CPU");
+}
+
+TEST(DeviceTest, DeviceLostIsTold) {
+  absl::Status lost = DeviceLostError("CUDA is lost: illegal address");
+  EXPECT_TRUE(IsDeviceLost(lost));
+  EXPECT_EQ(lost.message(), "CUDA is lost: illegal address");
+  EXPECT_FALSE(IsDeviceLost(absl::UnavailableError("CUDA is lost: illegal address")));
+  EXPECT_FALSE(IsDeviceLost(absl::OkStatus()));
 }
 
 TEST(BufferTest, CopyRoundTripAndViews) {
   auto base = std::make_shared<Buffer>("CPU", 8, dtypes::float32);
   std::vector<float> in{0, 1, 2, 3, 4, 5, 6, 7};
-  ASSERT_TRUE(base->CopyIn(Bytes(in)).ok());
+  ASSERT_TRUE(base->CopyIn(Bytes(in), DeviceOptions()).ok());
   Buffer view(base, 3, dtypes::float32, 4 * sizeof(float));
   std::vector<float> out(3);
   ASSERT_TRUE(view.CopyOut(std::as_writable_bytes(std::span<float>(out))).ok());
   EXPECT_EQ(out, (std::vector<float>{4, 5, 6}));
   std::vector<float> wrong(5);
-  EXPECT_FALSE(base->CopyIn(Bytes(wrong)).ok()) << "size mismatch is reported, not a crash";
+  EXPECT_FALSE(base->CopyIn(Bytes(wrong), DeviceOptions()).ok()) << "size mismatch is reported, not a crash";
   Buffer never("CPU", 4, dtypes::float32);
   EXPECT_FALSE(never.CopyOut(std::as_writable_bytes(std::span<float>(out.data(), 3))).ok());
 }
@@ -54,7 +71,7 @@ TEST(BufferTableTest, SweepFreesUnreferencedBuffers) {
 
 TEST(MemoryPlannerTest, ReusesBuffersWithDisjointLifetimes) {
   auto in = std::make_shared<Buffer>("CPU", 4, dtypes::float32);
-  ASSERT_TRUE(in->EnsureAllocated().ok());
+  ASSERT_TRUE(in->EnsureAllocated(DeviceOptions()).ok());
   auto a = std::make_shared<Buffer>("CPU", 4, dtypes::float32);
   auto b = std::make_shared<Buffer>("CPU", 4, dtypes::float32);
   auto c = std::make_shared<Buffer>("CPU", 4, dtypes::float32);
@@ -86,11 +103,15 @@ TEST(CpuDeviceTest, CompilesAndRunsAKernel) {
   auto out = *dev->Allocate(16);
   auto in = *dev->Allocate(16);
   std::vector<float> x{1, 2, 3, 4}, y(4);
-  in->CopyIn(Bytes(x));
+  ASSERT_TRUE(in->CopyIn(Bytes(x)).ok());
   std::vector<void*> bufs{out->data(), in->data()};
   ASSERT_TRUE((*prog)->Run(bufs, {}, {1, 1, 1}, std::nullopt, true, Program::kNoStop).ok());
-  out->CopyOut(std::as_writable_bytes(std::span<float>(y)));
+  ASSERT_TRUE(out->CopyOut(std::as_writable_bytes(std::span<float>(y))).ok());
   EXPECT_EQ(y, (std::vector<float>{2, 3, 4, 5}));
+  // a copy outside the buffer is an error, not a crash
+  EXPECT_EQ(in->CopyIn(Bytes(x), 4).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(out->CopyOut(std::as_writable_bytes(std::span<float>(y)), SIZE_MAX).code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 // A device compiles as the options it was made with say, whatever the process settings say
@@ -169,11 +190,11 @@ TEST(CpuDeviceTest, DefaultClangRunsInProcess) {
     auto out = *dev->Allocate(16);
     auto in = *dev->Allocate(16);
     std::vector<float> x{1, 2, 3, 4}, y(4);
-    in->CopyIn(Bytes(x));
+    EXPECT_TRUE(in->CopyIn(Bytes(x)).ok());
     std::vector<void*> bufs{out->data(), in->data()};
     std::vector<int64_t> vals{3};
     EXPECT_TRUE((*prog)->Run(bufs, vals, {1, 1, 1}, std::nullopt, true, Program::kNoStop).ok());
-    out->CopyOut(std::as_writable_bytes(std::span<float>(y)));
+    EXPECT_TRUE(out->CopyOut(std::as_writable_bytes(std::span<float>(y))).ok());
     EXPECT_EQ(y, (std::vector<float>{1, 4, 9, 0}));
     return std::make_pair(object, dev->compiler_id());
   };

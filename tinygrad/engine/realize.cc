@@ -16,6 +16,7 @@
 #include "absl/strings/str_join.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/config.h"
+#include "tinygrad/base/device_name.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/codegen/codegen_options.h"
 #include "tinygrad/codegen/pipeline.h"
@@ -68,9 +69,19 @@ struct CompiledRunner {
   bool first_run = true;
 };
 
+// A rendered and compiled kernel, before it is loaded on a device: what devices of one kind
+// and compiler share.
+struct CompiledProgram {
+  ProgramSpec spec;
+  std::string lib;
+};
+
 // tinygrad's method_cache: (device, compiler, ast key, BEAM, NOOPT, DEVECTORIZE) -> runner, plus
 // the renderer's thread limits, all codegen options and the installed opt chooser (a tuner may
-// pick other opts than the default).
+// pick other opts than the default). Like the reference's second key (the device's kind instead
+// of its name), a kernel compiled for one GPU is loaded on another of the same kind and
+// compiler ("CUDA:1" beside "CUDA") without rendering or compiling it again; the runner itself
+// is per device, as a loaded program lives on one device.
 class MethodCache {
  public:
   static MethodCache& Get() {
@@ -84,32 +95,40 @@ class MethodCache {
     if (chooser == nullptr && s.beam >= 1) WarnBeamWithoutTuner(s.beam);
     Key key{dev.name(), dev.compiler_id(), RendererLimits(dev.renderer()), ast.key(), s.beam,
             codegen.KeyText(), chooser != nullptr ? chooser->id() : ""};
+    Key kind_key = key;
+    std::get<0>(kind_key) = std::string(DeviceKind(dev.name()));
+    std::shared_ptr<const CompiledProgram> compiled;
     {
       std::lock_guard<std::mutex> lock(mu_);
       if (auto it = cache_.find(key); it != cache_.end()) return it->second.get();
+      if (auto it = programs_.find(kind_key); it != programs_.end()) compiled = it->second;
     }
     auto t0 = std::chrono::steady_clock::now();
-    ASSIGN_OR_RETURN(UOp to_lower, WithChosenOpts(ast, dev, codegen));
-    ASSIGN_OR_RETURN(ProgramSpec spec, GetProgram(to_lower, dev.renderer(), codegen));
-    auto t1 = std::chrono::steady_clock::now();
-    if (s.debug >= 3) {
-      // DEBUG>=5 already printed the AST inside GetProgram.
-      if (s.debug < 5) std::cout << PrettyPrint(ast) << "\n";
-      std::string opts;
-      for (const Arg& o : spec.applied_opts)
-        absl::StrAppend(&opts, opts.empty() ? "" : ", ", o.repr());
-      std::cout << "applied opts: [" << opts << "]\n";
+    auto t1 = t0;
+    if (compiled == nullptr) {
+      ASSIGN_OR_RETURN(UOp to_lower, WithChosenOpts(ast, dev, codegen));
+      ASSIGN_OR_RETURN(ProgramSpec spec, GetProgram(to_lower, dev.renderer(), codegen));
+      t1 = std::chrono::steady_clock::now();
+      if (s.debug >= 3) {
+        // DEBUG>=5 already printed the AST inside GetProgram.
+        if (s.debug < 5) std::cout << PrettyPrint(ast) << "\n";
+        std::string opts;
+        for (const Arg& o : spec.applied_opts)
+          absl::StrAppend(&opts, opts.empty() ? "" : ", ", o.repr());
+        std::cout << "applied opts: [" << opts << "]\n";
+      }
+      if (s.debug >= 4) std::cout << spec.src << "\n";
+      ASSIGN_OR_RETURN(std::string lib, dev.Compile(spec));
+      compiled = std::make_shared<const CompiledProgram>(CompiledProgram{std::move(spec), std::move(lib)});
     }
-    if (s.debug >= 4) std::cout << spec.src << "\n";
-    ASSIGN_OR_RETURN(std::string lib, dev.Compile(spec));
-    ASSIGN_OR_RETURN(std::unique_ptr<Program> prog, dev.Load(spec.function_name, lib));
+    ASSIGN_OR_RETURN(std::unique_ptr<Program> prog, dev.Load(compiled->spec.function_name, compiled->lib));
     EngineStats& stats = GetEngineStats();
     stats.codegen_s += std::chrono::duration<double>(t1 - t0).count();
     stats.compile_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
     stats.programs_built += 1;
-    auto runner =
-        std::make_unique<CompiledRunner>(CompiledRunner{std::move(spec), std::move(prog)});
+    auto runner = std::make_unique<CompiledRunner>(CompiledRunner{compiled->spec, std::move(prog)});
     std::lock_guard<std::mutex> lock(mu_);
+    programs_.try_emplace(kind_key, compiled);
     auto [it, fresh] = cache_.try_emplace(key, std::move(runner));
     return it->second.get();
   }
@@ -129,10 +148,12 @@ class MethodCache {
                    "using the default opts\n";
   }
 
-  // (device, compiler, renderer limits, AST, BEAM, codegen options' key text, opt chooser)
+  // (device, compiler, renderer limits, AST, BEAM, codegen options' key text, opt chooser); in
+  // programs_ the device's kind instead of its name.
   using Key = std::tuple<std::string, std::string, std::string, uint64_t, int, std::string, std::string>;
   std::mutex mu_;
   absl::flat_hash_map<Key, std::unique_ptr<CompiledRunner>> cache_;
+  absl::flat_hash_map<Key, std::shared_ptr<const CompiledProgram>> programs_;
 };
 
 EngineStats& Stats() {
@@ -184,7 +205,7 @@ absl::Status RunKernel(const ScheduleItem& item, std::span<const std::shared_ptr
     if (slot < 0 || slot >= static_cast<int64_t>(bufs.size()))
       return absl::InternalError(
           absl::StrCat("kernel ", spec.name, " uses buffer slot ", slot, " of ", bufs.size()));
-    RETURN_IF_ERROR(bufs[slot]->EnsureAllocated());
+    RETURN_IF_ERROR(bufs[slot]->EnsureAllocated(s.device));
     args.push_back(bufs[slot]->data());
   }
   std::vector<int64_t> vals;
@@ -222,7 +243,11 @@ absl::Status RunKernel(const ScheduleItem& item, std::span<const std::shared_ptr
   return absl::OkStatus();
 }
 
-absl::Status RunCopy(std::span<const std::shared_ptr<Buffer>> bufs, int debug) {
+// Through host memory: the source's bytes copied out, then into the destination (tinygrad's
+// BufferCopy). TODO(perf): GPU to GPU of one kind without the host (the reference's
+// BufferXfer, cuMemcpyDtoD / peer copies).
+absl::Status RunCopy(std::span<const std::shared_ptr<Buffer>> bufs, const RealizeSettings& s) {
+  const int debug = s.debug;
   if (bufs.size() != 2) return absl::InternalError("COPY needs (dest, src)");
   Buffer& dst = *bufs[0];
   Buffer& src = *bufs[1];
@@ -231,7 +256,7 @@ absl::Status RunCopy(std::span<const std::shared_ptr<Buffer>> bufs, int debug) {
         absl::StrCat("buffer copy mismatch, ", dst.nbytes(), " != ", src.nbytes()));
   std::vector<std::byte> tmp(src.nbytes());
   RETURN_IF_ERROR(src.CopyOut(tmp));
-  RETURN_IF_ERROR(dst.CopyIn(tmp));
+  RETURN_IF_ERROR(dst.CopyIn(tmp, s.device));
   if (debug >= 2)
     std::cout << absl::StrFormat("*** %-7s %4d copy %8d, %s <- %s\n", dst.device().substr(0, 7),
                                  Stats().kernel_count, dst.nbytes(), dst.device(), src.device());
@@ -303,7 +328,7 @@ absl::StatusOr<absl::flat_hash_map<UOp, UOp>> Realize(std::span<const UOp> roots
         RETURN_IF_ERROR(RunKernel(item, item_bufs[i], vars, settings));
         break;
       case Ops::COPY:
-        RETURN_IF_ERROR(RunCopy(item_bufs[i], settings.debug));
+        RETURN_IF_ERROR(RunCopy(item_bufs[i], settings));
         break;
       case Ops::BUFFER_VIEW:
         break;  // the view was set up above
@@ -329,8 +354,9 @@ absl::StatusOr<UOp> BufferFromHost(const std::string& device, DType dtype,
   if (item == 0 || data.size() % item != 0)
     return absl::InvalidArgumentError(
         absl::StrCat(data.size(), " bytes are not a whole number of ", dtype.name(), " elements"));
-  UOp b = UOp::NewBuffer(device, static_cast<int64_t>(data.size() / item), dtype);
-  RETURN_IF_ERROR(BufferTable::Get().GetOrCreate(b)->CopyIn(data));
+  UOp b = UOp::NewBuffer(CanonicalDeviceName(device), static_cast<int64_t>(data.size() / item), dtype);
+  // The Tensor API's edge, like Realize: the device as the process's settings make it.
+  RETURN_IF_ERROR(BufferTable::Get().GetOrCreate(b)->CopyIn(data, DeviceOptions::FromConfig(GetConfig())));
   return b;
 }
 

@@ -68,6 +68,7 @@ int recorded_params = 0;
 unsigned long long last_params[16] = {};
 int memsets = 0;
 size_t last_memset_bytes = 0;
+int fault_countdown = 0;  // > 0: the launch that brings it to 0 faults (an illegal address)
 
 CUresult Ready() {
   if (!initialized) return kNotInitialized;
@@ -107,6 +108,11 @@ void tgFakeCudaLastLaunch(char* name, int name_len, unsigned* dims, unsigned lon
   if (name != nullptr && name_len > 0) std::snprintf(name, static_cast<size_t>(name_len), "%s", last_kernel.c_str());
   for (int i = 0; i < 6; ++i) dims[i] = last_dims[i];
   for (int i = 0; i < recorded_params; ++i) params[i] = last_params[i];
+}
+// The n-th launch from now (n >= 1) faults as `fault` does, whatever kernel it runs.
+void tgFakeCudaFaultOnLaunch(int n) {
+  std::lock_guard<std::mutex> lock(mu);
+  fault_countdown = n;
 }
 // cuMemsetD8 calls so far, and the size of the last.
 int tgFakeCudaMemsets(size_t* last_bytes) {
@@ -388,7 +394,12 @@ CUresult cuLaunchKernel(Function* fn, unsigned gx, unsigned gy, unsigned gz, uns
   last_kernel = fn->name;
   const unsigned dims[6] = {gx, gy, gz, bx, by, bz};
   for (int i = 0; i < 6; ++i) last_dims[i] = dims[i];
-  for (int i = 0; i < recorded_params; ++i) last_params[i] = *static_cast<unsigned long long*>(params[i]);
+  for (int i = 0; params != nullptr && i < recorded_params; ++i)
+    last_params[i] = *static_cast<unsigned long long*>(params[i]);
+  if (fault_countdown > 0 && --fault_countdown == 0) {
+    poisoned = true;
+    return kSuccess;
+  }
   if (fn->name == "add_n") {
     float* out = *static_cast<float**>(params[0]);
     const float* in = *static_cast<const float**>(params[1]);

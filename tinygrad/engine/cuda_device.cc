@@ -1,0 +1,293 @@
+// File: tinygrad/engine/cuda_device.cc
+// Port of tinygrad/runtime/ops_cuda.py's CUDADevice as an engine Device: CudaRenderer +
+// NVRTC (CUBIN) over runtime/cuda's context, buffers and programs, with kernel faults turned
+// into DeviceLostError.
+#include "tinygrad/engine/cuda_device.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "tinygrad/base/device_name.h"
+#include "tinygrad/base/status_macros.h"
+#include "tinygrad/renderer/cuda/cuda.h"
+#include "tinygrad/runtime/cuda/arch.h"
+#include "tinygrad/runtime/cuda/buffer.h"
+#include "tinygrad/runtime/cuda/context.h"
+#include "tinygrad/runtime/cuda/driver_api.h"
+#include "tinygrad/runtime/cuda/nvrtc_api.h"
+#include "tinygrad/runtime/cuda/nvrtc_compiler.h"
+#include "tinygrad/runtime/cuda/program.h"
+
+namespace tg {
+namespace {
+
+// A CUDA error after which the context is unusable: a fault in a kernel (700..799: illegal
+// address, misaligned access, trap, launch timeout, ...), except a launch refused for its
+// resources, which leaves the context as it was.
+bool PoisonsContext(const absl::Status& s) {
+  std::optional<int> code = CudaErrorCode(s);
+  return code.has_value() && *code >= cuda_abi::CUDA_ERROR_ILLEGAL_ADDRESS && *code < 800 &&
+         *code != cuda_abi::CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+}
+
+// Whether a fault lost the GPU, shared by the device and everything it made: once lost, every
+// call fails at once (a poisoned context would fail it anyway, after a round trip).
+class Health {
+ public:
+  explicit Health(std::string device) : device_(std::move(device)) {}
+
+  // OK, or the DeviceLostError of the fault that lost the device.
+  absl::Status Check() const {
+    std::lock_guard<std::mutex> l(mu_);
+    return lost_ ? DeviceLostError(why_) : absl::OkStatus();
+  }
+  // `s` as the device reports it: a context-poisoning error (or any error after one) becomes a
+  // DeviceLostError naming the first fault.
+  absl::Status Note(absl::Status s) {
+    if (s.ok()) return s;
+    std::lock_guard<std::mutex> l(mu_);
+    if (!lost_ && !PoisonsContext(s)) return s;
+    if (!lost_) {
+      lost_ = true;
+      why_ = absl::StrCat(device_, " is lost: ", s.message(),
+                          " (a kernel fault poisons the CUDA context: this process can no "
+                          "longer use the GPU)");
+    }
+    return DeviceLostError(why_);
+  }
+  template <typename T>
+  absl::StatusOr<T> Note(absl::StatusOr<T> v) {
+    if (v.ok()) return v;
+    return Note(v.status());
+  }
+
+ private:
+  const std::string device_;
+  mutable std::mutex mu_;
+  bool lost_ = false;
+  std::string why_;
+};
+
+class CudaRawBuffer : public RawBuffer {
+ public:
+  CudaRawBuffer(CudaBuffer b, std::shared_ptr<Health> health)
+      : buf_(std::move(b)), health_(std::move(health)) {}
+  void* data() override { return reinterpret_cast<void*>(static_cast<uintptr_t>(buf_.address())); }
+  size_t nbytes() const override { return buf_.size(); }
+  absl::Status CopyIn(std::span<const std::byte> src, size_t offset) override {
+    RETURN_IF_ERROR(health_->Check());
+    return health_->Note(buf_.CopyIn(src, offset));
+  }
+  absl::Status CopyOut(std::span<std::byte> dst, size_t offset) const override {
+    RETURN_IF_ERROR(health_->Check());
+    return health_->Note(buf_.CopyOut(dst, offset));
+  }
+  absl::Status Fill(uint8_t value) {
+    RETURN_IF_ERROR(health_->Check());
+    return health_->Note(buf_.Fill(value));
+  }
+
+ private:
+  CudaBuffer buf_;
+  std::shared_ptr<Health> health_;
+};
+
+class CudaKernel : public Program {
+ public:
+  CudaKernel(CudaProgram p, std::shared_ptr<Health> health, const CudaDeviceInfo& info)
+      : prog_(std::move(p)), health_(std::move(health)), info_(info) {}
+
+  // stop_after_s is not honoured: a launched kernel runs to its end (can_stop_runs()).
+  absl::StatusOr<double> Run(std::span<void* const> bufs, std::span<const int64_t> vals,
+                             const LaunchDims& global_size,
+                             const std::optional<LaunchDims>& local_size, bool wait,
+                             double) override {
+    RETURN_IF_ERROR(health_->Check());
+    std::vector<int32_t> vars;
+    for (int64_t v : vals) {
+      if (v < INT32_MIN || v > INT32_MAX)
+        return absl::OutOfRangeError(absl::StrCat("variable value ", v, " does not fit int32"));
+      vars.push_back(static_cast<int32_t>(v));
+    }
+    for (int64_t g : global_size) {
+      if (g < 0) return absl::InvalidArgumentError(absl::StrCat("negative global size ", g));
+      if (g == 0) return 0.0;  // nothing to compute: no launch
+    }
+    LaunchDims grid = global_size, block = {1, 1, 1};
+    if (local_size.has_value()) {
+      block = *local_size;
+    } else {
+      // a kernel that indexes by global thread (no local size): blocks that tile it exactly
+      block = PickLocalSize(global_size, info_.max_block_dims, info_.max_threads_per_block);
+      for (int i = 0; i < 3; ++i) grid[i] = global_size[i] / block[i];
+    }
+    CudaLaunchDims dims;
+    for (int i = 0; i < 3; ++i) {
+      if (grid[i] < 1 || grid[i] > UINT32_MAX || block[i] < 1 || block[i] > UINT32_MAX)
+        return absl::InvalidArgumentError(
+            absl::StrCat("launch of ", prog_.function_name(), " with grid (", grid[0], ", ",
+                         grid[1], ", ", grid[2], "), block (", block[0], ", ", block[1], ", ",
+                         block[2], "): every dimension must be in [1, 2^32)"));
+      dims.grid[i] = static_cast<uint32_t>(grid[i]);
+      dims.block[i] = static_cast<uint32_t>(block[i]);
+    }
+    std::vector<CudaBuffer::CUdeviceptr> ptrs;
+    ptrs.reserve(bufs.size());
+    for (void* b : bufs) ptrs.push_back(reinterpret_cast<uintptr_t>(b));
+    return health_->Note(prog_.Launch(ptrs, vars, dims, wait));
+  }
+
+ private:
+  CudaProgram prog_;
+  std::shared_ptr<Health> health_;
+  const CudaDeviceInfo& info_;  // the device's, which outlives its programs
+};
+
+std::string DriverText(const CudaDeviceInfo& info) {
+  std::string s = absl::StrCat("CUDA ", info.driver_version / 1000, ".",
+                               (info.driver_version % 1000) / 10);
+  if (!info.driver_release.empty()) absl::StrAppend(&s, " (", info.driver_release, ")");
+  return s;
+}
+
+class CudaDevice : public Device {
+ public:
+  CudaDevice(std::string name, std::shared_ptr<CudaContext> ctx, CudaArch arch,
+             absl::StatusOr<std::unique_ptr<NvrtcCompiler>> compiler, std::string runtime)
+      : name_(std::move(name)),
+        ctx_(std::move(ctx)),
+        health_(std::make_shared<Health>(name_)),
+        renderer_(arch),
+        compiler_(std::move(compiler)) {
+    const CudaDeviceInfo& info = ctx_->info();
+    // the optimizer's limits are this GPU's (the reference's CUDARenderer has the same
+    // figures as constants, which every NVIDIA GPU since Kepler reports)
+    renderer_.global_max = LaunchDims{info.max_grid_dims[0], info.max_grid_dims[1], info.max_grid_dims[2]};
+    renderer_.local_max = LaunchDims{info.max_block_dims[0], info.max_block_dims[1], info.max_block_dims[2]};
+    renderer_.shared_max = info.max_shared_per_block;
+    gpu_ = GpuDescription{.name = info.name,
+                          .arch = arch.name(),
+                          .driver = DriverText(info),
+                          .runtime = std::move(runtime),
+                          .compute_units = info.sm_count,
+                          .memory_bytes = info.total_memory,
+                          .l2_bytes = static_cast<size_t>(std::max(info.l2_cache_bytes, 0)),
+                          .max_threads_per_block = info.max_threads_per_block,
+                          .max_shared_per_block = info.max_shared_per_block};
+  }
+
+  const std::string& name() const override { return name_; }
+  const Renderer& renderer() const override { return renderer_; }
+  std::string compiler_id() const override {
+    if (!compiler_.ok()) return absl::StrCat("nvrtc unavailable: ", compiler_.status().message());
+    return (*compiler_)->compiler_id();
+  }
+  absl::StatusOr<std::string> Compile(const ProgramSpec& spec) override {
+    if (!compiler_.ok())
+      return absl::UnavailableError(
+          absl::StrCat(name_, " cannot compile kernels: ", compiler_.status().message()));
+    return (*compiler_)->Compile(spec.src);
+  }
+  absl::StatusOr<std::unique_ptr<Program>> Load(const std::string& function_name,
+                                                const std::string& lib) override {
+    RETURN_IF_ERROR(health_->Check());
+    ASSIGN_OR_RETURN(CudaProgram p, health_->Note(CudaProgram::Load(ctx_, function_name, lib)));
+    return std::make_unique<CudaKernel>(std::move(p), health_, ctx_->info());
+  }
+  absl::StatusOr<std::shared_ptr<RawBuffer>> Allocate(size_t nbytes) override {
+    RETURN_IF_ERROR(health_->Check());
+    ASSIGN_OR_RETURN(CudaBuffer b, health_->Note(CudaBuffer::Allocate(ctx_, nbytes)));
+    return std::make_shared<CudaRawBuffer>(std::move(b), health_);
+  }
+  absl::Status Synchronize() override {
+    RETURN_IF_ERROR(health_->Check());
+    return health_->Note(ctx_->Synchronize());
+  }
+  absl::Status InvalidateCaches() override {
+    std::lock_guard<std::mutex> l(scratch_mu_);
+    if (scratch_ == nullptr) {
+      // twice the L2: whatever the replacement policy keeps, the kernel's lines are written over
+      const size_t bytes = std::max<size_t>(2 * gpu_.l2_bytes, size_t{1} << 20);
+      ASSIGN_OR_RETURN(CudaBuffer b, health_->Note(CudaBuffer::Allocate(ctx_, bytes)));
+      scratch_ = std::make_unique<CudaRawBuffer>(std::move(b), health_);
+    }
+    return scratch_->Fill(++scratch_fills_ & 0xff);
+  }
+  bool can_stop_runs() const override { return false; }
+  const GpuDescription* gpu() const override { return &gpu_; }
+
+ private:
+  const std::string name_;
+  std::shared_ptr<CudaContext> ctx_;
+  std::shared_ptr<Health> health_;
+  CudaRenderer renderer_;
+  absl::StatusOr<std::unique_ptr<NvrtcCompiler>> compiler_;
+  GpuDescription gpu_;
+  std::mutex scratch_mu_;
+  std::unique_ptr<CudaRawBuffer> scratch_;  // what InvalidateCaches writes
+  uint32_t scratch_fills_ = 0;
+};
+
+}  // namespace
+
+std::array<int64_t, 3> PickLocalSize(const std::array<int64_t, 3>& global,
+                                     const std::array<int, 3>& max_block, int max_threads) {
+  std::array<int64_t, 3> local = {1, 1, 1};
+  int64_t budget = std::max(max_threads, 1);
+  for (int i = 0; i < 3; ++i) {
+    int64_t l = 1;
+    while (l * 2 <= 1024 && l * 2 <= max_block[i] && l * 2 <= budget && global[i] % (l * 2) == 0)
+      l *= 2;
+    local[i] = l;
+    budget /= l;
+  }
+  return local;
+}
+
+absl::StatusOr<std::unique_ptr<Device>> MakeCudaDevice(const std::string& name,
+                                                       const CudaDeviceOptions& options) {
+  auto unavailable = [&](const absl::Status& s) {
+    return absl::Status(s.code() == absl::StatusCode::kInvalidArgument ? s.code()
+                                                                       : absl::StatusCode::kUnavailable,
+                        absl::StrCat("device ", name, " is not available: ", s.message()));
+  };
+  ASSIGN_OR_RETURN(int ordinal, DeviceOrdinal(name));
+  if (options.ptx)
+    // TODO(parity): CUDA_PTX=1 is the reference's CompilerPair(PTXRenderer, PTXCompiler): the
+    // PTX renderer renders here, and PtxCompiler (or the driver's JIT) assembles.
+    return absl::UnimplementedError(
+        absl::StrCat("device ", name, ": CUDA_PTX=1 (kernels rendered to PTX) is not in this "
+                     "build yet; unset CUDA_PTX to compile CUDA C++ with NVRTC"));
+  absl::StatusOr<std::shared_ptr<const CudaDriverApi>> api = CudaDriverApi::Load(options.libs);
+  if (!api.ok()) return unavailable(api.status());
+  absl::StatusOr<std::shared_ptr<CudaContext>> ctx = CudaContext::Open(*api, ordinal);
+  if (!ctx.ok()) return unavailable(ctx.status());
+  const CudaDeviceInfo& info = (*ctx)->info();
+  absl::StatusOr<CudaArch> arch = ParseCudaArch(info.arch());
+  if (!arch.ok()) return unavailable(arch.status());
+  // Without NVRTC the GPU still holds and copies memory; compiling reports what is missing.
+  absl::StatusOr<std::unique_ptr<NvrtcCompiler>> compiler =
+      absl::UnavailableError("NVRTC was not loaded");
+  std::string runtime = "NVRTC unavailable";
+  if (absl::StatusOr<std::shared_ptr<const NvrtcApi>> nvrtc = NvrtcApi::Load(options.libs);
+      nvrtc.ok()) {
+    runtime = absl::StrCat("NVRTC ", (*nvrtc)->version_major, ".", (*nvrtc)->version_minor);
+    compiler = NvrtcCompiler::Create(*nvrtc, {.arch = arch->name(),
+                                              .output = CudaBinaryKind::kCubin,
+                                              .include_dirs = CudaIncludeDirs(options.libs),
+                                              .cachelevel = options.cachelevel,
+                                              .cache_dir = options.cache_dir});
+  } else {
+    compiler = nvrtc.status();
+  }
+  return std::unique_ptr<Device>(
+      new CudaDevice(name, *std::move(ctx), *arch, std::move(compiler), std::move(runtime)));
+}
+
+}  // namespace tg

@@ -1,0 +1,16 @@
+// File: tinygrad/engine/cuda_device_options.cc
+#include "tinygrad/engine/cuda_device_options.h"
+
+#include "tinygrad/base/device_name.h"
+
+namespace tg {
+
+CudaDeviceOptions CudaDeviceOptions::FromConfig(const Config& c) {
+  std::optional<std::string> ptx = ProcessEnv("CUDA_PTX");
+  return {.libs = CudaLibraryOptions::FromEnvironment(),
+          .ptx = ptx.has_value() && !ptx->empty() && *ptx != "0",
+          .cachelevel = c.cachelevel,
+          .cache_dir = c.cache_dir};
+}
+
+}  // namespace tg

@@ -1,0 +1,286 @@
+// The engine's CUDA device on the fake libcuda (runtime/cuda/fake_cuda_driver.cc), which runs
+// everywhere: what the device reports, memory and copies, launch dimensions and arguments,
+// kernel faults (the device is lost), the L2 clearing, the registry; and compiling a rendered
+// kernel with NVRTC where NVRTC is installed (skipped, with the reason, where not). A real GPU
+// is tested by //tests/gpu.
+#include "tinygrad/engine/cuda_device.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tinygrad/base/device_name.h"
+#include "tinygrad/engine/device.h"
+#include "tinygrad/runtime/cuda/fake_cuda.h"
+
+namespace tg {
+namespace {
+
+constexpr char kFakeImage[] = "tg-fake-module\nadd_n\nfault\n";
+
+template <typename T>
+std::span<const std::byte> Bytes(const std::vector<T>& v) {
+  return std::as_bytes(std::span(v));
+}
+template <typename T>
+std::span<std::byte> Bytes(std::vector<T>& v) {
+  return std::as_writable_bytes(std::span(v));
+}
+
+class CudaEngineDeviceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    absl::StatusOr<FakeCuda> fake = FakeCuda::Open();
+    ASSERT_TRUE(fake.ok()) << fake.status();
+    fake_.emplace(*std::move(fake));
+    fake_->Reset();
+    options_.libs.driver_path = fake_->path();
+    options_.cachelevel = 0;
+    // a device of its own per test (the registry's live for the process): a fault loses only it
+    absl::StatusOr<std::unique_ptr<Device>> dev = MakeCudaDevice("CUDA", options_);
+    ASSERT_TRUE(dev.ok()) << dev.status();
+    dev_ = *std::move(dev);
+  }
+  void TearDown() override {
+    if (fake_) fake_->Reset();
+  }
+
+  std::optional<FakeCuda> fake_;
+  CudaDeviceOptions options_;
+  std::unique_ptr<Device> dev_;
+};
+
+TEST_F(CudaEngineDeviceTest, DescribesTheGpuAndItsLimits) {
+  EXPECT_EQ(dev_->name(), "CUDA");
+  const GpuDescription* gpu = dev_->gpu();
+  ASSERT_NE(gpu, nullptr);
+  EXPECT_EQ(gpu->name, "tinygrad-cc fake GPU");
+  EXPECT_EQ(gpu->arch, "sm_90");
+  EXPECT_EQ(gpu->driver.substr(0, 9), "CUDA 13.0");
+  EXPECT_EQ(gpu->compute_units, 132);
+  EXPECT_EQ(gpu->memory_bytes, size_t{80} << 30);
+  EXPECT_EQ(gpu->l2_bytes, size_t{50} << 20);
+  EXPECT_EQ(gpu->max_threads_per_block, 1024);
+  EXPECT_EQ(gpu->max_shared_per_block, 49152);
+  EXPECT_FALSE(dev_->can_stop_runs());
+  const Renderer& r = dev_->renderer();
+  EXPECT_EQ(r.device, "CUDA");
+  EXPECT_TRUE(r.has_local);
+  EXPECT_FALSE(r.has_threads);
+  EXPECT_EQ(r.global_max, (LaunchDims{2147483647, 65535, 65535}));
+  EXPECT_EQ(r.local_max, (LaunchDims{1024, 1024, 64}));
+  EXPECT_EQ(r.shared_max, 49152);
+  EXPECT_FALSE(r.tensor_cores.empty()) << "sm_90 has the sm_89 tensor cores";
+}
+
+TEST_F(CudaEngineDeviceTest, CopiesRoundTripAndRangesAreChecked) {
+  absl::StatusOr<std::shared_ptr<RawBuffer>> buf = dev_->Allocate(16 * sizeof(float));
+  ASSERT_TRUE(buf.ok()) << buf.status();
+  EXPECT_EQ((*buf)->nbytes(), 16 * sizeof(float));
+  EXPECT_NE((*buf)->data(), nullptr);
+  std::vector<float> in(16), out(16);
+  for (int i = 0; i < 16; ++i) in[i] = static_cast<float>(i) - 3.5f;
+  ASSERT_TRUE((*buf)->CopyIn(Bytes(in)).ok());
+  ASSERT_TRUE((*buf)->CopyOut(Bytes(out)).ok());
+  EXPECT_EQ(in, out);
+  std::vector<float> two(2);
+  ASSERT_TRUE((*buf)->CopyOut(Bytes(two), 14 * sizeof(float)).ok());
+  EXPECT_EQ(two, (std::vector<float>{10.5f, 11.5f}));
+  EXPECT_EQ((*buf)->CopyIn(Bytes(in), 4).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ((*buf)->CopyOut(Bytes(out), SIZE_MAX).code(), absl::StatusCode::kInvalidArgument);
+  absl::StatusOr<std::shared_ptr<RawBuffer>> huge = dev_->Allocate(size_t{1} << 46);
+  EXPECT_EQ(huge.status().code(), absl::StatusCode::kResourceExhausted) << huge.status();
+}
+
+TEST_F(CudaEngineDeviceTest, RunsWithGridBlockBuffersAndVariables) {
+  absl::StatusOr<std::unique_ptr<Program>> prg = dev_->Load("add_n", kFakeImage);
+  ASSERT_TRUE(prg.ok()) << prg.status();
+  auto out = dev_->Allocate(64 * sizeof(float));
+  auto in = dev_->Allocate(64 * sizeof(float));
+  ASSERT_TRUE(out.ok() && in.ok());
+  std::vector<float> x(64), y(64, -1.0f);
+  for (int i = 0; i < 64; ++i) x[i] = static_cast<float>(i);
+  ASSERT_TRUE((*in)->CopyIn(Bytes(x)).ok());
+  ASSERT_TRUE((*out)->CopyIn(Bytes(y)).ok());
+  fake_->RecordParams(2);
+  const int before = fake_->Launches();
+  std::vector<void*> bufs = {(*out)->data(), (*in)->data()};
+  std::vector<int64_t> vals = {40};
+  absl::StatusOr<double> t =
+      (*prg)->Run(bufs, vals, {2, 1, 1}, LaunchDims{32, 1, 1}, /*wait=*/true, Program::kNoStop);
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_GE(*t, 0.0);
+  EXPECT_EQ(fake_->Launches(), before + 1);
+  FakeLaunch l = fake_->LastLaunch();
+  EXPECT_EQ(l.kernel, "add_n");
+  EXPECT_EQ(l.grid, (std::array<unsigned, 3>{2, 1, 1})) << "the global size is the grid";
+  EXPECT_EQ(l.block, (std::array<unsigned, 3>{32, 1, 1})) << "the local size is the block";
+  EXPECT_EQ(l.params, (std::vector<uint64_t>{reinterpret_cast<uintptr_t>(bufs[0]),
+                                             reinterpret_cast<uintptr_t>(bufs[1])}));
+  ASSERT_TRUE((*out)->CopyOut(Bytes(y)).ok());
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(y[i], i < 40 ? i + 40.0f : -1.0f) << i;
+  // a value that does not fit the kernel's int
+  EXPECT_EQ((*prg)->Run(bufs, std::vector<int64_t>{int64_t{1} << 40}, {1, 1, 1}, std::nullopt,
+                        true, Program::kNoStop)
+                .status()
+                .code(),
+            absl::StatusCode::kOutOfRange);
+  // nothing to compute: no launch
+  EXPECT_TRUE((*prg)->Run(bufs, vals, {0, 1, 1}, std::nullopt, true, Program::kNoStop).ok());
+  EXPECT_EQ(fake_->Launches(), before + 1);
+}
+
+TEST_F(CudaEngineDeviceTest, WithoutALocalSizeTheBlockTilesTheGlobalSize) {
+  absl::StatusOr<std::unique_ptr<Program>> prg = dev_->Load("add_n", kFakeImage);
+  ASSERT_TRUE(prg.ok()) << prg.status();
+  auto buf = dev_->Allocate(4096 * sizeof(float));
+  ASSERT_TRUE(buf.ok());
+  std::vector<void*> bufs = {(*buf)->data(), (*buf)->data()};
+  ASSERT_TRUE((*prg)->Run(bufs, std::vector<int64_t>{0}, {4096, 6, 1}, std::nullopt, true, Program::kNoStop).ok());
+  FakeLaunch l = fake_->LastLaunch();
+  EXPECT_EQ(l.block, (std::array<unsigned, 3>{1024, 1, 1}));
+  EXPECT_EQ(l.grid, (std::array<unsigned, 3>{4, 6, 1}));
+}
+
+TEST(PickLocalSizeTest, LargestPowersOfTwoThatDivideWithinTheLimits) {
+  const std::array<int, 3> blocks = {1024, 1024, 64};
+  EXPECT_EQ(PickLocalSize({4096, 1, 1}, blocks, 1024), (std::array<int64_t, 3>{1024, 1, 1}));
+  EXPECT_EQ(PickLocalSize({96, 8, 3}, blocks, 1024), (std::array<int64_t, 3>{32, 8, 1}));
+  EXPECT_EQ(PickLocalSize({7, 5, 3}, blocks, 1024), (std::array<int64_t, 3>{1, 1, 1}));
+  EXPECT_EQ(PickLocalSize({64, 64, 64}, blocks, 1024), (std::array<int64_t, 3>{64, 16, 1}));
+  EXPECT_EQ(PickLocalSize({2, 2, 256}, blocks, 1024), (std::array<int64_t, 3>{2, 2, 64}));
+  EXPECT_EQ(PickLocalSize({4096, 1, 1}, {256, 1, 1}, 1024), (std::array<int64_t, 3>{256, 1, 1}));
+}
+
+TEST_F(CudaEngineDeviceTest, AKernelFaultLosesTheDeviceForEveryLaterCall) {
+  auto buf = dev_->Allocate(64);
+  ASSERT_TRUE(buf.ok());
+  absl::StatusOr<std::unique_ptr<Program>> fault = dev_->Load("fault", kFakeImage);
+  ASSERT_TRUE(fault.ok()) << fault.status();
+  // queued without waiting: the fault shows at the next synchronizing call
+  ASSERT_TRUE((*fault)->Run({}, {}, {1, 1, 1}, LaunchDims{1, 1, 1}, false, Program::kNoStop).ok());
+  absl::Status sync = dev_->Synchronize();
+  ASSERT_TRUE(IsDeviceLost(sync)) << sync;
+  EXPECT_NE(sync.message().find("CUDA_ERROR_ILLEGAL_ADDRESS"), std::string_view::npos) << sync;
+  EXPECT_NE(sync.message().find("CUDA is lost"), std::string_view::npos) << sync;
+  std::vector<std::byte> host(64);
+  EXPECT_TRUE(IsDeviceLost((*buf)->CopyOut(host)));
+  EXPECT_TRUE(IsDeviceLost((*buf)->CopyIn(host)));
+  EXPECT_TRUE(IsDeviceLost(dev_->Allocate(4).status()));
+  EXPECT_TRUE(IsDeviceLost(dev_->Load("add_n", kFakeImage).status()));
+  EXPECT_TRUE(IsDeviceLost(dev_->InvalidateCaches()));
+  // even once the driver would answer again, this device stays lost (its context is gone)
+  fake_->Reset();
+  EXPECT_TRUE(IsDeviceLost(dev_->Synchronize()));
+}
+
+TEST_F(CudaEngineDeviceTest, AFaultSeenByAWaitedRunIsReportedByThatRun) {
+  absl::StatusOr<std::unique_ptr<Program>> prg = dev_->Load("add_n", kFakeImage);
+  ASSERT_TRUE(prg.ok());
+  auto buf = dev_->Allocate(64);
+  ASSERT_TRUE(buf.ok());
+  fake_->FaultOnLaunch(1);
+  std::vector<void*> bufs = {(*buf)->data(), (*buf)->data()};
+  absl::StatusOr<double> t = (*prg)->Run(bufs, std::vector<int64_t>{0}, {1, 1, 1}, LaunchDims{1, 1, 1}, true, Program::kNoStop);
+  EXPECT_TRUE(IsDeviceLost(t.status())) << t.status();
+}
+
+TEST_F(CudaEngineDeviceTest, ARefusedLaunchIsNotAFault) {
+  absl::StatusOr<std::unique_ptr<Program>> prg = dev_->Load("add_n", kFakeImage);
+  ASSERT_TRUE(prg.ok());
+  auto buf = dev_->Allocate(64);
+  ASSERT_TRUE(buf.ok());
+  std::vector<void*> bufs = {(*buf)->data(), (*buf)->data()};
+  absl::StatusOr<double> big = (*prg)->Run(bufs, std::vector<int64_t>{0}, {1, 1, 1}, LaunchDims{2048, 1, 1}, true, Program::kNoStop);
+  ASSERT_FALSE(big.ok());
+  EXPECT_EQ(big.status().code(), absl::StatusCode::kInvalidArgument) << big.status();
+  EXPECT_FALSE(IsDeviceLost(big.status()));
+  EXPECT_TRUE(dev_->Synchronize().ok());
+  // and a module the driver cannot load is a load error
+  absl::StatusOr<std::unique_ptr<Program>> bad = dev_->Load("add_n", "not a module");
+  EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument) << bad.status();
+  EXPECT_FALSE(IsDeviceLost(bad.status()));
+}
+
+TEST_F(CudaEngineDeviceTest, InvalidateCachesWritesTwiceTheL2) {
+  const int before = fake_->Memsets();
+  ASSERT_TRUE(dev_->InvalidateCaches().ok());
+  ASSERT_TRUE(dev_->InvalidateCaches().ok());
+  size_t bytes = 0;
+  EXPECT_EQ(fake_->Memsets(&bytes), before + 2);
+  EXPECT_EQ(bytes, size_t{100} << 20);
+}
+
+TEST_F(CudaEngineDeviceTest, TheRegistryCanonicalizesAndKeepsOneDevicePerOptions) {
+  DeviceOptions o;
+  o.cuda = options_;
+  absl::StatusOr<Device*> a = GetDevice("CUDA", o);
+  ASSERT_TRUE(a.ok()) << a.status();
+  EXPECT_EQ(*GetDevice("cuda:0", o), *a);
+  EXPECT_EQ((*a)->name(), "CUDA");
+  // CPU options do not make another CUDA device
+  DeviceOptions other_cpu = o;
+  other_cpu.cpu.cachelevel = 0;
+  EXPECT_EQ(*GetDevice("CUDA", other_cpu), *a);
+  absl::StatusOr<Device*> second = GetDevice("CUDA:1", o);
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), absl::StatusCode::kUnavailable) << second.status();
+  EXPECT_NE(second.status().message().find("no CUDA device 1"), std::string_view::npos) << second.status();
+  EXPECT_EQ(GetDevice("CUDA:x", o).status().code(), absl::StatusCode::kInvalidArgument);
+  DeviceOptions ptx = o;
+  ptx.cuda.ptx = true;
+  absl::StatusOr<Device*> p = GetDevice("CUDA", ptx);
+  EXPECT_EQ(p.status().code(), absl::StatusCode::kUnimplemented) << p.status();
+  EXPECT_NE(p.status().message().find("CUDA_PTX"), std::string_view::npos);
+}
+
+TEST(CudaEngineDeviceMissingTest, NoDriverMeansNoDeviceNamingTheLibrary) {
+  CudaDeviceOptions o;
+  o.libs.driver_path = "/nonexistent/libcuda.so.1";
+  absl::StatusOr<std::unique_ptr<Device>> dev = MakeCudaDevice("CUDA", o);
+  if (dev.ok()) GTEST_SKIP() << "a CUDA driver and GPU are installed here";
+  EXPECT_EQ(dev.status().code(), absl::StatusCode::kUnavailable) << dev.status();
+  const std::string m(dev.status().message());
+  EXPECT_NE(m.find("device CUDA is not available"), std::string::npos) << m;
+  // where no driver library exists, the message names it; a driver without a GPU says so
+  EXPECT_TRUE(m.find("libcuda") != std::string::npos || m.find("cuInit") != std::string::npos) << m;
+  DeviceOptions d;
+  d.cuda = o;
+  EXPECT_EQ(GetDevice("CUDA", d).status().code(), absl::StatusCode::kUnavailable);
+}
+
+// Rendering and compiling need NVRTC (no GPU): a kernel rendered by the device's renderer
+// compiles to a CUBIN, which the fake loads and launches with the spec's launch dimensions.
+TEST_F(CudaEngineDeviceTest, CompilesWithNvrtcToACubin) {
+  const std::string id = dev_->compiler_id();
+  if (id.starts_with("nvrtc unavailable")) GTEST_SKIP() << "no NVRTC here: " << id;
+  EXPECT_NE(id.find("cubin"), std::string::npos) << id;
+  EXPECT_NE(id.find("sm_90"), std::string::npos) << id;
+  EXPECT_EQ(dev_->gpu()->runtime.substr(0, 6), "NVRTC ");
+  ProgramSpec spec;
+  spec.function_name = "E_4";
+  spec.src = "extern \"C\" __global__ void __launch_bounds__(4) E_4(float* data0, const float* data1) {\n"
+             "  int lidx0 = threadIdx.x;\n  data0[lidx0] = data1[lidx0] + 1.0f;\n}\n";
+  absl::StatusOr<std::string> lib = dev_->Compile(spec);
+  ASSERT_TRUE(lib.ok()) << lib.status();
+  ASSERT_GE(lib->size(), 4u);
+  EXPECT_EQ(lib->substr(0, 4), "\x7f" "ELF");
+  absl::StatusOr<std::unique_ptr<Program>> prg = dev_->Load("E_4", *lib);
+  ASSERT_TRUE(prg.ok()) << prg.status();
+  auto out = dev_->Allocate(16), in = dev_->Allocate(16);
+  ASSERT_TRUE(out.ok() && in.ok());
+  std::vector<void*> bufs = {(*out)->data(), (*in)->data()};
+  ASSERT_TRUE((*prg)->Run(bufs, {}, {1, 1, 1}, LaunchDims{4, 1, 1}, true, Program::kNoStop).ok());
+  EXPECT_EQ(fake_->LastLaunch().kernel, "E_4");
+  // a source NVRTC rejects is an error with its log
+  spec.src = "this is not CUDA";
+  absl::StatusOr<std::string> bad = dev_->Compile(spec);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("NVRTC_ERROR_COMPILATION"), std::string_view::npos) << bad.status();
+}
+
+}  // namespace
+}  // namespace tg

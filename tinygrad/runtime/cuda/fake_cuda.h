@@ -1,0 +1,64 @@
+// File: tinygrad/runtime/cuda/fake_cuda.h
+// For tests: the fake libcuda (fake_cuda_driver.cc) as a test finds it in its Bazel runfiles
+// (a test lists //tinygrad/runtime/cuda:libfake_cuda.so in its data), and its controls: the
+// launch log, fault injection and the reset out of a fault.
+//
+// Example:
+//   absl::StatusOr<FakeCuda> fake = FakeCuda::Open();
+//   if (!fake.ok()) GTEST_SKIP() << fake.status();
+//   CudaLibraryOptions libs; libs.driver_path = fake->path();
+//   fake->FaultOnLaunch(2);   // the second launch from now poisons the context
+#ifndef TINYGRAD_RUNTIME_CUDA_FAKE_CUDA_H_
+#define TINYGRAD_RUNTIME_CUDA_FAKE_CUDA_H_
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tinygrad/runtime/dynamic_library.h"
+
+namespace tg {
+
+struct FakeLaunch {
+  std::string kernel;
+  std::array<unsigned, 3> grid{}, block{};
+  std::vector<uint64_t> params;  // the first RecordParams(k) arguments, as 8-byte values
+};
+
+class FakeCuda {
+ public:
+  // FailedPrecondition outside a Bazel test (no runfiles) or when the test lacks the data dep.
+  static absl::StatusOr<FakeCuda> Open();
+
+  // The library file: what CudaLibraryOptions::driver_path (or CUDA_DRIVER_PATH) takes.
+  const std::string& path() const { return path_; }
+
+  void RecordParams(int k) const;
+  int Launches() const;
+  FakeLaunch LastLaunch() const;
+  void FaultOnLaunch(int n) const;  // the n-th launch from now poisons the context
+  // Out of a fault (the context works again); no arguments recorded, no fault pending.
+  void Reset() const;
+  int Memsets(size_t* last_bytes = nullptr) const;
+  int LiveObjects() const;          // allocations + modules + events
+
+ private:
+  FakeCuda(std::string path, DynamicLibrary lib) : path_(std::move(path)), lib_(std::move(lib)) {}
+  std::string path_;
+  DynamicLibrary lib_;
+  void (*record_params_)(int) = nullptr;
+  int (*launches_)() = nullptr;
+  void (*last_launch_)(char*, int, unsigned*, unsigned long long*) = nullptr;
+  void (*fault_on_launch_)(int) = nullptr;
+  void (*reset_)() = nullptr;
+  int (*memsets_)(size_t*) = nullptr;
+  int (*live_objects_)() = nullptr;
+  mutable int recorded_params_ = 0;
+};
+
+}  // namespace tg
+
+#endif  // TINYGRAD_RUNTIME_CUDA_FAKE_CUDA_H_
