@@ -9,6 +9,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "tinygrad/base/device_name.h"
 #include "tinygrad/tensor/tensor.h"
 #include "tinygrad/tensor/tensor_internal.h"
 #include "tinygrad/uop/render.h"
@@ -241,7 +242,7 @@ Tensor Tensor::FromSInt(const SInt& v, const TensorOpts& o) {
   if (v.is_int()) return tensor_internal::ConstTensor(ConstValue(v.value()), dt, o.device);
   if (absl::Status st = tensor_internal::CheckSInts("from_sint", std::span<const SInt>(&v, 1)); !st.ok())
     return Error(st);
-  UOp dev = UOp::Make(Ops::DEVICE, dtypes::void_, {}, o.device);
+  UOp dev = UOp::Make(Ops::DEVICE, dtypes::void_, {}, CanonicalDeviceName(o.device));
   DType it = dtypes::default_int;
   absl::flat_hash_map<UOp, UOp> done;
   for (const UOp& n : v.uop().toposort()) {

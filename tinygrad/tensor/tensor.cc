@@ -4,6 +4,7 @@
 // full/zeros/ones, arange, eye, linspace, cast, bitcast, contiguous.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -12,6 +13,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_join.h"
 #include "tinygrad/base/check.h"
+#include "tinygrad/base/device_name.h"
 #include "tinygrad/tensor/tensor.h"
 #include "tinygrad/tensor/tensor_internal.h"
 #include "tinygrad/uop/graph_rewrite.h"
@@ -98,7 +100,7 @@ absl::StatusOr<std::vector<int64_t>> ResolveAxes(const std::string& op, const Ax
 }
 
 Tensor ConstTensor(ConstValue v, DType dt, const std::string& device) {
-  return Tensor(UOp::ConstOn(dt, v, device));
+  return Tensor(UOp::ConstOn(dt, v, CanonicalDeviceName(device)));
 }
 
 DType DTypeFromPy(const ConstValue& v) {
@@ -151,6 +153,34 @@ std::string Tensor::repr() const {
   return absl::StrCat("<Tensor ", ShapeStr(sshape()), " ", dtype().repr(), " ", device(), ">");
 }
 
+// ** the default device **
+
+namespace {
+std::mutex default_device_mu;
+std::optional<std::string>& DefaultDeviceSlot() {
+  static auto* const slot = new std::optional<std::string>();
+  return *slot;
+}
+}  // namespace
+
+std::string DefaultDevice() {
+  std::lock_guard<std::mutex> lock(default_device_mu);
+  std::optional<std::string>& slot = DefaultDeviceSlot();
+  if (!slot.has_value()) {
+    // The Tensor API's edge: the environment is read here, once.
+    absl::StatusOr<std::string> d = DefaultDeviceFromEnvironment("CPU");
+    if (!d.ok())
+      std::fprintf(stderr, "tinygrad-cc: %s; using CPU\n", std::string(d.status().message()).c_str());
+    slot = d.ok() ? *d : "CPU";
+  }
+  return *slot;
+}
+
+void SetDefaultDevice(const std::string& device) {
+  std::lock_guard<std::mutex> lock(default_device_mu);
+  DefaultDeviceSlot() = CanonicalDeviceName(device);
+}
+
 // ** creation **
 
 namespace {
@@ -167,11 +197,12 @@ Tensor Tensor::Empty(const Shape& shape, const TensorOpts& o) {
   if (absl::Status s = CheckShape("empty", shape); !s.ok()) return Error(s);
   DType dt = o.dtype.value_or(dtypes::default_float);
   SInt n = Prod(shape);
-  if (n.is_int()) return Tensor(UOp::NewBuffer(o.device, n.value(), dt).reshape(shape));
+  const std::string device = CanonicalDeviceName(o.device);
+  if (n.is_int()) return Tensor(UOp::NewBuffer(device, n.value(), dt).reshape(shape));
   // Symbolic: a buffer for the variables' maxima, of which the tensor uses a prefix.
   int64_t size = 1;
   for (const SInt& d : shape) size *= d.vmax();
-  UOp buf = UOp::NewBuffer(o.device, size, dt);
+  UOp buf = UOp::NewBuffer(device, size, dt);
   return Tensor(buf.shrink({{SInt(0), n}}).reshape(shape));
 }
 
@@ -179,7 +210,7 @@ Tensor Tensor::Full(const Shape& shape, ConstValue v, const TensorOpts& o) {
   if (absl::Status s = CheckShape("full", shape); !s.ok()) return Error(s);
   DType dt = o.dtype.value_or(tensor_internal::DTypeFromPy(v));
   // tinygrad's unique_const: full tensors are distinct nodes even for equal values.
-  UOp dev = UOp::Make(Ops::DEVICE, dtypes::void_, {}, o.device);
+  UOp dev = UOp::Make(Ops::DEVICE, dtypes::void_, {}, CanonicalDeviceName(o.device));
   UOp c = UOp::Make(Ops::CONST, dt, {dev, UOp::Unique()}, dtypes::as_const(v, dt));
   Shape ones(shape.size(), SInt(1));
   return Tensor(c.reshape(ones).expand(shape));
@@ -234,6 +265,14 @@ Tensor Tensor::Linspace(double start, double stop, int64_t steps, const TensorOp
 }
 
 // ** cast, bitcast, contiguous **
+
+Tensor Tensor::to(const std::string& device) const {
+  TG_TENSOR_RETURN_IF_ERROR(this);
+  const std::string d = CanonicalDeviceName(device);
+  if (d == this->device()) return *this;
+  UOp dev = UOp::Make(Ops::DEVICE, dtypes::void_, {}, d);
+  return Tensor(UOp::Make(Ops::COPY, dtype(), {uop(), dev}));
+}
 
 Tensor Tensor::contiguous() const {
   TG_TENSOR_RETURN_IF_ERROR(this);

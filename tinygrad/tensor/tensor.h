@@ -78,11 +78,19 @@ class Variable {
   UOp var_;
 };
 
+// The device new tensors go to when none is named (tinygrad's Device.DEFAULT): read once from
+// the environment, DEV=<device> (or DEVICE=, or <KIND>=1 such as CUDA=1), else "CPU"
+// (base/device_name.h; conflicting settings are reported on stderr and CPU is used). Names are
+// canonical: "cuda:0" is "CUDA".
+std::string DefaultDevice();
+// Replaces it for the rest of the process (tinygrad's `Device.DEFAULT = "CUDA"`).
+void SetDefaultDevice(const std::string& device);
+
 // Where and as what a new tensor is created. dtype unset: the op's default (float32 for most,
 // int32 for integer arange, ...).
 struct TensorOpts {
   std::optional<DType> dtype;
-  std::string device = "CPU";
+  std::string device = DefaultDevice();
 };
 
 // An axis argument: one axis, several, or all of them (the default). Negative axes count from
@@ -226,13 +234,13 @@ class Tensor {
   // Host data, copied now into a buffer on the device (tinygrad's "fake realize").
   // data.size() must equal the product of shape. Needs //tinygrad/engine.
   static Tensor FromBytes(std::span<const std::byte> data, DType dtype,
-                          const std::vector<int64_t>& shape, const std::string& device = "CPU");
+                          const std::vector<int64_t>& shape, const std::string& device = DefaultDevice());
   template <typename T>
   static Tensor FromVector(std::span<const T> data, const std::vector<int64_t>& shape,
-                           const std::string& device = "CPU");
+                           const std::string& device = DefaultDevice());
   template <typename T>
   static Tensor FromVector(const std::vector<T>& data, const std::vector<int64_t>& shape,
-                           const std::string& device = "CPU") {
+                           const std::string& device = DefaultDevice()) {
     if constexpr (std::is_same_v<T, bool>) {  // std::vector<bool> has no contiguous storage
       std::vector<std::byte> bytes;
       for (bool b : data) bytes.push_back(std::byte{b ? uint8_t{1} : uint8_t{0}});
@@ -266,6 +274,9 @@ class Tensor {
   absl::StatusOr<std::vector<std::byte>> to_bytes() const;
 
   Tensor contiguous() const;
+  // The tensor on `device` (tinygrad's to): itself when it is there already, else a copy made
+  // when realized (a COPY between the devices, through host memory).
+  Tensor to(const std::string& device) const;
   Tensor cast(DType dt) const;
   Tensor bitcast(DType dt) const;
   Tensor detach() const;

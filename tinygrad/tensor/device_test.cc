@@ -1,0 +1,79 @@
+// Tensors on devices: the default device, to(), and copies between devices. Runs on the CPU
+// alone: "CPU:1" is a second CPU device (its own buffers, its own kernels), which is enough for
+// the graph and the copies; tests/e2e/cuda_fake_tensor_test does the same with CUDA.
+#include <cstdlib>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tinygrad/engine/realize.h"
+#include "tinygrad/tensor/tensor.h"
+
+namespace tg {
+namespace {
+
+TEST(TensorDeviceTest, TheDefaultDeviceIsCpuUnlessSet) {
+  if (std::getenv("DEV") != nullptr || std::getenv("DEVICE") != nullptr || std::getenv("CUDA") != nullptr)
+    GTEST_SKIP() << "the environment picks a default device";
+  EXPECT_EQ(DefaultDevice(), "CPU");
+  EXPECT_EQ(TensorOpts{}.device, "CPU");
+  EXPECT_EQ(Tensor::Zeros({2}).device(), "CPU");
+}
+
+TEST(TensorDeviceTest, SetDefaultDeviceCanonicalizesAndIsUsedByCreation) {
+  const std::string before = DefaultDevice();
+  SetDefaultDevice("cpu:1");
+  EXPECT_EQ(DefaultDevice(), "CPU:1");
+  EXPECT_EQ(Tensor::Ones({3}).device(), "CPU:1");
+  EXPECT_EQ(Tensor::FromVector<float>({1, 2}).device(), "CPU:1");
+  EXPECT_EQ(Tensor::Arange(4).device(), "CPU:1");
+  SetDefaultDevice(before);
+  EXPECT_EQ(Tensor::Ones({3}, {.device = "cpu:0"}).device(), "CPU") << "names are canonical";
+}
+
+TEST(TensorDeviceTest, ToTheSameDeviceIsTheSameTensor) {
+  Tensor t = Tensor::FromVector<float>({1, 2, 3}, {3}, "CPU");
+  Tensor same = t.to("cpu");
+  EXPECT_EQ(same.uop(), t.uop());
+  Tensor other = t.to("CPU:1");
+  EXPECT_EQ(other.device(), "CPU:1");
+  EXPECT_EQ(other.shape(), (std::vector<int64_t>{3}));
+  EXPECT_EQ(other.uop().op(), Ops::COPY);
+}
+
+TEST(TensorDeviceTest, CopiesBetweenDevicesRoundTrip) {
+  std::vector<float> x = {1.5f, -2.0f, 3.25f, 4.0f, 0.0f, -7.5f};
+  Tensor a = Tensor::FromVector<float>(x, {2, 3}, "CPU");
+  Tensor b = a.to("CPU:1");
+  absl::StatusOr<std::vector<float>> on_b = b.to_vector<float>();
+  ASSERT_TRUE(on_b.ok()) << on_b.status();
+  EXPECT_EQ(*on_b, x);
+  // compute on the second device, bring the result back
+  Tensor c = (b * 2 + 1).to("CPU");
+  EXPECT_EQ(c.device(), "CPU");
+  absl::StatusOr<std::vector<float>> back = c.to_vector<float>();
+  ASSERT_TRUE(back.ok()) << back.status();
+  for (size_t i = 0; i < x.size(); ++i) EXPECT_EQ((*back)[i], x[i] * 2 + 1) << i;
+  // a view moves as what it shows
+  absl::StatusOr<std::vector<float>> col = a.permute({1, 0}).to("CPU:1").to_vector<float>();
+  ASSERT_TRUE(col.ok()) << col.status();
+  EXPECT_EQ(*col, (std::vector<float>{1.5f, 4.0f, -2.0f, 0.0f, 3.25f, -7.5f}));
+}
+
+TEST(TensorDeviceTest, MixingDevicesInOneOpIsAnError) {
+  Tensor a = Tensor::FromVector<float>({1, 2}, {2}, "CPU");
+  Tensor b = Tensor::FromVector<float>({1, 2}, {2}, "CPU:1");
+  Tensor c = a + b;
+  EXPECT_FALSE(c.ok());
+  EXPECT_TRUE((a + b.to("CPU")).ok());
+}
+
+TEST(TensorDeviceTest, AnUnknownDeviceIsAnErroredTensor) {
+  Tensor t = Tensor::FromVector<float>({1, 2}, {2}, "TPU");
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("unknown device 'TPU'"), std::string::npos) << t.status();
+  absl::Status s = Tensor::FromVector<float>({1, 2}, {2}, "CPU").to("TPU").realize();
+  EXPECT_FALSE(s.ok());
+}
+
+}  // namespace
+}  // namespace tg
