@@ -1,0 +1,130 @@
+// Tensors on a CUDA device whose driver is the fake libcuda (tinygrad/runtime/cuda/
+// fake_cuda_driver.cc), so the Tensor API -> engine -> CUDA device path runs on any machine.
+// The fake holds memory and copies it for real, but cannot run GPU code: a kernel launch is
+// logged and does nothing. So copies are checked for their values, kernels for what is
+// launched (name, grid, block, buffer arguments). Rendering and compiling need NVRTC (no GPU);
+// the kernel tests skip, saying so, where it is missing. Real GPUs: //tests/gpu.
+#include <cstdlib>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tinygrad/engine/device.h"
+#include "tinygrad/engine/realize.h"
+#include "tinygrad/runtime/cuda/fake_cuda.h"
+#include "tinygrad/tensor/tensor.h"
+
+namespace tg {
+namespace {
+
+FakeCuda* fake = nullptr;  // set in main, before any device is made
+
+class CudaFakeTensorTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_NE(fake, nullptr);
+    fake->Reset();
+    // the realize path makes its device from the process settings: the fake, by CUDA_DRIVER_PATH
+    absl::StatusOr<Device*> dev = GetDevice("CUDA");
+    ASSERT_TRUE(dev.ok()) << dev.status();
+    dev_ = *dev;
+    ASSERT_EQ(dev_->gpu()->name, "tinygrad-cc fake GPU");
+  }
+  bool HaveNvrtc() const { return !dev_->compiler_id().starts_with("nvrtc unavailable"); }
+  Device* dev_ = nullptr;
+};
+
+TEST_F(CudaFakeTensorTest, CopiesToTheGpuAndBack) {
+  std::vector<float> x = {1.0f, -2.5f, 3.0f, 4.75f, 1e-3f, -0.0f};
+  Tensor on_gpu = Tensor::FromVector<float>(x, {2, 3}).to("cuda");
+  EXPECT_EQ(on_gpu.device(), "CUDA");
+  const int launches = fake->Launches();
+  absl::StatusOr<std::vector<float>> back = on_gpu.to("CPU").to_vector<float>();
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(*back, x);
+  // straight from host memory into GPU memory, read back without a kernel
+  Tensor direct = Tensor::FromVector<float>(x, {6}, "CUDA");
+  absl::StatusOr<std::vector<float>> read = direct.to_vector<float>();
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(*read, x);
+  EXPECT_EQ(fake->Launches(), launches) << "copies launch no kernels";
+  // int data through GPU -> CPU -> GPU -> CPU (reading a copy's result on a device runs a
+  // kernel there, as in the reference, which the fake would not run: read it on the CPU)
+  std::vector<int32_t> ints = {7, -8, 9};
+  absl::StatusOr<std::vector<int32_t>> ib =
+      Tensor::FromVector<int32_t>(ints, {3}, "CUDA").to("CPU").to("CUDA").to("CPU").to_vector<int32_t>();
+  ASSERT_TRUE(ib.ok()) << ib.status();
+  EXPECT_EQ(*ib, ints);
+}
+
+TEST_F(CudaFakeTensorTest, AKernelIsRenderedCompiledAndLaunchedOnTheGpu) {
+  if (!HaveNvrtc()) GTEST_SKIP() << "no NVRTC here: " << dev_->compiler_id();
+  Tensor a = Tensor::FromVector<float>(std::vector<float>(4096, 1.0f), {64, 64}, "CUDA");
+  Tensor b = Tensor::FromVector<float>(std::vector<float>(4096, 2.0f), {64, 64}, "CUDA");
+  ASSERT_TRUE(a.realize().ok() && b.realize().ok());
+  fake->RecordParams(3);
+  const int launches = fake->Launches();
+  const size_t cached = MethodCacheSize();
+  Tensor c = a + b;
+  ASSERT_TRUE(c.realize().ok()) << c.realize();
+  EXPECT_EQ(fake->Launches(), launches + 1);
+  EXPECT_EQ(MethodCacheSize(), cached + 1);
+  FakeLaunch l = fake->LastLaunch();
+  EXPECT_EQ(l.kernel.substr(0, 2), "E_") << l.kernel;
+  // the heuristic's GPU launch: 4096 elements as blocks times threads
+  uint64_t threads = 1;
+  for (int i = 0; i < 3; ++i) threads *= uint64_t{l.grid[i]} * l.block[i];
+  EXPECT_EQ(threads * 4, 4096u) << "float4 upcast: each thread writes 4 elements";
+  EXPECT_GT(l.block[0] * l.block[1] * l.block[2], 1u) << "locals are used on a GPU";
+  // the arguments are the GPU addresses of the output and the two inputs, all distinct
+  ASSERT_EQ(l.params.size(), 3u);
+  EXPECT_NE(l.params[0], 0u);
+  EXPECT_NE(l.params[0], l.params[1]);
+  EXPECT_NE(l.params[1], l.params[2]);
+  // the same graph again: the method cache answers, the kernel is launched again
+  Tensor d = a + b;
+  ASSERT_TRUE(d.realize().ok());
+  EXPECT_EQ(fake->Launches(), launches + 2);
+  EXPECT_EQ(MethodCacheSize(), cached + 1);
+  // the same computation on the CPU is another method-cache entry (keyed per device)
+  Tensor e = a.to("CPU") + b.to("CPU");
+  absl::StatusOr<std::vector<float>> ev = e.to_vector<float>();
+  ASSERT_TRUE(ev.ok()) << ev.status();
+  EXPECT_EQ(*ev, std::vector<float>(4096, 3.0f));
+  EXPECT_GT(MethodCacheSize(), cached + 1);
+}
+
+TEST_F(CudaFakeTensorTest, AKernelFaultIsAnErrorNotACrash) {
+  if (!HaveNvrtc()) GTEST_SKIP() << "no NVRTC here: " << dev_->compiler_id();
+  // a device of its own: the fault loses it, not the process's shared "CUDA"
+  DeviceOptions o = DeviceOptions::FromConfig(GetConfig());
+  o.cuda.cache_dir = "";  // another options value: another device
+  o.cuda.cachelevel = 0;
+  absl::StatusOr<Device*> dev = GetDevice("CUDA", o);
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  ASSERT_NE(*dev, dev_);
+  auto buf = (*dev)->Allocate(64);
+  ASSERT_TRUE(buf.ok());
+  absl::StatusOr<std::unique_ptr<Program>> prg = (*dev)->Load("fault", "tg-fake-module\nfault\n");
+  ASSERT_TRUE(prg.ok()) << prg.status();
+  ASSERT_TRUE((*prg)->Run({}, {}, {1, 1, 1}, LaunchDims{1, 1, 1}, false, Program::kNoStop).ok());
+  std::vector<std::byte> host(64);
+  absl::Status s = (*buf)->CopyOut(host);
+  EXPECT_TRUE(IsDeviceLost(s)) << s;
+  fake->Reset();
+}
+
+}  // namespace
+}  // namespace tg
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  absl::StatusOr<tg::FakeCuda> f = tg::FakeCuda::Open();
+  if (!f.ok()) {
+    std::fprintf(stderr, "cuda_fake_tensor_test: %s\n", std::string(f.status().message()).c_str());
+    return 1;
+  }
+  static tg::FakeCuda opened = *std::move(f);
+  tg::fake = &opened;
+  setenv("CUDA_DRIVER_PATH", opened.path().c_str(), 1);
+  return RUN_ALL_TESTS();
+}
