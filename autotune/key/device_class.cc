@@ -151,7 +151,23 @@ DeviceClass CpuDeviceClass(const CpuInfo& info, int cores, std::string compiler_
   return dc;
 }
 
+DeviceClass GpuDeviceClass(const std::string& device, const GpuDescription& gpu, std::string compiler_id,
+                           std::string renderer) {
+  DeviceClass dc;
+  dc.device = device;
+  dc.gpu_name = gpu.name;
+  dc.gpu_arch = gpu.arch;
+  dc.gpu_driver = gpu.runtime.empty() ? gpu.driver : absl::StrCat(gpu.driver, ", ", gpu.runtime);
+  dc.compiler_id = std::move(compiler_id);
+  dc.renderer = std::move(renderer);
+  return dc;
+}
+
 absl::StatusOr<DeviceClass> DeviceClassFor(const Device& dev) {
+  const std::string kind = dev.renderer().device.empty() ? dev.name() : dev.renderer().device;
+  // A GPU's kernel times are the GPU's (events on the device): the host CPU is not part of it.
+  if (const GpuDescription* gpu = dev.gpu(); gpu != nullptr)
+    return GpuDeviceClass(kind, *gpu, dev.compiler_id(), RendererName(dev.renderer()));
   std::ifstream in("/proc/cpuinfo");
   if (!in) return absl::UnavailableError("device class: cannot read /proc/cpuinfo");
   std::stringstream text;

@@ -9,8 +9,11 @@
 //
 // For a CPU the class is the model name, the ISA flags that change generated code or its
 // speed (vector widths, FMA, VNNI, AMX, ...: not the kernel's bug list or hypervisor flags),
-// the cores kernels may use, the kernel compiler's identity and the renderer. For a GPU the
-// caller fills name/arch/driver. A worker announces its class; the digest is the short form.
+// the cores kernels may use, the kernel compiler's identity and the renderer. For a GPU it is
+// the GPU's name and compute capability, the driver's and the kernel compiler's versions, the
+// compiler's identity (NVRTC version, arch, flags) and the renderer; not the host CPU, which a
+// kernel's GPU time does not depend on. A worker announces its class; the digest is the short
+// form.
 //
 // Example:
 //   ASSIGN_OR_RETURN(Device* dev, GetDevice("CPU"));
@@ -33,12 +36,12 @@ namespace tg::autotune {
 
 struct DeviceClass {
   std::string device;                  // the backend kind: "CPU", "CUDA", ...
-  std::string cpu_model;               // "model name (family F, model M)" (host CPU for GPUs too)
+  std::string cpu_model;               // "model name (family F, model M)"; empty for a GPU
   std::vector<std::string> isa_flags;  // sorted; only RelevantIsaFlags()
   int cores = 0;                       // cores a kernel may use (1 without THREADS)
-  std::string gpu_name;                // filled by a GPU backend's caller
+  std::string gpu_name;                // "NVIDIA H100 80GB HBM3"
   std::string gpu_arch;                // "sm_90", "gfx1100"
-  std::string gpu_driver;              // driver / runtime version
+  std::string gpu_driver;              // driver and runtime versions: "CUDA 13.0 (580.65.06), NVRTC 13.0"
   std::string compiler_id;             // Device::compiler_id(): compiler and its flags
   std::string renderer;                // RendererName()
 
@@ -72,8 +75,13 @@ std::string RendererName(const Renderer& r);
 // A CPU class from parsed cpuinfo, for kernels that may run on `cores` cores.
 DeviceClass CpuDeviceClass(const CpuInfo& info, int cores, std::string compiler_id, std::string renderer);
 
-// The class of `dev` on this machine: reads /proc/cpuinfo, dev.compiler_id() and
-// dev.renderer() (whose threads are the cores a kernel may use: THREADS, CPU_COUNT). Errors: /proc/cpuinfo unreadable (non-Linux). GPU fields stay empty.
+// A GPU class from the device's description (GpuDeviceClass: the GPU fields, no host CPU).
+DeviceClass GpuDeviceClass(const std::string& device, const GpuDescription& gpu, std::string compiler_id,
+                           std::string renderer);
+
+// The class of `dev` on this machine. A GPU (dev.gpu()): GpuDeviceClass. A CPU: reads
+// /proc/cpuinfo, dev.compiler_id() and dev.renderer() (whose threads are the cores a kernel
+// may use: THREADS, CPU_COUNT); errors: /proc/cpuinfo unreadable (non-Linux).
 absl::StatusOr<DeviceClass> DeviceClassFor(const Device& dev);
 
 }  // namespace tg::autotune

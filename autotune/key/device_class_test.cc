@@ -6,7 +6,9 @@
 
 #include "gtest/gtest.h"
 #include "tinygrad/base/config.h"
+#include "tinygrad/engine/cuda_device.h"
 #include "tinygrad/engine/device.h"
+#include "tinygrad/runtime/cuda/fake_cuda.h"
 
 namespace tg::autotune {
 namespace {
@@ -135,6 +137,41 @@ TEST(DeviceClassTest, HostCpuDevice) {
   const Renderer& ren = (*dev)->renderer();
   EXPECT_EQ(dc->cores, ren.has_threads ? (*ren.global_max)[0] : 1);
   EXPECT_EQ(dc->Digest(), DeviceClassFor(**dev)->Digest());
+}
+
+TEST(DeviceClassTest, CudaDeviceOnTheFakeDriver) {
+  absl::StatusOr<FakeCuda> fake = FakeCuda::Open();
+  ASSERT_TRUE(fake.ok()) << fake.status();
+  CudaDeviceOptions o;
+  o.libs.driver_path = fake->path();
+  absl::StatusOr<std::unique_ptr<Device>> dev = MakeCudaDevice("CUDA", o);
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  absl::StatusOr<DeviceClass> dc = DeviceClassFor(**dev);
+  ASSERT_TRUE(dc.ok()) << dc.status();
+  EXPECT_EQ(dc->device, "CUDA");
+  EXPECT_EQ(dc->gpu_name, "tinygrad-cc fake GPU");
+  EXPECT_EQ(dc->gpu_arch, "sm_90");
+  EXPECT_EQ(dc->gpu_driver.substr(0, 9), "CUDA 13.0") << dc->gpu_driver;
+  EXPECT_NE(dc->gpu_driver.find("NVRTC"), std::string::npos) << dc->gpu_driver;
+  EXPECT_EQ(dc->compiler_id, (*dev)->compiler_id());
+  EXPECT_EQ(dc->renderer, "tg::CudaRenderer");
+  EXPECT_TRUE(dc->cpu_model.empty()) << "the host CPU is not part of a GPU's class";
+  EXPECT_TRUE(dc->isa_flags.empty());
+  EXPECT_EQ(dc->cores, 0);
+  const std::string line = dc->Describe();
+  EXPECT_NE(line.find("CUDA | tinygrad-cc fake GPU | sm_90 | CUDA 13.0"), std::string::npos) << line;
+  // a GPU of another arch, driver or compiler is another class
+  GpuDescription other = *(*dev)->gpu();
+  const std::string digest = dc->Digest();
+  EXPECT_EQ(GpuDeviceClass("CUDA", other, dc->compiler_id, dc->renderer).Digest(), digest);
+  other.arch = "sm_89";
+  EXPECT_NE(GpuDeviceClass("CUDA", other, dc->compiler_id, dc->renderer).Digest(), digest);
+  other = *(*dev)->gpu();
+  other.driver = "CUDA 12.8";
+  EXPECT_NE(GpuDeviceClass("CUDA", other, dc->compiler_id, dc->renderer).Digest(), digest);
+  other = *(*dev)->gpu();
+  other.runtime = "NVRTC 12.8";
+  EXPECT_NE(GpuDeviceClass("CUDA", other, dc->compiler_id, dc->renderer).Digest(), digest);
 }
 
 }  // namespace
