@@ -2,6 +2,7 @@
 // Cache, then search, then store: the tuner behind BEAM=n, `tg tune` and `tg run`.
 #include "autotune/tuner.h"
 
+#include <algorithm>
 #include <span>
 #include <utility>
 
@@ -80,6 +81,11 @@ absl::StatusOr<KernelTuning> Tuner::Tune(const UOp& ast, Device& dev, const Code
                   .ignore_cache = options_.ignore_cache,
                   .lookup_only = options_.beam == 0,
                   .search_progress = options_.progress};
+  // BEAM_LOCAL_MAX bounds the local size of a candidate; a GPU bounds it too (its threads per
+  // block): the search keeps to the smaller, so it never spends a slot on a launch the GPU
+  // refuses (the settings, and so the tuning key, say what the search ran with).
+  if (const GpuDescription* gpu = dev.gpu(); gpu != nullptr && gpu->max_threads_per_block > 0)
+    o.settings.local_max = std::min(o.settings.local_max, gpu->max_threads_per_block);
   if (options_.beam > 0) {
     ASSIGN_OR_RETURN(o.measurer, MeasurerFor(dev));
   }

@@ -94,8 +94,16 @@ int RunChildLoop(const Handler& handler, const ChildLoopOptions& options) {
     std::string response = handler((*f)->payload, gate);
     // The response ends any hold; the parent releases the device when it reads it.
     gate.held_ = false;
+    // said before the response, so that the pool never hands this process another job
+    if (gate.retire_) {
+      if (absl::Status s = WriteFrame(options.fd, FrameType::kRetiring); !s.ok()) return kChildExitParentGone;
+    }
     if (absl::Status s = WriteFrame(options.fd, FrameType::kResponse, response); !s.ok()) {
       return kChildExitParentGone;
+    }
+    if (gate.retire_) {
+      std::fprintf(stderr, "worker child %d: retiring after this job\n", static_cast<int>(getpid()));
+      return kChildExitRetired;
     }
   }
 }

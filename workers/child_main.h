@@ -34,6 +34,7 @@ namespace tg::workers {
 // Exit codes of RunChildLoop (besides 0: the parent closed the connection).
 inline constexpr int kChildExitProtocol = 70;    // the parent sent something unexpected
 inline constexpr int kChildExitParentGone = 71;  // the connection to the parent broke
+inline constexpr int kChildExitRetired = 72;     // the handler retired the process (Retire)
 
 class DeviceGate;
 using Handler = std::function<std::string(std::string_view request, DeviceGate& gate)>;
@@ -59,12 +60,17 @@ class DeviceGate {
   // child stops this run itself, tightens it (JobLimits). A no-op when not held.
   void Progress(double limit_s = std::numeric_limits<double>::infinity());
   bool held() const { return held_; }
+  // This process can serve no more jobs (a GPU kernel faulted and poisoned the context every
+  // later job would need): once the response of this job is sent, the loop ends with
+  // kChildExitRetired, and the pool starts a fresh child in its place.
+  void Retire() { retire_ = true; }
 
  private:
   friend int RunChildLoop(const Handler& handler, const ChildLoopOptions& options);
   int fd_;
   size_t max_;
   bool held_ = false;
+  bool retire_ = false;
 };
 
 // Holds the device for a scope.
@@ -81,7 +87,8 @@ class ScopedDevice {
 
 // Sets the child up (dies with its parent: PR_SET_PDEATHSIG=SIGKILL; no core dumps; first in
 // line for the OOM killer; its socket closes on exec, so compilers it starts do not hold it),
-// says kReady, then serves jobs until EOF. Returns the process exit code (0 at EOF); a broken
+// says kReady, then serves jobs until EOF. Returns the process exit code (0 at EOF,
+// kChildExitRetired after the response of a job whose handler called Retire); a broken
 // connection inside the handler's DeviceGate calls exits with kChildExitParentGone.
 int RunChildLoop(const Handler& handler, const ChildLoopOptions& options = {});
 

@@ -71,7 +71,8 @@ struct Job {
   TimePoint submitted;
 };
 
-enum class SlotState { kEmpty, kSpawning, kStarting, kIdle, kBusy, kKilled };
+// kRetiring: the child answered its last job and is exiting (it said kRetiring): no job for it.
+enum class SlotState { kEmpty, kSpawning, kStarting, kIdle, kBusy, kRetiring, kKilled };
 enum class Timer { kNone, kStartup, kPrepare, kRun, kFinish, kEofGrace, kRespawn };
 
 struct Slot {
@@ -90,6 +91,7 @@ struct Slot {
   // Set when the pool killed the child: what its job becomes.
   std::optional<JobOutcomeKind> kill_kind;
   std::string kill_detail;
+  bool retiring = false;             // the child said kRetiring during its job
   std::optional<TimePoint> died_at;  // the previous child's death, for the respawn time
   int start_failures = 0;            // in a row
   std::string last_start_error;
@@ -425,14 +427,22 @@ void ChildPool::Impl::HandleFrame(int i, const Frame& f, TimePoint now) {
       Count(&PoolStats::progress_reports);
       return;
     }
+    case FrameType::kRetiring:
+      if (phase == JobPhase::kWaiting) return unexpected(PhaseVerb(phase));
+      s.retiring = true;
+      return;
     case FrameType::kResponse: {
       if (phase == JobPhase::kWaiting) return unexpected(PhaseVerb(phase));
       EndPhase(s, now);
       if (phase == JobPhase::kRunning) device_holder = -1;
       s.outcome.kind = JobOutcomeKind::kOk;
       s.outcome.response = f.payload;
-      s.state = SlotState::kIdle;
+      s.state = s.retiring ? SlotState::kRetiring : SlotState::kIdle;
       s.timer = Timer::kNone;
+      if (s.retiring) {  // it exits now; one that lingers is killed
+        s.timer = Timer::kEofGrace;
+        s.deadline = After(now, kEofGrace);
+      }
       Job job = std::move(*s.job);
       s.job.reset();
       Finish(std::move(job), std::move(s.outcome));
@@ -479,6 +489,7 @@ void ChildPool::Impl::OnExit(int i, TimePoint now) {
   device_waiters.erase(std::remove(device_waiters.begin(), device_waiters.end(), i),
                        device_waiters.end());
   std::string what = DescribeWaitStatus(status);
+  s.retiring = false;
   if (s.job) {
     EndPhase(s, now);
     JobOutcome o = std::move(s.outcome);

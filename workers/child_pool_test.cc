@@ -451,6 +451,21 @@ TEST(ChildPoolTest, IdleChildKilledFromOutsideIsReplaced) {
   EXPECT_FALSE(Contains(pool->ChildPids(), victim));
 }
 
+// A child that retires (a poisoned GPU context) answers its job, then exits; a fresh child
+// takes its place.
+TEST(ChildPoolTest, ARetiredChildAnswersThenIsReplaced) {
+  auto pool = MakePool(1);
+  ASSERT_NE(pool, nullptr);
+  pid_t first = pool->ChildPids()[0];
+  JobOutcome o = pool->Run("retire:last words", kRelaxed);
+  EXPECT_EQ(o.kind, JobOutcomeKind::kOk) << o.detail;
+  EXPECT_EQ(o.response, "last words");
+  EXPECT_EQ(o.pid, first);
+  WaitForRespawns(*pool, 1);
+  ExpectServing(*pool);
+  EXPECT_FALSE(Contains(pool->ChildPids(), first));
+}
+
 TEST(ChildPoolTest, DevicePhasesNeverOverlap) {
   auto pool = MakePool(3);
   ASSERT_NE(pool, nullptr);

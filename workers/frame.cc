@@ -16,7 +16,7 @@ namespace {
 
 bool KnownType(uint8_t t) {
   return t >= static_cast<uint8_t>(FrameType::kReady) &&
-         t <= static_cast<uint8_t>(FrameType::kProgress);
+         t <= static_cast<uint8_t>(FrameType::kRetiring);
 }
 
 // Reads exactly n bytes; returns how many arrived before EOF (< n only at EOF).
@@ -45,6 +45,7 @@ std::string_view FrameTypeName(FrameType t) {
     case FrameType::kDeviceDone: return "device_done";
     case FrameType::kResponse: return "response";
     case FrameType::kProgress: return "progress";
+    case FrameType::kRetiring: return "retiring";
   }
   return "unknown";
 }

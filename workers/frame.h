@@ -44,6 +44,8 @@ enum class FrameType : uint8_t {
   kResponse = 6,    // C> response bytes, ends the job
   kProgress = 7,    // C> a run starts (the hold goes on): its run deadline restarts; payload:
                     //    empty, or the run's limit (EncodeRunLimit)
+  kRetiring = 8,    // C> after this job's response the child exits (DeviceGate::Retire):
+                    //    the pool gives it no other job and replaces it
 };
 std::string_view FrameTypeName(FrameType t);
 

@@ -6,6 +6,7 @@
 //
 // Requests ("name[:arg][@device]"; "@device" does the bad thing while holding the device):
 //   echo:TEXT     responds TEXT (no device)
+//   retire:TEXT   responds TEXT, then retires (DeviceGate::Retire: exits after the response)
 //   pid           responds the child's pid
 //   big:N         responds N bytes of 'x'
 //   prep:MS       sleeps MS ms before a short device hold; responds "t0 t1" (the sleep, in ns
@@ -100,6 +101,10 @@ std::string Handle(std::string_view request, DeviceGate& gate) {
   if (!arg.empty() && !absl::SimpleAtoi(std::string(arg), &n)) n = 0;
 
   if (name == "echo") return std::string(arg);
+  if (name == "retire") {
+    gate.Retire();
+    return std::string(arg);
+  }
   if (name == "pid") return absl::StrCat(getpid());
   if (name == "big") return std::string(static_cast<size_t>(n), 'x');
   if (name == "prep") {

@@ -422,6 +422,22 @@ struct Worker::Impl {
     if (c.candidate < 0) {
       if (out.ok()) {
         absl::StatusOr<codec::MeasureResult> r = decode(n);
+        if (r.ok() && r->status.ok() && n > 1) {
+          // A GPU kernel fault lost the child's device (the child retired): the candidates it
+          // could not measure go again, each in a fresh child of its own.
+          std::vector<size_t> lost;
+          for (size_t i = 0; i < n; ++i)
+            if (r->batch.results[i].outcome == Outcome::kWorkerLost) lost.push_back(i);
+          if (!lost.empty()) {
+            Log(absl::StrCat("job ", j.job_id, ": the child lost its device; re-running ", lost.size(), " of its ",
+                             n, " candidates one per child"));
+            Stat([](WorkerStats& s) { ++s.isolations; });
+            j.results = std::move(r->batch.results);
+            j.pending = lost.size();
+            for (size_t i : lost) Submit(c.local_id, static_cast<int>(i));
+            return;
+          }
+        }
         if (r.ok()) {
           reply.status = std::move(r->status);
           reply.batch = std::move(r->batch);

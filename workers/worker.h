@@ -99,7 +99,7 @@ struct WorkerStats {
   int64_t jobs_received = 0;
   int64_t results_sent = 0;
   int64_t unknown_task = 0;    // jobs answered FailedPrecondition "unknown task"
-  int64_t isolations = 0;      // jobs whose child died, re-run one candidate per child job
+  int64_t isolations = 0;      // jobs whose child died (or lost its GPU), re-run one candidate per child job
   int64_t candidates_crashed = 0;
   int64_t candidates_timed_out = 0;
   int64_t heartbeats_sent = 0;

@@ -48,6 +48,7 @@ std::string Respond(uint64_t job_id, uint64_t search_id, absl::Status status,
 // The injected faults (tests only): a crash is a real SIGSEGV, a hang a loop no signal ends.
 void Misbehave(const std::vector<InjectedFault>& faults, std::span<const std::vector<Opt>> candidates) {
   for (const InjectedFault& f : faults) {
+    if (f.kind == InjectedFault::Kind::kLoseDevice) continue;  // after the measuring: LoseDevice
     if (std::find(candidates.begin(), candidates.end(), f.opts) == candidates.end()) continue;
     if (f.kind == InjectedFault::Kind::kCrash) {
       volatile int* volatile p = nullptr;
@@ -56,6 +57,27 @@ void Misbehave(const std::vector<InjectedFault>& faults, std::span<const std::ve
     volatile uint64_t spins = 0;
     while (true) spins = spins + 1;
   }
+}
+
+// The injected `lose` fault (tests only): the batch as a GPU kernel fault of that candidate
+// leaves it (LocalMeasurer: it kRuntimeError, the ones after it kWorkerLost). True when it hit.
+bool LoseDevice(const std::vector<InjectedFault>& faults, std::span<const std::vector<Opt>> candidates,
+                autotune::MeasureBatch& batch) {
+  for (const InjectedFault& f : faults) {
+    if (f.kind != InjectedFault::Kind::kLoseDevice) continue;
+    auto it = std::find(candidates.begin(), candidates.end(), f.opts);
+    if (it == candidates.end()) continue;
+    const size_t at = static_cast<size_t>(it - candidates.begin());
+    for (size_t i = at; i < batch.results.size(); ++i) {
+      autotune::CandidateResult& r = batch.results[i];
+      r = autotune::CandidateResult{.program_hash = r.program_hash, .uops = r.uops, .cost = r.cost};
+      r.outcome = i == at ? autotune::Outcome::kRuntimeError : autotune::Outcome::kWorkerLost;
+      r.error = i == at ? "injected: CUDA is lost: CUDA_ERROR_ILLEGAL_ADDRESS (700)"
+                        : "not measured: injected: CUDA is lost";
+    }
+    return true;
+  }
+  return false;
 }
 
 std::string Handle(ChildState& st, std::string_view request, DeviceGate& gate) {
@@ -84,6 +106,8 @@ std::string Handle(ChildState& st, std::string_view request, DeviceGate& gate) {
             },
         .release_device = [&st] { st.gate->Release(); },
         .before_run = [&st](double limit_s) { st.gate->Progress(limit_s); },
+        // a kernel fault poisoned the GPU for this process: answer, then make way for a fresh child
+        .on_device_lost = [&st](const absl::Status&) { st.gate->Retire(); },
     });
     if (!lm.ok()) return Respond(req->job_id, req->search_id, lm.status());
     st.measurer = *std::move(lm);
@@ -91,6 +115,7 @@ std::string Handle(ChildState& st, std::string_view request, DeviceGate& gate) {
   st.gate = &gate;
   st.candidates = req->candidates;
   absl::StatusOr<autotune::MeasureBatch> b = st.measurer->Measure(*req->task, req->candidates, req->options);
+  if (b.ok() && LoseDevice(st.options.faults, req->candidates, *b)) gate.Retire();
   st.gate = nullptr;
   st.candidates = {};
   if (!b.ok()) return Respond(req->job_id, req->search_id, b.status());
@@ -102,12 +127,15 @@ std::string Handle(ChildState& st, std::string_view request, DeviceGate& gate) {
 absl::StatusOr<InjectedFault> ParseInjectedFault(std::string_view spec) {
   const size_t colon = spec.find(':');
   const std::string_view kind = spec.substr(0, colon);
-  if (colon == std::string_view::npos || (kind != "crash" && kind != "hang"))
-    return absl::InvalidArgumentError(absl::StrCat("fault '", std::string(spec), "': expected crash:OPTS or hang:OPTS"));
+  if (colon == std::string_view::npos || (kind != "crash" && kind != "hang" && kind != "lose"))
+    return absl::InvalidArgumentError(
+        absl::StrCat("fault '", std::string(spec), "': expected crash:OPTS, hang:OPTS or lose:OPTS"));
   absl::StatusOr<std::vector<Opt>> opts = autotune::OptsFromText(spec.substr(colon + 1));
   if (!opts.ok()) return absl::InvalidArgumentError(absl::StrCat("fault '", std::string(spec), "': ", opts.status().message()));
-  return InjectedFault{.kind = kind == "crash" ? InjectedFault::Kind::kCrash : InjectedFault::Kind::kHang,
-                       .opts = *std::move(opts)};
+  const InjectedFault::Kind k = kind == "crash"  ? InjectedFault::Kind::kCrash
+                               : kind == "hang" ? InjectedFault::Kind::kHang
+                                                : InjectedFault::Kind::kLoseDevice;
+  return InjectedFault{.kind = k, .opts = *std::move(opts)};
 }
 
 absl::StatusOr<WorkerChildOptions> ParseWorkerChildArgs(std::span<const std::string_view> args) {
@@ -130,7 +158,7 @@ absl::StatusOr<WorkerChildOptions> ParseWorkerChildArgs(std::span<const std::str
         return absl::InvalidArgumentError(std::string(kDeviceLockFlag) + " needs a lock file path");
       o.device_lock = std::string(args[++i]);
     } else if (a == kInjectFaultFlag) {
-      if (i + 1 >= args.size()) return absl::InvalidArgumentError(std::string(kInjectFaultFlag) + " needs crash:OPTS or hang:OPTS");
+      if (i + 1 >= args.size()) return absl::InvalidArgumentError(std::string(kInjectFaultFlag) + " needs crash:OPTS, hang:OPTS or lose:OPTS");
       ASSIGN_OR_RETURN(InjectedFault f, ParseInjectedFault(args[++i]));
       o.faults.push_back(std::move(f));
     } else {

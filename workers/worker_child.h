@@ -16,9 +16,15 @@
 // Arguments: --fake-timing (LocalMeasurerOptions::fake_timing), --compile-threads N,
 // --device-lock PATH (the machine's device lock, autotune/lock/device_lock.h: compiles shared, the
 // device phase exclusive, taken before the pool's gate), and for
-// tests only --inject-fault crash:OPTS | hang:OPTS (OPTS as autotune/db/opts_text.h): holding
-// the device, a job with a candidate of exactly those opts dies of SIGSEGV or spins forever,
-// as a candidate whose kernel crashes or cannot be stopped would.
+// tests only --inject-fault crash:OPTS | hang:OPTS | lose:OPTS (OPTS as
+// autotune/db/opts_text.h): holding the device, a job with a candidate of exactly those opts
+// dies of SIGSEGV or spins forever, as a candidate whose kernel crashes or cannot be stopped
+// would; `lose` answers as a GPU kernel fault does (below).
+//
+// A GPU kernel fault poisons the device for this process (LocalMeasurer: the faulting
+// candidate kRuntimeError, the candidates after it kWorkerLost): the child answers the job,
+// then retires (DeviceGate::Retire) and the pool starts a fresh one; the daemon measures the
+// kWorkerLost candidates again, each in a child of its own.
 //
 // Example (a child program's main):
 //   int main(int argc, char** argv) {
@@ -46,10 +52,10 @@ inline constexpr std::string_view kDeviceFlag = "--device";
 
 // A test-only fault: the child misbehaves on a job that has a candidate with these opts.
 struct InjectedFault {
-  enum class Kind { kCrash, kHang } kind;
+  enum class Kind { kCrash, kHang, kLoseDevice } kind;
   std::vector<Opt> opts;
 };
-// "crash:OPTS" or "hang:OPTS".
+// "crash:OPTS", "hang:OPTS" or "lose:OPTS".
 absl::StatusOr<InjectedFault> ParseInjectedFault(std::string_view spec);
 
 struct WorkerChildOptions {

@@ -369,6 +369,42 @@ TEST(WorkerTest, CrashingCandidateIsIsolatedAndTheOthersAreMeasured) {
   EXPECT_EQ(w->stats().isolations, 1);
 }
 
+// A GPU kernel fault (injected: the child answers as LocalMeasurer does when a candidate's
+// kernel poisons the context) retires the child; the candidates it could not measure are
+// measured again, each in a fresh child, and the faulting one keeps its error.
+TEST(WorkerTest, ACandidateThatLosesTheDeviceRetiresTheChildAndTheRestAreMeasuredAgain) {
+  TestCoordinator c;
+  WorkerOptions o = RealOptions(c, "w-lose");
+  const Opt lose_marker{OptOps::UPCAST, 0, int64_t{19}};
+  o.child_argv.emplace_back(kInjectFaultFlag);
+  o.child_argv.emplace_back(R"(lose:[["UPCAST",0,19]])");
+  RunningWorker w(std::move(o));
+  ASSERT_TRUE(w.ok());
+  Greet(c);
+  KernelTask task = Matmul16();
+  std::vector<std::vector<Opt>> cands = {
+      {}, {lose_marker}, {Opt{OptOps::UPCAST, 0, int64_t{4}}}, {Opt{OptOps::UPCAST, 1, int64_t{4}}}};
+  c.Send("w-lose", Job(1, task, cands));
+  std::optional<codec::MeasureResult> r = c.Expect<codec::MeasureResult>();
+  ASSERT_TRUE(r.has_value());
+  ASSERT_TRUE(r->status.ok()) << r->status;
+  ASSERT_EQ(r->batch.results.size(), 4u);
+  EXPECT_EQ(r->batch.results[0].outcome, Outcome::kOk) << r->batch.results[0].error;
+  EXPECT_EQ(r->batch.results[1].outcome, Outcome::kRuntimeError);
+  EXPECT_NE(r->batch.results[1].error.find("CUDA is lost"), std::string::npos) << r->batch.results[1].error;
+  for (size_t i : {2u, 3u}) {
+    EXPECT_EQ(r->batch.results[i].outcome, Outcome::kOk) << i << ": " << r->batch.results[i].error;
+    EXPECT_EQ(r->batch.results[i].samples_s.size(), 2u) << i;
+  }
+  EXPECT_EQ(w->stats().isolations, 1);
+  // the worker keeps serving (its retired child was replaced)
+  c.Send("w-lose", Job(2, task, {{}}, /*with_task=*/false));
+  r = c.Expect<codec::MeasureResult>();
+  ASSERT_TRUE(r.has_value());
+  ASSERT_EQ(r->batch.results.size(), 1u);
+  EXPECT_EQ(r->batch.results[0].outcome, Outcome::kOk) << r->batch.results[0].error;
+}
+
 TEST(WorkerTest, HangingCandidateTimesOutAndTheWorkerKeepsServing) {
   TestCoordinator c;
   WorkerOptions o = RealOptions(c, "w-hang");
@@ -631,10 +667,11 @@ TEST(WorkerTest, BadOptionsAreRefused) {
 
 TEST(WorkerChildArgsTest, InjectedFaultsParseOrSayWhatIsWrong) {
   const std::vector<std::string_view> ok = {kInjectFaultFlag, R"(crash:[["UPCAST",0,4]])", kInjectFaultFlag,
-                                            "hang:[]"};
+                                            "hang:[]", kInjectFaultFlag, "lose:[]"};
   absl::StatusOr<WorkerChildOptions> o = ParseWorkerChildArgs(ok);
   ASSERT_TRUE(o.ok()) << o.status();
-  ASSERT_EQ(o->faults.size(), 2u);
+  ASSERT_EQ(o->faults.size(), 3u);
+  EXPECT_EQ(o->faults[2].kind, InjectedFault::Kind::kLoseDevice);
   EXPECT_EQ(o->faults[0].kind, InjectedFault::Kind::kCrash);
   EXPECT_EQ(o->faults[0].opts, (std::vector<Opt>{Opt{OptOps::UPCAST, 0, int64_t{4}}}));
   EXPECT_EQ(o->faults[1].kind, InjectedFault::Kind::kHang);

@@ -376,6 +376,9 @@ void LocalMeasurer::RunFailed(const absl::Status& s, Prepared& p, CandidateResul
 
 bool LocalMeasurer::DeviceUsable(Prepared& p, CandidateResult& r) const {
   if (device_lost_.ok()) return true;
+  p.pending = false;
+  // checked and timed before the loss: the runs it has stand (fewer of them)
+  if (r.outcome == Outcome::kOk && !r.samples_s.empty()) return false;
   r.outcome = Outcome::kWorkerLost;
   r.error = absl::StrCat("not measured: ", device_lost_.message());
   p.pending = false;

@@ -33,8 +33,9 @@
 //   memory while lowering).
 // - A kernel fault (illegal address, ...) poisons the GPU context for the rest of the process:
 //   that candidate is kRuntimeError with the driver's error, every candidate of the batch not
-//   measured yet is kWorkerLost, on_device_lost is called, and every later Measure fails with
-//   the DeviceLostError (device.h). A worker's child then exits so that a fresh one replaces it.
+//   measured yet is kWorkerLost (one already checked and timed keeps its runs), on_device_lost
+//   is called, and every later Measure fails with the DeviceLostError (device.h). A worker's
+//   child then exits so that a fresh one replaces it.
 //
 // Example:
 //   ASSIGN_OR_RETURN(std::unique_ptr<LocalMeasurer> m, LocalMeasurer::Create());
@@ -137,7 +138,7 @@ class LocalMeasurer : public Measurer {
   void TimeRuns(Prepared& p, const MeasureOptions& options, int runs, CandidateResult& r);
   // A run (or the copies around it) failed: kRuntimeError, and a lost device is remembered.
   void RunFailed(const absl::Status& s, Prepared& p, CandidateResult& r);
-  // False, with the candidate kWorkerLost, once the device is lost.
+  // False once the device is lost: the candidate is kWorkerLost unless it has timed runs.
   bool DeviceUsable(Prepared& p, CandidateResult& r) const;
   // Records the loss, drops the tasks' buffers and calls on_device_lost (once).
   void LoseDevice(const absl::Status& s);
