@@ -32,7 +32,7 @@ expect_in "$out/badsim.err" "--simulate-device-ms: needs a number >= 0"
 run badhb 2 worker --connect ipc:///tmp/x --heartbeat-ms x
 expect_in "$out/badhb.err" "--heartbeat-ms: needs an integer >= 1, got 'x'"
 run badfault 2 worker --connect ipc:///tmp/x --inject-fault 'boom:[]'
-expect_in "$out/badfault.err" "fault 'boom:[]': expected crash:OPTS or hang:OPTS"
+expect_in "$out/badfault.err" "fault 'boom:[]': expected crash:OPTS, hang:OPTS or lose:OPTS"
 run badfaultopts 2 worker --connect ipc:///tmp/x --inject-fault 'crash:[["UPCAST",0'
 expect_in "$out/badfaultopts.err" "fault 'crash:[[\"UPCAST\",0'"
 run nofault 2 worker --connect ipc:///tmp/x --inject-fault

@@ -84,8 +84,9 @@ int WorkerCommand(std::span<const std::string_view> args) {
                  "directory; none: this worker's children only take turns among themselves)")
       ->check(NotEmpty);
   app.add_option(std::string(workers::kInjectFaultFlag), faults,
-                 "(tests only) crash:OPTS or hang:OPTS: a candidate with exactly these opts (JSON,\n"
-                 "as tg db show prints them) crashes its child with SIGSEGV, or hangs it")
+                 "(tests only) crash:OPTS, hang:OPTS or lose:OPTS: a candidate with exactly these\n"
+                 "opts (JSON, as tg db show prints them) crashes its child with SIGSEGV, hangs it,\n"
+                 "or is answered as a GPU kernel fault (the child retires)")
       ->check([](const std::string& spec) {
         absl::Status s = workers::ParseInjectedFault(spec).status();
         return s.ok() ? std::string() : std::string(s.message());
