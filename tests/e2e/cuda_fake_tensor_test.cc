@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tinygrad/base/config.h"
 #include "tinygrad/engine/device.h"
 #include "tinygrad/engine/realize.h"
 #include "tinygrad/runtime/cuda/fake_cuda.h"
@@ -91,6 +92,23 @@ TEST_F(CudaFakeTensorTest, AKernelIsRenderedCompiledAndLaunchedOnTheGpu) {
   ASSERT_TRUE(ev.ok()) << ev.status();
   EXPECT_EQ(*ev, std::vector<float>(4096, 3.0f));
   EXPECT_GT(MethodCacheSize(), cached + 1);
+}
+
+// CUDA_PTX=1 (read where realize reads the settings): the same graph rendered to PTX by
+// PtxRenderer, handed to the driver's JIT, launched.
+TEST_F(CudaFakeTensorTest, CudaPtxRendersThroughThePtxRenderer) {
+  Tensor a = Tensor::FromVector<float>(std::vector<float>(256, 1.0f), {256}, "CUDA");
+  ASSERT_TRUE(a.realize().ok());
+  setenv("CUDA_PTX", "1", 1);
+  absl::StatusOr<Device*> ptx = GetDevice("CUDA", DeviceOptions::FromConfig(GetConfig()));
+  const int launches = fake->Launches();
+  absl::Status s = (a * 3).realize();
+  unsetenv("CUDA_PTX");
+  ASSERT_TRUE(ptx.ok()) << ptx.status();
+  EXPECT_EQ((*ptx)->renderer().suffix, "PTX");
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(fake->Launches(), launches + 1);
+  EXPECT_EQ(fake->LastLaunch().kernel.substr(0, 2), "E_");
 }
 
 TEST_F(CudaFakeTensorTest, AKernelFaultIsAnErrorNotACrash) {

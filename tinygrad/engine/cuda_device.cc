@@ -16,6 +16,7 @@
 #include "tinygrad/base/device_name.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/renderer/cuda/cuda.h"
+#include "tinygrad/renderer/ptx/ptx.h"
 #include "tinygrad/runtime/cuda/arch.h"
 #include "tinygrad/runtime/cuda/buffer.h"
 #include "tinygrad/runtime/cuda/context.h"
@@ -23,6 +24,7 @@
 #include "tinygrad/runtime/cuda/nvrtc_api.h"
 #include "tinygrad/runtime/cuda/nvrtc_compiler.h"
 #include "tinygrad/runtime/cuda/program.h"
+#include "tinygrad/runtime/cuda/ptx_compiler.h"
 
 namespace tg {
 namespace {
@@ -156,23 +158,43 @@ std::string DriverText(const CudaDeviceInfo& info) {
   return s;
 }
 
+// How a device turns rendered source into what the driver loads: NVRTC (CUDA C++ to a CUBIN)
+// or, with CUDA_PTX, PtxCompiler (the renderer's PTX with its placeholders filled, JIT-compiled
+// by the driver at load, as the reference's PTXCompiler).
+struct KernelCompiler {
+  absl::StatusOr<std::unique_ptr<NvrtcCompiler>> nvrtc = absl::UnavailableError("no NVRTC compiler");
+  std::unique_ptr<PtxCompiler> ptx;
+
+  std::string id() const {
+    if (ptx != nullptr) return ptx->compiler_id();
+    if (!nvrtc.ok()) return absl::StrCat("nvrtc unavailable: ", nvrtc.status().message());
+    return (*nvrtc)->compiler_id();
+  }
+  absl::StatusOr<std::string> Compile(const std::string& device, std::string_view src) {
+    if (ptx != nullptr) return ptx->Compile(src);
+    if (!nvrtc.ok())
+      return absl::UnavailableError(absl::StrCat(device, " cannot compile kernels: ", nvrtc.status().message()));
+    return (*nvrtc)->Compile(src);
+  }
+};
+
 class CudaDevice : public Device {
  public:
-  CudaDevice(std::string name, std::shared_ptr<CudaContext> ctx, CudaArch arch,
-             absl::StatusOr<std::unique_ptr<NvrtcCompiler>> compiler, std::string runtime)
+  CudaDevice(std::string name, std::shared_ptr<CudaContext> ctx, std::unique_ptr<Renderer> renderer,
+             KernelCompiler compiler, std::string runtime)
       : name_(std::move(name)),
         ctx_(std::move(ctx)),
         health_(std::make_shared<Health>(name_)),
-        renderer_(arch),
+        renderer_(std::move(renderer)),
         compiler_(std::move(compiler)) {
     const CudaDeviceInfo& info = ctx_->info();
     // the optimizer's limits are this GPU's (the reference's CUDARenderer has the same
     // figures as constants, which every NVIDIA GPU since Kepler reports)
-    renderer_.global_max = LaunchDims{info.max_grid_dims[0], info.max_grid_dims[1], info.max_grid_dims[2]};
-    renderer_.local_max = LaunchDims{info.max_block_dims[0], info.max_block_dims[1], info.max_block_dims[2]};
-    renderer_.shared_max = info.max_shared_per_block;
+    renderer_->global_max = LaunchDims{info.max_grid_dims[0], info.max_grid_dims[1], info.max_grid_dims[2]};
+    renderer_->local_max = LaunchDims{info.max_block_dims[0], info.max_block_dims[1], info.max_block_dims[2]};
+    renderer_->shared_max = info.max_shared_per_block;
     gpu_ = GpuDescription{.name = info.name,
-                          .arch = arch.name(),
+                          .arch = info.arch(),
                           .driver = DriverText(info),
                           .runtime = std::move(runtime),
                           .compute_units = info.sm_count,
@@ -183,17 +205,9 @@ class CudaDevice : public Device {
   }
 
   const std::string& name() const override { return name_; }
-  const Renderer& renderer() const override { return renderer_; }
-  std::string compiler_id() const override {
-    if (!compiler_.ok()) return absl::StrCat("nvrtc unavailable: ", compiler_.status().message());
-    return (*compiler_)->compiler_id();
-  }
-  absl::StatusOr<std::string> Compile(const ProgramSpec& spec) override {
-    if (!compiler_.ok())
-      return absl::UnavailableError(
-          absl::StrCat(name_, " cannot compile kernels: ", compiler_.status().message()));
-    return (*compiler_)->Compile(spec.src);
-  }
+  const Renderer& renderer() const override { return *renderer_; }
+  std::string compiler_id() const override { return compiler_.id(); }
+  absl::StatusOr<std::string> Compile(const ProgramSpec& spec) override { return compiler_.Compile(name_, spec.src); }
   absl::StatusOr<std::unique_ptr<Program>> Load(const std::string& function_name,
                                                 const std::string& lib) override {
     RETURN_IF_ERROR(health_->Check());
@@ -226,8 +240,8 @@ class CudaDevice : public Device {
   const std::string name_;
   std::shared_ptr<CudaContext> ctx_;
   std::shared_ptr<Health> health_;
-  CudaRenderer renderer_;
-  absl::StatusOr<std::unique_ptr<NvrtcCompiler>> compiler_;
+  std::unique_ptr<Renderer> renderer_;
+  KernelCompiler compiler_;
   GpuDescription gpu_;
   std::mutex scratch_mu_;
   std::unique_ptr<CudaRawBuffer> scratch_;  // what InvalidateCaches writes
@@ -258,12 +272,6 @@ absl::StatusOr<std::unique_ptr<Device>> MakeCudaDevice(const std::string& name,
                         absl::StrCat("device ", name, " is not available: ", s.message()));
   };
   ASSIGN_OR_RETURN(int ordinal, DeviceOrdinal(name));
-  if (options.ptx)
-    // TODO(parity): CUDA_PTX=1 is the reference's CompilerPair(PTXRenderer, PTXCompiler): the
-    // PTX renderer renders here, and PtxCompiler (or the driver's JIT) assembles.
-    return absl::UnimplementedError(
-        absl::StrCat("device ", name, ": CUDA_PTX=1 (kernels rendered to PTX) is not in this "
-                     "build yet; unset CUDA_PTX to compile CUDA C++ with NVRTC"));
   absl::StatusOr<std::shared_ptr<const CudaDriverApi>> api = CudaDriverApi::Load(options.libs);
   if (!api.ok()) return unavailable(api.status());
   absl::StatusOr<std::shared_ptr<CudaContext>> ctx = CudaContext::Open(*api, ordinal);
@@ -271,23 +279,35 @@ absl::StatusOr<std::unique_ptr<Device>> MakeCudaDevice(const std::string& name,
   const CudaDeviceInfo& info = (*ctx)->info();
   absl::StatusOr<CudaArch> arch = ParseCudaArch(info.arch());
   if (!arch.ok()) return unavailable(arch.status());
-  // Without NVRTC the GPU still holds and copies memory; compiling reports what is missing.
-  absl::StatusOr<std::unique_ptr<NvrtcCompiler>> compiler =
-      absl::UnavailableError("NVRTC was not loaded");
-  std::string runtime = "NVRTC unavailable";
-  if (absl::StatusOr<std::shared_ptr<const NvrtcApi>> nvrtc = NvrtcApi::Load(options.libs);
-      nvrtc.ok()) {
-    runtime = absl::StrCat("NVRTC ", (*nvrtc)->version_major, ".", (*nvrtc)->version_minor);
-    compiler = NvrtcCompiler::Create(*nvrtc, {.arch = arch->name(),
-                                              .output = CudaBinaryKind::kCubin,
-                                              .include_dirs = CudaIncludeDirs(options.libs),
-                                              .cachelevel = options.cachelevel,
-                                              .cache_dir = options.cache_dir});
+  KernelCompiler compiler;
+  std::unique_ptr<Renderer> renderer;
+  std::string runtime;
+  if (options.ptx) {
+    // The reference's CompilerPair(PTXRenderer, PTXCompiler): PTX for the driver's JIT, which
+    // needs no toolkit library at all.
+    renderer = std::make_unique<PtxRenderer>(*arch);
+    ASSIGN_OR_RETURN(compiler.ptx, PtxCompiler::Create(nullptr, {.arch = arch->name(),
+                                                                  .assemble = false,
+                                                                  .cachelevel = options.cachelevel,
+                                                                  .cache_dir = options.cache_dir}));
+    runtime = "driver PTX JIT";
   } else {
-    compiler = nvrtc.status();
+    renderer = std::make_unique<CudaRenderer>(*arch);
+    // Without NVRTC the GPU still holds and copies memory; compiling reports what is missing.
+    runtime = "NVRTC unavailable";
+    if (absl::StatusOr<std::shared_ptr<const NvrtcApi>> nvrtc = NvrtcApi::Load(options.libs); nvrtc.ok()) {
+      runtime = absl::StrCat("NVRTC ", (*nvrtc)->version_major, ".", (*nvrtc)->version_minor);
+      compiler.nvrtc = NvrtcCompiler::Create(*nvrtc, {.arch = arch->name(),
+                                                      .output = CudaBinaryKind::kCubin,
+                                                      .include_dirs = CudaIncludeDirs(options.libs),
+                                                      .cachelevel = options.cachelevel,
+                                                      .cache_dir = options.cache_dir});
+    } else {
+      compiler.nvrtc = nvrtc.status();
+    }
   }
   return std::unique_ptr<Device>(
-      new CudaDevice(name, *std::move(ctx), *arch, std::move(compiler), std::move(runtime)));
+      new CudaDevice(name, *std::move(ctx), std::move(renderer), std::move(compiler), std::move(runtime)));
 }
 
 }  // namespace tg

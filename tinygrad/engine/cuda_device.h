@@ -1,8 +1,9 @@
 // File: tinygrad/engine/cuda_device.h
 // The CUDA backend: an NVIDIA GPU through the driver API (runtime/cuda), kernels rendered by
 // CudaRenderer for the GPU's compute capability and compiled by NVRTC to a CUBIN for exactly
-// that arch. Port of tinygrad/runtime/ops_cuda.py's CUDADevice (its default CompilerPair); its
-// CUDA_PTX pair (PTXRenderer + the driver's PTX JIT) is not in this build yet.
+// that arch. Port of tinygrad/runtime/ops_cuda.py's CUDADevice and its compiler pairs: with
+// CudaDeviceOptions::ptx (CUDA_PTX=1) kernels are rendered by PtxRenderer and the PTX goes to
+// the driver's JIT at load (the reference's PTXRenderer + PTXCompiler), which needs no NVRTC.
 //
 // "CUDA" is GPU 0, "CUDA:1" GPU 1. Nothing of CUDA is needed to build or run tinygrad-cc: the
 // driver and NVRTC are opened when the device is made, and a machine without them has no CUDA
@@ -38,7 +39,7 @@ namespace tg {
 
 // GPU `name` ("CUDA", "CUDA:1") made as `options` say. Unavailable when there is no CUDA
 // driver (the message names libcuda and every file tried), no GPU of that ordinal, or a GPU
-// this build cannot target; Unimplemented for options.ptx.
+// this build cannot target.
 absl::StatusOr<std::unique_ptr<Device>> MakeCudaDevice(const std::string& name,
                                                        const CudaDeviceOptions& options);
 

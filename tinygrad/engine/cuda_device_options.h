@@ -20,9 +20,8 @@ namespace tg {
 struct CudaDeviceOptions {
   // Where libcuda and NVRTC are looked for (NVRTC_PATH, CUDA_DRIVER_PATH, CUDA_PATH, ...).
   CudaLibraryOptions libs;
-  // CUDA_PTX: kernels rendered straight to PTX (the reference's PTXRenderer) and assembled,
-  // instead of CUDA C++ through NVRTC. The PTX renderer is not in this build yet: a device
-  // asked for it is Unimplemented.
+  // CUDA_PTX: kernels rendered straight to PTX (the reference's PTXRenderer) and JIT-compiled
+  // by the driver at load, instead of CUDA C++ through NVRTC.
   bool ptx = false;
   int cachelevel = 2;     // CACHELEVEL: 0 keeps NVRTC's compile cache in memory only
   std::string cache_dir;  // the on-disk compile cache lives under it; "": none

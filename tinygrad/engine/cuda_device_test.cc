@@ -230,11 +230,41 @@ TEST_F(CudaEngineDeviceTest, TheRegistryCanonicalizesAndKeepsOneDevicePerOptions
   EXPECT_EQ(second.status().code(), absl::StatusCode::kUnavailable) << second.status();
   EXPECT_NE(second.status().message().find("no CUDA device 1"), std::string_view::npos) << second.status();
   EXPECT_EQ(GetDevice("CUDA:x", o).status().code(), absl::StatusCode::kInvalidArgument);
+  // CUDA_PTX: another device of the same GPU, rendering PTX
   DeviceOptions ptx = o;
   ptx.cuda.ptx = true;
   absl::StatusOr<Device*> p = GetDevice("CUDA", ptx);
-  EXPECT_EQ(p.status().code(), absl::StatusCode::kUnimplemented) << p.status();
-  EXPECT_NE(p.status().message().find("CUDA_PTX"), std::string_view::npos);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_NE(*p, *a);
+  EXPECT_EQ((*p)->renderer().suffix, "PTX");
+}
+
+// CUDA_PTX=1: PtxRenderer's kernels, their VERSION/TARGET placeholders filled for the GPU, go
+// to the driver's JIT as PTX text (the reference's PTXCompiler): no NVRTC needed.
+TEST_F(CudaEngineDeviceTest, PtxDevicesHandTheDriverPtx) {
+  CudaDeviceOptions o = options_;
+  o.ptx = true;
+  absl::StatusOr<std::unique_ptr<Device>> dev = MakeCudaDevice("CUDA", o);
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  EXPECT_EQ((*dev)->renderer().device, "CUDA");
+  EXPECT_EQ((*dev)->renderer().suffix, "PTX");
+  EXPECT_EQ((*dev)->renderer().local_max, (LaunchDims{1024, 1024, 64}));
+  EXPECT_EQ((*dev)->compiler_id().substr(0, 10), "ptx sm_90 ") << (*dev)->compiler_id();
+  EXPECT_EQ((*dev)->gpu()->runtime, "driver PTX JIT");
+  ProgramSpec spec;
+  spec.function_name = "E_1";
+  spec.src = ".version VERSION\n.target TARGET\n.address_size 64\n.visible .entry E_1(.param .u64 data0) { ret; }\n";
+  absl::StatusOr<std::string> lib = (*dev)->Compile(spec);
+  ASSERT_TRUE(lib.ok()) << lib.status();
+  EXPECT_NE(lib->find(".target sm_90"), std::string::npos) << *lib;
+  EXPECT_EQ(lib->find("VERSION"), std::string::npos) << *lib;
+  absl::StatusOr<std::unique_ptr<Program>> prg = (*dev)->Load("E_1", *lib);
+  ASSERT_TRUE(prg.ok()) << prg.status();
+  auto buf = (*dev)->Allocate(4);
+  ASSERT_TRUE(buf.ok());
+  std::vector<void*> bufs = {(*buf)->data()};
+  ASSERT_TRUE((*prg)->Run(bufs, {}, {1, 1, 1}, LaunchDims{1, 1, 1}, true, Program::kNoStop).ok());
+  EXPECT_EQ(fake_->LastLaunch().kernel, "E_1");
 }
 
 TEST(CudaEngineDeviceMissingTest, NoDriverMeansNoDeviceNamingTheLibrary) {

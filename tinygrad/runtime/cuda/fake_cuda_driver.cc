@@ -8,8 +8,9 @@
 // Modules: an image "tg-fake-module\n" followed by kernel names, one a line. Kernels:
 //   add_n(float* out, const float* in, int n): out[i] = in[i] + n for every thread i < n
 //   fault():  an illegal address, reported by the next synchronizing call (as a GPU does)
-// An ELF image (a CUBIN, as NVRTC makes for the engine's CUDA device) loads too and has every
-// kernel name asked for; launching one of those runs nothing (the fake cannot run GPU code) but
+// An ELF image (a CUBIN, as NVRTC makes for the engine's CUDA device) or PTX text with an
+// .entry (CUDA_PTX) loads too and has every kernel name asked for; launching one of those runs
+// nothing (the fake cannot run GPU code) but
 // is logged, with its dimensions and the first tgFakeCudaRecordParams(k) arguments read as
 // 8-byte values (buffer addresses), so tests check what the engine launches.
 // Variants (compile-time defines): TG_FAKE_CUDA_NO_DEVICE (cuInit answers
@@ -332,7 +333,9 @@ CUresult cuModuleLoadDataEx(Module** module, const void* image, unsigned num_opt
                             void** values) {
   std::lock_guard<std::mutex> lock(mu);
   if (CUresult r = Ready(); r != kSuccess) return r;
-  if (std::memcmp(image, "\x7f" "ELF", 4) == 0) {
+  const char* text = static_cast<const char*>(image);
+  const bool ptx = std::strstr(text, ".version") != nullptr && std::strstr(text, ".entry") != nullptr;
+  if (std::memcmp(image, "\x7f" "ELF", 4) == 0 || ptx) {
     auto* m = new Module;
     m->any_kernel = true;
     ++live_modules;
