@@ -1,6 +1,6 @@
 // BEAM=2 on a real NVIDIA GPU: the tuner searches a small matmul's opts on "CUDA" (locals,
-// groups, tensor cores: the GPU half of BEAM's action space), the winner is checked against
-// the CPU's result when realized with the tuner installed, and the times are printed. Skips,
+// groups, tensor cores: the GPU half of BEAM's action space), the tuned kernel's result is
+// checked against host loops when realized with the tuner installed, and the times are printed. Skips,
 // saying why, where there is no CUDA device. A self-contained binary (static) for the GPU
 // bundle (tools/gpu_check).
 #include <cmath>
@@ -48,7 +48,7 @@ TEST(CudaBeamTest, Beam2OfASmallMatmulFindsOptsThatBeatTheUnoptimizedKernel) {
   if (!dev.ok()) GTEST_SKIP() << "no CUDA device here: " << dev.status();
   std::unique_ptr<Tuner> tuner = MakeTuner();
   ASSERT_NE(tuner, nullptr);
-  for (int64_t n : {256, 512}) {
+  for (int64_t n : {256}) {
     absl::StatusOr<KernelTuning> t = tuner->Tune(MatmulKernel(n), **dev);
     ASSERT_TRUE(t.ok()) << t.status();
     ASSERT_TRUE(t->status.ok()) << t->status;
@@ -72,7 +72,7 @@ TEST(CudaBeamTest, Beam2OfASmallMatmulFindsOptsThatBeatTheUnoptimizedKernel) {
   }
 }
 
-TEST(CudaBeamTest, ARealizeWithTheTunerInstalledComputesTheCpusAnswer) {
+TEST(CudaBeamTest, ARealizeWithTheTunerInstalledComputesTheRightAnswer) {
   absl::StatusOr<Device*> dev = Gpu();
   if (!dev.ok()) GTEST_SKIP() << "no CUDA device here: " << dev.status();
   std::unique_ptr<Tuner> tuner = MakeTuner();
@@ -88,12 +88,14 @@ TEST(CudaBeamTest, ARealizeWithTheTunerInstalledComputesTheCpusAnswer) {
       Tensor::FromVector<float>(a, {128, 96}, "CUDA").matmul(Tensor::FromVector<float>(b, {96, 64}, "CUDA")).to_vector<float>();
   SetKernelOptChooser(nullptr);
   ASSERT_TRUE(gpu.ok()) << gpu.status();
-  absl::StatusOr<std::vector<float>> cpu =
-      Tensor::FromVector<float>(a, {128, 96}, "CPU").matmul(Tensor::FromVector<float>(b, {96, 64}, "CPU")).to_vector<float>();
-  ASSERT_TRUE(cpu.ok()) << cpu.status();
-  ASSERT_EQ(gpu->size(), cpu->size());
-  for (size_t i = 0; i < cpu->size(); ++i)
-    ASSERT_NEAR((*gpu)[i], (*cpu)[i], 1e-3 + 1e-4 * std::abs((*cpu)[i])) << i;
+  // the answer, in plain loops on the host (no CPU device needed: the GPU bundle has no compiler)
+  ASSERT_EQ(gpu->size(), size_t{128 * 64});
+  for (int i = 0; i < 128; ++i)
+    for (int j = 0; j < 64; ++j) {
+      double want = 0;
+      for (int k = 0; k < 96; ++k) want += double{a[i * 96 + k]} * b[k * 64 + j];
+      ASSERT_NEAR((*gpu)[i * 64 + j], want, 1e-3 + 1e-4 * std::abs(want)) << i << "," << j;
+    }
 }
 
 }  // namespace
