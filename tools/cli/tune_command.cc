@@ -216,7 +216,8 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
 
   if (!in_process && !WantsFarm(farm)) farm.workers = std::max(1, GetConfig().cpu_count);
 
-  absl::StatusOr<Device*> dev = GetDevice("CPU");
+  // DEV=, DEVICE= or <KIND>=1, as for the workload's tensors
+  absl::StatusOr<Device*> dev = GetDevice(DefaultDevice());
   if (!dev.ok()) {
     std::fprintf(stderr, "tg tune: %s\n", dev.status().ToString().c_str());
     return 1;
