@@ -109,6 +109,14 @@ TEST(TensorIO, RepeatedRandReusesOneProgram) {
   }
 }
 
+TEST(TensorIO, RandTooLargeForItsCounterIsAnErroredTensor) {
+  // 2^35 numbers: more than the uint32 counter of the generator can index
+  Tensor r = Tensor::Rand({100000000, 512});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("not representable"), std::string::npos) << r.status();
+  EXPECT_FALSE((r + 1).realize().ok());
+}
+
 TEST(TensorIO, RandomMatchesReferenceForSeed) {
   Tensor::ManualSeed(42);
   auto r5 = Tensor::Rand({5}).to_vector<float>();

@@ -113,6 +113,7 @@ Tensor Tensor::Rand(const std::vector<int64_t>& shape, const TensorOpts& o) {
                   : dt.itemsize() == 4 ? dtypes::uint32
                                        : dtypes::uint64;
   bits = bits.bitcast(uint_dt);
+  if (!bits.ok()) return bits;  // e.g. more random numbers than a uint32 counter can index
   Tensor one = Full(bits.shape(), 1.0, {.dtype = dt, .device = o.device}).bitcast(uint_dt);
   bits = bits.rshift(dt.bitsize() - nmant).bitwise_or(one);
   Tensor out = bits.bitcast(dt).slice({Slice(std::nullopt, numel)}).sub(1).reshape(shape);
