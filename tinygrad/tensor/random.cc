@@ -7,11 +7,13 @@
 // as tinygrad for the same seed and call sequence. Each call hands the counter and key to the
 // kernel in a 4-word buffer, so repeated calls reuse one compiled kernel.
 #include <chrono>
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
 #include "tinygrad/tensor/tensor.h"
 #include "tinygrad/tensor/tensor_internal.h"
 
@@ -78,6 +80,10 @@ Tensor Tensor::Rand(const std::vector<int64_t>& shape, const TensorOpts& o) {
   int64_t numel = tensor_internal::Prod(shape);
   if (numel == 0) return Zeros(shape, {.dtype = dt, .device = o.device});
   int64_t num = CeilDiv(numel * dt.itemsize(), 4);
+  // The generator counts in uint32 (as the reference's counter tensor): past that it would wrap.
+  if (num > int64_t{UINT32_MAX})
+    return Err("rand", absl::StrCat(numel, " numbers of ", dt.repr(), " need ", num,
+                                    " 32-bit words, more than the generator's uint32 counter can count"));
   uint32_t key0, key1, bits_count;
   {
     std::lock_guard<std::mutex> l(Rng().mu);
