@@ -11,6 +11,7 @@
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 #include "tinygrad/codegen/ast_text.h"
+#include "tinygrad/codegen/pipeline.h"
 #include "tinygrad/renderer/c/uops_text.h"
 #include "tinygrad/uop/kernel_info.h"
 
@@ -88,6 +89,22 @@ std::string WithoutKernelNameSuffix(const std::string& src) {
   std::vector<std::string> lines = absl::StrSplit(src, '\n');
   for (std::string& l : lines) l = std::regex_replace(std::regex_replace(l, kName, "$1$2"), kPtxEntry, "$1$2");
   return absl::StrJoin(lines, "\n");
+}
+
+void ExpectLowersLikeGolden(const std::string& dir, const std::string& name, const std::string& source_ext,
+                            const std::function<std::unique_ptr<Renderer>(const std::string& arch)>& renderer_for) {
+  const std::string stem = dir + "/" + name;
+  GoldenMeta meta = ReadGoldenMeta(stem + ".meta");
+  UOp ast = ReadGoldenAst(stem + ".ast");
+  ASSERT_TRUE(static_cast<bool>(ast));
+  std::unique_ptr<Renderer> ren = renderer_for(meta.arch);
+  absl::StatusOr<ProgramSpec> p = GetProgram(GoldenAstWithOpts(ast, meta), *ren, GoldenCodegenOptions(meta));
+  ASSERT_TRUE(p.ok()) << p.status();
+  std::vector<std::string> want, got;
+  for (const Arg& a : meta.applied) want.push_back(a.repr());
+  for (const Arg& a : p->applied_opts) got.push_back(a.repr());
+  EXPECT_EQ(absl::StrJoin(got, " "), absl::StrJoin(want, " "));
+  EXPECT_EQ(WithoutKernelNameSuffix(p->src), WithoutKernelNameSuffix(ReadGoldenFile(stem + source_ext)));
 }
 
 }  // namespace tg

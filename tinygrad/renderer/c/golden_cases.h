@@ -12,10 +12,13 @@
 #ifndef TINYGRAD_RENDERER_C_GOLDEN_CASES_H_
 #define TINYGRAD_RENDERER_C_GOLDEN_CASES_H_
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "tinygrad/codegen/codegen_options.h"
+#include "tinygrad/codegen/renderer.h"
 #include "tinygrad/uop/arg.h"
 #include "tinygrad/uop/uop.h"
 
@@ -46,6 +49,12 @@ CodegenOptions GoldenCodegenOptions(const GoldenMeta& meta);
 // `src` without the process-wide dedup suffix of the kernel's name ("E_16n3(" -> "E_16(", in PTX
 // ".entry E_16n3 (" -> ".entry E_16 ("), which depends on what else the process lowered.
 std::string WithoutKernelNameSuffix(const std::string& src);
+
+// The pipeline case `<dir>/<name>` lowered by our GetProgram with the renderer made for its arch:
+// gtest failures unless its applied opts are the reference's and its source (kernel-name suffix
+// aside) is `<name><source_ext>`.
+void ExpectLowersLikeGolden(const std::string& dir, const std::string& name, const std::string& source_ext,
+                            const std::function<std::unique_ptr<Renderer>(const std::string& arch)>& renderer_for);
 
 }  // namespace tg
 

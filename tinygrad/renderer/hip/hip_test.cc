@@ -46,17 +46,8 @@ INSTANTIATE_TEST_SUITE_P(Goldens, HipRenderGoldenTest, ::testing::ValuesIn(Golde
 class HipPipelineGoldenTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(HipPipelineGoldenTest, LowersAndRendersLikeTinygrad) {
-  GoldenMeta meta = ReadGoldenMeta(Path(GetParam(), ".meta"));
-  UOp ast = ReadGoldenAst(Path(GetParam(), ".ast"));
-  ASSERT_TRUE(static_cast<bool>(ast));
-  absl::StatusOr<ProgramSpec> p =
-      GetProgram(GoldenAstWithOpts(ast, meta), RendererFor(meta.arch), GoldenCodegenOptions(meta));
-  ASSERT_TRUE(p.ok()) << p.status();
-  std::vector<std::string> want, got;
-  for (const Arg& a : meta.applied) want.push_back(a.repr());
-  for (const Arg& a : p->applied_opts) got.push_back(a.repr());
-  EXPECT_EQ(absl::StrJoin(got, " "), absl::StrJoin(want, " "));
-  EXPECT_EQ(WithoutKernelNameSuffix(p->src), WithoutKernelNameSuffix(ReadGoldenFile(Path(GetParam(), ".hip"))));
+  ExpectLowersLikeGolden(kTestdata, GetParam(), ".hip",
+                         [](const std::string& arch) { return std::make_unique<HipRenderer>(RendererFor(arch)); });
 }
 
 INSTANTIATE_TEST_SUITE_P(Goldens, HipPipelineGoldenTest, ::testing::ValuesIn(GoldenCaseNames(kTestdata, ".ast")),
