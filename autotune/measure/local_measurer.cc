@@ -19,6 +19,7 @@
 #include "tinygrad/base/stable_hash.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/codegen/pipeline.h"
+#include "tinygrad/engine/launch.h"
 #include "tinygrad/uop/kernel_info.h"
 #include "tinygrad/uop/render.h"
 
@@ -171,6 +172,7 @@ constexpr double kMinProgressToEstimate = 0.02;
 struct LocalMeasurer::Prepared {
   ProgramSpec spec;
   std::unique_ptr<Program> prog;
+  std::optional<LaunchShape> launch;  // the block optimize_local_size chose (NOLOCALS on a GPU)
   bool pending = false;  // lowered (and later compiled) without failure so far
   bool stopped = false;  // kTooSlow from a run cut short: its time is only a lower bound
   double stop_limit_s = 0;  // the limit its first run was stopped at (0: it was not)
@@ -210,31 +212,34 @@ absl::StatusOr<DeviceLock::Hold> LocalMeasurer::HoldDevice(bool exclusive) const
 
 namespace {
 
-// One run of a loaded program on the task's buffers (tinygrad's CompiledRunner call).
-template <typename State>  // LocalMeasurer::TaskState, private
-absl::StatusOr<double> RunOnce(State& st, const ProgramSpec& spec, Program& prog, double stop_after_s) {
-  std::vector<void*> args;
-  for (int64_t slot : spec.globals) args.push_back(st.bufs[st.IndexOfSlot(slot)]->data());
+// A loaded program's arguments on the task's buffers, and its launch.
+struct KernelArgs {
+  std::vector<void*> bufs;
   std::vector<int64_t> vals;
+  LaunchShape shape;
+};
+
+template <typename State>  // LocalMeasurer::TaskState, private
+absl::StatusOr<KernelArgs> ArgsFor(State& st, const ProgramSpec& spec) {
+  KernelArgs a;
+  for (int64_t slot : spec.globals) a.bufs.push_back(st.bufs[st.IndexOfSlot(slot)]->data());
   for (const UOp& v : spec.vars) {
     auto it = st.vars.find(v.arg()[0].str());
     if (it == st.vars.end()) return absl::InternalError("kernel variable " + v.arg()[0].str() + " has no value");
-    vals.push_back(it->second.to_int64());
+    a.vals.push_back(it->second.to_int64());
   }
-  LaunchDims global{1, 1, 1};
-  for (size_t i = 0; i < 3 && i < spec.global_size.size(); ++i) {
-    ASSIGN_OR_RETURN(ConstValue g, SymInfer(spec.global_size[i], st.vars));
-    global[i] = g.to_int64();
-  }
-  std::optional<LaunchDims> local;
-  if (spec.local_size) {
-    local = LaunchDims{1, 1, 1};
-    for (size_t i = 0; i < 3 && i < spec.local_size->size(); ++i) {
-      ASSIGN_OR_RETURN(ConstValue l, SymInfer((*spec.local_size)[i], st.vars));
-      (*local)[i] = l.to_int64();
-    }
-  }
-  return prog.Run(args, vals, global, local, /*wait=*/true, stop_after_s);
+  ASSIGN_OR_RETURN(a.shape, LaunchShapeOf(spec, st.vars));
+  return a;
+}
+
+// One run of a loaded program on the task's buffers (tinygrad's CompiledRunner call), with the
+// block optimize_local_size chose where it chose one.
+template <typename State>  // LocalMeasurer::TaskState, private
+absl::StatusOr<double> RunOnce(State& st, const ProgramSpec& spec, Program& prog, double stop_after_s,
+                               const std::optional<LaunchShape>& chosen = std::nullopt) {
+  ASSIGN_OR_RETURN(KernelArgs a, ArgsFor(st, spec));
+  const LaunchShape& shape = chosen ? *chosen : a.shape;
+  return prog.Run(a.bufs, a.vals, shape.global, shape.local, /*wait=*/true, stop_after_s);
 }
 
 }  // namespace
@@ -390,6 +395,18 @@ absl::Status LocalMeasurer::ClearCaches() {
   return device_->InvalidateCaches();
 }
 
+absl::Status LocalMeasurer::ChooseLocalSize(Prepared& p, double limit_s, CandidateResult& r) {
+  if (p.launch || !NeedsLocalSize(device_->renderer(), p.spec)) return absl::OkStatus();
+  ASSIGN_OR_RETURN(KernelArgs a, ArgsFor(*states_.front(), p.spec));
+  if (options_.before_run) options_.before_run(ReportedLimit(limit_s));
+  const Clock::TimePoint s = clock_.Now();
+  absl::StatusOr<LaunchShape> chosen = OptimizeLocalSize(*p.prog, a.bufs, a.vals, a.shape.global, limit_s);
+  r.cost.run_s += clock_.SecondsSince(s);
+  if (!chosen.ok()) return chosen.status();
+  p.launch = *chosen;
+  return absl::OkStatus();
+}
+
 double LocalMeasurer::ReportedLimit(double limit_s) const { return device_->can_stop_runs() ? limit_s : kInf; }
 
 void LocalMeasurer::CheckCandidate(size_t index, Prepared& p, const MeasureOptions& options,
@@ -397,12 +414,14 @@ void LocalMeasurer::CheckCandidate(size_t index, Prepared& p, const MeasureOptio
   if (!DeviceUsable(p, r)) return;
   TaskState& st = *states_.front();
   const double limit = FirstRunLimit(options);
+  // Before the outputs are reset: its runs may read an output they wrote.
+  if (absl::Status chosen = ChooseLocalSize(p, limit, r); !chosen.ok()) return RunFailed(chosen, p, r);
   // a wrong kernel may leave outputs unwritten: never let a previous candidate's answer stand
   if (absl::Status reset = st.ResetOutputs(); !reset.ok()) return RunFailed(reset, p, r);
   if (absl::Status clear = ClearCaches(); !clear.ok()) return RunFailed(clear, p, r);
   if (options_.before_run) options_.before_run(ReportedLimit(limit));
   const Clock::TimePoint s = clock_.Now();
-  absl::StatusOr<double> t = RunOnce(st, p.spec, *p.prog, limit);
+  absl::StatusOr<double> t = RunOnce(st, p.spec, *p.prog, limit, p.launch);
   const double elapsed = clock_.SecondsSince(s);
   r.cost.run_s += elapsed;
   auto fail = [&](Outcome o, std::string why) {
@@ -447,7 +466,7 @@ void LocalMeasurer::TimeRuns(Prepared& p, const MeasureOptions& options, int run
     if (options_.before_run) options_.before_run(ReportedLimit(options.timeout_s));
     const Clock::TimePoint s = clock_.Now();
     absl::StatusOr<double> t = options_.fake_timing ? absl::StatusOr<double>(FakeTimeS(r.program_hash))
-                                                    : RunOnce(st, p.spec, *p.prog, options.timeout_s);
+                                                    : RunOnce(st, p.spec, *p.prog, options.timeout_s, p.launch);
     const double elapsed = clock_.SecondsSince(s);
     r.cost.run_s += elapsed;
     if (absl::IsDeadlineExceeded(t.status())) return Stopped(options, options.timeout_s, elapsed, 0, p, r);

@@ -146,6 +146,8 @@ class LocalMeasurer : public Measurer {
   absl::Status ClearCaches();
   // What before_run reports for a run stopped at limit_s: none where runs cannot be stopped.
   double ReportedLimit(double limit_s) const;
+  // The block of a candidate that leaves it to the runtime (launch.h), chosen once by timing.
+  absl::Status ChooseLocalSize(Prepared& p, double limit_s, CandidateResult& r);
   // Why a lowered candidate cannot launch on this device ("" when it can).
   std::string OverDeviceLimits(const ProgramSpec& spec,
                                const absl::flat_hash_map<std::string, ConstValue>& vars) const;

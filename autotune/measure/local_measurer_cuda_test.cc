@@ -85,6 +85,25 @@ TEST_F(CudaMeasurerTest, TheReferenceRunsInBlocksAndCandidatesAreTimedWithCaches
   EXPECT_FALSE(m->device_lost());
 }
 
+TEST_F(CudaMeasurerTest, ANoLocalsCandidateIsTimedWithTheBlockOptimizeLocalSizeChose) {
+  std::unique_ptr<LocalMeasurer> m = Measurer();
+  ASSERT_TRUE(m->Measure(task_, {}, MeasureOptions{}).ok()) << "the reference first";
+  const int launches = fake_->Launches();
+  MeasureOptions o;
+  o.runs = 3;
+  const std::vector<std::vector<Opt>> nolocals = {{Opt{OptOps::NOLOCALS, std::nullopt, std::monostate{}}}};
+  absl::StatusOr<MeasureBatch> b = m->Measure(task_, nolocals, o);
+  ASSERT_TRUE(b.ok()) << b.status();
+  const CandidateResult& r = b->results[0];
+  ASSERT_EQ(r.outcome, Outcome::kOk) << Describe(r);
+  ASSERT_EQ(r.samples_s.size(), 3u);
+  // 4096 threads: blocks of 1, 2, 4, ..., 256 and 1024 threads, each tried twice, then the runs
+  EXPECT_EQ(fake_->Launches(), launches + 2 * 10 + 3);
+  FakeLaunch last = fake_->LastLaunch();
+  EXPECT_EQ(static_cast<int64_t>(last.grid[0]) * last.block[0], 4096) << "a block that tiles the grid";
+  EXPECT_EQ(last.grid[1] * last.block[1] * last.grid[2] * last.block[2], 1u);
+}
+
 TEST_F(CudaMeasurerTest, WithoutClearL2NothingIsWritten) {
   std::unique_ptr<LocalMeasurer> m = Measurer({.clear_l2 = false});
   const int memsets = fake_->Memsets();

@@ -13,8 +13,10 @@
 // Behaviour a caller sees:
 // - Buffers are device memory; RawBuffer::data() is the device address (never host memory).
 // - Program::Run launches with global_size as the grid (blocks) and local_size as the block,
-//   as the reference's CUDAProgram does; without a local size (NOLOCALS kernels index by
-//   global thread) it picks a block that divides the global size. Runs cannot be stopped
+//   as the reference's CUDAProgram does. A NOLOCALS kernel (indexed by global thread) gets its
+//   block from OptimizeLocalSize (launch.h) in the engine and the measurer; launched without
+//   one (a grid that depends on variables) it gets the largest power-of-two block dividing the
+//   grid (PickLocalSize). Runs cannot be stopped
 //   (can_stop_runs() is false); with `wait` the time is measured with events on the GPU.
 // - A kernel fault (illegal address, trap, ...) poisons the context: the call that reports it
 //   and every later call on the device fail with DeviceLostError (device.h).

@@ -3,6 +3,7 @@
 // Tensor.realize's schedule -> memory plan -> run sequence.
 #include "tinygrad/engine/realize.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -22,6 +23,7 @@
 #include "tinygrad/codegen/pipeline.h"
 #include "tinygrad/engine/buffer.h"
 #include "tinygrad/engine/device.h"
+#include "tinygrad/engine/launch.h"
 #include "tinygrad/engine/memory.h"
 #include "tinygrad/engine/opt_chooser.h"
 #include "tinygrad/schedule/schedule.h"
@@ -67,6 +69,7 @@ struct CompiledRunner {
   ProgramSpec spec;
   std::unique_ptr<Program> program;
   bool first_run = true;
+  std::optional<LaunchShape> chosen_launch;  // the block optimize_local_size chose, once
 };
 
 // A rendered and compiled kernel, before it is loaded on a device: what devices of one kind
@@ -193,6 +196,31 @@ void PrintKernelLine(const std::string& device, const ProgramSpec& spec, size_t 
       ops / t * 1e-9, mem / t * 1e-9, lds / t * 1e-9);
 }
 
+// optimize_local_size for a kernel about to run: its timing runs write the outputs, so an
+// output the kernel also reads (an assign) is replaced by a scratch buffer for them, as the
+// reference does.
+absl::StatusOr<LaunchShape> ChooseLocalSize(Device& dev, const CompiledRunner& runner,
+                                            std::vector<void*> args, std::span<const int64_t> vals,
+                                            std::span<const std::shared_ptr<Buffer>> bufs,
+                                            const LaunchShape& shape) {
+  const ProgramSpec& spec = runner.spec;
+  std::vector<std::shared_ptr<RawBuffer>> scratch;
+  for (int64_t out : spec.outs) {
+    auto arg = std::find(spec.globals.begin(), spec.globals.end(), out);
+    if (arg == spec.globals.end()) continue;
+    void* const data = args[arg - spec.globals.begin()];
+    bool read = false;
+    for (size_t i = 0; i < spec.globals.size(); ++i)
+      read |= spec.globals[i] != out ? args[i] == data
+                                     : std::find(spec.ins.begin(), spec.ins.end(), out) != spec.ins.end();
+    if (!read) continue;
+    ASSIGN_OR_RETURN(std::shared_ptr<RawBuffer> raw, dev.Allocate(bufs[out]->nbytes()));
+    args[arg - spec.globals.begin()] = raw->data();
+    scratch.push_back(std::move(raw));
+  }
+  return OptimizeLocalSize(*runner.program, args, vals, shape.global, Program::kNoStop);
+}
+
 absl::Status RunKernel(const ScheduleItem& item, std::span<const std::shared_ptr<Buffer>> bufs,
                        const VarVals& var_vals, const RealizeSettings& s) {
   if (bufs.empty()) return absl::InternalError("kernel without buffers");
@@ -217,19 +245,16 @@ absl::Status RunKernel(const ScheduleItem& item, std::span<const std::shared_ptr
           absl::StrCat("kernel ", spec.name, " needs variable '", name, "', which is not bound"));
     vals.push_back(it->second.to_int64());
   }
-  LaunchDims global{1, 1, 1};
-  for (size_t i = 0; i < 3 && i < spec.global_size.size(); ++i) {
-    ASSIGN_OR_RETURN(global[i], Infer(spec.global_size[i], var_vals));
-  }
-  std::optional<LaunchDims> local;
-  if (spec.local_size) {
-    local = LaunchDims{1, 1, 1};
-    for (size_t i = 0; i < 3 && i < spec.local_size->size(); ++i) {
-      ASSIGN_OR_RETURN((*local)[i], Infer((*spec.local_size)[i], var_vals));
+  ASSIGN_OR_RETURN(LaunchShape shape, LaunchShapeOf(spec, var_vals));
+  if (NeedsLocalSize(dev->renderer(), spec)) {
+    // The reference's optimize_local_size, once per runner (it replaces the runner's spec).
+    if (!runner->chosen_launch) {
+      ASSIGN_OR_RETURN(runner->chosen_launch, ChooseLocalSize(*dev, *runner, args, vals, bufs, shape));
     }
+    shape = *runner->chosen_launch;
   }
   bool wait = s.debug >= 1;
-  ASSIGN_OR_RETURN(double et, runner->program->Run(args, vals, global, local, wait, Program::kNoStop));
+  ASSIGN_OR_RETURN(double et, runner->program->Run(args, vals, shape.global, shape.local, wait, Program::kNoStop));
 
   EngineStats& stats = Stats();
   stats.kernel_count += 1;
