@@ -41,6 +41,8 @@ run huge_matmul 1 run matmul --m 100000000
 expect_in "$out/huge_matmul.err" "rand: 51200000000 numbers of dtypes.float need 51200000000 32-bit words"
 run huge_sum 1 run sum --n 5000000000
 expect_in "$out/huge_sum.err" "more than the generator's uint32 counter can count"
+run overflowing_conv 1 run conv2d --size 3037000500
+expect_in "$out/overflowing_conv.err" "has more elements than an int64 counts"
 run missing_value 2 run matmul --m
 expect_in "$out/missing_value.err" "tg run: --m: 1 required"
 run badruns 2 run matmul --runs x

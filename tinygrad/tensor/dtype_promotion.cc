@@ -50,6 +50,7 @@ Tensor BroadcastTo(const Tensor& t, const Shape& shape) {
     if (shape[i].is_int() && shape[i].value() < 0)
       return Err("expand", absl::StrCat("negative dimension in ", ShapeStr(shape)));
   }
+  if (absl::Status st = CheckNumel("expand", shape); !st.ok()) return Tensor::Error(st);
   UOp r = t.uop().reshape(aligned);
   return Tensor(r.expand(shape));
 }

@@ -118,6 +118,23 @@ TEST(TensorIO, RandTooLargeForItsCounterIsAnErroredTensor) {
   EXPECT_FALSE((r + 1).realize().ok());
 }
 
+TEST(TensorIO, ShapesWithMoreElementsThanAnInt64CountsAreErroredTensors) {
+  auto expect_error = [](const Tensor& t, const std::string& want) {
+    ASSERT_FALSE(t.ok()) << want;
+    EXPECT_NE(t.status().message().find(want), std::string::npos) << t.status();
+  };
+  const int64_t big = 3037000500;  // big * big > INT64_MAX
+  expect_error(Tensor::Rand({4, 4, big, big}), "rand: shape (4, 4, 3037000500, 3037000500) has more elements than an int64 counts");
+  expect_error(Tensor::Empty({big, big}), "empty: shape (3037000500, 3037000500) has more elements");
+  expect_error(Tensor::Zeros({big, big}), "full: shape (3037000500, 3037000500) has more elements");
+  expect_error(Tensor::Empty({big, 1}).expand({big, big}), "expand: shape (3037000500, 3037000500) has more elements");
+  expect_error(Tensor::Empty({big, 2}).pad({{0, 0}, {0, big}}), "pad: shape (3037000500, 3037000502) has more elements");
+  expect_error(Tensor::Empty({2}).pad({{0, INT64_MAX}}), "pad: padding (0, 9223372036854775807) of dim 0 of (2,) overflows an int64");
+  expect_error(Tensor::Rand({int64_t{1} << 62, 4}, {.dtype = dtypes::float64}), "rand: shape");
+  EXPECT_TRUE(Tensor::Empty({big, 0, big}).ok()) << "no elements at all";
+  EXPECT_TRUE(Tensor::Empty({big, big / 2}).ok()) << "fits";
+}
+
 TEST(TensorIO, RandomMatchesReferenceForSeed) {
   Tensor::ManualSeed(42);
   auto r5 = Tensor::Rand({5}).to_vector<float>();

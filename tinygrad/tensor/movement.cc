@@ -132,6 +132,17 @@ Tensor Tensor::pad(const PadArg& px, ConstValue value) const {
     return Err("pad", absl::StrCat("padding length ", px.size(), " != ndim ", s.size()));
   absl::StatusOr<std::vector<std::optional<BoundPair>>> bound = BoundPairs("pad", s, px);
   if (!bound.ok()) return Error(bound.status());
+  Shape padded_shape;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const auto& [b, e] = px[i];
+    int64_t n = 0;
+    if (s[i].is_int() && b.is_int() && e.is_int() &&
+        (__builtin_add_overflow(s[i].value(), b.value(), &n) || __builtin_add_overflow(n, e.value(), &n)))
+      return Err("pad", absl::StrCat("padding (", b.value(), ", ", e.value(), ") of dim ", i, " of ",
+                                     ShapeStr(s), " overflows an int64"));
+    padded_shape.push_back(s[i].is_int() && b.is_int() && e.is_int() ? SInt(n) : s[i] + b + e);
+  }
+  if (absl::Status st = tensor_internal::CheckNumel("pad", padded_shape); !st.ok()) return Error(st);
   bool any_neg = false;
   for (size_t i = 0; i < s.size(); ++i) {
     const auto& [b, e] = px[i];

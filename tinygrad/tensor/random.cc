@@ -77,9 +77,14 @@ Tensor Tensor::Rand(const std::vector<int64_t>& shape, const TensorOpts& o) {
     return Err("rand", "only supports float dtypes, got " + dt.repr());
   for (int64_t s : shape)
     if (s < 0) return Err("rand", "invalid shape " + tensor_internal::ShapeStr(shape));
+  if (absl::Status st = tensor_internal::CheckNumel("rand", Shape(shape.begin(), shape.end())); !st.ok())
+    return Error(st);
   int64_t numel = tensor_internal::Prod(shape);
   if (numel == 0) return Zeros(shape, {.dtype = dt, .device = o.device});
-  int64_t num = CeilDiv(numel * dt.itemsize(), 4);
+  int64_t bytes = 0;
+  if (__builtin_mul_overflow(numel, static_cast<int64_t>(dt.itemsize()), &bytes))
+    return Err("rand", absl::StrCat(numel, " numbers of ", dt.repr(), " have more bytes than an int64 counts"));
+  int64_t num = CeilDiv(bytes, 4);
   // The generator counts in uint32 (as the reference's counter tensor): past that it would wrap.
   if (num > int64_t{UINT32_MAX})
     return Err("rand", absl::StrCat(numel, " numbers of ", dt.repr(), " need ", num,

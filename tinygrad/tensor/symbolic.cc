@@ -75,6 +75,20 @@ absl::Status CheckSInts(const std::string& op, std::span<const SInt> s) {
   return absl::OkStatus();
 }
 
+absl::Status CheckNumel(const std::string& op, std::span<const SInt> shape) {
+  int64_t n = 1;
+  bool overflow = false;
+  for (const SInt& d : shape) {
+    const int64_t v = d.is_int() ? d.value() : d.vmax();
+    if (v == 0) return absl::OkStatus();
+    overflow |= v < 0 || __builtin_mul_overflow(n, v, &n);
+  }
+  if (!overflow) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat(op, ": shape ", ShapeStr(std::vector<SInt>(shape.begin(), shape.end())),
+                   " has more elements than an int64 counts"));
+}
+
 absl::Status CheckPads(const std::string& op, const PadArg& p) {
   Shape flat;
   for (const auto& [b, e] : p) flat.insert(flat.end(), {b, e});

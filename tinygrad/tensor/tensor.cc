@@ -189,7 +189,8 @@ absl::Status CheckShape(const std::string& op, const Shape& shape) {
     if (s.is_int() && s.value() < 0)
       return absl::InvalidArgumentError(
           absl::StrCat(op, ": negative dimension in shape ", ShapeStr(shape)));
-  return tensor_internal::CheckSInts(op, shape);
+  if (absl::Status s = tensor_internal::CheckSInts(op, shape); !s.ok()) return s;
+  return tensor_internal::CheckNumel(op, shape);
 }
 }  // namespace
 

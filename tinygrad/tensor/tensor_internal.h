@@ -55,6 +55,11 @@ absl::StatusOr<VarVals> Bindings(std::span<const SInt> s);
 // Bindings' errors as "op: ..." (for the pairs of `p` in CheckPads).
 absl::Status CheckSInts(const std::string& op, std::span<const SInt> s);
 absl::Status CheckPads(const std::string& op, const PadArg& p);
+// That a tensor of `shape` (at its variables' maxima) has at most INT64_MAX elements, so every
+// size and index computed from it fits an int64; "op: shape (..) has more elements than an
+// int64 counts" otherwise. Every op that makes a shape with more elements than its input
+// (creation, expand, pad) checks it.
+absl::Status CheckNumel(const std::string& op, std::span<const SInt> shape);
 // `s` evaluated with the variables' values in `vals` (an error names a missing one).
 absl::StatusOr<int64_t> EvalSInt(const SInt& s, const VarVals& vals);
 // The ints of a shape under the bindings inside it; an error for an unbound variable.

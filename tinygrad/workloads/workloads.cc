@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include "absl/strings/str_cat.h"
+
 namespace tg {
 namespace {
 
@@ -63,6 +65,12 @@ WorkloadGraph Attention(const WorkloadParams& p, const WorkloadOptions& o) {
   Tensor wqkv = Weight({d, 3 * d}, d, o), wo = Weight({d, d}, d, o);
   Tensor qkv = x.layernorm().matmul(wqkv);                     // (b, t, 3d)
   std::vector<Tensor> parts = qkv.split(d, 2);
+  if (parts.size() != 3) {  // split failed (one errored tensor), or 3 * dim overflowed
+    Tensor why = parts[0].ok() ? Tensor::Error(absl::InvalidArgumentError(absl::StrCat(
+                                     "attention: q, k, v of dim ", d, " each do not fit the model")))
+                               : parts[0];
+    return {{x, wqkv, wo}, {why}};
+  }
   auto heads = [&](const Tensor& z) { return z.reshape({b, t, h, hd}).transpose(1, 2); };
   Tensor att = heads(parts[0]).scaled_dot_product_attention(heads(parts[1]), heads(parts[2]),
                                                             std::nullopt, /*is_causal=*/true);
@@ -126,6 +134,21 @@ WorkloadParams Workload::Defaults() const {
   WorkloadParams p;
   for (const auto& [name, value] : params) p[std::string(name)] = value;
   return p;
+}
+
+WorkloadGraph Workload::build(const WorkloadParams& p, const WorkloadOptions& o) const {
+  WorkloadParams full = Defaults();
+  for (const auto& [k, v] : p) {
+    auto it = full.find(k);
+    if (it == full.end())
+      return {{}, {Tensor::Error(absl::InvalidArgumentError(
+                  absl::StrCat(std::string(name), " has no parameter '", k, "'")))}};
+    if (v < 1)
+      return {{}, {Tensor::Error(absl::InvalidArgumentError(
+                  absl::StrCat(std::string(name), ": ", k, " must be >= 1, got ", v)))}};
+    it->second = v;
+  }
+  return build_graph(full, o);
 }
 
 std::span<const Workload> Workloads() { return All(); }

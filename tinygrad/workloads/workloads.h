@@ -48,10 +48,10 @@ struct Workload {
   WorkloadGraph (*build_graph)(const WorkloadParams& p, const WorkloadOptions& o);
 
   WorkloadParams Defaults() const;
-  // The graph for `p`, its inputs (and weights) made as `o` says.
-  WorkloadGraph build(const WorkloadParams& p, const WorkloadOptions& o = {}) const {
-    return build_graph(p, o);
-  }
+  // The graph for `p`, its inputs (and weights) made as `o` says. Parameters `p` lacks take
+  // their defaults; an unknown name or a value < 1 gives a graph whose outputs are errored
+  // tensors saying so (as does any size the Tensor ops refuse), never an abort.
+  WorkloadGraph build(const WorkloadParams& p, const WorkloadOptions& o = {}) const;
 };
 
 std::span<const Workload> Workloads();
