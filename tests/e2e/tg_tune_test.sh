@@ -70,6 +70,10 @@ run halfkey 2 tune matmul --bind tcp://127.0.0.1:1 --key k.key
 expect_in "$out/halfkey.err" "tg tune: --key requires --allow"
 run baddb 1 tune matmul --m 8 --n 8 --k 8 --db /proc/no/such/dir/t.db
 expect_count "$out/baddb.err" '^tg tune: ' 1
+# A --db in a folder that does not exist: an error naming the folder, and no folder made.
+run nodir 1 tune matmul --m 8 --n 8 --k 8 --db "$out/no/such/t.db"
+expect_in "$out/nodir.err" "its directory $out/no/such does not exist"
+[[ ! -e $out/no ]] || fail "tg tune --db made $out/no"
 run help 0 tune --help
 expect_in "$out/help.out" "Usage: tg tune [OPTIONS] WORKLOAD"
 expect_in "$out/help.out" "--insecure"

@@ -210,6 +210,9 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
                                                   "gets a fixed time from its program (in-process too)");
   if (std::optional<int> rc = ParseCommandLine(app, args)) return *rc;
   TG_CHECK(w != nullptr && w->name == name) << "WORKLOAD was checked";
+  // A --db path is the user's: its file may be made, its folders are not (a typo would
+  // otherwise leave a new tree behind).
+  if (app.count("--db") > 0) topts.db_create = autotune::DbCreate::kFile;
   if (simd) {
     topts.settings.simd = true;
   }
