@@ -292,7 +292,7 @@ class Driver {
     s.finished = true;
     KernelTuning& r = out_[s.index];
     const BeamResult& br = s.searcher->result();
-    TuningRecord rec = RecordOfSearch(r.key, r.ast, br, o_.device_class);
+    TuningRecord rec = RecordOfSearch(r.key, br, o_.device_class);
     for (size_t i = 0; i < s.final_results.size(); ++i)
       if (s.final_results[i].program_hash == br.program_hash && s.final_results[i].timed()) {
         rec.worker = s.final_measured_by[i].worker;

@@ -83,6 +83,8 @@ void ExpectSameAsOneSearch(const std::vector<KernelTuning>& got) {
     EXPECT_EQ(got[k].search->outcomes, want.outcomes);
     EXPECT_EQ(got[k].record->opts, want.opts);
     EXPECT_EQ(got[k].record->time_s, want.time_s);
+    EXPECT_EQ(got[k].record->kernel_name, want.kernel_name);  // "r_16_16_4": tg db show's "kernel:"
+    EXPECT_FALSE(want.kernel_name.empty());
   }
 }
 
@@ -110,6 +112,7 @@ TEST(DriverTest, ManyKernelsFindWhatOneKernelSearchesFindAndAreStored) {
   EXPECT_EQ(last.speedups.size(), 3u);
   EXPECT_EQ(*db->Count(), 3);
   EXPECT_EQ(*db->CountMeasurements(), 0) << "a finished search's journal is deleted";
+  for (const TuningRecord& stored : db->List().value()) EXPECT_FALSE(stored.kernel_name.empty());
 
   absl::StatusOr<std::vector<KernelTuning>> again = TuneKernels(ks, o);
   ASSERT_TRUE(again.ok()) << again.status();

@@ -3,15 +3,14 @@
 
 #include <string>
 
-#include "tinygrad/uop/kernel_info.h"
 #include "tinygrad/base/version.h"
 
 namespace tg::autotune {
 
-TuningRecord RecordOfSearch(const TuningKey& key, const UOp& ast, const BeamResult& r, const DeviceClass& device) {
+TuningRecord RecordOfSearch(const TuningKey& key, const BeamResult& r, const DeviceClass& device) {
   TuningRecord rec{
       .key = key,
-      .kernel_name = KernelInfo::IsKernelInfo(ast.arg()) ? StripAnsi(KernelInfo::FromArg(ast.arg()).name) : "",
+      .kernel_name = r.kernel_name,
       .opts = r.opts,
       .time_s = r.time_s,
       .candidates = r.timed,

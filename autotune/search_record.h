@@ -7,14 +7,13 @@
 #include "autotune/db/tuning_db.h"
 #include "autotune/key/device_class.h"
 #include "autotune/search/beam_search.h"
-#include "tinygrad/uop/uop.h"
 
 namespace tg::autotune {
 
-// The record of search `r` of `ast` under `key` on `device`: the winner and its final-phase
-// samples, the baselines' times, the search's cost, the kernel's name without colors and this
-// build's version. Provenance (worker, host) is the caller's.
-TuningRecord RecordOfSearch(const TuningKey& key, const UOp& ast, const BeamResult& r, const DeviceClass& device);
+// The record of search `r` under `key` on `device`: the winner, its kernel name and its
+// final-phase samples, the baselines' times, the search's cost and this build's version.
+// Provenance (worker, host) is the caller's.
+TuningRecord RecordOfSearch(const TuningKey& key, const BeamResult& r, const DeviceClass& device);
 
 }  // namespace tg::autotune
 

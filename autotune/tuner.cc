@@ -17,6 +17,7 @@ TunerOptions TunerOptions::FromConfig(const Config& c) {
                       .ignore_cache = c.ignore_beam_cache,
                       // CACHELEVEL=0 turns every on-disk cache off, the tuning database too.
                       .db = c.cachelevel > 0 ? DefaultTuningDbPath(c) : "",
+                      .db_create = DbCreate::kFileAndDirectories,
                       .settings = SearchSettings::FromConfig(c),
                       .codegen = CodegenOptions::FromConfig(c),
                       .beam_debug = c.beam_debug,
@@ -29,7 +30,7 @@ absl::StatusOr<std::unique_ptr<Tuner>> Tuner::Create(const TunerOptions& options
   if (options.beam < 0) return absl::InvalidArgumentError(absl::StrCat("beam width must be >= 0, got ", options.beam));
   std::unique_ptr<TuningDb> db;
   if (!options.db.empty()) {
-    ASSIGN_OR_RETURN(db, OpenTuningDb(options.db));
+    ASSIGN_OR_RETURN(db, OpenTuningDb(options.db, options.db_create));
   }
   return std::unique_ptr<Tuner>(new Tuner(options, std::move(db)));
 }

@@ -46,6 +46,9 @@ struct TunerOptions {
   bool ignore_cache = false;    // IGNORE_BEAM_CACHE
   // The database's location (a SQLite file or a postgresql:// URL); "": no database.
   std::string db;
+  // What opening it may make: the file (a path someone gave), or also its directories (the
+  // default file in the cache directory, which is ours).
+  DbCreate db_create = DbCreate::kFile;
   // Called during a search with where it stands (for a progress display).
   std::function<void(const UOp& ast, const BeamProgress&)> progress;
   // Settings other than the width (which is `beam`).
@@ -65,7 +68,7 @@ struct TunerOptions {
   int compile_threads = 0;
 
   // From the Config: beam = c.beam, ignore_cache = c.ignore_beam_cache, db = the default file
-  // in the cache directory (none at CACHELEVEL=0), the search settings, codegen, the trace
+  // in the cache directory (none at CACHELEVEL=0) with db_create = kFileAndDirectories, the search settings, codegen, the trace
   // levels, lock_dir = the cache directory, compile_threads = c.cpu_count.
   static TunerOptions FromConfig(const Config& c);
 };

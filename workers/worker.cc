@@ -28,6 +28,7 @@
 #include "autotune/codec/farm_codec.h"
 #include "autotune/codec/farm_messages.h"
 #include "autotune/measure/measurer.h"
+#include "autotune/net/handshake_watch.h"
 #include "tinygrad/base/stable_hash.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/base/unique_fd.h"
@@ -147,6 +148,7 @@ struct Worker::Impl {
   std::unique_ptr<net::ZmqContext> own_ctx;
   net::ZmqContext* ctx = nullptr;
   net::ZmqSocket sock;
+  std::unique_ptr<net::HandshakeWatch> handshake_watch;  // of `sock`: why the coordinator refuses us
   std::unique_ptr<ChildPool> pool;
   autotune::DeviceClass device;
   std::string build_id;
@@ -288,9 +290,12 @@ struct Worker::Impl {
 
   // A fresh socket, Hello and Ready.
   absl::Status Connect() {
+    handshake_watch.reset();
     sock.Close();
     ASSIGN_OR_RETURN(sock, net::ZmqSocket::Create(*ctx, net::SocketType::kDealer));
     RETURN_IF_ERROR(sock.SetRoutingId(o.worker_id));
+    ASSIGN_OR_RETURN(handshake_watch, net::HandshakeWatch::Start(*ctx, sock, o.security,
+                                                                 [this](std::string_view l) { Log(l); }));
     RETURN_IF_ERROR(net::ConfigureClient(sock, o.endpoint, o.security));
     Stat([](WorkerStats& s) { ++s.connects; });
     SendKeep(codec::EncodeFarmMessage(codec::Hello{.build_id = build_id,

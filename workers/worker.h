@@ -91,6 +91,7 @@ struct WorkerOptions {
   std::optional<autotune::DeviceClass> device_class;
   std::string build_id;
   // One line per event worth a person's attention; unset: stderr ("tg worker <id>: ...").
+  // Called from the worker's threads (the refused-key line comes from the handshake watch's).
   std::function<void(std::string_view)> log;
 };
 

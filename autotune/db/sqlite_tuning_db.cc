@@ -7,9 +7,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <utility>
 #include <variant>
@@ -98,10 +100,16 @@ int RetryWhileBusy(int timeout_ms, Step step) {
 absl::StatusOr<std::unique_ptr<SqliteTuningDb>> SqliteTuningDb::Open(
     const std::string& path, const SqliteTuningDbOptions& options) {
   sqlite3* db = nullptr;
-  int rc = sqlite3_open_v2(
-      path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+  const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
+                    (options.create_if_missing ? SQLITE_OPEN_CREATE : 0);
+  int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
   std::unique_ptr<SqliteTuningDb> self(new SqliteTuningDb(path, db));
-  if (rc != SQLITE_OK) return self->Error(rc, "opening");
+  if (rc != SQLITE_OK) {
+    std::error_code ec;
+    if (!options.create_if_missing && (rc & 0xff) == SQLITE_CANTOPEN && !std::filesystem::exists(path, ec))
+      return absl::NotFoundError(absl::StrCat("tuning database ", path, " does not exist"));
+    return self->Error(rc, "opening");
+  }
   RETURN_IF_ERROR(self->Init(options));
   return self;
 }

@@ -33,6 +33,8 @@ namespace tg::autotune {
 
 struct SqliteTuningDbOptions {
   int busy_timeout_ms = 30000;  // how long a write waits for another process's transaction
+  // false: a missing file is an error (NotFound naming it), and nothing is made.
+  bool create_if_missing = true;
 };
 
 class SqliteTuningDb : public TuningDb {
@@ -40,7 +42,8 @@ class SqliteTuningDb : public TuningDb {
   // The schema this build writes. Files with a lower version are migrated on Open.
   static constexpr int kSchemaVersion = schema::kVersion;
 
-  // Opens or creates the file at `path` (its directory must exist). Errors: the directory is
+  // Opens or creates the file at `path` (its directory must exist). Errors: the file is
+  // missing and options.create_if_missing is false (NotFound), the directory is
   // missing or not writable (Unavailable / PermissionDenied), the file is not a SQLite
   // database or is damaged (DataLoss), its schema is newer than ours (FailedPrecondition).
   // The file is never modified on error.

@@ -195,10 +195,42 @@ TEST(SqliteTuningDbTest, UnwritableLocationIsAClearError) {
   ASSERT_FALSE(db.ok());
   EXPECT_EQ(db.status().code(), absl::StatusCode::kUnavailable) << db.status();
   EXPECT_NE(db.status().message().find(path), std::string::npos) << db.status();
-  absl::StatusOr<std::unique_ptr<TuningDb>> via_open = OpenTuningDb(path);
+  absl::StatusOr<std::unique_ptr<TuningDb>> via_open = OpenTuningDb(path, DbCreate::kFileAndDirectories);
   ASSERT_FALSE(via_open.ok());
   EXPECT_NE(via_open.status().message().find("cannot create directory"), std::string::npos)
       << via_open.status();
+}
+
+// Only what the caller allows is made: nothing for reading, the file for storing, directories
+// only for the cache directory's own file.
+TEST(SqliteTuningDbTest, OpeningMakesOnlyWhatTheCallerAllows) {
+  const std::string base = TempPath("made");  // TempPath makes its parent, not `base`
+  const std::string dir = base + "/sub";
+  const std::string path = dir + "/tuning.db";
+  for (const std::string& location : {path, "sqlite:" + path}) {
+    absl::StatusOr<std::unique_ptr<TuningDb>> read = OpenTuningDb(location, DbCreate::kNothing);
+    ASSERT_FALSE(read.ok());
+    EXPECT_EQ(read.status().code(), absl::StatusCode::kNotFound) << read.status();
+    EXPECT_EQ(read.status().message(), "tuning database " + path + " does not exist");
+    absl::StatusOr<std::unique_ptr<TuningDb>> store = OpenTuningDb(location, DbCreate::kFile);
+    ASSERT_FALSE(store.ok());
+    EXPECT_EQ(store.status().code(), absl::StatusCode::kFailedPrecondition) << store.status();
+    EXPECT_NE(store.status().message().find("its directory " + dir + " does not exist"), std::string::npos)
+        << store.status();
+    EXPECT_FALSE(std::filesystem::exists(base)) << location;
+  }
+  // The directory exists, the file not: reading still makes nothing, storing makes the file.
+  std::filesystem::create_directories(dir);
+  absl::StatusOr<std::unique_ptr<SqliteTuningDb>> bare = SqliteTuningDb::Open(path, {.create_if_missing = false});
+  ASSERT_FALSE(bare.ok());
+  EXPECT_EQ(bare.status().code(), absl::StatusCode::kNotFound) << bare.status();
+  EXPECT_TRUE(std::filesystem::is_empty(dir)) << "no file, no -wal, no -shm";
+  absl::StatusOr<std::unique_ptr<TuningDb>> store = OpenTuningDb(path, DbCreate::kFile);
+  ASSERT_TRUE(store.ok()) << store.status();
+  ASSERT_TRUE((*store)->Put(SampleRecord(1, 0.5)).value());
+  absl::StatusOr<std::unique_ptr<TuningDb>> read = OpenTuningDb(path, DbCreate::kNothing);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ((*read)->Count().value(), 1);
 }
 
 TEST(SqliteTuningDbTest, DefaultLocationAndCacheLevel) {

@@ -23,7 +23,7 @@ std::string TinygradCcBuild() {
 
 std::string DefaultTuningDbPath(const Config& c) { return c.cache_dir + "/tuning.db"; }
 
-absl::StatusOr<std::unique_ptr<TuningDb>> OpenTuningDb(std::string_view location) {
+absl::StatusOr<std::unique_ptr<TuningDb>> OpenTuningDb(std::string_view location, DbCreate create) {
   std::string path(location);
   if (path.starts_with("postgresql://") || path.starts_with("postgres://")) {
     ASSIGN_OR_RETURN(std::unique_ptr<PostgresTuningDb> db, PostgresTuningDb::Open(path));
@@ -32,21 +32,26 @@ absl::StatusOr<std::unique_ptr<TuningDb>> OpenTuningDb(std::string_view location
   if (path.starts_with("sqlite:")) path = path.substr(7);
   if (path.empty()) return absl::InvalidArgumentError("tuning database: empty path");
   std::filesystem::path dir = std::filesystem::path(path).parent_path();
-  if (!dir.empty()) {
-    std::error_code ec;
+  std::error_code ec;
+  if (create == DbCreate::kFileAndDirectories && !dir.empty()) {
     std::filesystem::create_directories(dir, ec);
     if (ec)
       return absl::UnavailableError(absl::StrCat("tuning database: cannot create directory ",
                                                  dir.string(), ": ", ec.message()));
   }
-  ASSIGN_OR_RETURN(std::unique_ptr<SqliteTuningDb> db, SqliteTuningDb::Open(path));
+  if (create == DbCreate::kFile && !dir.empty() && !std::filesystem::is_directory(dir, ec))
+    return absl::FailedPreconditionError(absl::StrCat(
+        "tuning database ", path, ": its directory ", dir.string(),
+        " does not exist (create it first; nothing was made)"));
+  ASSIGN_OR_RETURN(std::unique_ptr<SqliteTuningDb> db,
+                   SqliteTuningDb::Open(path, {.create_if_missing = create != DbCreate::kNothing}));
   return std::unique_ptr<TuningDb>(std::move(db));
 }
 
 absl::StatusOr<std::unique_ptr<TuningDb>> OpenDefaultTuningDb(const Config& c) {
   // CACHELEVEL=0 turns every on-disk cache off; this is where the tuning cache obeys it.
   if (c.cachelevel <= 0) return std::unique_ptr<TuningDb>();
-  return OpenTuningDb(DefaultTuningDbPath(c));
+  return OpenTuningDb(DefaultTuningDbPath(c), DbCreate::kFileAndDirectories);
 }
 
 }  // namespace tg::autotune

@@ -135,11 +135,24 @@ class TuningDb {
 // ~/.cache/tinygrad-cc (Config::cache_dir).
 std::string DefaultTuningDbPath(const Config& c);
 
-// Opens `location`: a file path or "sqlite:<path>" (created with its directories if missing),
-// or a libpq URL "postgresql://..." / "postgres://..." (autotune/db/postgres_tuning_db.h).
-absl::StatusOr<std::unique_ptr<TuningDb>> OpenTuningDb(std::string_view location);
+// What opening a SQLite location may create (a PostgreSQL database always exists on its
+// server: the mode does not apply; its tables are made on first use either way).
+enum class DbCreate {
+  kNothing,                // read-only use (tg db stats/show/export/gc, tg compile --db): the
+                           // file must exist (NotFound naming it); nothing is made
+  kFile,                   // a store (tg tune --db, tg db import): a missing file is made, a
+                           // missing directory is an error naming it (FailedPrecondition)
+  kFileAndDirectories,     // the cache directory's own file: missing directories are made too
+};
 
-// The database at DefaultTuningDbPath(c), or nullptr when c.cachelevel == 0 (caching off).
+// Opens `location`: a file path or "sqlite:<path>", or a libpq URL "postgresql://..." /
+// "postgres://..." (autotune/db/postgres_tuning_db.h). `create` says what a SQLite location
+// may make.
+absl::StatusOr<std::unique_ptr<TuningDb>> OpenTuningDb(std::string_view location,
+                                                       DbCreate create = DbCreate::kFile);
+
+// The database at DefaultTuningDbPath(c) (made, with the cache directory, when missing), or
+// nullptr when c.cachelevel == 0 (caching off).
 absl::StatusOr<std::unique_ptr<TuningDb>> OpenDefaultTuningDb(const Config& c);
 
 }  // namespace tg::autotune

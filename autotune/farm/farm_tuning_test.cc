@@ -179,7 +179,9 @@ class FarmTuningTest : public ::testing::Test {
       } else {
         EXPECT_EQ(got[k].record->opts, want.opts);
         EXPECT_EQ(got[k].record->time_s, want.time_s);
+        EXPECT_EQ(got[k].record->kernel_name, want.kernel_name);  // named as in-process
       }
+      EXPECT_FALSE(got[k].record->kernel_name.empty());
       if (got[k].from_cache) continue;  // stored by an earlier run
       ASSERT_TRUE(got[k].search.has_value());
       if (!lost) {
@@ -275,8 +277,9 @@ TEST_F(FarmTuningTest, TunesManyKernelsAtOnceWithTheInProcessWinnersAndCachesThe
   EXPECT_EQ(last.done, 3);
   EXPECT_EQ(last.speedups.size(), 3u);
   EXPECT_EQ(last.in_flight, 0);
-  // Stored, journal gone; a second run answers from the database.
+  // Stored (with the kernels' names), journal gone; a second run answers from the database.
   EXPECT_EQ(*db->Count(), 3);
+  for (const TuningRecord& stored : db->List().value()) EXPECT_FALSE(stored.kernel_name.empty());
   EXPECT_EQ(*db->CountMeasurements(), 0);
   absl::StatusOr<std::vector<KernelTuning>> again = TuneKernels(ks, o);
   ASSERT_TRUE(again.ok());

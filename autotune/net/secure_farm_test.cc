@@ -15,12 +15,16 @@
 #include <chrono>
 #include <cstdlib>
 #include <deque>
+#include <functional>
+#include <mutex>
 #include <optional>
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "autotune/net/curve_keys.h"
+#include "autotune/net/handshake_watch.h"
 #include "autotune/net/secure_endpoint.h"
 #include "autotune/net/socket_monitor.h"
 #include "autotune/net/zap_handler.h"
@@ -289,6 +293,89 @@ TEST_F(SecureFarmTest, ClientWithTheWrongServerKeyGetsNothing) {
   EXPECT_EQ(e.value, static_cast<uint32_t>(ZMQ_PROTOCOL_ERROR_ZMTP_CRYPTOGRAPHIC));
   EXPECT_EQ(zap_->stats().accepted, 0u);
   EXPECT_EQ(zap_->stats().denied, 0u);  // it never got as far as the ZAP handler
+}
+
+// What a HandshakeWatch reported, from its thread.
+class Reports {
+ public:
+  std::function<void(std::string_view)> Sink() {
+    return [this](std::string_view line) {
+      std::lock_guard<std::mutex> l(mu_);
+      lines_.emplace_back(line);
+    };
+  }
+  std::vector<std::string> lines() const {
+    std::lock_guard<std::mutex> l(mu_);
+    return lines_;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<std::string> lines_;
+};
+
+// A client whose key the coordinator does not allow hears why, once, naming its key (libzmq
+// does not retry a refused handshake: the worker's own reconnect does); an allowed client
+// hears nothing.
+TEST_F(SecureFarmTest, HandshakeWatchNamesTheRefusedKeyOnce) {
+  Reports stranger_says;
+  ZmqSocket& c = clients_.emplace_back(MakeSocket(client_ctx_, SocketType::kDealer));
+  const SecurityOptions opts = SecurityOptions::CurveClient(stranger_, server_keys_.public_z85);
+  absl::StatusOr<std::unique_ptr<HandshakeWatch>> watch =
+      HandshakeWatch::Start(client_ctx_, c, opts, stranger_says.Sink());
+  ASSERT_TRUE(watch.ok()) << watch.status();
+  ASSERT_NE(*watch, nullptr);
+  ASSERT_TRUE(ConfigureClient(c, endpoint_, opts).ok());
+  ASSERT_TRUE(c.Send({"ready"}).ok());
+  ASSERT_TRUE(WaitUntil([&] { return !stranger_says.lines().empty(); }, kSoon)) << "no report";
+  WaitForDenials(1);
+  watch->reset();  // joins the thread: every event read so far is reported
+  const std::vector<std::string> lines = stranger_says.lines();
+  ASSERT_EQ(lines.size(), 1u) << lines.back();
+  EXPECT_EQ(lines[0], KeyRefusedLine(endpoint_, stranger_.public_z85, 400));
+  EXPECT_NE(lines[0].find("refused this worker's key " + stranger_.public_z85), std::string::npos) << lines[0];
+  EXPECT_NE(lines[0].find("allowlist"), std::string::npos) << lines[0];
+
+  Reports allowed_says;
+  ZmqSocket& ok = clients_.emplace_back(MakeSocket(client_ctx_, SocketType::kDealer));
+  ASSERT_TRUE(ok.SetRoutingId("w1").ok());
+  const SecurityOptions ok_opts = SecurityOptions::CurveClient(allowed_, server_keys_.public_z85);
+  absl::StatusOr<std::unique_ptr<HandshakeWatch>> ok_watch =
+      HandshakeWatch::Start(client_ctx_, ok, ok_opts, allowed_says.Sink());
+  ASSERT_TRUE(ok_watch.ok()) << ok_watch.status();
+  ASSERT_TRUE(ConfigureClient(ok, endpoint_, ok_opts).ok());
+  ASSERT_TRUE(ok.Send({"ready"}).ok());
+  ExpectRoundTrip(ok, "w1", allowed_.public_z85);
+  ok_watch->reset();
+  EXPECT_TRUE(allowed_says.lines().empty()) << allowed_says.lines()[0];
+
+  // Without CURVE there is no key to be refused: nothing to watch.
+  ZmqSocket plain = MakeSocket(client_ctx_, SocketType::kDealer);
+  absl::StatusOr<std::unique_ptr<HandshakeWatch>> none =
+      HandshakeWatch::Start(client_ctx_, plain, SecurityOptions::FilePermissions(), allowed_says.Sink());
+  ASSERT_TRUE(none.ok()) << none.status();
+  EXPECT_EQ(*none, nullptr);
+}
+
+// A client that trusts another server key: the server drops it mid-handshake, libzmq retries
+// every reconnect interval, and the watch says once that the handshake fails, asking about the
+// server key.
+TEST_F(SecureFarmTest, HandshakeWatchAsksAboutTheServerKeyOnce) {
+  Reports says;
+  ZmqSocket& c = clients_.emplace_back(MakeSocket(client_ctx_, SocketType::kDealer));
+  const SecurityOptions opts = SecurityOptions::CurveClient(allowed_, NewPair().public_z85);
+  absl::StatusOr<std::unique_ptr<HandshakeWatch>> watch = HandshakeWatch::Start(client_ctx_, c, opts, says.Sink());
+  ASSERT_TRUE(watch.ok()) << watch.status();
+  ASSERT_TRUE(ConfigureClient(c, endpoint_, opts).ok());
+  ASSERT_TRUE(WaitUntil([&] { return !says.lines().empty(); }, kSoon)) << "no report";
+  std::this_thread::sleep_for(kNothingWindow);  // libzmq's retries, each failing the same way
+  watch->reset();
+  const std::vector<std::string> lines = says.lines();
+  ASSERT_EQ(lines.size(), 1u) << lines.back();
+  EXPECT_NE(lines[0].find("the CURVE handshake with the coordinator at " + endpoint_ + " failed"), std::string::npos)
+      << lines[0];
+  EXPECT_NE(lines[0].find("server key"), std::string::npos) << lines[0];
+  EXPECT_EQ(zap_->stats().denied, 0u);  // never got as far as the allowlist
 }
 
 TEST_F(SecureFarmTest, GarbageHandshakeBytesDeliverNothingAndTheServerKeepsServing) {

@@ -169,19 +169,31 @@ BeamSearcher::BeamSearcher(KernelTask task, const UOp& optimizer_input, const Re
       ren_(&ren),
       settings_(settings),
       options_(std::move(options)),
+      root_(optimizer_input, ren, task_.codegen),
       actions_(BeamActions(settings_)),
       start_(Clock::now()) {
   base_.runs = options_.runs;
   base_.uops_max = settings_.uops_max;
   base_.timeout_s = settings_.timeout_sec;
-  Scheduler root(optimizer_input, *ren_, task_.codegen);
-  root.ConvertLoopToGlobal();
-  beam_.push_back({std::move(root), kInf});
+  root_.ConvertLoopToGlobal();
+  beam_.push_back({root_, kInf});
 }
 
 BeamSearcher::~BeamSearcher() = default;
 
 double BeamSearcher::elapsed_s() const { return SecondsSince(start_); }
+
+std::string BeamSearcher::KernelNameWith(const std::vector<Opt>& opts) const {
+  // A name the AST brings wins, as in ApplyOpts ("test" is KernelInfo's default: no name).
+  if (KernelInfo::IsKernelInfo(task_.ast.arg())) {
+    std::string own = KernelInfo::FromArg(task_.ast.arg()).name;
+    if (own != "test") return StripAnsi(own);
+  }
+  Scheduler k = root_;
+  for (const Opt& o : opts)
+    if (!k.ApplyOpt(o).ok()) return "";  // cannot happen for opts that were timed
+  return StripAnsi(k.KernelName());
+}
 
 void BeamSearcher::Report(BeamProgress::Phase phase, int cands, int timed) const {
   if (!options_.progress) return;
@@ -408,6 +420,7 @@ void BeamSearcher::Feed(const MeasureBatch& b) {
         result_.time_s = finalists_[winner].final_s;
         result_.samples_s = finalists_[winner].final_samples_s;
         result_.program_hash = finalists_[winner].program_hash;
+        result_.kernel_name = KernelNameWith(result_.opts);
       }
       best_s_ = result_.time_s;
       best_opts_ = result_.opts;

@@ -130,6 +130,10 @@ struct BeamResult {
   double time_s = kInf;   // its time in the final phase
   std::vector<double> samples_s;  // its runs in the final phase (empty: never re-measured)
   uint64_t program_hash = 0;  // the winner's program (different opt lists can make one program)
+  // The winner's kernel name as the engine will name its program (tinygrad's "r_16_16_4", or
+  // the AST's own KernelInfo name), without colors or the process-wide "n1" suffix; "" when
+  // nothing won.
+  std::string kernel_name;
   double noopt_s = kInf;  // the unoptimized kernel, final phase
   double heuristic_s = kInf;  // the heuristic's opts, final phase (kInf: none or it failed)
   std::vector<Finalist> finalists;
@@ -216,11 +220,14 @@ class BeamSearcher {
   void FeedConfirmation(const MeasureBatch& b);
   void Report(BeamProgress::Phase phase, int cands, int timed) const;
   double elapsed_s() const;
+  // The name of the kernel with `opts` applied (BeamResult::kernel_name).
+  std::string KernelNameWith(const std::vector<Opt>& opts) const;
 
   KernelTask task_;
   const Renderer* ren_;
   SearchSettings settings_;
   BeamOptions options_;
+  Scheduler root_;  // the optimizer's input with loops made global: every candidate starts here
   std::vector<Opt> actions_;
   std::chrono::steady_clock::time_point start_;
   MeasureOptions base_;  // every batch's options start from these

@@ -15,9 +15,11 @@
 #include "gtest/gtest.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/stable_hash.h"
+#include "tinygrad/codegen/opt/scheduler.h"
 #include "tinygrad/codegen/pipeline.h"
 #include "tinygrad/engine/device.h"
 #include "tinygrad/schedule/schedule.h"
+#include "tinygrad/uop/kernel_info.h"
 #include "tinygrad/workloads/workloads.h"
 
 namespace tg::autotune {
@@ -193,6 +195,38 @@ TEST(BeamSearchTest, FindsTheBestOnAFakeMeasurer) {
   EXPECT_GT(r->failed(), 0);
   EXPECT_EQ(r->candidates, r->timed + r->failed() + r->outcomes[static_cast<int>(Outcome::kDuplicate)]);
   EXPECT_GT(r->run_fraction(), 0);
+}
+
+// The name the engine's program gets when `ast` is lowered with `opts`, without colors (counts
+// reset first, so no "n1" suffix).
+std::string ProgramName(const UOp& ast, const std::vector<Opt>& opts) {
+  KernelInfo ki;
+  std::vector<Arg> args;
+  for (const Opt& o : opts) args.push_back(OptToArg(o));
+  ki.opts_to_apply = std::move(args);
+  ResetKernelNameCounts();
+  absl::StatusOr<ProgramSpec> p = GetProgram(ast.replace_arg(ki.ToArg()), Cpu());
+  TG_CHECK(p.ok()) << p.status();
+  return StripAnsi(p->name);
+}
+
+// The winner is named as its program will be (tinygrad's r_<sizes>), for the tuning record.
+TEST(BeamSearchTest, NamesTheWinnerAsItsProgram) {
+  FakeMeasurer m;
+  const KernelTask task = Task(MatmulKernel(64));
+  absl::StatusOr<BeamResult> r = BeamSearch(task, Cpu(), m, Width(2));
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->opts.size(), 2u) << Str(r->opts);
+  EXPECT_EQ(r->kernel_name, ProgramName(task.ast, r->opts));
+  EXPECT_TRUE(r->kernel_name.starts_with("r_")) << r->kernel_name;
+  EXPECT_EQ(r->kernel_name.find('\x1b'), std::string::npos) << "no colors";
+  EXPECT_NE(r->kernel_name, ProgramName(task.ast, {})) << "the winner's opts change the name";
+  // A kernel that brings its own name keeps it.
+  KernelInfo named{.name = "my_matmul"};
+  absl::StatusOr<BeamResult> own =
+      BeamSearch(Task(MatmulKernel(64).replace_arg(named.ToArg())), Cpu(), m, Width(2));
+  ASSERT_TRUE(own.ok()) << own.status();
+  EXPECT_EQ(own->kernel_name, "my_matmul");
 }
 
 // A final phase in which every finalist ran far slower than in the search was disturbed: it is

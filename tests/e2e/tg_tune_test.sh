@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # File: tests/e2e/tg_tune_test.sh
 # `tg tune` end to end (the tg binary's path in $1): a small matmul is tuned with BEAM=2 into a
-# fresh database (in-process, then on the default local farm), a second run answers from it,
+# fresh database (in-process, then on the default local farm), the records carry the kernels'
+# names (tg db show), a second run answers from it,
 # `tg run` then uses the tuned opts, and bad input exits 2 with a message.
 set -u
 source tests/tg_test_lib.sh
@@ -20,6 +21,11 @@ expect_in "$out/first.out" "kernel 1/1  finalists"
 expect_count "$out/first.out" '^kernel +baseline +heuristic +tuned +vs base +vs heur +cands +search +opts$' 1
 expect_count "$out/first.out" ' candidates, [0-9.]+ s\)$' 1
 [[ -s $db ]] || fail "no database file at $db"
+# The record carries the kernel's name, as the table printed it.
+first_name=$(grep -E '^kernel 1/1 .* -> ' "$out/first.out" | awk '{print $3}')
+[[ $first_name =~ ^r_[0-9_]+$ ]] || fail "in-process: kernel name '$first_name', want r_<sizes>"
+run show_first 0 db --db "$db" show ""
+expect_count "$out/show_first.out" "^kernel: +$first_name\$" 1
 
 # Second run (the default, a farm): answered from the database without starting one.
 BEAM_UPCAST_MAX=16 run second 0 tune matmul --m 32 --n 32 --k 32 --beam 2 --db "$db"
@@ -49,6 +55,12 @@ BEAM_UPCAST_MAX=16 run simd 0 tune matmul --m 32 --n 32 --k 32 --beam 2 --db "$d
 expect_count "$out/simd.out" '\(cached\)$' 0
 expect_in "$out/simd.jsonl" '"simd": true'
 expect_in "$out/simd.jsonl" '"compile_cpu_s": '  # where the search's thread time went
+# Records stored by the farm are named too: no blank "kernel:" in the database.
+simd_name=$(grep -E '^kernel 1/1 .* -> ' "$out/simd.out" | awk '{print $3}')
+run show_all 0 db --db "$db" show ""
+[[ -n $simd_name ]] && grep -qE "^kernel: +$simd_name\$" "$out/show_all.out" ||
+  fail "tg db show lacks the farm's kernel '$simd_name': $(grep '^kernel:' "$out/show_all.out")"
+expect_count "$out/show_all.out" '^kernel: *$' 0
 
 # tg run picks the tuned opts up from the default database (tune into it first).
 BEAM_UPCAST_MAX=16 run tune_default 0 tune matmul --m 32 --n 32 --k 32 --beam 2
@@ -70,6 +82,10 @@ run halfkey 2 tune matmul --bind tcp://127.0.0.1:1 --key k.key
 expect_in "$out/halfkey.err" "tg tune: --key requires --allow"
 run baddb 1 tune matmul --m 8 --n 8 --k 8 --db /proc/no/such/dir/t.db
 expect_count "$out/baddb.err" '^tg tune: ' 1
+# A --db in a folder that does not exist: an error naming the folder, and no folder made.
+run nodir 1 tune matmul --m 8 --n 8 --k 8 --db "$out/no/such/t.db"
+expect_in "$out/nodir.err" "its directory $out/no/such does not exist"
+[[ ! -e $out/no ]] || fail "tg tune --db made $out/no"
 run help 0 tune --help
 expect_in "$out/help.out" "Usage: tg tune [OPTIONS] WORKLOAD"
 expect_in "$out/help.out" "--insecure"

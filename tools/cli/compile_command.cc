@@ -87,7 +87,7 @@ int CompileWorkloadCommand(std::span<const std::string_view> args) {
 
   std::unique_ptr<autotune::TuningDb> db;
   if (!db_path.empty()) {
-    absl::StatusOr<std::unique_ptr<autotune::TuningDb>> opened = autotune::OpenTuningDb(db_path);
+    absl::StatusOr<std::unique_ptr<autotune::TuningDb>> opened = autotune::OpenTuningDb(db_path, autotune::DbCreate::kNothing);
     if (!opened.ok()) return Fail(absl::StrCat("opening ", db_path, ": ", opened.status().message()));
     db = *std::move(opened);
   }

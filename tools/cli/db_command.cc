@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -160,13 +161,15 @@ int Export(TuningDb& db, const std::string& out_path) {
   return kExitOk;
 }
 
-int Import(TuningDb& db, const std::string& path) {
+// Every line is read and checked before the database is opened (or made): a bad file leaves
+// nothing behind.
+int Import(const std::function<absl::StatusOr<std::unique_ptr<TuningDb>>()>& open_db,
+           const std::string& path) {
   std::ifstream in(path);
   if (!in) {
     std::fprintf(stderr, "tg db: cannot read %s\n", path.c_str());
     return kExitFailed;
   }
-  // Every line is read and checked before anything is written.
   std::vector<TuningRecord> records;
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
@@ -179,7 +182,9 @@ int Import(TuningDb& db, const std::string& path) {
     }
     records.push_back(std::move(*r));
   }
-  absl::StatusOr<int64_t> stored = db.PutAll(records);
+  absl::StatusOr<std::unique_ptr<TuningDb>> db = open_db();
+  if (!db.ok()) return Fail(db.status());
+  absl::StatusOr<int64_t> stored = (*db)->PutAll(records);
   if (!stored.ok()) return Fail(stored.status());
   std::printf("%zu records read, %lld stored (new or faster), %lld kept (stored one as fast)\n",
               records.size(), static_cast<long long>(*stored),
@@ -223,13 +228,26 @@ int DbCommand(std::span<const std::string_view> args) {
   gc->add_flag("--dry-run", dry_run, "only count what would go");
   if (std::optional<int> rc = ParseCommandLine(app, args)) return *rc;
 
-  if (location.empty()) location = autotune::DefaultTuningDbPath(GetConfig());
-  absl::StatusOr<std::unique_ptr<TuningDb>> db = autotune::OpenTuningDb(location);
+  // Only import stores: it may make the file (and, at the default location in the cache
+  // directory, that directory), never a folder of a path the user gave. The others read (or
+  // trim, gc) what exists and make nothing.
+  const bool default_location = location.empty();
+  if (default_location) location = autotune::DefaultTuningDbPath(GetConfig());
+  if (import->parsed()) {
+    return Import(
+        [&] {
+          return autotune::OpenTuningDb(location, default_location
+                                                      ? autotune::DbCreate::kFileAndDirectories
+                                                      : autotune::DbCreate::kFile);
+        },
+        in_path);
+  }
+  absl::StatusOr<std::unique_ptr<TuningDb>> db =
+      autotune::OpenTuningDb(location, autotune::DbCreate::kNothing);
   if (!db.ok()) return Fail(db.status());
   if (stats->parsed()) return Stats(**db);
   if (show->parsed()) return Show(**db, prefix);
   if (export_cmd->parsed()) return Export(**db, out_path);
-  if (import->parsed()) return Import(**db, in_path);
   TG_CHECK(gc->parsed()) << "require_subcommand(1) lets no other case through";
   return Gc(**db, dry_run);
 }

@@ -2,7 +2,8 @@
 # `tg db` against SQLite files: a fixture database (4 records, one of an old codegen version,
 # and 3 journal rows) is exported, imported into a fresh file, merged with better results,
 # and inspected with stats and show; gc drops the old record and the finished search's
-# journal; bad input fails clearly and imports nothing.
+# journal; bad input fails clearly and imports nothing; a database that does not exist is an
+# error for every command but import, and nothing is made for it.
 # Arguments: the tg binary, the tuning_db_fixture binary.
 set -u
 source tests/tg_test_lib.sh
@@ -67,8 +68,9 @@ c="$out/c.db"
 run import_bad 1 --db "$c" import "$out/bad.jsonl"
 expect_in "$out/import_bad.err" "bad.jsonl:4: bad JSON"
 expect_in "$out/import_bad.err" "nothing was imported"
-run stats_c 0 --db "$c" stats
-expect_in "$out/stats_c.out" "records: 0"
+[[ ! -e $c ]] || fail "a failed import made $c"
+run stats_c 1 --db "$c" stats
+expect_in "$out/stats_c.err" "tg db: tuning database $c does not exist"
 sed 's/"time_s":0.001,/"time_s":-1,/' "$out/a.jsonl" >"$out/neg.jsonl"
 run import_neg 1 --db "$c" import "$out/neg.jsonl"
 neg_line="$(grep -n '"time_s":-1,' "$out/neg.jsonl" | cut -d: -f1)"
@@ -89,9 +91,32 @@ expect_in "$out/stats_after_gc.out" "records: 3"
 expect_in "$out/stats_after_gc.out" "journal rows: 1"
 expect_not_in "$out/stats_after_gc.out" "0.0.9"
 
-# The default location (the cache directory) and usage errors.
+# A database that does not exist: the commands that read (or trim) it fail naming it and make
+# nothing, not even its folder; import makes the file but not a missing folder.
+missing_dir="$out/no/such/dir"
+for cmd in stats "show abc" export gc; do
+  name="missing_${cmd%% *}"
+  run "$name" 1 --db "$missing_dir/x.db" $cmd
+  expect_in "$out/$name.err" "tg db: tuning database $missing_dir/x.db does not exist"
+  run "${name}_here" 1 --db "sqlite:$out/missing.db" $cmd
+  expect_in "$out/${name}_here.err" "tuning database $out/missing.db does not exist"
+done
+[[ ! -e $out/no ]] || fail "a read-only command made $out/no"
+[[ ! -e $out/missing.db ]] || fail "a read-only command made $out/missing.db"
+run import_no_dir 1 --db "$missing_dir/x.db" import "$out/a.jsonl"
+expect_in "$out/import_no_dir.err" "its directory $missing_dir does not exist"
+[[ ! -e $out/no ]] || fail "import made $out/no"
+run import_new 0 --db "$out/new.db" import "$out/a.jsonl"
+expect_in "$out/import_new.out" "4 records read, 4 stored"
+
+# The default location (the cache directory, ours to make) and usage errors.
+run default_stats_none 1 stats
+expect_in "$out/default_stats_none.err" "tuning database $TG_CACHE_DIR/tuning.db does not exist"
+[[ ! -e $TG_CACHE_DIR ]] || fail "stats made the cache directory"
+run default_import 0 import "$out/a.jsonl"
 run default_stats 0 stats
 expect_in "$out/default_stats.out" "database: sqlite:$TG_CACHE_DIR/tuning.db"
+expect_in "$out/default_stats.out" "records: 4"
 run help 0 --help
 expect_in "$out/help.out" "Usage: tg db [OPTIONS] SUBCOMMAND"
 run no_cmd 2

@@ -104,7 +104,7 @@ absl::StatusOr<std::vector<autotune::KernelTuning>> FarmTuneKernels(const std::v
   ASSIGN_OR_RETURN(autotune::DeviceClass dc, autotune::DeviceClassFor(dev));
   std::unique_ptr<autotune::TuningDb> db;
   if (!topts.db.empty()) {
-    ASSIGN_OR_RETURN(db, autotune::OpenTuningDb(topts.db));
+    ASSIGN_OR_RETURN(db, autotune::OpenTuningDb(topts.db, topts.db_create));
   }
   autotune::SearchSettings settings = topts.settings;
   if (topts.beam > 0) settings.width = topts.beam;

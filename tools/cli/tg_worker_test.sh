@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs `tg worker` (tg binary in $1): usage errors, and a worker that starts and exits on SIGTERM.
+# Runs `tg worker` (tg binary in $1): usage errors, a worker that starts and exits on SIGTERM,
+# and one whose key a real coordinator (tg tune --bind tcp://... --key --allow) refuses.
 set -u
 source tests/tg_test_lib.sh
 
@@ -63,5 +64,39 @@ rc=$?
 [[ $rc -eq 0 ]] || { fail "simulated worker exited $rc after SIGTERM"; cat "$out/sim.err" >&2; }
 expect_in "$out/sim.err" "tg worker sh-worker: serving ipc://"
 rm -rf "$sock"
+
+# A worker whose key the coordinator's allowlist lacks says so, naming its key, once per
+# connection attempt, and keeps trying (a key allowed meanwhile gets in on the next attempt).
+export TG_CACHE_DIR="$out/cache"  # the compile caches of the coordinator, not the user's
+keys="$out/keys"
+mkdir -p "$keys/allowed.d"
+chmod 700 "$keys" "$keys/allowed.d"
+"$tg" keygen --dir "$keys" coordinator >/dev/null || fail "keygen coordinator"
+"$tg" keygen --dir "$keys/allowed.d" allowed >/dev/null || fail "keygen allowed"
+"$tg" keygen --dir "$keys" stranger >"$out/stranger.out" || fail "keygen stranger"
+stranger_pub=$(tail -n 1 "$out/stranger.out")
+"$tg" tune matmul --m 8 --n 8 --k 8 --beam 1 --db "$out/coord.db" --bind 'tcp://127.0.0.1:*' \
+  --key "$keys/coordinator.key" --allow "$keys/allowed.d" >"$out/coord.out" 2>"$out/coord.err" &
+coord=$!
+wait_for "the coordinator never said where workers connect" grep -q "farm: workers connect to tcp://" "$out/coord.out"
+ep=$(sed -n 's/^farm: workers connect to \(tcp:[^,]*\).*/\1/p' "$out/coord.out")
+# Short heartbeats: the worker gives up on the silent coordinator and reconnects after 5 x 100 ms
+# (libzmq never retries a refused handshake itself).
+"$tg" worker --connect "$ep" --key "$keys/stranger.key" --server-key "$keys/coordinator.pub" \
+  --simulate-device-ms 1 --children 1 --id refused --heartbeat-ms 100 \
+  >"$out/refused.out" 2>"$out/refused.err" &
+worker=$!
+refused_twice() { [[ $(grep -c "refused this worker's key" "$out/refused.err") -ge 2 ]]; }
+wait_for "the refused worker never named its key on a second connection attempt" refused_twice
+kill -TERM "$worker"
+wait "$worker"
+kill -TERM "$coord" 2>/dev/null
+wait "$coord" 2>/dev/null
+expect_in "$out/refused.err" "tg worker refused: the coordinator at $ep refused this worker's key $stranger_pub (ZAP status 400): is it in the coordinator's allowlist?"
+# At most one line per connection attempt: the first, then one per reconnect.
+refusals=$(grep -c "refused this worker's key" "$out/refused.err")
+reconnects=$(grep -c "reconnecting" "$out/refused.err")
+((refusals <= reconnects + 1)) ||
+  fail "$refusals refusal lines for $((reconnects + 1)) connection attempts: $(cat "$out/refused.err")"
 
 finish "tg worker"

@@ -66,13 +66,14 @@ std::string OptsText(const std::vector<Opt>& opts) {
   return parts.empty() ? "(none)" : absl::StrJoin(parts, " ");
 }
 
-// The kernel's name once `opts` are applied (tinygrad's naming: r/E, then the axis sizes).
+// The kernel's name once `opts` are applied (tinygrad's naming: r/E, then the axis sizes), for
+// records stored without one (by builds before kernel names were recorded).
 std::string TunedName(const UOp& ast, const Renderer& ren, const std::vector<Opt>& opts) {
   Scheduler k(ast, ren);
   k.ConvertLoopToGlobal();
   for (const Opt& o : opts)
     if (!k.ApplyOpt(o).ok()) break;
-  return StripAnsi(KernelInfo::FromArg(k.GetOptimizedAst().arg()).name);
+  return StripAnsi(k.KernelName());
 }
 
 // One line of progress, rewritten in place on a terminal.
@@ -210,6 +211,9 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
                                                   "gets a fixed time from its program (in-process too)");
   if (std::optional<int> rc = ParseCommandLine(app, args)) return *rc;
   TG_CHECK(w != nullptr && w->name == name) << "WORKLOAD was checked";
+  // A --db path is the user's: its file may be made, its folders are not (a typo would
+  // otherwise leave a new tree behind).
+  if (app.count("--db") > 0) topts.db_create = autotune::DbCreate::kFile;
   if (simd) {
     topts.settings.simd = true;
   }
@@ -297,7 +301,8 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
       std::fprintf(stderr, "tg tune: %s failed: %s\n", current.c_str(), t.status().ToString().c_str());
       return 1;
     }
-    std::string name = TunedName(kernels[i], (**dev).renderer(), t->record->opts);
+    std::string name = !t->record->kernel_name.empty() ? t->record->kernel_name
+                                                       : TunedName(kernels[i], (**dev).renderer(), t->record->opts);
     std::printf("%s %-28s %s -> %s%s\n", current.c_str(), name.c_str(),
                 Ms(t->record->heuristic_time_s.value_or(1e31)).c_str(), Ms(t->record->time_s).c_str(),
                 t->from_cache ? " (cached)" : absl::StrFormat(" (%lld candidates, %.1f s)",

@@ -559,25 +559,30 @@ absl::StatusOr<std::vector<UOp>> Scheduler::ApplyOptImpl(const Opt& opt, bool ap
   return ret;
 }
 
+std::string Scheduler::KernelName() const {
+  std::vector<UOp> specials;
+  for (const UOp& x : ast_.toposort())
+    if (x.op() == Ops::SPECIAL) specials.push_back(x);
+  std::sort(specials.begin(), specials.end(),
+            [](const UOp& a, const UOp& b) { return a.arg().str() < b.arg().str(); });
+  std::vector<std::string> parts{""};
+  for (const UOp& x : specials)
+    parts.push_back(Colored((x.vmax() + ConstValue(1)).repr(), x.arg().str()[0] == 'g' ? "blue" : "cyan"));
+  std::vector<UOp> rs = rngs();
+  std::vector<std::string> cs = colors();
+  for (size_t i = 0; i < rs.size(); ++i) parts.push_back(Colored(Render(Simplify(rs[i].src(0))), cs[i]));
+  std::string name = reduceop() ? "r" : "E";
+  std::string sep = Colored("_", "BLACK");
+  for (size_t i = 0; i < parts.size(); ++i) name += (i ? sep : "") + parts[i];
+  return name;
+}
+
 UOp Scheduler::GetOptimizedAst(std::optional<std::string> name_override) const {
   std::string name;
   if (name_override) {
     name = *name_override;
   } else {
-    std::vector<UOp> specials;
-    for (const UOp& x : ast_.toposort())
-      if (x.op() == Ops::SPECIAL) specials.push_back(x);
-    std::sort(specials.begin(), specials.end(),
-              [](const UOp& a, const UOp& b) { return a.arg().str() < b.arg().str(); });
-    std::vector<std::string> parts{""};
-    for (const UOp& x : specials)
-      parts.push_back(Colored((x.vmax() + ConstValue(1)).repr(), x.arg().str()[0] == 'g' ? "blue" : "cyan"));
-    std::vector<UOp> rs = rngs();
-    std::vector<std::string> cs = colors();
-    for (size_t i = 0; i < rs.size(); ++i) parts.push_back(Colored(Render(Simplify(rs[i].src(0))), cs[i]));
-    name = reduceop() ? "r" : "E";
-    std::string sep = Colored("_", "BLACK");
-    for (size_t i = 0; i < parts.size(); ++i) name += (i ? sep : "") + parts[i];
+    name = KernelName();
     std::string fn = KernelInfo{.name = name}.function_name();
     int cnt;
     {

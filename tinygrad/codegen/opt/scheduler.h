@@ -110,6 +110,10 @@ class Scheduler {
   // tinygrad's real_axis: the position in rngs() an opt's axis means (-1 for TC / no axis).
   absl::StatusOr<int> RealAxis(OptOps op, std::optional<int64_t> axis) const;
 
+  // tinygrad's name for the kernel as it stands ("r_16_16_4", colored): its kind (r: it
+  // reduces, E: elementwise), then the launch dims and the range sizes. Without the
+  // process-wide "n1" suffix GetOptimizedAst adds, so asking has no side effect.
+  std::string KernelName() const;
   // Names the kernel (unless `name_override`; counts names process-wide to suffix "n1", "n2",
   // ...), flattens ranges, and returns the SINK with KernelInfo{name, applied_opts,
   // dont_use_locals} and tag 1.
