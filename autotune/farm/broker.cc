@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
+#include <cmath>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -16,6 +18,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <tuple>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
@@ -49,22 +52,57 @@ struct Part {
   std::shared_ptr<Submission> sub;
   size_t offset = 0;
   size_t count = 0;
-  std::vector<std::string> lost_with;  // workers that died holding it, once per loss
+  // The principals (Principal()) of the workers that lost it, once per loss: each death or
+  // restart holding it, each deadline it missed. Two make it suspect (split, quarantine).
+  std::vector<std::string> lost_with;
+  int missed = 0;  // of those losses, missed deadlines
+  // Principals it goes to only when its class has no other worker alive: those it, or the
+  // part it was split from, was lost with.
+  std::vector<std::string> avoid;
+};
+
+// A job on a worker.
+struct InFlight {
+  std::shared_ptr<Part> part;
+  Clock::Duration budget{};  // JobTimeBudget: what it adds to the deadlines of the jobs next to it
+  Clock::TimePoint deadline;
+  int64_t extensions_left = 0;  // jobs sent after it that may still push its deadline back
 };
 
 struct Worker {
   std::string id;
+  std::string key;        // its CURVE key (the ZAP User-Id); "" without CURVE
+  std::string principal;  // Principal(id, key): who misses and evictions are counted against
   codec::Hello hello;
   std::string device_class;
   int credits = 0;
-  absl::flat_hash_map<uint64_t, std::shared_ptr<Part>> in_flight;  // by job id
-  absl::flat_hash_set<uint64_t> tasks;                             // digests it has
+  absl::flat_hash_map<uint64_t, InFlight> in_flight;  // by job id
+  // Jobs requeued past their deadline: their slots stay taken until the late answers come.
+  absl::flat_hash_set<uint64_t> overdue;
+  absl::flat_hash_set<uint64_t> tasks;  // digests it has
   Clock::TimePoint last_seen;
   int64_t jobs = 0, errors = 0, lost = 0;
 };
 
 // Tasks a worker keeps at least (protocol): forget ours before it forgets its own.
 constexpr size_t kTasksPerWorker = 64;
+// FarmStatus::evicted keeps the latest this many.
+constexpr size_t kEvictedListed = 64;
+
+// Whom a worker's misses count against: its key when CURVE authenticated it (a new id does
+// not start it afresh), else its id.
+std::string Principal(const std::string& id, const std::string& key) {
+  return key.empty() ? absl::StrCat("id:", id) : absl::StrCat("key:", key);
+}
+
+// t + d, saturating (d >= 0): deadlines add up budgets of up to kMaxJobBudget each.
+Clock::TimePoint Later(Clock::TimePoint t, Clock::Duration d) {
+  return t > Clock::TimePoint::max() - d ? Clock::TimePoint::max() : t + d;
+}
+
+bool Contains(const std::vector<std::string>& v, const std::string& x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
 
 }  // namespace
 
@@ -87,6 +125,9 @@ struct Broker::State {
   std::map<std::string, Worker> workers;
   // Jobs lost by each worker id, across its restarts.
   absl::flat_hash_map<std::string, int64_t> losses;
+  // Deadlines missed by each principal, and those evicted for it (for the broker's life).
+  absl::flat_hash_map<std::string, int64_t> misses;
+  absl::flat_hash_set<std::string> evicted;
   uint64_t next_job_id = 1;
   uint64_t heartbeat_seq = 0;
   FarmStatus counters;  // only the counter fields are used
@@ -134,33 +175,51 @@ struct Broker::State {
     }
   }
 
-  // `w` died (or restarted) holding its in-flight parts: requeue them, splitting or
-  // quarantining those that have now been lost with two workers.
-  void LoseJobs(Worker& w, bool blame) {
-    for (auto& [job_id, part] : w.in_flight) {
-      ++w.lost;
-      if (blame) ++losses[w.id];
-      if (part->sub->finished) continue;
-      // Every loss counts (a worker restarted under its old id may lose it twice).
-      if (blame) part->lost_with.push_back(w.id);
-      ++counters.requeued;
-      if (part->lost_with.size() < 2) {
-        queue.push_front(part);
-      } else if (part->count > 1) {
-        // One of its candidates may be what kills workers: find it by sending each alone.
-        for (size_t i = part->count; i-- > 0;)
-          queue.push_front(std::make_shared<Part>(Part{.sub = part->sub, .offset = part->offset + i, .count = 1}));
-      } else {
-        ++counters.poisoned;
-        CandidateResult r;
+  // `part` left worker `w` unanswered: requeued, or (lost with two workers, `blame` counting
+  // this one) split or quarantined. `missed`: it held the part past its deadline.
+  void Requeue(const std::shared_ptr<Part>& part, const Worker& w, bool blame, bool missed) {
+    if (part->sub->finished) return;
+    ++counters.requeued;
+    if (blame) {
+      // Every loss counts (a worker restarted under its old id may lose it twice: the only
+      // worker of a class must still get rid of a candidate that kills it).
+      part->lost_with.push_back(w.principal);
+      if (missed) ++part->missed;
+      if (!Contains(part->avoid, w.principal)) part->avoid.push_back(w.principal);
+    }
+    if (part->lost_with.size() < 2) {
+      queue.push_front(part);
+    } else if (part->count > 1) {
+      // One of its candidates may be what kills (or hangs) workers: find it by sending each alone.
+      for (size_t i = part->count; i-- > 0;)
+        queue.push_front(std::make_shared<Part>(
+            Part{.sub = part->sub, .offset = part->offset + i, .count = 1, .avoid = part->avoid}));
+    } else {
+      ++counters.poisoned;
+      CandidateResult r;
+      if (part->missed == 0) {
         r.outcome = Outcome::kWorkerLost;
         r.error = "poison: killed 2 workers";
-        std::vector<CandidateResult> rs;
-        rs.push_back(std::move(r));
-        Complete(*part, std::move(rs), MeasuredBy{}, 0, 0);
+      } else {
+        r.outcome = Outcome::kTimeout;
+        r.error = part->missed == 2 ? "poison: held past its deadline by 2 workers"
+                                    : "poison: killed 1 worker, held past its deadline by another";
       }
+      std::vector<CandidateResult> rs;
+      rs.push_back(std::move(r));
+      Complete(*part, std::move(rs), MeasuredBy{}, 0, 0);
+    }
+  }
+
+  // `w` died (or restarted) holding its in-flight parts: requeue them.
+  void LoseJobs(Worker& w, bool blame) {
+    for (auto& [job_id, f] : w.in_flight) {
+      ++w.lost;
+      if (blame) ++losses[w.id];
+      Requeue(f.part, w, blame, /*missed=*/false);
     }
     w.in_flight.clear();
+    w.overdue.clear();
     w.credits = 0;
   }
 
@@ -173,11 +232,59 @@ struct Broker::State {
   }
 
   void AddCredits(Worker& w, int n) {
-    const int cap = static_cast<int>(w.hello.capacity) - static_cast<int>(w.in_flight.size());
+    const int cap = static_cast<int>(w.hello.capacity) - static_cast<int>(w.in_flight.size() + w.overdue.size());
     w.credits = std::clamp(w.credits + n, 0, std::max(cap, 0));
   }
 
-  void OnHello(const std::string& id, codec::Hello h) {
+  std::string EvictionReason(const std::string& principal) const {
+    auto it = misses.find(principal);
+    return absl::StrCat("evicted: held ", it == misses.end() ? 0 : it->second,
+                        " jobs past their deadline; this coordinator takes no more work from ",
+                        absl::StartsWith(principal, "key:") ? "this key" : "this worker id");
+  }
+
+  // Every worker of `principal` gets Bye and loses its jobs (requeued, not held against them:
+  // they are not late yet); its Hellos get Bye from now on.
+  void Evict(const std::string& principal) {
+    evicted.insert(principal);
+    std::vector<std::string> ids;
+    for (const auto& [id, w] : workers)
+      if (w.principal == principal) ids.push_back(id);
+    const std::string reason = EvictionReason(principal);
+    for (const std::string& id : ids) {
+      const Worker& w = workers.at(id);
+      ++counters.evicted_workers;
+      if (counters.evicted.size() >= kEvictedListed) counters.evicted.erase(counters.evicted.begin());
+      counters.evicted.push_back(
+          EvictedWorker{.id = id, .host = w.hello.host, .key = w.key, .deadline_misses = misses[principal]});
+      SendTo(id, codec::Bye{.reason = reason});
+      RemoveWorker(id, /*blame=*/false);
+    }
+  }
+
+  // Requeues every job past its deadline (the worker keeps the slot), then evicts the
+  // principals that have missed too many.
+  void CheckDeadlines(Clock::TimePoint now) {
+    std::vector<std::string> evict;
+    for (auto& [id, w] : workers) {
+      std::vector<uint64_t> late;
+      for (const auto& [job_id, f] : w.in_flight)
+        if (now > f.deadline) late.push_back(job_id);
+      if (late.empty()) continue;
+      std::sort(late.begin(), late.end());  // requeued in a fixed order
+      for (uint64_t job_id : late) {
+        auto node = w.in_flight.extract(job_id);
+        w.overdue.insert(job_id);
+        ++counters.deadline_misses;
+        ++misses[w.principal];
+        Requeue(node.mapped().part, w, /*blame=*/true, /*missed=*/true);
+      }
+      if (misses[w.principal] >= opt.evict_after_misses && !Contains(evict, w.principal)) evict.push_back(w.principal);
+    }
+    for (const std::string& p : evict) Evict(p);
+  }
+
+  void OnHello(const std::string& id, const std::string& key, codec::Hello h) {
     if (h.protocol_version != codec::kProtocolVersion) {
       ++counters.rejected_hellos;
       SendTo(id, codec::Bye{.reason = absl::StrCat("protocol version ", h.protocol_version,
@@ -186,10 +293,19 @@ struct Broker::State {
       RemoveWorker(id, /*blame=*/false);
       return;
     }
+    const std::string principal = Principal(id, key);
+    if (evicted.contains(principal)) {
+      ++counters.evicted_hellos;
+      SendTo(id, codec::Bye{.reason = EvictionReason(principal)});
+      RemoveWorker(id, /*blame=*/false);
+      return;
+    }
     // A Hello from a known worker: it restarted, and what it held is gone.
     RemoveWorker(id, /*blame=*/true);
     Worker& w = workers[id];
     w.id = id;
+    w.key = key;
+    w.principal = principal;
     w.device_class = h.device.Digest();
     w.hello = std::move(h);
     w.last_seen = clock->Now();
@@ -199,11 +315,13 @@ struct Broker::State {
   void OnResult(Worker& w, codec::MeasureResult r) {
     auto it = w.in_flight.find(r.job_id);
     if (it == w.in_flight.end()) {
+      // A duplicate, or the late answer to a job requeued past its deadline (its slot is free again).
+      w.overdue.erase(r.job_id);
       ++counters.dropped_results;
       AddCredits(w, 1);
       return;
     }
-    std::shared_ptr<Part> part = std::move(it->second);
+    std::shared_ptr<Part> part = std::move(it->second.part);
     w.in_flight.erase(it);
     AddCredits(w, 1);
     if (!r.status.ok()) {
@@ -232,12 +350,12 @@ struct Broker::State {
              r.batch.prepare_wall_s, r.batch.run_wall_s);
   }
 
-  void OnMessage(net::Frames frames) {
+  void OnMessage(net::Frames frames, const net::PeerInfo& peer) {
     if (frames.size() != 2) return;
     const std::string& id = frames[0];
     absl::StatusOr<codec::FarmMessage> m = codec::DecodeFarmMessage(frames[1]);
     if (!m.ok()) return;  // garbage from an authenticated peer: ignore it
-    if (auto* h = std::get_if<codec::Hello>(&*m)) return OnHello(id, std::move(*h));
+    if (auto* h = std::get_if<codec::Hello>(&*m)) return OnHello(id, peer.user_id, std::move(*h));
     auto it = workers.find(id);
     if (it == workers.end()) {
       // Declared dead (or never said Hello): it says Hello again once it notices our silence.
@@ -276,8 +394,32 @@ struct Broker::State {
     }
     ++counters.jobs_sent;
     --w.credits;
-    w.in_flight.emplace(req.job_id, part);
+    // The deadline (broker.h): its own budget, and those of the jobs it may wait behind: the
+    // ones the worker holds now, and (up to a limit) the ones sent after it.
+    const int64_t capacity = std::max<int64_t>(w.hello.capacity, 1);
+    const Clock::Duration budget = JobTimeBudget(sub.job.options, part->count,
+                                                 static_cast<int>(std::min<int64_t>(capacity, INT_MAX)), opt.worker_limits);
+    Clock::TimePoint deadline = Later(clock->Now(), opt.job_slack + budget);
+    for (auto& [id, f] : w.in_flight) {
+      deadline = Later(deadline, f.budget);
+      if (f.extensions_left > 0) {
+        f.deadline = Later(f.deadline, budget);
+        --f.extensions_left;
+      }
+    }
+    w.in_flight.emplace(req.job_id, InFlight{.part = part,
+                                             .budget = budget,
+                                             .deadline = deadline,
+                                             .extensions_left = 2 * capacity * static_cast<int64_t>(part->count + 1)});
     return true;
+  }
+
+  // Whether `part` should rather not go to `w`: it was lost with w's principal.
+  static bool Avoids(const Part& part, const Worker& w) { return Contains(part.avoid, w.principal); }
+
+  int64_t MissesOf(const Worker& w) const {
+    auto it = misses.find(w.principal);
+    return it == misses.end() ? 0 : it->second;
   }
 
   void Dispatch() {
@@ -290,26 +432,24 @@ struct Broker::State {
         it = queue.erase(it);
         continue;
       }
-      // The worker of the class with the most free slots (spreads jobs over the farm). A job
-      // lost before goes to the worker that lost the fewest jobs, so that a worker being
-      // killed for unrelated reasons does not make it poison by accident.
+      // The worker of the class with the most free slots (spreads jobs over the farm), among
+      // those that missed the fewest deadlines. A job lost before goes to a worker it was not
+      // lost with (waiting for one's slot if need be: a hostile worker must not get it twice),
+      // else to the worker that lost the fewest jobs, so that a worker being killed for
+      // unrelated reasons does not make it poison by accident.
       Worker* best = nullptr;
       const bool was_lost = !part->lost_with.empty();
+      bool fresh_alive = false;  // a worker of its class it was not lost with
+      auto rank = [&](const Worker& w) {
+        return std::make_tuple(Avoids(*part, w), MissesOf(w), was_lost ? losses[w.id] : 0, -w.credits);
+      };
       for (auto& [id, w] : workers) {
-        if (w.credits <= 0 || w.device_class != part->sub->job.device_class) continue;
-        if (best == nullptr) {
-          best = &w;
-          continue;
-        }
-        if (was_lost) {
-          const int64_t lw = losses[w.id], lb = losses[best->id];
-          if (lw != lb) {
-            if (lw < lb) best = &w;
-            continue;
-          }
-        }
-        if (w.credits > best->credits) best = &w;
+        if (w.device_class != part->sub->job.device_class) continue;
+        fresh_alive = fresh_alive || !Avoids(*part, w);
+        if (w.credits <= 0) continue;
+        if (best == nullptr || rank(w) < rank(*best)) best = &w;
       }
+      if (best != nullptr && Avoids(*part, *best) && fresh_alive) best = nullptr;
       if (best == nullptr) {
         ++it;
         continue;
@@ -362,7 +502,9 @@ struct Broker::State {
                                        .last_seen_s = clock->SecondsSince(w.last_seen),
                                        .jobs = w.jobs,
                                        .errors = w.errors,
-                                       .lost = w.lost});
+                                       .lost = w.lost,
+                                       .deadline_misses = MissesOf(w),
+                                       .overdue = static_cast<int>(w.overdue.size())});
       FarmStatus::ClassQueue& c = classes[w.device_class];
       c.device_class = w.device_class;
       ++c.workers;
@@ -414,7 +556,7 @@ struct Broker::State {
           if (!f->empty() && workers.contains((*f)[0])) RemoveWorker((*f)[0], /*blame=*/false);
           continue;
         }
-        OnMessage(*std::move(f));
+        OnMessage(*std::move(f), peer);
       }
       if (status.is_open()) {
         while (true) {
@@ -428,6 +570,7 @@ struct Broker::State {
         Heartbeats(now);
         next_hb = now + opt.heartbeat;
       }
+      CheckDeadlines(now);
       Dispatch();
       auto done = std::move(completions);
       completions.clear();
@@ -444,7 +587,7 @@ struct Broker::State {
       };
       for (const auto& p : queue) cancel(p);
       for (auto& [id, w] : workers)
-        for (auto& [job, p] : w.in_flight) cancel(p);
+        for (auto& [job, f] : w.in_flight) cancel(f.part);
       queue.clear();
       workers.clear();
       stopped = true;
@@ -463,26 +606,41 @@ std::string FormatFarmStatus(const FarmStatus& s) {
   for (const WorkerStatus& w : s.workers)
     absl::StrAppendFormat(&out,
                           "  %-24s host=%s class=%s slots=%d in_flight=%d credits=%d jobs=%d errors=%d lost=%d "
-                          "seen=%.1fs ago | %s\n",
-                          w.id, w.host.empty() ? "?" : w.host, w.device_class, w.capacity, w.in_flight, w.credits, w.jobs, w.errors, w.lost,
-                          w.last_seen_s, w.device);
+                          "deadline_misses=%d overdue=%d seen=%.1fs ago | %s\n",
+                          w.id, w.host.empty() ? "?" : w.host, w.device_class, w.capacity, w.in_flight, w.credits, w.jobs,
+                          w.errors, w.lost, w.deadline_misses, w.overdue, w.last_seen_s, w.device);
   absl::StrAppendFormat(&out, "device classes: %d\n", s.classes.size());
   for (const FarmStatus::ClassQueue& c : s.classes)
     absl::StrAppendFormat(&out, "  %s workers=%d slots=%d queued=%d in_flight=%d\n", c.device_class, c.workers,
                           c.slots, c.queued, c.in_flight);
+  if (!s.evicted.empty()) {
+    absl::StrAppendFormat(&out, "evicted (missed deadlines): %d\n", s.evicted.size());
+    for (const EvictedWorker& e : s.evicted)
+      absl::StrAppendFormat(&out, "  %-24s host=%s deadline_misses=%d key=%s\n", e.id, e.host.empty() ? "?" : e.host,
+                            e.deadline_misses, e.key.empty() ? "-" : e.key);
+  }
   absl::StrAppendFormat(&out,
                         "jobs: submitted=%d completed=%d pending=%d sent=%d results=%d\n"
                         "errors: job_errors=%d dropped_results=%d requeued=%d task_resends=%d poisoned=%d "
-                        "dead_workers=%d rejected_hellos=%d revoked_messages=%d\nbroker cpu: %.3fs\n",
+                        "dead_workers=%d rejected_hellos=%d revoked_messages=%d\n"
+                        "deadlines: deadline_misses=%d evicted_workers=%d evicted_hellos=%d\nbroker cpu: %.3fs\n",
                         s.submitted, s.completed, s.pending, s.jobs_sent, s.results, s.job_errors,
                         s.dropped_results, s.requeued, s.task_resends, s.poisoned, s.dead_workers,
-                        s.rejected_hellos, s.revoked_messages, s.broker_cpu_s);
+                        s.rejected_hellos, s.revoked_messages, s.deadline_misses, s.evicted_workers,
+                        s.evicted_hellos, s.broker_cpu_s);
   return out;
 }
 
 absl::StatusOr<std::unique_ptr<Broker>> Broker::Start(BrokerOptions options) {
   if (options.heartbeat <= std::chrono::milliseconds(0) || options.dead_after < 1)
     return absl::InvalidArgumentError("farm broker: heartbeat must be > 0 and dead_after >= 1");
+  if (options.job_slack < std::chrono::milliseconds(0) || options.evict_after_misses < 1)
+    return absl::InvalidArgumentError("farm broker: job_slack must be >= 0 and evict_after_misses >= 1");
+  for (auto floor : {options.worker_limits.prepare_floor, options.worker_limits.run_floor,
+                     options.worker_limits.child_start}) {
+    if (!(floor.count() >= 0) || !std::isfinite(floor.count()))
+      return absl::InvalidArgumentError("farm broker: worker_limits must be finite and >= 0");
+  }
   auto st = std::make_unique<State>();
   st->opt = std::move(options);
   if (st->opt.clock != nullptr) st->clock = st->opt.clock;

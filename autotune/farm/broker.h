@@ -14,12 +14,47 @@
 //   Hello again = restarted) is dead and its in-flight jobs are requeued to other workers;
 // - exactly-once: a result is accepted only for a job in flight on exactly that worker; any
 //   other (a duplicate, a late answer from a worker declared dead) is dropped and counted;
-// - poison quarantine: a job lost with two workers is split into single-candidate jobs; a single
-//   candidate lost with two workers is answered as Outcome::kWorkerLost with error
-//   "poison: killed 2 workers" and never sent again;
+// - a deadline per job on its worker (below): past it the job is requeued and the worker keeps
+//   the slot until its late answer comes (dropped, as a duplicate); a worker that misses
+//   `evict_after_misses` deadlines is evicted;
+// - poison quarantine: a job lost twice (its worker died or restarted holding it, or held it
+//   past its deadline) is split into single-candidate jobs; a single candidate lost twice is
+//   answered as Outcome::kWorkerLost with error "poison: killed 2 workers" (Outcome::kTimeout,
+//   "poison: ... past its deadline", when a deadline was missed) and never sent again. A job
+//   lost before is not sent to a worker it was lost with (by key, else id; a split inherits
+//   its parent's) while a worker of its class it was not lost with is alive: it waits for
+//   that one's free slot instead. So one hostile worker cannot make an honest candidate
+//   poison while its class has another worker alive; two with different keys can, as two
+//   honest workers killed by it would (and so can the only worker of a class);
 // - Bye to every worker on shutdown.
 // All sockets live on the broker's own thread; Submit and Status are thread-safe. Completion
 // callbacks run on the broker thread and must not block.
+//
+// Job deadlines. A job sent to worker W at time T is due at
+//   T + job_slack + JobTimeBudget(job) + sum of JobTimeBudget(j) over the jobs j it may wait
+//   behind on W,
+// JobTimeBudget (job_deadline.h) being the longest an honest worker, alone with the job, can
+// take under the limits it enforces itself (the job's options: compile budget, runs times the
+// run deadline, per candidate, plus re-running each candidate alone after a crash; and
+// worker_limits). The jobs it may wait behind are those W held when it was sent and those sent
+// to W while it is held: they can take the device or a child first. At most
+// 2 x capacity x (candidates + 1) of the later ones count (each of its child jobs waits behind
+// at most capacity - 1 others for a child and for the device), so a worker that answers every
+// other job at once cannot hold one job for ever. An honest worker answers before (it kills
+// what overruns and answers kTimeout), so a miss is the worker's fault, never the job's
+// duration. Deadlines run on `clock` and are checked at least once per heartbeat interval.
+//
+// Past its deadline a job is requeued (counted in deadline_misses and requeued) and counts as
+// lost with that worker for the poison rule: a candidate that hangs workers beyond their own
+// limits (a GPU that never comes back) is quarantined like one that kills them. The worker
+// keeps the slot (no new job in its place) until the late answer comes, which is dropped
+// (dropped_results). Misses are counted per principal: the worker's CURVE key (the ZAP
+// User-Id), or its id where there is none. A principal at `evict_after_misses` is evicted for
+// the broker's life: each of its workers gets Bye (reason "evicted: ..."), its jobs are
+// requeued, and a Hello from it (a reconnect, a restart, another id under the same key) is
+// answered with Bye (evicted_hellos). Between misses it gets jobs only when no worker of its
+// class with fewer misses has a free slot. Without CURVE a new id starts clean: only keys
+// make a penalty stick (so give each worker its own key, as README's farm section does).
 //
 // A second, optional REP socket (BrokerOptions::status_endpoint) answers any request with
 // FormatFarmStatus(Status()) as text: what `tg farm status --connect` prints.
@@ -41,6 +76,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "autotune/farm/job_deadline.h"
 #include "autotune/measure/measurer.h"
 #include "autotune/net/secure_endpoint.h"
 #include "tinygrad/base/clock.h"
@@ -60,6 +96,11 @@ struct BrokerOptions {
   // Where the sockets live: a CURVE server's ZapHandler must run on this context. Null: the
   // broker makes its own.
   net::ZmqContext* context = nullptr;
+  // Job deadlines (above): the limits the workers enforce, the slack on top of the bound (the
+  // answer's way back, a busy worker's socket loop), and the misses that evict a worker.
+  WorkerTimeLimits worker_limits;
+  std::chrono::milliseconds job_slack{30000};
+  int evict_after_misses = 3;
 };
 
 // One batch of candidates of one kernel for one device class.
@@ -91,6 +132,16 @@ struct WorkerStatus {
   int64_t jobs = 0;                   // results accepted
   int64_t errors = 0;                 // jobs that failed as a whole
   int64_t lost = 0;                   // jobs requeued because it died or restarted
+  int64_t deadline_misses = 0;        // of its principal (key, else id): what eviction counts
+  int overdue = 0;                    // jobs it holds past their deadline (requeued; its slots)
+};
+
+// A worker evicted for missing deadlines (BrokerOptions::evict_after_misses).
+struct EvictedWorker {
+  std::string id;
+  std::string host;
+  std::string key;                    // its CURVE key (Z85); "" without CURVE
+  int64_t deadline_misses = 0;
 };
 
 struct FarmStatus {
@@ -103,19 +154,23 @@ struct FarmStatus {
     int in_flight = 0;
   };
   std::vector<ClassQueue> classes;    // every class with workers or queued jobs
+  std::vector<EvictedWorker> evicted; // in the order they were evicted
   int64_t submitted = 0;              // FarmJobs submitted
   int64_t completed = 0;              // FarmJobs answered
   int64_t pending = 0;                // FarmJobs not answered yet
   int64_t jobs_sent = 0;              // MeasureRequests sent (resends included)
   int64_t results = 0;                // MeasureResults accepted
-  int64_t dropped_results = 0;        // duplicates and results not expected from their sender
-  int64_t requeued = 0;               // jobs requeued after a worker died
+  int64_t dropped_results = 0;        // duplicates, late answers and results not expected from their sender
+  int64_t requeued = 0;               // jobs requeued after a worker died or missed their deadline
   int64_t task_resends = 0;           // "unknown task" answers
   int64_t job_errors = 0;             // jobs that failed as a whole
   int64_t poisoned = 0;               // candidates quarantined as poison
   int64_t dead_workers = 0;           // workers declared dead
   int64_t rejected_hellos = 0;        // wrong protocol version
   int64_t revoked_messages = 0;       // from a peer whose key was revoked after its handshake
+  int64_t deadline_misses = 0;        // jobs a worker held past their deadline
+  int64_t evicted_workers = 0;        // workers evicted for missing deadlines
+  int64_t evicted_hellos = 0;         // Hellos from an evicted principal, answered with Bye
   double broker_cpu_s = 0;            // CPU time of the broker thread so far (its overhead)
 };
 

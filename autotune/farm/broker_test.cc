@@ -1,6 +1,7 @@
 // File: autotune/farm/broker_test.cc
 // The broker against scripted in-test workers: dispatch, device classes, task resends,
-// duplicates, silent and killed workers, restarts, poison, protocol version, Bye, status.
+// duplicates, silent and killed workers, restarts, poison, protocol version, Bye, status, job
+// deadlines and eviction.
 //
 // Broker and workers share a scripted clock (clock_) that moves only when a test advances it:
 // no worker is declared dead, and nobody re-Hellos, because a loaded machine was slow. The
@@ -15,6 +16,7 @@
 #include <filesystem>
 #include <future>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -105,15 +107,72 @@ class BrokerTest : public ::testing::Test {
   // `live` (which heartbeats on the same clock) at the new time: the broker's liveness check
   // at that time has then run too (it runs in the pass that reads the message, or an earlier
   // one at the same time, under the lock Status takes).
-  void Beat(milliseconds hb, const std::string& live) {
+  void Beat(Clock::Duration hb, const std::string& live) { ASSERT_NO_FATAL_FAILURE(BeatAll(hb, {live})); }
+  // The same, hearing each of `live` (so that none lags behind enough to be declared dead).
+  void BeatAll(Clock::Duration hb, const std::vector<std::string>& live) {
     clock_.Advance(hb);
-    ASSERT_TRUE(WaitUntil([&] {
-      for (const WorkerStatus& w : broker_->Status().workers)
-        if (w.id == live) return w.last_seen_s == 0;
-      return false;
-    })) << "the broker never heard " << live << " after the clock moved on";
+    for (const std::string& id : live) {
+      ASSERT_TRUE(WaitUntil([&] {
+        for (const WorkerStatus& w : broker_->Status().workers)
+          if (w.id == id) return w.last_seen_s == 0;
+        return false;
+      })) << "the broker never heard " << id << " after the clock moved on";
+    }
   }
   int64_t DeadWorkers() { return broker_->Status().dead_workers; }
+
+  // ** job deadlines: jobs whose budget is a couple of seconds of scripted time **
+  static constexpr milliseconds kHb{100};
+  static constexpr milliseconds kSlack{500};
+  static WorkerTimeLimits FastLimits() {
+    return {.prepare_floor = std::chrono::duration<double>(0.2),
+            .run_floor = std::chrono::duration<double>(0.05),
+            .child_start = std::chrono::duration<double>(0.1)};
+  }
+  void StartDeadlineBroker(int evict_after_misses) {
+    clock_in_use_ = &clock_;
+    auto b = Broker::Start({.endpoint = absl::StrCat("ipc://", dir_, "/farm"),
+                            .status_endpoint = absl::StrCat("ipc://", dir_, "/status"),
+                            .heartbeat = kHb,
+                            .clock = &clock_,
+                            .context = &ctx_,
+                            .worker_limits = FastLimits(),
+                            .job_slack = kSlack,
+                            .evict_after_misses = evict_after_misses});
+    ASSERT_TRUE(b.ok()) << b.status();
+    broker_ = *std::move(b);
+  }
+  // A job of n candidates with a 0.1 s timeout and one run: JobTimeBudget 1.85 s for one.
+  FarmJob SmallJob(int n, int base = 0) {
+    FarmJob j = Job(n, base);
+    j.options.timeout_s = 0.1;
+    j.options.runs = 1;
+    return j;
+  }
+  static Clock::Duration Budget(const FarmJob& job, int capacity) {
+    return JobTimeBudget(job.options, job.candidates.size(), capacity, FastLimits());
+  }
+  // Moves the scripted clock on to `target` (a heartbeat or more ahead) in steps of one to two
+  // heartbeats, each heard from every worker in `live`: the broker has checked its deadlines at
+  // `target`.
+  void AdvanceTo(Clock::TimePoint target, const std::vector<std::string>& live) {
+    ASSERT_GE(target - clock_.Now(), Clock::Duration(kHb));
+    while (target - clock_.Now() >= 2 * kHb) ASSERT_NO_FATAL_FAILURE(BeatAll(kHb, live));
+    ASSERT_NO_FATAL_FAILURE(BeatAll(target - clock_.Now(), live));
+  }
+  // `f` finishes with the fake measurement of `job`, each candidate measured by `worker`.
+  static void ExpectDoneBy(std::future<absl::StatusOr<JobResult>>& f, const FarmJob& job, const std::string& worker) {
+    ASSERT_EQ(f.wait_for(kTestWaitLimit), std::future_status::ready) << "the job never finished";
+    absl::StatusOr<JobResult> r = f.get();
+    ASSERT_TRUE(r.ok()) << r.status();
+    ExpectFake(job, *r);
+    for (const MeasuredBy& m : r->measured_by) EXPECT_EQ(m.worker, worker);
+  }
+  static std::optional<WorkerStatus> FindWorker(const FarmStatus& s, const std::string& id) {
+    for (const WorkerStatus& w : s.workers)
+      if (w.id == id) return w;
+    return std::nullopt;
+  }
 
   FakeClock clock_;
   Clock* clock_in_use_ = &clock_;
@@ -395,6 +454,202 @@ TEST_F(BrokerTest, CutsOffAWorkerWhoseKeyIsRevoked) {
   broker_.reset();
   workers_.clear();
   (*zap)->Stop();
+}
+
+// ** job deadlines **
+
+// A worker that heartbeats but never answers (issue 16): its job is due JobTimeBudget + slack
+// after it was sent, not a moment earlier; then it goes to the honest worker, and the silent
+// one's answer, when it comes at last, is dropped and frees its slot.
+TEST_F(BrokerTest, ASilentWorkersJobGoesToAnHonestOneAtItsDeadline) {
+  StartDeadlineBroker(/*evict_after_misses=*/3);
+  TestWorker& silent = AddWorker({.id = "a_silent", .capacity = 1, .heartbeat = kHb, .hold_answers = true});
+  ASSERT_TRUE(broker_->WaitForWorkers("", 1, kTestWaitLimit));
+  const Clock::TimePoint sent = clock_.Now();
+  FarmJob job = SmallJob(1);
+  auto f = broker_->Submit(job);
+  ASSERT_TRUE(WaitUntil([&] { return silent.received() == 1; })) << "the silent worker never got the job";
+  AddWorker({.id = "b_honest", .capacity = 1, .heartbeat = kHb});
+  ASSERT_TRUE(broker_->WaitForWorkers("", 2, kTestWaitLimit));
+
+  ASSERT_NO_FATAL_FAILURE(AdvanceTo(sent + kSlack + Budget(job, 1), {"a_silent", "b_honest"}));
+  FarmStatus s = broker_->Status();
+  EXPECT_EQ(s.deadline_misses, 0) << "requeued at its deadline, not after it";
+  EXPECT_EQ(s.jobs_sent, 1);
+  EXPECT_EQ(f.wait_for(milliseconds(0)), std::future_status::timeout);
+
+  ASSERT_NO_FATAL_FAILURE(BeatAll(kHb, {"a_silent", "b_honest"}));
+  ASSERT_NO_FATAL_FAILURE(ExpectDoneBy(f, job, "b_honest"));
+  s = broker_->Status();
+  EXPECT_EQ(s.deadline_misses, 1);
+  EXPECT_EQ(s.requeued, 1);
+  EXPECT_EQ(s.dead_workers, 0);
+  EXPECT_EQ(s.evicted_workers, 0);
+  EXPECT_EQ(s.poisoned, 0);
+  std::optional<WorkerStatus> w = FindWorker(s, "a_silent");
+  ASSERT_TRUE(w.has_value()) << "one miss does not evict";
+  EXPECT_EQ(w->deadline_misses, 1);
+  EXPECT_EQ(w->overdue, 1);
+  EXPECT_EQ(w->in_flight, 0);
+  EXPECT_EQ(w->credits, 0) << "its slot stays taken until it answers";
+  const std::string text = FormatFarmStatus(s);
+  EXPECT_NE(text.find("deadline_misses=1 overdue=1"), std::string::npos) << text;
+  EXPECT_NE(text.find("deadlines: deadline_misses=1 evicted_workers=0"), std::string::npos) << text;
+
+  // At last it answers: dropped as a duplicate would be, and its slot is free again.
+  silent.SetHolding(false);
+  ASSERT_TRUE(WaitUntil([&] { return broker_->Status().dropped_results == 1; })) << "the late answer never came";
+  s = broker_->Status();
+  EXPECT_EQ(s.results, 1);
+  EXPECT_EQ(s.completed, 1);
+  w = FindWorker(s, "a_silent");
+  ASSERT_TRUE(w.has_value());
+  EXPECT_EQ(w->overdue, 0);
+  EXPECT_EQ(w->credits, 1);
+}
+
+// An honest worker as slow as its limits allow is never penalised. It holds two jobs sent at
+// once: the first alone would be due at its own budget, but the second may take the device
+// first, so both are due after both budgets; answered there, both count.
+TEST_F(BrokerTest, AnHonestSlowWorkerWithinItsDeadlinesIsNotPenalised) {
+  StartDeadlineBroker(/*evict_after_misses=*/1);  // one miss would evict it
+  TestWorker& slow = AddWorker({.id = "slow", .capacity = 2, .heartbeat = kHb, .hold_answers = true});
+  ASSERT_TRUE(broker_->WaitForWorkers("", 1, kTestWaitLimit));
+  const Clock::TimePoint sent = clock_.Now();
+  FarmJob one = SmallJob(1), two = SmallJob(2, 10);
+  auto f1 = broker_->Submit(one);
+  auto f2 = broker_->Submit(two);
+  ASSERT_TRUE(WaitUntil([&] { return slow.received() == 2; })) << "the worker never got both jobs";
+  ASSERT_NO_FATAL_FAILURE(AdvanceTo(sent + kSlack + Budget(one, 2) + Budget(two, 2), {"slow"}));
+  slow.SetHolding(false);
+  ASSERT_NO_FATAL_FAILURE(ExpectDoneBy(f1, one, "slow"));
+  ASSERT_NO_FATAL_FAILURE(ExpectDoneBy(f2, two, "slow"));
+  FarmStatus s = broker_->Status();
+  EXPECT_EQ(s.deadline_misses, 0);
+  EXPECT_EQ(s.dropped_results, 0);
+  EXPECT_EQ(s.requeued, 0);
+  EXPECT_EQ(s.evicted_workers, 0);
+  EXPECT_EQ(s.results, 2);
+  ASSERT_TRUE(FindWorker(s, "slow").has_value());
+  EXPECT_EQ(FindWorker(s, "slow")->deadline_misses, 0);
+}
+
+// A worker that misses deadlines again is evicted: Bye with the reason, no more jobs, in the
+// status; saying Hello again under its id gets Bye at once. Between its two misses it gets a
+// job only because the honest worker has no free slot.
+TEST_F(BrokerTest, AWorkerThatMissesDeadlinesAgainIsEvicted) {
+  StartDeadlineBroker(/*evict_after_misses=*/2);
+  TestWorker& silent = AddWorker({.id = "a_silent", .capacity = 2, .heartbeat = kHb, .hold_answers = true});
+  ASSERT_TRUE(broker_->WaitForWorkers("", 1, kTestWaitLimit));
+  const Clock::TimePoint sent_a = clock_.Now();
+  FarmJob a = SmallJob(1), b = SmallJob(1, 10);
+  auto fa = broker_->Submit(a);
+  ASSERT_TRUE(WaitUntil([&] { return silent.received() == 1; }));
+  TestWorker& honest = AddWorker({.id = "b_honest", .capacity = 1, .heartbeat = kHb, .hold_answers = true});
+  ASSERT_TRUE(broker_->WaitForWorkers("", 2, kTestWaitLimit));
+  ASSERT_NO_FATAL_FAILURE(AdvanceTo(sent_a + kSlack + Budget(a, 2) + kHb, {"a_silent", "b_honest"}));
+  ASSERT_TRUE(WaitUntil([&] { return honest.received() == 1; })) << "job a never went to the honest worker";
+  EXPECT_EQ(broker_->Status().deadline_misses, 1);
+
+  // The honest worker is busy: b goes to the one that missed (it still has a free slot).
+  const Clock::TimePoint sent_b = clock_.Now();
+  auto fb = broker_->Submit(b);
+  ASSERT_TRUE(WaitUntil([&] { return silent.received() == 2; })) << "job b never went to the silent worker";
+  honest.SetHolding(false);
+  ASSERT_NO_FATAL_FAILURE(ExpectDoneBy(fa, a, "b_honest"));
+
+  ASSERT_NO_FATAL_FAILURE(AdvanceTo(sent_b + kSlack + Budget(b, 2), {"a_silent", "b_honest"}));
+  EXPECT_EQ(broker_->Status().evicted_workers, 0);
+  ASSERT_NO_FATAL_FAILURE(Beat(kHb, "b_honest"));
+  ASSERT_NO_FATAL_FAILURE(ExpectDoneBy(fb, b, "b_honest"));
+  ASSERT_TRUE(WaitUntil([&] { return silent.byes_received() == 1; })) << "the evicted worker got no Bye";
+  FarmStatus s = broker_->Status();
+  EXPECT_EQ(s.deadline_misses, 2);
+  EXPECT_EQ(s.evicted_workers, 1);
+  ASSERT_EQ(s.workers.size(), 1u);
+  EXPECT_EQ(s.workers[0].id, "b_honest");
+  ASSERT_EQ(s.evicted.size(), 1u);
+  EXPECT_EQ(s.evicted[0].id, "a_silent");
+  EXPECT_EQ(s.evicted[0].host, "host-of-a_silent");
+  EXPECT_EQ(s.evicted[0].deadline_misses, 2);
+  EXPECT_EQ(s.evicted[0].key, "");
+  const std::string text = FormatFarmStatus(s);
+  EXPECT_NE(text.find("evicted (missed deadlines): 1\n  a_silent"), std::string::npos) << text;
+  EXPECT_NE(text.find("evicted_workers=1"), std::string::npos) << text;
+
+  // A new connection under the same id is refused.
+  silent.Restart();
+  ASSERT_TRUE(WaitUntil([&] { return silent.byes_received() == 2; })) << "an evicted worker's Hello got no Bye";
+  s = broker_->Status();
+  EXPECT_EQ(s.evicted_hellos, 1);
+  EXPECT_EQ(s.workers.size(), 1u);
+  EXPECT_EQ(s.results, 2);
+}
+
+// One hostile worker cannot get an honest candidate quarantined: a job that missed its
+// deadline on it does not go back to it while another worker of the class is alive, even when
+// only the hostile one has a free slot.
+TEST_F(BrokerTest, AJobLateOnOneWorkerWaitsForAnotherRatherThanGoBack) {
+  StartDeadlineBroker(/*evict_after_misses=*/3);
+  TestWorker& honest = AddWorker({.id = "b_honest", .capacity = 1, .heartbeat = kHb, .hold_answers = true});
+  ASSERT_TRUE(broker_->WaitForWorkers("", 1, kTestWaitLimit));
+  FarmJob busy = Job(1, 50);  // default limits: due in minutes
+  auto f_busy = broker_->Submit(busy);
+  ASSERT_TRUE(WaitUntil([&] { return honest.received() == 1; }));
+  TestWorker& hostile = AddWorker({.id = "a_hostile", .capacity = 2, .heartbeat = kHb, .hold_answers = true});
+  ASSERT_TRUE(broker_->WaitForWorkers("", 2, kTestWaitLimit));
+  const Clock::TimePoint sent = clock_.Now();
+  FarmJob x = SmallJob(1);
+  auto fx = broker_->Submit(x);
+  ASSERT_TRUE(WaitUntil([&] { return hostile.received() == 1; }));
+  ASSERT_NO_FATAL_FAILURE(AdvanceTo(sent + kSlack + Budget(x, 2) + kHb, {"a_hostile", "b_honest"}));
+  for (int beat = 0; beat < 5; ++beat) ASSERT_NO_FATAL_FAILURE(BeatAll(kHb, {"a_hostile", "b_honest"}));
+  FarmStatus s = broker_->Status();
+  EXPECT_EQ(s.deadline_misses, 1);
+  EXPECT_EQ(s.jobs_sent, 2) << "the late job went back to the worker that held it";
+  EXPECT_EQ(hostile.received(), 1);
+  ASSERT_TRUE(FindWorker(s, "a_hostile").has_value());
+  EXPECT_EQ(FindWorker(s, "a_hostile")->credits, 1);
+  int queued = 0;
+  for (const auto& c : s.classes) queued += c.queued;
+  EXPECT_EQ(queued, 1);
+
+  honest.SetHolding(false);
+  ASSERT_NO_FATAL_FAILURE(ExpectDoneBy(f_busy, busy, "b_honest"));
+  ASSERT_NO_FATAL_FAILURE(ExpectDoneBy(fx, x, "b_honest"));
+  EXPECT_EQ(broker_->Status().poisoned, 0);
+  EXPECT_EQ(hostile.received(), 1);
+}
+
+// A job late on two workers is treated as one lost with two: split into single candidates,
+// which go to a worker neither of them (here a third, honest one) and are measured, not
+// quarantined.
+TEST_F(BrokerTest, AJobLateOnTwoWorkersIsSplitAndItsCandidatesMeasuredElsewhere) {
+  StartDeadlineBroker(/*evict_after_misses=*/3);
+  TestWorker& s1 = AddWorker({.id = "s1", .capacity = 1, .heartbeat = kHb, .hold_answers = true});
+  TestWorker& s2 = AddWorker({.id = "s2", .capacity = 1, .heartbeat = kHb, .hold_answers = true});
+  ASSERT_TRUE(broker_->WaitForWorkers("", 2, kTestWaitLimit));
+  const Clock::TimePoint sent = clock_.Now();
+  FarmJob job = SmallJob(2);
+  auto f = broker_->Submit(job);
+  ASSERT_TRUE(WaitUntil([&] { return s1.received() + s2.received() == 1; }));
+  ASSERT_NO_FATAL_FAILURE(AdvanceTo(sent + kSlack + Budget(job, 1) + kHb, {"s1", "s2"}));
+  ASSERT_TRUE(WaitUntil([&] { return s1.received() == 1 && s2.received() == 1; }))
+      << "the late job did not go to the other worker";
+  const Clock::TimePoint resent = clock_.Now();
+  ASSERT_NO_FATAL_FAILURE(AdvanceTo(resent + kSlack + Budget(job, 1) + kHb, {"s1", "s2"}));
+  FarmStatus s = broker_->Status();
+  EXPECT_EQ(s.deadline_misses, 2);
+  int queued = 0;
+  for (const auto& c : s.classes) queued += c.queued;
+  EXPECT_EQ(queued, 2) << "not split into its two candidates";
+
+  AddWorker({.id = "t_honest", .capacity = 1, .heartbeat = kHb});
+  ASSERT_NO_FATAL_FAILURE(ExpectDoneBy(f, job, "t_honest"));
+  s = broker_->Status();
+  EXPECT_EQ(s.poisoned, 0);
+  EXPECT_EQ(s.requeued, 2);
+  EXPECT_EQ(s1.received() + s2.received(), 2);
 }
 
 }  // namespace

@@ -32,7 +32,10 @@ CandidateResult FakeCandidate(const std::vector<Opt>& opts) {
   return r;
 }
 
-TestWorker::TestWorker(net::ZmqContext& ctx, TestWorkerOptions o) : ctx_(ctx), o_(std::move(o)) { Start(); }
+TestWorker::TestWorker(net::ZmqContext& ctx, TestWorkerOptions o) : ctx_(ctx), o_(std::move(o)) {
+  holding_ = o_.hold_answers;
+  Start();
+}
 
 TestWorker::~TestWorker() { Stop(); }
 
@@ -78,6 +81,17 @@ void TestWorker::Run() {
   auto send = [&](const codec::FarmMessage& m) {
     [[maybe_unused]] absl::Status s = sock.Send({codec::EncodeFarmMessage(m)});
   };
+  // Answers held back while holding_ (sent in order once it is off).
+  std::deque<codec::MeasureResult> held;
+  auto answer = [&](const codec::MeasureResult& res) {
+    if (holding_) {
+      held.push_back(res);
+      return;
+    }
+    ++jobs_;
+    send(res);
+    if (o_.duplicate_results) send(res);
+  };
   auto hello = [&] {
     ++hellos_;
     send(codec::Hello{.protocol_version = o_.protocol_version != 0 ? o_.protocol_version : codec::kProtocolVersion,
@@ -111,16 +125,13 @@ void TestWorker::Run() {
       continue;
     }
     parked_ = false;
-    if (running.valid() && running.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
-      codec::MeasureResult res = running.get();
-      ++jobs_;
-      send(res);
-      if (o_.duplicate_results) send(res);
+    while (!holding_ && !held.empty()) {
+      answer(held.front());
+      held.pop_front();
     }
+    if (running.valid() && running.wait_for(std::chrono::seconds(0)) == std::future_status::ready) answer(running.get());
     if (sim.has_value() && SteadyClock::now() >= sim_done) {
-      ++jobs_;
-      send(*sim);
-      if (o_.duplicate_results) send(*sim);
+      answer(*sim);
       sim.reset();
     }
     const bool busy = running.valid() || sim.has_value();
@@ -135,7 +146,10 @@ void TestWorker::Run() {
       if (f->size() == 1) {
         absl::StatusOr<codec::FarmMessage> m = codec::DecodeFarmMessage((*f)[0]);
         if (m.ok()) {
-          if (auto* req = std::get_if<codec::MeasureRequest>(&*m)) pending.push_back(std::move(*req));
+          if (auto* req = std::get_if<codec::MeasureRequest>(&*m)) {
+            ++received_;
+            pending.push_back(std::move(*req));
+          }
           if (std::holds_alternative<codec::Bye>(*m)) ++byes_, bye = true;
         }
       }
@@ -161,7 +175,11 @@ void TestWorker::Run() {
     if (task == tasks.end()) {
       ++unknown_;
       res.status = absl::FailedPreconditionError(absl::StrFormat("unknown task %016x", req.task_digest));
-      send(res);
+      if (holding_) {
+        held.push_back(std::move(res));
+      } else {
+        send(res);
+      }
       continue;
     }
     bool poisoned = false;
@@ -171,6 +189,7 @@ void TestWorker::Run() {
       // Dies: a new connection under the same id says Hello; every job it held is gone.
       sock.Close();
       pending.clear();
+      held.clear();
       tasks.clear();
       auto s = net::ZmqSocket::Create(ctx_, net::SocketType::kDealer);
       TG_CHECK(s.ok());
@@ -183,9 +202,7 @@ void TestWorker::Run() {
     }
     if (o_.delay_s == 0 && !o_.measure) {  // nothing to wait for: answer at once
       for (const auto& c : req.candidates) res.batch.results.push_back(FakeCandidate(c));
-      ++jobs_;
-      send(res);
-      if (o_.duplicate_results) send(res);
+      answer(res);
       continue;
     }
     if (!o_.measure) {

@@ -3,7 +3,8 @@
 // speaks the worker side of the farm protocol (Hello, Ready, Heartbeat, results, re-Hello after
 // 5 silent coordinator intervals) and can misbehave on request: go silent (as SIGSTOP), die
 // without a word (as SIGKILL) and come back under its old id, answer every job twice, forget
-// its tasks, or die on a poisonous candidate.
+// its tasks, die on a poisonous candidate, or keep heartbeating while it holds every answer
+// back (a worker that never answers; or, released in time, an honest slow one).
 //
 // Not a port: test scaffolding for autotune/farm.
 #ifndef AUTOTUNE_FARM_TEST_WORKER_H_
@@ -48,6 +49,8 @@ struct TestWorkerOptions {
   // A candidate this says yes to kills the worker (it reconnects as if restarted).
   std::function<bool(const std::vector<Opt>&)> poison;
   bool duplicate_results = false;  // answer every job twice
+  // Answers are held back (heartbeats go on) until SetHolding(false).
+  bool hold_answers = false;
   uint32_t protocol_version = 0;   // 0: the right one
   net::SecurityOptions security;   // default: none (ipc:// in a private directory)
 };
@@ -65,9 +68,12 @@ class TestWorker {
   void Kill();         // close the socket without Bye and stop (SIGKILL)
   void Restart();      // after Kill: a new connection under the same id, Hello again
   void ForgetTasks();  // drop the task cache (next job by digest gets "unknown task")
+  // Holds answers back from now on (true), or sends those held and answers again (false).
+  void SetHolding(bool hold) { holding_ = hold; }
   void Stop();         // Bye and stop
 
-  int64_t jobs() const { return jobs_.load(); }
+  int64_t jobs() const { return jobs_.load(); }  // answers sent
+  int64_t received() const { return received_.load(); }  // jobs received
   int64_t hellos() const { return hellos_.load(); }
   int64_t byes_received() const { return byes_.load(); }
   int64_t unknown_task_answers() const { return unknown_.load(); }
@@ -83,7 +89,8 @@ class TestWorker {
   std::atomic<bool> frozen_{false};
   std::atomic<bool> parked_{false};  // the thread saw frozen_ and sends nothing until thawed
   std::atomic<bool> forget_{false};
-  std::atomic<int64_t> jobs_{0}, hellos_{0}, byes_{0}, unknown_{0};
+  std::atomic<bool> holding_{false};
+  std::atomic<int64_t> jobs_{0}, hellos_{0}, byes_{0}, unknown_{0}, received_{0};
   bool killed_ = false;
 };
 
