@@ -12,42 +12,30 @@
 #include "autotune/measure/local_measurer.h"
 #include "autotune/measure/test_kernels.h"
 #include "gtest/gtest.h"
-#include "tinygrad/engine/cuda_device.h"
-#include "tinygrad/runtime/cuda/fake_cuda.h"
+#include "tinygrad/engine/fake_cuda_device_test_base.h"
 
 namespace tg::autotune {
 namespace {
 
+using ::tg::FakeCudaDeviceTest;
+
 std::string Describe(const CandidateResult& r) { return std::string(OutcomeName(r.outcome)) + ": " + r.error; }
 
-class CudaMeasurerTest : public ::testing::Test {
+class CudaMeasurerTest : public FakeCudaDeviceTest {
  protected:
   void SetUp() override {
-    absl::StatusOr<FakeCuda> fake = FakeCuda::Open();
-    ASSERT_TRUE(fake.ok()) << fake.status();
-    fake_.emplace(*std::move(fake));
-    fake_->Reset();
-    CudaDeviceOptions o;
-    o.libs.driver_path = fake_->path();
-    o.cachelevel = 0;
-    absl::StatusOr<std::unique_ptr<Device>> dev = MakeCudaDevice("CUDA", o);  // its own: faults lose it only
-    ASSERT_TRUE(dev.ok()) << dev.status();
-    dev_ = *std::move(dev);
+    FakeCudaDeviceTest::SetUp();
+    if (HasFatalFailure()) return;
     if (dev_->compiler_id().starts_with("nvrtc unavailable")) GTEST_SKIP() << "no NVRTC here: " << dev_->compiler_id();
     absl::StatusOr<KernelTask> t = KernelTask::FromAst(AddKernel(4096));
     ASSERT_TRUE(t.ok()) << t.status();
     task_ = *t;
-  }
-  void TearDown() override {
-    if (fake_) fake_->Reset();
   }
   std::unique_ptr<LocalMeasurer> Measurer(LocalMeasurerOptions o = {}) {
     o.compile_threads = 2;
     return std::make_unique<LocalMeasurer>(dev_.get(), std::move(o));
   }
 
-  std::optional<FakeCuda> fake_;
-  std::unique_ptr<Device> dev_;
   KernelTask task_;
 };
 

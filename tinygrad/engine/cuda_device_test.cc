@@ -14,6 +14,7 @@
 #include "gtest/gtest.h"
 #include "tinygrad/base/device_name.h"
 #include "tinygrad/engine/device.h"
+#include "tinygrad/engine/fake_cuda_device_test_base.h"
 #include "tinygrad/runtime/cuda/fake_cuda.h"
 
 namespace tg {
@@ -30,28 +31,7 @@ std::span<std::byte> Bytes(std::vector<T>& v) {
   return std::as_writable_bytes(std::span(v));
 }
 
-class CudaEngineDeviceTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    absl::StatusOr<FakeCuda> fake = FakeCuda::Open();
-    ASSERT_TRUE(fake.ok()) << fake.status();
-    fake_.emplace(*std::move(fake));
-    fake_->Reset();
-    options_.libs.driver_path = fake_->path();
-    options_.cachelevel = 0;
-    // a device of its own per test (the registry's live for the process): a fault loses only it
-    absl::StatusOr<std::unique_ptr<Device>> dev = MakeCudaDevice("CUDA", options_);
-    ASSERT_TRUE(dev.ok()) << dev.status();
-    dev_ = *std::move(dev);
-  }
-  void TearDown() override {
-    if (fake_) fake_->Reset();
-  }
-
-  std::optional<FakeCuda> fake_;
-  CudaDeviceOptions options_;
-  std::unique_ptr<Device> dev_;
-};
+using CudaEngineDeviceTest = FakeCudaDeviceTest;
 
 TEST_F(CudaEngineDeviceTest, DescribesTheGpuAndItsLimits) {
   EXPECT_EQ(dev_->name(), "CUDA");

@@ -35,6 +35,14 @@ uint64_t PayloadHash(std::string_view payload) {
 
 }  // namespace
 
+absl::StatusOr<std::string> CompileCache::GetOrCompile(
+    uint64_t key, absl::FunctionRef<absl::StatusOr<std::string>()> compile) {
+  if (std::optional<std::string> hit = Get(key)) return *std::move(hit);
+  absl::StatusOr<std::string> out = compile();
+  if (out.ok()) Put(key, *out);
+  return out;
+}
+
 std::string CompileCache::PathFor(uint64_t key) const {
   if (dir_.empty()) return "";
   char name[32];

@@ -12,6 +12,8 @@
 //   CompileCache cache("/home/me/.cache/tinygrad-cc/clang_so");   // "" = memory only
 //   if (std::optional<std::string> lib = cache.Get(key)) return *lib;
 //   cache.Put(key, compiled);
+//   // or, the usual Compile(): the cached entry, else a compile that is stored when it succeeds
+//   return cache.GetOrCompile(key, [&] { return CompileUncached(src); });
 #ifndef TINYGRAD_RUNTIME_COMPILE_CACHE_H_
 #define TINYGRAD_RUNTIME_COMPILE_CACHE_H_
 
@@ -22,6 +24,8 @@
 #include <string_view>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/functional/function_ref.h"
+#include "absl/status/statusor.h"
 
 namespace tg {
 
@@ -43,6 +47,10 @@ class CompileCache {
   // The entry for `key`: memory first, then disk (a disk hit is kept in memory).
   std::optional<std::string> Get(uint64_t key);
   void Put(uint64_t key, std::string_view value);
+  // The entry for `key`, else what `compile` answers (stored when it is a value; an error is
+  // returned and nothing is stored).
+  absl::StatusOr<std::string> GetOrCompile(uint64_t key,
+                                           absl::FunctionRef<absl::StatusOr<std::string>()> compile);
 
   CompileCacheStats stats() const;
   const std::string& dir() const { return dir_; }

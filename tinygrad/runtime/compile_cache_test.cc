@@ -69,6 +69,25 @@ TEST(CompileCacheTest, WrongKeyInFileIsRejected) {
   EXPECT_EQ(b.Get(1).value_or(""), "one");
 }
 
+TEST(CompileCacheTest, GetOrCompileStoresValuesAndNotErrors) {
+  CompileCache cache("");
+  int compiles = 0;
+  auto fails = [&]() -> absl::StatusOr<std::string> {
+    ++compiles;
+    return absl::InvalidArgumentError("does not compile");
+  };
+  EXPECT_EQ(cache.GetOrCompile(7, fails).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(cache.GetOrCompile(7, fails).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(compiles, 2) << "an error is not cached";
+  auto works = [&]() -> absl::StatusOr<std::string> {
+    ++compiles;
+    return std::string("binary");
+  };
+  EXPECT_EQ(cache.GetOrCompile(7, works).value_or(""), "binary");
+  EXPECT_EQ(cache.GetOrCompile(7, fails).value_or(""), "binary") << "the stored value answers";
+  EXPECT_EQ(compiles, 3);
+}
+
 TEST(SubprocessTest, MissingProgramIsNotFound) {
   absl::StatusOr<ProcessResult> r = RunProcess({"tg-no-such-program-xyz"});
   EXPECT_EQ(r.status().code(), absl::StatusCode::kNotFound) << r.status();

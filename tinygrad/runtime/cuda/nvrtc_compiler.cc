@@ -6,6 +6,7 @@
 #include "absl/strings/str_join.h"
 #include "tinygrad/base/stable_hash.h"
 #include "tinygrad/base/status_macros.h"
+#include "tinygrad/runtime/cuda/toolkit_handle.h"
 
 namespace tg {
 namespace {
@@ -13,30 +14,12 @@ namespace {
 using cuda_abi::nvrtcProgram;
 using cuda_abi::nvrtcResult;
 
-// Destroys the NVRTC program on every path out of CompileUncached.
-class ProgramHolder {
- public:
-  explicit ProgramHolder(const NvrtcApi& api) : api_(api) {}
-  ProgramHolder(const ProgramHolder&) = delete;
-  ProgramHolder& operator=(const ProgramHolder&) = delete;
-  ~ProgramHolder() {
-    if (prog_ != nullptr) api_.nvrtcDestroyProgram(&prog_);
-  }
-  nvrtcProgram* out() { return &prog_; }
-  nvrtcProgram get() const { return prog_; }
-
- private:
-  const NvrtcApi& api_;
-  nvrtcProgram prog_ = nullptr;
-};
+using ProgramHolder = ToolkitHandle<nvrtcProgram, nvrtcResult>;
 
 std::string ProgramLog(const NvrtcApi& api, nvrtcProgram prog) {
-  size_t size = 0;
-  if (api.nvrtcGetProgramLogSize(prog, &size) != cuda_abi::NVRTC_SUCCESS || size == 0) return "";
-  std::string log(size, '\0');
-  if (api.nvrtcGetProgramLog(prog, log.data()) != cuda_abi::NVRTC_SUCCESS) return "";
-  while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
-  return log;
+  return ReadToolkitText(
+      [&](size_t* size) { return api.nvrtcGetProgramLogSize(prog, size) == cuda_abi::NVRTC_SUCCESS; },
+      [&](char* log) { return api.nvrtcGetProgramLog(prog, log) == cuda_abi::NVRTC_SUCCESS; });
 }
 
 }  // namespace
@@ -85,7 +68,7 @@ absl::StatusOr<std::string> NvrtcCompiler::CompileUncached(std::string_view src)
   if (src.find('\0') != std::string_view::npos)
     return absl::InvalidArgumentError("CUDA source contains a NUL byte");
   const std::string source(src);
-  ProgramHolder prog(api);
+  ProgramHolder prog(api.nvrtcDestroyProgram);
   if (nvrtcResult r =
           api.nvrtcCreateProgram(prog.out(), source.c_str(), "<null>", 0, nullptr, nullptr);
       r != cuda_abi::NVRTC_SUCCESS)
@@ -126,11 +109,7 @@ absl::StatusOr<std::string> NvrtcCompiler::CompileUncached(std::string_view src)
 }
 
 absl::StatusOr<std::string> NvrtcCompiler::Compile(std::string_view src) {
-  const uint64_t key = CacheKey(src);
-  if (std::optional<std::string> hit = cache_.Get(key)) return *std::move(hit);
-  ASSIGN_OR_RETURN(std::string out, CompileUncached(src));
-  cache_.Put(key, out);
-  return out;
+  return cache_.GetOrCompile(CacheKey(src), [&] { return CompileUncached(src); });
 }
 
 }  // namespace tg

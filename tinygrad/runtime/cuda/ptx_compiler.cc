@@ -6,6 +6,7 @@
 #include "absl/strings/str_replace.h"
 #include "tinygrad/base/stable_hash.h"
 #include "tinygrad/base/status_macros.h"
+#include "tinygrad/runtime/cuda/toolkit_handle.h"
 
 namespace tg {
 namespace {
@@ -13,32 +14,13 @@ namespace {
 using cuda_abi::nvJitLinkHandle;
 using cuda_abi::nvJitLinkResult;
 
-// Destroys the nvJitLink handle on every path out of Assemble.
-class LinkHolder {
- public:
-  explicit LinkHolder(const NvJitLinkApi& api) : api_(api) {}
-  LinkHolder(const LinkHolder&) = delete;
-  LinkHolder& operator=(const LinkHolder&) = delete;
-  ~LinkHolder() {
-    if (handle_ != nullptr) api_.nvJitLinkDestroy(&handle_);
-  }
-  nvJitLinkHandle* out() { return &handle_; }
-  nvJitLinkHandle get() const { return handle_; }
-
- private:
-  const NvJitLinkApi& api_;
-  nvJitLinkHandle handle_ = nullptr;
-};
+using LinkHolder = ToolkitHandle<nvJitLinkHandle, nvJitLinkResult>;
 
 std::string ErrorLog(const NvJitLinkApi& api, nvJitLinkHandle handle) {
-  size_t size = 0;
-  if (handle == nullptr ||
-      api.nvJitLinkGetErrorLogSize(handle, &size) != cuda_abi::NVJITLINK_SUCCESS || size == 0)
-    return "";
-  std::string log(size, '\0');
-  if (api.nvJitLinkGetErrorLog(handle, log.data()) != cuda_abi::NVJITLINK_SUCCESS) return "";
-  while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
-  return log;
+  if (handle == nullptr) return "";
+  return ReadToolkitText(
+      [&](size_t* size) { return api.nvJitLinkGetErrorLogSize(handle, size) == cuda_abi::NVJITLINK_SUCCESS; },
+      [&](char* log) { return api.nvJitLinkGetErrorLog(handle, log) == cuda_abi::NVJITLINK_SUCCESS; });
 }
 
 }  // namespace
@@ -83,7 +65,7 @@ absl::StatusOr<std::string> PtxCompiler::Assemble(const std::string& ptx) const 
   const NvJitLinkApi& api = *jitlink_;
   const std::string arch_flag = "-arch=" + arch_.name();
   const char* argv[] = {arch_flag.c_str()};
-  LinkHolder link(api);
+  LinkHolder link(api.nvJitLinkDestroy);
   if (nvJitLinkResult r = api.nvJitLinkCreate(link.out(), 1, argv);
       r != cuda_abi::NVJITLINK_SUCCESS)
     return absl::InvalidArgumentError(absl::StrCat("nvJitLinkCreate for ", arch_.name(),
@@ -122,11 +104,7 @@ absl::StatusOr<std::string> PtxCompiler::CompileUncached(std::string_view src) c
 }
 
 absl::StatusOr<std::string> PtxCompiler::Compile(std::string_view src) {
-  const uint64_t key = CacheKey(src);
-  if (std::optional<std::string> hit = cache_.Get(key)) return *std::move(hit);
-  ASSIGN_OR_RETURN(std::string out, CompileUncached(src));
-  cache_.Put(key, out);
-  return out;
+  return cache_.GetOrCompile(CacheKey(src), [&] { return CompileUncached(src); });
 }
 
 }  // namespace tg

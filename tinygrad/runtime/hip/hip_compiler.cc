@@ -67,11 +67,7 @@ uint64_t HipCompiler::CacheKey(std::string_view src) const {
 }
 
 absl::StatusOr<std::string> HipCompiler::Compile(std::string_view src) {
-  const uint64_t key = CacheKey(src);
-  if (std::optional<std::string> hit = cache_.Get(key)) return *std::move(hit);
-  ASSIGN_OR_RETURN(std::string out, CompileUncached(src));
-  cache_.Put(key, out);
-  return out;
+  return cache_.GetOrCompile(CacheKey(src), [&] { return CompileUncached(src); });
 }
 
 }  // namespace tg
