@@ -2,6 +2,7 @@
 #include "tinygrad/runtime/dynamic_library.h"
 
 #include <dlfcn.h>
+#include <link.h>
 
 #include <mutex>
 
@@ -71,6 +72,12 @@ absl::StatusOr<void*> DynamicLibrary::Symbol(std::initializer_list<const char*> 
   }
   return absl::NotFoundError(
       absl::StrCat(what_, " (", loaded_from_, ") has no symbol ", absl::StrJoin(names, " or ")));
+}
+
+std::string DynamicLibrary::file() const {
+  struct link_map* map = nullptr;
+  if (dlinfo(handle_, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr || map->l_name == nullptr) return "";
+  return map->l_name;
 }
 
 }  // namespace tg

@@ -63,6 +63,9 @@ class DynamicLibrary {
   // What was asked for ("NVRTC") and the candidate that loaded ("libnvrtc.so.13").
   const std::string& what() const { return what_; }
   const std::string& loaded_from() const { return loaded_from_; }
+  // The file the loader opened, as a path ("/usr/local/cuda/lib64/libnvrtc.so.13" for a
+  // loaded_from of "libnvrtc.so.13"): where the library's toolkit is. "" if the loader cannot say.
+  std::string file() const;
 
  private:
   DynamicLibrary(void* handle, std::string what, std::string loaded_from)

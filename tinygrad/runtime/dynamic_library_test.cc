@@ -30,6 +30,9 @@ TEST(DynamicLibraryTest, FirstLoadableCandidateWinsAndBindsSymbols) {
   absl::StatusOr<DynamicLibrary> lib = DynamicLibrary::Open("libm", names);
   ASSERT_TRUE(lib.ok()) << lib.status();
   EXPECT_EQ(lib->loaded_from(), "libm.so.6");
+  // the loader's file is a path ending in the name it was found by
+  EXPECT_EQ(lib->file().front(), '/') << lib->file();
+  EXPECT_TRUE(lib->file().ends_with("/libm.so.6")) << lib->file();
   double (*cos_fn)(double) = nullptr;
   // the first name is missing, the second is found
   ASSERT_TRUE(lib->Bind(cos_fn, {"tg_no_such_symbol", "cos"}).ok());

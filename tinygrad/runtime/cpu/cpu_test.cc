@@ -10,6 +10,7 @@
 #include "gtest/gtest.h"
 #include "tinygrad/runtime/cpu/buffer.h"
 #include "tinygrad/runtime/cpu/compiler.h"
+#include "tinygrad/runtime/cpu/disassembler.h"
 #include "tinygrad/runtime/cpu/program.h"
 #include "tinygrad/runtime/subprocess.h"
 
@@ -74,6 +75,20 @@ TEST(CpuRuntimeTest, CompileLoadRunWithThreads) {
   std::vector<float> result(64);
   out->CopyOut(std::as_writable_bytes(std::span(result)));
   for (int i = 0; i < 64; ++i) EXPECT_EQ(result[i], i < 60 ? host[i] * 3 + i : 0.0f) << i;
+}
+
+TEST(CpuRuntimeTest, DisassemblyOfACompiledKernelHasItsInstructions) {
+  Fixture fx = MakeFixture();
+  ClangCompiler cc(fx.Options(0));
+  absl::StatusOr<std::string> lib = cc.Compile(WithCpuEntry(kSaxpy, "saxpy", 2, 2));
+  ASSERT_TRUE(lib.ok()) << lib.status();
+  absl::StatusOr<std::string> text = DisassembleCpuObject(*lib);
+  if (text.status().code() == absl::StatusCode::kNotFound) GTEST_SKIP() << text.status();
+  ASSERT_TRUE(text.ok()) << text.status();
+  EXPECT_NE(text->find("saxpy"), std::string::npos) << *text;
+  // every target's return: x86 `ret`/`retq`, AArch64 `ret`
+  EXPECT_NE(text->find("\tret"), std::string::npos) << *text;
+  EXPECT_EQ(DisassembleCpuObject("not an object").status().code(), absl::StatusCode::kInvalidArgument);
 }
 
 TEST(CpuRuntimeTest, ThreadsGetDistinctCoreIds) {
