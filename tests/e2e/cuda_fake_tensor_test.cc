@@ -5,6 +5,7 @@
 // launched (name, grid, block, buffer arguments). Rendering and compiling need NVRTC (no GPU);
 // the kernel tests skip, saying so, where it is missing. Real GPUs: //tests/gpu.
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -109,6 +110,35 @@ TEST_F(CudaFakeTensorTest, CudaPtxRendersThroughThePtxRenderer) {
   ASSERT_TRUE(s.ok()) << s;
   EXPECT_EQ(fake->Launches(), launches + 1);
   EXPECT_EQ(fake->LastLaunch().kernel.substr(0, 2), "E_");
+}
+
+// DEBUG=7: the compiled kernel's SASS where nvdisasm is installed, else one line saying so;
+// either way the kernel runs.
+TEST_F(CudaFakeTensorTest, Debug7ShowsTheSassOrOneLineSayingWhyNot) {
+  if (!HaveNvrtc()) GTEST_SKIP() << "no NVRTC here: " << dev_->compiler_id();
+  Tensor a = Tensor::FromVector<float>(std::vector<float>(96, 1.0f), {96}, "CUDA");
+  ASSERT_TRUE(a.realize().ok());
+  const int launches = fake->Launches();
+  Config c = GetConfig();
+  c.debug = 7;
+  absl::Status s;
+  std::string out;
+  {
+    ScopedConfig scoped(c);
+    testing::internal::CaptureStdout();
+    s = (a * 5 + 2).realize();
+    out = testing::internal::GetCapturedStdout();
+  }
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(fake->Launches(), launches + 1) << "a missing disassembler does not stop the run";
+  const std::string none = "DEBUG=7: no disassembly: no disassembler for a CUBIN: none of nvdisasm, cuobjdump";
+  if (size_t at = out.find("DEBUG=7: no disassembly"); at != std::string::npos) {
+    const std::string line = out.substr(at, out.find('\n', at) - at);
+    EXPECT_TRUE(line.starts_with(none) && line.ends_with("is installed")) << "one line: " << line;
+    EXPECT_EQ(out.find("DEBUG=7", at + 1), std::string::npos) << "once, for the one kernel: " << out;
+  } else {
+    EXPECT_NE(out.find("EXIT"), std::string::npos) << "SASS ends a kernel with EXIT: " << out;
+  }
 }
 
 TEST_F(CudaFakeTensorTest, AKernelFaultIsAnErrorNotACrash) {

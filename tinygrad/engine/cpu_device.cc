@@ -24,6 +24,7 @@
 #include "tinygrad/renderer/llvm/llvmir.h"
 #include "tinygrad/runtime/cpu/buffer.h"
 #include "tinygrad/runtime/cpu/compiler.h"
+#include "tinygrad/runtime/cpu/disassembler.h"
 #include "tinygrad/runtime/cpu/program.h"
 
 namespace tg {
@@ -134,6 +135,8 @@ class CpuDevice : public Device {
     ASSIGN_OR_RETURN(CpuProgram p, CpuProgram::Load(lib, function_name));
     return std::make_unique<CpuKernel>(std::move(p));
   }
+  // Shared objects and relocatable objects alike.
+  absl::StatusOr<std::string> Disassemble(const std::string& lib) const override { return DisassembleCpuObject(lib); }
   absl::StatusOr<std::shared_ptr<RawBuffer>> Allocate(size_t nbytes) override {
     ASSIGN_OR_RETURN(CpuBuffer b, CpuBuffer::Allocate(nbytes));
     return std::make_shared<CpuRawBuffer>(std::move(b));

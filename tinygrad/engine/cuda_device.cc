@@ -20,6 +20,7 @@
 #include "tinygrad/runtime/cuda/arch.h"
 #include "tinygrad/runtime/cuda/buffer.h"
 #include "tinygrad/runtime/cuda/context.h"
+#include "tinygrad/runtime/cuda/cuda_disassembler.h"
 #include "tinygrad/runtime/cuda/driver_api.h"
 #include "tinygrad/runtime/cuda/nvrtc_api.h"
 #include "tinygrad/runtime/cuda/nvrtc_compiler.h"
@@ -181,12 +182,13 @@ struct KernelCompiler {
 class CudaDevice : public Device {
  public:
   CudaDevice(std::string name, std::shared_ptr<CudaContext> ctx, std::unique_ptr<Renderer> renderer,
-             KernelCompiler compiler, std::string runtime)
+             KernelCompiler compiler, std::string runtime, std::vector<std::string> tool_dirs)
       : name_(std::move(name)),
         ctx_(std::move(ctx)),
         health_(std::make_shared<Health>(name_)),
         renderer_(std::move(renderer)),
-        compiler_(std::move(compiler)) {
+        compiler_(std::move(compiler)),
+        tool_dirs_(std::move(tool_dirs)) {
     const CudaDeviceInfo& info = ctx_->info();
     // the optimizer's limits are this GPU's (the reference's CUDARenderer has the same
     // figures as constants, which every NVIDIA GPU since Kepler reports)
@@ -208,6 +210,10 @@ class CudaDevice : public Device {
   const Renderer& renderer() const override { return *renderer_; }
   std::string compiler_id() const override { return compiler_.id(); }
   absl::StatusOr<std::string> Compile(const ProgramSpec& spec) override { return compiler_.Compile(name_, spec.src); }
+  // SASS of NVRTC's CUBIN; the PTX of CUDA_PTX=1 as it is (cuda_disassembler.h).
+  absl::StatusOr<std::string> Disassemble(const std::string& lib) const override {
+    return DisassembleCuda(lib, tool_dirs_);
+  }
   absl::StatusOr<std::unique_ptr<Program>> Load(const std::string& function_name,
                                                 const std::string& lib) override {
     RETURN_IF_ERROR(health_->Check());
@@ -242,6 +248,7 @@ class CudaDevice : public Device {
   std::shared_ptr<Health> health_;
   std::unique_ptr<Renderer> renderer_;
   KernelCompiler compiler_;
+  const std::vector<std::string> tool_dirs_;  // where nvdisasm is looked for after PATH
   GpuDescription gpu_;
   std::mutex scratch_mu_;
   std::unique_ptr<CudaRawBuffer> scratch_;  // what InvalidateCaches writes
@@ -282,6 +289,7 @@ absl::StatusOr<std::unique_ptr<Device>> MakeCudaDevice(const std::string& name,
   KernelCompiler compiler;
   std::unique_ptr<Renderer> renderer;
   std::string runtime;
+  std::string nvrtc_file;  // where the toolkit is whose nvdisasm DEBUG=7 runs
   if (options.ptx) {
     // The reference's CompilerPair(PTXRenderer, PTXCompiler): PTX for the driver's JIT, which
     // needs no toolkit library at all.
@@ -297,6 +305,7 @@ absl::StatusOr<std::unique_ptr<Device>> MakeCudaDevice(const std::string& name,
     runtime = "NVRTC unavailable";
     if (absl::StatusOr<std::shared_ptr<const NvrtcApi>> nvrtc = NvrtcApi::Load(options.libs); nvrtc.ok()) {
       runtime = absl::StrCat("NVRTC ", (*nvrtc)->version_major, ".", (*nvrtc)->version_minor);
+      nvrtc_file = (*nvrtc)->library.file();
       compiler.nvrtc = NvrtcCompiler::Create(*nvrtc, {.arch = arch->name(),
                                                       .output = CudaBinaryKind::kCubin,
                                                       .include_dirs = CudaIncludeDirs(options.libs),
@@ -307,7 +316,8 @@ absl::StatusOr<std::unique_ptr<Device>> MakeCudaDevice(const std::string& name,
     }
   }
   return std::unique_ptr<Device>(
-      new CudaDevice(name, *std::move(ctx), std::move(renderer), std::move(compiler), std::move(runtime)));
+      new CudaDevice(name, *std::move(ctx), std::move(renderer), std::move(compiler), std::move(runtime),
+                     CudaToolDirs(options.libs, nvrtc_file)));
 }
 
 }  // namespace tg

@@ -36,6 +36,10 @@ std::string KnownKinds() {
 
 }  // namespace
 
+absl::StatusOr<std::string> Device::Disassemble(const std::string&) const {
+  return absl::UnimplementedError(absl::StrCat("device ", name(), " has no disassembler"));
+}
+
 absl::Status DeviceLostError(std::string_view message) {
   absl::Status s = absl::UnavailableError(std::string(message));
   s.SetPayload(kDeviceLostPayload, absl::Cord("1"));

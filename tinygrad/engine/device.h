@@ -94,6 +94,11 @@ class Device {
   virtual absl::StatusOr<std::unique_ptr<Program>> Load(const std::string& function_name,
                                                         const std::string& lib) = 0;
   virtual absl::StatusOr<std::shared_ptr<RawBuffer>> Allocate(size_t nbytes) = 0;
+  // `lib` (what Compile made) for people, as DEBUG=7 prints it (the reference's
+  // Compiler.disassemble): the CPU's machine code by objdump, a GPU's SASS or PTX. Errors:
+  // NotFound when the disassembler is not installed, Unimplemented for a device without one;
+  // either is worth a line to the user, never a failed run.
+  virtual absl::StatusOr<std::string> Disassemble(const std::string& lib) const;
 
   // Waits for everything queued on the device (tinygrad's synchronize): a kernel run without
   // `wait` has finished, and a fault it caused shows here.

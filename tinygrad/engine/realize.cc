@@ -85,6 +85,17 @@ struct CompiledProgram {
 // of its name), a kernel compiled for one GPU is loaded on another of the same kind and
 // compiler ("CUDA:1" beside "CUDA") without rendering or compiling it again; the runner itself
 // is per device, as a loaded program lives on one device.
+// DEBUG>=7: what the device made of a kernel (the reference's Compiler.disassemble), or one
+// line saying why it cannot be shown (no disassembler installed): never a failed run.
+void PrintDisassembly(const Device& dev, const std::string& lib) {
+  absl::StatusOr<std::string> text = dev.Disassemble(lib);
+  if (text.ok()) {
+    std::cout << *text << "\n";
+  } else {
+    std::cout << "DEBUG=7: no disassembly: " << text.status().message() << "\n";
+  }
+}
+
 class MethodCache {
  public:
   static MethodCache& Get() {
@@ -122,6 +133,7 @@ class MethodCache {
       }
       if (s.debug >= 4) std::cout << spec.src << "\n";
       ASSIGN_OR_RETURN(std::string lib, dev.Compile(spec));
+      if (s.debug >= 7) PrintDisassembly(dev, lib);
       compiled = std::make_shared<const CompiledProgram>(CompiledProgram{std::move(spec), std::move(lib)});
     }
     ASSIGN_OR_RETURN(std::unique_ptr<Program> prog, dev.Load(compiled->spec.function_name, compiled->lib));

@@ -38,9 +38,13 @@ absl::StatusOr<std::string> RunDisassembler(std::string_view what, std::string_v
       continue;
     }
     if (!r.ok()) return r.status();
-    if (r->exit_code != 0)
+    if (r->exit_code != 0) {
+      // one line: the caller prints it in place of the disassembly (a crash dumps a stack)
+      const std::string first_line = r->output.substr(0, r->output.find('\n'));
       return absl::InvalidArgumentError(absl::StrCat(tool.program, " could not disassemble the ", std::string(what),
-                                                     " (exit ", r->exit_code, "): ", r->output));
+                                                     r->exit_code < 0 ? " (it crashed)" : absl::StrCat(" (exit ", r->exit_code, ")"),
+                                                     ": ", first_line));
+    }
     return r->output;
   }
   return absl::NotFoundError(absl::StrCat("no disassembler for a ", std::string(what), ": none of ",

@@ -35,7 +35,8 @@ std::vector<DisassemblerTool> ToolsOnPathThenIn(const std::vector<DisassemblerTo
 
 // The output of the first of `tools` that exists, run on `binary`. Errors: NotFound when none
 // exists (the message says what `what` is and names every candidate), InvalidArgument when
-// the tool rejects the binary (its exit status and output), Unavailable when no temp file.
+// the tool rejects the binary or crashes (its exit status and the first line of its output:
+// one line, which callers print in place of the disassembly), Unavailable when no temp file.
 absl::StatusOr<std::string> RunDisassembler(std::string_view what, std::string_view binary,
                                             const std::vector<DisassemblerTool>& tools);
 

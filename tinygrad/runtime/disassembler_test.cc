@@ -46,12 +46,13 @@ TEST(DisassemblerTest, TheFirstToolThatExistsGetsTheBinaryAfterItsArguments) {
 TEST(DisassemblerTest, AToolThatFailsIsAnErrorWithItsOutput) {
   absl::StatusOr<TempDir> dir = TempDir::Create("tg_disasm_test_");
   ASSERT_TRUE(dir.ok()) << dir.status();
-  WriteTool(dir->path(), "picky-disasm", "echo 'not an object file'; exit 2");
+  WriteTool(dir->path(), "picky-disasm", "echo 'not an object file'; echo 'more detail'; exit 2");
   absl::StatusOr<std::string> r =
       RunDisassembler("test binary", "junk", {{dir->path() + "/picky-disasm", {}}});
   ASSERT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument) << r.status();
   EXPECT_NE(r.status().message().find("not an object file"), std::string::npos) << r.status();
   EXPECT_NE(r.status().message().find("exit 2"), std::string::npos) << r.status();
+  EXPECT_EQ(r.status().message().find('\n'), std::string::npos) << "one line: " << r.status();
 }
 
 }  // namespace

@@ -2,9 +2,11 @@
 // alone: "CPU:1" is a second CPU device (its own buffers, its own kernels), which is enough for
 // the graph and the copies; tests/e2e/cuda_fake_tensor_test does the same with CUDA.
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tinygrad/base/config.h"
 #include "tinygrad/engine/realize.h"
 #include "tinygrad/tensor/tensor.h"
 
@@ -57,6 +59,27 @@ TEST(TensorDeviceTest, CopiesBetweenDevicesRoundTrip) {
   absl::StatusOr<std::vector<float>> col = a.permute({1, 0}).to("CPU:1").to_vector<float>();
   ASSERT_TRUE(col.ok()) << col.status();
   EXPECT_EQ(*col, (std::vector<float>{1.5f, 4.0f, -2.0f, 0.0f, 3.25f, -7.5f}));
+}
+
+// DEBUG=7 prints each new kernel's machine code (objdump), after its source.
+TEST(TensorDeviceTest, Debug7PrintsTheCompiledKernelsMachineCode) {
+  Tensor a = Tensor::FromVector<float>({1, 2, 3, 4, 5, 6, 7}, {7}, "CPU");
+  ASSERT_TRUE(a.realize().ok());
+  Config c = GetConfig();
+  c.debug = 7;
+  absl::StatusOr<std::vector<float>> v;
+  std::string out;
+  {
+    ScopedConfig scoped(c);
+    testing::internal::CaptureStdout();
+    v = (a * 3 - 1).to_vector<float>();
+    out = testing::internal::GetCapturedStdout();
+  }
+  ASSERT_TRUE(v.ok()) << v.status();
+  EXPECT_EQ(*v, (std::vector<float>{2, 5, 8, 11, 14, 17, 20}));
+  if (out.find("DEBUG=7: no disassembly") != std::string::npos) GTEST_SKIP() << out;
+  EXPECT_NE(out.find("Disassembly of section .text"), std::string::npos) << out;
+  EXPECT_NE(out.find("\tret"), std::string::npos) << "x86's ret/retq, AArch64's ret: " << out;
 }
 
 TEST(TensorDeviceTest, MixingDevicesInOneOpIsAnError) {

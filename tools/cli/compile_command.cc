@@ -26,7 +26,9 @@ constexpr char kDescription[] =
     "clang, e.g. --arch gfx1100). Kernels are optimized by the hand-coded heuristic, or with the\n"
     "tuned opts of --db where it holds them for this target (its device class: device, arch,\n"
     "renderer, compiler). Prints one line per kernel, or the sources with --source.\n"
-    "DEBUG=3 prints each kernel's AST, DEBUG=4 its source; NOOPT, TC, ... from the environment\n"
+    "DEBUG=3 prints each kernel's AST, DEBUG=4 its source, DEBUG=7 (or --disassemble) its\n"
+    "disassembly (SASS through nvdisasm, AMD assembly through llvm-objdump, where installed);\n"
+    "NOOPT, TC, ... from the environment\n"
     "apply. NVRTC is looked for as tg run does (NVRTC_PATH, CUDA_PATH); the AMD toolchain in\n"
     "COMGR_PATH, HIP_CLANG_PATH, HIP_DEVICE_LIB_PATH, ROCM_PATH, then the system's.";
 
@@ -46,7 +48,7 @@ int CompileWorkloadCommand(std::span<const std::string_view> args) {
   const Workload* w = AddWorkloadFlags(app, args, name, params, &dtype);
   CompileTargetOptions target_options;
   std::string db_path, hip_compiler = "auto";
-  bool show_source = false;
+  bool show_source = false, disassemble = false;
   Config config = GetConfig();
   app.add_option("--device", target_options.device, "CUDA or HIP")
       ->required()
@@ -54,6 +56,8 @@ int CompileWorkloadCommand(std::span<const std::string_view> args) {
   app.add_option("--arch", target_options.arch, "the target: sm_75 ... sm_90a (CUDA), gfx90a, gfx1100, ... (HIP)")
       ->required();
   app.add_flag("--source", show_source, "print each kernel's source instead of a summary line");
+  app.add_flag("--disassemble", disassemble, "print each kernel's disassembly too (as DEBUG=7): SASS for\n"
+                                             "CUDA (nvdisasm or cuobjdump), llvm-objdump's for HIP");
   app.add_option("--db", db_path, "take tuned opts from this tuning database (a SQLite file or\n"
                                   "postgresql://...) where it has them for the target")
       ->type_name("PATH");
@@ -66,6 +70,7 @@ int CompileWorkloadCommand(std::span<const std::string_view> args) {
                                                  "assemble it with nvJitLink, instead of CUDA C++ through NVRTC");
   if (std::optional<int> rc = ParseCommandLine(app, args)) return *rc;
   TG_CHECK(w != nullptr && w->name == name) << "WORKLOAD was checked";
+  disassemble = disassemble || config.debug >= 7;
 
   if (const char* ptx = std::getenv("CUDA_PTX"); ptx != nullptr && std::string_view(ptx) != "" &&
                                                   std::string_view(ptx) != "0")
@@ -129,6 +134,15 @@ int CompileWorkloadCommand(std::span<const std::string_view> args) {
       if (config.debug >= 4) std::printf("%s\n", k.src.c_str());
       std::printf("kernel %d %-32s %-40s src %7zu B  %s %7zu B  %8.1f ms\n", index, k.name.c_str(),
                   opts.c_str(), k.src.size(), kind.c_str(), k.binary_bytes, k.compile_s * 1e3);
+    }
+    if (disassemble) {
+      // a disassembler that is not installed is a line, not a failed kernel
+      absl::StatusOr<std::string> text = t.compiler().Disassemble(k.binary);
+      if (text.ok()) {
+        std::printf("%s\n", text->c_str());
+      } else {
+        std::printf("kernel %d: no disassembly: %s\n", index, std::string(text.status().message()).c_str());
+      }
     }
     std::fflush(stdout);
   };

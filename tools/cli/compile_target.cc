@@ -8,24 +8,31 @@
 #include "tinygrad/renderer/hip/hip.h"
 #include "tinygrad/renderer/ptx/ptx.h"
 #include "tinygrad/runtime/cuda/arch.h"
+#include "tinygrad/runtime/cuda/cuda_disassembler.h"
 #include "tinygrad/runtime/cuda/nvjitlink_api.h"
 #include "tinygrad/runtime/cuda/nvrtc_compiler.h"
 #include "tinygrad/runtime/cuda/ptx_compiler.h"
+#include "tinygrad/runtime/hip/hip_disassembler.h"
 
 namespace tg {
 namespace {
 
 class NvrtcCubinCompiler final : public TargetCompiler {
  public:
-  explicit NvrtcCubinCompiler(std::unique_ptr<NvrtcCompiler> nvrtc) : nvrtc_(std::move(nvrtc)) {}
+  NvrtcCubinCompiler(std::unique_ptr<NvrtcCompiler> nvrtc, std::vector<std::string> tool_dirs)
+      : nvrtc_(std::move(nvrtc)), tool_dirs_(std::move(tool_dirs)) {}
   absl::StatusOr<std::string> Compile(std::string_view src) override {
     return nvrtc_->CompileUncached(src);
   }
   const std::string& id() const override { return nvrtc_->compiler_id(); }
   std::string_view binary_kind() const override { return "cubin"; }
+  absl::StatusOr<std::string> Disassemble(std::string_view binary) const override {
+    return DisassembleCuda(binary, tool_dirs_);
+  }
 
  private:
   std::unique_ptr<NvrtcCompiler> nvrtc_;
+  const std::vector<std::string> tool_dirs_;  // where nvdisasm is looked for after PATH
 };
 
 // CUDA C++ -> CUBIN through NVRTC (opened at run time).
@@ -43,18 +50,25 @@ absl::StatusOr<std::unique_ptr<TargetCompiler>> MakeNvrtcCubinCompiler(const Cud
           nvrtc->CompileUncached("extern \"C\" __global__ void tg_probe() {}\n");
       !probe.ok())
     return probe.status();
-  return std::unique_ptr<TargetCompiler>(new NvrtcCubinCompiler(std::move(nvrtc)));
+  return std::unique_ptr<TargetCompiler>(
+      new NvrtcCubinCompiler(std::move(nvrtc), CudaToolDirs(libs, api->library.file())));
 }
 
 class PtxCubinCompiler final : public TargetCompiler {
  public:
-  explicit PtxCubinCompiler(std::unique_ptr<PtxCompiler> ptx) : ptx_(std::move(ptx)) {}
+  PtxCubinCompiler(std::unique_ptr<PtxCompiler> ptx, std::vector<std::string> tool_dirs)
+      : ptx_(std::move(ptx)), tool_dirs_(std::move(tool_dirs)) {}
   absl::StatusOr<std::string> Compile(std::string_view src) override { return ptx_->CompileUncached(src); }
   const std::string& id() const override { return ptx_->compiler_id(); }
   std::string_view binary_kind() const override { return "cubin"; }
+  // nvJitLink's CUBIN as SASS (the PTX is what --source prints)
+  absl::StatusOr<std::string> Disassemble(std::string_view binary) const override {
+    return DisassembleCuda(binary, tool_dirs_);
+  }
 
  private:
   std::unique_ptr<PtxCompiler> ptx_;
+  const std::vector<std::string> tool_dirs_;
 };
 
 // PTX (the PTX renderer's, CUDA_PTX=1) -> CUBIN through nvJitLink (opened at run time).
@@ -63,20 +77,26 @@ absl::StatusOr<std::unique_ptr<TargetCompiler>> MakePtxCubinCompiler(const CudaL
   ASSIGN_OR_RETURN(std::shared_ptr<const NvJitLinkApi> api, NvJitLinkApi::Load(libs));
   ASSIGN_OR_RETURN(std::unique_ptr<PtxCompiler> ptx,
                    PtxCompiler::Create(api, {.arch = arch.name(), .assemble = true, .cachelevel = 0}));
-  return std::unique_ptr<TargetCompiler>(new PtxCubinCompiler(std::move(ptx)));
+  return std::unique_ptr<TargetCompiler>(
+      new PtxCubinCompiler(std::move(ptx), CudaToolDirs(libs, api->library.file())));
 }
 
 class HipTargetCompiler final : public TargetCompiler {
  public:
-  explicit HipTargetCompiler(std::unique_ptr<HipCompiler> hip) : hip_(std::move(hip)) {}
+  HipTargetCompiler(std::unique_ptr<HipCompiler> hip, HipToolchainOptions tools)
+      : hip_(std::move(hip)), tools_(std::move(tools)) {}
   absl::StatusOr<std::string> Compile(std::string_view src) override {
     return hip_->CompileUncached(src);
   }
   const std::string& id() const override { return hip_->compiler_id(); }
   std::string_view binary_kind() const override { return "code object"; }
+  absl::StatusOr<std::string> Disassemble(std::string_view binary) const override {
+    return DisassembleAmdCodeObject(binary, tools_);
+  }
 
  private:
   std::unique_ptr<HipCompiler> hip_;
+  const HipToolchainOptions tools_;  // where llvm-objdump is looked for
 };
 
 }  // namespace
@@ -103,7 +123,7 @@ absl::StatusOr<std::unique_ptr<CompileTarget>> CompileTarget::Create(const Compi
                                                        .cachelevel = 0}));
     return std::unique_ptr<CompileTarget>(new CompileTarget(
         device, options.arch, std::make_unique<HipRenderer>(arch),
-        std::make_unique<HipTargetCompiler>(std::move(hip))));
+        std::make_unique<HipTargetCompiler>(std::move(hip), options.hip)));
   }
   return absl::InvalidArgumentError(
       absl::StrCat("unknown device '", options.device, "': tg compile targets CUDA or HIP"));

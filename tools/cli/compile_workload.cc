@@ -84,6 +84,7 @@ CompiledKernel CompileOne(const UOp& kernel, CompileTarget& target, const Compil
     return out;
   }
   out.binary_bytes = binary->size();
+  out.binary = *std::move(binary);
   return out;
 }
 

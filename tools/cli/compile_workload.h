@@ -41,6 +41,7 @@ struct CompiledKernel {
   std::string src;            // the rendered source
   std::string ast;            // the kernel AST (PrettyPrint), for DEBUG>=3
   autotune::TuningKey key;    // what tuned opts for it are stored under (the target's class)
+  std::string binary;         // what the compiler made
   size_t binary_bytes = 0;
   double compile_s = 0;       // wall time of the compile
   absl::Status status;        // why rendering or compiling failed (then no binary)

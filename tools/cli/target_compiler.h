@@ -1,7 +1,7 @@
 // File: tools/cli/target_compiler.h
 // A kernel compiler for one GPU target, as `tg compile` uses it: source in, binary out, and
-// the compiler's identity (part of the target's device class). Implemented over NVRTC and
-// HipCompiler (compile_target.cc).
+// the compiler's identity (part of the target's device class), and the binary's disassembly.
+// Implemented over NVRTC, nvJitLink and HipCompiler (compile_target.cc).
 #ifndef TOOLS_CLI_TARGET_COMPILER_H_
 #define TOOLS_CLI_TARGET_COMPILER_H_
 
@@ -22,6 +22,9 @@ class TargetCompiler {
   virtual const std::string& id() const = 0;
   // What the binary is, for people: "cubin", "code object".
   virtual std::string_view binary_kind() const = 0;
+  // A binary Compile made, for people (DEBUG=7, --disassemble): SASS for a CUBIN, the
+  // assembly of an AMD code object. NotFound when the disassembler is not installed.
+  virtual absl::StatusOr<std::string> Disassemble(std::string_view binary) const = 0;
 };
 
 }  // namespace tg

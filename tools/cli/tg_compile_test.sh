@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `tg compile` end to end (path of tg in $1): a workload's kernels for CUDA (NVRTC) and HIP
 # (comgr for gfx90a, clang for gfx1100) on a machine without those GPUs; half matmuls on tensor
-# cores; --source, DEBUG=4; exit codes of bad targets and missing toolchains. A device whose
+# cores; --source, DEBUG=4, DEBUG=7 / --disassemble; exit codes of bad targets and missing toolchains. A device whose
 # compiler is not installed here is skipped with a SKIP line.
 set -u
 source tests/tg_test_lib.sh
@@ -38,6 +38,25 @@ if have CUDA sm_90; then
   expect_in "$out/cuda_debug4.out" "mma.sync.aligned"
   expect_count "$out/cuda_debug4.out" "^kernel 1 r_" 1
 
+  # DEBUG=7 (and --disassemble) print each kernel's SASS: from a stand-in nvdisasm put first on
+  # PATH (it prints the file it is given), then from whatever this machine has: SASS, or one
+  # line saying no disassembler is installed, and the compile still succeeds.
+  mkdir -p "$out/fakebin"
+  printf '#!/bin/sh\necho "STAND-IN SASS of $(head -c 4 "$1" | tail -c 3), $(wc -c <"$1") bytes"\n' >"$out/fakebin/nvdisasm"
+  chmod +x "$out/fakebin/nvdisasm"
+  PATH="$out/fakebin:$PATH" DEBUG=7 run cuda_debug7_fake 0 compile matmul --device CUDA --arch sm_90 "${small[@]}"
+  expect_count "$out/cuda_debug7_fake.out" "^STAND-IN SASS of ELF, [1-9][0-9]* bytes" 1
+  expect_count "$out/cuda_debug7_fake.out" "^kernel 1 r_" 1
+  PATH="$out/fakebin:$PATH" run cuda_disasm_ptx 0 compile matmul --device CUDA --arch sm_89 --ptx --disassemble "${small[@]}"
+  expect_count "$out/cuda_disasm_ptx.out" "^STAND-IN SASS of ELF" 1
+  DEBUG=7 run cuda_debug7 0 compile matmul --device CUDA --arch sm_90 "${small[@]}"
+  if grep -q "no disassembly" "$out/cuda_debug7.out"; then
+    expect_count "$out/cuda_debug7.out" "^kernel 1: no disassembly: no disassembler for a CUBIN: none of nvdisasm, cuobjdump" 1
+    echo "SKIP: real SASS: no nvdisasm or cuobjdump here"
+  else
+    expect_in "$out/cuda_debug7.out" "EXIT"
+  fi
+
   run cuda_bf16 0 compile matmul --device CUDA --arch sm_89 --dtype bfloat16 --source "${small[@]}"
   expect_in "$out/cuda_bf16.out" "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"
 
@@ -72,6 +91,12 @@ if have HIP gfx90a; then
   run hip_cdna2 0 compile matmul --device HIP --arch gfx90a --hip-compiler comgr "${small[@]}"
   expect_in "$out/hip_cdna2.out" "(comgr "
   expect_in "$out/hip_cdna2.out" "1 kernels, 0 failed"
+  run hip_cdna2_disasm 0 compile matmul --device HIP --arch gfx90a --disassemble "${small[@]}"
+  if grep -q "no disassembly" "$out/hip_cdna2_disasm.out"; then
+    echo "SKIP: AMD assembly: $(grep "no disassembly" "$out/hip_cdna2_disasm.out")"
+  else
+    expect_in "$out/hip_cdna2_disasm.out" "s_endpgm"
+  fi
   # comgr 2.4 does not know gfx1100: asking for it there is a usage error naming what it knows.
   run hip_comgr_gfx1100 2 compile matmul --device HIP --arch gfx1100 --hip-compiler comgr "${small[@]}"
   expect_in "$out/hip_comgr_gfx1100.err" "gfx1100"
