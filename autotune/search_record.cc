@@ -18,6 +18,7 @@ TuningRecord RecordOfSearch(const TuningKey& key, const BeamResult& r, const Dev
       .tinygrad_cc_version = std::string(kVersion),
       .search_wall_s = r.search_wall_s,
       .samples_s = r.samples_s,
+      .gpu_arch = device.gpu_arch,
   };
   if (r.noopt_s < kInf) rec.noopt_time_s = r.noopt_s;
   if (r.heuristic_s < kInf) rec.heuristic_time_s = r.heuristic_s;

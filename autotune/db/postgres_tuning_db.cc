@@ -311,25 +311,32 @@ absl::StatusOr<int> PostgresTuningDb::SchemaVersion() {
   });
 }
 
-absl::StatusOr<std::optional<TuningRecord>> PostgresTuningDb::Lookup(const TuningKey& key) {
-  absl::MutexLock lock(&mu_);
+absl::StatusOr<std::optional<TuningRecord>> PostgresTuningDb::QueryRecord(
+    const std::string& sql, const std::vector<schema::SqlValue>& params, std::string_view doing) {
   return Retrying([&]() -> absl::StatusOr<std::optional<TuningRecord>> {
-    ASSIGN_OR_RETURN(Result res, Exec(schema::LookupSql(), schema::LookupParams(key), "lookup"));
+    ASSIGN_OR_RETURN(Result res, Exec(sql, params, doing));
     if (res.rows() == 0) return std::nullopt;
     ASSIGN_OR_RETURN(TuningRecord r, schema::ReadTuningRow(PgRow(res.get(), 0)));
     return r;
   });
 }
 
+absl::StatusOr<std::optional<TuningRecord>> PostgresTuningDb::Lookup(const TuningKey& key) {
+  absl::MutexLock lock(&mu_);
+  return QueryRecord(schema::LookupSql(), schema::LookupParams(key), "lookup");
+}
+
 absl::StatusOr<std::optional<TuningRecord>> PostgresTuningDb::LookupBest(const TuningKey& key) {
   absl::MutexLock lock(&mu_);
-  return Retrying([&]() -> absl::StatusOr<std::optional<TuningRecord>> {
-    ASSIGN_OR_RETURN(Result res, Exec(schema::LookupBestSql(), schema::LookupBestParams(key),
-                                      "lookup of the best"));
-    if (res.rows() == 0) return std::nullopt;
-    ASSIGN_OR_RETURN(TuningRecord r, schema::ReadTuningRow(PgRow(res.get(), 0)));
-    return r;
-  });
+  return QueryRecord(schema::LookupBestSql(), schema::LookupBestParams(key), "lookup of the best");
+}
+
+absl::StatusOr<std::optional<TuningRecord>> PostgresTuningDb::LookupBestForArch(const TuningKey& key,
+                                                                               std::string_view gpu_arch) {
+  if (gpu_arch.empty()) return absl::InvalidArgumentError("LookupBestForArch needs a GPU arch");
+  absl::MutexLock lock(&mu_);
+  return QueryRecord(schema::LookupBestForArchSql(), schema::LookupBestForArchParams(key, gpu_arch),
+                     "lookup of the best for an arch");
 }
 
 absl::StatusOr<bool> PostgresTuningDb::PutLocked(const TuningRecord& record) {

@@ -64,6 +64,8 @@ class PostgresTuningDb : public TuningDb {
 
   absl::StatusOr<std::optional<TuningRecord>> Lookup(const TuningKey& key) override;
   absl::StatusOr<std::optional<TuningRecord>> LookupBest(const TuningKey& key) override;
+  absl::StatusOr<std::optional<TuningRecord>> LookupBestForArch(const TuningKey& key,
+                                                               std::string_view gpu_arch) override;
   absl::StatusOr<bool> Put(const TuningRecord& record) override;
   absl::StatusOr<std::vector<TuningRecord>> List() override;
   absl::StatusOr<int64_t> Count() override;
@@ -103,6 +105,11 @@ class PostgresTuningDb : public TuningDb {
                                  const std::vector<schema::SqlValue>& params,
                                  std::string_view doing) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::StatusOr<bool> PutLocked(const TuningRecord& record) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Runs `sql` (retrying a dropped connection): the record of its first row, or nullopt.
+  absl::StatusOr<std::optional<TuningRecord>> QueryRecord(const std::string& sql,
+                                                          const std::vector<schema::SqlValue>& params,
+                                                          std::string_view doing)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Rollback() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // A status for `what` failing, naming the server; the password is masked.
   absl::Status Error(absl::StatusCode code, std::string_view doing, std::string_view detail) const;

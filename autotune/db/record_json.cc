@@ -152,6 +152,7 @@ absl::StatusOr<TuningRecord> RecordFromObject(const Json& doc) {
   ASSIGN_OR_RETURN(r.worker, f.Str("worker", /*optional=*/true));
   ASSIGN_OR_RETURN(r.host, f.Str("host", /*optional=*/true));
   ASSIGN_OR_RETURN(r.samples_s, f.Doubles("samples_s"));
+  ASSIGN_OR_RETURN(r.gpu_arch, f.Str("gpu_arch", /*optional=*/true));  // absent before schema 4
   if (r.key.Digest() != digest)
     return Bad("key", absl::StrCat("is not the digest of the key's parts (", r.key.Digest(), ")"));
   RETURN_IF_ERROR(schema::ValidateRecord(r));
@@ -184,6 +185,7 @@ std::string RecordToJson(const TuningRecord& r) {
       {"worker", r.worker},
       {"host", r.host},
       {"samples_s", r.samples_s},
+      {"gpu_arch", r.gpu_arch},
   };
   // Invalid UTF-8 (in a kernel or device name) becomes U+FFFD instead of an exception.
   return o.dump(/*indent=*/-1, ' ', /*ensure_ascii=*/false, Json::error_handler_t::replace);

@@ -43,6 +43,8 @@ constexpr const char* kTuningColumns[] = {
     "samples_s",
     // schema 3: the codegen options of the key
     "codegen_options",
+    // schema 4: the GPU arch of the class it was tuned on
+    "gpu_arch",
 };
 constexpr int kNumTuningColumns = sizeof(kTuningColumns) / sizeof(kTuningColumns[0]);
 
@@ -107,6 +109,9 @@ const std::vector<std::vector<std::string>>& Migrations() {
        " PRIMARY KEY (search_key, opts))"},
       // 2 -> 3: the codegen options became part of the key; older rows have none ('').
       {"ALTER TABLE tuning ADD COLUMN codegen_options TEXT NOT NULL DEFAULT ''"},
+      // 3 -> 4: the GPU arch a record was tuned on, so that a compile-only machine finds the
+      // records of every GPU of its target's arch; older rows have none ('') and match no arch.
+      {"ALTER TABLE tuning ADD COLUMN gpu_arch TEXT NOT NULL DEFAULT ''"},
   };
   TG_CHECK(static_cast<int>(kMigrations->size()) == kVersion)
       << "add a migration step with the version bump";
@@ -120,6 +125,12 @@ std::string LookupBestSql() {
                       " WHERE ast_hash = $1 AND device_digest = $2 AND renderer = $3 AND "
                       "compiler = $4 AND codegen_version = $5 AND opt_version = $6 AND codegen_options = $7 "
                       "ORDER BY time_s, key LIMIT 1");
+}
+
+std::string LookupBestForArchSql() {
+  return absl::StrCat(SelectTuning(),
+                      " WHERE ast_hash = $1 AND renderer = $2 AND gpu_arch = $3 AND codegen_version = $4 AND "
+                      "opt_version = $5 AND codegen_options = $6 ORDER BY time_s, key LIMIT 1");
 }
 
 std::string ListSql() { return absl::StrCat(SelectTuning(), " ORDER BY key"); }
@@ -181,6 +192,7 @@ std::vector<SqlValue> UpsertParams(const TuningRecord& r, int64_t now_ms) {
       r.host,
       SamplesToText(r.samples_s),
       k.codegen_options ? k.codegen_options->KeyText() : "",
+      r.gpu_arch,
   };
   TG_CHECK(static_cast<int>(p.size()) == kNumTuningColumns) << "out of step with the columns";
   return p;
@@ -193,6 +205,12 @@ std::vector<SqlValue> LookupBestParams(const TuningKey& key) {
           key.renderer,          key.compiler,
           key.codegen_version,   int64_t{key.opt_version},
           key.codegen_options ? key.codegen_options->KeyText() : ""};
+}
+
+std::vector<SqlValue> LookupBestForArchParams(const TuningKey& key, std::string_view gpu_arch) {
+  return {key.AstHex(),         key.renderer,
+          std::string(gpu_arch), key.codegen_version,
+          int64_t{key.opt_version}, key.codegen_options ? key.codegen_options->KeyText() : ""};
 }
 
 absl::StatusOr<TuningRecord> ReadTuningRow(const RowReader& s) {
@@ -237,6 +255,7 @@ absl::StatusOr<TuningRecord> ReadTuningRow(const RowReader& s) {
     if (!o.ok()) return bad(o.status());
     r.key.codegen_options = *o;
   }
+  r.gpu_arch = s.Text(c++);
   TG_CHECK(c == kNumTuningColumns) << "ReadTuningRow out of step with the columns";
   // The digest is the primary key; a row whose parts hash elsewhere was not written by us.
   if (r.key.Digest() != key)

@@ -22,7 +22,7 @@
 namespace tg::autotune::schema {
 
 // The schema this build writes. Databases with a lower version are migrated on open.
-inline constexpr int kVersion = 3;
+inline constexpr int kVersion = 4;
 
 // Migration i takes a database from schema version i to i + 1 (Migrations().size() ==
 // kVersion). Never edit a shipped step: add one.
@@ -43,7 +43,8 @@ class RowReader {
 
 // ** tuning **
 std::string LookupSql();      // every column WHERE key = $1
-std::string LookupBestSql();  // the fastest of a kernel across search settings ($1..$6)
+std::string LookupBestSql();  // the fastest of a kernel across search settings ($1..$7)
+std::string LookupBestForArchSql();  // the fastest of a kernel on any GPU of an arch ($1..$6)
 std::string ListSql();        // every column ORDER BY key
 std::string UpsertSql();      // better result wins: the update runs only when strictly faster
 std::string CountSql();
@@ -53,6 +54,7 @@ absl::Status ValidateRecord(const TuningRecord& r);
 std::vector<SqlValue> UpsertParams(const TuningRecord& r, int64_t now_ms);
 std::vector<SqlValue> LookupParams(const TuningKey& key);
 std::vector<SqlValue> LookupBestParams(const TuningKey& key);
+std::vector<SqlValue> LookupBestForArchParams(const TuningKey& key, std::string_view gpu_arch);
 // A row of LookupSql/LookupBestSql/ListSql. A row this build cannot read is DataLoss, named
 // by its key (also when its parts do not hash to its key).
 absl::StatusOr<TuningRecord> ReadTuningRow(const RowReader& row);

@@ -117,6 +117,7 @@ absl::StatusOr<std::unique_ptr<SqliteTuningDb>> SqliteTuningDb::Open(
 SqliteTuningDb::~SqliteTuningDb() {
   sqlite3_finalize(lookup_);
   sqlite3_finalize(lookup_best_);
+  sqlite3_finalize(lookup_best_for_arch_);
   sqlite3_finalize(put_);
   sqlite3_finalize(put_measurement_);
   sqlite3_finalize(list_measurements_);
@@ -185,6 +186,7 @@ absl::Status SqliteTuningDb::Init(const SqliteTuningDbOptions& options) {
   } prepared[] = {
       {&lookup_, schema::LookupSql()},
       {&lookup_best_, schema::LookupBestSql()},
+      {&lookup_best_for_arch_, schema::LookupBestForArchSql()},
       {&put_, schema::UpsertSql()},
       {&put_measurement_, schema::PutMeasurementSql()},
       {&list_measurements_, schema::ListMeasurementsSql()},
@@ -283,24 +285,32 @@ absl::Status SqliteTuningDb::Begin() {
 
 void SqliteTuningDb::Rollback() { sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr); }
 
+absl::StatusOr<std::optional<TuningRecord>> SqliteTuningDb::QueryRecord(
+    sqlite3_stmt* stmt, const std::vector<schema::SqlValue>& params, std::string_view doing) {
+  StmtReset reset(stmt);
+  int rc = BindAndStep(stmt, params);
+  if (rc == SQLITE_DONE) return std::nullopt;
+  if (rc != SQLITE_ROW) return Error(rc, doing);
+  ASSIGN_OR_RETURN(TuningRecord r, schema::ReadTuningRow(SqliteRow(stmt)));
+  return r;
+}
+
 absl::StatusOr<std::optional<TuningRecord>> SqliteTuningDb::Lookup(const TuningKey& key) {
   absl::MutexLock lock(&mu_);
-  StmtReset reset(lookup_);
-  int rc = BindAndStep(lookup_, schema::LookupParams(key));
-  if (rc == SQLITE_DONE) return std::nullopt;
-  if (rc != SQLITE_ROW) return Error(rc, "lookup");
-  ASSIGN_OR_RETURN(TuningRecord r, schema::ReadTuningRow(SqliteRow(lookup_)));
-  return r;
+  return QueryRecord(lookup_, schema::LookupParams(key), "lookup");
 }
 
 absl::StatusOr<std::optional<TuningRecord>> SqliteTuningDb::LookupBest(const TuningKey& key) {
   absl::MutexLock lock(&mu_);
-  StmtReset reset(lookup_best_);
-  int rc = BindAndStep(lookup_best_, schema::LookupBestParams(key));
-  if (rc == SQLITE_DONE) return std::nullopt;
-  if (rc != SQLITE_ROW) return Error(rc, "lookup of the best");
-  ASSIGN_OR_RETURN(TuningRecord r, schema::ReadTuningRow(SqliteRow(lookup_best_)));
-  return r;
+  return QueryRecord(lookup_best_, schema::LookupBestParams(key), "lookup of the best");
+}
+
+absl::StatusOr<std::optional<TuningRecord>> SqliteTuningDb::LookupBestForArch(const TuningKey& key,
+                                                                             std::string_view gpu_arch) {
+  if (gpu_arch.empty()) return absl::InvalidArgumentError("LookupBestForArch needs a GPU arch");
+  absl::MutexLock lock(&mu_);
+  return QueryRecord(lookup_best_for_arch_, schema::LookupBestForArchParams(key, gpu_arch),
+                     "lookup of the best for an arch");
 }
 
 absl::StatusOr<bool> SqliteTuningDb::PutLocked(const TuningRecord& record) {

@@ -55,6 +55,8 @@ class SqliteTuningDb : public TuningDb {
 
   absl::StatusOr<std::optional<TuningRecord>> Lookup(const TuningKey& key) override;
   absl::StatusOr<std::optional<TuningRecord>> LookupBest(const TuningKey& key) override;
+  absl::StatusOr<std::optional<TuningRecord>> LookupBestForArch(const TuningKey& key,
+                                                               std::string_view gpu_arch) override;
   absl::StatusOr<bool> Put(const TuningRecord& record) override;
   absl::StatusOr<std::vector<TuningRecord>> List() override;
   absl::StatusOr<int64_t> Count() override;
@@ -82,6 +84,11 @@ class SqliteTuningDb : public TuningDb {
   int BindAndStep(sqlite3_stmt* stmt, const std::vector<schema::SqlValue>& params)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::StatusOr<bool> PutLocked(const TuningRecord& record) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Runs the prepared `stmt` with `params`: the record of its first row, or nullopt.
+  absl::StatusOr<std::optional<TuningRecord>> QueryRecord(sqlite3_stmt* stmt,
+                                                          const std::vector<schema::SqlValue>& params,
+                                                          std::string_view doing)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Runs a one-off statement that answers one integer (COUNT) or changes rows (answers the
   // number changed).
   absl::StatusOr<int64_t> QueryInt(const std::string& sql,
@@ -98,6 +105,7 @@ class SqliteTuningDb : public TuningDb {
   sqlite3* const db_;
   sqlite3_stmt* lookup_ ABSL_GUARDED_BY(mu_) = nullptr;
   sqlite3_stmt* lookup_best_ ABSL_GUARDED_BY(mu_) = nullptr;
+  sqlite3_stmt* lookup_best_for_arch_ ABSL_GUARDED_BY(mu_) = nullptr;
   sqlite3_stmt* put_ ABSL_GUARDED_BY(mu_) = nullptr;
   sqlite3_stmt* put_measurement_ ABSL_GUARDED_BY(mu_) = nullptr;
   sqlite3_stmt* list_measurements_ ABSL_GUARDED_BY(mu_) = nullptr;

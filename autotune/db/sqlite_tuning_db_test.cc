@@ -147,7 +147,7 @@ TEST(SqliteTuningDbTest, NewerSchemaIsRefused) {
   absl::StatusOr<std::unique_ptr<SqliteTuningDb>> db = SqliteTuningDb::Open(path);
   ASSERT_FALSE(db.ok());
   EXPECT_EQ(db.status().code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_NE(db.status().message().find("schema version 99, newer than this build's 3"),
+  EXPECT_NE(db.status().message().find("schema version 99, newer than this build's 4"),
             std::string::npos)
       << db.status();
   sqlite3* raw = nullptr;
@@ -309,7 +309,7 @@ TEST(SqliteTuningDbTest, MigratesASchemaOneFile) {
   }
   auto db = OpenOrDie(path);
   ASSERT_NE(db, nullptr);
-  EXPECT_EQ(db->SchemaVersion().value(), 3);
+  EXPECT_EQ(db->SchemaVersion().value(), 4);
   EXPECT_EQ(db->Lookup(old.key).value(), old);
   TuningRecord fresh = SampleRecord(6, 0.5);
   EXPECT_TRUE(db->Put(fresh).value());

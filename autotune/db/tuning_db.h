@@ -66,6 +66,10 @@ struct TuningRecord {
   std::string worker;              // the worker that timed it ("" in-process: "local")
   std::string host;                // that worker's host name
   std::vector<double> samples_s;   // the winner's timed runs, in order (time_s is their min)
+  // The GPU arch of the class it was tuned on (DeviceClass::gpu_arch: "sm_90", "gfx1100"); ""
+  // for a CPU, and in rows from before schema 4. Not part of the key: what LookupBestForArch
+  // finds records of any GPU of an arch by.
+  std::string gpu_arch;
 
   friend bool operator==(const TuningRecord&, const TuningRecord&) = default;
 };
@@ -101,6 +105,13 @@ class TuningDb {
   // and options, and opt semantics as `key`, whatever search settings found it (key.settings is ignored;
   // `tg run` uses any tuning there is).
   virtual absl::StatusOr<std::optional<TuningRecord>> LookupBest(const TuningKey& key) = 0;
+  // The fastest record for the same kernel, renderer, codegen version and options, and opt
+  // semantics as `key`, tuned on any GPU of `gpu_arch` (non-empty), whatever its name, driver,
+  // compiler or search settings; ties go to the lower key digest. For a machine that compiles
+  // for a GPU it does not have (`tg compile`): its own device class names no GPU, so the
+  // records real GPUs stored under theirs never match it exactly.
+  virtual absl::StatusOr<std::optional<TuningRecord>> LookupBestForArch(const TuningKey& key,
+                                                                       std::string_view gpu_arch) = 0;
   // True when `record` is now the stored one (new key, or faster than what was stored); false
   // when an equal or faster record was kept. Errors: time_s not a finite value >= 0, I/O.
   virtual absl::StatusOr<bool> Put(const TuningRecord& record) = 0;

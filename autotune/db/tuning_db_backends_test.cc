@@ -199,6 +199,44 @@ TEST_P(TuningDbBackendTest, LookupBestSpansSearchSettingsOnly) {
   EXPECT_EQ(db_->LookupBest(query).value(), std::nullopt);
 }
 
+// A compile-only machine's key names no GPU: it finds the fastest record of any GPU of the
+// arch, for the same kernel, renderer, codegen version and options, and opt semantics.
+TEST_P(TuningDbBackendTest, LookupBestForArchSpansTheGpusOfAnArch) {
+  auto gpu_record = [](uint64_t ast, double time_s, std::string device, std::string arch) {
+    TuningRecord r = SampleRecord(ast, time_s);
+    r.key.device = std::move(device);
+    r.key.renderer = "tg::CudaRenderer";
+    r.key.compiler = "nvrtc 13.0 cubin --gpu-architecture=" + arch + " --minimal";
+    r.gpu_arch = std::move(arch);
+    r.device_description = "CUDA | NVIDIA H100 80GB HBM3 | " + r.gpu_arch + " | CUDA 13.0 (580.65.06), NVRTC 13.0";
+    return r;
+  };
+  TuningRecord h100 = gpu_record(21, 0.002, "h100h100h100h100", "sm_90");
+  TuningRecord h200 = gpu_record(21, 0.001, "h200h200h200h200", "sm_90");
+  h200.key.compiler = "nvrtc 13.1 cubin --gpu-architecture=sm_90 --minimal";  // another NVRTC
+  TuningRecord ada = gpu_record(21, 0.0005, "l40sl40sl40sl40s", "sm_89");
+  TuningRecord other_kernel = gpu_record(22, 0.0001, "h100h100h100h100", "sm_90");
+  TuningRecord ptx = gpu_record(21, 0.0001, "h100h100h100h100", "sm_90");
+  ptx.key.renderer = "tg::PtxRenderer/PTX";
+  TuningRecord old_codegen = gpu_record(21, 0.0001, "h100h100h100h100", "sm_90");
+  old_codegen.key.codegen_version = "0.0.1";
+  TuningRecord no_arch = gpu_record(21, 0.0001, "h100h100h100h100", "");  // from before schema 4
+  for (const TuningRecord& r : {h100, h200, ada, other_kernel, ptx, old_codegen, no_arch})
+    ASSERT_TRUE(db_->Put(r).value());
+  // what `tg compile --device CUDA --arch sm_90` asks with: its own class, its own compiler
+  TuningKey query = h100.key;
+  query.device = "c0mp11e0n1ysm90";
+  query.compiler = "nvrtc 12.8 cubin --gpu-architecture=sm_90 --minimal";
+  query.settings.width = 8;
+  EXPECT_EQ(db_->LookupBest(query).value(), std::nullopt) << "no record of the compile-only class";
+  EXPECT_EQ(db_->LookupBestForArch(query, "sm_90").value(), h200) << "the fastest sm_90 record";
+  EXPECT_EQ(db_->LookupBestForArch(query, "sm_89").value(), ada);
+  EXPECT_EQ(db_->LookupBestForArch(query, "sm_80").value(), std::nullopt);
+  query.codegen_options = CodegenOptions{.noopt = true};
+  EXPECT_EQ(db_->LookupBestForArch(query, "sm_90").value(), std::nullopt) << "never across codegen options";
+  EXPECT_EQ(db_->LookupBestForArch(h100.key, "").status().code(), absl::StatusCode::kInvalidArgument);
+}
+
 // Every part of the key, flipped alone, misses the stored record.
 TEST_P(TuningDbBackendTest, EachKeyPartFlippedMisses) {
   TuningDb* db = db_.get();
@@ -624,7 +662,7 @@ TEST_F(PostgresTuningDbTest, MigratesASchemaOneDatabase) {
   absl::StatusOr<std::unique_ptr<PostgresTuningDb>> db =
       PostgresTuningDb::Open(TestPostgresUrl(), {.schema = schema_});
   ASSERT_TRUE(db.ok()) << db.status();
-  EXPECT_EQ((*db)->SchemaVersion().value(), 3);
+  EXPECT_EQ((*db)->SchemaVersion().value(), 4);
   EXPECT_EQ((*db)->Lookup(r.key).value(), r);
   EXPECT_TRUE((*db)->PutMeasurement(SampleMeasurement("s", 1, 0.1)).value());
 }
@@ -636,7 +674,7 @@ TEST_F(PostgresTuningDbTest, NewerSchemaAndForeignTablesAreRefusedUntouched) {
       PostgresTuningDb::Open(TestPostgresUrl(), {.schema = schema_});
   ASSERT_FALSE(newer.ok());
   EXPECT_EQ(newer.status().code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_NE(newer.status().message().find("schema version 99, newer than this build's 3"),
+  EXPECT_NE(newer.status().message().find("schema version 99, newer than this build's 4"),
             std::string::npos)
       << newer.status();
 

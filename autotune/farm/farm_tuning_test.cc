@@ -56,6 +56,9 @@ class RecordingDb : public TuningDb {
   explicit RecordingDb(std::unique_ptr<TuningDb> db) : db_(std::move(db)) {}
   absl::StatusOr<std::optional<TuningRecord>> Lookup(const TuningKey& k) override { return db_->Lookup(k); }
   absl::StatusOr<std::optional<TuningRecord>> LookupBest(const TuningKey& k) override { return db_->LookupBest(k); }
+  absl::StatusOr<std::optional<TuningRecord>> LookupBestForArch(const TuningKey& k, std::string_view a) override {
+    return db_->LookupBestForArch(k, a);
+  }
   absl::StatusOr<bool> Put(const TuningRecord& r) override { return db_->Put(r); }
   absl::StatusOr<std::vector<TuningRecord>> List() override { return db_->List(); }
   absl::StatusOr<int64_t> Count() override { return db_->Count(); }

@@ -24,8 +24,10 @@ constexpr char kDescription[] =
     "Renders and compiles every kernel of a built-in workload for a GPU this machine need not\n"
     "have: CUDA (NVRTC to CUBIN, e.g. --arch sm_90; or PTX through nvJitLink: --ptx) or HIP (an AMD code object through comgr or\n"
     "clang, e.g. --arch gfx1100). Kernels are optimized by the hand-coded heuristic, or with the\n"
-    "tuned opts of --db where it holds them for this target (its device class: device, arch,\n"
-    "renderer, compiler). Prints one line per kernel, or the sources with --source.\n"
+    "tuned opts of --db where it holds them for this target: under its own device class (device,\n"
+    "arch, renderer, compiler), else the fastest record any GPU of the arch stored with the same\n"
+    "renderer (each tuned kernel says which). Prints one line per kernel, or the sources with\n"
+    "--source.\n"
     "DEBUG=3 prints each kernel's AST, DEBUG=4 its source, DEBUG=7 (or --disassemble) its\n"
     "disassembly (SASS through nvdisasm, AMD assembly through llvm-objdump, where installed);\n"
     "NOOPT, TC, ... from the environment\n"
@@ -135,6 +137,7 @@ int CompileWorkloadCommand(std::span<const std::string_view> args) {
       std::printf("kernel %d %-32s %-40s src %7zu B  %s %7zu B  %8.1f ms\n", index, k.name.c_str(),
                   opts.c_str(), k.src.size(), kind.c_str(), k.binary_bytes, k.compile_s * 1e3);
     }
+    if (k.tuned) std::printf("  opts tuned on %s\n", k.tuned_on.c_str());
     if (disassemble) {
       // a disassembler that is not installed is a line, not a failed kernel
       absl::StatusOr<std::string> text = t.compiler().Disassemble(k.binary);

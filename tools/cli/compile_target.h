@@ -7,9 +7,9 @@
 // The device class of a compile-only target names what decides the generated code and nothing
 // of a machine: the device kind, the arch, the renderer and the compiler's id; the CPU and GPU
 // name/driver fields stay empty. So opts tuned for such a class are found by any machine that
-// compiles for the same arch with the same compiler, and a GPU worker's class (which names its
-// GPU and driver) is a different class: its records are not picked up here. That is the simple
-// choice; looking across classes by arch is for later.
+// compiles for the same arch with the same compiler; a GPU worker's class (which names its GPU
+// and driver) is a different class, whose records `tg compile` finds by the arch instead
+// (compile_workload.h, TuningDb::LookupBestForArch).
 //
 // Example:
 //   ASSIGN_OR_RETURN(auto target, CompileTarget::Create({.device = "CUDA", .arch = "sm_90"}));

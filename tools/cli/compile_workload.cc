@@ -43,24 +43,39 @@ absl::StatusOr<std::vector<UOp>> WorkloadKernels(const CompileWorkloadOptions& o
   return kernels;
 }
 
-// The database's opts under `key`, if it has any (from any search settings).
-absl::StatusOr<std::optional<std::vector<Opt>>> TunedOpts(const autotune::TuningKey& key,
-                                                          const CompileWorkloadOptions& o) {
+// The database's record for `key`: one stored under the target's own class (from any search
+// settings), else the fastest any GPU of the target's arch stored (a real GPU's class names the
+// GPU and its driver, which the target's cannot).
+absl::StatusOr<std::optional<autotune::TuningRecord>> TunedRecord(const autotune::TuningKey& key,
+                                                                  const CompileWorkloadOptions& o,
+                                                                  const std::string& gpu_arch) {
   if (o.db == nullptr) return std::nullopt;
-  ASSIGN_OR_RETURN(std::optional<autotune::TuningRecord> hit, o.db->LookupBest(key));
-  if (!hit.has_value()) return std::nullopt;
-  return hit->opts;
+  ASSIGN_OR_RETURN(std::optional<autotune::TuningRecord> own, o.db->LookupBest(key));
+  if (own.has_value() || gpu_arch.empty()) return own;
+  return o.db->LookupBestForArch(key, gpu_arch);
+}
+
+// Where tuned opts came from: the record's device description, the first 16 hex digits of its
+// key and its worker: "CUDA | NVIDIA H100 80GB HBM3 | sm_90 | ... (record 0a1b2c3d4e5f6a7b,
+// worker w1 on node7)".
+std::string TunedOn(const autotune::TuningRecord& r) {
+  std::string where = r.device_description.empty() ? "an unnamed device" : r.device_description;
+  absl::StrAppend(&where, " (record ", r.key.Digest().substr(0, 16));
+  if (!r.worker.empty()) absl::StrAppend(&where, ", worker ", r.worker);
+  if (!r.host.empty()) absl::StrAppend(&where, " on ", r.host);
+  return where + ")";
 }
 
 CompiledKernel CompileOne(const UOp& kernel, CompileTarget& target, const CompileWorkloadOptions& o,
-                          const autotune::TuningKey& key, std::optional<std::vector<Opt>> tuned) {
+                          const autotune::TuningKey& key, const std::optional<autotune::TuningRecord>& record) {
   CompiledKernel out;
   out.key = key;
   UOp ast = kernel;
-  if (tuned.has_value()) {
+  if (record.has_value()) {
+    out.tuned_on = TunedOn(*record);
     KernelInfo ki = KernelInfo::IsKernelInfo(ast.arg()) ? KernelInfo::FromArg(ast.arg()) : KernelInfo{};
     std::vector<Arg> args;
-    for (const Opt& opt : *tuned) args.push_back(OptToArg(opt));
+    for (const Opt& opt : record->opts) args.push_back(OptToArg(opt));
     ki.opts_to_apply = std::move(args);
     ast = ast.replace_arg(ki.ToArg());
     out.tuned = true;
@@ -100,8 +115,9 @@ absl::StatusOr<std::vector<CompiledKernel>> CompileWorkload(
   for (const UOp& k : kernels) {
     autotune::TuningKey key =
         autotune::TuningKey::Make(k, device_class, autotune::SearchSettings{}, options.codegen);
-    ASSIGN_OR_RETURN(std::optional<std::vector<Opt>> tuned, TunedOpts(key, options));
-    out.push_back(CompileOne(k, target, options, key, std::move(tuned)));
+    ASSIGN_OR_RETURN(std::optional<autotune::TuningRecord> record,
+                     TunedRecord(key, options, device_class.gpu_arch));
+    out.push_back(CompileOne(k, target, options, key, record));
     if (on_kernel) on_kernel(out.back());
   }
   return out;

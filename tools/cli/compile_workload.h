@@ -1,7 +1,9 @@
 // File: tools/cli/compile_workload.h
 // What `tg compile` does, as a library: schedule a built-in workload, optimize every kernel
-// (the hand-coded heuristic, or the tuned opts a tuning database holds for the target's device
-// class), render it with the target's renderer and compile it, on a machine without the GPU.
+// (the hand-coded heuristic, or the tuned opts a tuning database holds for the target: stored
+// under its own device class, else the fastest of any GPU of its arch, TuningDb::
+// LookupBestForArch), render it with the target's renderer and compile it, on a machine
+// without the GPU.
 // Kernels are those `tg tune` tunes: the workload's outputs after its inputs are realized (on
 // the CPU), deduplicated, so a database `tg tune` filled for the same class answers them.
 //
@@ -38,6 +40,7 @@ struct CompiledKernel {
   std::string function_name;  // the C identifier in `src`
   std::vector<Opt> opts;      // the opts applied
   bool tuned = false;         // opts from the database (else the heuristic's)
+  std::string tuned_on;       // for people: the tuned record's device, digest and worker
   std::string src;            // the rendered source
   std::string ast;            // the kernel AST (PrettyPrint), for DEBUG>=3
   autotune::TuningKey key;    // what tuned opts for it are stored under (the target's class)

@@ -8,10 +8,12 @@
 #include <cstdio>
 
 #include "absl/strings/match.h"
+#include "autotune/key/device_class.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tinygrad/engine/realize.h"
 #include "tinygrad/schedule/schedule.h"
+#include "tools/cli/compile_command.h"
 
 namespace tg {
 namespace {
@@ -149,6 +151,81 @@ TEST(CompileWorkloadTest, TunedOptsComeFromTheDatabase) {
   ks = CompileWorkload(*other, options);
   ASSERT_TRUE(ks.ok()) << ks.status();
   EXPECT_FALSE(ks->front().tuned);
+}
+
+// A record a real GPU of the target's arch stored (its class names the GPU and its driver,
+// which the compile-only target's cannot) is found by the arch: the fastest of them, saying
+// which. A record under the target's own class still comes first.
+TEST(CompileWorkloadTest, RecordsOfRealGpusOfTheArchAreUsed) {
+  std::string why;
+  std::unique_ptr<CompileTarget> target = MakeTarget("CUDA", "sm_90", &why);
+  if (target == nullptr && why.empty()) FAIL();
+  if (target == nullptr) target = MakeTarget("HIP", "gfx90a", &why);
+  if (target == nullptr) GTEST_SKIP() << "neither NVRTC nor comgr here: " << why;
+  const std::string path = ::testing::TempDir() + "/tg_compile_gpu_records.db";
+  std::remove(path.c_str());
+  absl::StatusOr<std::unique_ptr<autotune::TuningDb>> db = autotune::OpenTuningDb(path);
+  ASSERT_TRUE(db.ok()) << db.status();
+  CompileWorkloadOptions options = SmallMatmul(dtypes::float32);
+  absl::StatusOr<std::vector<CompiledKernel>> heuristic = CompileWorkload(*target, options);
+  ASSERT_TRUE(heuristic.ok() && heuristic->size() == 1u) << heuristic.status();
+
+  // What a GPU worker stores: its device's class (autotune/key/device_class.h) in the key.
+  auto gpu_record = [&](const std::string& gpu, const std::string& arch, std::vector<Opt> opts, double time_s) {
+    GpuDescription desc{.name = gpu, .arch = arch, .driver = "CUDA 13.0 (580.65.06)", .runtime = "NVRTC 13.0"};
+    autotune::DeviceClass dc = autotune::GpuDeviceClass(target->device(), desc, target->compiler().id(),
+                                                        autotune::RendererName(target->renderer()));
+    autotune::TuningRecord r;
+    r.key = heuristic->front().key;
+    r.key.device = dc.Digest();
+    r.key.settings.width = 4;
+    r.opts = std::move(opts);
+    r.time_s = time_s;
+    r.device_description = dc.Describe();
+    r.gpu_arch = dc.gpu_arch;
+    r.worker = "worker 1";
+    r.host = "gpu-node";
+    return r;
+  };
+  const std::string arch = target->arch();
+  const std::vector<Opt> slow = {Opt{OptOps::LOCAL, 0, int64_t{4}}};
+  const std::vector<Opt> fast = {Opt{OptOps::LOCAL, 0, int64_t{8}}, Opt{OptOps::UPCAST, 1, int64_t{2}}};
+  const std::vector<Opt> other_arch = {Opt{OptOps::UPCAST, 0, int64_t{4}}};
+  for (const autotune::TuningRecord& r :
+       {gpu_record("GPU model A", arch, slow, 2e-5), gpu_record("GPU model B", arch, fast, 1e-5),
+        gpu_record("GPU model C", arch == "sm_90" ? "sm_89" : "gfx908", other_arch, 1e-6)})
+    ASSERT_TRUE((*db)->Put(r).ok());
+
+  options.db = db->get();
+  absl::StatusOr<std::vector<CompiledKernel>> ks = CompileWorkload(*target, options);
+  ASSERT_TRUE(ks.ok()) << ks.status();
+  ASSERT_EQ(ks->size(), 1u);
+  ASSERT_TRUE(ks->front().status.ok()) << ks->front().status;
+  EXPECT_TRUE(ks->front().tuned);
+  EXPECT_EQ(ShortOptsText(ks->front().opts), "LOCAL0:8 UPCAST1:2") << "the fastest GPU of " << arch;
+  EXPECT_THAT(ks->front().tuned_on, HasSubstr("GPU model B | " + arch));
+  EXPECT_THAT(ks->front().tuned_on, HasSubstr("worker 1 on gpu-node"));
+
+  // `tg compile --db` says so under the kernel's line.
+  const std::string device = target->device();
+  const std::vector<std::string_view> args = {"matmul", "--device", device, "--arch", arch, "--m", "64",
+                                              "--n",    "64",       "--k",  "64",  "--db", path};
+  testing::internal::CaptureStdout();
+  const int rc = CompileWorkloadCommand(args);
+  const std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_THAT(out, HasSubstr("LOCAL0:8 UPCAST1:2 (tuned)"));
+  EXPECT_THAT(out, HasSubstr("\n  opts tuned on " + device + " | GPU model B | " + arch + " | CUDA 13.0 (580.65.06), NVRTC 13.0"));
+
+  // Tuned for the target's own class: that record, though slower.
+  autotune::TuningRecord own;
+  own.key = heuristic->front().key;
+  own.opts = slow;
+  own.time_s = 1e-3;
+  ASSERT_TRUE((*db)->Put(own).ok());
+  ks = CompileWorkload(*target, options);
+  ASSERT_TRUE(ks.ok()) << ks.status();
+  EXPECT_EQ(ks->front().opts, slow) << ShortOptsText(ks->front().opts);
 }
 
 // tg compile only allocates the inputs; tg tune realizes random ones. The kernels must be the
