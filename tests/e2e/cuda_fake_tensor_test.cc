@@ -95,6 +95,29 @@ TEST_F(CudaFakeTensorTest, AKernelIsRenderedCompiledAndLaunchedOnTheGpu) {
   EXPECT_GT(MethodCacheSize(), cached + 1);
 }
 
+// Two GPUs: a tensor moves from one to the other by a peer copy (cuMemcpyPeer), not through
+// the host; where the GPUs cannot reach each other, through the host, with the same values.
+TEST_F(CudaFakeTensorTest, CopiesBetweenGpusArePeerCopiesElseThroughTheHost) {
+  fake->SetDevices(2);
+  std::vector<float> x = {1.5f, -2.0f, 3.25f, 4.0f, 0.0f};
+  Tensor on0 = Tensor::FromVector<float>(x, {5}, "CUDA");
+  ASSERT_TRUE(on0.realize().ok());
+  const int peer = fake->PeerCopies();
+  absl::StatusOr<std::vector<float>> via_peer = on0.to("CUDA:1").to("CPU").to_vector<float>();
+  ASSERT_TRUE(via_peer.ok()) << via_peer.status();
+  EXPECT_EQ(*via_peer, x);
+  EXPECT_EQ(fake->PeerCopies(), peer + 1) << "CUDA -> CUDA:1 is one peer copy";
+
+  fake->FailPeerCopies(217);  // CUDA_ERROR_PEER_ACCESS_UNSUPPORTED
+  Tensor back = Tensor::FromVector<float>(x, {5}, "CUDA:1");
+  absl::StatusOr<std::vector<float>> via_host = back.to("CUDA").to("CPU").to_vector<float>();
+  fake->FailPeerCopies(0);
+  fake->SetDevices(1);
+  ASSERT_TRUE(via_host.ok()) << via_host.status();
+  EXPECT_EQ(*via_host, x);
+  EXPECT_EQ(fake->PeerCopies(), peer + 1) << "the refused peer copy went through the host";
+}
+
 // CUDA_PTX=1 (read where realize reads the settings): the same graph rendered to PTX by
 // PtxRenderer, handed to the driver's JIT, launched.
 TEST_F(CudaFakeTensorTest, CudaPtxRendersThroughThePtxRenderer) {

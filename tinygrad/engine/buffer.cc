@@ -52,6 +52,19 @@ absl::Status Buffer::CopyOut(std::span<std::byte> dst) {
   return raw_->CopyOut(dst, 0);
 }
 
+absl::Status Buffer::CopyFromDevice(Buffer& src, const DeviceOptions& options) {
+  if (src.nbytes() != nbytes())
+    return absl::InvalidArgumentError(
+        absl::StrCat("copy of a buffer of ", src.nbytes(), " bytes into one of ", nbytes()));
+  if (!src.is_allocated())
+    return absl::FailedPreconditionError("copy of a buffer that was never written");
+  RETURN_IF_ERROR(EnsureAllocated(options));
+  Buffer& dst_base = base_ ? *base_ : *this;
+  Buffer& src_base = src.base_ ? *src.base_ : src;
+  return dst_base.raw_->CopyFromDevice(*src_base.raw_, static_cast<size_t>(src.offset_),
+                                       static_cast<size_t>(offset_), nbytes());
+}
+
 BufferTable& BufferTable::Get() {
   static BufferTable* const table = new BufferTable();
   return *table;

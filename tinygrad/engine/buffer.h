@@ -47,6 +47,10 @@ class Buffer {
   // Host bytes in (allocating first, as EnsureAllocated) and out; device errors pass through.
   absl::Status CopyIn(std::span<const std::byte> src, const DeviceOptions& options);
   absl::Status CopyOut(std::span<std::byte> dst);
+  // All of `src` (as many bytes as this buffer) into this buffer without the host, where their
+  // devices can (RawBuffer::CopyFromDevice: CUDA to CUDA); Unimplemented where not. Allocates
+  // this buffer first; `src` must have been written (FailedPrecondition).
+  absl::Status CopyFromDevice(Buffer& src, const DeviceOptions& options);
 
  private:
   std::string device_;

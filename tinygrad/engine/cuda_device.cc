@@ -91,6 +91,14 @@ class CudaRawBuffer : public RawBuffer {
     RETURN_IF_ERROR(health_->Check());
     return health_->Note(buf_.CopyOut(dst, offset));
   }
+  // From another CUDA buffer, of this GPU or another: a peer copy (cuMemcpyPeer).
+  absl::Status CopyFromDevice(const RawBuffer& src, size_t src_offset, size_t offset, size_t n) override {
+    const auto* cuda = dynamic_cast<const CudaRawBuffer*>(&src);
+    if (cuda == nullptr) return RawBuffer::CopyFromDevice(src, src_offset, offset, n);
+    RETURN_IF_ERROR(health_->Check());
+    RETURN_IF_ERROR(cuda->health_->Check());
+    return health_->Note(buf_.CopyFrom(cuda->buf_, src_offset, offset, n));
+  }
   absl::Status Fill(uint8_t value) {
     RETURN_IF_ERROR(health_->Check());
     return health_->Note(buf_.Fill(value));

@@ -194,6 +194,35 @@ TEST_F(CudaEngineDeviceTest, InvalidateCachesWritesTwiceTheL2) {
   EXPECT_EQ(bytes, size_t{100} << 20);
 }
 
+TEST_F(CudaEngineDeviceTest, BuffersCopyDeviceToDeviceOnlyBetweenGpus) {
+  absl::StatusOr<std::shared_ptr<RawBuffer>> a = dev_->Allocate(4 * sizeof(float));
+  absl::StatusOr<std::shared_ptr<RawBuffer>> b = dev_->Allocate(4 * sizeof(float));
+  ASSERT_TRUE(a.ok() && b.ok());
+  std::vector<float> in = {1, 2, 3, 4}, out(4, 0.0f);
+  ASSERT_TRUE((*a)->CopyIn(Bytes(in)).ok());
+  ASSERT_TRUE((*b)->CopyIn(Bytes(out)).ok());
+  const int peer = fake_->PeerCopies();
+  ASSERT_TRUE((*b)->CopyFromDevice(**a, sizeof(float), 0, 2 * sizeof(float)).ok());
+  EXPECT_EQ(fake_->PeerCopies(), peer + 1);
+  ASSERT_TRUE((*b)->CopyOut(Bytes(out)).ok());
+  EXPECT_EQ(out, (std::vector<float>{2, 3, 0, 0}));
+  EXPECT_EQ((*b)->CopyFromDevice(**a, 0, 0, 5 * sizeof(float)).code(), absl::StatusCode::kInvalidArgument);
+  // a CPU buffer is not a GPU's: the caller goes through the host
+  absl::StatusOr<Device*> cpu = GetDevice("CPU", DeviceOptions{});
+  ASSERT_TRUE(cpu.ok()) << cpu.status();
+  absl::StatusOr<std::shared_ptr<RawBuffer>> host = (*cpu)->Allocate(4 * sizeof(float));
+  ASSERT_TRUE(host.ok());
+  EXPECT_EQ((*b)->CopyFromDevice(**host, 0, 0, 4).code(), absl::StatusCode::kUnimplemented);
+  EXPECT_EQ((*host)->CopyFromDevice(**a, 0, 0, 4).code(), absl::StatusCode::kUnimplemented);
+  // a fault lost the GPU: a copy says so (RunCopy does not then try the host)
+  absl::StatusOr<std::unique_ptr<Program>> fault = dev_->Load("fault", kFakeImage);
+  ASSERT_TRUE(fault.ok()) << fault.status();
+  ASSERT_TRUE((*fault)->Run({}, {}, {1, 1, 1}, LaunchDims{1, 1, 1}, false, Program::kNoStop).ok());
+  ASSERT_TRUE(IsDeviceLost(dev_->Synchronize()));
+  absl::Status lost = (*b)->CopyFromDevice(**a, 0, 0, 4);
+  EXPECT_TRUE(IsDeviceLost(lost)) << lost;
+}
+
 TEST_F(CudaEngineDeviceTest, TheRegistryCanonicalizesAndKeepsOneDevicePerOptions) {
   DeviceOptions o;
   o.cuda = options_;

@@ -36,6 +36,10 @@ std::string KnownKinds() {
 
 }  // namespace
 
+absl::Status RawBuffer::CopyFromDevice(const RawBuffer&, size_t, size_t, size_t) {
+  return absl::UnimplementedError("no device-to-device copy between these buffers");
+}
+
 absl::StatusOr<std::string> Device::Disassemble(const std::string&) const {
   return absl::UnimplementedError(absl::StrCat("device ", name(), " has no disassembler"));
 }

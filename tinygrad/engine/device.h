@@ -51,6 +51,12 @@ class RawBuffer {
   // fail, e.g. once a faulted kernel has lost the device: see IsDeviceLost).
   virtual absl::Status CopyIn(std::span<const std::byte> src, size_t offset = 0) = 0;
   virtual absl::Status CopyOut(std::span<std::byte> dst, size_t offset = 0) const = 0;
+  // Copies `n` bytes of `src` at `src_offset` into [offset, offset + n) without the host, where
+  // the two buffers' devices can (the reference's allocator _transfer: a GPU's buffer from
+  // another GPU of its kind, a peer copy). Unimplemented where they cannot (the default: the
+  // caller copies through the host); InvalidArgument for a range outside either buffer; a
+  // device error otherwise.
+  virtual absl::Status CopyFromDevice(const RawBuffer& src, size_t src_offset, size_t offset, size_t n);
 };
 
 // A loaded kernel.

@@ -280,9 +280,10 @@ absl::Status RunKernel(const ScheduleItem& item, std::span<const std::shared_ptr
   return absl::OkStatus();
 }
 
-// Through host memory: the source's bytes copied out, then into the destination (tinygrad's
-// BufferCopy). TODO(perf): GPU to GPU of one kind without the host (the reference's
-// BufferXfer, cuMemcpyDtoD / peer copies).
+// Device to device where the two devices can (the reference's BufferXfer: GPU to GPU of one
+// kind, a peer copy), else through host memory: the source's bytes copied out, then into the
+// destination (tinygrad's BufferCopy). A peer copy that fails (two GPUs that cannot reach each
+// other) takes the host path too, unless it lost a device.
 absl::Status RunCopy(std::span<const std::shared_ptr<Buffer>> bufs, const RealizeSettings& s) {
   const int debug = s.debug;
   if (bufs.size() != 2) return absl::InternalError("COPY needs (dest, src)");
@@ -291,12 +292,21 @@ absl::Status RunCopy(std::span<const std::shared_ptr<Buffer>> bufs, const Realiz
   if (dst.nbytes() != src.nbytes())
     return absl::InternalError(
         absl::StrCat("buffer copy mismatch, ", dst.nbytes(), " != ", src.nbytes()));
-  std::vector<std::byte> tmp(src.nbytes());
-  RETURN_IF_ERROR(src.CopyOut(tmp));
-  RETURN_IF_ERROR(dst.CopyIn(tmp, s.device));
+  absl::Status direct = absl::UnimplementedError("not between GPUs of one kind");
+  if (DeviceKind(dst.device()) == DeviceKind(src.device())) direct = dst.CopyFromDevice(src, s.device);
+  if (IsDeviceLost(direct)) return direct;
+  if (!direct.ok()) {
+    std::vector<std::byte> tmp(src.nbytes());
+    RETURN_IF_ERROR(src.CopyOut(tmp));
+    RETURN_IF_ERROR(dst.CopyIn(tmp, s.device));
+  }
   if (debug >= 2)
-    std::cout << absl::StrFormat("*** %-7s %4d copy %8d, %s <- %s\n", dst.device().substr(0, 7),
-                                 Stats().kernel_count, dst.nbytes(), dst.device(), src.device());
+    std::cout << absl::StrFormat("*** %-7s %4d copy %8d, %s <- %s%s\n", dst.device().substr(0, 7),
+                                 Stats().kernel_count, dst.nbytes(), dst.device(), src.device(),
+                                 direct.ok() ? " (device to device)"
+                                 : direct.code() == absl::StatusCode::kUnimplemented
+                                     ? ""
+                                     : absl::StrCat(" (through the host: ", direct.message(), ")"));
   return absl::OkStatus();
 }
 

@@ -69,6 +69,16 @@ absl::Status CudaBuffer::CopyOut(std::span<std::byte> dst, size_t offset) const 
                            "cuMemcpyDtoH");
 }
 
+absl::Status CudaBuffer::CopyFrom(const CudaBuffer& src, size_t src_offset, size_t offset, size_t n) {
+  RETURN_IF_ERROR(CheckRange(offset, n));
+  RETURN_IF_ERROR(src.CheckRange(src_offset, n));
+  if (n == 0) return absl::OkStatus();
+  RETURN_IF_ERROR(ctx_->MakeCurrent());
+  return ctx_->api().Check(
+      ctx_->api().cuMemcpyPeer(ptr_ + offset, ctx_->handle(), src.ptr_ + src_offset, src.ctx_->handle(), n),
+      "cuMemcpyPeer");
+}
+
 absl::Status CudaBuffer::Fill(uint8_t value) {
   RETURN_IF_ERROR(CheckRange(0, 0));
   if (size_ == 0) return absl::OkStatus();

@@ -1,10 +1,10 @@
 // File: tinygrad/runtime/cuda/buffer.h
 // Port of tinygrad/runtime/ops_cuda.py: CUDAAllocator. Plain device memory (cuMemAlloc), freed
-// when the buffer dies; copies in and out through the driver.
+// when the buffer dies; copies in and out through the driver, and between GPUs (CopyFrom).
 //
-// Copies are synchronous (cuMemcpyHtoD/DtoH from pageable host memory): a copy-out waits for
-// the kernels queued before it on the context's default stream, which is where CudaProgram
-// launches. The reference stages copy-ins through pinned memory to overlap them
+// Copies to and from the host are synchronous (cuMemcpyHtoD/DtoH from pageable host memory): a
+// copy-out waits for the kernels queued before it on the context's default stream, which is
+// where CudaProgram launches. The reference stages copy-ins through pinned memory to overlap them
 // (TODO(perf)); for tuning, where the inputs are copied once, that does not matter.
 //
 // Example:
@@ -48,6 +48,13 @@ class CudaBuffer {
   // otherwise (Internal once a kernel fault has poisoned the context).
   absl::Status CopyIn(std::span<const std::byte> src, size_t offset = 0);
   absl::Status CopyOut(std::span<std::byte> dst, size_t offset = 0) const;
+  // Copies `n` bytes of `src` at `src_offset` (a buffer of this GPU or another) into [offset,
+  // offset + n) from GPU memory to GPU memory (cuMemcpyPeer, the reference's _transfer), not
+  // through the host. Ordered after the work queued on both contexts, and before what is queued
+  // after it. InvalidArgument for a range outside either buffer; the driver's error otherwise
+  // (e.g. CUDA_ERROR_PEER_ACCESS_UNSUPPORTED where one GPU cannot reach the other: the caller
+  // can copy through the host instead).
+  absl::Status CopyFrom(const CudaBuffer& src, size_t src_offset, size_t offset, size_t n);
   // Sets every byte to `value` on the device (cuMemsetD8): queued on the default stream like a
   // kernel, so it is ordered before the launches that follow. What clears a GPU's L2 cache
   // between timed runs: writing a buffer larger than the cache evicts what a kernel left there.

@@ -74,6 +74,8 @@ class CudaContext {
 
   const CudaDeviceInfo& info() const { return info_; }
   const CudaDriverApi& api() const { return *api_; }
+  // The driver's handle, for calls that name two contexts (cuMemcpyPeer).
+  CUcontext handle() const { return ctx_; }
 
  private:
   CudaContext(std::shared_ptr<const CudaDriverApi> api, cuda_abi::CUdevice device, CUcontext ctx)

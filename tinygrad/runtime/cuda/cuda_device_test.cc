@@ -155,6 +155,22 @@ TEST_P(CudaDeviceTest, CopiesRoundTripWithOffsetsAndRangeChecks) {
   EXPECT_TRUE(empty->CopyIn({}).ok());
 }
 
+TEST_P(CudaDeviceTest, CopiesFromBufferToBufferWithOffsetsAndRangeChecks) {
+  absl::StatusOr<CudaBuffer> a = CudaBuffer::Allocate(ctx_, 8 * sizeof(float));
+  absl::StatusOr<CudaBuffer> b = CudaBuffer::Allocate(ctx_, 8 * sizeof(float));
+  ASSERT_TRUE(a.ok() && b.ok());
+  std::vector<float> in = {0, 1, 2, 3, 4, 5, 6, 7}, zeros(8, 0.0f), out(8);
+  ASSERT_TRUE(a->CopyIn(Bytes(in)).ok());
+  ASSERT_TRUE(b->CopyIn(Bytes(zeros)).ok());
+  // a[2..5) -> b[4..7)
+  ASSERT_TRUE(b->CopyFrom(*a, 2 * sizeof(float), 4 * sizeof(float), 3 * sizeof(float)).ok());
+  ASSERT_TRUE(b->CopyOut(Bytes(out)).ok());
+  EXPECT_EQ(out, (std::vector<float>{0, 0, 0, 0, 2, 3, 4, 0}));
+  EXPECT_EQ(b->CopyFrom(*a, 0, 4 * sizeof(float), 5 * sizeof(float)).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(b->CopyFrom(*a, 6 * sizeof(float), 0, 3 * sizeof(float)).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(b->CopyFrom(*a, 8 * sizeof(float), 0, 0).ok()) << "nothing to copy";
+}
+
 TEST_P(CudaDeviceTest, FillSetsEveryByte) {
   absl::StatusOr<CudaBuffer> buf = CudaBuffer::Allocate(ctx_, 1000);
   ASSERT_TRUE(buf.ok()) << buf.status();
@@ -325,6 +341,42 @@ TEST_F(FakeCudaDriverTest, AKernelFaultShowsAtTheNextSyncAsInternalWithItsCode) 
   void (*reset)() = nullptr;
   ASSERT_TRUE((*api)->library.Bind(reset, {"tgFakeCudaReset"}).ok());
   reset();
+}
+
+// Two GPUs: a buffer of one copied into a buffer of the other by the driver (cuMemcpyPeer);
+// a driver that cannot reach one from the other answers an error naming it.
+TEST_F(FakeCudaDriverTest, BuffersOfTwoGpusCopyPeerToPeer) {
+  auto api = LoadFake("libfake_cuda.so");
+  ASSERT_TRUE(api.ok()) << api.status();
+  void (*set_devices)(int) = nullptr;
+  int (*peer_copies)() = nullptr;
+  void (*fail_peer_copies)(int) = nullptr;
+  ASSERT_TRUE((*api)->library.Bind(set_devices, {"tgFakeCudaSetDevices"}).ok());
+  ASSERT_TRUE((*api)->library.Bind(peer_copies, {"tgFakeCudaPeerCopies"}).ok());
+  ASSERT_TRUE((*api)->library.Bind(fail_peer_copies, {"tgFakeCudaFailPeerCopies"}).ok());
+  set_devices(2);
+  auto gpu0 = CudaContext::Open(*api, 0);
+  auto gpu1 = CudaContext::Open(*api, 1);
+  ASSERT_TRUE(gpu0.ok() && gpu1.ok()) << gpu0.status() << gpu1.status();
+  EXPECT_NE((*gpu0)->handle(), (*gpu1)->handle());
+  auto src = CudaBuffer::Allocate(*gpu0, 4 * sizeof(int32_t));
+  auto dst = CudaBuffer::Allocate(*gpu1, 4 * sizeof(int32_t));
+  ASSERT_TRUE(src.ok() && dst.ok());
+  std::vector<int32_t> in = {7, -8, 9, 10}, out(4);
+  ASSERT_TRUE(src->CopyIn(Bytes(in)).ok());
+  const int before = peer_copies();
+  ASSERT_TRUE(dst->CopyFrom(*src, 0, 0, 16).ok());
+  EXPECT_EQ(peer_copies(), before + 1);
+  ASSERT_TRUE(dst->CopyOut(Bytes(out)).ok());
+  EXPECT_EQ(out, in);
+
+  fail_peer_copies(217);
+  absl::Status s = dst->CopyFrom(*src, 0, 0, 16);
+  fail_peer_copies(0);
+  set_devices(1);
+  EXPECT_THAT(std::string(s.message()), HasSubstr("cuMemcpyPeer: CUDA_ERROR_PEER_ACCESS_UNSUPPORTED (217)"));
+  EXPECT_EQ(CudaErrorCode(s), 217);
+  EXPECT_EQ(peer_copies(), before + 1);
 }
 
 TEST_F(FakeCudaDriverTest, ADriverWithoutAGpuIsUnavailableNamingTheError) {

@@ -123,6 +123,8 @@ struct CudaDriverApi {
   CUresult (*cuMemcpyHtoD)(CUdeviceptr dst, const void* src, size_t bytes) = nullptr;
   CUresult (*cuMemcpyDtoH)(void* dst, CUdeviceptr src, size_t bytes) = nullptr;
   CUresult (*cuMemsetD8)(CUdeviceptr dst, unsigned char value, size_t bytes) = nullptr;
+  CUresult (*cuMemcpyPeer)(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, CUcontext src_ctx,
+                           size_t bytes) = nullptr;
   CUresult (*cuModuleLoadDataEx)(CUmodule* module, const void* image, unsigned num_options,
                                  cuda_abi::CUjit_option* options, void** values) = nullptr;
   CUresult (*cuModuleUnload)(CUmodule module) = nullptr;

@@ -27,6 +27,9 @@ absl::StatusOr<FakeCuda> FakeCuda::Open() {
   RETURN_IF_ERROR(f.lib_.Bind(f.reset_, {"tgFakeCudaReset"}));
   RETURN_IF_ERROR(f.lib_.Bind(f.memsets_, {"tgFakeCudaMemsets"}));
   RETURN_IF_ERROR(f.lib_.Bind(f.live_objects_, {"tgFakeCudaLiveObjects"}));
+  RETURN_IF_ERROR(f.lib_.Bind(f.set_devices_, {"tgFakeCudaSetDevices"}));
+  RETURN_IF_ERROR(f.lib_.Bind(f.peer_copies_, {"tgFakeCudaPeerCopies"}));
+  RETURN_IF_ERROR(f.lib_.Bind(f.fail_peer_copies_, {"tgFakeCudaFailPeerCopies"}));
   return f;
 }
 
@@ -57,5 +60,8 @@ void FakeCuda::Reset() const {
 }
 int FakeCuda::Memsets(size_t* last_bytes) const { return memsets_(last_bytes); }
 int FakeCuda::LiveObjects() const { return live_objects_(); }
+void FakeCuda::SetDevices(int n) const { set_devices_(n); }
+int FakeCuda::PeerCopies() const { return peer_copies_(); }
+void FakeCuda::FailPeerCopies(int code) const { fail_peer_copies_(code); }
 
 }  // namespace tg

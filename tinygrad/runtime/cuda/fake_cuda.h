@@ -44,6 +44,12 @@ class FakeCuda {
   void Reset() const;
   int Memsets(size_t* last_bytes = nullptr) const;
   int LiveObjects() const;          // allocations + modules + events
+  // How many GPUs the driver reports from now on (1, the default, to 4): "CUDA:1" needs 2.
+  void SetDevices(int n) const;
+  // cuMemcpyPeer calls that copied; FailPeerCopies(code): the next ones answer the CUresult
+  // `code` (e.g. 217, CUDA_ERROR_PEER_ACCESS_UNSUPPORTED) without copying; 0 copies again.
+  int PeerCopies() const;
+  void FailPeerCopies(int code) const;
 
  private:
   FakeCuda(std::string path, DynamicLibrary lib) : path_(std::move(path)), lib_(std::move(lib)) {}
@@ -56,6 +62,9 @@ class FakeCuda {
   void (*reset_)() = nullptr;
   int (*memsets_)(size_t*) = nullptr;
   int (*live_objects_)() = nullptr;
+  void (*set_devices_)(int) = nullptr;
+  int (*peer_copies_)() = nullptr;
+  void (*fail_peer_copies_)(int) = nullptr;
   mutable int recorded_params_ = 0;
 };
 

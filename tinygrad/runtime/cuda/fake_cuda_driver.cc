@@ -13,6 +13,9 @@
 // nothing (the fake cannot run GPU code) but
 // is logged, with its dimensions and the first tgFakeCudaRecordParams(k) arguments read as
 // 8-byte values (buffer addresses), so tests check what the engine launches.
+// One GPU unless a test asks for more (tgFakeCudaSetDevices): each has its own primary context;
+// memory is the host's, so cuMemcpyPeer between them is a memcpy (counted, and made to fail on
+// request: tgFakeCudaFailPeerCopies).
 // Variants (compile-time defines): TG_FAKE_CUDA_NO_DEVICE (cuInit answers
 // CUDA_ERROR_NO_DEVICE), TG_FAKE_CUDA_WITHOUT_LAUNCH (no cuLaunchKernel symbol).
 #include <chrono>
@@ -33,8 +36,9 @@ using CUdeviceptr = unsigned long long;
 
 constexpr CUresult kSuccess = 0, kInvalidValue = 1, kOutOfMemory = 2, kNotInitialized = 3,
                    kNoDevice = 100, kInvalidDevice = 101, kInvalidImage = 200,
-                   kInvalidContext = 201, kInvalidHandle = 400, kNotFound = 500,
-                   kIllegalAddress = 700;
+                   kInvalidContext = 201, kPeerAccessUnsupported = 217, kInvalidHandle = 400,
+                   kNotFound = 500, kIllegalAddress = 700;
+constexpr int kMaxDevices = 4;
 
 struct Module {
   std::set<std::string> kernels;
@@ -51,15 +55,25 @@ struct Event {
 // All state behind one lock: tests may call from several threads.
 std::mutex mu;
 bool initialized = false;
-int context_refs = 0;
-bool context_current = false;
+int device_count = 1;
+int context_refs[kMaxDevices] = {};
+bool context_current = false;  // some retained context was made current
 bool poisoned = false;  // a kernel faulted: every later call fails, as on a GPU
 std::set<CUdeviceptr> allocations;
 int live_modules = 0;
 int live_events = 0;
 std::map<std::string, Function> functions;  // by name; handles point into it
 
-int fake_context_object = 0;  // the primary context's handle is its address
+int fake_context_objects[kMaxDevices] = {};  // a primary context's handle is its address
+
+// The ordinal of the context `ctx` names, or -1.
+int ContextOrdinal(const void* ctx) {
+  for (int d = 0; d < kMaxDevices; ++d)
+    if (ctx == &fake_context_objects[d]) return d;
+  return -1;
+}
+
+bool ValidDevice(int dev) { return dev >= 0 && dev < device_count; }
 
 // The launch log (every cuLaunchKernel that was accepted) and the memsets.
 int launches = 0;
@@ -70,6 +84,8 @@ unsigned long long last_params[16] = {};
 int memsets = 0;
 size_t last_memset_bytes = 0;
 int fault_countdown = 0;  // > 0: the launch that brings it to 0 faults (an illegal address)
+int peer_copies = 0;
+CUresult peer_copy_result = kSuccess;  // what cuMemcpyPeer answers (without copying) if not success
 
 CUresult Ready() {
   if (!initialized) return kNotInitialized;
@@ -88,7 +104,24 @@ int tgFakeCudaLiveObjects() {
 }
 int tgFakeCudaContextRefs() {
   std::lock_guard<std::mutex> lock(mu);
-  return context_refs;
+  int refs = 0;
+  for (int r : context_refs) refs += r;
+  return refs;
+}
+// How many GPUs the driver reports from now on (1 .. 4).
+void tgFakeCudaSetDevices(int n) {
+  std::lock_guard<std::mutex> lock(mu);
+  device_count = n < 1 ? 1 : (n > kMaxDevices ? kMaxDevices : n);
+}
+// cuMemcpyPeer calls that copied so far; and the error the next ones answer instead of copying
+// (0: they copy again), as a driver that cannot reach one GPU from the other.
+int tgFakeCudaPeerCopies() {
+  std::lock_guard<std::mutex> lock(mu);
+  return peer_copies;
+}
+void tgFakeCudaFailPeerCopies(int result) {
+  std::lock_guard<std::mutex> lock(mu);
+  peer_copy_result = result;
 }
 void tgFakeCudaReset() {
   std::lock_guard<std::mutex> lock(mu);
@@ -165,6 +198,9 @@ CUresult cuGetErrorName(CUresult e, const char** s) {
     case kInvalidContext:
       *s = "CUDA_ERROR_INVALID_CONTEXT";
       return kSuccess;
+    case kPeerAccessUnsupported:
+      *s = "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED";
+      return kSuccess;
     case kInvalidHandle:
       *s = "CUDA_ERROR_INVALID_HANDLE";
       return kSuccess;
@@ -190,24 +226,27 @@ CUresult cuGetErrorString(CUresult e, const char** s) {
 CUresult cuDeviceGetCount(int* n) {
   std::lock_guard<std::mutex> lock(mu);
   if (!initialized) return kNotInitialized;
-  *n = 1;
+  *n = device_count;
   return kSuccess;
 }
 
 CUresult cuDeviceGet(int* dev, int ordinal) {
-  if (ordinal != 0) return kInvalidDevice;
-  *dev = 0;
+  std::lock_guard<std::mutex> lock(mu);
+  if (!ValidDevice(ordinal)) return kInvalidDevice;
+  *dev = ordinal;
   return kSuccess;
 }
 
 CUresult cuDeviceGetName(char* name, int len, int dev) {
-  if (dev != 0 || len <= 0) return kInvalidValue;
+  std::lock_guard<std::mutex> lock(mu);
+  if (!ValidDevice(dev) || len <= 0) return kInvalidValue;
   std::strncpy(name, "tinygrad-cc fake GPU", static_cast<size_t>(len));
   return kSuccess;
 }
 
 CUresult cuDeviceGetAttribute(int* v, int attribute, int dev) {
-  if (dev != 0) return kInvalidDevice;
+  std::lock_guard<std::mutex> lock(mu);
+  if (!ValidDevice(dev)) return kInvalidDevice;
   switch (attribute) {
     case 1:
       *v = 1024;
@@ -253,7 +292,8 @@ CUresult cuDeviceGetAttribute(int* v, int attribute, int dev) {
 }
 
 CUresult cuDeviceTotalMem_v2(size_t* bytes, int dev) {
-  if (dev != 0) return kInvalidDevice;
+  std::lock_guard<std::mutex> lock(mu);
+  if (!ValidDevice(dev)) return kInvalidDevice;
   *bytes = size_t{80} << 30;
   return kSuccess;
 }
@@ -261,22 +301,26 @@ CUresult cuDeviceTotalMem_v2(size_t* bytes, int dev) {
 CUresult cuDevicePrimaryCtxRetain(void** ctx, int dev) {
   std::lock_guard<std::mutex> lock(mu);
   if (!initialized) return kNotInitialized;
-  if (dev != 0) return kInvalidDevice;
-  ++context_refs;
-  *ctx = &fake_context_object;
+  if (!ValidDevice(dev)) return kInvalidDevice;
+  ++context_refs[dev];
+  *ctx = &fake_context_objects[dev];
   return kSuccess;
 }
 
 CUresult cuDevicePrimaryCtxRelease_v2(int dev) {
   std::lock_guard<std::mutex> lock(mu);
-  if (dev != 0 || context_refs == 0) return kInvalidValue;
-  if (--context_refs == 0) context_current = false;
+  if (dev < 0 || dev >= kMaxDevices || context_refs[dev] == 0) return kInvalidValue;
+  --context_refs[dev];
+  int refs = 0;
+  for (int r : context_refs) refs += r;
+  if (refs == 0) context_current = false;
   return kSuccess;
 }
 
 CUresult cuCtxSetCurrent(void* ctx) {
   std::lock_guard<std::mutex> lock(mu);
-  if (ctx != &fake_context_object || context_refs == 0) return kInvalidContext;
+  const int d = ContextOrdinal(ctx);
+  if (d < 0 || context_refs[d] == 0) return kInvalidContext;
   context_current = true;
   return kSuccess;
 }
@@ -316,6 +360,17 @@ CUresult cuMemcpyDtoH_v2(void* dst, CUdeviceptr src, size_t n) {
   std::lock_guard<std::mutex> lock(mu);
   if (CUresult r = Ready(); r != kSuccess) return r;
   std::memcpy(dst, reinterpret_cast<const void*>(src), n);
+  return kSuccess;
+}
+
+CUresult cuMemcpyPeer(CUdeviceptr dst, void* dst_ctx, CUdeviceptr src, void* src_ctx, size_t n) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (CUresult r = Ready(); r != kSuccess) return r;
+  for (const void* ctx : {dst_ctx, src_ctx})
+    if (const int d = ContextOrdinal(ctx); d < 0 || context_refs[d] == 0) return kInvalidContext;
+  if (peer_copy_result != kSuccess) return peer_copy_result;
+  std::memcpy(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), n);
+  ++peer_copies;
   return kSuccess;
 }
 
