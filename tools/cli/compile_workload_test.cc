@@ -112,30 +112,46 @@ TEST(CompileWorkloadTest, HipFloatMatmulOnCdna2ThroughComgr) {
   EXPECT_THAT(target->compiler().id(), HasSubstr("comgr"));
 }
 
-// A database record for the target's class is used instead of the heuristic.
-TEST(CompileWorkloadTest, TunedOptsComeFromTheDatabase) {
-  std::string why;
-  std::unique_ptr<CompileTarget> target = MakeTarget("CUDA", "sm_90", &why);
-  if (target == nullptr && why.empty()) FAIL();
-  if (target == nullptr) target = MakeTarget("HIP", "gfx90a", &why);
-  if (target == nullptr) GTEST_SKIP() << "neither NVRTC nor comgr here: " << why;
-  const std::string path = ::testing::TempDir() + "/tg_compile_tuned_opts.db";
-  std::remove(path.c_str());
-  absl::StatusOr<std::unique_ptr<autotune::TuningDb>> db = autotune::OpenTuningDb(path);
-  ASSERT_TRUE(db.ok()) << db.status();
+// A CUDA sm_90 target (else HIP gfx90a, else skipped), an empty tuning database of the test's
+// own, and the small float matmul's kernel as the heuristic compiles it.
+class CompileWithDatabaseTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string why;
+    target = MakeTarget("CUDA", "sm_90", &why);
+    if (target == nullptr && why.empty()) FAIL();
+    if (target == nullptr) target = MakeTarget("HIP", "gfx90a", &why);
+    if (target == nullptr) GTEST_SKIP() << "neither NVRTC nor comgr here: " << why;
+    path = ::testing::TempDir() + "/" + ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".db";
+    std::remove(path.c_str());
+    absl::StatusOr<std::unique_ptr<autotune::TuningDb>> opened = autotune::OpenTuningDb(path);
+    ASSERT_TRUE(opened.ok()) << opened.status();
+    db = *std::move(opened);
+    options = SmallMatmul(dtypes::float32);
+    absl::StatusOr<std::vector<CompiledKernel>> ks = CompileWorkload(*target, options);
+    ASSERT_TRUE(ks.ok() && ks->size() == 1u) << ks.status();
+    heuristic = ks->front();
+    options.db = db.get();
+  }
 
-  CompileWorkloadOptions options = SmallMatmul(dtypes::float32);
-  absl::StatusOr<std::vector<CompiledKernel>> heuristic = CompileWorkload(*target, options);
-  ASSERT_TRUE(heuristic.ok() && heuristic->size() == 1u) << heuristic.status();
+  std::unique_ptr<CompileTarget> target;
+  std::string path;
+  std::unique_ptr<autotune::TuningDb> db;
+  CompileWorkloadOptions options;  // with `db`
+  CompiledKernel heuristic;        // compiled without a database
+};
+
+// A database record for the target's class is used instead of the heuristic.
+TEST_F(CompileWithDatabaseTest, TunedOptsComeFromTheDatabase) {
+  std::string why;
   const std::vector<Opt> tuned = {Opt{OptOps::LOCAL, 0, int64_t{8}}, Opt{OptOps::UPCAST, 1, int64_t{2}}};
-  ASSERT_NE(heuristic->front().opts, tuned);
+  ASSERT_NE(heuristic.opts, tuned);
   autotune::TuningRecord r;
-  r.key = heuristic->front().key;
+  r.key = heuristic.key;
   r.opts = tuned;
   r.time_s = 1e-5;
-  ASSERT_TRUE((*db)->Put(r).ok());
+  ASSERT_TRUE(db->Put(r).ok());
 
-  options.db = db->get();
   absl::StatusOr<std::vector<CompiledKernel>> ks = CompileWorkload(*target, options);
   ASSERT_TRUE(ks.ok()) << ks.status();
   ASSERT_EQ(ks->size(), 1u);
@@ -156,27 +172,14 @@ TEST(CompileWorkloadTest, TunedOptsComeFromTheDatabase) {
 // A record a real GPU of the target's arch stored (its class names the GPU and its driver,
 // which the compile-only target's cannot) is found by the arch: the fastest of them, saying
 // which. A record under the target's own class still comes first.
-TEST(CompileWorkloadTest, RecordsOfRealGpusOfTheArchAreUsed) {
-  std::string why;
-  std::unique_ptr<CompileTarget> target = MakeTarget("CUDA", "sm_90", &why);
-  if (target == nullptr && why.empty()) FAIL();
-  if (target == nullptr) target = MakeTarget("HIP", "gfx90a", &why);
-  if (target == nullptr) GTEST_SKIP() << "neither NVRTC nor comgr here: " << why;
-  const std::string path = ::testing::TempDir() + "/tg_compile_gpu_records.db";
-  std::remove(path.c_str());
-  absl::StatusOr<std::unique_ptr<autotune::TuningDb>> db = autotune::OpenTuningDb(path);
-  ASSERT_TRUE(db.ok()) << db.status();
-  CompileWorkloadOptions options = SmallMatmul(dtypes::float32);
-  absl::StatusOr<std::vector<CompiledKernel>> heuristic = CompileWorkload(*target, options);
-  ASSERT_TRUE(heuristic.ok() && heuristic->size() == 1u) << heuristic.status();
-
+TEST_F(CompileWithDatabaseTest, RecordsOfRealGpusOfTheArchAreUsed) {
   // What a GPU worker stores: its device's class (autotune/key/device_class.h) in the key.
   auto gpu_record = [&](const std::string& gpu, const std::string& arch, std::vector<Opt> opts, double time_s) {
     GpuDescription desc{.name = gpu, .arch = arch, .driver = "CUDA 13.0 (580.65.06)", .runtime = "NVRTC 13.0"};
     autotune::DeviceClass dc = autotune::GpuDeviceClass(target->device(), desc, target->compiler().id(),
                                                         autotune::RendererName(target->renderer()));
     autotune::TuningRecord r;
-    r.key = heuristic->front().key;
+    r.key = heuristic.key;
     r.key.device = dc.Digest();
     r.key.settings.width = 4;
     r.opts = std::move(opts);
@@ -194,9 +197,8 @@ TEST(CompileWorkloadTest, RecordsOfRealGpusOfTheArchAreUsed) {
   for (const autotune::TuningRecord& r :
        {gpu_record("GPU model A", arch, slow, 2e-5), gpu_record("GPU model B", arch, fast, 1e-5),
         gpu_record("GPU model C", arch == "sm_90" ? "sm_89" : "gfx908", other_arch, 1e-6)})
-    ASSERT_TRUE((*db)->Put(r).ok());
+    ASSERT_TRUE(db->Put(r).ok());
 
-  options.db = db->get();
   absl::StatusOr<std::vector<CompiledKernel>> ks = CompileWorkload(*target, options);
   ASSERT_TRUE(ks.ok()) << ks.status();
   ASSERT_EQ(ks->size(), 1u);
@@ -219,10 +221,10 @@ TEST(CompileWorkloadTest, RecordsOfRealGpusOfTheArchAreUsed) {
 
   // Tuned for the target's own class: that record, though slower.
   autotune::TuningRecord own;
-  own.key = heuristic->front().key;
+  own.key = heuristic.key;
   own.opts = slow;
   own.time_s = 1e-3;
-  ASSERT_TRUE((*db)->Put(own).ok());
+  ASSERT_TRUE(db->Put(own).ok());
   ks = CompileWorkload(*target, options);
   ASSERT_TRUE(ks.ok()) << ks.status();
   EXPECT_EQ(ks->front().opts, slow) << ShortOptsText(ks->front().opts);
