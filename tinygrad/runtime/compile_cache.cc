@@ -35,6 +35,11 @@ uint64_t PayloadHash(std::string_view payload) {
 
 }  // namespace
 
+std::string CompileCacheDir(int cachelevel, const std::string& cache_dir, std::string_view table) {
+  if (cachelevel <= 0 || cache_dir.empty()) return "";
+  return cache_dir + "/compile_" + std::string(table);
+}
+
 absl::StatusOr<std::string> CompileCache::GetOrCompile(
     uint64_t key, absl::FunctionRef<absl::StatusOr<std::string>()> compile) {
   if (std::optional<std::string> hit = Get(key)) return *std::move(hit);

@@ -37,6 +37,11 @@ struct CompileCacheStats {
   int64_t write_errors = 0;  // disk writes that failed (the cache is best-effort)
 };
 
+// The disk cache dir of one compiler: <cache_dir>/compile_<table> (the reference's diskcache
+// table names: compile_clang_so, compile_cuda_sm_90, ...), or "" (memory only) when
+// `cachelevel` is 0 (CACHELEVEL=0) or there is no cache dir.
+std::string CompileCacheDir(int cachelevel, const std::string& cache_dir, std::string_view table);
+
 class CompileCache {
  public:
   // `dir` empty: memory only. The directory is created on the first Put.

@@ -88,6 +88,12 @@ TEST(CompileCacheTest, GetOrCompileStoresValuesAndNotErrors) {
   EXPECT_EQ(compiles, 3);
 }
 
+TEST(CompileCacheTest, DirIsPerCompilerAndNoneWithoutCaching) {
+  EXPECT_EQ(CompileCacheDir(2, "/cache", "cuda_sm_90"), "/cache/compile_cuda_sm_90");
+  EXPECT_EQ(CompileCacheDir(0, "/cache", "cuda_sm_90"), "") << "CACHELEVEL=0: memory only";
+  EXPECT_EQ(CompileCacheDir(2, "", "cuda_sm_90"), "");
+}
+
 TEST(SubprocessTest, MissingProgramIsNotFound) {
   absl::StatusOr<ProcessResult> r = RunProcess({"tg-no-such-program-xyz"});
   EXPECT_EQ(r.status().code(), absl::StatusCode::kNotFound) << r.status();

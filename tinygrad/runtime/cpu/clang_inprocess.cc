@@ -162,9 +162,7 @@ ClangInProcessOptions ClangInProcessOptions::FromConfig(const Config& config) {
 
 ClangInProcessCompiler::ClangInProcessCompiler(ClangInProcessOptions options)
     : options_(std::move(options)),
-      cache_(options_.cachelevel > 0 && !options_.cache_dir.empty()
-                 ? options_.cache_dir + "/compile_clang_jit"
-                 : "") {
+      cache_(CompileCacheDir(options_.cachelevel, options_.cache_dir, "clang_jit")) {
   InitTargets();
   std::vector<std::string> backend;
   absl::StatusOr<std::vector<std::string>> args = DriverCc1Args(options_.flags, &backend);

@@ -38,9 +38,7 @@ ClangCompilerOptions ClangCompilerOptions::FromConfig(const Config& config) {
 
 ClangCompiler::ClangCompiler(ClangCompilerOptions options)
     : options_(std::move(options)),
-      cache_(options_.cachelevel > 0 && !options_.cache_dir.empty()
-                 ? options_.cache_dir + "/compile_clang_so"
-                 : "") {}
+      cache_(CompileCacheDir(options_.cachelevel, options_.cache_dir, "clang_so")) {}
 
 absl::StatusOr<std::string> ClangCompiler::CompilerId() {
   std::lock_guard<std::mutex> lock(id_mu_);

@@ -124,9 +124,7 @@ LlvmCompilerOptions LlvmCompilerOptions::FromConfig(const Config& config) {
 
 LlvmCompiler::LlvmCompiler(LlvmCompilerOptions options)
     : options_(std::move(options)),
-      cache_(options_.cachelevel > 0 && !options_.cache_dir.empty()
-                 ? options_.cache_dir + "/compile_llvm_obj"
-                 : "") {
+      cache_(CompileCacheDir(options_.cachelevel, options_.cache_dir, "llvm_obj")) {
   const LlvmHost& host = InitLlvm();
   if (options_.cpu.empty()) options_.cpu = host.cpu;
   if (options_.features.empty()) options_.features = host.features;

@@ -37,11 +37,9 @@ NvrtcCompiler::NvrtcCompiler(std::shared_ptr<const NvrtcApi> api, NvrtcCompilerO
     : api_(std::move(api)),
       options_(std::move(options)),
       arch_(arch),
-      cache_(options_.cachelevel > 0 && !options_.cache_dir.empty()
-                 ? absl::StrCat(options_.cache_dir, "/compile_",
-                                options_.output == CudaBinaryKind::kPtx ? "cuda_" : "nv_",
-                                arch_.name())
-                 : "") {
+      cache_(CompileCacheDir(options_.cachelevel, options_.cache_dir,
+                             absl::StrCat(options_.output == CudaBinaryKind::kPtx ? "cuda_" : "nv_",
+                                          arch_.name()))) {
   std::vector<std::string> portable = {"--gpu-architecture=" + arch_.name()};
   // --minimal: NVRTC 12.4+ leaves out its default includes (the reference's choice too).
   if (api_->version_major > 12 || (api_->version_major == 12 && api_->version_minor >= 4))

@@ -45,10 +45,8 @@ PtxCompiler::PtxCompiler(std::shared_ptr<const NvJitLinkApi> jitlink, PtxCompile
       options_(std::move(options)),
       arch_(arch),
       // the reference's cache tables: compile_ptx_<arch>, compile_nv_ptx_<arch>
-      cache_(options_.cachelevel > 0 && !options_.cache_dir.empty()
-                 ? absl::StrCat(options_.cache_dir, "/compile_",
-                                options_.assemble ? "nv_ptx_" : "ptx_", arch_.name())
-                 : "") {
+      cache_(CompileCacheDir(options_.cachelevel, options_.cache_dir,
+                             absl::StrCat(options_.assemble ? "nv_ptx_" : "ptx_", arch_.name()))) {
   compiler_id_ = options_.assemble ? absl::StrCat("nvjitlink ", jitlink_->version_major, ".",
                                                   jitlink_->version_minor, " cubin ", arch_.name(),
                                                   " ", PtxIsaVersion(arch_))

@@ -56,9 +56,7 @@ HipCompiler::HipCompiler(HipCompilerBackend backend, AmdGpuTarget target, std::s
       target_(std::move(target)),
       compiler_id_(std::move(compiler_id)),
       machine_key_(std::move(machine_key)),
-      cache_(options.cachelevel > 0 && !options.cache_dir.empty()
-                 ? absl::StrCat(options.cache_dir, "/compile_hip_", target_.name())
-                 : "") {}
+      cache_(CompileCacheDir(options.cachelevel, options.cache_dir, "hip_" + target_.name())) {}
 
 uint64_t HipCompiler::CacheKey(std::string_view src) const {
   StableHasher h;
