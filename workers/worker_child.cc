@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 #include <variant>
 
@@ -96,7 +97,12 @@ bool LoseDevice(const std::vector<InjectedFault>& faults, std::span<const std::v
 absl::StatusOr<std::unique_ptr<LocalMeasurer>> MakeMeasurer(ChildState& st) {
   std::shared_ptr<autotune::DeviceLock> lock;
   if (!st.options.device_lock.empty()) {
-    ASSIGN_OR_RETURN(lock, autotune::DeviceLock::Open(st.options.device_lock));
+    // In the sandbox no file opens: a descriptor for every hold the measurer can take at once
+    // (one per compile thread, then one run).
+    const int threads = st.options.compile_threads > 0 ? st.options.compile_threads
+                                                       : static_cast<int>(std::thread::hardware_concurrency());
+    ASSIGN_OR_RETURN(lock, autotune::DeviceLock::Open(st.options.device_lock,
+                                                      st.options.sandbox ? std::max(1, threads) + 1 : 0));
   }
   ASSIGN_OR_RETURN(Device * device, GetDevice(st.options.device, st.device_options));
   // The hooks find the gate of the job being run; the warm-up runs with none.

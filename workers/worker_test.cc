@@ -407,9 +407,10 @@ TEST(WorkerTest, ACandidateThatLosesTheDeviceRetiresTheChildAndTheRestAreMeasure
   EXPECT_EQ(r->batch.results[0].outcome, Outcome::kOk) << r->batch.results[0].error;
 }
 
-// Sandboxed children (workers/sandbox.h) measure as before; a candidate that runs a shell, as
-// a kernel that escaped its bounds could, is killed by the sandbox before the shell starts,
-// reported like a crash, and the worker keeps serving. Unsandboxed, the same shell runs.
+// Sandboxed children (workers/sandbox.h) measure as before, under the machine's device lock; a
+// candidate that runs a shell, as a kernel that escaped its bounds could, is killed by the
+// sandbox before the shell starts, reported like a crash, and the worker keeps serving.
+// Unsandboxed, the same shell runs.
 TEST(WorkerTest, SandboxedChildrenMeasureAndACandidateThatExecsIsKilled) {
   if (absl::Status s = SandboxSupported(); !s.ok()) GTEST_SKIP() << s;
   const Opt exec_marker{OptOps::UPCAST, 0, int64_t{23}};
@@ -417,6 +418,8 @@ TEST(WorkerTest, SandboxedChildrenMeasureAndACandidateThatExecsIsKilled) {
     WorkerOptions o = RealOptions(c, std::move(id));
     o.child_argv.insert(o.child_argv.end(), {std::string(kInjectFaultFlag), R"(exec:[["UPCAST",0,23]])"});
     if (sandbox) o.child_argv.emplace_back(kSandboxFlag);
+    // the machine's device lock, which a sandboxed child holds without opening its files
+    o.child_argv.insert(o.child_argv.end(), {std::string(kDeviceLockFlag), ::testing::TempDir() + "/sandbox/device-CPU.lock"});
     return o;
   };
   KernelTask task = Matmul16();
