@@ -1,6 +1,7 @@
 // Checks that the system-library overlays in this directory compile and link: every absl
 // component @absl//:absl promises, gtest and gmock, SQLite, the LLVM C API, clang's C++ API,
-// Cap'n Proto, ZeroMQ (with CURVE), libpq, and the header-only nlohmann-json and CLI11.
+// Cap'n Proto, ZeroMQ (with CURVE), libpq, libseccomp, and the header-only nlohmann-json and
+// CLI11.
 
 #include <string>
 #include <vector>
@@ -25,6 +26,7 @@
 #include "llvm-c/Core.h"
 #include "nlohmann/json.hpp"
 #include "postgresql/libpq-fe.h"
+#include "seccomp.h"
 #include "sqlite3.h"
 #include "zmq.h"
 
@@ -113,6 +115,17 @@ TEST(DepsTest, ZeroMqWithCurve) {
 }
 
 TEST(DepsTest, Libpq) { EXPECT_GE(PQlibVersion(), 150000); }
+
+TEST(DepsTest, Libseccomp) {
+  const scmp_version* v = seccomp_version();
+  ASSERT_NE(v, nullptr);
+  EXPECT_GE(v->major * 100 + v->minor, 205u);
+  // A filter is built (not loaded: that would bind this test process).
+  scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+  ASSERT_NE(ctx, nullptr);
+  EXPECT_EQ(seccomp_rule_add(ctx, SCMP_ACT_ERRNO(1), SCMP_SYS(execve), 0), 0);
+  seccomp_release(ctx);
+}
 
 TEST(DepsTest, NlohmannJson) {
   // ordered_json keeps insertion order, which the tuning records' JSON lines rely on

@@ -78,6 +78,7 @@ void DeviceGate::Progress(double limit_s) {
 
 int RunChildLoop(const Handler& handler, const ChildLoopOptions& options) {
   SetUpProcess(options);
+  if (options.on_start) options.on_start();
   if (absl::Status s = WriteFrame(options.fd, FrameType::kReady); !s.ok()) {
     return kChildExitParentGone;
   }

@@ -42,6 +42,11 @@ using Handler = std::function<std::string(std::string_view request, DeviceGate& 
 struct ChildLoopOptions {
   size_t max_frame_bytes = kDefaultMaxFrameBytes;  // largest job accepted
   int fd = kChildFd;  // the connection to the parent
+  // Runs once, after the process set-up and before the child says it is ready: where a child
+  // prepares what its jobs need and closes its sandbox (workers/sandbox.h) behind it. Its
+  // outcome is the handler's business (a child that could not set up answers every job with
+  // the error rather than exiting, which would only make the pool start it again).
+  std::function<void()> on_start;
 };
 
 // The device handshake of the job being run. Only valid inside the handler call.
@@ -87,7 +92,7 @@ class ScopedDevice {
 
 // Sets the child up (dies with its parent: PR_SET_PDEATHSIG=SIGKILL; no core dumps; first in
 // line for the OOM killer; its socket closes on exec, so compilers it starts do not hold it),
-// says kReady, then serves jobs until EOF. Returns the process exit code (0 at EOF,
+// runs options.on_start, says kReady, then serves jobs until EOF. Returns the process exit code (0 at EOF,
 // kChildExitRetired after the response of a job whose handler called Retire); a broken
 // connection inside the handler's DeviceGate calls exits with kChildExitParentGone.
 int RunChildLoop(const Handler& handler, const ChildLoopOptions& options = {});

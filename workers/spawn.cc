@@ -116,7 +116,11 @@ std::string SignalName(int sig) {
 }
 
 std::string DescribeWaitStatus(int status) {
-  if (WIFSIGNALED(status)) return absl::StrCat("killed by ", SignalName(WTERMSIG(status)));
+  if (WIFSIGNALED(status)) {
+    // the candidate sandbox's verdict (workers/sandbox.h); the child's stderr names the call
+    const char* why = WTERMSIG(status) == SIGSYS ? " (sandbox: a forbidden syscall)" : "";
+    return absl::StrCat("killed by ", SignalName(WTERMSIG(status)), why);
+  }
   if (WIFEXITED(status)) return absl::StrCat("exited with status ", WEXITSTATUS(status));
   return absl::StrCat("ended with wait status ", status);
 }

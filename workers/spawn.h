@@ -40,7 +40,7 @@ void KillProcessGroup(pid_t pid);
 // its pidfd is readable or after KillProcessGroup), closes both fds, returns the wait status.
 int ReapChild(SpawnedChild& child);
 
-// "killed by SIGSEGV", "exited with status 3".
+// "killed by SIGSEGV", "killed by SIGSYS (sandbox: a forbidden syscall)", "exited with status 3".
 std::string DescribeWaitStatus(int status);
 // "SIGSEGV" (strsignal's text would be localized and vary).
 std::string SignalName(int sig);

@@ -505,6 +505,12 @@ struct Worker::Impl {
     absl::StatusOr<codec::FarmMessage> m = codec::DecodeFarmMessage(frames[0]);
     if (!m.ok()) {
       Stat([](WorkerStats& s) { ++s.bad_messages; });
+      // A job we refuse (its task carries source text, ...): answered, so nobody waits for it.
+      if (std::optional<codec::JobIds> ids = codec::PeekJobIds(frames[0])) {
+        Log(absl::StrCat("refused job ", ids->job_id, ": ", m.status().message()));
+        SendResult({.job_id = ids->job_id, .search_id = ids->search_id, .status = m.status()});
+        return true;
+      }
       Log(absl::StrCat("ignored an undecodable message: ", m.status().message()));
       return true;
     }

@@ -3,11 +3,14 @@
 // device phase inside the pool's device gate, encode the MeasureResult.
 #include "workers/worker_child.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 #include <variant>
 
@@ -19,8 +22,13 @@
 #include "autotune/db/opts_text.h"
 #include "autotune/lock/device_lock.h"
 #include "autotune/measure/local_measurer.h"
+#include "autotune/measure/warm_up.h"
+#include "tinygrad/base/config.h"
+#include "tinygrad/base/device_name.h"
 #include "tinygrad/base/status_macros.h"
+#include "tinygrad/engine/cpu_device.h"
 #include "workers/child_main.h"
+#include "workers/sandbox.h"
 
 namespace tg::workers {
 namespace {
@@ -34,6 +42,8 @@ using autotune::codec::MeasureResult;
 // measurer's device hooks are fixed at its creation, so they reach the job through here.
 struct ChildState {
   WorkerChildOptions options;
+  DeviceOptions device_options;
+  absl::Status setup;  // how the set-up went; a job is answered with it when it failed
   std::unique_ptr<LocalMeasurer> measurer;
   DeviceGate* gate = nullptr;                          // of the job being run
   std::span<const std::vector<Opt>> candidates;        // of the job being run
@@ -53,6 +63,10 @@ void Misbehave(const std::vector<InjectedFault>& faults, std::span<const std::ve
     if (f.kind == InjectedFault::Kind::kCrash) {
       volatile int* volatile p = nullptr;
       *p = 1;
+    }
+    if (f.kind == InjectedFault::Kind::kExec) {
+      execl("/bin/sh", "sh", "-c", "echo escaped", static_cast<char*>(nullptr));
+      _exit(127);  // no shell: as dead as if it had run
     }
     volatile uint64_t spins = 0;
     while (true) spins = spins + 1;
@@ -80,6 +94,53 @@ bool LoseDevice(const std::vector<InjectedFault>& faults, std::span<const std::v
   return false;
 }
 
+absl::StatusOr<std::unique_ptr<LocalMeasurer>> MakeMeasurer(ChildState& st) {
+  std::shared_ptr<autotune::DeviceLock> lock;
+  if (!st.options.device_lock.empty()) {
+    // In the sandbox no file opens: a descriptor for every hold the measurer can take at once
+    // (one per compile thread, then one run).
+    const int threads = st.options.compile_threads > 0 ? st.options.compile_threads
+                                                       : static_cast<int>(std::thread::hardware_concurrency());
+    ASSIGN_OR_RETURN(lock, autotune::DeviceLock::Open(st.options.device_lock,
+                                                      st.options.sandbox ? std::max(1, threads) + 1 : 0));
+  }
+  ASSIGN_OR_RETURN(Device * device, GetDevice(st.options.device, st.device_options));
+  // The hooks find the gate of the job being run; the warm-up runs with none.
+  return std::make_unique<LocalMeasurer>(device, autotune::LocalMeasurerOptions{
+      .device = st.options.device,
+      .compile_threads = st.options.compile_threads,
+      .fake_timing = st.options.fake_timing,
+      .device_lock = std::move(lock),
+      .acquire_device =
+          [&st] {
+            if (st.gate == nullptr) return;
+            st.gate->Acquire();
+            Misbehave(st.options.faults, st.candidates);
+          },
+      .release_device = [&st] { if (st.gate != nullptr) st.gate->Release(); },
+      .before_run = [&st](double limit_s) { if (st.gate != nullptr) st.gate->Progress(limit_s); },
+      // a kernel fault poisoned the GPU for this process: answer, then make way for a fresh child
+      .on_device_lost = [&st](const absl::Status&) { if (st.gate != nullptr) st.gate->Retire(); },
+  });
+}
+
+// What a child does before it says it is ready (ChildLoopOptions::on_start).
+absl::Status SetUp(ChildState& st) {
+  if (st.options.sandbox) {
+    RETURN_IF_ERROR(CheckSandboxable(st.options.device, st.device_options));
+    // nothing is opened in the sandbox: the compile caches live in memory
+    st.device_options.cpu.cachelevel = 0;
+    st.device_options.cuda.cachelevel = 0;
+  }
+  ASSIGN_OR_RETURN(st.measurer, MakeMeasurer(st));
+  if (!st.options.sandbox) return absl::OkStatus();
+  // what a first job does once per process, while files can still be opened
+  if (absl::Status s = autotune::WarmUp(*st.measurer); !s.ok()) {
+    return absl::FailedPreconditionError(absl::StrCat("sandbox: before it: ", s.message()));
+  }
+  return EnterSandbox();
+}
+
 std::string Handle(ChildState& st, std::string_view request, DeviceGate& gate) {
   absl::StatusOr<FarmMessage> m = autotune::codec::DecodeFarmMessage(request);
   if (!m.ok()) return Respond(0, 0, absl::InvalidArgumentError(absl::StrCat("child request: ", m.status().message())));
@@ -87,31 +148,7 @@ std::string Handle(ChildState& st, std::string_view request, DeviceGate& gate) {
   if (req == nullptr || !req->task.has_value()) {
     return Respond(0, 0, absl::InvalidArgumentError("child request: not a job with its task"));
   }
-  if (st.measurer == nullptr) {
-    std::shared_ptr<autotune::DeviceLock> lock;
-    if (!st.options.device_lock.empty()) {
-      absl::StatusOr<std::shared_ptr<autotune::DeviceLock>> l = autotune::DeviceLock::Open(st.options.device_lock);
-      if (!l.ok()) return Respond(req->job_id, req->search_id, l.status());
-      lock = *std::move(l);
-    }
-    absl::StatusOr<std::unique_ptr<LocalMeasurer>> lm = LocalMeasurer::Create({
-        .device = st.options.device,
-        .compile_threads = st.options.compile_threads,
-        .fake_timing = st.options.fake_timing,
-        .device_lock = std::move(lock),
-        .acquire_device =
-            [&st] {
-              st.gate->Acquire();
-              Misbehave(st.options.faults, st.candidates);
-            },
-        .release_device = [&st] { st.gate->Release(); },
-        .before_run = [&st](double limit_s) { st.gate->Progress(limit_s); },
-        // a kernel fault poisoned the GPU for this process: answer, then make way for a fresh child
-        .on_device_lost = [&st](const absl::Status&) { st.gate->Retire(); },
-    });
-    if (!lm.ok()) return Respond(req->job_id, req->search_id, lm.status());
-    st.measurer = *std::move(lm);
-  }
+  if (!st.setup.ok()) return Respond(req->job_id, req->search_id, st.setup);
   st.gate = &gate;
   st.candidates = req->candidates;
   absl::StatusOr<autotune::MeasureBatch> b = st.measurer->Measure(*req->task, req->candidates, req->options);
@@ -127,13 +164,14 @@ std::string Handle(ChildState& st, std::string_view request, DeviceGate& gate) {
 absl::StatusOr<InjectedFault> ParseInjectedFault(std::string_view spec) {
   const size_t colon = spec.find(':');
   const std::string_view kind = spec.substr(0, colon);
-  if (colon == std::string_view::npos || (kind != "crash" && kind != "hang" && kind != "lose"))
-    return absl::InvalidArgumentError(
-        absl::StrCat("fault '", std::string(spec), "': expected crash:OPTS, hang:OPTS or lose:OPTS"));
+  if (colon == std::string_view::npos || (kind != "crash" && kind != "hang" && kind != "lose" && kind != "exec"))
+    return absl::InvalidArgumentError(absl::StrCat(
+        "fault '", std::string(spec), "': expected crash:OPTS, hang:OPTS, lose:OPTS or exec:OPTS"));
   absl::StatusOr<std::vector<Opt>> opts = autotune::OptsFromText(spec.substr(colon + 1));
   if (!opts.ok()) return absl::InvalidArgumentError(absl::StrCat("fault '", std::string(spec), "': ", opts.status().message()));
   const InjectedFault::Kind k = kind == "crash"  ? InjectedFault::Kind::kCrash
                                : kind == "hang" ? InjectedFault::Kind::kHang
+                               : kind == "exec" ? InjectedFault::Kind::kExec
                                                 : InjectedFault::Kind::kLoseDevice;
   return InjectedFault{.kind = k, .opts = *std::move(opts)};
 }
@@ -144,6 +182,8 @@ absl::StatusOr<WorkerChildOptions> ParseWorkerChildArgs(std::span<const std::str
     const std::string_view a = args[i];
     if (a == kFakeTimingFlag) {
       o.fake_timing = true;
+    } else if (a == kSandboxFlag) {
+      o.sandbox = true;
     } else if (a == kCompileThreadsFlag) {
       if (i + 1 >= args.size() || !absl::SimpleAtoi(std::string(args[i + 1]), &o.compile_threads) || o.compile_threads < 0) {
         return absl::InvalidArgumentError(std::string(kCompileThreadsFlag) + " needs a count >= 0");
@@ -158,7 +198,7 @@ absl::StatusOr<WorkerChildOptions> ParseWorkerChildArgs(std::span<const std::str
         return absl::InvalidArgumentError(std::string(kDeviceLockFlag) + " needs a lock file path");
       o.device_lock = std::string(args[++i]);
     } else if (a == kInjectFaultFlag) {
-      if (i + 1 >= args.size()) return absl::InvalidArgumentError(std::string(kInjectFaultFlag) + " needs crash:OPTS, hang:OPTS or lose:OPTS");
+      if (i + 1 >= args.size()) return absl::InvalidArgumentError(std::string(kInjectFaultFlag) + " needs crash:OPTS, hang:OPTS, lose:OPTS or exec:OPTS");
       ASSIGN_OR_RETURN(InjectedFault f, ParseInjectedFault(args[++i]));
       o.faults.push_back(std::move(f));
     } else {
@@ -168,14 +208,35 @@ absl::StatusOr<WorkerChildOptions> ParseWorkerChildArgs(std::span<const std::str
   return o;
 }
 
+absl::Status CheckSandboxable(std::string_view device, const DeviceOptions& options) {
+  RETURN_IF_ERROR(SandboxSupported());
+  if (CanonicalDeviceName(device).starts_with("CPU") && !CpuCompilesInProcess(options.cpu)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the candidate sandbox forbids starting processes, and the CPU device would compile with one (CPU_CC=",
+        options.cpu.cc.empty() ? "clang, in a build without the in-process compilers" : options.cpu.cc,
+        "): unset CPU_CC, or turn the sandbox off"));
+  }
+  return absl::OkStatus();
+}
+
 int WorkerChildMain(std::span<const std::string_view> args) {
   absl::StatusOr<WorkerChildOptions> o = ParseWorkerChildArgs(args);
   if (!o.ok()) {
     std::fprintf(stderr, "worker child: %s\n", std::string(o.status().message()).c_str());
     return 2;
   }
-  ChildState st{.options = *o};
-  return RunChildLoop([&st](std::string_view request, DeviceGate& gate) { return Handle(st, request, gate); });
+  // The child program's edge: the process settings are read here, once.
+  ChildState st{.options = *o, .device_options = DeviceOptions::FromConfig(GetConfig())};
+  const int rc = RunChildLoop(
+      [&st](std::string_view request, DeviceGate& gate) { return Handle(st, request, gate); },
+      {.on_start = [&st] {
+         st.setup = SetUp(st);
+         if (!st.setup.ok()) std::fprintf(stderr, "worker child %d: %s\n", static_cast<int>(getpid()), std::string(st.setup.message()).c_str());
+       }});
+  // A sandboxed process ends here, without exit handlers (a sanitizer's leak check would
+  // start a tracer process, which the sandbox kills).
+  if (st.options.sandbox && st.setup.ok()) _exit(rc);
+  return rc;
 }
 
 }  // namespace tg::workers

@@ -15,11 +15,20 @@
 //
 // Arguments: --fake-timing (LocalMeasurerOptions::fake_timing), --compile-threads N,
 // --device-lock PATH (the machine's device lock, autotune/lock/device_lock.h: compiles shared, the
-// device phase exclusive, taken before the pool's gate), and for
-// tests only --inject-fault crash:OPTS | hang:OPTS | lose:OPTS (OPTS as
+// device phase exclusive, taken before the pool's gate), --sandbox (below), and for
+// tests only --inject-fault crash:OPTS | hang:OPTS | lose:OPTS | exec:OPTS (OPTS as
 // autotune/db/opts_text.h): holding the device, a job with a candidate of exactly those opts
-// dies of SIGSEGV or spins forever, as a candidate whose kernel crashes or cannot be stopped
-// would; `lose` answers as a GPU kernel fault does (below).
+// dies of SIGSEGV, spins forever, or runs a shell (execve), as a candidate whose kernel
+// crashes, cannot be stopped or escapes would; `lose` answers as a GPU kernel fault does (below).
+//
+// With --sandbox the child sets up before it says it is ready: it makes its measurer (the
+// device, with compile caches in memory only), measures a 4-element warm-up kernel once, so
+// that everything a first job does once per process (the in-process clang's driver, LLVM's
+// start-up, a GPU driver's modules) opens its files now, and then enters the sandbox
+// (workers/sandbox.h): from then on its kernels and compilers can compute but start no
+// process, open no socket or file, and reach no other process. A set-up that fails (a
+// compiler that runs as a process, a kernel without seccomp) leaves the child unsandboxed and
+// answers every job with that error, running nothing.
 //
 // A GPU kernel fault poisons the device for this process (LocalMeasurer: the faulting
 // candidate kRuntimeError, the candidates after it kWorkerLost): the child answers the job,
@@ -41,6 +50,7 @@
 
 #include "absl/status/statusor.h"
 #include "tinygrad/codegen/opt/opt.h"
+#include "tinygrad/engine/device.h"
 
 namespace tg::workers {
 
@@ -49,13 +59,14 @@ inline constexpr std::string_view kCompileThreadsFlag = "--compile-threads";
 inline constexpr std::string_view kInjectFaultFlag = "--inject-fault";
 inline constexpr std::string_view kDeviceLockFlag = "--device-lock";
 inline constexpr std::string_view kDeviceFlag = "--device";
+inline constexpr std::string_view kSandboxFlag = "--sandbox";
 
 // A test-only fault: the child misbehaves on a job that has a candidate with these opts.
 struct InjectedFault {
-  enum class Kind { kCrash, kHang, kLoseDevice } kind;
+  enum class Kind { kCrash, kHang, kLoseDevice, kExec } kind;
   std::vector<Opt> opts;
 };
-// "crash:OPTS", "hang:OPTS" or "lose:OPTS".
+// "crash:OPTS", "hang:OPTS", "lose:OPTS" or "exec:OPTS".
 absl::StatusOr<InjectedFault> ParseInjectedFault(std::string_view spec);
 
 struct WorkerChildOptions {
@@ -63,8 +74,14 @@ struct WorkerChildOptions {
   int compile_threads = 1;  // threads lowering and compiling one job (0: Config.cpu_count)
   std::string device = "CPU";  // the engine device candidates run on ("CPU", "CUDA", "CUDA:1")
   std::string device_lock;  // the machine's device lock file; empty: none
+  bool sandbox = false;     // warm up, then enter workers/sandbox.h before the first job
   std::vector<InjectedFault> faults;
 };
+
+// OK when a child that measures on `device`, compiling as `options` say, can run sandboxed:
+// this kernel has what workers/sandbox.h needs, and no compiler runs as a separate process
+// (CPU_CC naming another compiler). Otherwise FailedPrecondition saying what to change.
+absl::Status CheckSandboxable(std::string_view device, const DeviceOptions& options);
 
 // Parses the child's arguments (after the program name / `worker --child`).
 absl::StatusOr<WorkerChildOptions> ParseWorkerChildArgs(std::span<const std::string_view> args);

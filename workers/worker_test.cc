@@ -24,6 +24,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
+#include "autotune/codec/codec_test_kernels.h"
 #include "autotune/codec/farm_codec.h"
 #include "autotune/codec/farm_messages.h"
 #include "autotune/key/device_class.h"
@@ -38,6 +39,7 @@
 #include "tinygrad/base/stable_hash.h"
 #include "tinygrad/codegen/opt/opt.h"
 #include "tinygrad/engine/device.h"
+#include "workers/sandbox.h"
 #include "workers/worker_child.h"
 
 namespace tg::workers {
@@ -405,6 +407,87 @@ TEST(WorkerTest, ACandidateThatLosesTheDeviceRetiresTheChildAndTheRestAreMeasure
   EXPECT_EQ(r->batch.results[0].outcome, Outcome::kOk) << r->batch.results[0].error;
 }
 
+// Sandboxed children (workers/sandbox.h) measure as before, under the machine's device lock; a
+// candidate that runs a shell, as a kernel that escaped its bounds could, is killed by the
+// sandbox before the shell starts, reported like a crash, and the worker keeps serving.
+// Unsandboxed, the same shell runs.
+TEST(WorkerTest, SandboxedChildrenMeasureAndACandidateThatExecsIsKilled) {
+  if (absl::Status s = SandboxSupported(); !s.ok()) GTEST_SKIP() << s;
+  const Opt exec_marker{OptOps::UPCAST, 0, int64_t{23}};
+  auto options = [&](TestCoordinator& c, std::string id, bool sandbox) {
+    WorkerOptions o = RealOptions(c, std::move(id));
+    o.child_argv.insert(o.child_argv.end(), {std::string(kInjectFaultFlag), R"(exec:[["UPCAST",0,23]])"});
+    if (sandbox) o.child_argv.emplace_back(kSandboxFlag);
+    // the machine's device lock, which a sandboxed child holds without opening its files
+    o.child_argv.insert(o.child_argv.end(), {std::string(kDeviceLockFlag), ::testing::TempDir() + "/sandbox/device-CPU.lock"});
+    return o;
+  };
+  KernelTask task = Matmul16();
+  const std::vector<std::vector<Opt>> cands = {
+      {}, {exec_marker}, {Opt{OptOps::UPCAST, 0, int64_t{4}}}, {kCrashMarker}};
+  {
+    TestCoordinator c;
+    RunningWorker w(options(c, "w-sandbox", true));
+    ASSERT_TRUE(w.ok());
+    Greet(c);
+    c.Send("w-sandbox", Job(1, task, cands));
+    std::optional<codec::MeasureResult> r = c.Expect<codec::MeasureResult>();
+    ASSERT_TRUE(r.has_value());
+    ASSERT_TRUE(r->status.ok()) << r->status;
+    ASSERT_EQ(r->batch.results.size(), 4u);
+    for (size_t i : {0u, 2u}) {
+      EXPECT_EQ(r->batch.results[i].outcome, Outcome::kOk) << i << ": " << r->batch.results[i].error;
+      EXPECT_EQ(r->batch.results[i].samples_s.size(), 2u) << i;
+    }
+    EXPECT_EQ(r->batch.results[1].outcome, Outcome::kRuntimeError);
+    EXPECT_EQ(r->batch.results[1].error, "crashed: killed by SIGSYS (sandbox: a forbidden syscall) while running");
+    EXPECT_EQ(r->batch.results[3].error, "crashed: killed by SIGSEGV while running");
+    EXPECT_EQ(w->stats().candidates_crashed, 2);
+    c.Send("w-sandbox", Job(2, task, {{Opt{OptOps::UPCAST, 1, int64_t{4}}}}, /*with_task=*/false));
+    r = c.Expect<codec::MeasureResult>();
+    ASSERT_TRUE(r.has_value());
+    ASSERT_EQ(r->batch.results.size(), 1u);
+    EXPECT_EQ(r->batch.results[0].outcome, Outcome::kOk) << r->batch.results[0].error;
+  }
+  // The control: without the sandbox the candidate's process becomes the shell.
+  TestCoordinator c;
+  RunningWorker w(options(c, "w-open", false));
+  ASSERT_TRUE(w.ok());
+  Greet(c);
+  c.Send("w-open", Job(1, task, {{exec_marker}}));
+  std::optional<codec::MeasureResult> r = c.Expect<codec::MeasureResult>();
+  ASSERT_TRUE(r.has_value());
+  ASSERT_EQ(r->batch.results.size(), 1u);
+  EXPECT_EQ(r->batch.results[0].error, "crashed: exited with status 0 while running");
+}
+
+// A job whose task carries C text is refused at decode, answered with the error (the
+// coordinator is not left waiting), and nothing of it runs.
+TEST(WorkerTest, AJobWhoseTaskCarriesSourceTextIsAnsweredWithTheError) {
+  TestCoordinator c;
+  RunningWorker w(SimOptions(c, "w-code", 0));
+  ASSERT_TRUE(w.ok());
+  Greet(c);
+  absl::StatusOr<KernelTask> code = KernelTask::FromAst(codec::CustomCodeKernel("system(\"id\")"));
+  ASSERT_TRUE(code.ok()) << code.status();
+  c.Send("w-code", Job(9, *code, {{}}));
+  std::optional<codec::MeasureResult> r = c.Expect<codec::MeasureResult>();
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->job_id, 9u);
+  EXPECT_EQ(r->search_id, 7u);
+  EXPECT_EQ(r->status.code(), absl::StatusCode::kInvalidArgument) << r->status;
+  EXPECT_NE(r->status.message().find("(CUSTOMI): source text \"system(\\\"id\\\")\""), std::string::npos) << r->status;
+  EXPECT_TRUE(r->batch.results.empty());
+  EXPECT_EQ(w->stats().bad_messages, 1);
+  EXPECT_EQ(w->stats().jobs_received, 0);
+  // the worker keeps serving
+  c.Send("w-code", Job(10, Matmul16(), {{}}));
+  r = c.Expect<codec::MeasureResult>();
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->job_id, 10u);
+  EXPECT_TRUE(r->status.ok()) << r->status;
+}
+
 TEST(WorkerTest, HangingCandidateTimesOutAndTheWorkerKeepsServing) {
   TestCoordinator c;
   WorkerOptions o = RealOptions(c, "w-hang");
@@ -667,10 +750,12 @@ TEST(WorkerTest, BadOptionsAreRefused) {
 
 TEST(WorkerChildArgsTest, InjectedFaultsParseOrSayWhatIsWrong) {
   const std::vector<std::string_view> ok = {kInjectFaultFlag, R"(crash:[["UPCAST",0,4]])", kInjectFaultFlag,
-                                            "hang:[]", kInjectFaultFlag, "lose:[]"};
+                                            "hang:[]", kInjectFaultFlag, "lose:[]", kInjectFaultFlag, "exec:[]"};
   absl::StatusOr<WorkerChildOptions> o = ParseWorkerChildArgs(ok);
   ASSERT_TRUE(o.ok()) << o.status();
-  ASSERT_EQ(o->faults.size(), 3u);
+  ASSERT_EQ(o->faults.size(), 4u);
+  EXPECT_EQ(o->faults[3].kind, InjectedFault::Kind::kExec);
+  EXPECT_FALSE(o->sandbox);
   EXPECT_EQ(o->faults[2].kind, InjectedFault::Kind::kLoseDevice);
   EXPECT_EQ(o->faults[0].kind, InjectedFault::Kind::kCrash);
   EXPECT_EQ(o->faults[0].opts, (std::vector<Opt>{Opt{OptOps::UPCAST, 0, int64_t{4}}}));
@@ -684,6 +769,29 @@ TEST(WorkerChildArgsTest, InjectedFaultsParseOrSayWhatIsWrong) {
   }
   const std::vector<std::string_view> missing = {kInjectFaultFlag};
   EXPECT_FALSE(ParseWorkerChildArgs(missing).ok());
+}
+
+TEST(WorkerChildArgsTest, SandboxIsAFlag) {
+  const std::vector<std::string_view> args = {kSandboxFlag};
+  absl::StatusOr<WorkerChildOptions> o = ParseWorkerChildArgs(args);
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_TRUE(o->sandbox);
+}
+
+// A compiler that runs as a process cannot compile in the sandbox: said at once, naming it.
+TEST(WorkerChildArgsTest, ACompilerProcessIsNotSandboxable) {
+  if (absl::Status s = SandboxSupported(); !s.ok()) GTEST_SKIP() << s;
+  DeviceOptions o;
+  EXPECT_TRUE(CheckSandboxable("CPU", o).ok());
+  o.cpu.cc = "clang";
+  EXPECT_TRUE(CheckSandboxable("CPU", o).ok());
+  o.cpu.cc = "gcc";
+  absl::Status s = CheckSandboxable("cpu", o);
+  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(s.message().find("(CPU_CC=gcc): unset CPU_CC, or turn the sandbox off"), std::string::npos) << s;
+  o.cpu.llvm = true;  // CPU_LLVM: libLLVM in this process
+  EXPECT_TRUE(CheckSandboxable("CPU", o).ok());
+  EXPECT_TRUE(CheckSandboxable("CUDA:1", DeviceOptions{}).ok());  // NVRTC is a library
 }
 
 TEST(WorkerChildArgsTest, DeviceNamesWhatTheChildMeasuresOn) {

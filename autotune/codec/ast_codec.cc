@@ -79,7 +79,9 @@ absl::StatusOr<UOp> ReadAst(proto::KernelAst::Reader r, const DecodeLimits& limi
     if (n.hasTag()) {
       ASSIGN_OR_RETURN(tag, ReadArg(n.getTag(), limits, field("tag")));
     }
-    if (absl::Status st = CheckNode(op, dtype, src, arg); !st.ok())
+    absl::Status st = CheckNode(op, dtype, src, arg);
+    if (st.ok() && !limits.allow_source_text) st = CheckNoSourceText(op, arg);
+    if (!st.ok())
       return absl::InvalidArgumentError(absl::StrCat(where, " (", Sv(OpName(op)), "): ", st.message()));
     built.push_back(UOp::Make(op, dtype, src, std::move(arg), std::move(tag)));
   }

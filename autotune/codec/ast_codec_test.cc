@@ -12,13 +12,17 @@
 #include "autotune/codec/value_wire.h"
 #include "autotune/codec/wire_enums.h"
 #include "gtest/gtest.h"
+#include "tinygrad/uop/kernel_info.h"
 
 namespace tg::autotune::codec {
 namespace {
 
-void ExpectRoundTrip(const UOp& k, const std::string& name) {
+// Bytes this process wrote itself, which may carry source text (CUSTOMI).
+const DecodeLimits kTrusted{.allow_source_text = true};
+
+void ExpectRoundTrip(const UOp& k, const std::string& name, const DecodeLimits& limits = {}) {
   std::string bytes = EncodeAst(k);
-  absl::StatusOr<UOp> back = DecodeAst(bytes);
+  absl::StatusOr<UOp> back = DecodeAst(bytes, limits);
   ASSERT_TRUE(back.ok()) << name << ": " << back.status();
   EXPECT_EQ(*back, k) << name << ": decoding gave another node";
   EXPECT_EQ(back->key(), k.key()) << name;
@@ -58,18 +62,18 @@ TEST(AstCodecTest, TensorKernelsRoundTrip) {
 
 TEST(AstCodecTest, HandBuiltGraphsRoundTrip) {
   ExpectRoundTrip(HandBuiltAddKernel(), "add");
-  ExpectRoundTrip(HandBuiltArgZoo(), "zoo");
+  ExpectRoundTrip(HandBuiltArgZoo(), "zoo", kTrusted);
 }
 
 TEST(AstCodecTest, StringsWithNulBytesRoundTrip) {
   UOp u = UOp::Make(Ops::SINK, dtypes::void_, {}, Arg::Tuple({std::string("a\0b", 3), "\x1b[90m"}),
                     std::string("\0", 1));
-  ExpectRoundTrip(u, "nul");
+  ExpectRoundTrip(u, "nul", kTrusted);
 }
 
 TEST(AstCodecTest, DecodeBuildsTheGraphWhenNothingElseHoldsIt) {
   std::string bytes = EncodeAst(HandBuiltArgZoo());  // the graph is released here
-  absl::StatusOr<UOp> back = DecodeAst(bytes);
+  absl::StatusOr<UOp> back = DecodeAst(bytes, kTrusted);
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(EncodeAst(*back), bytes);
   EXPECT_EQ(*back, HandBuiltArgZoo());
@@ -319,6 +323,61 @@ TEST(AstCodecHostileTest, NodesInterningWouldRejectOrAbortOn) {
   ExpectError(single(Ops::STORE, dtypes::void_, Arg(), 1), "STORE needs");
   // The location is in the message.
   ExpectError(single(Ops::ADD, dtypes::int32, Arg(), 3), "node 3 (ADD)");
+}
+
+// Source text from the network: what the renderers would paste into the kernel as it is.
+TEST(AstCodecHostileTest, SourceTextIsRefused) {
+  const UOp code = CustomCodeKernel("({ system(\"touch /tmp/pwned\"); 0.0f; })");
+  absl::Status s = DecodeAst(EncodeAst(code)).status();
+  ExpectError(s, "(CUSTOMI): source text \"({ system(\\\"touch");
+  ExpectError(s, "a worker takes no code from the network");
+  EXPECT_TRUE(DecodeAst(EncodeAst(code), kTrusted).ok());  // its own bytes, trusted
+  ExpectError(DecodeAst(EncodeAst(HandBuiltArgZoo())).status(), "(CUSTOMI): source text \"fabsf({0})\"");
+
+  const UOp c = UOp::Const(dtypes::float32, 1.0);
+  const UOp custom = UOp::Make(Ops::CUSTOM, dtypes::void_, {c}, "system(\"id\");");
+  ExpectError(DecodeAst(EncodeAst(UOp::Make(Ops::SINK, dtypes::void_, {custom}))).status(),
+              "node 1 (CUSTOM): source text \"system(");
+  // A non-string arg is refused too: CUSTOM is refused whatever it carries.
+  const UOp odd = UOp::Make(Ops::CUSTOMI, dtypes::float32, {c}, 3);
+  ExpectError(DecodeAst(EncodeAst(UOp::Make(Ops::SINK, dtypes::void_, {odd}))).status(),
+              "(CUSTOMI): source text 3");
+}
+
+TEST(AstCodecHostileTest, NamesMustBeIdentifiers) {
+  auto decode = [](Ops op, DType dt, Arg arg, std::vector<UOp> src = {}) {
+    UOp u = UOp::Make(op, dt, src, std::move(arg));
+    return DecodeAst(EncodeAst(UOp::Make(Ops::SINK, dtypes::void_, {u}))).status();
+  };
+  const UOp n = UOp::Const(dtypes::index, 4);
+  // A variable's name is a parameter name in the kernel's signature.
+  ExpectError(decode(Ops::DEFINE_VAR, dtypes::index, Arg::Tuple({"n){system(\"id\");}int f(int n", 1, 8})),
+              "node 0 (DEFINE_VAR): arg string \"n){system(");
+  ExpectError(decode(Ops::DEFINE_VAR, dtypes::index, Arg::Tuple({"1n", 1, 8})), "\"1n\" is not an identifier");
+  ExpectError(decode(Ops::DEFINE_VAR, dtypes::index, Arg::Tuple({"", 1, 8})), "\"\" is not an identifier");
+  // A SPECIAL's name is declared as a variable; an empty one would be read past its end.
+  ExpectError(decode(Ops::SPECIAL, dtypes::index, "gidx0=0;system(0)", {n}), "(SPECIAL): arg string");
+  ExpectError(decode(Ops::SPECIAL, dtypes::index, "", {n}), "(SPECIAL): arg string \"\"");
+  // WMMA's name becomes a function name; the LLVM renderer pastes DEFINE_LOCAL's arg.
+  ExpectError(decode(Ops::DEFINE_LOCAL, dtypes::float32.ptr(4, AddrSpace::LOCAL), "x = call void @system()"),
+              "(DEFINE_LOCAL): arg string \"x = call");
+  ExpectError(decode(Ops::NOOP, dtypes::void_, Arg::Tuple({1, Arg::Tuple({"ok", "not ok"})})),
+              "\"not ok\" is not an identifier");
+  // Control characters are shown escaped, long text cut.
+  ExpectError(decode(Ops::NOOP, dtypes::void_, std::string(100, 'x') + "\n"), "xxx\"...");
+  ExpectError(decode(Ops::NOOP, dtypes::void_, "a\nb"), "\"a\\nb\"");
+
+  // Identifiers pass: what the pipeline itself names things.
+  EXPECT_TRUE(decode(Ops::DEFINE_VAR, dtypes::index, Arg::Tuple({"start_pos", 1, 8})).ok());
+  EXPECT_TRUE(decode(Ops::SPECIAL, dtypes::index, "gidx0", {n}).ok());
+  EXPECT_TRUE(decode(Ops::NOOP, dtypes::void_, Arg::Tuple({"_x9", Arg::Tuple({"UPCAST", 0, 4})})).ok());
+  // The kernel name is free text: the renderers escape it (KernelInfo::function_name).
+  const Arg info = KernelInfo{.name = "r_\x1b[34m16\x1b[0m 8; system()"}.ToArg();
+  EXPECT_TRUE(DecodeAst(EncodeAst(UOp::Make(Ops::SINK, dtypes::void_, {n}, info))).ok());
+  // ... but only as a KernelInfo's name.
+  ExpectError(DecodeAst(EncodeAst(UOp::Make(Ops::SINK, dtypes::void_, {n}, Arg::Tuple({"KernelInfo", "a b"}))))
+                  .status(),
+              "(SINK): arg string \"a b\"");
 }
 
 }  // namespace

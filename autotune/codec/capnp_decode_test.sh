@@ -43,7 +43,7 @@ check farm.capnp FarmMessage farm_bye.bin "bye = (reason = \"done\")"
 check kernel.capnp KernelAst ast_add.bin \
   "nodes = [" "op = defineGlobal" "op = range" "axisType = loop" "op = index" "op = load" \
   "op = add" "op = store" "op = end" "op = sink" "string = \"E_16\""
-check kernel.capnp KernelAst ast_zoo.bin \
+check kernel.capnp KernelAst trusted_ast_zoo.bin \
   "bigInt = (" "float = nan" "invalid = void" "op = mul" "op = defineVar" "addrSpace = local"
 check kernel.capnp OptList opts_tc.bin "op = tc" "tc = (tcSelect = -1, tcOpt = 2, useTensorCores = 1)" \
   "axis = (value = 1)" "int = 4"

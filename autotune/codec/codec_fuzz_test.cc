@@ -29,6 +29,7 @@ namespace {
 constexpr int kMutants = 50000;
 constexpr int kStructuredMutants = 20000;
 constexpr double kBudgetS = 40;  // per test
+const DecodeLimits kTrusted{.allow_source_text = true};
 
 std::vector<CorpusEntry> CommittedCorpus() {
   std::vector<CorpusEntry> out;
@@ -51,6 +52,7 @@ int DecodeAll(const std::string& bytes) {
     absl::StatusOr<UOp> again = DecodeAst(EncodeAst(*u));
     EXPECT_TRUE(again.ok() && *again == *u) << "AST re-encode differs: " << again.status() << "\nFIRST\n" << *u << "\nSECOND\n" << (again.ok() ? *again : UOp());
   }
+  ok += DecodeAst(bytes, kTrusted).ok();  // interning past a CUSTOMI too
   if (absl::StatusOr<FarmMessage> m = DecodeFarmMessage(bytes); m.ok()) {
     ++ok;
     absl::StatusOr<FarmMessage> again = DecodeFarmMessage(EncodeFarmMessage(*m));
@@ -150,9 +152,16 @@ class Mutator {
 // Whether the decoder the name says ("<root type>_...", "hostile_<root type>_...") accepts it.
 // (Cap'n Proto is schema-less on the wire: a KernelAst read as MeasureOptions is just
 // defaults, so only the labelled decoder's answer means anything.)
+// "trusted_" ones with DecodeLimits::allow_source_text, the others as from the network.
 bool OwnDecoderAccepts(const CorpusEntry& e) {
   absl::string_view n = e.name;
   if (absl::StartsWith(n, "hostile_")) n.remove_prefix(8);
+  if (absl::StartsWith(n, "trusted_")) {
+    n.remove_prefix(8);
+    if (absl::StartsWith(n, "ast_")) return DecodeAst(e.bytes, kTrusted).ok();
+    ADD_FAILURE() << "corpus file " << e.name << ": only ASTs are trusted";
+    return false;
+  }
   if (absl::StartsWith(n, "ast_")) return DecodeAst(e.bytes).ok();
   if (absl::StartsWith(n, "farm_")) return DecodeFarmMessage(e.bytes).ok();
   if (absl::StartsWith(n, "opts_")) return DecodeOpts(e.bytes).ok();
@@ -203,17 +212,17 @@ TEST(CodecFuzzTest, MutantsNeverCrash) {
 TEST(CodecFuzzTest, StructuredAstMutantsNeverCrash) {
   std::vector<std::string> seeds;
   for (const CorpusEntry& e : SeedCorpus())
-    if (absl::StartsWith(e.name, "ast_")) seeds.push_back(e.bytes);
+    if (absl::StartsWith(e.name, "ast_") || absl::StartsWith(e.name, "trusted_ast_")) seeds.push_back(e.bytes);
   ASSERT_FALSE(seeds.empty());
   std::mt19937_64 rng(0xa57a57a57ULL);
   auto uniform = [&](uint64_t n) { return n == 0 ? 0 : rng() % n; };
   auto start = std::chrono::steady_clock::now();
-  int done = 0, accepted = 0;
+  int done = 0, accepted = 0, trusted = 0;
   for (; done < kStructuredMutants; ++done) {
     if (done % 64 == 0 &&
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > kBudgetS)
       break;
-    absl::StatusOr<UOp> seed = DecodeAst(seeds[uniform(seeds.size())]);
+    absl::StatusOr<UOp> seed = DecodeAst(seeds[uniform(seeds.size())], kTrusted);
     ASSERT_TRUE(seed.ok());
     capnp::MallocMessageBuilder m;
     // Re-encode into a builder we can edit.
@@ -276,14 +285,23 @@ TEST(CodecFuzzTest, StructuredAstMutantsNeverCrash) {
         }
       }
     }
-    absl::StatusOr<UOp> u = DecodeAst(internal::ToBytes(m));
+    // As from the network, and trusted: then the mutants reach interning past a CUSTOMI too.
+    const std::string mutant = internal::ToBytes(m);
+    absl::StatusOr<UOp> u = DecodeAst(mutant);
+    absl::StatusOr<UOp> t = DecodeAst(mutant, kTrusted);
     if (u.ok()) {
       ++accepted;
       absl::StatusOr<UOp> again = DecodeAst(EncodeAst(*u));
       EXPECT_TRUE(again.ok() && *again == *u);
+      EXPECT_TRUE(t.ok() && *t == *u) << "trusting the bytes refused what the network may send";
+    }
+    if (t.ok()) {
+      ++trusted;
+      absl::StatusOr<UOp> again = DecodeAst(EncodeAst(*t), kTrusted);
+      EXPECT_TRUE(again.ok() && *again == *t);
     }
   }
-  std::printf("%d structured AST mutants, %d accepted, %.1f s\n", done, accepted,
+  std::printf("%d structured AST mutants, %d accepted (%d when trusted), %.1f s\n", done, accepted, trusted,
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   EXPECT_GE(done, 500);
 }

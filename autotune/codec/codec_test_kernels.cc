@@ -13,6 +13,7 @@
 #include "tinygrad/codegen/pipeline.h"
 #include "tinygrad/renderer/c/clang.h"
 #include "tinygrad/schedule/schedule.h"
+#include "tinygrad/uop/kernel_info.h"
 #include "tinygrad/workloads/workloads.h"
 
 namespace tg::autotune::codec {
@@ -101,6 +102,19 @@ UOp HandBuiltAddKernel() {
   UOp end = UOp::Make(Ops::END, dtypes::void_, {st, r});
   return UOp::Make(Ops::SINK, dtypes::void_, {end},
                    Arg::Tuple({"E_16", Arg::Tuple({AxisType::LOOP}), false, Arg::Tuple({}), Arg()}));
+}
+
+UOp CustomCodeKernel(std::string_view c_text) {
+  DType p = dtypes::float32.ptr(16);
+  UOp g0 = UOp::Make(Ops::DEFINE_GLOBAL, p, {}, 0);
+  UOp g1 = UOp::Make(Ops::DEFINE_GLOBAL, p, {}, 1);
+  UOp r = UOp::Make(Ops::RANGE, dtypes::index, {UOp::Const(dtypes::index, 16)},
+                    Arg::Tuple({0, AxisType::LOOP}));
+  UOp a = UOp::Make(Ops::LOAD, dtypes::float32, {UOp::Make(Ops::INDEX, p, {g1, r})});
+  UOp code = UOp::Make(Ops::CUSTOMI, dtypes::float32, {a}, std::string(c_text));
+  UOp st = UOp::Make(Ops::STORE, dtypes::void_, {UOp::Make(Ops::INDEX, p, {g0, r}), code});
+  UOp end = UOp::Make(Ops::END, dtypes::void_, {st, r});
+  return UOp::Make(Ops::SINK, dtypes::void_, {end}, KernelInfo{.name = "custom"}.ToArg());
 }
 
 UOp HandBuiltArgZoo() {

@@ -6,6 +6,7 @@
 #define AUTOTUNE_CODEC_CODEC_TEST_KERNELS_H_
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tinygrad/uop/uop.h"
@@ -32,6 +33,8 @@ UOp FullyRewritten(const UOp& k);
 
 // out[i] = a[i] + b[i], 16 floats, built node by node.
 UOp HandBuiltAddKernel();
+// out[i] = CUSTOMI(c_text, a[i]) over 16 floats: a kernel that carries C source text.
+UOp CustomCodeKernel(std::string_view c_text);
 // A graph with every Arg alternative (None, bool, int, big int, float, NaN, -0.0, Invalid,
 // string, Ops, AxisType, nested tuples), a tag, vector and pointer dtypes, DEFINE_VAR.
 UOp HandBuiltArgZoo();

@@ -41,7 +41,8 @@ std::vector<CorpusEntry> SeedCorpus() {
   std::vector<CorpusEntry> out;
   UOp add = HandBuiltAddKernel();
   out.push_back({"ast_add.bin", EncodeAst(add)});
-  out.push_back({"ast_zoo.bin", EncodeAst(HandBuiltArgZoo())});
+  // Its CUSTOMI is source text: only a reader that trusts the bytes takes it.
+  out.push_back({"trusted_ast_zoo.bin", EncodeAst(HandBuiltArgZoo())});
   UOp rowsum = KernelsOf("rowsum").back().ast;
   out.push_back({"ast_rowsum.bin", EncodeAst(rowsum)});
   UOp rewritten = FullyRewritten(rowsum);
@@ -122,6 +123,22 @@ std::vector<CorpusEntry> SeedCorpus() {
     std::string b = EncodeAst(add);
     out.push_back({"hostile_ast_truncated.bin", b.substr(0, b.size() / 2 / 8 * 8)});
   }
+  // Code on the wire: C text in a CUSTOMI, in an AST, a task and a job; a name that is C.
+  UOp code = CustomCodeKernel("system(\"id\")");
+  out.push_back({"hostile_ast_custom_code.bin", EncodeAst(code)});
+  absl::StatusOr<KernelTask> code_task = KernelTask::FromAst(code);
+  TG_CHECK(code_task.ok()) << code_task.status();
+  out.push_back({"hostile_task_custom_code.bin", EncodeKernelTask(*code_task)});
+  MeasureRequest code_job{.job_id = 8, .search_id = 3, .task_digest = KernelTaskDigest(*code_task),
+                          .task = *code_task, .candidates = {{}}};
+  out.push_back({"hostile_farm_job_custom_code.bin", EncodeFarmMessage(code_job)});
+  out.push_back({"hostile_ast_name_injection.bin",
+                 HostileAst(2, [](auto nodes) {
+                   nodes[0].setOp(internal::ToWire(Ops::DEFINE_VAR));
+                   internal::WriteDType(dtypes::index, nodes[0].getDtype());
+                   internal::WriteArg(Arg::Tuple({"n){system(\"id\");}int f(int n", 1, 8}),
+                                      nodes[0].initArg());
+                 })});
   {
     std::string b = EncodeFarmMessage(Bye{.reason = "x"});
     b[8 + 8] = 0x33;  // the FarmMessage union discriminant: first data word of the root struct

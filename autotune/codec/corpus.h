@@ -11,7 +11,9 @@
 namespace tg::autotune::codec {
 
 struct CorpusEntry {
-  std::string name;   // file name: "<root type>_<what>.bin"; hostile ones start "hostile_"
+  // file name: "<root type>_<what>.bin"; hostile ones start "hostile_", and ones only a
+  // reader that trusts the bytes accepts (DecodeLimits::allow_source_text) "trusted_"
+  std::string name;
   std::string bytes;
 };
 

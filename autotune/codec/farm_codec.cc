@@ -41,6 +41,16 @@ absl::StatusOr<FarmMessage> DecodeFarmMessage(std::string_view bytes, const Deco
   });
 }
 
+std::optional<JobIds> PeekJobIds(std::string_view bytes, const DecodeLimits& limits) {
+  absl::StatusOr<JobIds> ids = DecodeRoot<proto::FarmMessage>(
+      "farm message", bytes, limits, [](auto r) -> absl::StatusOr<JobIds> {
+        if (r.which() != proto::FarmMessage::JOB) return absl::InvalidArgumentError("not a job");
+        return JobIds{.job_id = r.getJob().getJobId(), .search_id = r.getJob().getSearchId()};
+      });
+  if (!ids.ok()) return std::nullopt;
+  return *ids;
+}
+
 std::string EncodeOpts(std::span<const Opt> opts) {
   capnp::MallocMessageBuilder message;
   auto b = message.initRoot<proto::OptList>();

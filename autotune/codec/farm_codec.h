@@ -12,6 +12,7 @@
 #define AUTOTUNE_CODEC_FARM_CODEC_H_
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -29,6 +30,15 @@ namespace tg::autotune::codec {
 std::string EncodeFarmMessage(const FarmMessage& m);
 absl::StatusOr<FarmMessage> DecodeFarmMessage(std::string_view bytes,
                                               const DecodeLimits& limits = {});
+
+// The ids of a job message, read without the rest of it: a worker answers a job it cannot
+// decode (a task it refuses, a bad candidate) with the decode error, rather than leaving the
+// coordinator waiting for it. nullopt: not a readable job message.
+struct JobIds {
+  uint64_t job_id = 0;
+  uint64_t search_id = 0;
+};
+std::optional<JobIds> PeekJobIds(std::string_view bytes, const DecodeLimits& limits = {});
 
 std::string EncodeOpts(std::span<const Opt> opts);  // canonical OptList
 absl::StatusOr<std::vector<Opt>> DecodeOpts(std::string_view bytes,

@@ -242,6 +242,28 @@ TEST(FarmCodecTest, EveryMessageKindRoundTrips) {
 
 // ** hostile **
 
+// A job whose task carries C text is refused whole, naming the node; its ids can still be read,
+// so that the worker answers it with that error.
+TEST(FarmCodecHostileTest, JobWithSourceTextIsRefusedButItsIdsAreReadable) {
+  absl::StatusOr<KernelTask> task = KernelTask::FromAst(CustomCodeKernel("system(\"id\")"));
+  ASSERT_TRUE(task.ok()) << task.status();
+  const std::string bytes = EncodeFarmMessage(
+      MeasureRequest{.job_id = 41, .search_id = 5, .task = *task, .candidates = {{}}});
+  absl::Status s = DecodeFarmMessage(bytes).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  ExpectError(s, "(CUSTOMI): source text \"system(\\\"id\\\")\"");
+  ExpectError(DecodeKernelTask(EncodeKernelTask(*task)).status(), "(CUSTOMI): source text");
+  EXPECT_TRUE(DecodeKernelTask(EncodeKernelTask(*task), {.allow_source_text = true}).ok());
+
+  std::optional<JobIds> ids = PeekJobIds(bytes);
+  ASSERT_TRUE(ids.has_value());
+  EXPECT_EQ(ids->job_id, 41u);
+  EXPECT_EQ(ids->search_id, 5u);
+  EXPECT_FALSE(PeekJobIds(EncodeFarmMessage(Ready{.credits = 2})).has_value());
+  EXPECT_FALSE(PeekJobIds("garbage!").has_value());
+  EXPECT_FALSE(PeekJobIds(bytes.substr(0, bytes.size() / 2)).has_value());
+}
+
 TEST(FarmCodecHostileTest, TcArgOnlyOnTc) {
   capnp::MallocMessageBuilder m;
   auto b = m.initRoot<proto::OptList>();

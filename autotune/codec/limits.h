@@ -25,6 +25,13 @@ struct DecodeLimits {
   int64_t max_list_len = 1 << 20;     // buffers, var_vals, samples, known programs, isa flags
   int64_t max_candidates = 1 << 16;   // per request
   int64_t max_opts = 256;             // per candidate
+
+  // Source text in a kernel AST: the format strings of CUSTOM and CUSTOMI (C pasted into the
+  // kernel as it is) and, in any other node's arg, a string that is not a plain identifier
+  // (names are pasted into the rendered source too). A job from the network must not choose
+  // the code a worker compiles, so the decoders refuse them unless this is set; set it only
+  // for bytes this process trusts (its own encodings: tests, tools).
+  bool allow_source_text = false;
 };
 
 }  // namespace tg::autotune::codec

@@ -2,8 +2,15 @@
 // Preconditions of interning a decoded node (see node_check.h for why each exists).
 #include "autotune/codec/node_check.h"
 
+#include <algorithm>
+#include <string>
+#include <string_view>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "autotune/codec/message_io.h"
+#include "tinygrad/uop/kernel_info.h"
 
 namespace tg::autotune::codec {
 using internal::Sv;
@@ -23,6 +30,28 @@ constexpr OpSet kNeedsSource{Ops::INDEX, Ops::REDUCE, Ops::AFTER,   Ops::END,  O
 
 bool IsIntNumber(const Arg& a) {
   return a.is_number() && (a.number().is_int() || a.number().is_bool());
+}
+
+bool IsIdentifier(std::string_view s) {
+  auto word = [](char c) { return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  return !s.empty() && !absl::ascii_isdigit(static_cast<unsigned char>(s[0])) &&
+         std::all_of(s.begin(), s.end(), word);
+}
+
+// The first string in `a` (depth first) that is not an identifier; `skip` is exempt.
+const std::string* FirstNonIdentifier(const Arg& a, const Arg* skip) {
+  if (&a == skip) return nullptr;
+  if (a.is_string()) return IsIdentifier(a.str()) ? nullptr : &a.str();
+  if (!a.is_tuple()) return nullptr;
+  for (const Arg& item : a.tuple())
+    if (const std::string* s = FirstNonIdentifier(item, skip)) return s;
+  return nullptr;
+}
+
+// At most `n` characters of `s`, quoted, with what would not print escaped.
+std::string Quoted(const std::string& s, size_t n = 60) {
+  std::string out = absl::CHexEscape(s.substr(0, n));
+  return absl::StrCat("\"", out, s.size() > n ? "\"..." : "\"");
 }
 
 }  // namespace
@@ -63,6 +92,22 @@ absl::Status CheckNode(Ops op, DType dtype, std::span<const UOp> src, const Arg&
       break;
     default:
       break;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckNoSourceText(Ops op, const Arg& arg) {
+  if (op == Ops::CUSTOM || op == Ops::CUSTOMI) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "source text ", arg.is_string() ? Quoted(arg.str()) : arg.repr(),
+        " would be compiled as it is: a worker takes no code from the network"));
+  }
+  // The kernel name may be any text: the renderers spell it as an identifier.
+  const Arg* name = op == Ops::SINK && KernelInfo::IsKernelInfo(arg) ? &arg[1] : nullptr;
+  if (const std::string* s = FirstNonIdentifier(arg, name)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "arg string ", Quoted(*s),
+        " is not an identifier, and names are pasted into the kernel's source as they are"));
   }
   return absl::OkStatus();
 }

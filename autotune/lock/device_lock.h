@@ -12,6 +12,10 @@
 // A writer waiting for the readers to drain holds a second file, the turnstile, that every new
 // holder passes through first, so a stream of compiles never starves a run.
 //
+// A process that will not be able to open files later (a sandboxed worker child,
+// workers/sandbox.h) opens them up front instead: Open(path, N) keeps N descriptors of each
+// file, each an open file of its own, and a hold borrows one (unlocking it when it ends).
+//
 // Example:
 //   ASSIGN_OR_RETURN(std::shared_ptr<DeviceLock> lock, DeviceLock::Open(path));
 //   { ASSIGN_OR_RETURN(DeviceLock::Hold h, lock->Shared()); compile(); }
@@ -30,23 +34,37 @@ namespace tg::autotune {
 
 class DeviceLock {
  public:
-  // Creates the lock file (and PATH.turnstile) if needed, mode 0600. Errors: the directory
-  // cannot be made, or a file cannot be opened for writing (named in the message).
-  static absl::StatusOr<std::shared_ptr<DeviceLock>> Open(std::string path);
+  // Creates the lock file (and PATH.turnstile) if needed, mode 0600. With `preopened` > 0,
+  // keeps that many descriptors of each file open for the holds: at most that many holds at
+  // once, and no file is opened after this. Errors: the directory cannot be made, or a file
+  // cannot be opened for writing (named in the message).
+  static absl::StatusOr<std::shared_ptr<DeviceLock>> Open(std::string path, int preopened = 0);
+
+  struct Descriptors;  // the preopened ones
 
   // A lock held until destroyed (or moved from).
   class Hold {
    public:
     Hold() = default;
+    Hold(Hold&&) noexcept = default;
+    Hold& operator=(Hold&& o) noexcept;
+    ~Hold() { Release(); }
     bool held() const { return fd_.valid(); }
 
    private:
     friend class DeviceLock;
-    explicit Hold(UniqueFd fd) : fd_(std::move(fd)) {}
-    UniqueFd fd_;  // closing the only descriptor of the open file drops its flock
+    Hold(UniqueFd fd, std::shared_ptr<Descriptors> from, bool turnstile)
+        : fd_(std::move(fd)), from_(std::move(from)), turnstile_(turnstile) {}
+    void Release();
+    // Closing the only descriptor of the open file drops its flock; a preopened one is
+    // unlocked and given back instead.
+    UniqueFd fd_;
+    std::shared_ptr<Descriptors> from_;
+    bool turnstile_ = false;
   };
 
-  // Blocks until no other holder is left. Errors: the lock file cannot be opened or locked.
+  // Blocks until no other holder is left. Errors: the lock file cannot be opened or locked;
+  // ResourceExhausted when every preopened descriptor is held.
   absl::StatusOr<Hold> Exclusive() const { return Take(true); }
   // Blocks while a holder is exclusive or waiting to be.
   absl::StatusOr<Hold> Shared() const { return Take(false); }
@@ -54,9 +72,13 @@ class DeviceLock {
   const std::string& path() const { return path_; }
 
  private:
-  explicit DeviceLock(std::string path) : path_(std::move(path)) {}
+  DeviceLock(std::string path, std::shared_ptr<Descriptors> preopened)
+      : path_(std::move(path)), preopened_(std::move(preopened)) {}
   absl::StatusOr<Hold> Take(bool exclusive) const;
+  // A descriptor of the turnstile or the lock file: preopened, or opened now.
+  absl::StatusOr<Hold> Descriptor(bool turnstile) const;
   std::string path_;
+  std::shared_ptr<Descriptors> preopened_;  // null: every hold opens the file anew
 };
 
 // Where the machine's lock for `device` lives: <cache_dir>/device-<device>.lock.

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <future>
@@ -157,6 +158,48 @@ TEST(DeviceLockTest, AKilledHolderLeavesTheDeviceFree) {
   auto h = (*lock)->Exclusive();
   ASSERT_TRUE(h.ok()) << h.status();
   EXPECT_TRUE(h->held());
+}
+
+// Preopened descriptors: holds open no file (the lock's directory can be gone), exclude each
+// other like fresh ones, and there are only as many at once as were opened.
+TEST(DeviceLockTest, PreopenedDescriptorsOpenNothingLater) {
+  const std::string dir = TempLockPath("preopened");  // a directory here
+  const std::string moved = dir + ".moved";
+  std::filesystem::remove_all(moved);
+  auto fresh = DeviceLock::Open(dir + "/fresh.lock");
+  auto kept = DeviceLock::Open(dir + "/kept.lock", 2);
+  ASSERT_TRUE(fresh.ok()) << fresh.status();
+  ASSERT_TRUE(kept.ok()) << kept.status();
+  std::filesystem::rename(dir, moved);  // opening the lock's path fails from here on
+  EXPECT_FALSE((*fresh)->Shared().ok()) << "the premise: a fresh hold opens the file";
+
+  auto a = (*kept)->Shared();
+  auto b = (*kept)->Shared();
+  ASSERT_TRUE(a.ok()) << a.status();
+  ASSERT_TRUE(b.ok()) << b.status();
+  auto c = (*kept)->Shared();
+  EXPECT_EQ(c.status().code(), absl::StatusCode::kResourceExhausted) << c.status();
+  *a = DeviceLock::Hold();  // its descriptor is back, unlocked
+  std::atomic<bool> ran{false};
+  std::thread run([&] {
+    auto h = (*kept)->Exclusive();
+    ASSERT_TRUE(h.ok()) << h.status();
+    ran = true;
+  });
+  ASSERT_TRUE(WaitUntil([&] { return Blocked(moved + "/kept.lock"); })) << "the run never waited for the compile";
+  EXPECT_FALSE(ran.load());
+  *b = DeviceLock::Hold();
+  run.join();
+  EXPECT_TRUE(ran.load());
+  // Moved holds give their descriptor back once, when the last owner ends.
+  auto d = (*kept)->Exclusive();
+  ASSERT_TRUE(d.ok());
+  DeviceLock::Hold moved_hold = *std::move(d);
+  moved_hold = DeviceLock::Hold();
+  auto e = (*kept)->Shared();
+  auto f = (*kept)->Shared();
+  EXPECT_TRUE(e.ok() && f.ok()) << e.status() << " " << f.status();
+  std::filesystem::remove_all(moved);
 }
 
 TEST(DeviceLockTest, BadPathsAreNamed) {

@@ -145,9 +145,7 @@ class CpuDevice : public Device {
  private:
   // CPU_CC unset or plain "clang" (and not CPU_LLVM): compile with clang in this process, where
   // the build has it (else a clang process).
-  bool UsesInProcessClang() const {
-    return CpuInProcessCompilers::available() && !options_.llvm && (options_.cc.empty() || options_.cc == "clang");
-  }
+  bool UsesInProcessClang() const { return !options_.llvm && CpuCompilesInProcess(options_); }
   // The process clang is built on first use, as the in-process compilers are. Compile() is
   // thread-safe.
   ClangCompiler& ProcessClang() const {
@@ -174,6 +172,11 @@ class CpuDevice : public Device {
 
 std::unique_ptr<Device> MakeCpuDevice(const std::string& name, const CpuDeviceOptions& options) {
   return std::make_unique<CpuDevice>(name, options);
+}
+
+bool CpuCompilesInProcess(const CpuDeviceOptions& options) {
+  // CPU_LLVM: libLLVM, which is in every build that has the in-process compilers at all
+  return CpuInProcessCompilers::available() && (options.llvm || options.cc.empty() || options.cc == "clang");
 }
 
 }  // namespace tg

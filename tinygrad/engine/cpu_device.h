@@ -20,6 +20,11 @@ namespace tg {
 // A CPU device that renders and compiles as `options` say, for its whole life.
 std::unique_ptr<Device> MakeCpuDevice(const std::string& name, const CpuDeviceOptions& options);
 
+// Whether such a device compiles inside this process (clang's C++ API or libLLVM) rather than
+// by starting a compiler process (CPU_CC naming another compiler, or a build without the
+// in-process compilers): a sandboxed process may start none (workers/sandbox.h).
+bool CpuCompilesInProcess(const CpuDeviceOptions& options);
+
 }  // namespace tg
 
 #endif  // TINYGRAD_ENGINE_CPU_DEVICE_H_

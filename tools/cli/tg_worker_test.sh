@@ -12,6 +12,7 @@ mkdir -p "$out"
 run help 0 worker --help
 expect_in "$out/help.out" "Usage: tg worker [OPTIONS]"
 expect_in "$out/help.out" "--server-key"
+expect_in "$out/help.out" "--no-sandbox"
 run listed 0 --help
 expect_in "$out/listed.out" "worker"
 run noconnect 2 worker
@@ -33,7 +34,7 @@ expect_in "$out/badsim.err" "--simulate-device-ms: needs a number >= 0"
 run badhb 2 worker --connect ipc:///tmp/x --heartbeat-ms x
 expect_in "$out/badhb.err" "--heartbeat-ms: needs an integer >= 1, got 'x'"
 run badfault 2 worker --connect ipc:///tmp/x --inject-fault 'boom:[]'
-expect_in "$out/badfault.err" "fault 'boom:[]': expected crash:OPTS, hang:OPTS or lose:OPTS"
+expect_in "$out/badfault.err" "fault 'boom:[]': expected crash:OPTS, hang:OPTS, lose:OPTS or exec:OPTS"
 run badfaultopts 2 worker --connect ipc:///tmp/x --inject-fault 'crash:[["UPCAST",0'
 expect_in "$out/badfaultopts.err" "fault 'crash:[[\"UPCAST\",0'"
 run nofault 2 worker --connect ipc:///tmp/x --inject-fault
@@ -46,6 +47,9 @@ run nodevice 2 worker --connect ipc:///tmp/x --device
 expect_in "$out/nodevice.err" "--device: 1 required"
 run baddevice 1 worker --connect ipc:///tmp/x --device NOPE --device-lock none
 expect_in "$out/baddevice.err" "NOPE"
+# The sandbox forbids starting processes: a compiler that runs as one is refused at start.
+CPU_CC=gcc run processcc 1 worker --connect ipc:///tmp/x --device-lock none
+expect_in "$out/processcc.err" "(CPU_CC=gcc): unset CPU_CC, or turn the sandbox off (--no-sandbox runs candidates unconfined)"
 run badopt 2 worker --bogus
 expect_in "$out/badopt.err" "The following argument was not expected: --bogus"
 run nokey 2 worker --connect tcp://127.0.0.1:5555 --key "$out/none.key" --server-key "$out/none.pub"

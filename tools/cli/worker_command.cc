@@ -15,6 +15,7 @@
 #include "autotune/lock/device_lock.h"
 #include "autotune/net/secure_endpoint.h"
 #include "tinygrad/base/config.h"
+#include "tinygrad/engine/device.h"
 #include "tools/cli/command_line.h"
 #include "tools/cli/security_flags.h"
 #include "workers/worker.h"
@@ -31,7 +32,9 @@ using workers::WorkerOptions;
 constexpr char kDescription[] =
     "Runs a tuning-farm worker: announces this machine's device class to the coordinator and\n"
     "measures the candidates it sends, each in a child process (a crash or hang is reported,\n"
-    "never fatal). tcp:// needs CURVE keys (make them with tg keygen) or --insecure.\n"
+    "never fatal), sandboxed: once set up, a child can start no process, open no socket or\n"
+    "file and reach no other process (seccomp). tcp:// needs CURVE keys (make them with tg\n"
+    "keygen) or --insecure.\n"
     "SIGTERM or SIGINT: says bye to the coordinator and exits.";
 
 Worker* g_worker = nullptr;
@@ -51,7 +54,7 @@ int WorkerCommand(std::span<const std::string_view> args) {
   WorkerOptions o;
   o.cores = GetConfig().cpu_count;  // CPU_COUNT, read here at the edge
   SecurityFlags security;
-  bool fake = false, exit_with_parent = false;
+  bool fake = false, exit_with_parent = false, no_sandbox = false;
   std::optional<double> simulate_ms;
   std::optional<int> heartbeat_ms;
   std::vector<std::string> faults;
@@ -74,6 +77,9 @@ int WorkerCommand(std::span<const std::string_view> args) {
   app.add_option("--simulate-device-ms", simulate_ms, "(benchmarks only) every run takes X ms")
       ->check(NonNegativeNumber())
       ->excludes(fake_flag);
+  app.add_flag("--no-sandbox", no_sandbox,
+               "run candidates unconfined: for a kernel without seccomp filters, or a compiler that\n"
+               "runs as a process (CPU_CC); a kernel can then do whatever this user can");
   app.add_flag("--exit-on-bye", o.exit_on_bye, "exit when the coordinator says bye");
   app.add_option("--heartbeat-ms", heartbeat_ms, "heartbeat interval")->check(IntAtLeast(1));
   app.add_flag("--exit-with-parent", exit_with_parent,
@@ -84,9 +90,9 @@ int WorkerCommand(std::span<const std::string_view> args) {
                  "directory; none: this worker's children only take turns among themselves)")
       ->check(NotEmpty);
   app.add_option(std::string(workers::kInjectFaultFlag), faults,
-                 "(tests only) crash:OPTS, hang:OPTS or lose:OPTS: a candidate with exactly these\n"
-                 "opts (JSON, as tg db show prints them) crashes its child with SIGSEGV, hangs it,\n"
-                 "or is answered as a GPU kernel fault (the child retires)")
+                 "(tests only) crash:OPTS, hang:OPTS, lose:OPTS or exec:OPTS: a candidate with exactly\n"
+                 "these opts (JSON, as tg db show prints them) crashes its child with SIGSEGV, hangs it,\n"
+                 "is answered as a GPU kernel fault (the child retires), or runs a shell")
       ->check([](const std::string& spec) {
         absl::Status s = workers::ParseInjectedFault(spec).status();
         return s.ok() ? std::string() : std::string(s.message());
@@ -127,6 +133,14 @@ int WorkerCommand(std::span<const std::string_view> args) {
       return 1;
     }
     o.child_argv.insert(o.child_argv.end(), {std::string(workers::kDeviceLockFlag), *device_lock});
+  }
+  if (!no_sandbox && !simulate) {
+    // said now rather than by every job: what the children's set-up would find
+    if (absl::Status s = workers::CheckSandboxable(o.device, DeviceOptions::FromConfig(GetConfig())); !s.ok()) {
+      std::fprintf(stderr, "tg worker: %s (--no-sandbox runs candidates unconfined)\n", std::string(s.message()).c_str());
+      return 1;
+    }
+    o.child_argv.emplace_back(workers::kSandboxFlag);
   }
   const std::string endpoint = o.endpoint;
   absl::StatusOr<std::unique_ptr<Worker>> w = Worker::Create(std::move(o));
