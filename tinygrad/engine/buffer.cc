@@ -1,6 +1,9 @@
 // File: tinygrad/engine/buffer.cc
 #include "tinygrad/engine/buffer.h"
 
+#include <algorithm>
+#include <cstring>
+
 #include "absl/strings/str_cat.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/status_macros.h"
@@ -18,12 +21,38 @@ Buffer::Buffer(std::shared_ptr<Buffer> base, int64_t size, DType dtype, int64_t 
 
 bool Buffer::is_allocated() const { return base_ ? base_->is_allocated() : raw_ != nullptr; }
 
+bool Buffer::has_pending_contents() const {
+  return base_ ? base_->has_pending_contents() : pending_owner_ != nullptr;
+}
+
+bool Buffer::has_contents() const { return is_allocated() || has_pending_contents(); }
+
+absl::Status Buffer::SetPendingContents(std::span<const std::byte> bytes,
+                                        std::shared_ptr<const void> owner) {
+  if (base_ || raw_)
+    return absl::InvalidArgumentError("pending contents need an unallocated plain buffer");
+  if (bytes.size() != nbytes())
+    return absl::InvalidArgumentError(
+        absl::StrCat("pending contents of ", bytes.size(), " bytes for a buffer of ", nbytes()));
+  if (!owner) return absl::InvalidArgumentError("pending contents need an owner");
+  pending_ = bytes;
+  pending_owner_ = std::move(owner);
+  return absl::OkStatus();
+}
+
 absl::Status Buffer::EnsureAllocated(const DeviceOptions& options) {
   if (base_) return base_->EnsureAllocated(options);
   if (raw_) return absl::OkStatus();
   ASSIGN_OR_RETURN(Device * dev, GetDevice(device_, options));
   // Zero-size buffers still get an address: kernels may take them as (unused) arguments.
-  ASSIGN_OR_RETURN(raw_, dev->Allocate(std::max<size_t>(nbytes(), 1)));
+  ASSIGN_OR_RETURN(std::shared_ptr<RawBuffer> raw, dev->Allocate(std::max<size_t>(nbytes(), 1)));
+  if (pending_owner_) {
+    // Stays pending if the copy fails, so a later use can try again.
+    RETURN_IF_ERROR(raw->CopyIn(pending_, 0));
+    pending_ = {};
+    pending_owner_.reset();
+  }
+  raw_ = std::move(raw);
   return absl::OkStatus();
 }
 
@@ -46,10 +75,14 @@ absl::Status Buffer::CopyOut(std::span<std::byte> dst) {
   if (dst.size() != nbytes())
     return absl::InvalidArgumentError(
         absl::StrCat("copyout of a buffer of ", nbytes(), " bytes into ", dst.size()));
+  Buffer& plain = base_ ? *base_ : *this;
+  if (!plain.raw_ && plain.pending_owner_) {  // not on the device yet: read the host contents
+    if (!dst.empty()) std::memcpy(dst.data(), plain.pending_.data() + offset_, dst.size());
+    return absl::OkStatus();
+  }
   if (!is_allocated())
     return absl::FailedPreconditionError("copyout of a buffer that was never written");
-  if (base_) return base_->raw_->CopyOut(dst, static_cast<size_t>(offset_));
-  return raw_->CopyOut(dst, 0);
+  return plain.raw_->CopyOut(dst, static_cast<size_t>(offset_));
 }
 
 absl::Status Buffer::CopyFromDevice(Buffer& src, const DeviceOptions& options) {

@@ -3,7 +3,8 @@
 //
 // A Buffer is device memory with a dtype and an element count; it is allocated on first use
 // (a scheduled intermediate costs nothing until its kernel runs) and may be a view into
-// another buffer. The BufferTable maps BUFFER UOps to their Buffers. tinygrad keys this table
+// another buffer. Its contents may be given before that, as host bytes it copies in when it is
+// allocated (a tensor loaded from a file mapping is read from the file only when used). The BufferTable maps BUFFER UOps to their Buffers. tinygrad keys this table
 // weakly; here the table holds the UOp, and Sweep() drops entries nobody else references, so
 // memory is returned when the last tensor (or schedule) using a buffer goes away.
 #ifndef TINYGRAD_ENGINE_BUFFER_H_
@@ -13,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 
 #include "absl/container/flat_hash_map.h"
@@ -38,9 +40,21 @@ class Buffer {
   int64_t offset() const { return offset_; }
   const std::shared_ptr<Buffer>& base() const { return base_; }
   bool is_allocated() const;
+  // Allocated, or given host contents it copies in when allocated: either way it holds data
+  // that must not be overwritten (the memory planner reuses only buffers without).
+  bool has_contents() const;
+  // Whether it (or a view's base) still waits for its host contents to be copied in.
+  bool has_pending_contents() const;
+
+  // Gives an unallocated plain buffer its contents: `bytes` (exactly nbytes()), which stay
+  // valid and unchanged while `owner` lives (a file mapping). The buffer holds `owner` until
+  // EnsureAllocated has copied them in; CopyOut before that reads `bytes` directly.
+  // InvalidArgument for a view, an allocated buffer or a size mismatch.
+  absl::Status SetPendingContents(std::span<const std::byte> bytes,
+                                  std::shared_ptr<const void> owner);
 
   // Allocates on the device named device() as `options` make it (any options give the same
-  // memory: only how a device compiles differs between them).
+  // memory: only how a device compiles differs between them), and copies pending contents in.
   absl::Status EnsureAllocated(const DeviceOptions& options);
   // The address kernels take (base address + offset for a view). CHECKs allocation.
   void* data();
@@ -59,6 +73,9 @@ class Buffer {
   std::shared_ptr<Buffer> base_;
   int64_t offset_ = 0;
   std::shared_ptr<RawBuffer> raw_;
+  // Host contents not yet copied in (SetPendingContents), and what keeps them valid.
+  std::span<const std::byte> pending_;
+  std::shared_ptr<const void> pending_owner_;
 };
 
 class BufferTable {

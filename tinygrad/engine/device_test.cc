@@ -1,4 +1,6 @@
 #include <cstring>
+#include <memory>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "tinygrad/base/config.h"
@@ -55,6 +57,50 @@ TEST(BufferTest, CopyRoundTripAndViews) {
   EXPECT_FALSE(never.CopyOut(std::as_writable_bytes(std::span<float>(out.data(), 3))).ok());
 }
 
+// Host contents given before allocation (a file mapping's bytes): read in place until the
+// buffer is allocated, then copied in once, and their owner let go.
+TEST(BufferTest, PendingContentsAreCopiedInOnAllocation) {
+  auto host = std::make_shared<std::vector<float>>(std::vector<float>{1, 2, 3, 4});
+  std::weak_ptr<std::vector<float>> watch = host;
+  auto base = std::make_shared<Buffer>("CPU", 4, dtypes::float32);
+  EXPECT_FALSE(base->has_contents());
+  ASSERT_TRUE(base->SetPendingContents(Bytes(*host), host).ok());
+  host.reset();
+  EXPECT_FALSE(watch.expired()) << "the buffer holds the owner while the contents are pending";
+  EXPECT_TRUE(base->has_contents());
+  EXPECT_TRUE(base->has_pending_contents());
+  EXPECT_FALSE(base->is_allocated());
+
+  Buffer view(base, 2, dtypes::float32, 1 * sizeof(float));
+  EXPECT_TRUE(view.has_pending_contents());
+  std::vector<float> out(2);
+  ASSERT_TRUE(view.CopyOut(std::as_writable_bytes(std::span<float>(out))).ok());
+  EXPECT_EQ(out, (std::vector<float>{2, 3})) << "read from the host bytes";
+  EXPECT_FALSE(base->is_allocated()) << "reading does not allocate";
+
+  ASSERT_TRUE(view.EnsureAllocated(DeviceOptions()).ok());
+  EXPECT_TRUE(base->is_allocated());
+  EXPECT_FALSE(base->has_pending_contents());
+  EXPECT_TRUE(watch.expired()) << "the owner is let go once copied";
+  std::vector<float> all(4);
+  ASSERT_TRUE(base->CopyOut(std::as_writable_bytes(std::span<float>(all))).ok());
+  EXPECT_EQ(all, (std::vector<float>{1, 2, 3, 4}));
+}
+
+TEST(BufferTest, PendingContentsNeedAnUnallocatedPlainBufferOfTheirSize) {
+  auto owner = std::make_shared<int>(0);
+  std::vector<float> four{1, 2, 3, 4};
+  Buffer small("CPU", 3, dtypes::float32);
+  EXPECT_FALSE(small.SetPendingContents(Bytes(four), owner).ok());
+  auto allocated = std::make_shared<Buffer>("CPU", 4, dtypes::float32);
+  ASSERT_TRUE(allocated->EnsureAllocated(DeviceOptions()).ok());
+  EXPECT_FALSE(allocated->SetPendingContents(Bytes(four), owner).ok());
+  Buffer view(allocated, 4, dtypes::float32, 0);
+  EXPECT_FALSE(view.SetPendingContents(Bytes(four), owner).ok());
+  Buffer ownerless("CPU", 4, dtypes::float32);
+  EXPECT_FALSE(ownerless.SetPendingContents(Bytes(four), nullptr).ok());
+}
+
 TEST(BufferTableTest, SweepFreesUnreferencedBuffers) {
   BufferTable& t = BufferTable::Get();
   t.Sweep();
@@ -87,6 +133,20 @@ TEST(MemoryPlannerTest, ReusesBuffersWithDisjointLifetimes) {
   EXPECT_FALSE(plan.contains(out.get())) << "kept buffers are never replaced";
   EXPECT_FALSE(plan.contains(in.get())) << "allocated buffers are never replaced";
   EXPECT_FALSE(plan.contains(odd.get())) << "nothing of its size was free";
+}
+
+TEST(MemoryPlannerTest, NeverReplacesBuffersWithPendingContents) {
+  std::vector<float> host{1, 2, 3, 4};
+  auto a = std::make_shared<Buffer>("CPU", 4, dtypes::float32);
+  auto loaded = std::make_shared<Buffer>("CPU", 4, dtypes::float32);
+  ASSERT_TRUE(loaded->SetPendingContents(Bytes(host), std::make_shared<int>(0)).ok());
+  auto b = std::make_shared<Buffer>("CPU", 4, dtypes::float32);
+  auto out = std::make_shared<Buffer>("CPU", 4, dtypes::float32);
+  // a = f(); b = g(a); out = h(b, loaded): `loaded` fits a's memory, free after item 1, but
+  // holds data.
+  std::vector<BufferList> items{{a}, {b, a}, {out, b, loaded}};
+  auto plan = PlanMemory(items, {out.get()});
+  EXPECT_FALSE(plan.contains(loaded.get()));
 }
 
 TEST(CpuDeviceTest, CompilesAndRunsAKernel) {

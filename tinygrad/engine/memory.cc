@@ -21,7 +21,7 @@ absl::flat_hash_map<const Buffer*, std::shared_ptr<Buffer>> PlanMemory(
   absl::flat_hash_map<const Buffer*, size_t> index;
   for (size_t i = 0; i < items.size(); ++i) {
     for (const std::shared_ptr<Buffer>& b : items[i]) {
-      if (b->is_allocated() || b->base() != nullptr || keep.contains(b.get())) continue;
+      if (b->has_contents() || b->base() != nullptr || keep.contains(b.get())) continue;
       auto [it, fresh] = index.try_emplace(b.get(), lives.size());
       if (fresh) lives.push_back({b, i, i});
       lives[it->second].last = i;

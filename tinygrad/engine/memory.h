@@ -1,7 +1,8 @@
 // File: tinygrad/engine/memory.h
 // Port of tinygrad/engine/memory.py: memory planning for a schedule.
 //
-// Intermediate buffers that are not allocated yet, and that no caller keeps, get memory
+// Intermediate buffers that hold nothing yet (not allocated, no pending host contents), and
+// that no caller keeps, get memory
 // shared with earlier intermediates whose last use has passed: a buffer freed after item i
 // is reused by a buffer first needed at item j > i with the same (device, dtype, bytes).
 // tinygrad's devices with sub-allocation carve these from one arena with a TLSF allocator;

@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <tuple>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -395,16 +396,41 @@ absl::StatusOr<absl::flat_hash_map<UOp, UOp>> Realize(std::span<const UOp> roots
   return std::move(sched.becomes_map);
 }
 
+namespace {
+// A new BUFFER UOp with its Buffer, for `nbytes` of host data of `dtype`.
+absl::StatusOr<std::pair<UOp, std::shared_ptr<Buffer>>> NewBufferForHost(const std::string& device,
+                                                                         DType dtype, size_t nbytes) {
+  size_t item = dtype.itemsize();
+  if (item == 0 || nbytes % item != 0)
+    return absl::InvalidArgumentError(
+        absl::StrCat(nbytes, " bytes are not a whole number of ", dtype.name(), " elements"));
+  UOp b = UOp::NewBuffer(CanonicalDeviceName(device), static_cast<int64_t>(nbytes / item), dtype);
+  return std::make_pair(b, BufferTable::Get().GetOrCreate(b));
+}
+}  // namespace
+
 absl::StatusOr<UOp> BufferFromHost(const std::string& device, DType dtype,
                                    std::span<const std::byte> data) {
-  size_t item = dtype.itemsize();
-  if (item == 0 || data.size() % item != 0)
-    return absl::InvalidArgumentError(
-        absl::StrCat(data.size(), " bytes are not a whole number of ", dtype.name(), " elements"));
-  UOp b = UOp::NewBuffer(CanonicalDeviceName(device), static_cast<int64_t>(data.size() / item), dtype);
+  ASSIGN_OR_RETURN(auto b, NewBufferForHost(device, dtype, data.size()));
   // The Tensor API's edge, like Realize: the device as the process's settings make it.
-  RETURN_IF_ERROR(BufferTable::Get().GetOrCreate(b)->CopyIn(data, DeviceOptions::FromConfig(GetConfig())));
-  return b;
+  RETURN_IF_ERROR(b.second->CopyIn(data, DeviceOptions::FromConfig(GetConfig())));
+  return b.first;
+}
+
+absl::StatusOr<UOp> BufferOverHost(const std::string& device, DType dtype,
+                                   std::span<const std::byte> data,
+                                   std::shared_ptr<const void> owner) {
+  ASSIGN_OR_RETURN(auto b, NewBufferForHost(device, dtype, data.size()));
+  RETURN_IF_ERROR(b.second->SetPendingContents(data, std::move(owner)));
+  return b.first;
+}
+
+absl::Status EnsureOnDevice(const UOp& buffer) {
+  if (buffer.op() != Ops::BUFFER) return absl::OkStatus();
+  std::shared_ptr<Buffer> b = BufferTable::Get().Find(buffer);
+  if (!b || !b->has_pending_contents()) return absl::OkStatus();
+  // The Tensor API's edge, like Realize: the device as the process's settings make it.
+  return b->EnsureAllocated(DeviceOptions::FromConfig(GetConfig()));
 }
 
 absl::Status CopyOut(const UOp& buffer, std::span<std::byte> out) {

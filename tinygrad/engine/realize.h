@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 
@@ -50,6 +51,18 @@ absl::StatusOr<absl::flat_hash_map<UOp, UOp>> Realize(std::span<const UOp> roots
 // dtype's itemsize); shape (data.size() / itemsize,).
 absl::StatusOr<UOp> BufferFromHost(const std::string& device, DType dtype,
                                    std::span<const std::byte> data);
+
+// A new BUFFER UOp on `device` whose contents are `data`, copied onto the device only when the
+// buffer is first used there (a kernel reads it, a copy to another device, EnsureOnDevice);
+// reading it back before that reads `data` itself. `data` must stay valid and unchanged while
+// `owner` lives; the buffer holds `owner` until it has copied. Shape (data.size() / itemsize,).
+absl::StatusOr<UOp> BufferOverHost(const std::string& device, DType dtype,
+                                   std::span<const std::byte> data,
+                                   std::shared_ptr<const void> owner);
+
+// Copies a BufferOverHost buffer's pending contents onto its device now (a realize of a tensor
+// that is that buffer); nothing for other buffers.
+absl::Status EnsureOnDevice(const UOp& buffer);
 
 // Copies a realized BUFFER UOp's contents to `out` (out.size() == the buffer's bytes).
 absl::Status CopyOut(const UOp& buffer, std::span<std::byte> out);

@@ -43,7 +43,11 @@ absl::Status Realize(const std::vector<Tensor>& ts) {
   std::vector<UOp> roots;
   for (const Tensor& t : ts) {
     if (!t.ok()) return t.status();
-    if (!IsRealized(t.uop())) roots.push_back(t.uop());
+    if (!IsRealized(t.uop())) {
+      roots.push_back(t.uop());
+    } else if (absl::Status s = EnsureOnDevice(t.uop().base()); !s.ok()) {
+      return s;  // a buffer over host data (nn/state.h's SafeLoad) is copied onto its device now
+    }
   }
   if (roots.empty()) return absl::OkStatus();
   // Kernels take every variable's value from a BIND; say which one is missing up front.
