@@ -265,6 +265,25 @@ TEST(SafeStateTest, LoadsLazilyAndLetsTheMappingGo) {
   EXPECT_EQ(MappingsOf(path), 0);
 }
 
+// "CPU:1" is a second device (its own buffers): loading onto it, and copying to it.
+TEST(SafeStateTest, LoadsOntoADeviceAndCopiesStraightFromTheMapping) {
+  const std::string path = TmpPath("devices.safetensors");
+  ASSERT_TRUE(SafeSave(path, {{"w", Tensor::FromVector<float>({1, 2, 3})}}).ok());
+  auto there = SafeLoad(path, "CPU:1");
+  ASSERT_TRUE(there.ok()) << there.status();
+  EXPECT_EQ(there->at("w").device(), "CPU:1");
+  EXPECT_EQ(*(there->at("w") + 1).to_vector<float>(), (std::vector<float>{2, 3, 4}));
+  there->clear();
+
+  auto here = SafeLoad(path, "CPU");
+  ASSERT_TRUE(here.ok());
+  Tensor moved = here->at("w").to("CPU:1");
+  ASSERT_TRUE(moved.realize().ok());
+  EXPECT_EQ(moved.device(), "CPU:1");
+  EXPECT_EQ(*moved.to_vector<float>(), (std::vector<float>{1, 2, 3}));
+  EXPECT_EQ(MappingsOf(path), 1) << "the copy read the mapping; 'w' itself is still only there";
+}
+
 TEST(SafeStateTest, SavingOverTheLoadedFileKeepsTheLoadedTensors) {
   const std::string path = TmpPath("overwrite.safetensors");
   ASSERT_TRUE(SafeSave(path, {{"w", Tensor::FromVector<float>({1, 2})}, {"v", Tensor::FromVector<float>({3})}}).ok());
