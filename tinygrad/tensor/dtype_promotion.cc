@@ -52,7 +52,7 @@ Tensor BroadcastTo(const Tensor& t, const Shape& shape) {
   }
   if (absl::Status st = CheckNumel("expand", shape); !st.ok()) return Tensor::Error(st);
   UOp r = t.uop().reshape(aligned);
-  return Tensor(r.expand(shape));
+  return Derived(r.expand(shape), {&t});
 }
 
 absl::StatusOr<std::pair<Tensor, Tensor>> Broadcasted(const std::string& op, const Tensor& x,
@@ -74,7 +74,8 @@ absl::StatusOr<std::pair<Tensor, Tensor>> Broadcasted(const std::string& op, con
     DType yd = dtypes::is_float(xd) || (dtypes::is_int(xd) && (c.is_int() || c.is_bool()))
                    ? xd
                    : DTypeFromPy(c);
-    y = ConstTensor(dtypes::as_const(c, yd), yd, x.device());
+    // A Python number never requires a gradient (tinygrad's Tensor(y, requires_grad=False)).
+    y = NoGradLeaf(ConstTensor(dtypes::as_const(c, yd), yd, x.device()));
   }
   Tensor a = x, b = y;
   if (match_dtype && a.dtype() != b.dtype()) {
@@ -96,12 +97,12 @@ absl::StatusOr<std::pair<Tensor, Tensor>> Broadcasted(const std::string& op, con
 Tensor Alu(Ops op, const Tensor& a, const Tensor& b) {
   TG_TENSOR_RETURN_IF_ERROR(&a, &b);
   TG_CHECK(*a.uop().shape() == *b.uop().shape()) << "Alu on unbroadcast shapes";
-  return Tensor(a.uop().alu(op, {b.uop()}));
+  return Derived(a.uop().alu(op, {b.uop()}), {&a, &b});
 }
 
 Tensor Alu(Ops op, const Tensor& a) {
   TG_TENSOR_RETURN_IF_ERROR(&a);
-  return Tensor(a.uop().alu(op));
+  return Derived(a.uop().alu(op), {&a});
 }
 
 Tensor BroadcastedAlu(const std::string& name, Ops op, const Tensor& x, const Operand& y,

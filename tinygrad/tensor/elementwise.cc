@@ -236,7 +236,8 @@ static Tensor Where(const Tensor& cond, const Operand& x, const Operand& y) {
   auto xy = Broadcasted("where", cx->second, cy->second);
   if (!xy.ok()) return Tensor::Error(xy.status());
   Tensor c = cy->first.cast(dtypes::bool_);
-  return Tensor(c.uop().alu(Ops::WHERE, {xy->first.uop(), xy->second.uop()}));
+  return tensor_internal::Derived(c.uop().alu(Ops::WHERE, {xy->first.uop(), xy->second.uop()}),
+                                 {&c, &xy->first, &xy->second});
 }
 Tensor Tensor::where(const Tensor& x, const Tensor& y) const { return Where(*this, x, y); }
 Tensor Tensor::where(const Tensor& x, ConstValue y) const { return Where(*this, x, y); }

@@ -52,7 +52,7 @@ Tensor Tensor::reshape(const Shape& shape_in) const {
   // works, a rearranged product of the same value does not.
   if (tg::Prod(s) != tg::Prod(ns))
     return Err("reshape", "size mismatch, can't reshape " + ShapeStr(s) + " -> " + ShapeStr(shape_in));
-  return ns == s ? *this : Tensor(uop().reshape(ns));
+  return ns == s ? *this : tensor_internal::Derived(uop().reshape(ns), {this});
 }
 
 Tensor Tensor::permute(const std::vector<int64_t>& order) const {
@@ -66,7 +66,7 @@ Tensor Tensor::permute(const std::vector<int64_t>& order) const {
   std::sort(sorted.begin(), sorted.end());
   std::iota(iota.begin(), iota.end(), 0);
   if (sorted != iota) return Err("permute", "order is not a valid permutation, got " + ShapeStr(order));
-  return o == iota ? *this : Tensor(uop().permute(o));
+  return o == iota ? *this : tensor_internal::Derived(uop().permute(o), {this});
 }
 
 Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
@@ -171,10 +171,11 @@ Tensor Tensor::pad(const PadArg& px, ConstValue value) const {
     x = x.shrink(sh);
     TG_TENSOR_RETURN_IF_ERROR(&x);
   }
-  Tensor padded(x.uop().pad(pads));
+  Tensor padded = tensor_internal::Derived(x.uop().pad(pads), {&x});
   if (NumEq(value, ConstValue(0))) return padded;
   // Non-zero fill: where the padded ones mask is 0, put `value`.
-  Tensor mask(x.ones_like().uop().pad(pads));
+  Tensor ones = x.ones_like();
+  Tensor mask = tensor_internal::Derived(ones.uop().pad(pads), {&ones});
   return padded + mask.where(0, value);
 }
 
@@ -214,7 +215,7 @@ Tensor Tensor::shrink(const PadArg& arg) const {
                                         " of ", ShapeStr(s), bound_str));
     }
   }
-  return Tensor(uop().shrink(arg));
+  return tensor_internal::Derived(uop().shrink(arg), {this});
 }
 
 Tensor Tensor::flip(const Axes& axis) const {
@@ -227,7 +228,7 @@ Tensor Tensor::flip(const Axes& axis) const {
     if (f[d]) return Err("flip", absl::StrCat("dim ", d, " can appear at most once"));
     f[d] = true;
   }
-  return Tensor(uop().flip(f));
+  return tensor_internal::Derived(uop().flip(f), {this});
 }
 
 Tensor Tensor::slice(const std::vector<TensorIndex>& idx_in) const {

@@ -23,7 +23,7 @@ Tensor Reduce(const std::string& name, const Tensor& t, Ops op, const Axes& axis
   absl::StatusOr<std::vector<int64_t>> ax = ResolveAxes(name, axis, t.ndim());
   if (!ax.ok()) return Tensor::Error(ax.status());
   if (t.ndim() == 0) ax->clear();
-  Tensor ret(t.uop().r(op, *ax));
+  Tensor ret = Derived(t.uop().r(op, *ax), {&t});
   if (keepdim) return ret;
   const Shape& s = t.sshape();
   Shape out;

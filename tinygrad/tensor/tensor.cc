@@ -20,6 +20,7 @@
 
 namespace tg {
 
+using tensor_internal::Access;
 using tensor_internal::Err;
 using tensor_internal::ShapeStr;
 
@@ -62,6 +63,28 @@ void ApplyBecomesMap(const absl::flat_hash_map<UOp, UOp>& becomes) {
   UOp new_sink = Substitute(sink, becomes);
   if (new_sink == sink) return;
   for (size_t i = 0; i < states.size(); ++i) states[i]->uop = new_sink.src(i);
+}
+
+std::vector<Tensor> LiveTensors() {
+  std::vector<std::shared_ptr<Tensor::State>> held;
+  {
+    std::lock_guard<std::mutex> l(Reg().mu);
+    held.reserve(Reg().live.size());
+    // A state whose last handle is going away (its destructor waits for this lock) is skipped.
+    for (Tensor::State* s : Reg().live)
+      if (std::shared_ptr<Tensor::State> h = s->weak_from_this().lock()) held.push_back(std::move(h));
+  }
+  // Handles are made (and later dropped) outside the lock: dropping one may destroy a state.
+  std::vector<Tensor> out;
+  out.reserve(held.size());
+  for (std::shared_ptr<Tensor::State>& h : held) out.push_back(Access::handle(std::move(h)));
+  return out;
+}
+
+void ReplaceUOp(const Tensor& t, UOp u) {
+  TG_CHECK(t.ok() && u) << "ReplaceUOp needs an ok tensor and a node";
+  std::lock_guard<std::mutex> l(Reg().mu);
+  Access::state(t)->uop = std::move(u);
 }
 
 Tensor Err(const std::string& op, const std::string& msg) {
@@ -272,7 +295,10 @@ Tensor Tensor::to(const std::string& device) const {
   const std::string d = CanonicalDeviceName(device);
   if (d == this->device()) return *this;
   UOp dev = UOp::Make(Ops::DEVICE, dtypes::void_, {}, d);
-  return Tensor(UOp::Make(Ops::COPY, dtype(), {uop(), dev}));
+  Tensor ret = tensor_internal::Derived(UOp::Make(Ops::COPY, dtype(), {uop(), dev}), {this});
+  // The gradient moves along (tinygrad's to).
+  if (std::optional<Tensor> g = grad()) tensor_internal::Access::state(ret)->grad = g->to(d);
+  return ret;
 }
 
 Tensor Tensor::contiguous() const {
@@ -283,12 +309,12 @@ Tensor Tensor::contiguous() const {
   UOp b = u;
   while (b.op() == Ops::RESHAPE) b = b.src(0);
   if (b.op() == Ops::BUFFER) return *this;
-  return Tensor(UOp::Make(Ops::CONTIGUOUS, u.dtype(), {u}));
+  return tensor_internal::Derived(UOp::Make(Ops::CONTIGUOUS, u.dtype(), {u}), {this});
 }
 
 Tensor Tensor::detach() const {
   TG_TENSOR_RETURN_IF_ERROR(this);
-  return Tensor(UOp::Make(Ops::DETACH, dtype(), {uop()}));
+  return tensor_internal::NoGradLeaf(Tensor(UOp::Make(Ops::DETACH, dtype(), {uop()})));
 }
 
 Tensor Tensor::cast(DType dt) const {
@@ -297,8 +323,8 @@ Tensor Tensor::cast(DType dt) const {
     return Err("cast", absl::StrCat("cannot cast to ", dt.repr()));
   // Floats to small unsigned ints go through int32, so out-of-range values wrap.
   if ((dt == dtypes::uint8 || dt == dtypes::uint16) && dtypes::is_float(dtype()))
-    return Tensor(uop().cast(dtypes::int32).cast(dt));
-  return dtype() == dt ? *this : Tensor(uop().cast(dt));
+    return cast(dtypes::int32).cast(dt);
+  return dtype() == dt ? *this : tensor_internal::Derived(uop().cast(dt), {this});
 }
 
 namespace {
@@ -314,10 +340,11 @@ DType UIntOfSize(int bytes) {
 
 Tensor Tensor::bitcast(DType dt) const {
   TG_TENSOR_RETURN_IF_ERROR(this);
+  if (requires_grad() == true) return Err("bitcast", "can't backprop through bitcast");
   if (dt.count() != 1 || dt.is_ptr() || dt == dtypes::void_ || dt == dtypes::index)
     return Err("bitcast", absl::StrCat("cannot bitcast to ", dt.repr()));
   int ns = dt.itemsize(), os = dtype().itemsize();
-  if (ns == os) return dtype() == dt ? *this : Tensor(uop().bitcast(dt));
+  if (ns == os) return dtype() == dt ? *this : tensor_internal::Derived(uop().bitcast(dt), {this});
   std::vector<int64_t> s = shape();
   if (s.empty() || (s.back() * os) % ns != 0)
     return Err("bitcast", absl::StrCat("unsupported size in bitcast of ", ShapeStr(s), " ",

@@ -273,6 +273,30 @@ class Tensor {
   // The contiguous bytes of this tensor in its own dtype.
   absl::StatusOr<std::vector<std::byte>> to_bytes() const;
 
+  // ** autograd (autograd.h: the model, NoGradScope and an example) **
+  // tinygrad's tri-state requires_grad: nullopt (None, the default: an optimizer turns it on),
+  // true or false. An op's result is true if an input is, else None if an input is, else false.
+  std::optional<bool> requires_grad() const;
+  // Sets it for this tensor (all its handles); returns a handle to it (tinygrad's requires_grad_).
+  Tensor requires_grad_(std::optional<bool> requires_grad = true) const;
+  // The gradient backward() accumulated here (tinygrad's .grad); nullopt until one reaches it.
+  std::optional<Tensor> grad() const;
+  // Replaces .grad; it must have this tensor's shape, dtype and device.
+  absl::Status set_grad(const Tensor& grad) const;
+  void clear_grad() const;  // .grad = None (an optimizer's zero_grad)
+  // d(this)/d(target) for each target, as new lazy tensors (tinygrad's gradient). Without
+  // `grad_output` this must be a scalar. A target this tensor does not depend on gives an
+  // errored tensor, or zeros with materialize_grads. Errors (every result errored): a
+  // non-scalar without grad_output, a grad_output of another shape/dtype/device, a tensor that
+  // is not float, a path through an op with no gradient rule (IDIV, MOD, bitwise ops).
+  std::vector<Tensor> gradient(const std::vector<Tensor>& targets,
+                               const std::optional<Tensor>& grad_output = std::nullopt,
+                               bool materialize_grads = false) const;
+  // Adds d(this)/dt to t.grad() for every live tensor t in this graph with requires_grad()
+  // true (tinygrad's backward). Nothing is computed until a grad is realized. Errors as
+  // gradient(); on error no grad is changed.
+  absl::Status backward(const std::optional<Tensor>& grad_output = std::nullopt) const;
+
   Tensor contiguous() const;
   // The tensor on `device` (tinygrad's to): itself when it is there already, else a copy made
   // when realized (a COPY between the devices, through host memory).

@@ -6,6 +6,9 @@
 #define TINYGRAD_TENSOR_TENSOR_INTERNAL_H_
 
 #include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -21,10 +24,14 @@
 
 namespace tg {
 
-// What a Tensor handle points at. Live states are registered so a realize can update them.
-struct Tensor::State {
+// What a Tensor handle points at. Live states are registered so a realize can update them
+// (and backward() can find the tensors that require a gradient).
+struct Tensor::State : std::enable_shared_from_this<Tensor::State> {
   UOp uop;              // null when errored
   absl::Status status;  // ok, or the first error
+  // Autograd (autograd.cc): tinygrad's tri-state requires_grad (nullopt is None) and .grad.
+  std::optional<bool> requires_grad;
+  std::optional<Tensor> grad;
   State(UOp u, absl::Status s);
   ~State();
   State(const State&) = delete;
@@ -35,7 +42,22 @@ namespace tensor_internal {
 
 struct Access {
   static Tensor::State* state(const Tensor& t) { return t.s_.get(); }
+  static Tensor handle(std::shared_ptr<Tensor::State> s) { return Tensor(std::move(s)); }
 };
+
+// Handles to every live (non-errored) tensor (tinygrad's all_tensors), in no particular order.
+std::vector<Tensor> LiveTensors();
+// Points `t` (and every handle sharing its state) at `u` (tinygrad's Tensor.replace).
+void ReplaceUOp(const Tensor& t, UOp u);
+
+// ** autograd (autograd.cc) **
+// tinygrad's _apply_uop: a Tensor for `u`, the result of an op on `inputs`, whose
+// requires_grad is true if any input's is, else None if any input's is, else false. Inside a
+// NoGradScope the result's requires_grad is false, and a result of inputs that may take part
+// in a gradient (not false) is wrapped in DETACH, so no gradient flows through it later.
+Tensor Derived(UOp u, std::initializer_list<const Tensor*> inputs);
+// A tensor that never takes part in a gradient (requires_grad=False in tinygrad).
+Tensor NoGradLeaf(Tensor t);
 
 // Replaces realized nodes in every live tensor's graph (tinygrad's _apply_map_to_tensors).
 void ApplyBecomesMap(const absl::flat_hash_map<UOp, UOp>& becomes);
