@@ -152,9 +152,12 @@ std::vector<FdCase> Cases() {
   };
 }
 
-TEST(Autograd, EveryOpAgainstFiniteDifferences) {
-  for (const FdCase& c : Cases()) CheckAgainstFiniteDifferences(c);
-}
+class FiniteDifferences : public testing::TestWithParam<FdCase> {};
+
+TEST_P(FiniteDifferences, GradientMatches) { CheckAgainstFiniteDifferences(GetParam()); }
+
+INSTANTIATE_TEST_SUITE_P(Ops, FiniteDifferences, testing::ValuesIn(Cases()),
+                         [](const testing::TestParamInfo<FdCase>& i) { return i.param.name; });
 
 }  // namespace
 }  // namespace tg
