@@ -180,5 +180,13 @@ TEST(Bitcast, OfATensorThatRequiresGradIsAnError) {
   EXPECT_TRUE(x.detach().bitcast(dtypes::int32).ok());
 }
 
+TEST(Gradient, ThroughASymbolicShrink) {
+  Variable pos("pos", 1, 4);
+  Tensor x = Tensor::FromVector<float>({1, 2, 3, 4, 5, 6, 7, 8}, {4, 2}).requires_grad_();
+  Tensor k = x.shrink({{0, pos.bind(3)}, {0, 2}});
+  ASSERT_TRUE((k * k).sum().backward().ok());
+  EXPECT_EQ(Values(x.grad()), (std::vector<float>{2, 4, 6, 8, 10, 12, 0, 0}));
+}
+
 }  // namespace
 }  // namespace tg
