@@ -30,6 +30,8 @@
 // - backward() gives a .grad to every live tensor in the graph with requires_grad() true, not
 //   only the leaves: an intermediate `h = x.matmul(w)` kept alive gets one too, and so does the
 //   loss itself (1.0) when it requires a gradient. A second backward() adds to .grad.
+// - Realize the loss after backward() (or together with the grads): realizing it first
+//   replaces its graph by a buffer, and no gradient reaches the parameters (as in tinygrad).
 // - detach() cuts the graph (DETACH); its result has requires_grad false.
 // - Errors are statuses or errored tensors, never aborts: backward() on a non-scalar without
 //   an explicit gradient, non-float tensors, a target that is not in the graph (gradient()),
