@@ -15,6 +15,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
+#include "tinygrad/tensor/naive_test_util.h"
 #include "tinygrad/tensor/tensor.h"
 
 namespace tg {
@@ -185,14 +186,6 @@ std::string PyShape(const std::vector<int64_t>& s) {
   return "(" + absl::StrJoin(s, ", ") + ")";
 }
 
-std::string Histogram(const Tensor& t) {
-  std::map<std::string, int> h;
-  for (const UOp& u : t.uop().toposort()) ++h[std::string(OpName(u.op()))];
-  std::vector<std::string> parts;
-  for (const auto& [k, v] : h) parts.push_back(k + ":" + std::to_string(v));
-  return absl::StrJoin(parts, ",");
-}
-
 TEST(TensorGraph, MatchesReferenceGraphs) {
   auto rows = Golden('G');
   ASSERT_EQ(rows.size(), Cases().size()) << "case tables out of sync";
@@ -204,7 +197,7 @@ TEST(TensorGraph, MatchesReferenceGraphs) {
     ASSERT_TRUE(t.ok()) << t.status();
     EXPECT_EQ(PyShape(t.shape()), r[2]);
     EXPECT_EQ(t.dtype().repr(), r[3]);
-    EXPECT_EQ(Histogram(t), r[4]);
+    EXPECT_EQ(naive::OpHistogram(t), r[4]);
   }
 }
 

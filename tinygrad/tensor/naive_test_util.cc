@@ -4,6 +4,11 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_join.h"
 
 namespace tg::naive {
 
@@ -181,6 +186,14 @@ void ExpectClose(const Tensor& t, const Nd& want, double atol, double rtol, cons
       ADD_FAILURE() << what << " [" << i << "]: got " << g << ", want " << w;
     }
   }
+}
+
+std::string OpHistogram(const Tensor& t) {
+  std::map<std::string, int> h;
+  for (const UOp& u : t.uop().toposort()) ++h[std::string(OpName(u.op()))];
+  std::vector<std::string> parts;
+  for (const auto& [k, v] : h) parts.push_back(k + ":" + std::to_string(v));
+  return absl::StrJoin(parts, ",");
 }
 
 }  // namespace tg::naive

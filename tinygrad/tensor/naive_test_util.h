@@ -90,6 +90,10 @@ void ExpectClose(const Tensor& t, const Nd& want, double atol, double rtol,
                  const std::string& what = "");
 std::vector<double> Values(const Tensor& t);  // to_vector<double>, failing the test on error
 
+// The op histogram of t's graph as the golden files write it: "ADD:2,BUFFER:1,..." (op names
+// sorted, counts over the toposort), to compare graphs with the reference's.
+std::string OpHistogram(const Tensor& t);
+
 }  // namespace tg::naive
 
 #endif  // TINYGRAD_TENSOR_NAIVE_TEST_UTIL_H_
