@@ -159,12 +159,9 @@ absl::Status Tensor::backward(const std::optional<Tensor>& grad_output) const {
     if (!acc) {
       acc = grads[i];
     } else {
-      // TODO(parity): tinygrad assigns into the realized grad buffer (t.grad.assign(t.grad + g));
-      // until Tensor::assign exists the sum becomes the grad's new graph (same kernels, a new
-      // buffer instead of an in-place write).
-      Tensor sum = *acc + grads[i];
+      // tinygrad's t.grad.assign(t.grad + g): a realized grad is updated in its own buffer.
+      Tensor sum = acc->assign(*acc + grads[i]);
       if (!sum.ok()) return sum.status();
-      tensor_internal::ReplaceUOp(*acc, sum.uop());
     }
   }
   return absl::OkStatus();

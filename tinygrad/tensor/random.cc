@@ -72,15 +72,19 @@ void Tensor::ManualSeed(uint64_t seed) {
 }
 
 Tensor Tensor::Rand(const std::vector<int64_t>& shape, const TensorOpts& o) {
+  return tensor_internal::RandNoContiguous(shape, o).contiguous();
+}
+
+Tensor tensor_internal::RandNoContiguous(const std::vector<int64_t>& shape, const TensorOpts& o) {
   DType dt = o.dtype.value_or(dtypes::default_float);
   if (!dtypes::is_float(dt) || dt.itemsize() > 8)
     return Err("rand", "only supports float dtypes, got " + dt.repr());
   for (int64_t s : shape)
     if (s < 0) return Err("rand", "invalid shape " + tensor_internal::ShapeStr(shape));
   if (absl::Status st = tensor_internal::CheckNumel("rand", Shape(shape.begin(), shape.end())); !st.ok())
-    return Error(st);
+    return Tensor::Error(st);
   int64_t numel = tensor_internal::Prod(shape);
-  if (numel == 0) return Zeros(shape, {.dtype = dt, .device = o.device});
+  if (numel == 0) return Tensor::Zeros(shape, {.dtype = dt, .device = o.device});
   int64_t bytes = 0;
   if (__builtin_mul_overflow(numel, static_cast<int64_t>(dt.itemsize()), &bytes))
     return Err("rand", absl::StrCat(numel, " numbers of ", dt.repr(), " have more bytes than an int64 counts"));
@@ -109,10 +113,10 @@ Tensor Tensor::Rand(const std::vector<int64_t>& shape, const TensorOpts& o) {
   // call with the same shape is the same kernel: one compile, schedule- and method-cache hits
   // afterwards (tinygrad keeps them in device tensors for the same reason).
   std::vector<uint32_t> params{bits_count, key1, key0 ^ key1 ^ 0x1BD11BDAu, key0};
-  Tensor p = FromVector(params, {4}, o.device);
+  Tensor p = Tensor::FromVector(params, {4}, o.device);
   const Tensor ks[3] = {p[1], p[2], p[3]};
   int64_t half = CeilDiv(num, 2);
-  Tensor counts0 = Arange(half, {.dtype = dtypes::uint32, .device = o.device}) + p[0];
+  Tensor counts0 = Tensor::Arange(half, {.dtype = dtypes::uint32, .device = o.device}) + p[0];
   Tensor counts1 = counts0 + half;
   auto [lo, hi] = Threefry(counts0, counts1, ks);
   Tensor bits = lo.cat({hi}).slice({Slice(std::nullopt, num)});
@@ -125,10 +129,9 @@ Tensor Tensor::Rand(const std::vector<int64_t>& shape, const TensorOpts& o) {
                                        : dtypes::uint64;
   bits = bits.bitcast(uint_dt);
   if (!bits.ok()) return bits;  // e.g. more random numbers than a uint32 counter can index
-  Tensor one = Full(bits.shape(), 1.0, {.dtype = dt, .device = o.device}).bitcast(uint_dt);
+  Tensor one = Tensor::Full(bits.shape(), 1.0, {.dtype = dt, .device = o.device}).bitcast(uint_dt);
   bits = bits.rshift(dt.bitsize() - nmant).bitwise_or(one);
-  Tensor out = bits.bitcast(dt).slice({Slice(std::nullopt, numel)}).sub(1).reshape(shape);
-  return out.contiguous();
+  return bits.bitcast(dt).slice({Slice(std::nullopt, numel)}).sub(1).reshape(shape);
 }
 
 Tensor Tensor::Randn(const std::vector<int64_t>& shape, const TensorOpts& o) {

@@ -297,6 +297,41 @@ class Tensor {
   // gradient(); on error no grad is changed.
   absl::Status backward(const std::optional<Tensor>& grad_output = std::nullopt) const;
 
+  // ** in-place assignment (assign.cc) **
+  // tinygrad's assign: this tensor (every handle of it) becomes x, written in place into this
+  // tensor's buffer when realized. x is broadcast to this shape and cast to this dtype when
+  // its dtype promotes to ours; after that shape, device and dtype must match. Realizing the
+  // assign writes into the buffer that this tensor held (a realized parameter keeps its
+  // buffer), and kernels that read the tensor afterwards read the new values; a kernel built
+  // before the assign and realized in the same schedule reads the old ones (it runs first).
+  // requires_grad and .grad are kept. Returns a handle to this tensor; on an error (shape,
+  // device or dtype mismatch, an errored x) this tensor is unchanged and the result is the
+  // errored tensor: check it.
+  //   Tensor w = Tensor::Zeros({3}).contiguous();  w.realize();
+  //   w.assign(w + 1);  w.realize();   // w's buffer now holds 1, 1, 1
+  Tensor assign(const Tensor& x) const;
+  Tensor assign(ConstValue x) const;
+
+  // ** training mode (training.cc) **
+  // tinygrad's `with Tensor.train(mode):` as a scope: while a Train is alive on this thread,
+  // training() is `mode`; scopes nest and restore the previous mode. dropout and the
+  // optimizers (tinygrad/nn/optim.h) read it. Off by default.
+  class Train {
+   public:
+    explicit Train(bool mode = true);
+    ~Train();
+    Train(const Train&) = delete;
+    Train& operator=(const Train&) = delete;
+
+   private:
+    bool prev_;
+  };
+  static bool training();
+  // tinygrad's dropout: in training mode, zeroes each element with probability p (a mask
+  // from Rand, so the same seed drops the reference's elements) and scales the rest by
+  // 1/(1-p); outside training mode it is the tensor itself. p outside [0, 1] is an error.
+  Tensor dropout(double p = 0.5) const;
+
   Tensor contiguous() const;
   // The tensor on `device` (tinygrad's to): itself when it is there already, else a copy made
   // when realized (a COPY between the devices, through host memory).

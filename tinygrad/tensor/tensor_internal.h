@@ -59,6 +59,10 @@ Tensor Derived(UOp u, std::initializer_list<const Tensor*> inputs);
 // A tensor that never takes part in a gradient (requires_grad=False in tinygrad).
 Tensor NoGradLeaf(Tensor t);
 
+// Tensor::Rand without its final contiguous (tinygrad's rand(contiguous=False), used by
+// dropout so the random bits fuse into the mask's kernel).
+Tensor RandNoContiguous(const std::vector<int64_t>& shape, const TensorOpts& o);
+
 // Replaces realized nodes in every live tensor's graph (tinygrad's _apply_map_to_tensors).
 void ApplyBecomesMap(const absl::flat_hash_map<UOp, UOp>& becomes);
 
