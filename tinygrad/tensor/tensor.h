@@ -190,6 +190,8 @@ class Tensor {
   DType dtype() const;
   std::string device() const;
   std::string repr() const;  // "<Tensor (2, 3) dtypes.float CPU>" or "<Tensor error: ...>"
+  // Whether both handles are the same tensor (Python's `is`; an optimizer dedups its params).
+  bool is(const Tensor& other) const { return s_ == other.s_; }
 
   // ** creation **
   // Shapes may be symbolic: Empty allocates for the variables' maxima (tinygrad's empty).
