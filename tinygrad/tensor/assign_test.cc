@@ -81,6 +81,27 @@ TEST(Assign, ToAnUnrealizedTensorAndBroadcastScalar) {
   EXPECT_EQ(Values(z2), (std::vector<float>{7, 7, 7, 7}));
 }
 
+TEST(Assign, ToAViewWritesIntoTheBaseBuffer) {
+  Tensor a = Vec({1, 2, 3, 4});
+  ASSERT_TRUE(a.realize().ok());
+  Tensor v = a.slice({Slice(1, 3)});
+  Tensor src = Vec({10, 20});
+  ASSERT_TRUE(src.realize().ok());
+  ASSERT_TRUE(v.assign(src).ok());
+  EXPECT_EQ(KernelsFor({v}), 1);  // tinygrad: 1
+  EXPECT_EQ(Values(a), (std::vector<float>{1, 10, 20, 4}));
+  EXPECT_EQ(Values(v), (std::vector<float>{10, 20}));
+}
+
+TEST(Assign, ChainedAssignsBeforeARealize) {
+  Tensor x = Vec({1, 2, 3});
+  ASSERT_TRUE(x.realize().ok());
+  ASSERT_TRUE(x.assign(x + 1).ok());
+  ASSERT_TRUE(x.assign(x * 2).ok());
+  EXPECT_EQ(KernelsFor({x}), 2);  // tinygrad: 2
+  EXPECT_EQ(Values(x), (std::vector<float>{4, 6, 8}));
+}
+
 TEST(Assign, SelfAssignIsANoOp) {
   Tensor a = Vec({1, 2});
   ASSERT_TRUE(a.realize().ok());
