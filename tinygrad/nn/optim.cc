@@ -1,11 +1,12 @@
 // File: tinygrad/nn/optim.cc
 // Port of tinygrad/nn/optim.py (tinygrad 35900290): Optimizer, LARS (and SGD, Muon), LAMB (and
 // Adam, AdamW). The update formulas keep tinygrad's order of operations, so the same weights
-// and gradients give the reference's float32 results. Not ported: FUSE_OPTIM (one concatenated
-// buffer for all parameters), OPTIM_DTYPE and CONST_LR (environment switches), OptimizerGroup.
+// and gradients give the reference's float32 results. FUSE_OPTIM is the `fused` option. Not
+// ported: OPTIM_DTYPE and CONST_LR (environment switches), OptimizerGroup (see optim.h).
 #include "tinygrad/nn/optim.h"
 
 #include <string>
+#include <tuple>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -16,7 +17,7 @@ namespace tg {
 
 // ** Optimizer **
 
-absl::Status Optimizer::Init(Optimizer& opt, const std::vector<Tensor>& params, double lr) {
+absl::Status Optimizer::Init(Optimizer& opt, const std::vector<Tensor>& params, double lr, bool fused) {
   for (size_t i = 0; i < params.size(); ++i) {
     const Tensor& t = params[i];
     if (!t.ok())
@@ -35,10 +36,23 @@ absl::Status Optimizer::Init(Optimizer& opt, const std::vector<Tensor>& params, 
   opt.lr_ = Tensor::FromVector<float>(std::vector<float>{static_cast<float>(lr)}, {1}, opt.device())
                 .requires_grad_(false);
   if (!opt.lr_.ok()) return opt.lr_.status();
+  opt.fused_ = fused;
+  if (fused) {
+    opt.offsets_ = {0};
+    for (const Tensor& t : opt.params_) {
+      if (t.is_symbolic())
+        return absl::InvalidArgumentError("optimizer: fused needs int shapes, not " + t.repr());
+      opt.offsets_.push_back(opt.offsets_.back() + t.numel());
+    }
+  }
   return absl::OkStatus();
 }
 
 std::vector<Tensor> Optimizer::NewOptimParam() const {
+  if (fused_)
+    return {Tensor::Zeros({offsets_.back()}, {.dtype = dtypes::float32, .device = device()})
+                .contiguous()
+                .requires_grad_(false)};
   std::vector<Tensor> out;
   out.reserve(params_.size());
   for (const Tensor& t : params_)
@@ -72,7 +86,22 @@ absl::StatusOr<std::vector<Tensor>> Optimizer::schedule_step() {
     if (!g->ok()) return g->status();
     grads.push_back(*g);
   }
-  auto [updated, extra] = Step(params_, grads);
+  std::vector<Tensor> updated, extra;
+  if (fused_) {
+    // One update over everything, split back into the parameters' shapes (contiguous grads
+    // for speed, as tinygrad).
+    std::vector<Tensor> flat_p, flat_g;
+    for (size_t i = 0; i < params_.size(); ++i) {
+      flat_p.push_back(params_[i].flatten());
+      flat_g.push_back(grads[i].contiguous().flatten());
+    }
+    auto [out, ex] = Step({Tensor::Cat(flat_p)}, {Tensor::Cat(flat_g)});
+    extra = std::move(ex);
+    for (size_t i = 0; i < params_.size(); ++i)
+      updated.push_back(out[0].slice({Slice(offsets_[i], offsets_[i + 1])}).reshape(params_[i].sshape()));
+  } else {
+    std::tie(updated, extra) = Step(params_, grads);
+  }
   // Check every update before assigning any, so a failed step leaves the parameters alone.
   for (size_t i = 0; i < updated.size(); ++i) {
     if (!updated[i].ok())
@@ -123,7 +152,7 @@ class LarsOptimizer : public Optimizer {
  public:
   explicit LarsOptimizer(const LARSOpts& o) : o_(o) {}
   absl::Status Init(const std::vector<Tensor>& params) {
-    if (absl::Status s = Optimizer::Init(*this, params, o_.lr); !s.ok()) return s;
+    if (absl::Status s = Optimizer::Init(*this, params, o_.lr, o_.fused); !s.ok()) return s;
     if (o_.momentum != 0) b_ = NewOptimParam();
     return absl::OkStatus();
   }
@@ -182,7 +211,7 @@ class LambOptimizer : public Optimizer {
  public:
   explicit LambOptimizer(const LAMBOpts& o) : o_(o) {}
   absl::Status Init(const std::vector<Tensor>& params) {
-    if (absl::Status s = Optimizer::Init(*this, params, o_.lr); !s.ok()) return s;
+    if (absl::Status s = Optimizer::Init(*this, params, o_.lr, o_.fused); !s.ok()) return s;
     for (Tensor* bt : {&b1_t_, &b2_t_})
       *bt = Tensor::Ones({1}, {.dtype = dtypes::float32, .device = device()}).contiguous().requires_grad_(false);
     m_ = NewOptimParam();
@@ -247,7 +276,7 @@ absl::StatusOr<std::unique_ptr<Optimizer>> SGD(const std::vector<Tensor>& params
   // LARS with the trust coefficient 0 is SGD.
   return LARS(params, {.lr = o.lr, .momentum = o.momentum, .weight_decay = o.weight_decay, .ns_steps = 0,
                        .ns_coefficients = {}, .nesterov = o.nesterov, .classic = o.classic, .pre_wd = true,
-                       .tcoef = 0.0});
+                       .tcoef = 0.0, .fused = o.fused});
 }
 
 absl::StatusOr<std::unique_ptr<Optimizer>> Muon(const std::vector<Tensor>& params, const MuonOpts& o) {
@@ -261,11 +290,13 @@ absl::StatusOr<std::unique_ptr<Optimizer>> LAMB(const std::vector<Tensor>& param
 }
 
 absl::StatusOr<std::unique_ptr<Optimizer>> Adam(const std::vector<Tensor>& params, const AdamOpts& o) {
-  return LAMB(params, {.lr = o.lr, .b1 = o.b1, .b2 = o.b2, .eps = o.eps, .weight_decay = 0.0, .adam = true});
+  return LAMB(params, {.lr = o.lr, .b1 = o.b1, .b2 = o.b2, .eps = o.eps, .weight_decay = 0.0, .adam = true,
+                       .fused = o.fused});
 }
 
 absl::StatusOr<std::unique_ptr<Optimizer>> AdamW(const std::vector<Tensor>& params, const AdamWOpts& o) {
-  return LAMB(params, {.lr = o.lr, .b1 = o.b1, .b2 = o.b2, .eps = o.eps, .weight_decay = o.weight_decay, .adam = true});
+  return LAMB(params, {.lr = o.lr, .b1 = o.b1, .b2 = o.b2, .eps = o.eps, .weight_decay = o.weight_decay,
+                       .adam = true, .fused = o.fused});
 }
 
 }  // namespace tg

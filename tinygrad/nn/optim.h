@@ -24,9 +24,15 @@
 // switched to true; one whose requires_grad is false is a buffer: not updated, but realized
 // with each step (a BatchNorm's running statistics).
 //
+// With `fused` (tinygrad's FUSE_OPTIM), a step concatenates all parameters and gradients into
+// one flat tensor, updates it with the same rule (LARS/LAMB trust ratios are then over all
+// parameters together, as in tinygrad) and splits it back: fewer, larger kernels.
+// Several optimizers over parts of a model (tinygrad's OptimizerGroup): realize the
+// concatenation of their schedule_step() results.
+//
 // Errors are statuses, never aborts: creating an optimizer with no parameter that requires a
-// gradient (or an errored one); a step outside training mode, or with a parameter that has no
-// gradient (backward() not called, or zero_grad() since).
+// gradient (or an errored one), a fused one over symbolic shapes; a step outside training mode,
+// or with a parameter that has no gradient (backward() not called, or zero_grad() since).
 #ifndef TINYGRAD_NN_OPTIM_H_
 #define TINYGRAD_NN_OPTIM_H_
 
@@ -67,9 +73,10 @@ class Optimizer {
 
  protected:
   // Checks params (see above) and sets lr; the factories return the error.
-  static absl::Status Init(Optimizer& opt, const std::vector<Tensor>& params, double lr);
+  static absl::Status Init(Optimizer& opt, const std::vector<Tensor>& params, double lr, bool fused);
   Optimizer() = default;
-  // tinygrad's _new_optim_param: zeros like each parameter (float32, contiguous, no grad).
+  // tinygrad's _new_optim_param: zeros like each parameter (float32, contiguous, no grad), or
+  // one flat tensor of all their elements when fused.
   std::vector<Tensor> NewOptimParam() const;
   // The updated parameters (same order as params) and the state tensors to realize.
   virtual std::pair<std::vector<Tensor>, std::vector<Tensor>> Step(const std::vector<Tensor>& params,
@@ -77,6 +84,9 @@ class Optimizer {
 
  private:
   std::vector<Tensor> params_, buffers_;
+  // fused: Step sees one flat tensor of all parameters; param i is [offsets_[i], offsets_[i+1]).
+  bool fused_ = false;
+  std::vector<int64_t> offsets_;
   Tensor lr_ = Tensor::Error(absl::FailedPreconditionError("optimizer not initialized"));
 };
 
@@ -94,6 +104,7 @@ struct LARSOpts {
   bool classic = true;  // momentum after the learning rate (classic) or before (popular)
   bool pre_wd = true;   // weight decay on the gradient (true) or on the weights after momentum
   double tcoef = 0.001; // trust coefficient; 0 turns the trust ratio off
+  bool fused = false;  // tinygrad's FUSE_OPTIM: one update over all parameters concatenated
 };
 absl::StatusOr<std::unique_ptr<Optimizer>> LARS(const std::vector<Tensor>& params, const LARSOpts& o = {});
 
@@ -104,6 +115,7 @@ struct SGDOpts {
   double weight_decay = 0.0;
   bool nesterov = false;
   bool classic = false;
+  bool fused = false;  // tinygrad's FUSE_OPTIM: one update over all parameters concatenated
 };
 absl::StatusOr<std::unique_ptr<Optimizer>> SGD(const std::vector<Tensor>& params, const SGDOpts& o = {});
 
@@ -129,6 +141,7 @@ struct LAMBOpts {
   double eps = 1e-6;
   double weight_decay = 0.0;
   bool adam = false;
+  bool fused = false;  // tinygrad's FUSE_OPTIM: one update over all parameters concatenated
 };
 absl::StatusOr<std::unique_ptr<Optimizer>> LAMB(const std::vector<Tensor>& params, const LAMBOpts& o = {});
 
@@ -137,6 +150,7 @@ struct AdamOpts {
   double b1 = 0.9;
   double b2 = 0.999;
   double eps = 1e-8;
+  bool fused = false;  // tinygrad's FUSE_OPTIM: one update over all parameters concatenated
 };
 absl::StatusOr<std::unique_ptr<Optimizer>> Adam(const std::vector<Tensor>& params, const AdamOpts& o = {});
 
@@ -148,6 +162,7 @@ struct AdamWOpts {
   double b2 = 0.999;
   double eps = 1e-8;
   double weight_decay = 0.01;
+  bool fused = false;  // tinygrad's FUSE_OPTIM: one update over all parameters concatenated
 };
 absl::StatusOr<std::unique_ptr<Optimizer>> AdamW(const std::vector<Tensor>& params, const AdamWOpts& o = {});
 

@@ -79,6 +79,11 @@ const std::vector<std::pair<std::string, Factory>>& Cases() {
       {"lamb", [](auto& p) { return LAMB(p, {.lr = 0.01, .weight_decay = 0.01}); }},
       {"lars", [](auto& p) { return LARS(p, {.lr = 0.1}); }},
       {"muon", [](auto& p) { return Muon(p, {.lr = 0.02}); }},
+      {"sgd_fused",
+       [](auto& p) { return SGD(p, {.lr = 0.1, .momentum = 0.9, .weight_decay = 0.01, .fused = true}); }},
+      {"adamw_fused", [](auto& p) { return AdamW(p, {.lr = 0.01, .weight_decay = 0.1, .fused = true}); }},
+      {"lamb_fused", [](auto& p) { return LAMB(p, {.lr = 0.01, .weight_decay = 0.01, .fused = true}); }},
+      {"lars_fused", [](auto& p) { return LARS(p, {.lr = 0.1, .fused = true}); }},
   };
   return *cases;
 }
@@ -218,6 +223,9 @@ TEST(OptimizerErrors, AreClearStatuses) {
   // No parameter that requires a gradient.
   ExpectError(SGD({Vec({1}).requires_grad_(false)}).status(), "at least one parameter that requires a gradient");
   ExpectError(Adam({}).status(), "at least one parameter");
+  // Fused over a symbolic shape: the flat offsets need ints.
+  Variable n("n", 1, 8);
+  ExpectError(SGD({Tensor::Empty(Shape{n.bind(3)})}, {.fused = true}).status(), "fused needs int shapes");
   // An errored parameter.
   ExpectError(AdamW({Tensor::Error(absl::InvalidArgumentError("bad weights"))}).status(), "parameter 0 is errored: bad weights");
 

@@ -36,6 +36,11 @@ CASES = [
   ("lamb", lambda p: LAMB(p, lr=0.01, weight_decay=0.01)),
   ("lars", lambda p: LARS(p, lr=0.1)),
   ("muon", lambda p: Muon(p, lr=0.02)),
+  # FUSE_OPTIM: one update over all parameters concatenated
+  ("sgd_fused", lambda p: SGD(p, lr=0.1, momentum=0.9, weight_decay=0.01, fused=True)),
+  ("adamw_fused", lambda p: AdamW(p, lr=0.01, weight_decay=0.1, fused=True)),
+  ("lamb_fused", lambda p: LAMB(p, lr=0.01, weight_decay=0.01, fused=True)),
+  ("lars_fused", lambda p: LARS(p, lr=0.1, fused=True)),
 ]
 
 def model():
