@@ -180,5 +180,23 @@ TEST(Dropout, MatchesTheReferenceForTheSameSeed) {
   ExpectError(t.dropout(-0.1), "out of range");
 }
 
+TEST(Dropout, GradientFlowsThroughTheKeptElementsOnly) {
+  Tensor::ManualSeed(7);
+  Tensor x = Tensor::Ones({64}).contiguous().requires_grad_();
+  Tensor::Train train;
+  Tensor y = x.dropout(0.5);
+  ASSERT_TRUE(y.sum().backward().ok());
+  std::vector<float> yv = Values(y), g = Values(*x.grad());
+  ASSERT_EQ(g.size(), 64u);
+  int kept = 0;
+  for (size_t i = 0; i < g.size(); ++i) {
+    EXPECT_TRUE(g[i] == 0.0f || g[i] == 2.0f) << g[i];
+    EXPECT_EQ(g[i], yv[i]);  // x is 1: the output is the mask scaled by 1/(1-p), so is the grad
+    kept += g[i] != 0;
+  }
+  EXPECT_GT(kept, 16);
+  EXPECT_LT(kept, 48);
+}
+
 }  // namespace
 }  // namespace tg
