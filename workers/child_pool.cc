@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <pthread.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -180,6 +181,7 @@ struct ChildPool::Impl {
 };
 
 void ChildPool::Impl::SpawnerLoop() {
+  pthread_setname_np(pthread_self(), "tg-pool-spawn");
   std::unique_lock<std::mutex> l(spawn_mu);
   while (true) {
     spawn_cv.wait(l, [&] { return spawner_exit || (!spawn_closed && !spawn_requests.empty()); });
@@ -572,6 +574,7 @@ void ChildPool::Impl::Deliver() {
 }
 
 void ChildPool::Impl::Loop() {
+  pthread_setname_np(pthread_self(), "tg-pool");
   std::vector<pollfd> fds;
   std::vector<std::pair<int, int>> who;  // per pollfd: slot (-1: wake fd), 0 socket / 1 pidfd
   while (true) {

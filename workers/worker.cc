@@ -1,9 +1,14 @@
 // File: workers/worker.cc
-// The worker daemon: one thread owns the DEALER socket and all job state; the ChildPool's
-// supervisor (and, in simulate mode, the device thread) hand finished work back through a
-// queue and an eventfd that the socket thread polls next to the socket.
+// The worker daemon on two threads of its own. The socket thread (Run's) owns the DEALER:
+// it sends heartbeats, counts the coordinator's silence and passes messages on undecoded; it
+// does nothing that can take long, so no job can delay a heartbeat. The job thread owns the
+// job state: it decodes requests, keeps the task cache, submits child jobs, handles their
+// outcomes (isolation re-runs included) and encodes results, which it hands to the socket
+// thread through a queue and an eventfd polled next to the socket. The ChildPool's supervisor
+// (and, in simulate mode, the device thread) hand finished work to the job thread.
 #include "workers/worker.h"
 
+#include <pthread.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
@@ -17,11 +22,13 @@
 #include <deque>
 #include <list>
 #include <mutex>
+#include <random>
 #include <thread>
 #include <utility>
 #include <variant>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -98,7 +105,13 @@ struct Job {
   Steady::time_point start;
 };
 
-// Finished work handed to the socket thread.
+// A message for the coordinator; job_id names the job a result answers (0: not a result).
+struct Outgoing {
+  uint64_t job_id = 0;
+  std::string bytes;
+};
+
+// Finished work handed to the job thread.
 struct Completion {
   uint64_t local_id = 0;
   int candidate = -1;  // -1: the whole job; else the isolated candidate
@@ -132,6 +145,9 @@ CandidateResult FailedCandidate(const JobOutcome& o) {
   return r;
 }
 
+// Names the calling thread for ps, top and perf (at most 15 characters).
+void SetThreadName(const char* name) { pthread_setname_np(pthread_self(), name); }
+
 std::string SignalName(int sig) {
   switch (sig) {
     case SIGTERM: return "SIGTERM";
@@ -153,15 +169,26 @@ struct Worker::Impl {
   autotune::DeviceClass device;
   std::string build_id;
   std::string host = autotune::HostName();  // announced in Hello: provenance of our measurements
+  // Announced in Hello: a reconnect of this process (same incarnation) keeps its jobs at the
+  // coordinator; a restarted worker (a new one) loses them.
+  uint64_t incarnation = 0;
   int capacity = 1;
-  UniqueFd wake_fd;
+  UniqueFd wake_fd;  // wakes the socket thread: results to send, Stop, a Bye to exit on
   std::atomic<bool> stop{false};
   std::atomic<int> stop_signal{0};
+  std::atomic<bool> bye_exit{false};  // the job thread read a Bye and exit_on_bye is set
   bool ran = false;
 
-  // Handed over from other threads.
+  // ** Between the socket thread and the job thread (and the pool's and simulator's threads) **
   std::mutex mu;
-  std::deque<Completion> done;
+  std::condition_variable job_cv;
+  std::deque<std::string> inbox;  // the coordinator's messages, undecoded
+  std::deque<Completion> done;    // finished child jobs and simulated ones
+  std::deque<Outgoing> outbox;    // encoded results for the socket thread
+  absl::flat_hash_set<uint64_t> held;  // coordinator job ids received and not yet answered
+  bool jobs_stop = false;
+  std::atomic<uint32_t> in_flight{0};  // jobs held (for heartbeats)
+  std::thread job_thread;
 
   // Simulate mode: the device thread and its queue.
   struct SimJob {
@@ -175,20 +202,29 @@ struct Worker::Impl {
   std::deque<SimJob> sim_queue;
   bool sim_stop = false;
 
-  // Socket-thread state.
+  // ** Job-thread state **
   TaskCache tasks{64};
   absl::flat_hash_map<uint64_t, std::unique_ptr<Job>> jobs;
   uint64_t next_local = 1;
+
+  // ** Socket-thread state **
   uint64_t hb_seq = 0;
-  std::deque<std::string> unsent;  // results the socket refused for now
-  // Liveness (heartbeats both ways) runs on `clock` (o.clock, else the machine's).
+  std::deque<Outgoing> unsent;  // messages the socket refused for now, in order
+  // Liveness runs on `clock` (o.clock, else the machine's) and is counted in this thread's own
+  // heartbeat ticks: a tick after a message counts 1, each silent one more, and the coordinator
+  // is given up when the count passes dead_after. A starved or stopped socket thread ticks
+  // less, so its own delay is never taken for the coordinator's silence.
   Clock& clock() { return o.clock != nullptr ? *o.clock : Clock::Real(); }
-  Clock::TimePoint last_heard, next_heartbeat;
+  Clock::TimePoint next_heartbeat;
+  bool heard = false;     // a message since the last tick
+  bool answered = false;  // a message on this connection
+  int silent_ticks = 0;
 
   mutable std::mutex stats_mu;
   WorkerStats stats;
 
   ~Impl() {
+    StopJobThread();
     if (pool) pool->Shutdown();
     StopSimThread();
     sock.Close();
@@ -210,12 +246,21 @@ struct Worker::Impl {
     uint64_t one = 1;
     (void)!write(wake_fd.get(), &one, sizeof(one));
   }
+  // From the pool's supervisor and the simulated device: to the job thread.
   void Push(Completion c) {
     {
       std::lock_guard<std::mutex> l(mu);
       done.push_back(std::move(c));
     }
-    Wake();
+    job_cv.notify_one();
+  }
+  void StopJobThread() {
+    {
+      std::lock_guard<std::mutex> l(mu);
+      jobs_stop = true;
+    }
+    job_cv.notify_all();
+    if (job_thread.joinable()) job_thread.join();
   }
   void StopSimThread() {
     {
@@ -229,6 +274,7 @@ struct Worker::Impl {
   // ** simulate mode **
 
   void SimLoop() {
+    SetThreadName("tg-sim-device");
     std::unique_lock<std::mutex> l(sim_mu);
     while (true) {
       sim_cv.wait(l, [&] { return sim_stop || !sim_queue.empty(); });
@@ -254,62 +300,40 @@ struct Worker::Impl {
     }
   }
 
-  // ** sending **
+  // ** the job thread: decoding, the task cache, the child pool, isolation, encoding **
 
-  // Heartbeats: sent now or never (a later one replaces it).
-  void SendDroppable(std::string bytes) { (void)sock.Send({std::move(bytes)}, net::SendMode::kDontWait); }
-  // Results, Hello, Ready: sent now, or kept in order until the socket takes them.
-  void SendKeep(std::string bytes) {
-    if (unsent.empty()) {
-      absl::Status s = sock.Send({bytes}, net::SendMode::kDontWait);
-      if (s.ok()) return;
-      if (!net::IsTimeout(s)) Log(absl::StrCat("send failed: ", s.message()));
-    }
-    unsent.push_back(std::move(bytes));
-  }
-  void Flush() {
-    while (!unsent.empty()) {
-      absl::Status s = sock.Send({unsent.front()}, net::SendMode::kDontWait);
-      if (!s.ok()) return;
-      unsent.pop_front();
+  void JobLoop() {
+    SetThreadName("tg-worker-jobs");
+    std::unique_lock<std::mutex> l(mu);
+    while (true) {
+      job_cv.wait(l, [&] { return jobs_stop || !inbox.empty() || !done.empty(); });
+      if (jobs_stop) return;
+      std::deque<Completion> finished;
+      finished.swap(done);
+      std::deque<std::string> messages;
+      messages.swap(inbox);
+      l.unlock();
+      for (Completion& c : finished) HandleCompletion(std::move(c));
+      for (const std::string& m : messages) HandleMessage(m);
+      l.lock();
     }
   }
+
   // Stats count a message before it is sent, so whoever receives it sees it counted.
   void SendResult(codec::MeasureResult r) {
     Stat([&](WorkerStats& s) {
       ++s.results_sent;
       s.in_flight = static_cast<int64_t>(jobs.size());
     });
-    SendKeep(codec::EncodeFarmMessage(std::move(r)));
+    in_flight.store(static_cast<uint32_t>(jobs.size()));
+    Outgoing out{.job_id = r.job_id, .bytes = codec::EncodeFarmMessage(r)};
+    {
+      std::lock_guard<std::mutex> l(mu);
+      held.erase(r.job_id);
+      outbox.push_back(std::move(out));
+    }
+    Wake();
   }
-  void SendHeartbeat() {
-    Stat([](WorkerStats& s) { ++s.heartbeats_sent; });
-    SendDroppable(codec::EncodeFarmMessage(
-        codec::Heartbeat{.seq = ++hb_seq, .in_flight = static_cast<uint32_t>(jobs.size())}));
-  }
-
-  // A fresh socket, Hello and Ready.
-  absl::Status Connect() {
-    handshake_watch.reset();
-    sock.Close();
-    ASSIGN_OR_RETURN(sock, net::ZmqSocket::Create(*ctx, net::SocketType::kDealer));
-    RETURN_IF_ERROR(sock.SetRoutingId(o.worker_id));
-    ASSIGN_OR_RETURN(handshake_watch, net::HandshakeWatch::Start(*ctx, sock, o.security,
-                                                                 [this](std::string_view l) { Log(l); }));
-    RETURN_IF_ERROR(net::ConfigureClient(sock, o.endpoint, o.security));
-    Stat([](WorkerStats& s) { ++s.connects; });
-    SendKeep(codec::EncodeFarmMessage(codec::Hello{.build_id = build_id,
-                                                   .device = device,
-                                                   .worker_id = o.worker_id,
-                                                   .capacity = static_cast<uint32_t>(capacity),
-                                                   .host = host}));
-    SendKeep(codec::EncodeFarmMessage(codec::Ready{.credits = static_cast<uint32_t>(capacity)}));
-    last_heard = clock().Now();
-    next_heartbeat = last_heard + o.heartbeat;
-    return absl::OkStatus();
-  }
-
-  // ** jobs **
 
   // The child stops every kernel run itself at its limit (a first run at the early stop from
   // the best time so far, any run at the timeout) and reports the start of each run with that
@@ -384,6 +408,7 @@ struct Worker::Impl {
     Job& j = *job;
     jobs.emplace(local_id, std::move(job));
     Stat([&](WorkerStats& s) { s.in_flight = static_cast<int64_t>(jobs.size()); });
+    in_flight.store(static_cast<uint32_t>(jobs.size()));
     if (o.mode == TimingMode::kSimulate) {
       {
         std::lock_guard<std::mutex> l(sim_mu);
@@ -493,48 +518,131 @@ struct Worker::Impl {
     });
   }
 
-  // One message from the coordinator. Returns false when Run should end (Bye + exit_on_bye).
-  bool HandleMessage(const net::Frames& frames) {
-    Stat([](WorkerStats& s) { ++s.messages_received; });
-    last_heard = clock().Now();
-    if (frames.size() != 1) {
-      Stat([](WorkerStats& s) { ++s.bad_messages; });
-      Log(absl::StrCat("ignored a message of ", frames.size(), " frames"));
-      return true;
-    }
-    absl::StatusOr<codec::FarmMessage> m = codec::DecodeFarmMessage(frames[0]);
+  // One message from the coordinator, on the job thread.
+  void HandleMessage(const std::string& bytes) {
+    absl::StatusOr<codec::FarmMessage> m = codec::DecodeFarmMessage(bytes);
     if (!m.ok()) {
       Stat([](WorkerStats& s) { ++s.bad_messages; });
       // A job we refuse (its task carries source text, ...): answered, so nobody waits for it.
-      if (std::optional<codec::JobIds> ids = codec::PeekJobIds(frames[0])) {
+      if (std::optional<codec::JobIds> ids = codec::PeekJobIds(bytes)) {
         Log(absl::StrCat("refused job ", ids->job_id, ": ", m.status().message()));
         SendResult({.job_id = ids->job_id, .search_id = ids->search_id, .status = m.status()});
-        return true;
+        return;
       }
       Log(absl::StrCat("ignored an undecodable message: ", m.status().message()));
-      return true;
+      return;
     }
     if (auto* req = std::get_if<codec::MeasureRequest>(&*m)) {
+      {
+        std::lock_guard<std::mutex> l(mu);
+        held.insert(req->job_id);
+      }
+      if (o.before_job) o.before_job(req->job_id);
       HandleJob(std::move(*req));
     } else if (std::holds_alternative<codec::Heartbeat>(*m)) {
-      // liveness only
+      // liveness only: the socket thread counted it
     } else if (auto* bye = std::get_if<codec::Bye>(&*m)) {
       Log(absl::StrCat("the coordinator said bye: ", bye->reason));
-      if (o.exit_on_bye) return false;
+      if (o.exit_on_bye) {
+        bye_exit.store(true);
+        Wake();
+      }
     } else {
       Stat([](WorkerStats& s) { ++s.bad_messages; });
       Log(absl::StrCat("ignored an unexpected '", std::string(codec::FarmMessageKind(*m)), "' from the coordinator"));
     }
-    return true;
   }
 
-  absl::Status Run() {
-    if (ran) return absl::FailedPreconditionError("Worker::Run called twice");
-    ran = true;
+  // ** the socket thread: the DEALER, heartbeats, liveness; nothing that can take long **
+
+  // Heartbeats: sent now or never (a later one replaces it).
+  void SendDroppable(std::string bytes) { (void)sock.Send({std::move(bytes)}, net::SendMode::kDontWait); }
+  void Flush() {
+    while (!unsent.empty()) {
+      absl::Status s = sock.Send({unsent.front().bytes}, net::SendMode::kDontWait);
+      if (!s.ok()) {
+        if (!net::IsTimeout(s)) Log(absl::StrCat("send failed: ", s.message()));
+        return;
+      }
+      unsent.pop_front();
+    }
+  }
+  void SendHeartbeat() {
+    Stat([](WorkerStats& s) { ++s.heartbeats_sent; });
+    SendDroppable(codec::EncodeFarmMessage(codec::Heartbeat{.seq = ++hb_seq, .in_flight = in_flight.load()}));
+  }
+
+  // A fresh socket, then Hello (naming the jobs still held: their results follow on this
+  // connection) and Ready ahead of anything still unsent.
+  absl::Status Connect() {
+    handshake_watch.reset();
+    sock.Close();
+    ASSIGN_OR_RETURN(sock, net::ZmqSocket::Create(*ctx, net::SocketType::kDealer));
+    RETURN_IF_ERROR(sock.SetRoutingId(o.worker_id));
+    ASSIGN_OR_RETURN(handshake_watch, net::HandshakeWatch::Start(*ctx, sock, o.security,
+                                                                 [this](std::string_view l) { Log(l); }));
+    RETURN_IF_ERROR(net::ConfigureClient(sock, o.endpoint, o.security));
+    Stat([](WorkerStats& s) { ++s.connects; });
+    codec::Hello hello{.build_id = build_id,
+                       .device = device,
+                       .worker_id = o.worker_id,
+                       .capacity = static_cast<uint32_t>(capacity),
+                       .host = host,
+                       .incarnation = incarnation};
+    {
+      std::lock_guard<std::mutex> l(mu);
+      hello.holding.assign(held.begin(), held.end());
+      for (const Outgoing& m : outbox) hello.holding.push_back(m.job_id);
+    }
+    for (const Outgoing& m : unsent) hello.holding.push_back(m.job_id);
+    std::erase(hello.holding, uint64_t{0});
+    std::sort(hello.holding.begin(), hello.holding.end());
+    hello.holding.erase(std::unique(hello.holding.begin(), hello.holding.end()), hello.holding.end());
+    unsent.push_front({.bytes = codec::EncodeFarmMessage(codec::Ready{.credits = static_cast<uint32_t>(capacity)})});
+    unsent.push_front({.bytes = codec::EncodeFarmMessage(hello)});
+    Flush();
+    heard = false;
+    answered = false;
+    silent_ticks = 0;
+    next_heartbeat = clock().Now() + o.heartbeat;
+    return absl::OkStatus();
+  }
+
+  // Every message counts as word from the coordinator; what it says is the job thread's business.
+  void Receive(net::Frames frames) {
+    Stat([](WorkerStats& s) { ++s.messages_received; });
+    heard = true;
+    answered = true;
+    if (frames.size() != 1) {
+      Stat([](WorkerStats& s) { ++s.bad_messages; });
+      Log(absl::StrCat("ignored a message of ", frames.size(), " frames"));
+      return;
+    }
+    {
+      std::lock_guard<std::mutex> l(mu);
+      inbox.push_back(std::move(frames[0]));
+    }
+    job_cv.notify_one();
+  }
+
+  // One heartbeat tick: ours goes out, and the coordinator's silence is counted.
+  absl::Status Tick() {
+    SendHeartbeat();
+    silent_ticks = heard ? 1 : silent_ticks + 1;
+    heard = false;
+    if (silent_ticks <= o.dead_after) return absl::OkStatus();
+    if (answered) {
+      Log(absl::StrCat("no word from the coordinator for ", o.dead_after, " heartbeats: reconnecting"));
+    } else {
+      Log(absl::StrCat("no answer from the coordinator at ", o.endpoint, " in ", o.dead_after,
+                       " heartbeats (is it running?): connecting again"));
+    }
+    return Connect();
+  }
+
+  absl::Status Serve() {
     RETURN_IF_ERROR(Connect());
-    const auto dead_after = o.heartbeat * o.dead_after;
-    bool bye_received = false;
-    while (!stop.load()) {
+    while (!stop.load() && !bye_exit.load()) {
       // At most one interval of real time: a clock that moves without real time (a test's
       // FakeClock) is looked at again within one interval.
       const Clock::TimePoint now = clock().Now();
@@ -551,35 +659,36 @@ struct Worker::Impl {
         uint64_t v;
         (void)!read(wake_fd.get(), &v, sizeof(v));
       }
-      std::deque<Completion> finished;
       {
         std::lock_guard<std::mutex> l(mu);
-        finished.swap(done);
+        for (Outgoing& m : outbox) unsent.push_back(std::move(m));
+        outbox.clear();
       }
-      for (Completion& c : finished) HandleCompletion(std::move(c));
       if (items[0].readable) {
         while (true) {
           absl::StatusOr<net::Frames> f = sock.TryReceive();
           if (!f.ok()) break;
-          if (!HandleMessage(*f)) {
-            bye_received = true;
-            break;
-          }
+          Receive(*std::move(f));
         }
-        if (bye_received) break;
       }
       Flush();
       const Clock::TimePoint t = clock().Now();
       if (t >= next_heartbeat) {
-        SendHeartbeat();
-        next_heartbeat = std::max(next_heartbeat + o.heartbeat, t);
-      }
-      if (t - last_heard > dead_after) {
-        Log(absl::StrCat("no word from the coordinator for ", o.dead_after, " heartbeats: reconnecting"));
-        RETURN_IF_ERROR(Connect());
+        // One tick however long this thread was away: the next a whole interval on.
+        next_heartbeat += o.heartbeat;
+        if (next_heartbeat <= t) next_heartbeat = t + o.heartbeat;
+        RETURN_IF_ERROR(Tick());
       }
     }
-    if (!bye_received) {
+    return absl::OkStatus();
+  }
+
+  absl::Status Run() {
+    if (ran) return absl::FailedPreconditionError("Worker::Run called twice");
+    ran = true;
+    job_thread = std::thread([this] { JobLoop(); });
+    absl::Status served = Serve();
+    if (served.ok() && !bye_exit.load()) {
       const int sig = stop_signal.load();
       (void)sock.Send({codec::EncodeFarmMessage(
                           codec::Bye{.reason = sig != 0 ? absl::StrCat("worker stopping on ", SignalName(sig))
@@ -587,9 +696,10 @@ struct Worker::Impl {
                       net::SendMode::kDontWait);
     }
     sock.Close();  // the linger delivers the Bye
+    StopJobThread();
     if (pool) pool->Shutdown();
     StopSimThread();
-    return absl::OkStatus();
+    return served;
   }
 };
 
@@ -602,12 +712,16 @@ absl::StatusOr<std::unique_ptr<Worker>> Worker::Create(WorkerOptions options) {
   if (options.heartbeat.count() <= 0) return absl::InvalidArgumentError("heartbeat interval must be > 0 ms");
   if (options.dead_after < 1) return absl::InvalidArgumentError("dead_after must be >= 1");
   if (options.children < 0) return absl::InvalidArgumentError("children must be >= 0");
+  if (options.prepare_nice < 0 || options.prepare_nice > 19)
+    return absl::InvalidArgumentError("prepare_nice must be in 0..19");
   if (options.mode == TimingMode::kSimulate && options.simulate_device_s < 0) {
     return absl::InvalidArgumentError("simulated device time must be >= 0");
   }
   const int cores = options.cores > 0 ? options.cores : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   if (options.children == 0) options.children = cores;
   w.capacity = options.children;
+  std::random_device rd;
+  w.incarnation = (uint64_t{rd()} << 32 | rd()) | 1;  // never 0 (0: a worker that names none)
   w.tasks = TaskCache(std::max<size_t>(options.task_cache, 64));
   w.build_id = options.build_id.empty() ? DefaultBuildId() : options.build_id;
   if (options.device_class.has_value()) {
@@ -635,6 +749,8 @@ absl::StatusOr<std::unique_ptr<Worker>> Worker::Create(WorkerOptions options) {
     argv.push_back(options.device);
     argv.emplace_back(kCompileThreadsFlag);
     argv.push_back(absl::StrCat(std::max(1, cores / options.children)));
+    argv.emplace_back(kPrepareNiceFlag);
+    argv.push_back(absl::StrCat(options.prepare_nice));
     ASSIGN_OR_RETURN(w.pool, ChildPool::Create({.argv = std::move(argv), .children = options.children}));
     w.o = std::move(options);
   }

@@ -3,9 +3,10 @@
 // device class, and measures the jobs it receives, each candidate isolated in a child process.
 //
 // Protocol (workers/README.md "Protocol"): a DEALER socket whose routing id is the worker id;
-// Hello{device class, build id, capacity} + Ready{capacity} on connect; Heartbeat every
-// interval both ways; a coordinator silent for `dead_after` intervals is presumed dead: the
-// worker reconnects (a fresh socket) and says Hello again. Jobs carry their task the first
+// Hello{device class, build id, capacity, incarnation, jobs held} + Ready{capacity} on
+// connect; Heartbeat every interval both ways; a coordinator silent for more than `dead_after`
+// of the worker's own heartbeat ticks is presumed dead: the worker reconnects (a fresh socket)
+// and says Hello again, naming the jobs it still holds (the coordinator keeps them with it). Jobs carry their task the first
 // time; later only its digest (a job whose task the worker lacks gets FailedPrecondition
 // "unknown task <digest hex>"). Bye on Stop(); a Bye from the coordinator ends Run() only
 // with exit_on_bye.
@@ -19,6 +20,9 @@
 //   kFakeTiming  kReal with FakeTimeS(program hash) samples (farm tests only).
 //   kSimulate    no children, nothing compiled: each candidate holds the worker's one device
 //                for simulate_device_s (a sleep), result kOk (scaling benchmarks only).
+//
+// Threads: Run's thread owns the socket (heartbeats, liveness) and never does job work; a job
+// thread decodes, submits to the child pool and encodes results (see worker.cc).
 //
 // Several Workers can share one process (each on its own thread, e.g. 64 simulated workers
 // for a coordinator benchmark).
@@ -81,6 +85,11 @@ struct WorkerOptions {
   Clock* clock = nullptr;
   bool exit_on_bye = false;   // Run() returns when the coordinator says Bye
   size_t task_cache = 64;     // tasks kept by digest (at least 64)
+  // The children lower and compile on SCHED_BATCH threads (a compile waking preempts nobody)
+  // this much nicer than the thread that times kernels, which keeps the daemon's priority
+  // (workers/README.md "Priorities"). Mild by default: a nicer compile also loses more CPU to
+  // other work of the same session.
+  int prepare_nice = 2;
   // A run's deadline is the job's run_deadline_s (else options.timeout_s), never below this.
   std::chrono::duration<double> run_deadline_floor{1};
   std::chrono::duration<double> prepare_timeout_floor{60};  // lowering + compiling a job, plus per-candidate time
@@ -93,6 +102,9 @@ struct WorkerOptions {
   // One line per event worth a person's attention; unset: stderr ("tg worker <id>: ...").
   // Called from the worker's threads (the refused-key line comes from the handshake watch's).
   std::function<void(std::string_view)> log;
+  // Tests: runs on the job thread before each job is handled (a slow step, such as decoding a
+  // huge task); the socket thread keeps heartbeating meanwhile.
+  std::function<void(uint64_t job_id)> before_job;
 };
 
 struct WorkerStats {

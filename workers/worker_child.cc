@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -29,6 +30,7 @@
 #include "tinygrad/engine/cpu_device.h"
 #include "workers/child_main.h"
 #include "workers/sandbox.h"
+#include "workers/thread_priority.h"
 
 namespace tg::workers {
 namespace {
@@ -119,6 +121,7 @@ absl::StatusOr<std::unique_ptr<LocalMeasurer>> MakeMeasurer(ChildState& st) {
           },
       .release_device = [&st] { if (st.gate != nullptr) st.gate->Release(); },
       .before_run = [&st](double limit_s) { if (st.gate != nullptr) st.gate->Progress(limit_s); },
+      .prepare_thread_setup = PrepareThreadSetup(st.options.prepare_nice),
       // a kernel fault poisoned the GPU for this process: answer, then make way for a fresh child
       .on_device_lost = [&st](const absl::Status&) { if (st.gate != nullptr) st.gate->Retire(); },
   });
@@ -161,6 +164,16 @@ std::string Handle(ChildState& st, std::string_view request, DeviceGate& gate) {
 
 }  // namespace
 
+std::function<void()> PrepareThreadSetup(int prepare_nice) {
+  if (prepare_nice < 0) return nullptr;
+  return [prepare_nice] {
+    static std::atomic<bool> warned{false};
+    absl::Status s = LowerThisThreadPriority(prepare_nice);
+    if (!s.ok() && !warned.exchange(true))
+      std::fprintf(stderr, "worker child: compiling at the timing thread's priority: %s\n", std::string(s.message()).c_str());
+  };
+}
+
 absl::StatusOr<InjectedFault> ParseInjectedFault(std::string_view spec) {
   const size_t colon = spec.find(':');
   const std::string_view kind = spec.substr(0, colon);
@@ -197,6 +210,12 @@ absl::StatusOr<WorkerChildOptions> ParseWorkerChildArgs(std::span<const std::str
       if (i + 1 >= args.size() || args[i + 1].empty())
         return absl::InvalidArgumentError(std::string(kDeviceLockFlag) + " needs a lock file path");
       o.device_lock = std::string(args[++i]);
+    } else if (a == kPrepareNiceFlag) {
+      if (i + 1 >= args.size() || !absl::SimpleAtoi(std::string(args[i + 1]), &o.prepare_nice) || o.prepare_nice < 0 ||
+          o.prepare_nice > 19) {
+        return absl::InvalidArgumentError(std::string(kPrepareNiceFlag) + " needs a nice increment in 0..19");
+      }
+      ++i;
     } else if (a == kInjectFaultFlag) {
       if (i + 1 >= args.size()) return absl::InvalidArgumentError(std::string(kInjectFaultFlag) + " needs crash:OPTS, hang:OPTS, lose:OPTS or exec:OPTS");
       ASSIGN_OR_RETURN(InjectedFault f, ParseInjectedFault(args[++i]));

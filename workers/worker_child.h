@@ -15,9 +15,9 @@
 //
 // Arguments: --fake-timing (LocalMeasurerOptions::fake_timing), --compile-threads N,
 // --device-lock PATH (the machine's device lock, autotune/lock/device_lock.h: compiles shared, the
-// device phase exclusive, taken before the pool's gate), --sandbox (below), and for
-// tests only --inject-fault crash:OPTS | hang:OPTS | lose:OPTS | exec:OPTS (OPTS as
-// autotune/db/opts_text.h): holding the device, a job with a candidate of exactly those opts
+// device phase exclusive, taken before the pool's gate), --sandbox (below), --prepare-nice N
+// (PrepareThreadSetup), and for tests only --inject-fault crash:OPTS | hang:OPTS | lose:OPTS |
+// exec:OPTS (OPTS as autotune/db/opts_text.h): holding the device, a job with a candidate of exactly those opts
 // dies of SIGSEGV, spins forever, or runs a shell (execve), as a candidate whose kernel
 // crashes, cannot be stopped or escapes would; `lose` answers as a GPU kernel fault does (below).
 //
@@ -46,6 +46,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <functional>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -60,6 +61,7 @@ inline constexpr std::string_view kInjectFaultFlag = "--inject-fault";
 inline constexpr std::string_view kDeviceLockFlag = "--device-lock";
 inline constexpr std::string_view kDeviceFlag = "--device";
 inline constexpr std::string_view kSandboxFlag = "--sandbox";
+inline constexpr std::string_view kPrepareNiceFlag = "--prepare-nice";
 
 // A test-only fault: the child misbehaves on a job that has a candidate with these opts.
 struct InjectedFault {
@@ -75,6 +77,9 @@ struct WorkerChildOptions {
   std::string device = "CPU";  // the engine device candidates run on ("CPU", "CUDA", "CUDA:1")
   std::string device_lock;  // the machine's device lock file; empty: none
   bool sandbox = false;     // warm up, then enter workers/sandbox.h before the first job
+  // Lowering and compiling run on SCHED_BATCH threads this much nicer than the thread that
+  // times; negative: on the timing thread, unchanged (PrepareThreadSetup).
+  int prepare_nice = -1;
   std::vector<InjectedFault> faults;
 };
 
@@ -82,6 +87,12 @@ struct WorkerChildOptions {
 // this kernel has what workers/sandbox.h needs, and no compiler runs as a separate process
 // (CPU_CC naming another compiler). Otherwise FailedPrecondition saying what to change.
 absl::Status CheckSandboxable(std::string_view device, const DeviceOptions& options);
+
+// What the child's measurer runs first on each thread that lowers and compiles: SCHED_BATCH and
+// `prepare_nice` more nice (null for a negative value). A failure is logged once, never fatal.
+// It runs in the sandbox too (the threads are made per job): workers/sandbox.h allows changing
+// the calling thread's own priority.
+std::function<void()> PrepareThreadSetup(int prepare_nice);
 
 // Parses the child's arguments (after the program name / `worker --child`).
 absl::StatusOr<WorkerChildOptions> ParseWorkerChildArgs(std::span<const std::string_view> args);

@@ -6,6 +6,7 @@
 // Deadlines are generous and nothing asserts on speed: only on kinds, counts and order.
 #include "workers/worker.h"
 
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -13,6 +14,9 @@
 
 #include <chrono>
 #include <filesystem>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -22,6 +26,7 @@
 #include <variant>
 #include <vector>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
 #include "autotune/codec/codec_test_kernels.h"
@@ -40,6 +45,7 @@
 #include "tinygrad/codegen/opt/opt.h"
 #include "tinygrad/engine/device.h"
 #include "workers/sandbox.h"
+#include "workers/thread_priority.h"
 #include "workers/worker_child.h"
 
 namespace tg::workers {
@@ -77,6 +83,8 @@ class TestCoordinator {
     absl::StatusOr<net::ZmqSocket> s = net::ZmqSocket::Create(ctx_, net::SocketType::kRouter);
     EXPECT_TRUE(s.ok()) << s.status();
     router_ = *std::move(s);
+    // As the broker: a worker reconnecting under its id takes it over at once.
+    EXPECT_TRUE(router_.SetRouterHandover(true).ok());
     absl::Status b = net::ConfigureServer(router_, endpoint_, net::SecurityOptions::FilePermissions());
     EXPECT_TRUE(b.ok()) << b;
   }
@@ -178,6 +186,16 @@ WorkerOptions SimOptions(const TestCoordinator& c, std::string id, double device
                        .mode = TimingMode::kSimulate,
                        .simulate_device_s = device_s,
                        .children = 1};
+}
+
+// A simulated worker whose heartbeats and liveness run on `clock`.
+WorkerOptions ScriptedOptions(const TestCoordinator& c, std::string id, FakeClock& clock, milliseconds heartbeat,
+                              int dead_after) {
+  WorkerOptions o = SimOptions(c, std::move(id), 0);
+  o.heartbeat = heartbeat;
+  o.dead_after = dead_after;
+  o.clock = &clock;
+  return o;
 }
 
 KernelTask Matmul16() {
@@ -601,10 +619,7 @@ TEST(WorkerTest, SimulatedDeviceTakesItsTimePerCandidateOneAtATime) {
 TEST(WorkerTest, HeartbeatsFlow) {
   TestCoordinator c;
   FakeClock clock;
-  WorkerOptions o = SimOptions(c, "w-hb", 0);
-  o.heartbeat = milliseconds(30);
-  o.dead_after = 1000;  // no reconnects in this test
-  o.clock = &clock;
+  WorkerOptions o = ScriptedOptions(c, "w-hb", clock, milliseconds(30), 1000);
   RunningWorker w(std::move(o));
   ASSERT_TRUE(w.ok());
   Greet(c);
@@ -620,15 +635,12 @@ TEST(WorkerTest, HeartbeatsFlow) {
   EXPECT_EQ(w->stats().connects, 1);
 }
 
-// Scripted time: a coordinator silent for 3 intervals is still trusted; one tick more and the
-// worker reconnects.
+// Scripted time: a coordinator silent for 3 of the worker's heartbeat ticks is still trusted;
+// at the 4th silent tick the worker reconnects.
 TEST(WorkerTest, SilentCoordinatorForMoreThanDeadAfterIntervalsMeansReconnect) {
   TestCoordinator c;
   FakeClock clock;
-  WorkerOptions o = SimOptions(c, "w-scripted", 0);
-  o.heartbeat = milliseconds(40);
-  o.dead_after = 3;
-  o.clock = &clock;
+  WorkerOptions o = ScriptedOptions(c, "w-scripted", clock, milliseconds(40), 3);
   RunningWorker w(std::move(o));
   ASSERT_TRUE(w.ok());
   Greet(c);
@@ -638,14 +650,126 @@ TEST(WorkerTest, SilentCoordinatorForMoreThanDeadAfterIntervalsMeansReconnect) {
     ASSERT_TRUE(m.has_value());
     ASSERT_TRUE(std::holds_alternative<codec::Heartbeat>(*m)) << "after " << i << " silent intervals";
   }
-  // Nothing more at exactly 3 intervals (a correct worker cannot send anything: its clock stands).
-  EXPECT_FALSE(c.Next(milliseconds(50)).has_value()) << "reconnected at, not after, 3 silent intervals";
+  // Nothing more at exactly 3 ticks (a correct worker cannot send anything: its clock stands).
+  EXPECT_FALSE(c.Next(milliseconds(50)).has_value()) << "reconnected at, not after, 3 silent ticks";
   EXPECT_EQ(w->stats().connects, 1);
   clock.Advance(milliseconds(1));
-  // (Whether this Hello gets through is ZeroMQ's business: the ROUTER may still hold the old
-  // connection under the same routing id. The real-time test below sees one arrive.)
-  ASSERT_TRUE(WaitUntil([&] { return w->stats().connects >= 2; })) << "no reconnect after 3 silent intervals and 1 ms";
+  EXPECT_FALSE(c.Next(milliseconds(50)).has_value()) << "reconnected between two ticks";
+  clock.Advance(milliseconds(39));
+  ASSERT_TRUE(WaitUntil([&] { return w->stats().connects >= 2; })) << "no reconnect at the 4th silent tick";
   EXPECT_EQ(w->stats().connects, 2);
+}
+
+// Scripted time: the worker's own delay is not the coordinator's silence. Ten intervals pass at
+// once (as when the socket thread was starved or the process stopped): that is one tick of
+// silence, not ten, and the worker keeps its connection.
+TEST(WorkerTest, ASocketThreadThatWasNotScheduledDoesNotGiveUpOnTheCoordinator) {
+  TestCoordinator c;
+  FakeClock clock;
+  WorkerOptions o = ScriptedOptions(c, "w-starved", clock, milliseconds(40), 3);
+  RunningWorker w(std::move(o));
+  ASSERT_TRUE(w.ok());
+  Greet(c);
+  clock.Advance(milliseconds(400));
+  ASSERT_TRUE(c.Expect<codec::Heartbeat>().has_value());
+  clock.Advance(milliseconds(40));
+  // Sent after the first tick's liveness check: a reconnect there would have come first.
+  ASSERT_TRUE(c.Expect<codec::Heartbeat>().has_value());
+  EXPECT_EQ(w->stats().connects, 1) << "the worker took its own 10 missed ticks for coordinator silence";
+}
+
+// A step of job handling that blocks until opened: what a slow decode or a blocked pool does
+// to the thread that handles jobs.
+class StuckStep {
+ public:
+  std::function<void(uint64_t)> Hook() {
+    return [s = state_](uint64_t) {
+      std::unique_lock<std::mutex> l(s->mu);
+      s->entered = true;
+      s->cv.notify_all();
+      s->cv.wait(l, [&] { return s->open; });
+    };
+  }
+  bool WaitEntered() {
+    std::unique_lock<std::mutex> l(state_->mu);
+    return state_->cv.wait_for(l, kTestWaitLimit, [&] { return state_->entered; });
+  }
+  void Open() {
+    std::lock_guard<std::mutex> l(state_->mu);
+    state_->open = true;
+    state_->cv.notify_all();
+  }
+
+ private:
+  struct State {
+    std::mutex mu;
+    std::condition_variable cv;
+    bool entered = false, open = false;
+  };
+  std::shared_ptr<State> state_ = std::make_shared<State>();
+};
+
+// A slow step of job handling (decoding a huge task, a blocked pool) runs on the job thread:
+// the socket thread heartbeats on, tick after tick, while it is stuck, and the job is answered
+// once it is done.
+TEST(WorkerTest, HeartbeatsGoOnWhileAJobIsStuckInHandling) {
+  TestCoordinator c;
+  FakeClock clock;
+  StuckStep step;
+  WorkerOptions o = ScriptedOptions(c, "w-stuck", clock, milliseconds(30), 2);
+  o.before_job = step.Hook();
+  RunningWorker w(std::move(o));
+  auto open_at_the_end = absl::MakeCleanup([&] { step.Open(); });  // before w stops
+  ASSERT_TRUE(w.ok());
+  Greet(c);
+  c.Send("w-stuck", Job(5, Matmul16(), {{}}));
+  ASSERT_TRUE(step.WaitEntered());
+  for (uint64_t i = 1; i <= 6; ++i) {
+    c.Send("w-stuck", codec::Heartbeat{.seq = i});  // the coordinator is alive: no reconnect
+    ASSERT_TRUE(WaitUntil([&] { return w->stats().messages_received >= static_cast<int64_t>(1 + i); }));
+    clock.Advance(milliseconds(30));
+    std::optional<codec::Heartbeat> hb = c.Expect<codec::Heartbeat>();
+    ASSERT_TRUE(hb.has_value()) << "no heartbeat " << i << " while the job thread is stuck";
+    EXPECT_EQ(hb->seq, i);
+  }
+  step.Open();
+  std::optional<codec::MeasureResult> r = c.Expect<codec::MeasureResult>();
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->job_id, 5u);
+  EXPECT_EQ(w->stats().connects, 1);
+}
+
+// A reconnect names the jobs the worker still holds and its incarnation (the same as in its
+// first Hello): the coordinator keeps them with it, and their results come on the new
+// connection.
+TEST(WorkerTest, AReconnectNamesTheJobsStillHeld) {
+  TestCoordinator c;
+  FakeClock clock;
+  StuckStep step;
+  WorkerOptions o = ScriptedOptions(c, "w-holding", clock, milliseconds(30), 1);
+  o.before_job = step.Hook();
+  RunningWorker w(std::move(o));
+  auto open_at_the_end = absl::MakeCleanup([&] { step.Open(); });  // before w stops
+  ASSERT_TRUE(w.ok());
+  std::optional<codec::Hello> first = c.Expect<codec::Hello>();
+  ASSERT_TRUE(first.has_value());
+  EXPECT_NE(first->incarnation, 0u);
+  EXPECT_TRUE(first->holding.empty());
+  c.Send("w-holding", Job(8, Matmul16(), {{}}));
+  ASSERT_TRUE(step.WaitEntered());
+  // Silent: the first tick counts 1 (the job was heard), the second 2 > dead_after.
+  clock.Advance(milliseconds(30));
+  ASSERT_TRUE(c.Expect<codec::Heartbeat>().has_value());
+  clock.Advance(milliseconds(30));
+  ASSERT_TRUE(WaitUntil([&] { return w->stats().connects >= 2; }));
+  std::optional<codec::Hello> again = c.Expect<codec::Hello>();
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(again->incarnation, first->incarnation);
+  EXPECT_EQ(again->holding, std::vector<uint64_t>{8});
+  step.Open();
+  std::optional<codec::MeasureResult> r = c.Expect<codec::MeasureResult>();
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->job_id, 8u);
 }
 
 // The machine's clock: whatever its speed, a silent coordinator gets a second Hello.
@@ -806,6 +930,39 @@ TEST(WorkerChildArgsTest, DeviceNamesWhatTheChildMeasuresOn) {
   EXPECT_FALSE(ParseWorkerChildArgs(missing).ok());
   const std::vector<std::string_view> empty = {kDeviceFlag, ""};
   EXPECT_FALSE(ParseWorkerChildArgs(empty).ok());
+}
+
+// The daemon passes its prepare_nice to the children; the setup made of it lowers the thread
+// it runs on (SCHED_BATCH, that much nicer) and only that one, which is what the child's
+// measurer runs on each lowering and compiling thread.
+TEST(WorkerChildArgsTest, PrepareNiceLowersThePreparingThreadsOnly) {
+  absl::StatusOr<WorkerChildOptions> none = ParseWorkerChildArgs({});
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(none->prepare_nice, -1);
+  EXPECT_EQ(PrepareThreadSetup(-1), nullptr);
+  const std::vector<std::string_view> three = {kPrepareNiceFlag, "3"};
+  absl::StatusOr<WorkerChildOptions> o = ParseWorkerChildArgs(three);
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->prepare_nice, 3);
+  for (std::string_view bad : {"20", "-1", "x"}) {
+    const std::vector<std::string_view> args = {kPrepareNiceFlag, bad};
+    EXPECT_FALSE(ParseWorkerChildArgs(args).ok()) << bad;
+  }
+  std::function<void()> setup = PrepareThreadSetup(o->prepare_nice);
+  ASSERT_NE(setup, nullptr);
+  absl::StatusOr<ThreadPriority> timing = CurrentThreadPriority(), preparing;
+  ASSERT_TRUE(timing.ok());
+  std::thread([&] {
+    setup();
+    preparing = CurrentThreadPriority();
+  }).join();
+  ASSERT_TRUE(preparing.ok());
+  EXPECT_EQ(preparing->policy, SCHED_BATCH);
+  EXPECT_EQ(preparing->nice, std::min(timing->nice + 3, 19));
+  absl::StatusOr<ThreadPriority> still = CurrentThreadPriority();
+  ASSERT_TRUE(still.ok());
+  EXPECT_EQ(still->policy, timing->policy);
+  EXPECT_EQ(still->nice, timing->nice);
 }
 
 TEST(WorkerTest, AnUnknownDeviceIsAnErrorNamingIt) {

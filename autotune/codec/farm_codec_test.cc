@@ -200,7 +200,8 @@ TEST(FarmCodecTest, EveryMessageKindRoundTrips) {
                        .status = absl::ResourceExhaustedError("out of memory"), .batch = {}};
   std::vector<FarmMessage> msgs = {
       Hello{.protocol_version = kProtocolVersion, .build_id = "tg-abc123", .device = SomeDevice(),
-            .worker_id = "host:1234", .capacity = 8, .host = "build-7"},
+            .worker_id = "host:1234", .capacity = 8, .host = "build-7", .incarnation = 0x1234abcd5678ef01,
+            .holding = {3, 5, 8}},
       Ready{.credits = 3},
       Heartbeat{.seq = 99, .in_flight = 2},
       job,
@@ -223,6 +224,8 @@ TEST(FarmCodecTest, EveryMessageKindRoundTrips) {
   EXPECT_EQ(h.worker_id, "host:1234");
   EXPECT_EQ(h.capacity, 8u);
   EXPECT_EQ(h.host, "build-7");
+  EXPECT_EQ(h.incarnation, 0x1234abcd5678ef01u);
+  EXPECT_EQ(h.holding, (std::vector<uint64_t>{3, 5, 8}));
   auto j = std::get<MeasureRequest>(*DecodeFarmMessage(EncodeFarmMessage(job)));
   ASSERT_TRUE(j.task.has_value());
   ExpectSameTask(*j.task, *job.task);

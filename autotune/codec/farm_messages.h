@@ -58,6 +58,11 @@ struct Hello {
   std::string worker_id;
   uint32_t capacity = 0;  // jobs it can hold at once
   std::string host;       // its host name (provenance of its measurements)
+  // Random per worker process (0: not given). A Hello with the incarnation the coordinator
+  // knows is the same process on a new connection, not a restart: the jobs in `holding` stay
+  // in flight with it, the others were lost on the way (no fault of the worker's).
+  uint64_t incarnation = 0;
+  std::vector<uint64_t> holding;
 };
 
 struct Ready {

@@ -364,6 +364,9 @@ void WriteMessage(const FarmMessage& m, proto::FarmMessage::Builder b) {
     w.setWorkerId(Txt(h->worker_id));
     w.setCapacity(h->capacity);
     w.setHost(Txt(h->host));
+    w.setIncarnation(h->incarnation);
+    auto held = w.initHolding(static_cast<unsigned>(h->holding.size()));
+    for (size_t i = 0; i < h->holding.size(); ++i) held.set(static_cast<unsigned>(i), h->holding[i]);
   } else if (const auto* r = std::get_if<Ready>(&m)) {
     b.initReady().setCredits(r->credits);
   } else if (const auto* hb = std::get_if<Heartbeat>(&m)) {
@@ -391,6 +394,9 @@ absl::StatusOr<FarmMessage> ReadMessage(proto::FarmMessage::Reader r, const Deco
       ASSIGN_OR_RETURN(h.worker_id, ReadText(w.getWorkerId(), limits, "hello workerId"));
       h.capacity = w.getCapacity();
       ASSIGN_OR_RETURN(h.host, ReadText(w.getHost(), limits, "hello host"));
+      h.incarnation = w.getIncarnation();
+      RETURN_IF_ERROR(CheckList(w.getHolding(), limits.max_list_len, "hello holding"));
+      for (uint64_t id : w.getHolding()) h.holding.push_back(id);
       return FarmMessage(std::move(h));
     }
     case W::READY: return FarmMessage(Ready{r.getReady().getCredits()});

@@ -81,6 +81,11 @@ struct Worker {
   absl::flat_hash_set<uint64_t> overdue;
   absl::flat_hash_set<uint64_t> tasks;  // digests it has
   Clock::TimePoint last_seen;
+  // Liveness in the broker's own heartbeat ticks: a tick after a message counts 1, each silent
+  // one more; past dead_after the worker is dead. A starved broker ticks less, so its own delay
+  // is never taken for a worker's silence.
+  bool heard = true;  // a message since the last tick
+  int silent_ticks = 0;
   int64_t jobs = 0, errors = 0, lost = 0;
 };
 
@@ -295,12 +300,16 @@ struct Broker::State {
     }
     const std::string principal = Principal(id, key);
     if (evicted.contains(principal)) {
+      // also a reconnect of a worker we evicted: its incarnation does not bring it back
       ++counters.evicted_hellos;
       SendTo(id, codec::Bye{.reason = EvictionReason(principal)});
       RemoveWorker(id, /*blame=*/false);
       return;
     }
-    // A Hello from a known worker: it restarted, and what it held is gone.
+    if (auto it = workers.find(id); it != workers.end() && IsReconnect(it->second, principal, h)) {
+      return OnReconnect(it->second, std::move(h));
+    }
+    // A Hello from a known worker of another incarnation: it restarted, and what it held is gone.
     RemoveWorker(id, /*blame=*/true);
     Worker& w = workers[id];
     w.id = id;
@@ -310,6 +319,38 @@ struct Broker::State {
     w.hello = std::move(h);
     w.last_seen = clock->Now();
     workers_cv.notify_all();
+  }
+
+  // Whether Hello `h` under `w`'s id is the same worker process on a new connection: the
+  // incarnation it named before (0 names none), the same key (a stolen id and incarnation get
+  // no jobs of another key's) and the same device class (the jobs it holds are of that class).
+  static bool IsReconnect(const Worker& w, const std::string& principal, const codec::Hello& h) {
+    return h.incarnation != 0 && h.incarnation == w.hello.incarnation && principal == w.principal &&
+           h.device.Digest() == w.device_class;
+  }
+
+  // The same worker process on a new connection (it missed our heartbeats, or we its, or a send
+  // found its old connection gone): the jobs it still holds stay in flight with it, on their
+  // deadlines of before (a reconnect does not buy time); their results come on the new
+  // connection. The others never reached it or their results were lost on the way, no fault of
+  // its own: requeued without blame, and the slots of overdue jobs it no longer holds are free.
+  void OnReconnect(Worker& w, codec::Hello h) {
+    ++counters.reconnects;
+    const absl::flat_hash_set<uint64_t> holding(h.holding.begin(), h.holding.end());
+    std::vector<uint64_t> gone;
+    for (const auto& [job_id, f] : w.in_flight)
+      if (!holding.contains(job_id)) gone.push_back(job_id);
+    std::sort(gone.begin(), gone.end());  // requeued in a fixed order
+    for (uint64_t job_id : gone) {
+      auto node = w.in_flight.extract(job_id);
+      ++w.lost;
+      Requeue(node.mapped().part, w, /*blame=*/false, /*missed=*/false);
+    }
+    absl::erase_if(w.overdue, [&](uint64_t job_id) { return !holding.contains(job_id); });
+    w.credits = 0;  // its Ready follows
+    w.hello = std::move(h);
+    w.last_seen = clock->Now();
+    w.heard = true;
   }
 
   void OnResult(Worker& w, codec::MeasureResult r) {
@@ -364,6 +405,7 @@ struct Broker::State {
     }
     Worker& w = it->second;
     w.last_seen = clock->Now();
+    w.heard = true;
     if (auto* rd = std::get_if<codec::Ready>(&*m)) {
       AddCredits(w, static_cast<int>(rd->credits));
     } else if (auto* r = std::get_if<codec::MeasureResult>(&*m)) {
@@ -471,11 +513,14 @@ struct Broker::State {
     }
   }
 
-  void Heartbeats(Clock::TimePoint now) {
-    const auto dead = opt.heartbeat * opt.dead_after;
+  // One heartbeat tick: silence counted, the dead removed, a heartbeat to each of the others.
+  void Heartbeats() {
     std::vector<std::string> dead_ids;
-    for (auto& [id, w] : workers)
-      if (now - w.last_seen > dead) dead_ids.push_back(id);
+    for (auto& [id, w] : workers) {
+      w.silent_ticks = w.heard ? 1 : w.silent_ticks + 1;
+      w.heard = false;
+      if (w.silent_ticks > opt.dead_after) dead_ids.push_back(id);
+    }
     for (const std::string& id : dead_ids) {
       ++counters.dead_workers;
       RemoveWorker(id, /*blame=*/true);
@@ -527,6 +572,7 @@ struct Broker::State {
   }
 
   void Loop() {
+    pthread_setname_np(pthread_self(), "tg-broker");
     Clock::TimePoint next_hb = clock->Now() + opt.heartbeat;
     for (;;) {
       std::vector<net::PollItem> items;
@@ -567,7 +613,7 @@ struct Broker::State {
       }
       const Clock::TimePoint now = clock->Now();
       if (now >= next_hb) {
-        Heartbeats(now);
+        Heartbeats();
         next_hb = now + opt.heartbeat;
       }
       CheckDeadlines(now);
@@ -622,12 +668,12 @@ std::string FormatFarmStatus(const FarmStatus& s) {
   absl::StrAppendFormat(&out,
                         "jobs: submitted=%d completed=%d pending=%d sent=%d results=%d\n"
                         "errors: job_errors=%d dropped_results=%d requeued=%d task_resends=%d poisoned=%d "
-                        "dead_workers=%d rejected_hellos=%d revoked_messages=%d\n"
+                        "dead_workers=%d rejected_hellos=%d revoked_messages=%d reconnects=%d\n"
                         "deadlines: deadline_misses=%d evicted_workers=%d evicted_hellos=%d\nbroker cpu: %.3fs\n",
                         s.submitted, s.completed, s.pending, s.jobs_sent, s.results, s.job_errors,
                         s.dropped_results, s.requeued, s.task_resends, s.poisoned, s.dead_workers,
-                        s.rejected_hellos, s.revoked_messages, s.deadline_misses, s.evicted_workers,
-                        s.evicted_hellos, s.broker_cpu_s);
+                        s.rejected_hellos, s.revoked_messages, s.reconnects, s.deadline_misses,
+                        s.evicted_workers, s.evicted_hellos, s.broker_cpu_s);
   return out;
 }
 

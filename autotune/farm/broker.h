@@ -10,8 +10,11 @@
 //   that many jobs in flight on it so the next job is already there when one finishes;
 // - a task (the kernel AST and its buffers) is sent once per worker, later jobs carry only its
 //   digest; a worker that answers "unknown task" gets the job again with the task;
-// - heartbeats both ways; a worker silent for `dead_after` intervals (or unroutable, or saying
-//   Hello again = restarted) is dead and its in-flight jobs are requeued to other workers;
+// - heartbeats both ways; a worker silent for more than `dead_after` of the broker's own
+//   heartbeat ticks (or unroutable, or saying Hello as a new incarnation = restarted) is dead
+//   and its in-flight jobs are requeued to other workers; the same incarnation (and key)
+//   saying Hello again only reconnected: it keeps the jobs it says it holds, on their
+//   deadlines of before;
 // - exactly-once: a result is accepted only for a job in flight on exactly that worker; any
 //   other (a duplicate, a late answer from a worker declared dead) is dropped and counted;
 // - a deadline per job on its worker (below): past it the job is requeued and the worker keeps
@@ -89,7 +92,7 @@ struct BrokerOptions {
   net::SecurityOptions security;      // CURVE (+ ZAP on the same context), insecure, or ipc perms
   std::string status_endpoint;        // "": no status socket; same security as `endpoint`
   std::chrono::milliseconds heartbeat{1000};
-  int dead_after = 5;                 // heartbeat intervals of silence that make a worker dead
+  int dead_after = 5;                 // heartbeat ticks of silence that make a worker dead
   // The clock of heartbeats and liveness; null: the machine's. A test's FakeClock decides when
   // a silent worker is dead (the broker looks at the clock at least once per real interval).
   Clock* clock = nullptr;
@@ -168,6 +171,7 @@ struct FarmStatus {
   int64_t dead_workers = 0;           // workers declared dead
   int64_t rejected_hellos = 0;        // wrong protocol version
   int64_t revoked_messages = 0;       // from a peer whose key was revoked after its handshake
+  int64_t reconnects = 0;             // Hellos of a known worker process on a new connection
   int64_t deadline_misses = 0;        // jobs a worker held past their deadline
   int64_t evicted_workers = 0;        // workers evicted for missing deadlines
   int64_t evicted_hellos = 0;         // Hellos from an evicted principal, answered with Bye

@@ -19,9 +19,12 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <variant>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "autotune/codec/farm_codec.h"
+#include "autotune/codec/farm_messages.h"
 #include "autotune/farm/test_worker.h"
 #include "autotune/measure/test_kernels.h"
 #include "autotune/net/curve_keys.h"
@@ -44,6 +47,46 @@ std::vector<std::vector<Opt>> Candidates(int n, int base = 0) {
   for (int i = 0; i < n; ++i) c.push_back({Opt{OptOps::UPCAST, 0, base + i + 1}});
   return c;
 }
+
+// A worker speaking through a raw DEALER, to script a reconnect of the same process.
+class RawWorker {
+ public:
+  RawWorker(net::ZmqContext& ctx, const std::string& endpoint, const std::string& id) {
+    auto s = net::ZmqSocket::Create(ctx, net::SocketType::kDealer);
+    EXPECT_TRUE(s.ok()) << s.status();
+    sock_ = *std::move(s);
+    EXPECT_TRUE(sock_.SetRoutingId(id).ok());
+    EXPECT_TRUE(net::ConfigureClient(sock_, endpoint, net::SecurityOptions::FilePermissions()).ok());
+  }
+  void Send(const codec::FarmMessage& m) { EXPECT_TRUE(sock_.Send({codec::EncodeFarmMessage(m)}).ok()); }
+  void Hello(uint64_t incarnation, std::vector<uint64_t> holding = {}) {
+    Send(codec::Hello{.device = ClassA(), .worker_id = "raw", .capacity = 2, .incarnation = incarnation,
+                      .holding = std::move(holding)});
+    Send(codec::Ready{.credits = 2});
+  }
+  // The next message of type T sent to it (others skipped).
+  template <typename T>
+  std::optional<T> Next() {
+    const auto deadline = std::chrono::steady_clock::now() + kTestWaitLimit;
+    while (std::chrono::steady_clock::now() < deadline) {
+      absl::StatusOr<net::Frames> f = sock_.ReceiveFor(milliseconds(100));
+      if (!f.ok() || f->size() != 1) continue;
+      absl::StatusOr<codec::FarmMessage> m = codec::DecodeFarmMessage((*f)[0]);
+      if (m.ok())
+        if (auto* r = std::get_if<T>(&*m)) return std::move(*r);
+    }
+    return std::nullopt;
+  }
+  std::optional<codec::MeasureRequest> NextJob() { return Next<codec::MeasureRequest>(); }
+  void Answer(const codec::MeasureRequest& r) {
+    codec::MeasureResult res{.job_id = r.job_id, .search_id = r.search_id};
+    for (const std::vector<Opt>& c : r.candidates) res.batch.results.push_back(FakeCandidate(c));
+    Send(res);
+  }
+
+ private:
+  net::ZmqSocket sock_;
+};
 
 class BrokerTest : public ::testing::Test {
  protected:
@@ -120,6 +163,21 @@ class BrokerTest : public ::testing::Test {
     }
   }
   int64_t DeadWorkers() { return broker_->Status().dead_workers; }
+  // Beat for a RawWorker `raw` (routing id `id`), which heartbeats only when told: the clock
+  // moves `d` on, `raw` says Heartbeat, and the broker has heard it at the new time.
+  void BeatRaw(Clock::Duration d, RawWorker& raw, const std::string& id = "raw") {
+    clock_.Advance(d);
+    raw.Send(codec::Heartbeat{});
+    ASSERT_TRUE(WaitUntil([&] {
+      std::optional<WorkerStatus> w = FindWorker(broker_->Status(), id);
+      return w.has_value() && w->last_seen_s == 0;
+    })) << "the broker never heard " << id << " after the clock moved on";
+  }
+  // BeatRaw in steps of one heartbeat up to `target` (the last step up to two).
+  void AdvanceRawTo(Clock::TimePoint target, RawWorker& raw) {
+    while (target - clock_.Now() >= 2 * kHb) ASSERT_NO_FATAL_FAILURE(BeatRaw(kHb, raw));
+    ASSERT_NO_FATAL_FAILURE(BeatRaw(target - clock_.Now(), raw));
+  }
 
   // ** job deadlines: jobs whose budget is a couple of seconds of scripted time **
   static constexpr milliseconds kHb{100};
@@ -329,6 +387,62 @@ TEST_F(BrokerTest, ASilentWorkerIsDeadAfterExactlyDeadAfterHeartbeats) {
   EXPECT_EQ(s.completed, 6);
   ASSERT_EQ(s.workers.size(), 1u);
   EXPECT_EQ(s.workers[0].id, "b_good");
+}
+
+// Scripted time: the broker's own delay is not a worker's silence. Ten intervals pass at once
+// (as when the broker thread was starved or the process stopped): that is one tick of silence,
+// and the silent worker dies only at the 6th tick of its silence, as if the ticks had been
+// regular.
+TEST_F(BrokerTest, AStarvedBrokerDoesNotTakeItsOwnDelayForAWorkersSilence) {
+  const milliseconds hb(50);
+  StartBroker(hb);
+  TestWorker& slow = AddWorker({.id = "a_silent", .capacity = 1, .heartbeat = hb});
+  AddWorker({.id = "b_good", .capacity = 1, .heartbeat = hb, .dead_after = 1000});
+  ASSERT_TRUE(broker_->WaitForWorkers("", 2, kTestWaitLimit));
+  slow.Freeze();
+  ASSERT_NO_FATAL_FAILURE(Beat(10 * hb, "b_good"));
+  EXPECT_EQ(DeadWorkers(), 0) << "a starved broker declared a worker dead";
+  for (int beat = 2; beat <= 5; ++beat) {
+    ASSERT_NO_FATAL_FAILURE(Beat(hb, "b_good"));
+    EXPECT_EQ(DeadWorkers(), 0) << "declared dead at tick " << beat;
+  }
+  ASSERT_NO_FATAL_FAILURE(Beat(hb, "b_good"));
+  EXPECT_EQ(DeadWorkers(), 1) << "still alive after 6 silent ticks";
+}
+
+// A worker that reconnects (the same incarnation on a new connection) keeps the job it says it
+// holds, whose result is accepted on the new connection; the job it does not hold was lost on
+// the way and goes again. No worker is declared dead.
+TEST_F(BrokerTest, AReconnectingWorkerKeepsTheJobsItHolds) {
+  StartBroker(milliseconds(50));
+  auto first = std::make_unique<RawWorker>(ctx_, broker_->endpoint(), "raw");
+  first->Hello(77);
+  ASSERT_TRUE(broker_->WaitForWorkers("", 1, kTestWaitLimit));
+  std::vector<FarmJob> jobs;
+  std::vector<std::future<absl::StatusOr<JobResult>>> fs;
+  SubmitJobs(2, jobs, fs);
+  std::optional<codec::MeasureRequest> a = first->NextJob(), b = first->NextJob();
+  ASSERT_TRUE(a.has_value() && b.has_value());
+  first.reset();  // the old connection is gone with b unread, say
+  RawWorker again(ctx_, broker_->endpoint(), "raw");
+  again.Hello(77, {a->job_id});
+  std::optional<codec::MeasureRequest> b2 = again.NextJob();
+  ASSERT_TRUE(b2.has_value()) << "the job it did not hold was not sent again";
+  EXPECT_EQ(b2->candidates, b->candidates);
+  again.Answer(*a);
+  again.Answer(*b2);
+  for (int j = 0; j < 2; ++j) {
+    ASSERT_EQ(fs[j].wait_for(kTestWaitLimit), std::future_status::ready);
+    absl::StatusOr<JobResult> r = fs[j].get();
+    ASSERT_TRUE(r.ok()) << r.status();
+    ExpectFake(jobs[j], *r);
+  }
+  FarmStatus s = broker_->Status();
+  EXPECT_EQ(s.reconnects, 1);
+  EXPECT_EQ(s.requeued, 1);
+  EXPECT_EQ(s.results, 2);
+  EXPECT_EQ(s.dropped_results, 0);
+  EXPECT_EQ(s.dead_workers, 0);
 }
 
 TEST_F(BrokerTest, RequeuesJobsOfAKilledWorkerAndOfARestartedOne) {
@@ -584,6 +698,62 @@ TEST_F(BrokerTest, AWorkerThatMissesDeadlinesAgainIsEvicted) {
   EXPECT_EQ(s.evicted_hellos, 1);
   EXPECT_EQ(s.workers.size(), 1u);
   EXPECT_EQ(s.results, 2);
+}
+
+// A reconnect keeps the jobs the worker holds on their deadlines of before: reconnecting (or
+// pretending to) buys a worker no time.
+TEST_F(BrokerTest, AReconnectKeepsTheDeadlinesOfTheJobsItHolds) {
+  StartDeadlineBroker(/*evict_after_misses=*/3);
+  auto first = std::make_unique<RawWorker>(ctx_, broker_->endpoint(), "raw");
+  first->Hello(77);
+  ASSERT_TRUE(broker_->WaitForWorkers("", 1, kTestWaitLimit));
+  const Clock::TimePoint sent = clock_.Now();
+  FarmJob a = SmallJob(1);
+  auto fa = broker_->Submit(a);
+  std::optional<codec::MeasureRequest> job = first->NextJob();
+  ASSERT_TRUE(job.has_value());
+  const Clock::TimePoint due = sent + kSlack + Budget(a, 2);
+  ASSERT_NO_FATAL_FAILURE(AdvanceRawTo(due - kHb, *first));
+  first.reset();
+  RawWorker again(ctx_, broker_->endpoint(), "raw");
+  again.Hello(77, {job->job_id});
+  ASSERT_TRUE(WaitUntil([&] { return broker_->Status().reconnects == 1; })) << "the reconnect was not taken as one";
+  EXPECT_EQ(broker_->Status().deadline_misses, 0);
+  EXPECT_EQ(broker_->Status().requeued, 0);
+  ASSERT_NO_FATAL_FAILURE(BeatRaw(2 * kHb, again));
+  FarmStatus s = broker_->Status();
+  EXPECT_EQ(s.deadline_misses, 1) << "the reconnect reset the deadline of the job it holds";
+  EXPECT_EQ(s.requeued, 1);
+  EXPECT_EQ(s.dead_workers, 0);
+}
+
+// An evicted worker stays evicted when it comes back as a reconnect of the same process (its
+// incarnation and the jobs it held): refused with Bye, nothing kept.
+TEST_F(BrokerTest, AnEvictedWorkerIsRefusedAlsoAsAReconnect) {
+  StartDeadlineBroker(/*evict_after_misses=*/1);
+  auto first = std::make_unique<RawWorker>(ctx_, broker_->endpoint(), "raw");
+  first->Hello(77);
+  ASSERT_TRUE(broker_->WaitForWorkers("", 1, kTestWaitLimit));
+  const Clock::TimePoint sent = clock_.Now();
+  FarmJob a = SmallJob(1);
+  auto fa = broker_->Submit(a);
+  std::optional<codec::MeasureRequest> job = first->NextJob();
+  ASSERT_TRUE(job.has_value());
+  ASSERT_NO_FATAL_FAILURE(AdvanceRawTo(sent + kSlack + Budget(a, 2) - kHb, *first));
+  clock_.Advance(2 * kHb);
+  std::optional<codec::Bye> bye = first->Next<codec::Bye>();
+  ASSERT_TRUE(bye.has_value()) << "never evicted";
+  EXPECT_TRUE(bye->reason.starts_with("evicted: held 1 jobs past their deadline")) << bye->reason;
+  first.reset();
+  RawWorker again(ctx_, broker_->endpoint(), "raw");
+  again.Hello(77, {job->job_id});
+  std::optional<codec::Bye> refused = again.Next<codec::Bye>();
+  ASSERT_TRUE(refused.has_value()) << "the evicted worker's reconnect got no Bye";
+  EXPECT_EQ(refused->reason, bye->reason);
+  FarmStatus s = broker_->Status();
+  EXPECT_EQ(s.evicted_hellos, 1);
+  EXPECT_EQ(s.reconnects, 0);
+  EXPECT_TRUE(s.workers.empty());
 }
 
 // One hostile worker cannot get an honest candidate quarantined: a job that missed its

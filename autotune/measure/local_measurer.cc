@@ -26,16 +26,23 @@
 namespace tg::autotune {
 namespace {
 
-// fn(0..n-1) on up to `threads` threads (the calling one included); each index exactly once.
-void ParallelFor(size_t n, int threads, const std::function<void(size_t)>& fn) {
+// fn(0..n-1) on up to `threads` threads, each index exactly once. Without `setup` the calling
+// thread is one of them; with it, only helper threads that ran `setup` first do the work.
+void ParallelFor(size_t n, int threads, const std::function<void(size_t)>& fn,
+                 const std::function<void()>& setup = nullptr) {
+  if (n == 0) return;
   std::atomic<size_t> next{0};
   auto work = [&] {
     for (size_t i = next.fetch_add(1); i < n; i = next.fetch_add(1)) fn(i);
   };
-  size_t helpers = std::min<size_t>(n, static_cast<size_t>(std::max(1, threads))) - (n > 0 ? 1 : 0);
+  const size_t width = std::min<size_t>(n, static_cast<size_t>(std::max(1, threads)));
   std::vector<std::thread> pool;
-  for (size_t t = 0; t < helpers; ++t) pool.emplace_back(work);
-  work();
+  for (size_t t = setup ? 0 : 1; t < width; ++t)
+    pool.emplace_back([&] {
+      if (setup) setup();
+      work();
+    });
+  if (!setup) work();
   for (std::thread& t : pool) t.join();
 }
 
@@ -630,7 +637,7 @@ absl::StatusOr<MeasureBatch> LocalMeasurer::Measure(const KernelTask& task,
     prep[i].pending = true;
     r.uops = static_cast<int64_t>(prep[i].spec.uops.size());
     r.program_hash = StableHasher().AddBytes(prep[i].spec.src).Finish();
-  });
+  }, options_.prepare_thread_setup);
 
   // ** dedup and the cheap rejections, in candidate order (deterministic) **
   absl::flat_hash_map<uint64_t, int> first_of;
@@ -699,7 +706,7 @@ absl::StatusOr<MeasureBatch> LocalMeasurer::Measure(const KernelTask& task,
     } else {
       prep[i].prog = *std::move(prog);
     }
-  });
+  }, options_.prepare_thread_setup);
   batch.prepare_wall_s = clock_.SecondsSince(t0);
   RETURN_IF_ERROR(lock_error.Take());
 

@@ -81,6 +81,11 @@ struct LocalMeasurerOptions {
   // worker's child reports it to its pool, whose run deadline then bounds each run (by its
   // limit) instead of the whole batch.
   std::function<void(double limit_s)> before_run;
+  // Runs first on every thread that lowers and compiles candidates (phase 1); when set, that
+  // work runs on such threads only and never on the calling thread, which times them (phase
+  // 2). A worker's child lowers these threads' priority here (workers/thread_priority.h), so
+  // compiling yields to its daemon while timing keeps the daemon's priority.
+  std::function<void()> prepare_thread_setup;
   // Where elapsed times come from (a stopped run's time, the cost figures); null: the machine's
   // steady clock. Tests of the timing policy pass a FakeClock with a ScriptedDevice.
   Clock* clock = nullptr;

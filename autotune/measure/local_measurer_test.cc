@@ -133,6 +133,63 @@ TEST(LocalMeasurerTest, ParallelPreparationMatchesSerial) {
   }
 }
 
+// Counts the clock readings of threads that ran prepare_thread_setup and of the others: the
+// measurer reads the clock around each lowering and each compile, and around the device phase.
+class ThreadRecordingClock : public Clock {
+ public:
+  static thread_local bool prepared;
+  TimePoint Now() override {
+    (prepared ? on_prepared_ : on_others_).fetch_add(1);
+    return Clock::Real().Now();
+  }
+  void SleepFor(Duration d) override { Clock::Real().SleepFor(d); }
+  int64_t on_prepared() const { return on_prepared_.load(); }
+  int64_t on_others() const { return on_others_.load(); }
+
+ private:
+  std::atomic<int64_t> on_prepared_{0}, on_others_{0};
+};
+thread_local bool ThreadRecordingClock::prepared = false;
+
+// With prepare_thread_setup, every candidate is lowered and compiled on a thread that ran it
+// (a worker's child lowers their priority there) and timed on the calling thread, which never
+// runs it: the same programs as without it.
+TEST(LocalMeasurerTest, PreparationRunsOnSetUpThreadsAndTimingOnTheCaller) {
+  absl::StatusOr<Device*> dev = GetDevice("CPU");
+  ASSERT_TRUE(dev.ok());
+  std::vector<std::vector<Opt>> cands = {{}, {Opt{OptOps::UPCAST, 0, int64_t{4}}}, {Opt{OptOps::UNROLL, 0, int64_t{4}}}};
+  KernelTask task = Task(MatmulKernel(32));
+  ThreadRecordingClock clock;
+  std::atomic<int> setups{0};
+  std::atomic<bool> timed_on_a_prepared_thread{false};
+  for (int threads : {1, 3}) {
+    LocalMeasurer plain(*dev, {.compile_threads = threads});
+    LocalMeasurer split(*dev, {.compile_threads = threads,
+                               .acquire_device = [&] { timed_on_a_prepared_thread = ThreadRecordingClock::prepared; },
+                               .prepare_thread_setup =
+                                   [&] {
+                                     ThreadRecordingClock::prepared = true;
+                                     ++setups;
+                                   },
+                               .clock = &clock});
+    MeasureOptions o;
+    o.runs = 1;
+    absl::StatusOr<MeasureBatch> a = plain.Measure(task, cands, o);
+    const int64_t prepared_before = clock.on_prepared();
+    absl::StatusOr<MeasureBatch> b = split.Measure(task, cands, o);
+    ASSERT_TRUE(a.ok() && b.ok());
+    for (size_t i = 0; i < cands.size(); ++i) {
+      EXPECT_EQ(b->results[i].outcome, Outcome::kOk) << Describe(b->results[i]);
+      EXPECT_EQ(a->results[i].program_hash, b->results[i].program_hash) << i;
+    }
+    // Each candidate's lowering and compile are timed where they ran: on set-up threads.
+    EXPECT_GE(clock.on_prepared() - prepared_before, static_cast<int64_t>(4 * cands.size())) << threads;
+    EXPECT_FALSE(timed_on_a_prepared_thread) << threads;
+    EXPECT_FALSE(ThreadRecordingClock::prepared) << "the calling thread ran the setup";
+  }
+  EXPECT_GE(setups.load(), 2 * 2);  // both phases, both widths: a thread each at least
+}
+
 // With the machine's device lock, nothing runs while another process (here: a thread with
 // its own hold) compiles, and the measurer's own compiles share the device with it.
 TEST(LocalMeasurerTest, RunsWaitForTheDeviceLock) {

@@ -115,6 +115,8 @@ struct Hello {
   workerId @3 :Text;
   capacity @4 :UInt32;           # jobs it can hold at once
   host @5 :Text;                 # its host name, for the provenance of what it measures
+  incarnation @6 :UInt64;        # random per worker process; 0: not given (treated as a restart)
+  holding @7 :List(UInt64);      # on a reconnect: the job ids it still holds (results follow)
 }
 
 # Worker -> coordinator: it can take `credits` more jobs.

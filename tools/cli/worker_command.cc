@@ -82,6 +82,12 @@ int WorkerCommand(std::span<const std::string_view> args) {
                "runs as a process (CPU_CC); a kernel can then do whatever this user can");
   app.add_flag("--exit-on-bye", o.exit_on_bye, "exit when the coordinator says bye");
   app.add_option("--heartbeat-ms", heartbeat_ms, "heartbeat interval")->check(IntAtLeast(1));
+  app.add_option("--prepare-nice", o.prepare_nice,
+                 "how much nicer the children lower and compile (on SCHED_BATCH threads) than they\n"
+                 "time kernels: compiling yields to this daemon and to timed runs; higher values\n"
+                 "also yield more to other work of the same session")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 19));
   app.add_flag("--exit-with-parent", exit_with_parent,
                "SIGTERM when the process that started this one dies (the local workers of tg tune)");
   app.add_option("--device-lock", device_lock,
