@@ -428,6 +428,8 @@ struct Broker::State {
     };
     const bool has_task = w.tasks.contains(sub.task_digest);
     if (!has_task) req.task = *sub.job.task;
+    // Before the send: the worker may answer (and a test's clock move on) before we go on.
+    const Clock::TimePoint sent_at = clock->Now();
     absl::Status s = router.Send({w.id, codec::EncodeFarmMessage(req)}, net::SendMode::kDontWait);
     if (!s.ok()) return false;
     if (!has_task) {
@@ -441,7 +443,7 @@ struct Broker::State {
     const int64_t capacity = std::max<int64_t>(w.hello.capacity, 1);
     const Clock::Duration budget = JobTimeBudget(sub.job.options, part->count,
                                                  static_cast<int>(std::min<int64_t>(capacity, INT_MAX)), opt.worker_limits);
-    Clock::TimePoint deadline = Later(clock->Now(), opt.job_slack + budget);
+    Clock::TimePoint deadline = Later(sent_at, opt.job_slack + budget);
     for (auto& [id, f] : w.in_flight) {
       deadline = Later(deadline, f.budget);
       if (f.extensions_left > 0) {
