@@ -86,11 +86,19 @@ struct Worker {
   // is never taken for a worker's silence.
   bool heard = true;  // a message since the last tick
   int silent_ticks = 0;
+  // Ticks since a send found no connection to it (-1: none did). Its Hello of the same
+  // incarnation (a reconnect) may be on its way: it is dead only at kUnroutableGraceTicks.
+  int unroutable_ticks = -1;
   int64_t jobs = 0, errors = 0, lost = 0;
 };
 
 // Tasks a worker keeps at least (protocol): forget ours before it forgets its own.
 constexpr size_t kTasksPerWorker = 64;
+// Heartbeat ticks a worker that a send found unroutable has to come back on a new connection
+// before it is dead. A worker gives up a connection only to dial again at once, and our ticks
+// are our own (a stalled broker's first tick comes right after it resumes), so its Hello comes
+// well within; a worker that is gone is still found sooner than by its silence (dead_after).
+constexpr int kUnroutableGraceTicks = 2;
 // FarmStatus::evicted keeps the latest this many.
 constexpr size_t kEvictedListed = 64;
 
@@ -351,6 +359,7 @@ struct Broker::State {
     w.hello = std::move(h);
     w.last_seen = clock->Now();
     w.heard = true;
+    w.unroutable_ticks = -1;
   }
 
   void OnResult(Worker& w, codec::MeasureResult r) {
@@ -469,7 +478,6 @@ struct Broker::State {
   void Dispatch() {
     int free = 0;
     for (auto& [id, w] : workers) free += w.credits;
-    std::vector<std::string> gone;
     for (auto it = queue.begin(); it != queue.end() && free > 0;) {
       const std::shared_ptr<Part>& part = *it;
       if (part->sub->finished) {
@@ -499,33 +507,41 @@ struct Broker::State {
         continue;
       }
       if (!Send(*best, part)) {
-        // Unroutable: the worker disconnected. Not the job's fault.
+        // Unroutable: its connection is gone. The job stays queued (not its fault); the worker
+        // keeps what it holds for kUnroutableGraceTicks, its reconnect may be on the way (as
+        // after a stall of ours: the old connection closed, the new one's Hello not read yet).
         free -= best->credits;
-        gone.push_back(best->id);
         best->credits = 0;
+        if (best->unroutable_ticks < 0) best->unroutable_ticks = 0;
         ++it;
         continue;
       }
       --free;
       it = queue.erase(it);
     }
-    for (const std::string& id : gone) {
-      ++counters.dead_workers;
-      RemoveWorker(id, /*blame=*/false);
-    }
   }
 
   // One heartbeat tick: silence counted, the dead removed, a heartbeat to each of the others.
   void Heartbeats() {
-    std::vector<std::string> dead_ids;
+    std::vector<std::string> silent_ids, unroutable_ids;
     for (auto& [id, w] : workers) {
       w.silent_ticks = w.heard ? 1 : w.silent_ticks + 1;
       w.heard = false;
-      if (w.silent_ticks > opt.dead_after) dead_ids.push_back(id);
+      if (w.silent_ticks > opt.dead_after) {
+        silent_ids.push_back(id);
+      } else if (w.unroutable_ticks >= 0 && ++w.unroutable_ticks >= kUnroutableGraceTicks) {
+        unroutable_ids.push_back(id);
+      }
     }
-    for (const std::string& id : dead_ids) {
+    for (const std::string& id : silent_ids) {
       ++counters.dead_workers;
       RemoveWorker(id, /*blame=*/true);
+    }
+    // Disconnected and not back: its jobs go again, not held against it (it may have lost
+    // them to the network, not died of them).
+    for (const std::string& id : unroutable_ids) {
+      ++counters.dead_workers;
+      RemoveWorker(id, /*blame=*/false);
     }
     ++heartbeat_seq;
     for (auto& [id, w] : workers)
@@ -551,7 +567,8 @@ struct Broker::State {
                                        .errors = w.errors,
                                        .lost = w.lost,
                                        .deadline_misses = MissesOf(w),
-                                       .overdue = static_cast<int>(w.overdue.size())});
+                                       .overdue = static_cast<int>(w.overdue.size()),
+                                       .unroutable = w.unroutable_ticks >= 0});
       FarmStatus::ClassQueue& c = classes[w.device_class];
       c.device_class = w.device_class;
       ++c.workers;
@@ -654,9 +671,10 @@ std::string FormatFarmStatus(const FarmStatus& s) {
   for (const WorkerStatus& w : s.workers)
     absl::StrAppendFormat(&out,
                           "  %-24s host=%s class=%s slots=%d in_flight=%d credits=%d jobs=%d errors=%d lost=%d "
-                          "deadline_misses=%d overdue=%d seen=%.1fs ago | %s\n",
+                          "deadline_misses=%d overdue=%d seen=%.1fs ago%s | %s\n",
                           w.id, w.host.empty() ? "?" : w.host, w.device_class, w.capacity, w.in_flight, w.credits, w.jobs,
-                          w.errors, w.lost, w.deadline_misses, w.overdue, w.last_seen_s, w.device);
+                          w.errors, w.lost, w.deadline_misses, w.overdue, w.last_seen_s,
+                          w.unroutable ? " (connection lost: waiting for it to reconnect)" : "", w.device);
   absl::StrAppendFormat(&out, "device classes: %d\n", s.classes.size());
   for (const FarmStatus::ClassQueue& c : s.classes)
     absl::StrAppendFormat(&out, "  %s workers=%d slots=%d queued=%d in_flight=%d\n", c.device_class, c.workers,

@@ -11,10 +11,11 @@
 // - a task (the kernel AST and its buffers) is sent once per worker, later jobs carry only its
 //   digest; a worker that answers "unknown task" gets the job again with the task;
 // - heartbeats both ways; a worker silent for more than `dead_after` of the broker's own
-//   heartbeat ticks (or unroutable, or saying Hello as a new incarnation = restarted) is dead
-//   and its in-flight jobs are requeued to other workers; the same incarnation (and key)
-//   saying Hello again only reconnected: it keeps the jobs it says it holds, on their
-//   deadlines of before;
+//   heartbeat ticks (or unroutable for 2 of them, or saying Hello as a new incarnation =
+//   restarted) is dead and its in-flight jobs are requeued to other workers; the same
+//   incarnation (and key) saying Hello again only reconnected: it keeps the jobs it says it
+//   holds, on their deadlines of before. A send that finds no connection to a worker waits
+//   for such a reconnect rather than requeue its jobs at once;
 // - exactly-once: a result is accepted only for a job in flight on exactly that worker; any
 //   other (a duplicate, a late answer from a worker declared dead) is dropped and counted;
 // - a deadline per job on its worker (below): past it the job is requeued and the worker keeps
@@ -137,6 +138,7 @@ struct WorkerStatus {
   int64_t lost = 0;                   // jobs requeued because it died or restarted
   int64_t deadline_misses = 0;        // of its principal (key, else id): what eviction counts
   int overdue = 0;                    // jobs it holds past their deadline (requeued; its slots)
+  bool unroutable = false;            // a send found its connection gone; its reconnect is awaited
 };
 
 // A worker evicted for missing deadlines (BrokerOptions::evict_after_misses).

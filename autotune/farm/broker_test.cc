@@ -59,10 +59,10 @@ class RawWorker {
     EXPECT_TRUE(net::ConfigureClient(sock_, endpoint, net::SecurityOptions::FilePermissions()).ok());
   }
   void Send(const codec::FarmMessage& m) { EXPECT_TRUE(sock_.Send({codec::EncodeFarmMessage(m)}).ok()); }
-  void Hello(uint64_t incarnation, std::vector<uint64_t> holding = {}) {
-    Send(codec::Hello{.device = ClassA(), .worker_id = "raw", .capacity = 2, .incarnation = incarnation,
+  void Hello(uint64_t incarnation, std::vector<uint64_t> holding = {}, uint32_t capacity = 2) {
+    Send(codec::Hello{.device = ClassA(), .worker_id = "raw", .capacity = capacity, .incarnation = incarnation,
                       .holding = std::move(holding)});
-    Send(codec::Ready{.credits = 2});
+    Send(codec::Ready{.credits = capacity});
   }
   // The next message of type T sent to it (others skipped).
   template <typename T>
@@ -172,6 +172,35 @@ class BrokerTest : public ::testing::Test {
       std::optional<WorkerStatus> w = FindWorker(broker_->Status(), id);
       return w.has_value() && w->last_seen_s == 0;
     })) << "the broker never heard " << id << " after the clock moved on";
+  }
+  // After the connection of worker `id` closed: submits one-candidate jobs one at a time until
+  // a send to it finds no connection. The broker's socket learns of the close in its own time:
+  // the jobs sent before are lost on the way, and each such job is followed by a short pause
+  // for it (a poll, as WaitUntil's). Returns how many went out before, or -1 (a failure added).
+  // The worker must have the slots (capacity kManySlots).
+  static constexpr uint32_t kManySlots = 1000;
+  int SubmitUntilUnroutable(const std::string& id, std::vector<FarmJob>& jobs,
+                            std::vector<std::future<absl::StatusOr<JobResult>>>& fs) {
+    const auto give_up = std::chrono::steady_clock::now() + kTestWaitLimit;
+    for (int j = 0; j + 1 < static_cast<int>(kManySlots) && std::chrono::steady_clock::now() < give_up; ++j) {
+      const int64_t sent = broker_->Status().jobs_sent;
+      jobs.push_back(Job(1, 100 + 10 * j));
+      fs.push_back(broker_->Submit(jobs.back()));
+      bool unroutable = false;
+      if (!WaitUntil([&] {
+            FarmStatus s = broker_->Status();
+            std::optional<WorkerStatus> w = FindWorker(s, id);
+            unroutable = w.has_value() && w->unroutable;
+            return unroutable || s.jobs_sent > sent;
+          })) {
+        ADD_FAILURE() << "job " << j << " was neither sent to " << id << " nor found it unroutable";
+        return -1;
+      }
+      if (unroutable) return j;
+      std::this_thread::sleep_for(milliseconds(10));
+    }
+    ADD_FAILURE() << "no send found " << id << " unroutable after its connection closed";
+    return -1;
   }
   // BeatRaw in steps of one heartbeat up to `target` (the last step up to two).
   void AdvanceRawTo(Clock::TimePoint target, RawWorker& raw) {
@@ -443,6 +472,87 @@ TEST_F(BrokerTest, AReconnectingWorkerKeepsTheJobsItHolds) {
   EXPECT_EQ(s.results, 2);
   EXPECT_EQ(s.dropped_results, 0);
   EXPECT_EQ(s.dead_workers, 0);
+}
+
+// The old connection closed before the new one's Hello was read (as when the broker resumes
+// after a stall the worker gave up on): a send that finds no connection waits for the worker's
+// reconnect instead of declaring it dead. The job it holds stays with it and its answer on
+// the new connection is taken; only the jobs lost on the way go again.
+TEST_F(BrokerTest, ASendThatFindsNoConnectionWaitsForTheReconnect) {
+  StartBroker(milliseconds(50));
+  auto first = std::make_unique<RawWorker>(ctx_, broker_->endpoint(), "raw");
+  first->Hello(77, {}, kManySlots);
+  ASSERT_TRUE(broker_->WaitForWorkers("", 1, kTestWaitLimit));
+  std::vector<FarmJob> jobs;
+  std::vector<std::future<absl::StatusOr<JobResult>>> fs;
+  SubmitJobs(1, jobs, fs);
+  std::optional<codec::MeasureRequest> a = first->NextJob();
+  ASSERT_TRUE(a.has_value());
+  first.reset();
+  const int lost_on_the_way = SubmitUntilUnroutable("raw", jobs, fs);
+  ASSERT_GE(lost_on_the_way, 0);
+  FarmStatus s = broker_->Status();
+  EXPECT_EQ(s.dead_workers, 0) << "declared dead at the first send that found no connection";
+  EXPECT_EQ(s.requeued, 0);
+  ASSERT_TRUE(FindWorker(s, "raw").has_value());
+  EXPECT_NE(FormatFarmStatus(s).find("(connection lost: waiting for it to reconnect)"), std::string::npos);
+
+  RawWorker again(ctx_, broker_->endpoint(), "raw");
+  again.Hello(77, {a->job_id}, kManySlots);
+  again.Answer(*a);
+  // The rest: the one that found no connection and those lost on the way, sent again.
+  for (size_t j = 1; j < jobs.size(); ++j) {
+    std::optional<codec::MeasureRequest> r = again.NextJob();
+    ASSERT_TRUE(r.has_value()) << "only " << j - 1 << " of the other jobs came on the new connection";
+    again.Answer(*r);
+  }
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    ASSERT_EQ(fs[j].wait_for(kTestWaitLimit), std::future_status::ready) << "job " << j << " never finished";
+    absl::StatusOr<JobResult> r = fs[j].get();
+    ASSERT_TRUE(r.ok()) << r.status();
+    ExpectFake(jobs[j], *r);
+  }
+  s = broker_->Status();
+  EXPECT_EQ(s.reconnects, 1);
+  EXPECT_EQ(s.dead_workers, 0);
+  EXPECT_EQ(s.requeued, lost_on_the_way);
+  EXPECT_EQ(s.dropped_results, 0) << "the answer of the job it kept was dropped";
+  EXPECT_EQ(s.results, static_cast<int64_t>(jobs.size()));
+  ASSERT_TRUE(FindWorker(s, "raw").has_value());
+  EXPECT_FALSE(FindWorker(s, "raw")->unroutable);
+}
+
+// Scripted time: a worker whose connection a send found gone and that does not come back is
+// dead at the 2nd heartbeat tick after (sooner than by silence), and its job goes elsewhere.
+TEST_F(BrokerTest, AWorkerWhoseConnectionIsGoneIsDeadAtTheSecondTickAfter) {
+  const milliseconds hb(50);
+  StartBroker(hb);
+  auto first = std::make_unique<RawWorker>(ctx_, broker_->endpoint(), "raw");
+  first->Hello(77, {}, kManySlots);
+  ASSERT_TRUE(broker_->WaitForWorkers("", 1, kTestWaitLimit));
+  std::vector<FarmJob> jobs;
+  std::vector<std::future<absl::StatusOr<JobResult>>> fs;
+  SubmitJobs(1, jobs, fs);
+  ASSERT_TRUE(first->NextJob().has_value());
+  first.reset();
+  const int lost_on_the_way = SubmitUntilUnroutable("raw", jobs, fs);
+  ASSERT_GE(lost_on_the_way, 0);
+  AddWorker({.id = "b_good", .capacity = 1, .heartbeat = hb, .dead_after = 1000});
+  ASSERT_TRUE(broker_->WaitForWorkers("", 2, kTestWaitLimit));
+  ASSERT_NO_FATAL_FAILURE(Beat(hb, "b_good"));
+  EXPECT_EQ(DeadWorkers(), 0) << "dead at the first tick";
+  ASSERT_NO_FATAL_FAILURE(Beat(hb, "b_good"));
+  EXPECT_EQ(DeadWorkers(), 1) << "still alive at the second tick";
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    ASSERT_EQ(fs[j].wait_for(kTestWaitLimit), std::future_status::ready) << "job " << j << " never finished";
+    absl::StatusOr<JobResult> r = fs[j].get();
+    ASSERT_TRUE(r.ok()) << r.status();
+    ExpectFake(jobs[j], *r);
+  }
+  FarmStatus s = broker_->Status();
+  EXPECT_EQ(s.requeued, 1 + lost_on_the_way);
+  ASSERT_EQ(s.workers.size(), 1u);
+  EXPECT_EQ(s.workers[0].id, "b_good");
 }
 
 TEST_F(BrokerTest, RequeuesJobsOfAKilledWorkerAndOfARestartedOne) {
