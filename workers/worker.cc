@@ -1,11 +1,12 @@
 // File: workers/worker.cc
 // The worker daemon on two threads of its own. The socket thread (Run's) owns the DEALER:
-// it sends heartbeats, counts the coordinator's silence and passes messages on undecoded; it
-// does nothing that can take long, so no job can delay a heartbeat. The job thread owns the
-// job state: it decodes requests, keeps the task cache, submits child jobs, handles their
-// outcomes (isolation re-runs included) and encodes results, which it hands to the socket
-// thread through a queue and an eventfd polled next to the socket. The ChildPool's supervisor
-// (and, in simulate mode, the device thread) hand finished work to the job thread.
+// it sends heartbeats, counts the coordinator's silence and passes messages on undecoded
+// (reading only a job's ids: a job is held from its arrival); it does nothing that can take
+// long, so no job can delay a heartbeat. The job thread owns the job state: it decodes
+// requests, keeps the task cache, submits child jobs, handles their outcomes (isolation
+// re-runs included) and encodes results, which it hands to the socket thread through a queue
+// and an eventfd polled next to the socket. The ChildPool's supervisor (and, in simulate mode,
+// the device thread) hand finished work to the job thread.
 #include "workers/worker.h"
 
 #include <pthread.h>
@@ -185,7 +186,8 @@ struct Worker::Impl {
   std::deque<std::string> inbox;  // the coordinator's messages, undecoded
   std::deque<Completion> done;    // finished child jobs and simulated ones
   std::deque<Outgoing> outbox;    // encoded results for the socket thread
-  absl::flat_hash_set<uint64_t> held;  // coordinator job ids received and not yet answered
+  // Coordinator job ids received (by the socket thread) and not yet answered (by the job thread).
+  absl::flat_hash_set<uint64_t> held;
   bool jobs_stop = false;
   std::atomic<uint32_t> in_flight{0};  // jobs held (for heartbeats)
   std::thread job_thread;
@@ -520,11 +522,14 @@ struct Worker::Impl {
 
   // One message from the coordinator, on the job thread.
   void HandleMessage(const std::string& bytes) {
+    // A job is in `held` already (Receive): every path below answers it.
+    const std::optional<codec::JobIds> ids = codec::PeekJobIds(bytes);
+    if (ids.has_value() && o.before_job) o.before_job(ids->job_id);
     absl::StatusOr<codec::FarmMessage> m = codec::DecodeFarmMessage(bytes);
     if (!m.ok()) {
       Stat([](WorkerStats& s) { ++s.bad_messages; });
       // A job we refuse (its task carries source text, ...): answered, so nobody waits for it.
-      if (std::optional<codec::JobIds> ids = codec::PeekJobIds(bytes)) {
+      if (ids.has_value()) {
         Log(absl::StrCat("refused job ", ids->job_id, ": ", m.status().message()));
         SendResult({.job_id = ids->job_id, .search_id = ids->search_id, .status = m.status()});
         return;
@@ -533,11 +538,6 @@ struct Worker::Impl {
       return;
     }
     if (auto* req = std::get_if<codec::MeasureRequest>(&*m)) {
-      {
-        std::lock_guard<std::mutex> l(mu);
-        held.insert(req->job_id);
-      }
-      if (o.before_job) o.before_job(req->job_id);
       HandleJob(std::move(*req));
     } else if (std::holds_alternative<codec::Heartbeat>(*m)) {
       // liveness only: the socket thread counted it
@@ -609,6 +609,8 @@ struct Worker::Impl {
   }
 
   // Every message counts as word from the coordinator; what it says is the job thread's business.
+  // Only a job's ids are read here (PeekJobIds: the message's root, not its task): a job is held
+  // from the moment it arrives, so a reconnect while it waits for the job thread names it too.
   void Receive(net::Frames frames) {
     Stat([](WorkerStats& s) { ++s.messages_received; });
     heard = true;
@@ -618,8 +620,10 @@ struct Worker::Impl {
       Log(absl::StrCat("ignored a message of ", frames.size(), " frames"));
       return;
     }
+    const std::optional<codec::JobIds> ids = codec::PeekJobIds(frames[0]);
     {
       std::lock_guard<std::mutex> l(mu);
+      if (ids.has_value()) held.insert(ids->job_id);
       inbox.push_back(std::move(frames[0]));
     }
     job_cv.notify_one();
