@@ -23,6 +23,7 @@
 #include <deque>
 #include <list>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <thread>
 #include <utility>
@@ -177,7 +178,8 @@ struct Worker::Impl {
   UniqueFd wake_fd;  // wakes the socket thread: results to send, Stop, a Bye to exit on
   std::atomic<bool> stop{false};
   std::atomic<int> stop_signal{0};
-  std::atomic<bool> bye_exit{false};  // the job thread read a Bye and exit_on_bye is set
+  // The job thread read a Bye that ends Run: with exit_on_bye, or one that refuses us.
+  std::atomic<bool> bye_exit{false};
   bool ran = false;
 
   // ** Between the socket thread and the job thread (and the pool's and simulator's threads) **
@@ -188,6 +190,7 @@ struct Worker::Impl {
   std::deque<Outgoing> outbox;    // encoded results for the socket thread
   // Coordinator job ids received (by the socket thread) and not yet answered (by the job thread).
   absl::flat_hash_set<uint64_t> held;
+  std::optional<std::string> refused_reason;  // of a Bye that refused us: Run's error
   bool jobs_stop = false;
   std::atomic<uint32_t> in_flight{0};  // jobs held (for heartbeats)
   std::thread job_thread;
@@ -542,8 +545,13 @@ struct Worker::Impl {
     } else if (std::holds_alternative<codec::Heartbeat>(*m)) {
       // liveness only: the socket thread counted it
     } else if (auto* bye = std::get_if<codec::Bye>(&*m)) {
-      Log(absl::StrCat("the coordinator said bye: ", bye->reason));
-      if (o.exit_on_bye) {
+      Log(absl::StrCat("the coordinator said bye", bye->refused ? " and refuses this worker: " : ": ", bye->reason));
+      // A refusal ends Run whatever exit_on_bye says: every Hello again would be refused too.
+      if (bye->refused || o.exit_on_bye) {
+        if (bye->refused) {
+          std::lock_guard<std::mutex> l(mu);
+          refused_reason = bye->reason;
+        }
         bye_exit.store(true);
         Wake();
       }
@@ -703,6 +711,11 @@ struct Worker::Impl {
     StopJobThread();
     if (pool) pool->Shutdown();
     StopSimThread();
+    if (served.ok() && bye_exit.load()) {
+      std::lock_guard<std::mutex> l(mu);
+      if (refused_reason.has_value())
+        return absl::PermissionDeniedError(absl::StrCat("the coordinator refuses this worker: ", *refused_reason));
+    }
     return served;
   }
 };

@@ -6,10 +6,12 @@
 // Hello{device class, build id, capacity, incarnation, jobs held} + Ready{capacity} on
 // connect; Heartbeat every interval both ways; a coordinator silent for more than `dead_after`
 // of the worker's own heartbeat ticks is presumed dead: the worker reconnects (a fresh socket)
-// and says Hello again, naming the jobs it still holds (the coordinator keeps them with it). Jobs carry their task the first
-// time; later only its digest (a job whose task the worker lacks gets FailedPrecondition
-// "unknown task <digest hex>"). Bye on Stop(); a Bye from the coordinator ends Run() only
-// with exit_on_bye.
+// and says Hello again, naming the jobs it still holds (the coordinator keeps them with it).
+// Jobs carry their task the first time; later only its digest (a job whose task the worker
+// lacks gets FailedPrecondition "unknown task <digest hex>"). Bye on Stop(); a Bye from the
+// coordinator ends Run() with exit_on_bye, and always when it says `refused` (the coordinator
+// evicted this worker, or speaks another protocol version: a Hello again would only be refused
+// again), then with PermissionDenied naming the coordinator's reason.
 //
 // Timing modes:
 //   kReal        each job runs in a ChildPool child (worker_child.h): several jobs lower and
@@ -83,7 +85,7 @@ struct WorkerOptions {
   // The clock of heartbeats and of the coordinator's silence; null: the machine's. (Jobs'
   // deadlines run on the machine's clock in the child pool.)
   Clock* clock = nullptr;
-  bool exit_on_bye = false;   // Run() returns when the coordinator says Bye
+  bool exit_on_bye = false;   // Run() returns when the coordinator says Bye (a refusing Bye: always)
   size_t task_cache = 64;     // tasks kept by digest (at least 64)
   // The children lower and compile on SCHED_BATCH threads (a compile waking preempts nobody)
   // this much nicer than the thread that times kernels, which keeps the daemon's priority
@@ -135,9 +137,10 @@ class Worker {
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
 
-  // Connects and serves until Stop() (sends Bye, returns OK) or, with exit_on_bye, the
-  // coordinator's Bye (returns OK). Errors: the endpoint or security options are unusable.
-  // Call once.
+  // Connects and serves until Stop() (sends Bye, returns OK), with exit_on_bye the
+  // coordinator's Bye (returns OK), or a Bye that refuses this worker (returns
+  // PermissionDenied "the coordinator refuses this worker: <its reason>"). Other errors: the
+  // endpoint or security options are unusable. Call once.
   absl::Status Run();
 
   // Makes Run() say Bye and return. Thread-safe and async-signal-safe (an atomic store and a

@@ -835,6 +835,28 @@ TEST(WorkerTest, ExitOnByeEndsRunWithoutAByeBack) {
   EXPECT_FALSE(bye.has_value());
 }
 
+// A coordinator's Bye that refuses the worker (it evicted it) ends Run even without
+// exit_on_bye, with the coordinator's reason and no Bye back; a plain Bye (a coordinator
+// shutting down, which may come back) does not.
+TEST(WorkerTest, ARefusingByeEndsRunWithTheCoordinatorsReason) {
+  TestCoordinator c;
+  RunningWorker w(SimOptions(c, "w-evicted", 0));
+  ASSERT_TRUE(w.ok());
+  Greet(c);
+  c.Send("w-evicted", codec::Bye{.reason = "coordinator shutting down"});
+  c.Send("w-evicted", Job(3, Matmul16(), {{}}));
+  std::optional<codec::MeasureResult> r = c.Expect<codec::MeasureResult>();
+  ASSERT_TRUE(r.has_value()) << "a plain Bye ended the worker";
+  EXPECT_EQ(r->job_id, 3u);
+  const std::string reason = "evicted: held 3 jobs past their deadline; this coordinator takes no more work from this key";
+  c.Send("w-evicted", codec::Bye{.reason = reason, .refused = true});
+  absl::Status s = w.WaitExit();
+  EXPECT_EQ(s.code(), absl::StatusCode::kPermissionDenied) << s;
+  EXPECT_EQ(s.message(), "the coordinator refuses this worker: " + reason);
+  EXPECT_EQ(w->stats().connects, 1);
+  EXPECT_FALSE(c.Expect<codec::Bye>(milliseconds(300)).has_value()) << "a Bye back to a coordinator that refused us";
+}
+
 TEST(WorkerTest, GarbageAndUnexpectedMessagesAreIgnored) {
   TestCoordinator c;
   RunningWorker w(SimOptions(c, "w-garbage", 0));

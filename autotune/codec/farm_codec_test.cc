@@ -208,7 +208,7 @@ TEST(FarmCodecTest, EveryMessageKindRoundTrips) {
       by_digest,
       res,
       failed,
-      Bye{.reason = std::string("shutting\0down", 13)}};
+      Bye{.reason = std::string("shutting\0down", 13), .refused = true}};
   std::vector<std::string_view> kinds = {"hello", "ready", "heartbeat", "job", "job", "result", "result", "bye"};
   for (size_t i = 0; i < msgs.size(); ++i) {
     std::string bytes = EncodeFarmMessage(msgs[i]);
@@ -239,8 +239,10 @@ TEST(FarmCodecTest, EveryMessageKindRoundTrips) {
   ExpectSameBatch(r.batch, res.batch);
   auto f = std::get<MeasureResult>(*DecodeFarmMessage(EncodeFarmMessage(failed)));
   EXPECT_EQ(f.status, failed.status);
-  EXPECT_EQ(std::get<Bye>(*DecodeFarmMessage(EncodeFarmMessage(msgs.back()))).reason,
-            std::string("shutting\0down", 13));
+  auto bye = std::get<Bye>(*DecodeFarmMessage(EncodeFarmMessage(msgs.back())));
+  EXPECT_EQ(bye.reason, std::string("shutting\0down", 13));
+  EXPECT_TRUE(bye.refused);
+  EXPECT_FALSE(std::get<Bye>(*DecodeFarmMessage(EncodeFarmMessage(Bye{.reason = "x"}))).refused);
 }
 
 // ** hostile **

@@ -76,6 +76,10 @@ struct Heartbeat {
 
 struct Bye {
   std::string reason;
+  // Coordinator -> worker: it takes no more work from this worker, whatever it says next (the
+  // worker was evicted, or speaks another protocol version): a worker stops rather than come
+  // back. False: it may say Hello again (the coordinator is shutting down, say).
+  bool refused = false;
 };
 
 using FarmMessage = std::variant<Hello, Ready, Heartbeat, MeasureRequest, MeasureResult, Bye>;

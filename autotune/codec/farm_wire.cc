@@ -378,7 +378,9 @@ void WriteMessage(const FarmMessage& m, proto::FarmMessage::Builder b) {
   } else if (const auto* res = std::get_if<MeasureResult>(&m)) {
     WriteResult(*res, b.initResult());
   } else {
-    b.initBye().setReason(Txt(std::get<Bye>(m).reason));
+    auto bye = b.initBye();
+    bye.setReason(Txt(std::get<Bye>(m).reason));
+    bye.setRefused(std::get<Bye>(m).refused);
   }
 }
 
@@ -412,7 +414,7 @@ absl::StatusOr<FarmMessage> ReadMessage(proto::FarmMessage::Reader r, const Deco
     }
     case W::BYE: {
       ASSIGN_OR_RETURN(std::string reason, ReadText(r.getBye().getReason(), limits, "bye reason"));
-      return FarmMessage(Bye{std::move(reason)});
+      return FarmMessage(Bye{.reason = std::move(reason), .refused = r.getBye().getRefused()});
     }
   }
   return Bad("farm message", absl::StrCat("unknown message kind ", static_cast<uint16_t>(r.which())));

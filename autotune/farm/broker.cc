@@ -270,7 +270,7 @@ struct Broker::State {
       if (counters.evicted.size() >= kEvictedListed) counters.evicted.erase(counters.evicted.begin());
       counters.evicted.push_back(
           EvictedWorker{.id = id, .host = w.hello.host, .key = w.key, .deadline_misses = misses[principal]});
-      SendTo(id, codec::Bye{.reason = reason});
+      SendTo(id, codec::Bye{.reason = reason, .refused = true});
       RemoveWorker(id, /*blame=*/false);
     }
   }
@@ -302,7 +302,8 @@ struct Broker::State {
       ++counters.rejected_hellos;
       SendTo(id, codec::Bye{.reason = absl::StrCat("protocol version ", h.protocol_version,
                                                    " not supported; the coordinator speaks ",
-                                                   codec::kProtocolVersion)});
+                                                   codec::kProtocolVersion),
+                            .refused = true});
       RemoveWorker(id, /*blame=*/false);
       return;
     }
@@ -310,7 +311,7 @@ struct Broker::State {
     if (evicted.contains(principal)) {
       // also a reconnect of a worker we evicted: its incarnation does not bring it back
       ++counters.evicted_hellos;
-      SendTo(id, codec::Bye{.reason = EvictionReason(principal)});
+      SendTo(id, codec::Bye{.reason = EvictionReason(principal), .refused = true});
       RemoveWorker(id, /*blame=*/false);
       return;
     }

@@ -56,8 +56,10 @@
 // User-Id), or its id where there is none. A principal at `evict_after_misses` is evicted for
 // the broker's life: each of its workers gets Bye (reason "evicted: ..."), its jobs are
 // requeued, and a Hello from it (a reconnect, a restart, another id under the same key) is
-// answered with Bye (evicted_hellos). Between misses it gets jobs only when no worker of its
-// class with fewer misses has a free slot. Without CURVE a new id starts clean: only keys
+// answered with Bye (evicted_hellos). These Byes, and the one to a Hello of another protocol
+// version, say `refused`: a `tg worker` then stops (exit 1, naming the reason) rather than say
+// Hello again. Between misses it gets jobs only when no worker of its class with fewer misses
+// has a free slot. Without CURVE a new id starts clean: only keys
 // make a penalty stick (so give each worker its own key, as README's farm section does).
 //
 // A second, optional REP socket (BrokerOptions::status_endpoint) answers any request with

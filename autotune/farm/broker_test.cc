@@ -612,6 +612,7 @@ TEST_F(BrokerTest, SaysByeToAWorkerOfAnotherProtocolVersion) {
   TestWorker& old = AddWorker({.id = "old", .protocol_version = 99});
   ASSERT_TRUE(WaitUntil([&] { return old.byes_received() > 0; })) << "no Bye for the old protocol";
   EXPECT_EQ(old.byes_received(), 1);
+  EXPECT_EQ(old.refused_byes(), 1) << "a worker of another protocol would only be refused again";
   FarmStatus s = broker_->Status();
   EXPECT_TRUE(s.workers.empty());
   EXPECT_EQ(s.rejected_hellos, 1);
@@ -638,6 +639,7 @@ TEST_F(BrokerTest, StatusSocketAndByeOnShutdown) {
   EXPECT_EQ(r.status().code(), absl::StatusCode::kCancelled);
   ASSERT_TRUE(WaitUntil([&] { return w.byes_received() > 0; })) << "no Bye on shutdown";
   EXPECT_EQ(w.byes_received(), 1);
+  EXPECT_EQ(w.refused_byes(), 0) << "a coordinator shutting down may be back: its Bye refuses nobody";
   auto late = broker_->Submit(Job(1));
   EXPECT_EQ(late.get().status().code(), absl::StatusCode::kCancelled);
 }
@@ -804,6 +806,7 @@ TEST_F(BrokerTest, AWorkerThatMissesDeadlinesAgainIsEvicted) {
   // A new connection under the same id is refused.
   silent.Restart();
   ASSERT_TRUE(WaitUntil([&] { return silent.byes_received() == 2; })) << "an evicted worker's Hello got no Bye";
+  EXPECT_EQ(silent.refused_byes(), 2);
   s = broker_->Status();
   EXPECT_EQ(s.evicted_hellos, 1);
   EXPECT_EQ(s.workers.size(), 1u);
@@ -854,12 +857,14 @@ TEST_F(BrokerTest, AnEvictedWorkerIsRefusedAlsoAsAReconnect) {
   std::optional<codec::Bye> bye = first->Next<codec::Bye>();
   ASSERT_TRUE(bye.has_value()) << "never evicted";
   EXPECT_TRUE(bye->reason.starts_with("evicted: held 1 jobs past their deadline")) << bye->reason;
+  EXPECT_TRUE(bye->refused);
   first.reset();
   RawWorker again(ctx_, broker_->endpoint(), "raw");
   again.Hello(77, {job->job_id});
   std::optional<codec::Bye> refused = again.Next<codec::Bye>();
   ASSERT_TRUE(refused.has_value()) << "the evicted worker's reconnect got no Bye";
   EXPECT_EQ(refused->reason, bye->reason);
+  EXPECT_TRUE(refused->refused);
   FarmStatus s = broker_->Status();
   EXPECT_EQ(s.evicted_hellos, 1);
   EXPECT_EQ(s.reconnects, 0);

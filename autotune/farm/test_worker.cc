@@ -150,7 +150,11 @@ void TestWorker::Run() {
             ++received_;
             pending.push_back(std::move(*req));
           }
-          if (std::holds_alternative<codec::Bye>(*m)) ++byes_, bye = true;
+          if (auto* b = std::get_if<codec::Bye>(&*m)) {
+            ++byes_;
+            if (b->refused) ++refused_byes_;
+            bye = true;
+          }
         }
       }
       f = sock.TryReceive();

@@ -76,6 +76,7 @@ class TestWorker {
   int64_t received() const { return received_.load(); }  // jobs received
   int64_t hellos() const { return hellos_.load(); }
   int64_t byes_received() const { return byes_.load(); }
+  int64_t refused_byes() const { return refused_byes_.load(); }  // Byes that said `refused`
   int64_t unknown_task_answers() const { return unknown_.load(); }
   const std::string& id() const { return o_.id; }
 
@@ -90,7 +91,7 @@ class TestWorker {
   std::atomic<bool> parked_{false};  // the thread saw frozen_ and sends nothing until thawed
   std::atomic<bool> forget_{false};
   std::atomic<bool> holding_{false};
-  std::atomic<int64_t> jobs_{0}, hellos_{0}, byes_{0}, unknown_{0}, received_{0};
+  std::atomic<int64_t> jobs_{0}, hellos_{0}, byes_{0}, refused_byes_{0}, unknown_{0}, received_{0};
   bool killed_ = false;
 };
 

@@ -132,6 +132,7 @@ struct Heartbeat {
 
 struct Bye {
   reason @0 :Text;
+  refused @1 :Bool;              # coordinator -> worker: no more work for it, do not come back
 }
 
 struct FarmMessage {

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Runs `tg worker` (tg binary in $1): usage errors, a worker that starts and exits on SIGTERM,
-# and one whose key a real coordinator (tg tune --bind tcp://... --key --allow) refuses.
+# one whose key a real coordinator (tg tune --bind tcp://... --key --allow) refuses, and one a
+# coordinator refuses for good (evicted; $2 is //workers:refusing_coordinator).
 set -u
 source tests/tg_test_lib.sh
 
 tg="$1"
+refusing_coordinator="$2"
 out="${TEST_TMPDIR:-$(mktemp -d)}/worker"
 rm -rf "$out"
 mkdir -p "$out"
@@ -67,6 +69,25 @@ wait "$pid"
 rc=$?
 [[ $rc -eq 0 ]] || { fail "simulated worker exited $rc after SIGTERM"; cat "$out/sim.err" >&2; }
 expect_in "$out/sim.err" "tg worker sh-worker: serving ipc://"
+rm -rf "$sock"
+
+# A coordinator's refusal (a Bye saying `refused`: it evicted this worker) ends the worker even
+# without --exit-on-bye: exit 1 naming the coordinator's reason, after one Hello (a worker that
+# kept reconnecting would only be refused again).
+sock="$(mktemp -d /tmp/tg-worker-sh-XXXXXX)"
+chmod 700 "$sock"
+reason="evicted: held 3 jobs past their deadline; this coordinator takes no more work from this worker id"
+"$refusing_coordinator" "ipc://$sock/coord" "$reason" >"$out/refuser.out" 2>"$out/refuser.err" &
+refuser=$!
+wait_for "the refusing coordinator never bound" grep -q "^bound ipc://" "$out/refuser.out"
+timeout 60 "$tg" worker --connect "ipc://$sock/coord" --simulate-device-ms 1 --children 1 --id evicted-worker \
+  >"$out/evicted.out" 2>"$out/evicted.err"
+rc=$?
+[[ $rc -eq 1 ]] || { fail "the evicted worker exited $rc, want 1"; cat "$out/evicted.err" >&2; }
+expect_in "$out/evicted.err" "tg worker: the coordinator refuses this worker: $reason"
+kill -TERM "$refuser"
+wait "$refuser" 2>/dev/null
+expect_count "$out/refuser.out" "^hello from evicted-worker$" 1
 rm -rf "$sock"
 
 # A worker whose key the coordinator's allowlist lacks says so, naming its key, once per

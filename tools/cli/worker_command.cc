@@ -80,7 +80,9 @@ int WorkerCommand(std::span<const std::string_view> args) {
   app.add_flag("--no-sandbox", no_sandbox,
                "run candidates unconfined: for a kernel without seccomp filters, or a compiler that\n"
                "runs as a process (CPU_CC); a kernel can then do whatever this user can");
-  app.add_flag("--exit-on-bye", o.exit_on_bye, "exit when the coordinator says bye");
+  app.add_flag("--exit-on-bye", o.exit_on_bye,
+               "exit (0) when the coordinator says bye; a coordinator that refuses this worker\n"
+               "(evicted, another protocol version) ends it anyway, with exit 1");
   app.add_option("--heartbeat-ms", heartbeat_ms, "heartbeat interval")->check(IntAtLeast(1));
   app.add_option("--prepare-nice", o.prepare_nice,
                  "how much nicer the children lower and compile (on SCHED_BATCH threads) than they\n"
