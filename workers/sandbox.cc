@@ -7,6 +7,7 @@
 #include <seccomp.h>
 #include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -154,6 +155,15 @@ absl::Status BuildRules(Filter& f, pid_t self) {
   RETURN_IF_ERROR(f.Add(kill, "prlimit64", {SCMP_A0(SCMP_CMP_NE, 0)}));
   RETURN_IF_ERROR(f.Add(kill, "migrate_pages", {SCMP_A0(SCMP_CMP_NE, 0)}));
   RETURN_IF_ERROR(f.Add(kill, "move_pages", {SCMP_A0(SCMP_CMP_NE, 0)}));
+  // Scheduling for the calling thread only, named as 0 (a child lowers its compile threads so:
+  // workers/thread_priority.h). Another process's, or every process of the user's
+  // (setpriority PRIO_USER), would let a kernel starve the worker daemon's heartbeats: refused,
+  // not killed, as a library asking for a priority it may not have is refused anyway.
+  const uint32_t not_permitted = SCMP_ACT_ERRNO(EPERM);
+  RETURN_IF_ERROR(f.Add(not_permitted, "setpriority", {SCMP_A0(SCMP_CMP_NE, PRIO_PROCESS)}));
+  RETURN_IF_ERROR(f.Add(not_permitted, "setpriority", {SCMP_A1(SCMP_CMP_NE, 0)}));
+  for (const char* name : {"sched_setscheduler", "sched_setparam", "sched_setattr"})
+    RETURN_IF_ERROR(f.Add(not_permitted, name, {SCMP_A0(SCMP_CMP_NE, 0)}));
   // Typing into a terminal the worker was started from. The kernel reads the command as 32
   // bits: the mask keeps high garbage from slipping past the compare.
   for (unsigned long cmd : {static_cast<unsigned long>(TIOCSTI), static_cast<unsigned long>(TIOCLINUX)})

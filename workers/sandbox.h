@@ -22,6 +22,11 @@
 //     file system (unlink, rename, mkdir, chmod, truncate, xattrs, ...). So a kernel can
 //     neither read the worker's keys (or /proc/<parent>/mem) nor leave files behind, such as a
 //     poisoned entry in a compile cache that other processes load.
+// Refused with EPERM: scheduling other than the calling thread's own, named as 0
+//   (setpriority other than PRIO_PROCESS 0, sched_setscheduler/setparam/setattr of a pid), so
+//   a kernel cannot renice or deschedule the worker daemon (its heartbeats) or the user's
+//   other processes. A child lowering its own compile threads (workers/thread_priority.h)
+//   does so as 0.
 // Everything else is allowed: memory and executable mappings (loading a compiled kernel),
 // threads, futexes, reading and writing the fds the process holds, clocks, signals to itself.
 // It is a list of what to forbid rather than of what to allow because the libraries that run

@@ -4,6 +4,7 @@
 #include "workers/sandbox.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/mman.h>
@@ -23,6 +24,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "workers/thread_priority.h"
 
 extern char** environ;
 
@@ -156,6 +158,28 @@ TEST_F(SandboxTest, OtherProcessesAreOutOfReach) {
         _exit(0);
       },
       KilledBySignal(SIGSYS), "sandbox: forbidden syscall prlimit64");
+}
+
+// A thread may lower its own priority (the child's compile threads do), nobody else's: the
+// daemon's heartbeats cannot be starved from inside.
+TEST_F(SandboxTest, SchedulingIsForTheCallingThreadOnly) {
+  EXPECT_EXIT(
+      {
+        Enter();
+        auto refused = [](int rc) { return rc == -1 && errno == EPERM; };
+        sched_param idle{};
+        bool ok = refused(setpriority(PRIO_PROCESS, getppid(), 19));
+        ok = ok && refused(setpriority(PRIO_USER, 0, 19));  // every process of this user
+        ok = ok && refused(setpriority(PRIO_PGRP, 0, 19));
+        ok = ok && refused(setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 19));
+        ok = ok && refused(sched_setscheduler(getppid(), SCHED_IDLE, &idle));
+        ok = ok && refused(sched_setparam(getppid(), &idle));
+        // its own, as 0: allowed (what LowerThisThreadPriority does)
+        ok = ok && LowerThisThreadPriority(1).ok();
+        ok = ok && sched_getscheduler(0) == SCHED_BATCH;
+        _exit(ok ? 0 : 1);
+      },
+      ExitedWithCode(0), "");
 }
 
 // The kernel code's own SIGSYS handler cannot keep the call from being refused: the syscall

@@ -23,7 +23,7 @@ absl::StatusOr<ThreadPriority> CurrentThreadPriority() {
   p.policy = sched_getscheduler(0);  // 0: the calling thread
   if (p.policy < 0) return Errno("sched_getscheduler");
   errno = 0;
-  p.nice = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));  // a tid: that thread alone
+  p.nice = getpriority(PRIO_PROCESS, 0);  // 0 on Linux: the calling thread alone
   if (p.nice == -1 && errno != 0) return Errno("getpriority");
   return p;
 }
@@ -36,7 +36,8 @@ absl::Status LowerThisThreadPriority(int nice_increment) {
   sched_param param{};
   param.sched_priority = 0;
   if (sched_setscheduler(0, SCHED_BATCH, &param) != 0) return Errno("sched_setscheduler(SCHED_BATCH)");
-  if (nice_increment > 0 && setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), std::min(now->nice + nice_increment, 19)) != 0)
+  // 0, not our tid: the sandbox (workers/sandbox.h) lets a thread change only its own, as 0.
+  if (nice_increment > 0 && setpriority(PRIO_PROCESS, 0, std::min(now->nice + nice_increment, 19)) != 0)
     return Errno("setpriority");
   return absl::OkStatus();
 }
