@@ -34,12 +34,12 @@ check farm.capnp FarmMessage farm_job.bin \
   "knownPrograms = [5, 9]" "runDeadlineS = 0.5"
 check farm.capnp FarmMessage farm_hello.bin \
   "hello = (" "protocolVersion = 1" "buildId = \"tg-corpus\"" "workerId = \"worker-1\"" \
-  "isaFlags = [\"avx2\", \"fma\"]" "capacity = 4" "digest = \""
+  "isaFlags = [\"avx2\", \"fma\"]" "capacity = 4" "digest = \"" "incarnation = 24301" "holding = [7, 8]"
 check farm.capnp FarmMessage farm_result.bin \
   "result = (" "outcome = ok" "outcome = workerLost" "outcome = compileError" "samplesS = [0.001, 0.002]"
 check farm.capnp FarmMessage farm_ready.bin "ready = (credits = 2)"
 check farm.capnp FarmMessage farm_heartbeat.bin "heartbeat = (seq = 5, inFlight = 1)"
-check farm.capnp FarmMessage farm_bye.bin "bye = (reason = \"done\")"
+check farm.capnp FarmMessage farm_bye.bin "bye = (reason = \"done\", refused = true)"
 check kernel.capnp KernelAst ast_add.bin \
   "nodes = [" "op = defineGlobal" "op = range" "axisType = loop" "op = index" "op = load" \
   "op = add" "op = store" "op = end" "op = sink" "string = \"E_16\""

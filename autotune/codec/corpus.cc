@@ -77,14 +77,16 @@ std::vector<CorpusEntry> SeedCorpus() {
                                                            .build_id = "tg-corpus",
                                                            .device = Device(),
                                                            .worker_id = "worker-1",
-                                                           .capacity = 4})});
+                                                           .capacity = 4,
+                                                           .incarnation = 0x5eed,
+                                                           .holding = {7, 8}})});
   out.push_back({"farm_ready.bin", EncodeFarmMessage(Ready{.credits = 2})});
   out.push_back({"farm_heartbeat.bin", EncodeFarmMessage(Heartbeat{.seq = 5, .in_flight = 1})});
   out.push_back({"farm_job.bin", EncodeFarmMessage(job)});
   out.push_back({"farm_result.bin", EncodeFarmMessage(MeasureResult{.job_id = 7, .search_id = 3,
                                                                     .status = absl::OkStatus(),
                                                                     .batch = batch})});
-  out.push_back({"farm_bye.bin", EncodeFarmMessage(Bye{.reason = "done"})});
+  out.push_back({"farm_bye.bin", EncodeFarmMessage(Bye{.reason = "done", .refused = true})});
 
   // Hostile: each must be rejected.
   out.push_back({"hostile_ast_self_ref.bin",
