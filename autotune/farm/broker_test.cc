@@ -133,6 +133,15 @@ class BrokerTest : public ::testing::Test {
       EXPECT_EQ(r.batch.results[i].program_hash, FakeCandidate(job.candidates[i]).program_hash) << i;
     }
   }
+  // Every job of `jobs` finishes (waiting up to the test limit) with its fake measurement.
+  static void ExpectAllFake(const std::vector<FarmJob>& jobs, std::vector<std::future<absl::StatusOr<JobResult>>>& fs) {
+    for (size_t j = 0; j < jobs.size(); ++j) {
+      ASSERT_EQ(fs[j].wait_for(kTestWaitLimit), std::future_status::ready) << "job " << j << " never finished";
+      absl::StatusOr<JobResult> r = fs[j].get();
+      ASSERT_TRUE(r.ok()) << r.status();
+      ExpectFake(jobs[j], *r);
+    }
+  }
   absl::StatusOr<JobResult> Run(FarmJob job) {
     auto f = broker_->Submit(std::move(job));
     if (f.wait_for(kTestWaitLimit) != std::future_status::ready) return absl::DeadlineExceededError("job");
@@ -228,6 +237,27 @@ class BrokerTest : public ::testing::Test {
                             .evict_after_misses = evict_after_misses});
     ASSERT_TRUE(b.ok()) << b.status();
     broker_ = *std::move(b);
+  }
+  // On a deadline broker: RawWorker "raw" (incarnation 77, capacity 2) holding one SmallJob,
+  // and when that job is due.
+  struct RawHolder {
+    std::unique_ptr<RawWorker> worker;
+    codec::MeasureRequest job;
+    Clock::TimePoint due;
+    std::future<absl::StatusOr<JobResult>> done;
+  };
+  void StartRawHolder(int evict_after_misses, RawHolder& h) {
+    ASSERT_NO_FATAL_FAILURE(StartDeadlineBroker(evict_after_misses));
+    h.worker = std::make_unique<RawWorker>(ctx_, broker_->endpoint(), "raw");
+    h.worker->Hello(77);
+    ASSERT_TRUE(broker_->WaitForWorkers("", 1, kTestWaitLimit));
+    const Clock::TimePoint sent = clock_.Now();
+    FarmJob a = SmallJob(1);
+    h.done = broker_->Submit(a);
+    std::optional<codec::MeasureRequest> job = h.worker->NextJob();
+    ASSERT_TRUE(job.has_value());
+    h.job = *std::move(job);
+    h.due = sent + kSlack + Budget(a, 2);
   }
   // A job of n candidates with a 0.1 s timeout and one run: JobTimeBudget 1.85 s for one.
   FarmJob SmallJob(int n, int base = 0) {
@@ -460,12 +490,7 @@ TEST_F(BrokerTest, AReconnectingWorkerKeepsTheJobsItHolds) {
   EXPECT_EQ(b2->candidates, b->candidates);
   again.Answer(*a);
   again.Answer(*b2);
-  for (int j = 0; j < 2; ++j) {
-    ASSERT_EQ(fs[j].wait_for(kTestWaitLimit), std::future_status::ready);
-    absl::StatusOr<JobResult> r = fs[j].get();
-    ASSERT_TRUE(r.ok()) << r.status();
-    ExpectFake(jobs[j], *r);
-  }
+  ASSERT_NO_FATAL_FAILURE(ExpectAllFake(jobs, fs));
   FarmStatus s = broker_->Status();
   EXPECT_EQ(s.reconnects, 1);
   EXPECT_EQ(s.requeued, 1);
@@ -506,12 +531,7 @@ TEST_F(BrokerTest, ASendThatFindsNoConnectionWaitsForTheReconnect) {
     ASSERT_TRUE(r.has_value()) << "only " << j - 1 << " of the other jobs came on the new connection";
     again.Answer(*r);
   }
-  for (size_t j = 0; j < jobs.size(); ++j) {
-    ASSERT_EQ(fs[j].wait_for(kTestWaitLimit), std::future_status::ready) << "job " << j << " never finished";
-    absl::StatusOr<JobResult> r = fs[j].get();
-    ASSERT_TRUE(r.ok()) << r.status();
-    ExpectFake(jobs[j], *r);
-  }
+  ASSERT_NO_FATAL_FAILURE(ExpectAllFake(jobs, fs));
   s = broker_->Status();
   EXPECT_EQ(s.reconnects, 1);
   EXPECT_EQ(s.dead_workers, 0);
@@ -543,12 +563,7 @@ TEST_F(BrokerTest, AWorkerWhoseConnectionIsGoneIsDeadAtTheSecondTickAfter) {
   EXPECT_EQ(DeadWorkers(), 0) << "dead at the first tick";
   ASSERT_NO_FATAL_FAILURE(Beat(hb, "b_good"));
   EXPECT_EQ(DeadWorkers(), 1) << "still alive at the second tick";
-  for (size_t j = 0; j < jobs.size(); ++j) {
-    ASSERT_EQ(fs[j].wait_for(kTestWaitLimit), std::future_status::ready) << "job " << j << " never finished";
-    absl::StatusOr<JobResult> r = fs[j].get();
-    ASSERT_TRUE(r.ok()) << r.status();
-    ExpectFake(jobs[j], *r);
-  }
+  ASSERT_NO_FATAL_FAILURE(ExpectAllFake(jobs, fs));
   FarmStatus s = broker_->Status();
   EXPECT_EQ(s.requeued, 1 + lost_on_the_way);
   ASSERT_EQ(s.workers.size(), 1u);
@@ -816,20 +831,12 @@ TEST_F(BrokerTest, AWorkerThatMissesDeadlinesAgainIsEvicted) {
 // A reconnect keeps the jobs the worker holds on their deadlines of before: reconnecting (or
 // pretending to) buys a worker no time.
 TEST_F(BrokerTest, AReconnectKeepsTheDeadlinesOfTheJobsItHolds) {
-  StartDeadlineBroker(/*evict_after_misses=*/3);
-  auto first = std::make_unique<RawWorker>(ctx_, broker_->endpoint(), "raw");
-  first->Hello(77);
-  ASSERT_TRUE(broker_->WaitForWorkers("", 1, kTestWaitLimit));
-  const Clock::TimePoint sent = clock_.Now();
-  FarmJob a = SmallJob(1);
-  auto fa = broker_->Submit(a);
-  std::optional<codec::MeasureRequest> job = first->NextJob();
-  ASSERT_TRUE(job.has_value());
-  const Clock::TimePoint due = sent + kSlack + Budget(a, 2);
-  ASSERT_NO_FATAL_FAILURE(AdvanceRawTo(due - kHb, *first));
-  first.reset();
+  RawHolder first;
+  ASSERT_NO_FATAL_FAILURE(StartRawHolder(/*evict_after_misses=*/3, first));
+  ASSERT_NO_FATAL_FAILURE(AdvanceRawTo(first.due - kHb, *first.worker));
+  first.worker.reset();
   RawWorker again(ctx_, broker_->endpoint(), "raw");
-  again.Hello(77, {job->job_id});
+  again.Hello(77, {first.job.job_id});
   ASSERT_TRUE(WaitUntil([&] { return broker_->Status().reconnects == 1; })) << "the reconnect was not taken as one";
   EXPECT_EQ(broker_->Status().deadline_misses, 0);
   EXPECT_EQ(broker_->Status().requeued, 0);
@@ -843,24 +850,17 @@ TEST_F(BrokerTest, AReconnectKeepsTheDeadlinesOfTheJobsItHolds) {
 // An evicted worker stays evicted when it comes back as a reconnect of the same process (its
 // incarnation and the jobs it held): refused with Bye, nothing kept.
 TEST_F(BrokerTest, AnEvictedWorkerIsRefusedAlsoAsAReconnect) {
-  StartDeadlineBroker(/*evict_after_misses=*/1);
-  auto first = std::make_unique<RawWorker>(ctx_, broker_->endpoint(), "raw");
-  first->Hello(77);
-  ASSERT_TRUE(broker_->WaitForWorkers("", 1, kTestWaitLimit));
-  const Clock::TimePoint sent = clock_.Now();
-  FarmJob a = SmallJob(1);
-  auto fa = broker_->Submit(a);
-  std::optional<codec::MeasureRequest> job = first->NextJob();
-  ASSERT_TRUE(job.has_value());
-  ASSERT_NO_FATAL_FAILURE(AdvanceRawTo(sent + kSlack + Budget(a, 2) - kHb, *first));
+  RawHolder first;
+  ASSERT_NO_FATAL_FAILURE(StartRawHolder(/*evict_after_misses=*/1, first));
+  ASSERT_NO_FATAL_FAILURE(AdvanceRawTo(first.due - kHb, *first.worker));
   clock_.Advance(2 * kHb);
-  std::optional<codec::Bye> bye = first->Next<codec::Bye>();
+  std::optional<codec::Bye> bye = first.worker->Next<codec::Bye>();
   ASSERT_TRUE(bye.has_value()) << "never evicted";
   EXPECT_TRUE(bye->reason.starts_with("evicted: held 1 jobs past their deadline")) << bye->reason;
   EXPECT_TRUE(bye->refused);
-  first.reset();
+  first.worker.reset();
   RawWorker again(ctx_, broker_->endpoint(), "raw");
-  again.Hello(77, {job->job_id});
+  again.Hello(77, {first.job.job_id});
   std::optional<codec::Bye> refused = again.Next<codec::Bye>();
   ASSERT_TRUE(refused.has_value()) << "the evicted worker's reconnect got no Bye";
   EXPECT_EQ(refused->reason, bye->reason);
