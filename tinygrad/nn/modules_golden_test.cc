@@ -165,6 +165,35 @@ TEST(ModulesGolden, ConvTranspose2d) {
   ExpectGolden("conv_transpose2d", "out", m(x), false);
 }
 
+TEST(ModulesGolden, Conv1dSamePaddingAndGroupedTransposed) {
+  Tensor::ManualSeed(21);
+  Conv2d c1(2, 3, std::vector<int64_t>{3}, {.stride = {2}, .padding = {1}});  // nn.Conv1d
+  Tensor x = Tensor::Randn({1, 2, 7});
+  ExpectState("conv1d", c1);
+  ExpectGolden("conv1d", "out", c1(x), false);
+
+  Tensor::ManualSeed(22);
+  Conv2d same(2, 2, std::vector<int64_t>{3, 4}, {.padding_same = true, .dilation = {2}});
+  Tensor x2 = Tensor::Randn({1, 2, 6, 7});
+  ExpectState("conv2d_same", same);
+  ExpectGolden("conv2d_same", "out", same(x2), false);
+
+  Tensor::ManualSeed(23);
+  ConvTranspose2d t(4, 4, std::vector<int64_t>{2, 3},
+                    {.stride = {1, 2}, .padding = {1, 0}, .dilation = {2}, .groups = 2, .bias = false});
+  Tensor x3 = Tensor::Randn({2, 4, 3, 4});
+  ExpectState("conv_transpose2d_grouped", t);
+  ExpectGolden("conv_transpose2d_grouped", "out", t(x3), false);
+}
+
+TEST(ModulesGolden, BatchNormWithoutRunningStatsUsesBatchStatsInEval) {
+  Tensor::ManualSeed(24);
+  BatchNorm m(2, {.affine = false, .track_running_stats = false});
+  Tensor x = Tensor::Randn({3, 2, 5});
+  ExpectState("batchnorm_untracked", m);
+  ExpectGolden("batchnorm_untracked", "out", m(x), false);
+}
+
 TEST(ModulesGolden, BatchNormEval) {
   Tensor::ManualSeed(6);
   BatchNorm m(3);

@@ -60,6 +60,23 @@ def main():
   m = nn.ConvTranspose2d(4, 2, 3, stride=2, padding=1, output_padding=1); x = Tensor.randn(1, 4, 3, 3)
   emit_state("conv_transpose2d", m); emit("conv_transpose2d", "out", m(x))
 
+  Tensor.manual_seed(21)
+  m = nn.Conv1d(2, 3, 3, stride=2, padding=1); x = Tensor.randn(1, 2, 7)
+  emit_state("conv1d", m); emit("conv1d", "out", m(x))
+
+  Tensor.manual_seed(22)
+  m = nn.Conv2d(2, 2, (3, 4), padding="same", dilation=2); x = Tensor.randn(1, 2, 6, 7)
+  emit_state("conv2d_same", m); emit("conv2d_same", "out", m(x))
+
+  Tensor.manual_seed(23)
+  m = nn.ConvTranspose2d(4, 4, (2, 3), stride=(1, 2), padding=(1, 0), dilation=2, groups=2, bias=False)
+  x = Tensor.randn(2, 4, 3, 4)
+  emit_state("conv_transpose2d_grouped", m); emit("conv_transpose2d_grouped", "out", m(x))
+
+  Tensor.manual_seed(24)
+  m = nn.BatchNorm(2, affine=False, track_running_stats=False); x = Tensor.randn(3, 2, 5)
+  emit_state("batchnorm_untracked", m); emit("batchnorm_untracked", "out", m(x))
+
   Tensor.manual_seed(6)
   m = nn.BatchNorm(3); affine_randn(m, 3); x = Tensor.randn(2, 3, 4, 4)
   m.running_mean = Tensor.randn(3); m.running_var = Tensor.rand(3) + 0.5
