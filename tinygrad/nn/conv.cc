@@ -63,12 +63,12 @@ std::vector<int64_t> Concat(std::vector<int64_t> a, const std::vector<int64_t>& 
 
 }  // namespace
 
-Conv2d::Conv2d(int64_t in_channels, int64_t out_channels, std::vector<int64_t> ks,
-               const ConvOptions& o)
+Conv2d::Conv2d(const char* module, int64_t in_channels, int64_t out_channels,
+               std::vector<int64_t> ks, const ConvOptions& o)
     : weight(Tensor::Error(absl::UnknownError("unset"))), kernel_size(std::move(ks)), options(o) {
   std::string problem = OptionsProblem(in_channels, out_channels, kernel_size, o);
   if (!problem.empty()) {
-    weight = ConvError("Conv2d", problem);
+    weight = ConvError(module, problem);
     return;
   }
   if (o.padding_same) options.padding = SamePadding(kernel_size, o.dilation);
@@ -87,19 +87,13 @@ void Conv2d::VisitState(StateVisitor& v) {
   v.Parameter("bias", bias);
 }
 
-// The reference builds a Conv2d first (drawing its weight and bias) and then draws the
-// transposed weight: the same draws keep the random sequence, so the weights, the reference's.
+// The base Conv2d draws its weight and bias first, as the reference's super().__init__, and
+// then the transposed weight is drawn: the same draws in the same order, so the reference's
+// weights. A refused base leaves its errored weight.
 ConvTranspose2d::ConvTranspose2d(int64_t in_channels, int64_t out_channels, std::vector<int64_t> ks,
                                  const ConvOptions& o)
-    : weight(Tensor::Error(absl::UnknownError("unset"))), kernel_size(std::move(ks)), options(o) {
-  std::string problem = OptionsProblem(in_channels, out_channels, kernel_size, o);
-  if (!problem.empty()) {
-    weight = ConvError("ConvTranspose2d", problem);
-    return;
-  }
-  Conv2d forward(in_channels, out_channels, kernel_size, o);
-  bias = forward.bias;
-  options = forward.options;
+    : Conv2d("ConvTranspose2d", in_channels, out_channels, std::move(ks), o) {
+  if (!weight.ok()) return;
   double scale = InitScale(in_channels, kernel_size);
   weight = Tensor::Uniform(Concat({in_channels, out_channels / o.groups}, kernel_size), -scale, scale);
 }
@@ -109,11 +103,6 @@ Tensor ConvTranspose2d::operator()(const Tensor& x) const {
                            {.groups = options.groups, .stride = options.stride,
                             .dilation = options.dilation, .padding = options.padding,
                             .output_padding = options.output_padding});
-}
-
-void ConvTranspose2d::VisitState(StateVisitor& v) {
-  v.Parameter("weight", weight);
-  v.Parameter("bias", bias);
 }
 
 }  // namespace tg::nn

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "tinygrad/nn/module.h"
@@ -30,20 +31,28 @@ class Conv2d : public Module {
  public:
   // kernel_size: one value per spatial dim.
   Conv2d(int64_t in_channels, int64_t out_channels, std::vector<int64_t> kernel_size,
-         const ConvOptions& o = {});
+         const ConvOptions& o = {})
+      : Conv2d("Conv2d", in_channels, out_channels, std::move(kernel_size), o) {}
   // A square (k, k) kernel.
   Conv2d(int64_t in_channels, int64_t out_channels, int64_t kernel_size, const ConvOptions& o = {})
       : Conv2d(in_channels, out_channels, std::vector<int64_t>{kernel_size, kernel_size}, o) {}
   Tensor operator()(const Tensor& x) const;
   void VisitState(StateVisitor& v) override;
 
-  Tensor weight;  // (out, in/groups, *kernel_size)
+  Tensor weight;  // (out, in/groups, *kernel_size); ConvTranspose2d: (in, out/groups, ...)
   std::optional<Tensor> bias;
   std::vector<int64_t> kernel_size;
   ConvOptions options;  // padding resolved when padding_same
+
+ protected:
+  // `module` names the module in errors.
+  Conv2d(const char* module, int64_t in_channels, int64_t out_channels,
+         std::vector<int64_t> kernel_size, const ConvOptions& o);
 };
 
-class ConvTranspose2d : public Module {
+// A Conv2d whose weight is (in, out/groups, *kernel_size), applied as a transposed convolution
+// (as the reference's subclass; state, options and bias are Conv2d's).
+class ConvTranspose2d : public Conv2d {
  public:
   ConvTranspose2d(int64_t in_channels, int64_t out_channels, std::vector<int64_t> kernel_size,
                   const ConvOptions& o = {});
@@ -51,12 +60,6 @@ class ConvTranspose2d : public Module {
                   const ConvOptions& o = {})
       : ConvTranspose2d(in_channels, out_channels, std::vector<int64_t>{kernel_size, kernel_size}, o) {}
   Tensor operator()(const Tensor& x) const;
-  void VisitState(StateVisitor& v) override;
-
-  Tensor weight;  // (in, out/groups, *kernel_size)
-  std::optional<Tensor> bias;
-  std::vector<int64_t> kernel_size;
-  ConvOptions options;
 };
 
 }  // namespace tg::nn

@@ -98,6 +98,12 @@ void ExpectState(const std::string& case_name, Module& m) {
       ADD_FAILURE() << case_name << ": the reference's state has " << name << ", ours not";
 }
 
+// A module's state and its output "out".
+void ExpectCase(const std::string& case_name, Module& m, const Tensor& out) {
+  ExpectState(case_name, m);
+  ExpectGolden(case_name, "out", out, false);
+}
+
 // Sets the affine weight (and bias) to randn draws, as the generator's affine_randn.
 template <typename M>
 void AffineRandn(M& m, int64_t n) {
@@ -132,66 +138,57 @@ TEST(ModulesGolden, Linear) {
   Tensor::ManualSeed(1);
   Linear m(5, 3);
   Tensor x = Tensor::Randn({2, 5});
-  ExpectState("linear", m);
-  ExpectGolden("linear", "out", m(x), false);
+  ExpectCase("linear", m, m(x));
 
   Tensor::ManualSeed(2);
   Linear nb(4, 2, /*bias=*/false);
   Tensor x2 = Tensor::Randn({3, 4});
   EXPECT_FALSE(nb.bias.has_value());
-  ExpectState("linear_nobias", nb);
-  ExpectGolden("linear_nobias", "out", nb(x2), false);
+  ExpectCase("linear_nobias", nb, nb(x2));
 }
 
 TEST(ModulesGolden, Conv2d) {
   Tensor::ManualSeed(3);
   Conv2d m(2, 4, 3, {.padding = {1}});
   Tensor x = Tensor::Randn({1, 2, 5, 5});
-  ExpectState("conv2d", m);
-  ExpectGolden("conv2d", "out", m(x), false);
+  ExpectCase("conv2d", m, m(x));
 
   Tensor::ManualSeed(4);
   Conv2d g(4, 2, std::vector<int64_t>{3, 2}, {.stride = {2}, .padding = {1, 0}, .groups = 2});
   Tensor x2 = Tensor::Randn({2, 4, 6, 5});
-  ExpectState("conv2d_grouped", g);
-  ExpectGolden("conv2d_grouped", "out", g(x2), false);
+  ExpectCase("conv2d_grouped", g, g(x2));
 }
 
 TEST(ModulesGolden, ConvTranspose2d) {
   Tensor::ManualSeed(5);
   ConvTranspose2d m(4, 2, 3, {.stride = {2}, .padding = {1}, .output_padding = {1}});
   Tensor x = Tensor::Randn({1, 4, 3, 3});
-  ExpectState("conv_transpose2d", m);
-  ExpectGolden("conv_transpose2d", "out", m(x), false);
+  ExpectCase("conv_transpose2d", m, m(x));
 }
 
 TEST(ModulesGolden, Conv1dSamePaddingAndGroupedTransposed) {
   Tensor::ManualSeed(21);
   Conv2d c1(2, 3, std::vector<int64_t>{3}, {.stride = {2}, .padding = {1}});  // nn.Conv1d
   Tensor x = Tensor::Randn({1, 2, 7});
-  ExpectState("conv1d", c1);
-  ExpectGolden("conv1d", "out", c1(x), false);
+  ExpectCase("conv1d", c1, c1(x));
 
   Tensor::ManualSeed(22);
   Conv2d same(2, 2, std::vector<int64_t>{3, 4}, {.padding_same = true, .dilation = {2}});
   Tensor x2 = Tensor::Randn({1, 2, 6, 7});
-  ExpectState("conv2d_same", same);
-  ExpectGolden("conv2d_same", "out", same(x2), false);
+  ExpectCase("conv2d_same", same, same(x2));
 
   Tensor::ManualSeed(23);
   ConvTranspose2d t(4, 4, std::vector<int64_t>{2, 3},
                     {.stride = {1, 2}, .padding = {1, 0}, .dilation = {2}, .groups = 2, .bias = false});
   Tensor x3 = Tensor::Randn({2, 4, 3, 4});
-  ExpectState("conv_transpose2d_grouped", t);
-  ExpectGolden("conv_transpose2d_grouped", "out", t(x3), false);
+  ExpectCase("conv_transpose2d_grouped", t, t(x3));
 }
 
 TEST(ModulesGolden, BatchNormWithoutRunningStatsUsesBatchStatsInEval) {
   Tensor::ManualSeed(24);
   BatchNorm m(2, {.affine = false, .track_running_stats = false});
   Tensor x = Tensor::Randn({3, 2, 5});
-  ExpectState("batchnorm_untracked", m);
-  ExpectGolden("batchnorm_untracked", "out", m(x), false);
+  ExpectCase("batchnorm_untracked", m, m(x));
 }
 
 TEST(ModulesGolden, BatchNormEval) {
@@ -201,8 +198,7 @@ TEST(ModulesGolden, BatchNormEval) {
   Tensor x = Tensor::Randn({2, 3, 4, 4});
   m.running_mean = Tensor::Randn({3});
   m.running_var = Tensor::Rand({3}) + 0.5;
-  ExpectState("batchnorm_eval", m);
-  ExpectGolden("batchnorm_eval", "out", m(x), false);
+  ExpectCase("batchnorm_eval", m, m(x));
 }
 
 TEST(ModulesGolden, BatchNormTrainUsesBatchStatsAndUpdatesRunningStats) {
@@ -223,8 +219,7 @@ TEST(ModulesGolden, LayerNorm) {
   LayerNorm m(5);
   AffineRandn(m, 5);
   Tensor x = Tensor::Randn({2, 3, 5});
-  ExpectState("layernorm", m);
-  ExpectGolden("layernorm", "out", m(x), false);
+  ExpectCase("layernorm", m, m(x));
 
   Tensor::ManualSeed(9);
   LayerNorm m2(std::vector<int64_t>{3, 4}, 1e-3, /*elementwise_affine=*/false);
@@ -238,8 +233,7 @@ TEST(ModulesGolden, RMSNorm) {
   RMSNorm m(6);
   m.weight = Tensor::Randn({6});
   Tensor x = Tensor::Randn({2, 6});
-  ExpectState("rmsnorm", m);
-  ExpectGolden("rmsnorm", "out", m(x), false);
+  ExpectCase("rmsnorm", m, m(x));
 }
 
 TEST(ModulesGolden, GroupNorm) {
@@ -247,8 +241,7 @@ TEST(ModulesGolden, GroupNorm) {
   GroupNorm m(2, 4);
   AffineRandn(m, 4);
   Tensor x = Tensor::Randn({2, 4, 3, 3});
-  ExpectState("groupnorm", m);
-  ExpectGolden("groupnorm", "out", m(x), false);
+  ExpectCase("groupnorm", m, m(x));
 }
 
 TEST(ModulesGolden, InstanceNorm) {
@@ -256,16 +249,14 @@ TEST(ModulesGolden, InstanceNorm) {
   InstanceNorm m(3);
   AffineRandn(m, 3);
   Tensor x = Tensor::Randn({2, 3, 4, 2});
-  ExpectState("instancenorm", m);
-  ExpectGolden("instancenorm", "out", m(x), false);
+  ExpectCase("instancenorm", m, m(x));
 }
 
 TEST(ModulesGolden, Embedding) {
   Tensor::ManualSeed(19);
   Embedding m(10, 4);
   Tensor idx = Tensor::FromVector<int32_t>({1, 2, 9, 0, 2, 5}, {2, 3});
-  ExpectState("embedding", m);
-  ExpectGolden("embedding", "out", m(idx), false);
+  ExpectCase("embedding", m, m(idx));
 }
 
 TEST(ModulesGolden, LSTMCell) {
