@@ -40,21 +40,18 @@ std::pair<Tensor, Tensor> BatchNorm::Stats(const Tensor& x, bool training) const
   return {batch_mean, (y * y).mean(reduce_axes)};
 }
 
-// TODO(assign): the reference updates the buffers in place with Tensor.assign, so a captured
-// (TinyJit) step updates them too; until Tensor::assign lands this replaces the handles with
-// the updated lazy tensors. Switch the three updates below to assign then.
-void BatchNorm::UpdateRunningStats(const Tensor& x, const Tensor& batch_mean, const Tensor& batch_var) {
+void BatchNorm::UpdateRunningStats(const Tensor& x, const Tensor& batch_mean,
+                                   const Tensor& batch_var) const {
   double n = static_cast<double>(x.numel()), c = static_cast<double>(x.shape()[1]);
   double var_scale = options.momentum * n / (n - c);  // the unbiased variance's correction
-  running_mean = ((1 - options.momentum) * *running_mean + options.momentum * batch_mean.detach())
-                     .requires_grad_(false);
-  running_var = ((1 - options.momentum) * *running_var + var_scale * batch_var.detach())
-                    .requires_grad_(false);
-  num_batches_tracked = (num_batches_tracked + 1).requires_grad_(false);
+  running_mean->assign((1 - options.momentum) * *running_mean + options.momentum * batch_mean.detach());
+  running_var->assign((1 - options.momentum) * *running_var + var_scale * batch_var.detach());
+  num_batches_tracked.assign(num_batches_tracked + 1);
 }
 
-Tensor BatchNorm::operator()(const Tensor& x, bool training) {
+Tensor BatchNorm::operator()(const Tensor& x, std::optional<bool> training_arg) {
   if (!x.ok()) return x;
+  bool training = training_arg.value_or(Tensor::training());
   if (x.ndim() < 2) return BnError("the input needs at least 2 dims (N, C, ...)");
   bool update = options.track_running_stats && training;
   if (update && x.numel() == x.shape()[1])

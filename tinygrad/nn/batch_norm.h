@@ -1,13 +1,15 @@
 // File: tinygrad/nn/batch_norm.h
 // nn.BatchNorm (BatchNorm2d/3d; tinygrad/nn/__init__.py) over dim 1 of an (N, C, ...) input.
 //
-// Eval (training=false) with running stats normalizes by running_mean/running_var. Training, or
-// a module without running stats, normalizes by the batch's mean and biased variance (the
-// variance's gradient does not flow through the mean, as the reference's detach), and in
-// training updates the running stats with momentum (running_var from the unbiased variance)
-// and counts the batch in num_batches_tracked.
+// Eval with running stats normalizes by running_mean/running_var. Training, or a module without
+// running stats, normalizes by the batch's mean and biased variance (the variance's gradient
+// does not flow through the mean, as the reference's detach), and in training updates the
+// running stats with momentum (running_var from the unbiased variance) and counts the batch in
+// num_batches_tracked. The updates are assigns, as the reference's: realized with the next
+// realize that includes them (an optimizer step given GetParameters(model) realizes them).
 //
-// The training flag is an argument until Tensor::Train lands (then it defaults to it).
+// Training or eval is Tensor::training() (a Tensor::Train scope), as the reference's
+// Tensor.training, unless the call says which.
 #ifndef TINYGRAD_NN_BATCH_NORM_H_
 #define TINYGRAD_NN_BATCH_NORM_H_
 
@@ -30,9 +32,9 @@ struct BatchNormOptions {
 class BatchNorm : public Module {
  public:
   explicit BatchNorm(int64_t size, const BatchNormOptions& o = {});
-  // Not const: in training it updates the running stats. An input of fewer than 2 dims, or
-  // with one value per channel in training, gives an errored tensor.
-  Tensor operator()(const Tensor& x, bool training = false);
+  // An input of fewer than 2 dims, or with one value per channel in training, gives an errored
+  // tensor (and updates nothing).
+  Tensor operator()(const Tensor& x, std::optional<bool> training = std::nullopt);
   void VisitState(StateVisitor& v) override;
 
   std::optional<Tensor> weight, bias;
@@ -43,7 +45,7 @@ class BatchNorm : public Module {
  private:
   // (mean, var) to normalize by: the running stats in eval, else the batch's.
   std::pair<Tensor, Tensor> Stats(const Tensor& x, bool training) const;
-  void UpdateRunningStats(const Tensor& x, const Tensor& batch_mean, const Tensor& batch_var);
+  void UpdateRunningStats(const Tensor& x, const Tensor& batch_mean, const Tensor& batch_var) const;
 };
 
 }  // namespace tg::nn

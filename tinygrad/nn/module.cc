@@ -56,11 +56,7 @@ absl::StatusOr<Tensor> Checked(const std::string& name, const Tensor& model, con
     return absl::InvalidArgumentError(absl::StrCat("dtype mismatch in `", name, "`: the model has ",
                                                    model.dtype().repr(), ", the state dict ",
                                                    t.dtype().repr()));
-  // A new tensor on the same graph, so that setting requires_grad below leaves the caller's
-  // state dict tensor alone.
-  Tensor moved = t.to(model.device());
-  if (!moved.ok()) return moved.status();
-  return Tensor(moved.uop()).requires_grad_(model.requires_grad());
+  return t.to(model.device());
 }
 
 }  // namespace
@@ -80,10 +76,10 @@ std::map<std::string, Tensor> GetStateDict(Module& m) {
   return out;
 }
 
-std::vector<Tensor> GetParameters(Module& m) {
+std::vector<Tensor> GetParameters(Module& m, bool include_buffers) {
   std::vector<Tensor> out;
   StateVisitor v([&](const std::string&, Tensor& t, StateKind kind) {
-    if (kind == StateKind::kParameter) out.push_back(t);
+    if (include_buffers || kind == StateKind::kParameter) out.push_back(t);
   });
   m.VisitState(v);
   return out;
@@ -114,10 +110,13 @@ absl::Status LoadStateDict(Module& m, const std::map<std::string, Tensor>& state
     if (!t.ok()) return absl::InvalidArgumentError("load_state_dict: " + std::string(t.status().message()));
     loads.emplace_back(e.tensor, *std::move(t));
   }
+  // assign, as the reference's replace: every handle of the model's tensor (an optimizer's)
+  // sees the loaded values, and a realized tensor keeps its buffer.
   std::vector<Tensor> loaded;
   for (auto& [dst, t] : loads) {
-    *dst = t;
-    loaded.push_back(t);
+    Tensor assigned = dst->assign(t);
+    if (!assigned.ok()) return assigned.status();  // checked above: not expected
+    loaded.push_back(assigned);
   }
   return o.realize ? Realize(loaded) : absl::OkStatus();
 }

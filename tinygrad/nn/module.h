@@ -26,13 +26,14 @@
 //
 // Differences from the reference, on purpose:
 // - Entries are parameters (trained) or buffers (saved and loaded, not trained: BatchNorm's
-//   running stats and batch count). GetParameters lists parameters only; the reference lists
-//   every tensor and leaves out the buffers later, by their requires_grad=False.
+//   running stats and batch count, created with requires_grad false). The reference tells
+//   them apart only by requires_grad; the kind lets GetParameters leave the buffers out.
 // - LoadStateDict in strict mode also refuses entries the model does not have (the reference
 //   prints a warning), and a dtype other than the model's; it checks every entry before it
 //   changes any, so a refused load leaves the model as it was.
-// - A loaded entry replaces the model's handle (the reference's Tensor.replace keeps the Python
-//   object): other handles to the old tensor (an optimizer's) still see the old tensor.
+// - A loaded entry is assigned to the model's tensor (the reference replaces its graph): every
+//   handle sees the loaded values, as with the reference, and a realized tensor keeps its
+//   buffer.
 #ifndef TINYGRAD_NN_MODULE_H_
 #define TINYGRAD_NN_MODULE_H_
 
@@ -103,8 +104,10 @@ class Module {
 // Every parameter and buffer by full name (handles: changing one changes the model's tensor).
 // A name visited twice keeps its last tensor.
 std::map<std::string, Tensor> GetStateDict(Module& m);
-// The parameters in visit order, without buffers (what an optimizer trains).
-std::vector<Tensor> GetParameters(Module& m);
+// The tensors in visit order. With buffers it is the reference's get_parameters, what to give
+// an optimizer: it trains the parameters and realizes the buffers (requires_grad false) with
+// each step, so BatchNorm's running-stat updates land with the step.
+std::vector<Tensor> GetParameters(Module& m, bool include_buffers = true);
 
 struct LoadStateDictOptions {
   // Every model entry must be in the state dict and every state dict entry in the model;
@@ -114,9 +117,9 @@ struct LoadStateDictOptions {
   bool realize = true;
 };
 
-// Replaces each model tensor by the state dict's entry of its name, moved to the model tensor's
+// Assigns to each model tensor the state dict's entry of its name, moved to the model tensor's
 // device. Shapes must be equal (or () and (1,), reshaped as the reference does) and dtypes
-// equal; the new tensor keeps the old one's requires_grad. Errors (InvalidArgument, naming the
+// equal; requires_grad and .grad stay the model tensor's. Errors (InvalidArgument, naming the
 // entries; nothing is changed): missing or extra entries in strict mode, a shape or dtype
 // mismatch, an errored tensor on either side; and a failed realize.
 absl::Status LoadStateDict(Module& m, const std::map<std::string, Tensor>& state,

@@ -21,6 +21,7 @@
 #include "tinygrad/nn/lstm_cell.h"
 #include "tinygrad/nn/module.h"
 #include "tinygrad/nn/norm.h"
+#include "tinygrad/nn/optim.h"
 #include "tinygrad/nn/state.h"
 #include "tinygrad/tensor/tensor.h"
 
@@ -88,13 +89,18 @@ TEST(ModuleState, NestedNamesShapesAndDtypesEqualTheReference) {
   EXPECT_EQ(got, want);
 }
 
-TEST(ModuleState, ParametersLeaveOutBuffersAndKeepVisitOrder) {
+TEST(ModuleState, ParametersKeepVisitOrderWithOrWithoutBuffers) {
   Net net;
-  std::vector<Tensor> params = GetParameters(net);
+  std::vector<Tensor> params = GetParameters(net, /*include_buffers=*/false);
   // 2 blocks x (conv weight, bias, bn weight, bias) + norm 2 + head 1 + linear 2 + embedding 1
   // + cell 2; buffers (running stats, batch counts) are not parameters.
   EXPECT_EQ(params.size(), 8u + 2 + 1 + 2 + 1 + 2);
-  EXPECT_EQ(GetStateDict(net).size(), params.size() + 6);
+  std::vector<Tensor> all = GetParameters(net);  // the reference's get_parameters
+  ASSERT_EQ(all.size(), params.size() + 6);
+  EXPECT_EQ(GetStateDict(net).size(), all.size());
+  // blocks.0: conv.weight, conv.bias, bn.weight, bn.bias, bn.num_batches_tracked, ...
+  EXPECT_EQ(all[4].dtype(), dtypes::int64);
+  EXPECT_EQ(all[4].requires_grad(), std::optional<bool>(false));
   EXPECT_EQ(params[0].shape(), (std::vector<int64_t>{4, 3, 3, 3}));
   EXPECT_EQ(params.back().shape(), (std::vector<int64_t>{8, 2}));
   // Handles: a parameter changed through GetParameters is the model's.
@@ -129,11 +135,14 @@ TEST(ModuleState, SafetensorsRoundTripRestoresWeightsAndOutputs) {
 TEST(ModuleState, LoadKeepsRequiresGradAndLeavesTheGivenTensorsAlone) {
   Linear m(3, 2);
   m.weight.requires_grad_(true);
+  Tensor held = m.weight;  // another handle, as an optimizer holds
+  ASSERT_TRUE(m.weight.realize().ok());
   Tensor w = Tensor::Ones({2, 3}), b = Tensor::Zeros({2});
   ASSERT_TRUE(LoadStateDict(m, {{"weight", w}, {"bias", b}}).ok());
   EXPECT_EQ(m.weight.requires_grad(), std::optional<bool>(true));
   EXPECT_EQ(w.requires_grad(), std::nullopt);
   EXPECT_EQ(Values(m.weight), std::vector<float>(6, 1.0f));
+  EXPECT_EQ(Values(held), std::vector<float>(6, 1.0f));
 }
 
 TEST(ModuleState, StrictLoadNamesMissingAndExtraEntries) {
@@ -185,15 +194,20 @@ TEST(ModuleState, ScalarAndOneElementShapesLoadIntoEachOther) {
 
 TEST(ModuleState, BatchNormTrainingStepsCountAndEvalUsesRunningStats) {
   BatchNorm bn(2, {.momentum = 0.5});
+  Tensor held_mean = *bn.running_mean;  // the running stats are updated in place (assign)
   Tensor x = Tensor::FromVector<float>({1, 10, 3, 20}, {2, 2});  // channel 0: 1, 3; channel 1: 10, 20
-  ASSERT_TRUE(bn(x, true).realize().ok());
-  ASSERT_TRUE(bn(x, true).realize().ok());
+  {
+    Tensor::Train train;
+    ASSERT_TRUE(bn(x).realize().ok());
+    ASSERT_TRUE(Realize({bn(x), *bn.running_mean, *bn.running_var, bn.num_batches_tracked}).ok());
+  }
   EXPECT_EQ(bn.num_batches_tracked.item<int64_t>().value_or(-1), 2);
   // mean: 0 -> 1 -> 1.5 (channel 0); unbiased var 2 -> 0.5 + 1 = 1.5 -> 0.75 + 1 = 1.75.
   std::vector<float> mean = Values(*bn.running_mean), var = Values(*bn.running_var);
   EXPECT_FLOAT_EQ(mean[0], 1.5f);
   EXPECT_FLOAT_EQ(mean[1], 11.25f);
   EXPECT_FLOAT_EQ(var[0], 1.75f);
+  EXPECT_EQ(Values(held_mean), mean);
   // Eval normalizes by the running stats: (1 - 1.5) / sqrt(1.75 + eps).
   EXPECT_NEAR(Values(bn(x))[0], -0.5 / std::sqrt(1.75 + 1e-5), 1e-6);
   EXPECT_FALSE(bn.running_mean->requires_grad().value_or(true));
@@ -235,7 +249,7 @@ struct AllModules : Module {
 TEST(ModuleState, GradientsReachEveryParameter) {
   Tensor::ManualSeed(3);
   AllModules m;
-  std::vector<Tensor> params = GetParameters(m);
+  std::vector<Tensor> params = GetParameters(m, /*include_buffers=*/false);
   for (const Tensor& p : params) p.requires_grad_(true);
   Tensor x = Tensor::Randn({2, 2, 3, 3});
   Tensor ids = Tensor::FromVector<int32_t>({4, 1}, {2, 1});
@@ -261,6 +275,32 @@ TEST(ModuleState, GradientsReachEveryParameter) {
     }
     EXPECT_TRUE(any_nonzero);
   }
+}
+
+// The reference's training loop: an optimizer over get_parameters(model) trains the
+// parameters, leaves the buffers to BatchNorm's running-stat assigns, and both land.
+TEST(ModuleState, OptimizerStepOverGetParametersTrainsAndUpdatesRunningStats) {
+  Tensor::ManualSeed(5);
+  struct Small : Module {
+    Linear fc{3, 2};
+    BatchNorm bn{2};
+    void VisitState(StateVisitor& v) override {
+      v.Child("fc", fc);
+      v.Child("bn", bn);
+    }
+  } m;
+  auto opt = Adam(GetParameters(m), {.lr = 0.1});
+  ASSERT_TRUE(opt.ok()) << opt.status();
+  EXPECT_EQ((*opt)->params().size(), 4u);  // the buffers are not trained
+  std::vector<float> w_before = Values(m.fc.weight);
+  Tensor x = Tensor::Randn({4, 3});
+  Tensor::Train train;
+  (*opt)->zero_grad();
+  ASSERT_TRUE(m.bn(m.fc(x)).square().sum().backward().ok());
+  ASSERT_TRUE((*opt)->step().ok());
+  EXPECT_NE(Values(m.fc.weight), w_before);
+  EXPECT_EQ(m.bn.num_batches_tracked.item<int64_t>().value_or(-1), 1);
+  EXPECT_NE(Values(*m.bn.running_mean), std::vector<float>(2, 0.0f));
 }
 
 TEST(ModuleErrors, BadOptionsAndInputsGiveErroredTensors) {

@@ -206,7 +206,8 @@ TEST(ModulesGolden, BatchNormTrainUsesBatchStatsAndUpdatesRunningStats) {
   BatchNorm m(3);
   AffineRandn(m, 3);
   Tensor x = Tensor::Randn({4, 3, 2, 2});
-  Tensor out = m(x, /*training=*/true);
+  Tensor::Train train;  // the reference's `with Tensor.train():`
+  Tensor out = m(x);
   ExpectGolden("batchnorm_train", "out", out, false);
   for (const char* name : {"weight", "bias", "num_batches_tracked"})
     ExpectGolden("batchnorm_train", name, GetStateDict(m).at(name), true);
