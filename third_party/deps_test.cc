@@ -1,6 +1,6 @@
 // Checks that the system-library overlays in this directory compile and link: every absl
 // component @absl//:absl promises, gtest and gmock, SQLite, the LLVM C API, clang's C++ API,
-// Cap'n Proto, ZeroMQ (with CURVE), libpq, libseccomp, and the header-only nlohmann-json and
+// Cap'n Proto, ZeroMQ (with CURVE), libpq, libseccomp, zlib, and the header-only nlohmann-json and
 // CLI11.
 
 #include <string>
@@ -28,6 +28,7 @@
 #include "postgresql/libpq-fe.h"
 #include "seccomp.h"
 #include "sqlite3.h"
+#include "zlib.h"
 #include "zmq.h"
 
 namespace {
@@ -142,6 +143,17 @@ TEST(DepsTest, Cli11) {
   app.parse(std::vector<std::string>{"7", "--n"});  // CLI11 takes the arguments reversed
   EXPECT_EQ(n, 7);
   EXPECT_THROW(app.parse(std::vector<std::string>{"--bogus"}), CLI::ParseError);
+}
+
+TEST(DepsTest, Zlib) {
+  const std::string text = "zlib zlib zlib zlib";
+  std::vector<Bytef> packed(compressBound(text.size()));
+  uLongf packed_size = packed.size();
+  ASSERT_EQ(compress(packed.data(), &packed_size, reinterpret_cast<const Bytef*>(text.data()), text.size()), Z_OK);
+  std::string back(text.size(), '\0');
+  uLongf back_size = back.size();
+  ASSERT_EQ(uncompress(reinterpret_cast<Bytef*>(back.data()), &back_size, packed.data(), packed_size), Z_OK);
+  EXPECT_EQ(back, text);
 }
 
 }  // namespace
