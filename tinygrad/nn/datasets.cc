@@ -20,7 +20,8 @@ namespace tg {
 namespace {
 
 constexpr char kInstallHint[] =
-    "install the Debian package dataset-fashion-mnist (tools/bootstrap does), or name the directory "
+    "install the Debian package dataset-fashion-mnist (tools/bootstrap does), or name the "
+    "directory "
     "holding the four IDX files";
 
 // One IDX file's uint8 elements, checked to have `rank` dimensions.
@@ -28,7 +29,8 @@ struct IdxBytes {
   std::string bytes;
   IdxHeader header;
   std::span<const std::byte> data() const {
-    return std::as_bytes(std::span<const char>(bytes)).subspan(header.data_offset, header.data_size);
+    return std::as_bytes(std::span<const char>(bytes))
+        .subspan(header.data_offset, header.data_size);
   }
 };
 
@@ -36,14 +38,16 @@ absl::StatusOr<IdxBytes> ReadUint8Idx(const std::string& path, size_t rank) {
   IdxBytes f;
   absl::StatusOr<std::string> bytes = ReadGzipFile(path);
   if (absl::IsNotFound(bytes.status())) {
-    return absl::NotFoundError(absl::StrCat("Fashion-MNIST file ", path, " not found: ", kInstallHint));
+    return absl::NotFoundError(
+        absl::StrCat("Fashion-MNIST file ", path, " not found: ", kInstallHint));
   }
   if (!bytes.ok()) return bytes.status();
   f.bytes = *std::move(bytes);
   ASSIGN_OR_RETURN(f.header, ParseIdxHeader(std::as_bytes(std::span<const char>(f.bytes)), path));
   if (f.header.type_code != kIdxUint8) {
     return absl::InvalidArgumentError(
-        absl::StrCat("IDX file ", path, ": elements are of type code ", int{f.header.type_code}, ", expected uint8 (8)"));
+        absl::StrCat("IDX file ", path, ": elements are of type code ", int{f.header.type_code},
+                     ", expected uint8 (8)"));
   }
   if (f.header.dims.size() != rank) {
     return absl::InvalidArgumentError(
@@ -53,16 +57,20 @@ absl::StatusOr<IdxBytes> ReadUint8Idx(const std::string& path, size_t rank) {
 }
 
 // The images (n, 1, rows, cols) and labels (n,) of one split ("train" or "t10k").
-absl::StatusOr<std::pair<Tensor, Tensor>> LoadSplit(const std::filesystem::path& dir, std::string_view split,
+absl::StatusOr<std::pair<Tensor, Tensor>> LoadSplit(const std::filesystem::path& dir,
+                                                    std::string_view split,
                                                     const std::string& device) {
-  const std::string images_path = (dir / absl::StrCat(std::string(split), "-images-idx3-ubyte.gz")).string();
-  const std::string labels_path = (dir / absl::StrCat(std::string(split), "-labels-idx1-ubyte.gz")).string();
+  const std::string images_path =
+      (dir / absl::StrCat(std::string(split), "-images-idx3-ubyte.gz")).string();
+  const std::string labels_path =
+      (dir / absl::StrCat(std::string(split), "-labels-idx1-ubyte.gz")).string();
   ASSIGN_OR_RETURN(IdxBytes images, ReadUint8Idx(images_path, 3));
   ASSIGN_OR_RETURN(IdxBytes labels, ReadUint8Idx(labels_path, 1));
   const std::vector<int64_t>& d = images.header.dims;
   if (labels.header.dims[0] != d[0]) {
-    return absl::InvalidArgumentError(absl::StrCat(labels_path, " has ", labels.header.dims[0], " labels but ",
-                                                   images_path, " has ", d[0], " images"));
+    return absl::InvalidArgumentError(absl::StrCat(labels_path, " has ", labels.header.dims[0],
+                                                   " labels but ", images_path, " has ", d[0],
+                                                   " images"));
   }
   Tensor x = Tensor::FromBytes(images.data(), dtypes::uint8, {d[0], 1, d[1], d[2]}, device);
   Tensor y = Tensor::FromBytes(labels.data(), dtypes::uint8, {d[0]}, device);
@@ -76,11 +84,13 @@ absl::StatusOr<std::pair<Tensor, Tensor>> LoadSplit(const std::filesystem::path&
 absl::StatusOr<FashionMnist> LoadFashionMnist(const std::string& dir, const std::string& device) {
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) {
-    return absl::NotFoundError(absl::StrCat("Fashion-MNIST directory ", dir, " not found: ", kInstallHint));
+    return absl::NotFoundError(
+        absl::StrCat("Fashion-MNIST directory ", dir, " not found: ", kInstallHint));
   }
   ASSIGN_OR_RETURN(auto train, LoadSplit(dir, "train", device));
   ASSIGN_OR_RETURN(auto test, LoadSplit(dir, "t10k", device));
-  return FashionMnist{std::move(train.first), std::move(train.second), std::move(test.first), std::move(test.second)};
+  return FashionMnist{std::move(train.first), std::move(train.second), std::move(test.first),
+                      std::move(test.second)};
 }
 
 std::string DefaultFashionMnistDir() {

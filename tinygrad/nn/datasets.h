@@ -34,7 +34,8 @@ struct FashionMnist {
 // InvalidArgument for a corrupt gzip stream, a bad IDX file (ParseIdxHeader), elements that are
 // not uint8, images not of rank 3 or labels not of rank 1, or a label count that differs from
 // the image count. MNIST's files, which have the same names and format, load too.
-absl::StatusOr<FashionMnist> LoadFashionMnist(const std::string& dir, const std::string& device = DefaultDevice());
+absl::StatusOr<FashionMnist> LoadFashionMnist(const std::string& dir,
+                                              const std::string& device = DefaultDevice());
 
 // For command-line tools: $TG_FASHION_MNIST_DIR when set and not empty, else where Debian's
 // package installs. Library code takes the directory as a parameter instead.

@@ -3,8 +3,8 @@
 
 #include <zlib.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -26,13 +26,15 @@ using GzFile = std::unique_ptr<gzFile_s, GzCloser>;
 absl::StatusOr<std::string> ReadGzipFile(const std::string& path, size_t max_bytes) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
-    if (!std::filesystem::exists(path, ec)) return absl::NotFoundError(absl::StrCat(path, ": no such file"));
+    if (!std::filesystem::exists(path, ec))
+      return absl::NotFoundError(absl::StrCat(path, ": no such file"));
     return absl::InvalidArgumentError(absl::StrCat(path, ": not a regular file"));
   }
   errno = 0;
   GzFile f(gzopen(path.c_str(), "rb"));
   if (f == nullptr) {
-    return absl::InternalError(absl::StrCat(path, ": cannot open: ", errno != 0 ? std::strerror(errno) : "out of memory"));
+    return absl::InternalError(
+        absl::StrCat(path, ": cannot open: ", errno != 0 ? std::strerror(errno) : "out of memory"));
   }
   std::string out;
   constexpr size_t kChunk = size_t{1} << 20;
@@ -49,14 +51,17 @@ absl::StatusOr<std::string> ReadGzipFile(const std::string& path, size_t max_byt
     }
     out.resize(old_size + static_cast<size_t>(n));
     if (out.size() > max_bytes) {
-      return absl::InvalidArgumentError(absl::StrCat(path, ": unpacks to more than ", max_bytes, " bytes"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ": unpacks to more than ", max_bytes, " bytes"));
     }
     if (n == 0) break;
   }
   // A stream cut short ends reads with Z_BUF_ERROR ("unexpected end of file"), not a -1.
   int errnum = Z_OK;
   const char* msg = gzerror(f.get(), &errnum);
-  if (errnum != Z_OK) return absl::InvalidArgumentError(absl::StrCat(path, ": truncated or corrupt gzip data: ", msg));
+  if (errnum != Z_OK)
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": truncated or corrupt gzip data: ", msg));
   return out;
 }
 

@@ -21,7 +21,8 @@ inline constexpr size_t kMaxGunzippedBytes = size_t{1} << 30;
 
 // NotFound when `path` does not exist; InvalidArgument naming `path` for a corrupt or truncated
 // stream, or one that unpacks to more than `max_bytes`; Internal for other IO errors.
-absl::StatusOr<std::string> ReadGzipFile(const std::string& path, size_t max_bytes = kMaxGunzippedBytes);
+absl::StatusOr<std::string> ReadGzipFile(const std::string& path,
+                                         size_t max_bytes = kMaxGunzippedBytes);
 
 }  // namespace tg
 

@@ -30,12 +30,14 @@ size_t ElementSize(uint8_t code) {
 }
 
 uint32_t BigEndianU32(std::span<const std::byte> b) {
-  return (uint32_t{static_cast<uint8_t>(b[0])} << 24) | (uint32_t{static_cast<uint8_t>(b[1])} << 16) |
+  return (uint32_t{static_cast<uint8_t>(b[0])} << 24) |
+         (uint32_t{static_cast<uint8_t>(b[1])} << 16) |
          (uint32_t{static_cast<uint8_t>(b[2])} << 8) | uint32_t{static_cast<uint8_t>(b[3])};
 }
 
 absl::Status Bad(std::string_view name, std::string_view what) {
-  return absl::InvalidArgumentError(absl::StrCat("IDX file ", std::string(name), ": ", std::string(what)));
+  return absl::InvalidArgumentError(
+      absl::StrCat("IDX file ", std::string(name), ": ", std::string(what)));
 }
 
 }  // namespace
@@ -46,8 +48,10 @@ absl::StatusOr<IdxHeader> ParseIdxHeader(std::span<const std::byte> bytes, std::
   }
   auto byte = [&](size_t i) { return static_cast<uint8_t>(bytes[i]); };
   if (byte(0) != 0 || byte(1) != 0) {
-    return Bad(name, absl::StrFormat("bad magic number %02x%02x%02x%02x: an IDX file starts with two zero bytes",
-                                     byte(0), byte(1), byte(2), byte(3)));
+    return Bad(
+        name,
+        absl::StrFormat("bad magic number %02x%02x%02x%02x: an IDX file starts with two zero bytes",
+                        byte(0), byte(1), byte(2), byte(3)));
   }
   IdxHeader h;
   h.type_code = byte(2);
@@ -58,8 +62,8 @@ absl::StatusOr<IdxHeader> ParseIdxHeader(std::span<const std::byte> bytes, std::
   const size_t rank = byte(3);
   h.data_offset = 4 + 4 * rank;
   if (bytes.size() < h.data_offset) {
-    return Bad(name, absl::StrCat("truncated header: rank ", rank, " needs ", h.data_offset, " bytes, the file has ",
-                                  bytes.size()));
+    return Bad(name, absl::StrCat("truncated header: rank ", rank, " needs ", h.data_offset,
+                                  " bytes, the file has ", bytes.size()));
   }
   uint64_t total = h.element_size;
   bool overflow = false;
@@ -70,12 +74,15 @@ absl::StatusOr<IdxHeader> ParseIdxHeader(std::span<const std::byte> bytes, std::
   }
   const size_t available = bytes.size() - h.data_offset;
   const std::string dims = absl::StrCat("[", absl::StrJoin(h.dims, ", "), "]");
-  if (overflow) return Bad(name, absl::StrCat("dims ", dims, " are too large: their byte count overflows"));
+  if (overflow)
+    return Bad(name, absl::StrCat("dims ", dims, " are too large: their byte count overflows"));
   if (total > available) {
-    return Bad(name, absl::StrCat("truncated data: dims ", dims, " need ", total, " bytes, the file holds ", available));
+    return Bad(name, absl::StrCat("truncated data: dims ", dims, " need ", total,
+                                  " bytes, the file holds ", available));
   }
   if (total < available) {
-    return Bad(name, absl::StrCat(available - total, " trailing bytes after the ", total, " bytes of dims ", dims));
+    return Bad(name, absl::StrCat(available - total, " trailing bytes after the ", total,
+                                  " bytes of dims ", dims));
   }
   h.data_size = total;
   return h;

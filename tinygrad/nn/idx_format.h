@@ -30,11 +30,11 @@ namespace tg {
 inline constexpr uint8_t kIdxUint8 = 0x08;
 
 struct IdxHeader {
-  uint8_t type_code = 0;       // byte 2 of the magic number
-  size_t element_size = 0;     // bytes per element of type_code
-  std::vector<int64_t> dims;   // as many as the rank
-  size_t data_offset = 0;      // 4 + 4 * rank
-  size_t data_size = 0;        // product(dims) * element_size == bytes.size() - data_offset
+  uint8_t type_code = 0;      // byte 2 of the magic number
+  size_t element_size = 0;    // bytes per element of type_code
+  std::vector<int64_t> dims;  // as many as the rank
+  size_t data_offset = 0;     // 4 + 4 * rank
+  size_t data_size = 0;       // product(dims) * element_size == bytes.size() - data_offset
 };
 
 // The header of the IDX file whose whole contents are `bytes`. `name` (the file's path) goes

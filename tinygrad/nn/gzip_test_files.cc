@@ -1,0 +1,46 @@
+// File: tinygrad/nn/gzip_test_files.cc
+#include "tinygrad/nn/gzip_test_files.h"
+
+#include <zlib.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "gtest/gtest.h"
+
+namespace tg::testing {
+
+std::string FreshTestDir(std::string_view name) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  std::filesystem::path dir = std::filesystem::path(tmp != nullptr ? tmp : ".") / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+std::string Gzip(std::string_view bytes) {
+  z_stream s{};
+  // windowBits 15 + 16: a gzip wrapper rather than zlib's.
+  if (deflateInit2(&s, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+    ADD_FAILURE() << "deflateInit2 failed";
+    return "";
+  }
+  std::string out(deflateBound(&s, bytes.size()), '\0');
+  s.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+  s.avail_in = static_cast<uInt>(bytes.size());
+  s.next_out = reinterpret_cast<Bytef*>(out.data());
+  s.avail_out = static_cast<uInt>(out.size());
+  if (deflate(&s, Z_FINISH) != Z_STREAM_END) ADD_FAILURE() << "deflate did not finish";
+  out.resize(s.total_out);
+  deflateEnd(&s);
+  return out;
+}
+
+void WriteFile(const std::string& path, std::string_view bytes) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!f) ADD_FAILURE() << "cannot write " << path;
+}
+
+}  // namespace tg::testing
