@@ -18,7 +18,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tinygrad/dtype/dtype.h"
-#include "tinygrad/nn/gzip_test_files.h"
+#include "tinygrad/nn/dataset_test_files.h"
 
 namespace tg {
 namespace {
@@ -27,15 +27,8 @@ using ::testing::ElementsAre;
 using testing::FreshTestDir;
 using testing::Gzip;
 using ::testing::HasSubstr;
+using testing::IdxFile;
 using testing::WriteFile;
-
-// An IDX file's bytes: magic (0, 0, type, rank), big-endian dims, then `data`.
-std::string Idx(uint8_t type, std::initializer_list<uint32_t> dims, const std::string& data) {
-  std::string b = {'\0', '\0', static_cast<char>(type), static_cast<char>(dims.size())};
-  for (uint32_t d : dims)
-    for (int shift : {24, 16, 8, 0}) b.push_back(static_cast<char>((d >> shift) & 0xff));
-  return b + data;
-}
 
 std::string Bytes(size_t n, int start) {
   std::string s;
@@ -47,11 +40,11 @@ std::string Bytes(size_t n, int start) {
 std::string WriteDataset(const std::string& name, uint32_t n_train = 3, uint32_t n_test = 2) {
   std::string dir = FreshTestDir(name);
   WriteFile(dir + "/train-images-idx3-ubyte.gz",
-            Gzip(Idx(0x08, {n_train, 2, 3}, Bytes(6 * n_train, 10))));
-  WriteFile(dir + "/train-labels-idx1-ubyte.gz", Gzip(Idx(0x08, {n_train}, Bytes(n_train, 0))));
+            Gzip(IdxFile(0x08, {n_train, 2, 3}, Bytes(6 * n_train, 10))));
+  WriteFile(dir + "/train-labels-idx1-ubyte.gz", Gzip(IdxFile(0x08, {n_train}, Bytes(n_train, 0))));
   WriteFile(dir + "/t10k-images-idx3-ubyte.gz",
-            Gzip(Idx(0x08, {n_test, 2, 3}, Bytes(6 * n_test, 100))));
-  WriteFile(dir + "/t10k-labels-idx1-ubyte.gz", Gzip(Idx(0x08, {n_test}, Bytes(n_test, 5))));
+            Gzip(IdxFile(0x08, {n_test, 2, 3}, Bytes(6 * n_test, 100))));
+  WriteFile(dir + "/t10k-labels-idx1-ubyte.gz", Gzip(IdxFile(0x08, {n_test}, Bytes(n_test, 5))));
   return dir;
 }
 
@@ -113,17 +106,17 @@ TEST(DatasetsTest, BadFilesAreErrorsNamingTheFile) {
   const std::vector<Case> cases = {
       {"train-images-idx3-ubyte.gz", std::string("\x1f\x8b\x08\x00", 4),
        "train-images-idx3-ubyte.gz: bad magic number"},
-      {"train-labels-idx1-ubyte.gz", Idx(0x08, {3}, "\x01\x02"),
+      {"train-labels-idx1-ubyte.gz", IdxFile(0x08, {3}, "\x01\x02"),
        "train-labels-idx1-ubyte.gz: truncated data"},
-      {"t10k-images-idx3-ubyte.gz", Idx(0x08, {2, 2, 3}, "").substr(0, 12),
+      {"t10k-images-idx3-ubyte.gz", IdxFile(0x08, {2, 2, 3}, "").substr(0, 12),
        "t10k-images-idx3-ubyte.gz: truncated header"},
-      {"t10k-images-idx3-ubyte.gz", Idx(0x08, {0xffffffff, 0xffffffff, 0xffffffff}, ""),
+      {"t10k-images-idx3-ubyte.gz", IdxFile(0x08, {0xffffffff, 0xffffffff, 0xffffffff}, ""),
        "overflows"},
-      {"train-images-idx3-ubyte.gz", Idx(0x08, {3, 6}, Bytes(18, 0)),
+      {"train-images-idx3-ubyte.gz", IdxFile(0x08, {3, 6}, Bytes(18, 0)),
        "train-images-idx3-ubyte.gz: rank 2, expected 3"},
-      {"train-labels-idx1-ubyte.gz", Idx(0x0C, {3}, Bytes(12, 0)),
+      {"train-labels-idx1-ubyte.gz", IdxFile(0x0C, {3}, Bytes(12, 0)),
        "elements are of type code 12, expected uint8"},
-      {"train-labels-idx1-ubyte.gz", Idx(0x08, {4}, Bytes(4, 0)), "has 4 labels but"},
+      {"train-labels-idx1-ubyte.gz", IdxFile(0x08, {4}, Bytes(4, 0)), "has 4 labels but"},
   };
   int i = 0;
   for (const Case& c : cases) {
@@ -135,7 +128,7 @@ TEST(DatasetsTest, BadFilesAreErrorsNamingTheFile) {
 
 TEST(DatasetsTest, TruncatedGzipIsAnError) {
   const std::string dir = WriteDataset("truncated_gzip");
-  const std::string packed = Gzip(Idx(0x08, {3, 2, 3}, Bytes(18, 10)));
+  const std::string packed = Gzip(IdxFile(0x08, {3, 2, 3}, Bytes(18, 10)));
   WriteFile(dir + "/train-images-idx3-ubyte.gz", packed.substr(0, packed.size() - 6));
   absl::Status s = LoadFashionMnist(dir).status();
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);

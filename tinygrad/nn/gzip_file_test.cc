@@ -8,7 +8,7 @@
 #include "absl/status/status.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "tinygrad/nn/gzip_test_files.h"
+#include "tinygrad/nn/dataset_test_files.h"
 
 namespace tg {
 namespace {

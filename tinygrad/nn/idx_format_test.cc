@@ -6,12 +6,14 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tinygrad/nn/dataset_test_files.h"
 
 namespace tg {
 namespace {
@@ -19,13 +21,13 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-// An IDX file: magic (0, 0, type, rank), big-endian dims, then `data_bytes` bytes of data.
+// An IDX file with `data_bytes` bytes of data 0, 1, 2, ...
 std::vector<std::byte> Idx(uint8_t type, std::initializer_list<uint32_t> dims, size_t data_bytes) {
-  std::vector<std::byte> b = {std::byte{0}, std::byte{0}, std::byte{type}, std::byte(dims.size())};
-  for (uint32_t d : dims)
-    for (int shift : {24, 16, 8, 0}) b.push_back(std::byte((d >> shift) & 0xff));
-  for (size_t i = 0; i < data_bytes; ++i) b.push_back(std::byte(i & 0xff));
-  return b;
+  std::string data;
+  for (size_t i = 0; i < data_bytes; ++i) data.push_back(static_cast<char>(i & 0xff));
+  const std::string file = testing::IdxFile(type, dims, data);
+  std::span<const std::byte> bytes = std::as_bytes(std::span<const char>(file));
+  return {bytes.begin(), bytes.end()};
 }
 
 absl::Status Error(const std::vector<std::byte>& b) { return ParseIdxHeader(b, "f.idx").status(); }

@@ -1,5 +1,5 @@
-// File: tinygrad/nn/gzip_test_files.cc
-#include "tinygrad/nn/gzip_test_files.h"
+// File: tinygrad/nn/dataset_test_files.cc
+#include "tinygrad/nn/dataset_test_files.h"
 
 #include <zlib.h>
 
@@ -10,6 +10,13 @@
 #include "gtest/gtest.h"
 
 namespace tg::testing {
+
+std::string IdxFile(uint8_t type, std::initializer_list<uint32_t> dims, std::string_view data) {
+  std::string b = {'\0', '\0', static_cast<char>(type), static_cast<char>(dims.size())};
+  for (uint32_t d : dims)
+    for (int shift : {24, 16, 8, 0}) b.push_back(static_cast<char>((d >> shift) & 0xff));
+  return b.append(data);
+}
 
 std::string FreshTestDir(std::string_view name) {
   const char* tmp = std::getenv("TEST_TMPDIR");

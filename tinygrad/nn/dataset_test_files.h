@@ -1,0 +1,28 @@
+// File: tinygrad/nn/dataset_test_files.h
+// Test helpers: IDX files, gzip'ed and plain, written under the test's temporary directory.
+#ifndef TINYGRAD_NN_DATASET_TEST_FILES_H_
+#define TINYGRAD_NN_DATASET_TEST_FILES_H_
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+namespace tg::testing {
+
+// An IDX file's bytes: magic (0, 0, `type`, rank), big-endian `dims`, then `data` as it is
+// (so a test can write files whose data does not match their dims).
+std::string IdxFile(uint8_t type, std::initializer_list<uint32_t> dims, std::string_view data);
+
+// A new, empty directory $TEST_TMPDIR/<name> (removed first if it exists).
+std::string FreshTestDir(std::string_view name);
+
+// The gzip compression of `bytes` (one member, as gzip(1) writes it).
+std::string Gzip(std::string_view bytes);
+
+// Writes `bytes` to `path` as they are; fails the test (gtest ADD_FAILURE) on an IO error.
+void WriteFile(const std::string& path, std::string_view bytes);
+
+}  // namespace tg::testing
+
+#endif  // TINYGRAD_NN_DATASET_TEST_FILES_H_
