@@ -102,14 +102,15 @@ void TestWorker::Run() {
                       .host = "host-of-" + o_.id});
     send(codec::Ready{.credits = static_cast<uint32_t>(o_.capacity)});
   };
+  // Heartbeats and the coordinator's silence run on the options' clock; the simulated device
+  // below takes real time. Read before the Hello: a test that moves a scripted clock one
+  // heartbeat on once the broker has the Hello then hears this worker at the new time.
+  Clock& clock = o_.clock != nullptr ? *o_.clock : Clock::Real();
+  Clock::TimePoint last_heard = clock.Now();
+  Clock::TimePoint next_hb = last_heard + o_.heartbeat;
   hello();
   absl::flat_hash_map<uint64_t, KernelTask> tasks;
   std::deque<codec::MeasureRequest> pending;
-  // Heartbeats and the coordinator's silence run on the options' clock; the simulated device
-  // below takes real time.
-  Clock& clock = o_.clock != nullptr ? *o_.clock : Clock::Real();
-  Clock::TimePoint last_heard = clock.Now();
-  Clock::TimePoint next_hb = clock.Now() + o_.heartbeat;
   uint64_t seq = 0;
   std::future<codec::MeasureResult> running;
   // A simulated device (delay only): the answer is ready, it is sent at sim_done.
