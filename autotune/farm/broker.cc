@@ -1,5 +1,6 @@
 // File: autotune/farm/broker.cc
-// The broker thread: worker registry, credit-based dispatch, heartbeats, requeue, poison.
+// The broker thread: worker registry, credit-based dispatch, heartbeats, requeue, deadlines,
+// backups, poison.
 #include "autotune/farm/broker.h"
 
 #include <pthread.h>
@@ -28,6 +29,7 @@
 #include "absl/strings/str_format.h"
 #include "autotune/codec/farm_codec.h"
 #include "autotune/codec/farm_messages.h"
+#include "autotune/farm/backup_threshold.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/unique_fd.h"
 
@@ -59,6 +61,10 @@ struct Part {
   // Principals it goes to only when its class has no other worker alive: those it, or the
   // part it was split from, was lost with.
   std::vector<std::string> avoid;
+  // Its copies in workers' in_flight (two while a backup runs), answered or not.
+  int copies = 0;
+  // A copy's answer was taken (or it was quarantined): any other copy's answer is dropped.
+  bool answered = false;
 };
 
 // A job on a worker.
@@ -67,6 +73,8 @@ struct InFlight {
   Clock::Duration budget{};  // JobTimeBudget: what it adds to the deadlines of the jobs next to it
   Clock::TimePoint deadline;
   int64_t extensions_left = 0;  // jobs sent after it that may still push its deadline back
+  Clock::TimePoint sent;        // what its class's durations and its backup threshold count from
+  bool backup = false;          // the second copy of a part in flight elsewhere
 };
 
 struct Worker {
@@ -91,6 +99,15 @@ struct Worker {
   int unroutable_ticks = -1;
   int64_t jobs = 0, errors = 0, lost = 0;
 };
+
+// The error of a candidate quarantined after `losses` losses, `missed` of them deadlines.
+std::string PoisonError(size_t losses, int missed) {
+  const size_t killed = losses - static_cast<size_t>(missed);
+  if (missed == 0) return absl::StrCat("poison: killed ", killed, " workers");
+  if (killed == 0) return absl::StrCat("poison: held past its deadline by ", missed, " workers");
+  return absl::StrCat("poison: killed ", killed, killed == 1 ? " worker" : " workers", ", held past its deadline by ",
+                      missed == 1 ? std::string("another") : absl::StrCat(missed, " others"));
+}
 
 // Tasks a worker keeps at least (protocol): forget ours before it forgets its own.
 constexpr size_t kTasksPerWorker = 64;
@@ -123,6 +140,7 @@ struct Broker::State {
   BrokerOptions opt;
   // Heartbeats and liveness run on this clock (opt.clock, else the machine's).
   Clock* clock = &Clock::Real();
+  Clock::Duration backup_floor{};  // opt.backup_floor_beats heartbeats, at most kMaxJobBudget
   std::unique_ptr<net::ZmqContext> own_ctx;
   net::ZmqContext* ctx = nullptr;
   net::ZmqSocket router;
@@ -141,6 +159,12 @@ struct Broker::State {
   // Deadlines missed by each principal, and those evicted for it (for the broker's life).
   absl::flat_hash_map<std::string, int64_t> misses;
   absl::flat_hash_set<std::string> evicted;
+  // The latest answered jobs' durations of each device class: the backup threshold.
+  absl::flat_hash_map<std::string, JobDurations> durations;
+  // Speculate scans the jobs in flight from this time on (no part is due before), and at once
+  // when a slot frees while `backups_waiting` (a part is due without a backup).
+  Clock::TimePoint next_backup_scan = Clock::TimePoint::min();
+  bool backups_waiting = false;
   uint64_t next_job_id = 1;
   uint64_t heartbeat_seq = 0;
   FarmStatus counters;  // only the counter fields are used
@@ -165,8 +189,8 @@ struct Broker::State {
   }
 
   // Part `p` answered with `results` (one per candidate of the part).
-  void Complete(const Part& p, std::vector<CandidateResult> results, const MeasuredBy& by, double prep_s,
-                double run_s) {
+  void Complete(Part& p, std::vector<CandidateResult> results, const MeasuredBy& by, double prep_s, double run_s) {
+    p.answered = true;
     Submission& sub = *p.sub;
     if (sub.finished) return;
     for (size_t i = 0; i < p.count; ++i) {
@@ -188,11 +212,12 @@ struct Broker::State {
     }
   }
 
-  // `part` left worker `w` unanswered: requeued, or (lost with two workers, `blame` counting
-  // this one) split or quarantined. `missed`: it held the part past its deadline.
+  // A copy of `part` left worker `w` unanswered (its `copies` already counts it out): requeued,
+  // or (lost with two workers, `blame` counting this one) split or quarantined; nothing yet
+  // while another copy runs (that one answers, or is lost in turn). `missed`: it held the part
+  // past its deadline.
   void Requeue(const std::shared_ptr<Part>& part, const Worker& w, bool blame, bool missed) {
-    if (part->sub->finished) return;
-    ++counters.requeued;
+    if (part->sub->finished || part->answered) return;
     if (blame) {
       // Every loss counts (a worker restarted under its old id may lose it twice: the only
       // worker of a class must still get rid of a candidate that kills it).
@@ -200,6 +225,11 @@ struct Broker::State {
       if (missed) ++part->missed;
       if (!Contains(part->avoid, w.principal)) part->avoid.push_back(w.principal);
     }
+    if (part->copies > 0) {
+      ScanForBackups();  // the copy left may be due
+      return;
+    }
+    ++counters.requeued;
     if (part->lost_with.size() < 2) {
       queue.push_front(part);
     } else if (part->count > 1) {
@@ -210,27 +240,27 @@ struct Broker::State {
     } else {
       ++counters.poisoned;
       CandidateResult r;
-      if (part->missed == 0) {
-        r.outcome = Outcome::kWorkerLost;
-        r.error = "poison: killed 2 workers";
-      } else {
-        r.outcome = Outcome::kTimeout;
-        r.error = part->missed == 2 ? "poison: held past its deadline by 2 workers"
-                                    : "poison: killed 1 worker, held past its deadline by another";
-      }
+      r.outcome = part->missed == 0 ? Outcome::kWorkerLost : Outcome::kTimeout;
+      r.error = PoisonError(part->lost_with.size(), part->missed);
       std::vector<CandidateResult> rs;
       rs.push_back(std::move(r));
       Complete(*part, std::move(rs), MeasuredBy{}, 0, 0);
     }
   }
 
+  // Copy `f` of a part is gone from `w` unanswered (it died, restarted, or reconnected without
+  // it): requeued (Requeue), unless another copy answered the part already.
+  void LoseCopy(Worker& w, const InFlight& f, bool blame) {
+    --f.part->copies;
+    if (f.part->answered) return;  // nothing was lost
+    ++w.lost;
+    if (blame) ++losses[w.id];
+    Requeue(f.part, w, blame, /*missed=*/false);
+  }
+
   // `w` died (or restarted) holding its in-flight parts: requeue them.
   void LoseJobs(Worker& w, bool blame) {
-    for (auto& [job_id, f] : w.in_flight) {
-      ++w.lost;
-      if (blame) ++losses[w.id];
-      Requeue(f.part, w, blame, /*missed=*/false);
-    }
+    for (auto& [job_id, f] : w.in_flight) LoseCopy(w, f, blame);
     w.in_flight.clear();
     w.overdue.clear();
     w.credits = 0;
@@ -247,6 +277,7 @@ struct Broker::State {
   void AddCredits(Worker& w, int n) {
     const int cap = static_cast<int>(w.hello.capacity) - static_cast<int>(w.in_flight.size() + w.overdue.size());
     w.credits = std::clamp(w.credits + n, 0, std::max(cap, 0));
+    if (backups_waiting && w.credits > 0) ScanForBackups();
   }
 
   std::string EvictionReason(const std::string& principal) const {
@@ -276,7 +307,8 @@ struct Broker::State {
   }
 
   // Requeues every job past its deadline (the worker keeps the slot), then evicts the
-  // principals that have missed too many.
+  // principals that have missed too many. A copy whose job another copy answered (or still
+  // runs) counts as a miss all the same: the deadline is what an honest worker keeps.
   void CheckDeadlines(Clock::TimePoint now) {
     std::vector<std::string> evict;
     for (auto& [id, w] : workers) {
@@ -290,6 +322,7 @@ struct Broker::State {
         w.overdue.insert(job_id);
         ++counters.deadline_misses;
         ++misses[w.principal];
+        --node.mapped().part->copies;
         Requeue(node.mapped().part, w, /*blame=*/true, /*missed=*/true);
       }
       if (misses[w.principal] >= opt.evict_after_misses && !Contains(evict, w.principal)) evict.push_back(w.principal);
@@ -350,11 +383,7 @@ struct Broker::State {
     for (const auto& [job_id, f] : w.in_flight)
       if (!holding.contains(job_id)) gone.push_back(job_id);
     std::sort(gone.begin(), gone.end());  // requeued in a fixed order
-    for (uint64_t job_id : gone) {
-      auto node = w.in_flight.extract(job_id);
-      ++w.lost;
-      Requeue(node.mapped().part, w, /*blame=*/false, /*missed=*/false);
-    }
+    for (uint64_t job_id : gone) LoseCopy(w, w.in_flight.extract(job_id).mapped(), /*blame=*/false);
     absl::erase_if(w.overdue, [&](uint64_t job_id) { return !holding.contains(job_id); });
     w.credits = 0;  // its Ready follows
     w.hello = std::move(h);
@@ -372,23 +401,36 @@ struct Broker::State {
       AddCredits(w, 1);
       return;
     }
-    std::shared_ptr<Part> part = std::move(it->second.part);
+    const InFlight f = std::move(it->second);
+    const std::shared_ptr<Part>& part = f.part;
     w.in_flight.erase(it);
     AddCredits(w, 1);
+    --part->copies;
+    if (part->answered) {
+      // The other copy answered first: not this worker's fault, and not a duplicate.
+      ++counters.speculative_losses;
+      return;
+    }
     if (!r.status.ok()) {
       if (r.status.code() == absl::StatusCode::kFailedPrecondition &&
           absl::StartsWith(r.status.message(), "unknown task")) {
         ++counters.task_resends;
         w.tasks.erase(part->sub->task_digest);
-        queue.push_front(std::move(part));
+        if (part->copies == 0) {
+          queue.push_front(part);
+        } else {
+          ScanForBackups();  // the other copy runs on, and may be due
+        }
         return;
       }
+      part->answered = true;
       ++counters.job_errors;
       ++w.errors;
       Finish(part->sub, absl::Status(r.status.code(), absl::StrCat("worker ", w.id, ": ", r.status.message())));
       return;
     }
     if (r.batch.results.size() != part->count) {
+      part->answered = true;
       ++counters.job_errors;
       ++w.errors;
       Finish(part->sub, absl::InternalError(absl::StrCat("worker ", w.id, " answered ", r.batch.results.size(),
@@ -397,6 +439,9 @@ struct Broker::State {
     }
     ++counters.results;
     ++w.jobs;
+    if (f.backup) ++counters.backups_won;
+    const Clock::TimePoint now = clock->Now();
+    durations[part->sub->job.device_class].Add(now - f.sent, part->count);
     Complete(*part, std::move(r.batch.results), MeasuredBy{.worker = w.id, .host = w.hello.host},
              r.batch.prepare_wall_s, r.batch.run_wall_s);
   }
@@ -425,8 +470,9 @@ struct Broker::State {
     }
   }
 
-  // Sends `part` to `w`. False when the worker is unroutable (gone).
-  bool Send(Worker& w, const std::shared_ptr<Part>& part) {
+  // Sends `part` to `w` (a `backup` copy of it, while it runs elsewhere). False when the worker
+  // is unroutable (gone).
+  bool Send(Worker& w, const std::shared_ptr<Part>& part, bool backup) {
     const Submission& sub = *part->sub;
     codec::MeasureRequest req{
         .job_id = next_job_id++,
@@ -447,6 +493,8 @@ struct Broker::State {
       w.tasks.insert(sub.task_digest);
     }
     ++counters.jobs_sent;
+    if (backup) ++counters.backups_sent;
+    ++part->copies;
     --w.credits;
     // The deadline (broker.h): its own budget, and those of the jobs it may wait behind: the
     // ones the worker holds now, and (up to a limit) the ones sent after it.
@@ -464,7 +512,9 @@ struct Broker::State {
     w.in_flight.emplace(req.job_id, InFlight{.part = part,
                                              .budget = budget,
                                              .deadline = deadline,
-                                             .extensions_left = 2 * capacity * static_cast<int64_t>(part->count + 1)});
+                                             .extensions_left = 2 * capacity * static_cast<int64_t>(part->count + 1),
+                                             .sent = sent_at,
+                                             .backup = backup});
     return true;
   }
 
@@ -507,13 +557,12 @@ struct Broker::State {
         ++it;
         continue;
       }
-      if (!Send(*best, part)) {
+      if (!Send(*best, part, /*backup=*/false)) {
         // Unroutable: its connection is gone. The job stays queued (not its fault); the worker
         // keeps what it holds for kUnroutableGraceTicks, its reconnect may be on the way (as
         // after a stall of ours: the old connection closed, the new one's Hello not read yet).
         free -= best->credits;
-        best->credits = 0;
-        if (best->unroutable_ticks < 0) best->unroutable_ticks = 0;
+        MarkUnroutable(*best);
         ++it;
         continue;
       }
@@ -521,6 +570,89 @@ struct Broker::State {
       it = queue.erase(it);
     }
   }
+
+  // A send found no connection to `w`: no job goes to it for now, and it is dead unless it
+  // reconnects within kUnroutableGraceTicks (Heartbeats).
+  void MarkUnroutable(Worker& w) {
+    w.credits = 0;
+    if (w.unroutable_ticks < 0) w.unroutable_ticks = 0;
+  }
+
+  // How long a copy of `part` runs before the part gets a backup (BackupThreshold).
+  Clock::Duration BackupAfter(const Part& part) const {
+    static const JobDurations kNone;
+    auto it = durations.find(part.sub->job.device_class);
+    return BackupThreshold(it != durations.end() ? it->second : kNone, part.sub->job.options, part.count,
+                           opt.backup_after, backup_floor);
+  }
+
+  // Backups (broker.h): a part held by one worker past its threshold, in a class with a free
+  // slot and nothing queued, gets a copy on the idle worker of another principal with the most
+  // free slots (none that missed a deadline or lost the part); the longest overdue first.
+  // Scanned when a part may be due (next_backup_scan), at least once per heartbeat: not on
+  // every pass, which would cost the scan of every job in flight per message.
+  void Speculate(Clock::TimePoint now) {
+    if (opt.backup_after <= 0 || now < next_backup_scan) return;
+    std::vector<std::string> idle;  // classes with a free slot
+    for (const auto& [id, w] : workers)
+      if (w.credits > 0 && !Contains(idle, w.device_class)) idle.push_back(w.device_class);
+    if (idle.empty()) return;
+    // Thresholds shrink as the history changes: look again within a heartbeat in any case.
+    Clock::TimePoint next = Later(now, opt.heartbeat);
+    bool waiting = false;  // a part is due but has no backup: look again once a slot frees
+    struct Due {
+      Clock::TimePoint at;
+      uint64_t job_id;
+      std::string holder;  // principal
+      std::shared_ptr<Part> part;
+    };
+    std::vector<Due> due;
+    for (const auto& [id, w] : workers) {
+      for (const auto& [job_id, f] : w.in_flight) {
+        const Part& p = *f.part;
+        // One copy, not answered, not suspect (lost twice: the copy that runs decides, then
+        // the poison rule).
+        if (p.copies != 1 || p.answered || p.sub->finished || p.lost_with.size() >= 2) continue;
+        const Clock::TimePoint at = Later(f.sent, BackupAfter(p));
+        if (now <= at) {
+          next = std::min(next, Later(at, Clock::Duration(1)));  // due once past `at`
+        } else if (!Contains(idle, w.device_class)) {
+          waiting = true;
+        } else {
+          due.push_back(Due{.at = at, .job_id = job_id, .holder = w.principal, .part = f.part});
+        }
+      }
+    }
+    next_backup_scan = next;
+    backups_waiting = waiting;
+    if (due.empty()) return;
+    std::vector<std::string> queued;  // classes with jobs waiting: their free slots are not idle
+    for (const std::shared_ptr<Part>& p : queue)
+      if (!p->sub->finished && !Contains(queued, p->sub->job.device_class)) queued.push_back(p->sub->job.device_class);
+    std::sort(due.begin(), due.end(),
+              [](const Due& a, const Due& b) { return std::tie(a.at, a.job_id) < std::tie(b.at, b.job_id); });
+    for (const Due& d : due) {
+      const std::string& dc = d.part->sub->job.device_class;
+      if (Contains(queued, dc)) {
+        waiting = true;
+        continue;
+      }
+      Worker* best = nullptr;
+      for (auto& [id, w] : workers) {
+        if (w.credits <= 0 || w.device_class != dc || w.principal == d.holder || Avoids(*d.part, w) || MissesOf(w) > 0)
+          continue;
+        if (best == nullptr || w.credits > best->credits) best = &w;
+      }
+      if (best == nullptr || !Send(*best, d.part, /*backup=*/true)) {
+        waiting = true;
+        if (best != nullptr) MarkUnroutable(*best);
+      }
+    }
+    backups_waiting = waiting;
+  }
+
+  // Something may have made a part due for a backup, or placeable: scan on the next pass.
+  void ScanForBackups() { next_backup_scan = Clock::TimePoint::min(); }
 
   // One heartbeat tick: silence counted, the dead removed, a heartbeat to each of the others.
   void Heartbeats() {
@@ -638,6 +770,7 @@ struct Broker::State {
       }
       CheckDeadlines(now);
       Dispatch();
+      Speculate(now);
       auto done = std::move(completions);
       completions.clear();
       lock.unlock();
@@ -690,11 +823,13 @@ std::string FormatFarmStatus(const FarmStatus& s) {
                         "jobs: submitted=%d completed=%d pending=%d sent=%d results=%d\n"
                         "errors: job_errors=%d dropped_results=%d requeued=%d task_resends=%d poisoned=%d "
                         "dead_workers=%d rejected_hellos=%d revoked_messages=%d reconnects=%d\n"
-                        "deadlines: deadline_misses=%d evicted_workers=%d evicted_hellos=%d\nbroker cpu: %.3fs\n",
+                        "deadlines: deadline_misses=%d evicted_workers=%d evicted_hellos=%d\n"
+                        "backups: backups_sent=%d backups_won=%d speculative_losses=%d\nbroker cpu: %.3fs\n",
                         s.submitted, s.completed, s.pending, s.jobs_sent, s.results, s.job_errors,
                         s.dropped_results, s.requeued, s.task_resends, s.poisoned, s.dead_workers,
                         s.rejected_hellos, s.revoked_messages, s.reconnects, s.deadline_misses,
-                        s.evicted_workers, s.evicted_hellos, s.broker_cpu_s);
+                        s.evicted_workers, s.evicted_hellos, s.backups_sent, s.backups_won, s.speculative_losses,
+                        s.broker_cpu_s);
   return out;
 }
 
@@ -703,6 +838,8 @@ absl::StatusOr<std::unique_ptr<Broker>> Broker::Start(BrokerOptions options) {
     return absl::InvalidArgumentError("farm broker: heartbeat must be > 0 and dead_after >= 1");
   if (options.job_slack < std::chrono::milliseconds(0) || options.evict_after_misses < 1)
     return absl::InvalidArgumentError("farm broker: job_slack must be >= 0 and evict_after_misses >= 1");
+  if (!(options.backup_after >= 0) || !std::isfinite(options.backup_after) || options.backup_floor_beats < 0)
+    return absl::InvalidArgumentError("farm broker: backup_after must be finite and >= 0, backup_floor_beats >= 0");
   for (auto floor : {options.worker_limits.prepare_floor, options.worker_limits.run_floor,
                      options.worker_limits.child_start}) {
     if (!(floor.count() >= 0) || !std::isfinite(floor.count()))
@@ -711,6 +848,9 @@ absl::StatusOr<std::unique_ptr<Broker>> Broker::Start(BrokerOptions options) {
   auto st = std::make_unique<State>();
   st->opt = std::move(options);
   if (st->opt.clock != nullptr) st->clock = st->opt.clock;
+  const double floor_s = std::chrono::duration<double>(st->opt.heartbeat).count() * st->opt.backup_floor_beats;
+  st->backup_floor = floor_s <= std::chrono::duration<double>(kMaxJobBudget).count() ? FromSeconds(floor_s)
+                                                                                      : Clock::Duration(kMaxJobBudget);
   if (st->opt.context == nullptr) st->own_ctx = std::make_unique<net::ZmqContext>();
   st->ctx = st->opt.context != nullptr ? st->opt.context : st->own_ctx.get();
   st->wake_fd.reset(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC));

@@ -21,6 +21,8 @@
 // - a deadline per job on its worker (below): past it the job is requeued and the worker keeps
 //   the slot until its late answer comes (dropped, as a duplicate); a worker that misses
 //   `evict_after_misses` deadlines is evicted;
+// - backups (below): a job in flight much longer than its class's jobs take gets one copy on
+//   an idle worker of another key; the first answer wins, the other is dropped;
 // - poison quarantine: a job lost twice (its worker died or restarted holding it, or held it
 //   past its deadline) is split into single-candidate jobs; a single candidate lost twice is
 //   answered as Outcome::kWorkerLost with error "poison: killed 2 workers" (Outcome::kTimeout,
@@ -61,6 +63,34 @@
 // Hello again. Between misses it gets jobs only when no worker of its class with fewer misses
 // has a free slot. Without CURVE a new id starts clean: only keys
 // make a penalty stick (so give each worker its own key, as README's farm section does).
+//
+// Backups. The deadline is the honest worst case (minutes), so a worker that heartbeats but
+// never answers would still hold its jobs that long. As MapReduce's backup tasks do, a job
+// that has been in flight on one worker longer than
+//   BackupThreshold (backup_threshold.h): max(backup_floor_beats heartbeats,
+//   backup_after x p90 of the per-candidate durations of its class's latest answered jobs x
+//   its candidates), or before 8 answers max(that floor, candidates x (runs + 2) x timeout_s)
+// gets one backup copy (a second job id) on a worker of its class, when that class has a
+// free slot and nothing queued: backups use idle slots only, never one a queued job could
+// take. The copy goes to the worker with the most free slots whose principal is neither the
+// one holding the job (never the same key) nor one the job was lost with, and which has
+// missed no deadline (a backup is optional; a copy held late would count against the job for
+// the poison rule). At most one backup per job at a time (two copies in flight), and none for
+// a job lost twice (the copy that runs decides, then the poison rule); the copy is an ordinary
+// job on its worker (its own deadline, credit, task resend). Jobs are looked at when one may
+// be due and at least once per heartbeat, not on every message.
+//
+// The first answer of either copy is the job's (exactly once: each part is answered once;
+// backups_won counts those a backup gave). The other copy keeps its worker's slot until it
+// answers (no cancel in the protocol; the worker is busy with it), and that answer is dropped
+// as a speculative loss (speculative_losses, not dropped_results): not held against the
+// slower worker, which may well be honest. Only its deadline still counts: a copy past it is
+// a deadline miss as any other (so a silent worker is still evicted in the end), not requeued.
+// A copy lost while the other one runs (its worker died, restarted, or missed the deadline)
+// is not requeued: it counts as a loss with that worker for the poison rule and avoidance,
+// and the other copy decides; the job is requeued (or split, or quarantined) only once no
+// copy is left. Only the answering copy's duration enters its class's history, so a silent
+// worker cannot stretch the threshold.
 //
 // A second, optional REP socket (BrokerOptions::status_endpoint) answers any request with
 // FormatFarmStatus(Status()) as text: what `tg farm status --connect` prints.
@@ -107,6 +137,11 @@ struct BrokerOptions {
   WorkerTimeLimits worker_limits;
   std::chrono::milliseconds job_slack{30000};
   int evict_after_misses = 3;
+  // Backups (above): a job in flight longer than backup_after x its class's p90 per-candidate
+  // duration x its candidates, and at least backup_floor_beats heartbeats, gets a copy on an
+  // idle worker. 0: no backups.
+  double backup_after = 3;
+  int backup_floor_beats = 3;
 };
 
 // One batch of candidates of one kernel for one device class.
@@ -179,6 +214,9 @@ struct FarmStatus {
   int64_t deadline_misses = 0;        // jobs a worker held past their deadline
   int64_t evicted_workers = 0;        // workers evicted for missing deadlines
   int64_t evicted_hellos = 0;         // Hellos from an evicted principal, answered with Bye
+  int64_t backups_sent = 0;           // backup copies of jobs in flight sent to another worker
+  int64_t backups_won = 0;            // jobs answered by their backup copy first
+  int64_t speculative_losses = 0;     // answers of the copy that came second, dropped
   double broker_cpu_s = 0;            // CPU time of the broker thread so far (its overhead)
 };
 

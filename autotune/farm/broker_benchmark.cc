@@ -2,16 +2,20 @@
 // Jobs per second through the broker with 1..64 simulated workers on loopback (ipc), each
 // worker a scripted DEALER whose "device" sleeps a modelled time per job (one job at a time,
 // 2 slots so the next job waits on the worker), plus the round-trip overhead per job with a
-// device that takes no time. Scaling efficiency = jobs/s(N) / (N * jobs/s(1)).
+// device that takes no time. Scaling efficiency = jobs/s(N) / (N * jobs/s(1)). Last, a closed
+// loop that keeps one job per worker outstanding, so half the slots are idle while jobs are in
+// flight: the regime where the broker looks for jobs to back up on every pass.
 //
 //   bazel run -c opt //autotune/farm:broker_benchmark -- [DEVICE_MS] [JOBS_PER_WORKER]
 //
 // Not a port: benchmark of autotune/farm.
 #include <stdlib.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <future>
 #include <memory>
 #include <string>
@@ -34,7 +38,9 @@ struct Run {
   double broker_cpu_us_per_job = 0;
 };
 
-Run Measure(int workers, double device_s, int jobs) {
+// `outstanding` > 0: a closed loop that keeps that many jobs submitted (each answer submits the
+// next) instead of submitting all at once.
+Run Measure(int workers, double device_s, int jobs, int outstanding = 0) {
   char tmpl[] = "/tmp/farm_benchXXXXXX";
   TG_CHECK(mkdtemp(tmpl) != nullptr);
   const std::string dir = tmpl;
@@ -58,14 +64,27 @@ Run Measure(int workers, double device_s, int jobs) {
     for (auto& f : fs) TG_CHECK(f.get().ok());
   }
   const double cpu0 = broker->Status().broker_cpu_s;
-  std::vector<std::future<absl::StatusOr<JobResult>>> fs;
-  fs.reserve(static_cast<size_t>(jobs));
+  auto job = [&](int j) {
+    return FarmJob{.device_class = dc.Digest(), .task = task, .candidates = {{Opt{OptOps::UPCAST, 0, j % 64 + 1}}}};
+  };
+  // The closed loop's state outlives the broker thread that runs its callbacks (Shutdown below).
+  std::atomic<int> next{0}, answered{0};
+  std::promise<void> all_done;
+  std::function<void(absl::StatusOr<JobResult>)> on_done = [&](absl::StatusOr<JobResult> r) {
+    TG_CHECK(r.ok()) << r.status();
+    if (const int j = next.fetch_add(1); j < jobs) broker->Submit(job(j), on_done);  // runs after the lock is released
+    if (answered.fetch_add(1) + 1 == jobs) all_done.set_value();
+  };
   const Clock::time_point t0 = Clock::now();
-  for (int j = 0; j < jobs; ++j)
-    fs.push_back(broker->Submit(FarmJob{.device_class = dc.Digest(),
-                                        .task = task,
-                                        .candidates = {{Opt{OptOps::UPCAST, 0, j % 64 + 1}}}}));
-  for (auto& f : fs) TG_CHECK(f.get().ok());
+  if (outstanding > 0) {
+    for (int i = 0; i < outstanding && next.load() < jobs; ++i) broker->Submit(job(next.fetch_add(1)), on_done);
+    all_done.get_future().wait();
+  } else {
+    std::vector<std::future<absl::StatusOr<JobResult>>> fs;
+    fs.reserve(static_cast<size_t>(jobs));
+    for (int j = 0; j < jobs; ++j) fs.push_back(broker->Submit(job(j)));
+    for (auto& f : fs) TG_CHECK(f.get().ok());
+  }
   const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
   const double cpu = broker->Status().broker_cpu_s - cpu0;
   ws.clear();
@@ -95,6 +114,12 @@ int main(int argc, char** argv) {
     if (n == 1) one = r.jobs_per_s;
     std::printf("  %7d %8.0f %7.0f %10.1f%% %12.1f\n", n, r.jobs_per_s, n * 1000.0 / device_ms,
                 100.0 * r.jobs_per_s / (n * one), r.broker_cpu_us_per_job);
+  }
+  std::printf("half the slots idle (one job per worker outstanding, device %.1f ms):\n", device_ms);
+  std::printf("  workers   jobs/s   broker CPU us/job\n");
+  for (int n : {8, 64}) {
+    auto r = Measure(n, device_ms * 1e-3, per_worker * n, /*outstanding=*/n);
+    std::printf("  %7d %8.0f %12.1f\n", n, r.jobs_per_s, r.broker_cpu_us_per_job);
   }
   return 0;
 }

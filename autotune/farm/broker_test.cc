@@ -1,7 +1,7 @@
 // File: autotune/farm/broker_test.cc
 // The broker against scripted in-test workers: dispatch, device classes, task resends,
 // duplicates, silent and killed workers, restarts, poison, protocol version, Bye, status, job
-// deadlines and eviction.
+// deadlines and eviction, backup copies.
 //
 // Broker and workers share a scripted clock (clock_) that moves only when a test advances it:
 // no worker is declared dead, and nobody re-Hellos, because a loaded machine was slow. The
@@ -15,6 +15,7 @@
 #include <chrono>
 #include <filesystem>
 #include <future>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -168,7 +169,7 @@ class BrokerTest : public ::testing::Test {
         for (const WorkerStatus& w : broker_->Status().workers)
           if (w.id == id) return w.last_seen_s == 0;
         return false;
-      })) << "the broker never heard " << id << " after the clock moved on";
+      })) << "the broker never heard " << id << " after the clock moved on\n" << FormatFarmStatus(broker_->Status());
     }
   }
   int64_t DeadWorkers() { return broker_->Status().dead_workers; }
@@ -225,7 +226,8 @@ class BrokerTest : public ::testing::Test {
             .run_floor = std::chrono::duration<double>(0.05),
             .child_start = std::chrono::duration<double>(0.1)};
   }
-  void StartDeadlineBroker(int evict_after_misses) {
+  // Backups off unless `backup_after` says otherwise: the deadline tests look at deadlines alone.
+  void StartDeadlineBroker(int evict_after_misses, double backup_after = 0) {
     clock_in_use_ = &clock_;
     auto b = Broker::Start({.endpoint = absl::StrCat("ipc://", dir_, "/farm"),
                             .status_endpoint = absl::StrCat("ipc://", dir_, "/status"),
@@ -234,7 +236,8 @@ class BrokerTest : public ::testing::Test {
                             .context = &ctx_,
                             .worker_limits = FastLimits(),
                             .job_slack = kSlack,
-                            .evict_after_misses = evict_after_misses});
+                            .evict_after_misses = evict_after_misses,
+                            .backup_after = backup_after});
     ASSERT_TRUE(b.ok()) << b.status();
     broker_ = *std::move(b);
   }
@@ -269,13 +272,18 @@ class BrokerTest : public ::testing::Test {
   static Clock::Duration Budget(const FarmJob& job, int capacity) {
     return JobTimeBudget(job.options, job.candidates.size(), capacity, FastLimits());
   }
-  // Moves the scripted clock on to `target` (a heartbeat or more ahead) in steps of one to two
-  // heartbeats, each heard from every worker in `live`: the broker has checked its deadlines at
-  // `target`.
-  void AdvanceTo(Clock::TimePoint target, const std::vector<std::string>& live) {
-    ASSERT_GE(target - clock_.Now(), Clock::Duration(kHb));
-    while (target - clock_.Now() >= 2 * kHb) ASSERT_NO_FATAL_FAILURE(BeatAll(kHb, live));
+  // Moves the scripted clock on to `target` (a heartbeat `hb` or more ahead) in steps of one to
+  // two heartbeats, each heard from every worker in `live`: the broker has checked its
+  // deadlines and backups at `target`.
+  void AdvanceTo(Clock::TimePoint target, const std::vector<std::string>& live, Clock::Duration hb = kHb) {
+    ASSERT_GE(target - clock_.Now(), hb);
+    while (target - clock_.Now() >= 2 * hb) ASSERT_NO_FATAL_FAILURE(BeatAll(hb, live));
     ASSERT_NO_FATAL_FAILURE(BeatAll(target - clock_.Now(), live));
+  }
+  int Queued() {
+    int queued = 0;
+    for (const auto& c : broker_->Status().classes) queued += c.queued;
+    return queued;
   }
   // `f` finishes with the fake measurement of `job`, each candidate measured by `worker`.
   static void ExpectDoneBy(std::future<absl::StatusOr<JobResult>>& f, const FarmJob& job, const std::string& worker) {
@@ -289,6 +297,36 @@ class BrokerTest : public ::testing::Test {
     for (const WorkerStatus& w : s.workers)
       if (w.id == id) return w;
     return std::nullopt;
+  }
+
+  // ** backups **
+  // A worker of one slot that holds its answers back (heartbeating) until SetHolding(false).
+  TestWorker& AddHolder(const std::string& id, net::SecurityOptions security = {}) {
+    return AddWorker({.id = id, .capacity = 1, .heartbeat = kHb, .hold_answers = true, .security = std::move(security)});
+  }
+  // A SmallJob(1) sent at `sent` to `holder`, which joined the broker alone (HoldAJob).
+  struct HeldJob {
+    TestWorker* holder = nullptr;
+    FarmJob job;
+    Clock::TimePoint sent;
+    std::future<absl::StatusOr<JobResult>> done;
+  };
+  void HoldAJob(const std::string& id, HeldJob& h, net::SecurityOptions security = {}) {
+    h.holder = &AddHolder(id, std::move(security));
+    ASSERT_TRUE(broker_->WaitForWorkers("", 1, kTestWaitLimit));
+    h.sent = clock_.Now();
+    h.job = SmallJob(1);
+    h.done = broker_->Submit(h.job);
+    ASSERT_TRUE(WaitUntil([&] { return h.holder->received() == 1; })) << id << " never got the job";
+  }
+
+  // Waits until the broker counts `n` free slots on worker `id` (its Ready may come in a later
+  // pass than its Hello, which is what WaitForWorkers waits for).
+  void WaitForCredits(const std::string& id, int n) {
+    ASSERT_TRUE(WaitUntil([&] {
+      std::optional<WorkerStatus> w = FindWorker(broker_->Status(), id);
+      return w.has_value() && w->credits == n;
+    })) << id << " never had " << n << " free slots";
   }
 
   FakeClock clock_;
@@ -935,6 +973,397 @@ TEST_F(BrokerTest, AJobLateOnTwoWorkersIsSplitAndItsCandidatesMeasuredElsewhere)
   EXPECT_EQ(s.poisoned, 0);
   EXPECT_EQ(s.requeued, 2);
   EXPECT_EQ(s1.received() + s2.received(), 2);
+}
+
+// ** backups **
+// The scripted jobs (SmallJob: timeout 0.1 s, one run) get a backup after 0.3 s: before any
+// history (k x (runs + 2) x timeout) as at the floor (3 heartbeats of 100 ms).
+constexpr Clock::Duration kBackupAfter = std::chrono::milliseconds(300);
+
+// Issue 16's scenario at the default settings (heartbeat 1 s, backup after 3 x p90, floor 3
+// heartbeats, job slack 30 s; jobs of BEAM_TIMEOUT_SEC=10 and 3 runs): a worker that announced
+// 64 slots heartbeats but never answers and holds 3 jobs; an honest worker idles. Its 8 earlier
+// jobs took 2 s of scripted time each, so the threshold is 3 x 2 s = 6 s: the jobs are measured
+// by the honest worker at the first check past 6 s (7 s after they were sent), not after their
+// deadlines (about 16 minutes, each may wait behind the others). The silent worker's answers,
+// when they come, are dropped as speculative losses and not held against it.
+TEST_F(BrokerTest, IssueScenarioASilentWorkersJobsAreBackedUpAfterWhatTheClassTakes) {
+  const milliseconds hb(1000);
+  StartBroker(hb);
+  TestWorker& honest = AddWorker({.id = "b_honest", .capacity = 8, .heartbeat = hb, .hold_answers = true});
+  ASSERT_TRUE(broker_->WaitForWorkers("", 1, kTestWaitLimit));
+  std::vector<FarmJob> warm;
+  std::vector<std::future<absl::StatusOr<JobResult>>> fw;
+  SubmitJobs(8, warm, fw);
+  ASSERT_TRUE(WaitUntil([&] { return honest.received() == 8; }));
+  ASSERT_NO_FATAL_FAILURE(AdvanceTo(clock_.Now() + std::chrono::seconds(2), {"b_honest"}, hb));
+  honest.SetHolding(false);
+  for (int j = 0; j < 8; ++j) ASSERT_NO_FATAL_FAILURE(ExpectDoneBy(fw[j], warm[j], "b_honest"));
+
+  TestWorker& silent = AddWorker({.id = "a_silent", .capacity = 64, .heartbeat = hb, .hold_answers = true});
+  ASSERT_TRUE(broker_->WaitForWorkers("", 2, kTestWaitLimit));
+  ASSERT_NO_FATAL_FAILURE(WaitForCredits("a_silent", 64));
+  const Clock::TimePoint sent = clock_.Now();
+  std::vector<FarmJob> jobs;
+  std::vector<std::future<absl::StatusOr<JobResult>>> fs;
+  for (int j = 0; j < 3; ++j) {
+    jobs.push_back(Job(1, 100 + 10 * j));
+    fs.push_back(broker_->Submit(jobs.back()));
+  }
+  ASSERT_TRUE(WaitUntil([&] { return silent.received() == 3; })) << "the silent worker did not get the 3 jobs";
+  ASSERT_NO_FATAL_FAILURE(AdvanceTo(sent + std::chrono::seconds(6), {"a_silent", "b_honest"}, hb));
+  FarmStatus s = broker_->Status();
+  EXPECT_EQ(s.backups_sent, 0) << "backed up at the threshold, not after it";
+  EXPECT_EQ(fs[0].wait_for(milliseconds(0)), std::future_status::timeout);
+
+  ASSERT_NO_FATAL_FAILURE(BeatAll(hb, {"a_silent", "b_honest"}));  // 7 s
+  for (int j = 0; j < 3; ++j) ASSERT_NO_FATAL_FAILURE(ExpectDoneBy(fs[j], jobs[j], "b_honest"));
+  s = broker_->Status();
+  EXPECT_EQ(s.backups_sent, 3);
+  EXPECT_EQ(s.backups_won, 3);
+  EXPECT_EQ(s.jobs_sent, 8 + 3 + 3);
+  EXPECT_EQ(s.results, 11);
+  EXPECT_EQ(s.deadline_misses, 0);
+  EXPECT_EQ(s.requeued, 0);
+  const std::string text = FormatFarmStatus(s);
+  EXPECT_NE(text.find("backups: backups_sent=3 backups_won=3 speculative_losses=0"), std::string::npos) << text;
+
+  silent.SetHolding(false);
+  ASSERT_TRUE(WaitUntil([&] { return broker_->Status().speculative_losses == 3; })) << "the late answers never came";
+  s = broker_->Status();
+  EXPECT_EQ(s.dropped_results, 0);
+  EXPECT_EQ(s.results, 11);
+  EXPECT_EQ(s.completed, 11);
+  EXPECT_EQ(s.deadline_misses, 0);
+  std::optional<WorkerStatus> w = FindWorker(s, "a_silent");
+  ASSERT_TRUE(w.has_value());
+  EXPECT_EQ(w->deadline_misses, 0);
+  EXPECT_EQ(w->lost, 0);
+  EXPECT_EQ(w->jobs, 0);
+  EXPECT_EQ(w->in_flight, 0);
+  EXPECT_EQ(w->credits, 64);
+}
+
+// Before its class has answered 8 jobs, a job's backup waits for its own limits: (3 runs + 2) x
+// 10 s = 50 s for one candidate at the defaults, against a deadline of 339 s.
+TEST_F(BrokerTest, BeforeAnyHistoryABackupWaitsForTheJobsOwnLimits) {
+  const milliseconds hb(1000);
+  StartBroker(hb);
+  TestWorker& silent = AddWorker({.id = "a_silent", .capacity = 1, .heartbeat = hb, .hold_answers = true});
+  ASSERT_TRUE(broker_->WaitForWorkers("", 1, kTestWaitLimit));
+  const Clock::TimePoint sent = clock_.Now();
+  FarmJob job = Job(1);
+  auto f = broker_->Submit(job);
+  ASSERT_TRUE(WaitUntil([&] { return silent.received() == 1; }));
+  AddWorker({.id = "b_honest", .capacity = 1, .heartbeat = hb});
+  ASSERT_TRUE(broker_->WaitForWorkers("", 2, kTestWaitLimit));
+  ASSERT_NO_FATAL_FAILURE(AdvanceTo(sent + std::chrono::seconds(50), {"a_silent", "b_honest"}, hb));
+  EXPECT_EQ(broker_->Status().backups_sent, 0);
+  ASSERT_NO_FATAL_FAILURE(BeatAll(hb, {"a_silent", "b_honest"}));
+  ASSERT_NO_FATAL_FAILURE(ExpectDoneBy(f, job, "b_honest"));
+  EXPECT_EQ(broker_->Status().backups_won, 1);
+  EXPECT_EQ(JobTimeBudget(job.options, 1, 1, WorkerTimeLimits{}) + BrokerOptions{}.job_slack, std::chrono::seconds(339));
+}
+
+// An honest slow worker outrun by a backup is not penalised: its answer, well within its
+// deadline, is dropped as a speculative loss (one result delivered), with no miss and no loss
+// counted (one miss would evict it here), and its slot is free again.
+TEST_F(BrokerTest, AnHonestSlowWorkerOutrunByABackupIsNotPenalised) {
+  StartDeadlineBroker(/*evict_after_misses=*/1, /*backup_after=*/3);
+  HeldJob h;
+  ASSERT_NO_FATAL_FAILURE(HoldAJob("a_slow", h));
+  TestWorker& fast = AddHolder("b_fast");
+  ASSERT_TRUE(broker_->WaitForWorkers("", 2, kTestWaitLimit));
+  ASSERT_NO_FATAL_FAILURE(AdvanceTo(h.sent + kBackupAfter, {"a_slow", "b_fast"}));
+  EXPECT_EQ(broker_->Status().backups_sent, 0);
+  ASSERT_NO_FATAL_FAILURE(BeatAll(kHb, {"a_slow", "b_fast"}));
+  ASSERT_TRUE(WaitUntil([&] { return fast.received() == 1; })) << "no backup";
+  fast.SetHolding(false);
+  ASSERT_NO_FATAL_FAILURE(ExpectDoneBy(h.done, h.job, "b_fast"));
+  h.holder->SetHolding(false);
+  ASSERT_TRUE(WaitUntil([&] { return broker_->Status().speculative_losses == 1; })) << "the slow answer never came";
+  FarmStatus s = broker_->Status();
+  EXPECT_EQ(s.backups_sent, 1);
+  EXPECT_EQ(s.backups_won, 1);
+  EXPECT_EQ(s.results, 1);
+  EXPECT_EQ(s.completed, 1);
+  EXPECT_EQ(s.dropped_results, 0);
+  EXPECT_EQ(s.deadline_misses, 0);
+  EXPECT_EQ(s.requeued, 0);
+  EXPECT_EQ(s.evicted_workers, 0);
+  std::optional<WorkerStatus> w = FindWorker(s, "a_slow");
+  ASSERT_TRUE(w.has_value()) << "the slow worker was dropped";
+  EXPECT_EQ(w->deadline_misses, 0);
+  EXPECT_EQ(w->lost, 0);
+  EXPECT_EQ(w->in_flight, 0);
+  EXPECT_EQ(w->credits, 1);
+}
+
+// The original answering before its backup wins; the backup's answer is the speculative loss.
+TEST_F(BrokerTest, AnOriginalThatAnswersBeforeItsBackupWins) {
+  StartDeadlineBroker(/*evict_after_misses=*/1, /*backup_after=*/3);
+  HeldJob h;
+  ASSERT_NO_FATAL_FAILURE(HoldAJob("a_slow", h));
+  TestWorker& backup = AddHolder("b_backup");
+  ASSERT_TRUE(broker_->WaitForWorkers("", 2, kTestWaitLimit));
+  ASSERT_NO_FATAL_FAILURE(AdvanceTo(h.sent + kBackupAfter + kHb, {"a_slow", "b_backup"}));
+  ASSERT_TRUE(WaitUntil([&] { return backup.received() == 1; })) << "no backup";
+  h.holder->SetHolding(false);
+  ASSERT_NO_FATAL_FAILURE(ExpectDoneBy(h.done, h.job, "a_slow"));
+  backup.SetHolding(false);
+  ASSERT_TRUE(WaitUntil([&] { return broker_->Status().speculative_losses == 1; })) << "the backup never answered";
+  FarmStatus s = broker_->Status();
+  EXPECT_EQ(s.backups_sent, 1);
+  EXPECT_EQ(s.backups_won, 0);
+  EXPECT_EQ(s.results, 1);
+  EXPECT_EQ(s.dropped_results, 0);
+  EXPECT_EQ(s.deadline_misses, 0);
+  ASSERT_TRUE(FindWorker(s, "b_backup").has_value());
+  EXPECT_EQ(FindWorker(s, "b_backup")->credits, 1);
+}
+
+// Backups use idle slots only. A job lost with worker P (killed and restarted) waits in the
+// queue for the honest worker's slot, not P's; P's free slot is then not idle, and the honest
+// worker's job, far past its threshold, gets no backup there.
+TEST_F(BrokerTest, NoBackupWhileItsClassHasQueuedWork) {
+  StartDeadlineBroker(/*evict_after_misses=*/3, /*backup_after=*/3);
+  HeldJob busy;
+  ASSERT_NO_FATAL_FAILURE(HoldAJob("a_honest", busy));
+  TestWorker& p = AddHolder("b_restarted");
+  ASSERT_TRUE(broker_->WaitForWorkers("", 2, kTestWaitLimit));
+  FarmJob x = SmallJob(1, 50);
+  auto fx = broker_->Submit(x);
+  ASSERT_TRUE(WaitUntil([&] { return p.received() == 1; }));
+  p.Kill();
+  p.Restart();
+  ASSERT_TRUE(WaitUntil([&] { return Queued() == 1 && broker_->WaitForWorkers("", 2, milliseconds(0)); }))
+      << "the restarted worker's job was not requeued";
+  ASSERT_NO_FATAL_FAILURE(AdvanceTo(busy.sent + kBackupAfter + 5 * kHb, {"a_honest", "b_restarted"}));
+  FarmStatus s = broker_->Status();
+  EXPECT_EQ(s.backups_sent, 0) << "a backup took a slot while the class had queued work";
+  EXPECT_EQ(p.received(), 1);
+  std::optional<WorkerStatus> pw = FindWorker(s, "b_restarted");
+  ASSERT_TRUE(pw.has_value());
+  EXPECT_EQ(pw->credits, 1);
+  EXPECT_EQ(Queued(), 1);
+
+  busy.holder->SetHolding(false);
+  ASSERT_NO_FATAL_FAILURE(ExpectDoneBy(busy.done, busy.job, "a_honest"));
+  ASSERT_NO_FATAL_FAILURE(ExpectDoneBy(fx, x, "a_honest"));
+  EXPECT_EQ(broker_->Status().backups_sent, 0);
+}
+
+// A backup never goes to the key that holds the job (another id under it is the same machine
+// or the same owner): with only such a worker idle none is sent; a worker of another key gets it.
+TEST_F(BrokerTest, NoBackupToAnotherWorkerOfTheSameKey) {
+  absl::StatusOr<net::CurveKeyPair> server = net::GenerateCurveKeyPair(), k1 = net::GenerateCurveKeyPair(),
+                                    k2 = net::GenerateCurveKeyPair();
+  ASSERT_TRUE(server.ok() && k1.ok() && k2.ok());
+  net::ZapOptions zo;
+  zo.allowlist.Add(k1->public_z85, "one");
+  zo.allowlist.Add(k2->public_z85, "two");
+  zo.log_denials = false;
+  absl::StatusOr<std::unique_ptr<net::ZapHandler>> zap = net::ZapHandler::Start(ctx_, zo);
+  ASSERT_TRUE(zap.ok()) << zap.status();
+  auto b = Broker::Start({.endpoint = "tcp://127.0.0.1:*",
+                          .security = net::SecurityOptions::CurveServer(*server, zap->get()),
+                          .heartbeat = kHb,
+                          .clock = &clock_,
+                          .context = &ctx_,
+                          .worker_limits = FastLimits(),
+                          .job_slack = kSlack});
+  ASSERT_TRUE(b.ok()) << b.status();
+  broker_ = *std::move(b);
+  const auto key1 = net::SecurityOptions::CurveClient(*k1, server->public_z85);
+  HeldJob h;
+  ASSERT_NO_FATAL_FAILURE(HoldAJob("a_slow", h, key1));
+  TestWorker& same = AddWorker({.id = "b_same_key", .capacity = 1, .heartbeat = kHb, .security = key1});
+  ASSERT_TRUE(broker_->WaitForWorkers("", 2, kTestWaitLimit));
+  ASSERT_NO_FATAL_FAILURE(AdvanceTo(h.sent + kBackupAfter + 3 * kHb, {"a_slow", "b_same_key"}));
+  EXPECT_EQ(broker_->Status().backups_sent, 0);
+  EXPECT_EQ(same.received(), 0);
+
+  AddWorker({.id = "c_other_key", .capacity = 1, .heartbeat = kHb,
+             .security = net::SecurityOptions::CurveClient(*k2, server->public_z85)});
+  ASSERT_TRUE(broker_->WaitForWorkers("", 3, kTestWaitLimit));
+  ASSERT_NO_FATAL_FAILURE(BeatAll(kHb, {"a_slow", "b_same_key", "c_other_key"}));
+  ASSERT_NO_FATAL_FAILURE(ExpectDoneBy(h.done, h.job, "c_other_key"));
+  EXPECT_EQ(broker_->Status().backups_won, 1);
+  EXPECT_EQ(same.received(), 0);
+  broker_->Shutdown();
+  broker_.reset();
+  workers_.clear();
+  (*zap)->Stop();
+}
+
+// At most one backup at a time, and the deadline still rules: the original past its deadline
+// while its backup runs is a miss, not requeued (no third copy beside the backup); the backup,
+// now the job's only copy and past its own threshold, gets a backup in turn; the first answer
+// is the job's.
+TEST_F(BrokerTest, AnOriginalPastItsDeadlineWhileItsBackupRunsIsAMissNotARequeue) {
+  StartDeadlineBroker(/*evict_after_misses=*/3, /*backup_after=*/3);
+  HeldJob h;
+  ASSERT_NO_FATAL_FAILURE(HoldAJob("a_silent", h));
+  TestWorker& b = AddHolder("b_slow");
+  TestWorker& c = AddHolder("c_slow");
+  ASSERT_TRUE(broker_->WaitForWorkers("", 3, kTestWaitLimit));
+  const std::vector<std::string> all = {"a_silent", "b_slow", "c_slow"};
+  ASSERT_NO_FATAL_FAILURE(AdvanceTo(h.sent + kSlack + Budget(h.job, 1), all));
+  FarmStatus s = broker_->Status();
+  EXPECT_EQ(s.backups_sent, 1) << "more than one backup at a time";
+  EXPECT_EQ(b.received(), 1);
+  EXPECT_EQ(c.received(), 0);
+  EXPECT_EQ(s.deadline_misses, 0);
+
+  ASSERT_NO_FATAL_FAILURE(BeatAll(kHb, all));
+  ASSERT_TRUE(WaitUntil([&] { return c.received() == 1; })) << "the lone backup got no backup";
+  s = broker_->Status();
+  EXPECT_EQ(s.deadline_misses, 1);
+  EXPECT_EQ(s.requeued, 0);
+  EXPECT_EQ(s.backups_sent, 2);
+  EXPECT_EQ(s.jobs_sent, 3);
+  EXPECT_EQ(Queued(), 0);
+  ASSERT_TRUE(FindWorker(s, "a_silent").has_value());
+  EXPECT_EQ(FindWorker(s, "a_silent")->overdue, 1);
+
+  c.SetHolding(false);
+  ASSERT_NO_FATAL_FAILURE(ExpectDoneBy(h.done, h.job, "c_slow"));
+  b.SetHolding(false);
+  ASSERT_TRUE(WaitUntil([&] { return broker_->Status().speculative_losses == 1; })) << "b never answered";
+  s = broker_->Status();
+  EXPECT_EQ(s.backups_won, 1);
+  EXPECT_EQ(s.results, 1);
+  EXPECT_EQ(s.poisoned, 0);
+  EXPECT_EQ(s.dropped_results, 0);
+}
+
+// A copy whose job its backup answered still has its deadline: a worker that never answers
+// misses it (here one miss evicts), so it is evicted in the end as without backups; the job is
+// not requeued, and the late answer of an evicted worker is dropped.
+TEST_F(BrokerTest, ACopyOutrunByItsBackupStillMissesItsDeadline) {
+  StartDeadlineBroker(/*evict_after_misses=*/1, /*backup_after=*/3);
+  HeldJob h;
+  ASSERT_NO_FATAL_FAILURE(HoldAJob("a_silent", h));
+  AddWorker({.id = "b_honest", .capacity = 1, .heartbeat = kHb});
+  ASSERT_TRUE(broker_->WaitForWorkers("", 2, kTestWaitLimit));
+  ASSERT_NO_FATAL_FAILURE(AdvanceTo(h.sent + kBackupAfter + kHb, {"a_silent", "b_honest"}));
+  ASSERT_NO_FATAL_FAILURE(ExpectDoneBy(h.done, h.job, "b_honest"));
+  EXPECT_EQ(broker_->Status().evicted_workers, 0);
+
+  ASSERT_NO_FATAL_FAILURE(AdvanceTo(h.sent + kSlack + Budget(h.job, 1), {"a_silent", "b_honest"}));
+  EXPECT_EQ(broker_->Status().deadline_misses, 0);
+  ASSERT_NO_FATAL_FAILURE(Beat(kHb, "b_honest"));
+  ASSERT_TRUE(WaitUntil([&] { return h.holder->byes_received() == 1; })) << "no eviction";
+  FarmStatus s = broker_->Status();
+  EXPECT_EQ(s.deadline_misses, 1);
+  EXPECT_EQ(s.evicted_workers, 1);
+  EXPECT_EQ(s.requeued, 0);
+  EXPECT_EQ(s.jobs_sent, 2);
+  EXPECT_EQ(s.results, 1);
+  EXPECT_EQ(s.completed, 1);
+}
+
+// A worker that has missed a deadline gets no backups (optional work; a copy it held late would
+// count against the job for the poison rule), even when only its slots are free.
+TEST_F(BrokerTest, NoBackupToAWorkerThatMissedADeadline) {
+  StartDeadlineBroker(/*evict_after_misses=*/3, /*backup_after=*/3);
+  TestWorker& late = AddWorker({.id = "a_late", .capacity = 2, .heartbeat = kHb, .hold_answers = true});
+  ASSERT_TRUE(broker_->WaitForWorkers("", 1, kTestWaitLimit));
+  const Clock::TimePoint sent = clock_.Now();
+  FarmJob first = SmallJob(1), second = SmallJob(1, 10);
+  auto f1 = broker_->Submit(first);
+  ASSERT_TRUE(WaitUntil([&] { return late.received() == 1; }));
+  // Alone in its class, it misses the deadline and gets the job again.
+  ASSERT_NO_FATAL_FAILURE(AdvanceTo(sent + kSlack + Budget(first, 2) + kHb, {"a_late"}));
+  ASSERT_TRUE(WaitUntil([&] { return late.received() == 2; })) << FormatFarmStatus(broker_->Status());
+  late.SetHolding(false);
+  ASSERT_NO_FATAL_FAILURE(ExpectDoneBy(f1, first, "a_late"));
+  ASSERT_TRUE(WaitUntil([&] { return broker_->Status().dropped_results == 1; }));
+
+  TestWorker& honest = AddHolder("b_honest");
+  ASSERT_TRUE(broker_->WaitForWorkers("", 2, kTestWaitLimit));
+  ASSERT_NO_FATAL_FAILURE(WaitForCredits("b_honest", 1));
+  const Clock::TimePoint sent2 = clock_.Now();
+  auto f2 = broker_->Submit(second);
+  ASSERT_TRUE(WaitUntil([&] { return honest.received() == 1; }));
+  ASSERT_NO_FATAL_FAILURE(AdvanceTo(sent2 + kBackupAfter + 3 * kHb, {"a_late", "b_honest"}));
+  FarmStatus s = broker_->Status();
+  EXPECT_EQ(s.backups_sent, 0) << "a backup went to a worker that missed a deadline";
+  EXPECT_EQ(late.received(), 2);
+  ASSERT_TRUE(FindWorker(s, "a_late").has_value());
+  EXPECT_EQ(FindWorker(s, "a_late")->credits, 2);
+  honest.SetHolding(false);
+  ASSERT_NO_FATAL_FAILURE(ExpectDoneBy(f2, second, "b_honest"));
+}
+
+// A copy lost while the other runs is not requeued (no third copy): the backup's worker dies on
+// the job (it kills that worker) and comes back; the loss counts for the poison rule, so the
+// job gets no second backup there; the original's answer is the job's.
+TEST_F(BrokerTest, ABackupLostWithItsWorkerLeavesTheOriginalRunning) {
+  StartDeadlineBroker(/*evict_after_misses=*/3, /*backup_after=*/3);
+  HeldJob h;
+  ASSERT_NO_FATAL_FAILURE(HoldAJob("a_slow", h));
+  TestWorker& victim = AddWorker(
+      {.id = "b_victim", .capacity = 1, .heartbeat = kHb, .poison = [](const std::vector<Opt>&) { return true; }});
+  ASSERT_TRUE(broker_->WaitForWorkers("", 2, kTestWaitLimit));
+  ASSERT_NO_FATAL_FAILURE(AdvanceTo(h.sent + kBackupAfter + kHb, {"a_slow", "b_victim"}));
+  ASSERT_TRUE(WaitUntil([&] { return victim.hellos() == 2; })) << "the backup did not kill its worker";
+  for (int beat = 0; beat < 5; ++beat) ASSERT_NO_FATAL_FAILURE(BeatAll(kHb, {"a_slow", "b_victim"}));
+  FarmStatus s = broker_->Status();
+  EXPECT_EQ(s.backups_sent, 1);
+  EXPECT_EQ(s.requeued, 0);
+  EXPECT_EQ(s.jobs_sent, 2);
+  EXPECT_EQ(s.poisoned, 0);
+  EXPECT_EQ(victim.received(), 1);
+  ASSERT_TRUE(FindWorker(s, "b_victim").has_value());
+  EXPECT_EQ(FindWorker(s, "b_victim")->credits, 1);
+
+  h.holder->SetHolding(false);
+  ASSERT_NO_FATAL_FAILURE(ExpectDoneBy(h.done, h.job, "a_slow"));
+  s = broker_->Status();
+  EXPECT_EQ(s.backups_won, 0);
+  EXPECT_EQ(s.speculative_losses, 0);
+  EXPECT_EQ(s.results, 1);
+}
+
+// A reconnect without the job (lost on the way) while its backup runs elsewhere: nothing is
+// requeued (no third copy) and nothing held against the worker; the backup's answer is the
+// job's.
+TEST_F(BrokerTest, AReconnectWithoutTheJobLeavesItToItsBackup) {
+  ASSERT_NO_FATAL_FAILURE(StartDeadlineBroker(/*evict_after_misses=*/3, /*backup_after=*/3));
+  auto raw = std::make_unique<RawWorker>(ctx_, broker_->endpoint(), "raw");
+  raw->Hello(77);
+  ASSERT_TRUE(broker_->WaitForWorkers("", 1, kTestWaitLimit));
+  FarmJob job = SmallJob(1);
+  auto f = broker_->Submit(job);
+  ASSERT_TRUE(raw->NextJob().has_value());
+  TestWorker& backup = AddHolder("b_backup");
+  ASSERT_TRUE(broker_->WaitForWorkers("", 2, kTestWaitLimit));
+  for (int beat = 0; beat < 4; ++beat) ASSERT_NO_FATAL_FAILURE(BeatRaw(kHb, *raw));
+  ASSERT_TRUE(WaitUntil([&] { return backup.received() == 1; })) << "no backup";
+  raw.reset();
+  RawWorker again(ctx_, broker_->endpoint(), "raw");
+  again.Hello(77, /*holding=*/{});
+  ASSERT_TRUE(WaitUntil([&] { return broker_->Status().reconnects == 1; })) << "the reconnect was not taken as one";
+  FarmStatus s = broker_->Status();
+  EXPECT_EQ(s.requeued, 0);
+  EXPECT_EQ(Queued(), 0);
+  backup.SetHolding(false);
+  ASSERT_NO_FATAL_FAILURE(ExpectDoneBy(f, job, "b_backup"));
+  s = broker_->Status();
+  EXPECT_EQ(s.backups_won, 1);
+  EXPECT_EQ(s.jobs_sent, 2);
+  EXPECT_EQ(s.dead_workers, 0);
+  EXPECT_EQ(s.poisoned, 0);
+}
+
+TEST_F(BrokerTest, RefusesBadBackupOptions) {
+  for (double after : {-1.0, std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()}) {
+    auto b = Broker::Start({.endpoint = absl::StrCat("ipc://", dir_, "/farm"), .backup_after = after});
+    EXPECT_EQ(b.status().code(), absl::StatusCode::kInvalidArgument) << after;
+  }
+  auto b = Broker::Start({.endpoint = absl::StrCat("ipc://", dir_, "/farm"), .backup_floor_beats = -1});
+  EXPECT_EQ(b.status().code(), absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace
