@@ -2,7 +2,8 @@
 // FarmMeasurer and the tuning driver over it end to end on loopback (ipc) with in-test workers that measure
 // for real in fake-timing mode (LocalMeasurer{.fake_timing}): the same winners as the
 // in-process measurer, with workers that freeze and die; the journal resumes a search that was
-// stopped as if killed, and re-measures nothing already stored.
+// stopped as if killed, and re-measures nothing already stored; a worker that never answers
+// does not stall it (backups).
 #include <stdlib.h>
 
 #include <atomic>
@@ -125,8 +126,9 @@ class FarmTuningTest : public ::testing::Test {
     broker_->Shutdown();
     std::filesystem::remove_all(dir_);
   }
-  // A worker measuring with its own LocalMeasurer in fake-timing mode.
-  TestWorker& AddWorker(const std::string& id) {
+  // A worker measuring with its own LocalMeasurer in fake-timing mode; a `silent` one never
+  // sends its answers (it heartbeats).
+  TestWorker& AddWorker(const std::string& id, bool silent = false) {
     auto m = LocalMeasurer::Create({.compile_threads = 1, .fake_timing = true});
     TG_CHECK(m.ok());
     std::shared_ptr<LocalMeasurer> lm = *std::move(m);
@@ -142,7 +144,8 @@ class FarmTuningTest : public ::testing::Test {
                                                     const MeasureOptions& o) {
                                   std::lock_guard<std::mutex> lock(*mu);
                                   return lm->Measure(t, c, o);
-                                }}));
+                                },
+                                .hold_answers = silent}));
     return *workers_.back();
   }
   std::unique_ptr<TuningDb> Db(const std::string& name) {
@@ -371,6 +374,26 @@ TEST_F(FarmTuningChaosTest, FrozenAndKilledWorkersSameWinners) {
   FarmStatus s = broker_->Status();
   EXPECT_EQ(s.job_errors, 0);
   EXPECT_EQ(*db->CountMeasurements(), 0);
+}
+
+// Issue 16: a worker that heartbeats but never answers holds the jobs it gets (its 2 slots)
+// until their deadlines, minutes away; backups on the honest workers finish them once they run
+// 3x longer than the class's jobs take (at least 3 heartbeats, 0.3 s here), and the search
+// goes on. Real heartbeats, so an honest worker of a loaded machine may be declared dead now
+// and then (hence chaos winners).
+TEST_F(FarmTuningChaosTest, ASilentWorkerDoesNotStallTheSearch) {
+  TestWorker& silent = AddWorker("a_silent", /*silent=*/true);
+  for (int i = 0; i < 2; ++i) AddWorker(absl::StrCat("w", i));
+  ASSERT_TRUE(broker_->WaitForWorkers(dc_.Digest(), 3, kTestWaitLimit));
+  std::unique_ptr<TuningDb> db = Db("silent.db");
+  absl::StatusOr<std::vector<KernelTuning>> r = TuneKernels(Kernels(), Options(db.get()));
+  ASSERT_TRUE(r.ok()) << r.status();
+  ExpectSameWinners(*r, /*chaos=*/true);
+  FarmStatus s = broker_->Status();
+  EXPECT_GE(silent.received(), 1);
+  EXPECT_GE(s.backups_won, 1);
+  EXPECT_EQ(s.deadline_misses, 0);
+  EXPECT_EQ(s.job_errors, 0);
 }
 
 }  // namespace
