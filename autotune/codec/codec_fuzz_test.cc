@@ -8,10 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <random>
-#include <sstream>
 
 #include "absl/strings/match.h"
 #include "autotune/codec/ast_codec.h"
@@ -30,19 +27,6 @@ constexpr int kMutants = 50000;
 constexpr int kStructuredMutants = 20000;
 constexpr double kBudgetS = 40;  // per test
 const DecodeLimits kTrusted{.allow_source_text = true};
-
-std::vector<CorpusEntry> CommittedCorpus() {
-  std::vector<CorpusEntry> out;
-  for (const auto& e : std::filesystem::directory_iterator("tests/codec_corpus")) {
-    if (e.path().extension() != ".bin") continue;
-    std::ifstream f(e.path(), std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    out.push_back({e.path().filename().string(), ss.str()});
-  }
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
-  return out;
-}
 
 // Runs every decoder on `bytes`; returns how many accepted it.
 int DecodeAll(const std::string& bytes) {

@@ -2,6 +2,11 @@
 // The fuzz seed corpus: valid messages of every kind and hostile ones.
 #include "autotune/codec/corpus.h"
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
 #include "autotune/codec/ast_codec.h"
 #include "autotune/codec/ast_wire.h"
 #include "autotune/codec/codec_test_kernels.h"
@@ -146,6 +151,19 @@ std::vector<CorpusEntry> SeedCorpus() {
     b[8 + 8] = 0x33;  // the FarmMessage union discriminant: first data word of the root struct
     out.push_back({"hostile_farm_bad_tag.bin", b});
   }
+  return out;
+}
+
+std::vector<CorpusEntry> CommittedCorpus(const std::string& dir) {
+  std::vector<CorpusEntry> out;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.path().extension() != ".bin") continue;
+    std::ifstream f(e.path(), std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    out.push_back({e.path().filename().string(), ss.str()});
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
   return out;
 }
 

@@ -20,6 +20,10 @@ struct CorpusEntry {
 // Deterministic: the same bytes on every run and machine.
 std::vector<CorpusEntry> SeedCorpus();
 
+// The committed corpus: every *.bin file of `dir` (a test's runfiles: "tests/codec_corpus"),
+// sorted by name.
+std::vector<CorpusEntry> CommittedCorpus(const std::string& dir = "tests/codec_corpus");
+
 }  // namespace tg::autotune::codec
 
 #endif  // AUTOTUNE_CODEC_CORPUS_H_

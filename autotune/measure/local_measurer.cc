@@ -14,13 +14,13 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "autotune/measure/candidate_ast.h"
 #include "autotune/measure/output_check.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/stable_hash.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/codegen/pipeline.h"
 #include "tinygrad/engine/launch.h"
-#include "tinygrad/uop/kernel_info.h"
 #include "tinygrad/uop/render.h"
 
 namespace tg::autotune {
@@ -72,28 +72,6 @@ class FirstError {
   std::mutex mu_;
   absl::Status status_;
 };
-
-// The task's AST with the candidate's opts to apply and the stable candidate name.
-UOp CandidateAst(const UOp& ast, const std::vector<Opt>& opts) {
-  KernelInfo ki = KernelInfo::IsKernelInfo(ast.arg()) ? KernelInfo::FromArg(ast.arg()) : KernelInfo{};
-  ki.name = LocalMeasurer::kCandidateName;
-  std::vector<Arg> args;
-  for (const Opt& o : opts) args.push_back(OptToArg(o));
-  ki.opts_to_apply = std::move(args);
-  return ast.replace_arg(ki.ToArg());
-}
-
-// The opts that split the unoptimized kernel over the device's parallelism without changing
-// what any output element computes (StateFor), most wanted first; the caller falls back to no
-// opts at all.
-std::vector<std::vector<Opt>> ReferenceSplits(const Renderer& ren) {
-  if (ren.has_threads && ren.global_max && (*ren.global_max)[0] > 1)
-    return {{Opt{OptOps::THREAD, 0, int64_t{(*ren.global_max)[0]}}}};
-  std::vector<std::vector<Opt>> out;
-  if (ren.has_local && !ren.has_threads)
-    for (int64_t amt : {256, 128, 64, 32, 16, 8, 4, 2}) out.push_back({Opt{OptOps::LOCAL, 0, amt}});
-  return out;
-}
 
 }  // namespace
 

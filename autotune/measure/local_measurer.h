@@ -114,10 +114,6 @@ class LocalMeasurer : public Measurer {
   // Whether a kernel fault lost the device (every Measure from then on fails).
   bool device_lost() const { return !device_lost_.ok(); }
 
-  // The function name every candidate is compiled under (stable, so that identical programs
-  // render to identical sources).
-  static constexpr const char* kCandidateName = "beam_candidate";
-
  protected:
   // Called after a candidate's check run, before its outputs are compared. Tests override it
   // to corrupt an output and check that the candidate is rejected.

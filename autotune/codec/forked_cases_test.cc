@@ -1,0 +1,59 @@
+// File: autotune/codec/forked_cases_test.cc
+#include "autotune/codec/forked_cases.h"
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+
+#include "gtest/gtest.h"
+
+namespace tg::autotune::codec {
+namespace {
+
+TEST(ForkedCasesTest, CasesThatReturnAreNotReported) {
+  EXPECT_TRUE(RunCasesForked(100, [](size_t) {}).empty());
+  EXPECT_TRUE(RunCasesForked(0, [](size_t) {}).empty());
+}
+
+TEST(ForkedCasesTest, EachDeathNamesItsCaseAndTheRestStillRun) {
+  std::vector<CaseDeath> deaths = RunCasesForked(10, [](size_t i) {
+    if (i == 3 || i == 4) {
+      std::fprintf(stderr, "case %zu gives up\n", i);
+      std::abort();
+    }
+    if (i == 7) raise(SIGSEGV);
+    if (i == 9) std::exit(5);
+  });
+  ASSERT_EQ(deaths.size(), 4u);
+  EXPECT_EQ(deaths[0].index, 3u);
+  EXPECT_EQ(deaths[1].index, 4u);
+  EXPECT_EQ(deaths[2].index, 7u);
+  EXPECT_EQ(deaths[3].index, 9u);
+  EXPECT_EQ(deaths[0].how, "killed by signal 6 (Aborted)");
+  EXPECT_EQ(deaths[0].output, "case 3 gives up\n");  // only its own case's output
+  EXPECT_EQ(deaths[1].output, "case 4 gives up\n");
+  EXPECT_EQ(deaths[2].how, "killed by signal 11 (Segmentation fault)");
+  EXPECT_EQ(deaths[3].how, "exit 5");
+}
+
+TEST(ForkedCasesTest, StopsAfterMaxDeaths) {
+  std::vector<CaseDeath> deaths = RunCasesForked(50, [](size_t) { std::abort(); }, {.max_deaths = 3});
+  ASSERT_EQ(deaths.size(), 3u);
+  EXPECT_EQ(deaths[2].index, 2u);
+}
+
+TEST(ForkedCasesTest, ACaseThatHangsIsKilled) {
+  std::vector<CaseDeath> deaths = RunCasesForked(3, [](size_t i) {
+    if (i == 1) {
+      volatile bool forever = true;
+      while (forever) {
+      }
+    }
+  }, {.hang_after = std::chrono::seconds(1)});
+  ASSERT_EQ(deaths.size(), 1u);
+  EXPECT_EQ(deaths[0].index, 1u);
+  EXPECT_EQ(deaths[0].how, "no progress for 1 s: killed");
+}
+
+}  // namespace
+}  // namespace tg::autotune::codec

@@ -1,0 +1,207 @@
+// File: autotune/codec/lowering_fuzz_test.cc
+// What a farm worker's child does with a kernel task from the network, on mutated kernels:
+// seeded structured mutations (autotune/codec/ast_mutator.h) of valid kernel ASTs (the codec
+// corpus, the built-in workloads' kernels, small Tensor kernels and their optimized forms),
+// each sent as a KernelTask, decoded under the network's limits and, where the decoder takes
+// it, lowered as LocalMeasurer lowers it before compiling: kernel_spec (type_verify), the
+// reference kernel's splits and GetProgram with the CPU renderer (and, for every fourth case,
+// the CUDA renderer, rendering only), and the look-up of each global's buffer by slot. None of
+// that may abort: a task the pipeline cannot handle must be refused by the decoder with an
+// error. The cases run in forked children (forked_cases.h); a death fails the test with the
+// mutation, the child's last words and the task's bytes as hex (also written to the test's
+// undeclared outputs, to be added to tests/codec_corpus as a hostile_task_*.bin).
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "autotune/codec/ast_codec.h"
+#include "autotune/codec/ast_mutator.h"
+#include "autotune/codec/codec_test_kernels.h"
+#include "autotune/codec/corpus.h"
+#include "autotune/codec/farm_codec.h"
+#include "autotune/codec/forked_cases.h"
+#include "autotune/measure/candidate_ast.h"
+#include "gtest/gtest.h"
+#include "tinygrad/codegen/pipeline.h"
+#include "tinygrad/renderer/c/clang.h"
+#include "tinygrad/renderer/cuda/cuda.h"
+#include "tinygrad/runtime/cuda/arch.h"
+#include "tinygrad/uop/spec.h"
+
+namespace tg::autotune::codec {
+namespace {
+
+constexpr int kCases = 3000;
+constexpr int kCudaEvery = 4;  // CUDA rendering for every 4th accepted case
+
+// Kernels above this many nodes (the workloads' random-initialisation kernels, ~330 nodes of
+// threefry) lower 5-10x slower than the rest: they are drawn one time in eight.
+constexpr size_t kLargeSeedNodes = 128;
+
+struct Seed {
+  std::string name;
+  UOp ast;
+  bool large = false;
+};
+
+// Valid kernel ASTs: the corpus's (committed files and in-process), the workloads', the small
+// Tensor kernels', and the optimizer's output of the latter (KernelInfo with applied opts,
+// UPCAST/UNROLL ranges).
+std::vector<Seed> Seeds() {
+  std::vector<Seed> out;
+  std::vector<CorpusEntry> corpus = CommittedCorpus();
+  for (CorpusEntry& e : SeedCorpus()) corpus.push_back(std::move(e));
+  for (const CorpusEntry& e : corpus) {
+    if (!absl::StartsWith(e.name, "ast_")) continue;
+    absl::StatusOr<UOp> u = DecodeAst(e.bytes);
+    EXPECT_TRUE(u.ok()) << e.name << ": " << u.status();
+    if (u.ok()) out.push_back({e.name, *u});
+  }
+  for (NamedKernel& k : WorkloadKernels()) out.push_back({k.name, k.ast});
+  for (NamedKernel& k : TensorKernels()) {
+    if (UOp opt = OptimizedAst(k.ast)) out.push_back({k.name + "/optimized", opt});
+    out.push_back({k.name, k.ast});
+  }
+  for (Seed& s : out) s.large = s.ast.toposort().size() > kLargeSeedNodes;
+  return out;
+}
+
+// Codegen options a task may carry (each a value KeyText can say).
+CodegenOptions MutateCodegen(AstMutator& m, CodegenOptions o) {
+  switch (m.Uniform(8)) {
+    case 0: o.devectorize = static_cast<int>(m.Uniform(3)); break;
+    case 1: o.transcendental = 2; break;
+    case 2: o.disable_fast_idiv = true; break;
+    case 3: o.noopt = true; break;
+    case 4: o.tc = static_cast<int>(m.Uniform(3)); break;
+    case 5: o.tc_opt = static_cast<int>(m.Uniform(3)); break;
+    case 6: o.nolocals = true; break;
+    default: o.allow_tf32 = true; break;
+  }
+  return o;
+}
+
+struct Case {
+  std::string what;        // seed and mutation
+  std::string task_bytes;  // as sent
+  KernelTask task;         // as decoded
+};
+
+struct Counts {
+  int mutants = 0, refused_ast = 0, refused_task = 0;
+};
+
+std::vector<Case> MakeCases(const std::vector<Seed>& seeds, Counts& counts) {
+  std::vector<const Seed*> small, large;
+  for (const Seed& s : seeds) (s.large ? large : small).push_back(&s);
+  std::vector<Case> out;
+  AstMutator m(0x1057e12f022ULL);
+  for (int i = 0; i < kCases; ++i) {
+    const std::vector<const Seed*>& from = large.empty() || (!small.empty() && m.Uniform(8)) ? small : large;
+    const Seed& seed = *from[m.Uniform(from.size())];
+    std::vector<WireNode> nodes = ToWireNodes(seed.ast);
+    std::string what = absl::StrCat(seed.name, ": ", m.Mutate(nodes));
+    ++counts.mutants;
+    absl::StatusOr<UOp> ast = DecodeAst(EncodeWireNodes(nodes));
+    if (!ast.ok()) {
+      ++counts.refused_ast;
+      continue;
+    }
+    // The buffers the mutant's AST asks for where it still says (what an honest coordinator
+    // sends), the seed's otherwise (a sender that does not care).
+    absl::StatusOr<KernelTask> task = KernelTask::FromAst(*ast);
+    if (!task.ok()) {
+      task = KernelTask::FromAst(seed.ast);
+      if (!task.ok()) continue;
+      task->ast = *ast;
+    }
+    if (m.Uniform(8) == 0) {
+      task->codegen = MutateCodegen(m, task->codegen);
+      absl::StrAppend(&what, "; codegen ", task->codegen.KeyText());
+    }
+    std::string bytes = EncodeKernelTask(*task);
+    absl::StatusOr<KernelTask> back = DecodeKernelTask(bytes);
+    if (!back.ok()) {
+      ++counts.refused_task;
+      continue;
+    }
+    out.push_back({std::move(what), std::move(bytes), *std::move(back)});
+  }
+  return out;
+}
+
+// LocalMeasurer's steps up to compiling (StateFor, Measure's phase 1a, ArgsFor).
+void LowerLikeAWorker(const KernelTask& task, const Renderer& ren) {
+  (void)VerifySpec(task.ast, SpecKind::kKernel);
+  absl::StatusOr<ProgramSpec> spec = absl::UnknownError("no split tried");
+  for (const std::vector<Opt>& split : ReferenceSplits(ren)) {
+    spec = GetProgram(CandidateAst(task.ast, split), ren, task.codegen);
+    if (spec.ok()) break;
+  }
+  if (!spec.ok()) spec = GetProgram(CandidateAst(task.ast, {}), ren, task.codegen);
+  if (!spec.ok()) return;
+  // The measurer finds each global's buffer by slot, and CHECK-fails where there is none.
+  for (int64_t slot : spec->globals) {
+    bool found = false;
+    for (const BufferSpec& b : task.buffers) found = found || b.slot == slot;
+    if (!found) {
+      std::fprintf(stderr, "the program uses buffer slot %lld, which the task has no buffer for\n",
+                   static_cast<long long>(slot));
+      std::abort();
+    }
+  }
+}
+
+// Where a death happened: the TG_CHECK's file:line, or how the child died.
+std::string DeathSite(const CaseDeath& d) {
+  size_t at = d.output.find(": TG_CHECK failed");
+  if (at == std::string::npos) return d.how;
+  size_t start = d.output.rfind('\n', at);
+  return d.output.substr(start == std::string::npos ? 0 : start + 1, at - (start == std::string::npos ? 0 : start + 1));
+}
+
+TEST(LoweringFuzzTest, DecodedTasksNeverAbortTheLowering) {
+  std::vector<Seed> seeds = Seeds();
+  ASSERT_GE(seeds.size(), 20u);
+  Counts counts;
+  std::vector<Case> cases = MakeCases(seeds, counts);
+
+  ClangRenderer clang({.threads = true, .cpu_count = 8});
+  clang.device = "CPU";
+  absl::StatusOr<CudaArch> arch = ParseCudaArch("sm_89");
+  ASSERT_TRUE(arch.ok()) << arch.status();
+  CudaRenderer cuda(*arch);
+  std::vector<CaseDeath> deaths = RunCasesForked(cases.size(), [&](size_t i) {
+    LowerLikeAWorker(cases[i].task, clang);
+    if (i % kCudaEvery == 0) LowerLikeAWorker(cases[i].task, cuda);
+  });
+
+  std::map<std::string, int> by_site;
+  for (const CaseDeath& d : deaths) ++by_site[DeathSite(d)];
+  std::printf("%d mutants from %zu seeds: %d refused as ASTs, %d refused as tasks, %zu accepted and lowered; "
+              "%zu aborted\n",
+              counts.mutants, seeds.size(), counts.refused_ast, counts.refused_task, cases.size(), deaths.size());
+  for (const auto& [site, n] : by_site) std::printf("  %3d at %s\n", n, site.c_str());
+  const char* out_dir = std::getenv("TEST_UNDECLARED_OUTPUTS_DIR");
+  for (size_t k = 0; k < deaths.size(); ++k) {
+    const Case& c = cases[deaths[k].index];
+    if (out_dir != nullptr) {
+      std::ofstream(absl::StrCat(out_dir, "/aborting_task_", k, ".bin"), std::ios::binary) << c.task_bytes;
+    }
+    ADD_FAILURE() << "case " << deaths[k].index << " (" << c.what << ") " << deaths[k].how
+                  << " in the lowering; its stderr ends:\n"
+                  << deaths[k].output
+                  << (k == 0 ? absl::StrCat("\nthe task's bytes (hex): ", absl::BytesToHexString(c.task_bytes))
+                             : std::string());
+  }
+  EXPECT_GE(cases.size(), 500u) << "too few mutants get past the decoder to test the lowering";
+}
+
+}  // namespace
+}  // namespace tg::autotune::codec
