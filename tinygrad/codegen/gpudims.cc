@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "tinygrad/base/check.h"
+#include "tinygrad/base/status_macros.h"
 #include "tinygrad/uop/graph_rewrite.h"
 #include "tinygrad/uop/graph_util.h"
 #include "tinygrad/uop/kernel_info.h"
@@ -39,8 +42,9 @@ std::optional<Dims> GroupDims(Dims dims, const LaunchDims& max_sizes) {
   return dims;
 }
 
-// (a,) -> (b, c): moves the smallest factor of a too-large dim into the next one.
-Dims SplitDims(const Dims& dims, const LaunchDims& max_sizes) {
+// (a,) -> (b, c): moves the smallest factor of a too-large dim into the next one; nullopt when
+// a dim has no factor to move (a prime beyond the limit: tinygrad raises "cannot limit dim").
+std::optional<Dims> SplitDims(const Dims& dims, const LaunchDims& max_sizes) {
   bool fits = true;
   for (size_t i = 0; i < dims.size() && i < max_sizes.size(); ++i) fits &= dims[i] <= max_sizes[i];
   if (fits) return dims;
@@ -55,13 +59,25 @@ Dims SplitDims(const Dims& dims, const LaunchDims& max_sizes) {
           div = c;
           break;
         }
-      TG_CHECK(div != 1) << "cannot limit dim " << d[i] << " to " << max_sizes[i];
+      if (div == 1) return std::nullopt;
       d[i] /= div;
       d[(i + 1) % d.size()] *= div;
     }
   }
   if (d[2] == 1) return Dims{d[0], d[1]};
   return d;
+}
+
+// get_grouped_dims's limiting of constant dims: grouped first, else split; nullopt when neither
+// makes them fit.
+std::optional<Dims> LimitDims(const Dims& idims, const LaunchDims& max_sizes) {
+  Dims limited = idims;
+  // try to group first: (a, b, c, d) -> (ab, c, d)
+  if (std::optional<Dims> g = GroupDims(idims, max_sizes); g && !g->empty()) limited = *g;
+  if (limited.size() > max_sizes.size()) return std::nullopt;
+  // try to split up dims: (a,) -> (b, c)
+  if (limited == idims) return SplitDims(idims, max_sizes);
+  return limited;
 }
 
 // tinygrad's get_contraction: which old dims each new dim merges, or nullopt.
@@ -103,11 +119,10 @@ std::vector<UOp> GroupedDims(const std::string& prefix, const std::vector<UOp>& 
     for (const UOp& d : dims) idims.push_back(d.arg().int64());
     limited = idims;
     if (max_sizes) {
-      // try to group first: (a, b, c, d) -> (ab, c, d)
-      if (std::optional<Dims> g = GroupDims(idims, *max_sizes); g && !g->empty()) limited = *g;
-      TG_CHECK(limited.size() <= max_sizes->size()) << "cannot limit dim: " << limited.size() << " dims";
-      // try to split up dims: (a,) -> (b, c)
-      if (limited == idims) limited = SplitDims(idims, *max_sizes);
+      std::optional<Dims> fit = LimitDims(idims, *max_sizes);
+      // the pipeline asks CheckLaunchDims first: a kernel whose dims cannot fit is an error there
+      TG_CHECK(fit.has_value()) << "cannot limit dims of " << idims.size() << " (CheckLaunchDims not asked?)";
+      limited = *fit;
     }
     limited_u.clear();
     for (int64_t d : limited) limited_u.push_back(C(d));
@@ -152,46 +167,86 @@ std::vector<UOp> GroupedDims(const std::string& prefix, const std::vector<UOp>& 
   return raw;
 }
 
-UOp AddGpudims(const Match& m) {
-  const UOp& s = m["s"];
-  const Renderer& ren = m.ctx<const Renderer>();
-  if (s.arg().is_none()) return {};
-  std::vector<UOp> s_topo = s.toposort();
-  for (const UOp& x : s_topo)
-    if (x.op() == Ops::SPECIAL) return {};
-  // ranges by their ids (a later one with the same ids wins, as in a dict)
+// The launch dims of a kernel: its GLOBAL/THREAD and WARP/LOCAL/GROUP_REDUCE ranges (by range
+// ids, a later range with the same ids winning, as in tinygrad's dict) and their sizes.
+struct LaunchShape {
   std::vector<std::pair<Arg, UOp>> all_ranges;
-  auto find_range = [&](const Arg& ids) -> UOp {
+  std::vector<Arg> global_dims, local_dims;
+  std::vector<UOp> global_shape, local_shape;
+
+  UOp find_range(const Arg& ids) const {
     for (const auto& [k, v] : all_ranges)
       if (k == ids) return v;
     return UOp();
-  };
+  }
+};
+
+LaunchShape LaunchShapeOf(const std::vector<UOp>& s_topo) {
+  LaunchShape l;
   for (const UOp& x : s_topo) {
     if (x.op() != Ops::RANGE) continue;
     Arg ids = Arg::Tuple(RangeIds(x));
-    auto it = std::find_if(all_ranges.begin(), all_ranges.end(), [&](const auto& kv) { return kv.first == ids; });
-    if (it == all_ranges.end()) {
-      all_ranges.emplace_back(ids, x);
+    auto it = std::find_if(l.all_ranges.begin(), l.all_ranges.end(), [&](const auto& kv) { return kv.first == ids; });
+    if (it == l.all_ranges.end()) {
+      l.all_ranges.emplace_back(ids, x);
     } else {
       it->second = x;
     }
   }
-  std::vector<Arg> global_dims, local_dims;
-  for (const auto& [ids, r] : all_ranges) {
+  for (const auto& [ids, r] : l.all_ranges) {
     AxisType t = RangeAxisType(r);
     std::vector<Arg>* dst = nullptr;
-    if (t == AxisType::GLOBAL || t == AxisType::THREAD) dst = &global_dims;
-    if (t == AxisType::WARP || t == AxisType::LOCAL || t == AxisType::GROUP_REDUCE) dst = &local_dims;
+    if (t == AxisType::GLOBAL || t == AxisType::THREAD) dst = &l.global_dims;
+    if (t == AxisType::WARP || t == AxisType::LOCAL || t == AxisType::GROUP_REDUCE) dst = &l.local_dims;
     if (dst && std::find(dst->begin(), dst->end(), ids) == dst->end()) dst->push_back(ids);
   }
+  std::sort(l.global_dims.begin(), l.global_dims.end(), RangeArgLess);
+  std::sort(l.local_dims.begin(), l.local_dims.end(), RangeArgLess);
+  for (const Arg& ids : l.global_dims) l.global_shape.push_back(Simplify(l.find_range(ids).src(0)));
+  for (const Arg& ids : l.local_dims) l.local_shape.push_back(Simplify(l.find_range(ids).src(0)));
+  return l;
+}
+
+// Whether add gpudims rewrites this SINK: it has a KernelInfo and no SPECIAL yet.
+bool WantsGpudims(const UOp& s, const std::vector<UOp>& s_topo) {
+  if (s.arg().is_none()) return false;
+  return std::none_of(s_topo.begin(), s_topo.end(), [](const UOp& x) { return x.op() == Ops::SPECIAL; });
+}
+
+// Why `dims` cannot be made to fit `max_sizes` as GetGroupedDims(..., reverse) would, or OK.
+absl::Status CheckDimsFit(std::string_view what, std::vector<UOp> dims, const std::optional<LaunchDims>& max_sizes,
+                          bool reverse) {
+  if (!max_sizes) return absl::OkStatus();
+  if (reverse) std::reverse(dims.begin(), dims.end());
+  Dims idims;
+  for (const UOp& d : dims) {
+    if (d.op() != Ops::CONST) {
+      // symbolic dims are neither grouped nor split
+      if (dims.size() <= max_sizes->size()) return absl::OkStatus();
+      return absl::InvalidArgumentError(absl::StrCat("cannot limit ", dims.size(), " symbolic ", std::string(what),
+                                                     " dims to the renderer's ", max_sizes->size()));
+    }
+    idims.push_back(d.arg().int64());
+  }
+  if (LimitDims(idims, *max_sizes)) return absl::OkStatus();
+  if (reverse) std::reverse(idims.begin(), idims.end());  // as the kernel has them
+  return absl::InvalidArgumentError(absl::StrCat("cannot limit ", std::string(what), " dims (",
+                                                 absl::StrJoin(idims, ", "), ") to the renderer's launch limits (",
+                                                 absl::StrJoin(*max_sizes, ", "), ")"));
+}
+
+UOp AddGpudims(const Match& m) {
+  const UOp& s = m["s"];
+  const Renderer& ren = m.ctx<const Renderer>();
+  std::vector<UOp> s_topo = s.toposort();
+  if (!WantsGpudims(s, s_topo)) return {};
+  const LaunchShape l = LaunchShapeOf(s_topo);
+  const std::vector<Arg>&global_dims = l.global_dims, &local_dims = l.local_dims;
+  auto find_range = [&](const Arg& ids) { return l.find_range(ids); };
   if (global_dims.empty() && local_dims.empty()) return {};
-  std::sort(global_dims.begin(), global_dims.end(), RangeArgLess);
-  std::sort(local_dims.begin(), local_dims.end(), RangeArgLess);
   std::vector<Arg> all_dims = global_dims;
   all_dims.insert(all_dims.end(), local_dims.begin(), local_dims.end());
-  std::vector<UOp> global_shape, local_shape;
-  for (const Arg& ids : global_dims) global_shape.push_back(Simplify(find_range(ids).src(0)));
-  for (const Arg& ids : local_dims) local_shape.push_back(Simplify(find_range(ids).src(0)));
+  const std::vector<UOp>&global_shape = l.global_shape, &local_shape = l.local_shape;
   std::vector<UOp> idxs;
   if (KernelInfo::FromArg(s.arg()).dont_use_locals) {
     TG_CHECK(local_dims.empty()) << "can't use locals if there's no local dims";
@@ -238,6 +293,18 @@ std::vector<UOp> GetGroupedDims(const std::string& prefix, const std::vector<UOp
   std::vector<UOp> out = GroupedDims(prefix, rdims, max_sizes);
   std::reverse(out.begin(), out.end());
   return out;
+}
+
+absl::Status CheckLaunchDims(const UOp& sink, const Renderer& ren) {
+  std::vector<UOp> s_topo = sink.toposort();
+  if (!WantsGpudims(sink, s_topo)) return absl::OkStatus();
+  const LaunchShape l = LaunchShapeOf(s_topo);
+  if (KernelInfo::FromArg(sink.arg()).dont_use_locals) {
+    if (!l.local_dims.empty()) return absl::InvalidArgumentError("a kernel without locals (dont_use_locals) has local dims");
+    return CheckDimsFit("global", l.global_shape, ren.global_max, true);
+  }
+  RETURN_IF_ERROR(CheckDimsFit("global", l.global_shape, ren.global_max, true));
+  return CheckDimsFit("local", l.local_shape, ren.local_max, false);
 }
 
 const PatternMatcher& PmAddGpudims() {

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
+
 #include "tinygrad/codegen/renderer.h"
 #include "tinygrad/uop/pattern_matcher.h"
 
@@ -21,9 +23,15 @@ namespace tg {
 // Index expressions (over SPECIALs named prefix0, prefix1, ...) for launch dims `dims`
 // (index-dtype UOps, constants or symbolic), merging adjacent dims or splitting a large one to
 // fit `max_sizes` (nullopt: no limit). `reverse` maps the last dim to prefix0.
-// TG_CHECK-fails ("cannot limit dim") when the dims cannot be made to fit.
+// TG_CHECK-fails ("cannot limit dim") when the dims cannot be made to fit: ask CheckLaunchDims.
 std::vector<UOp> GetGroupedDims(const std::string& prefix, const std::vector<UOp>& dims,
                                 const std::optional<LaunchDims>& max_sizes, bool reverse = false);
+
+// Why PmAddGpudims cannot map `sink`'s GLOBAL/THREAD and LOCAL ranges onto `ren`'s launch
+// limits (a dim too large and prime, more dims than the launch has: tinygrad raises "cannot
+// limit dim"), or OK. FullRewriteToSink asks before add gpudims, so such a kernel (a valid one:
+// a 65537-wide axis on CUDA) is an InvalidArgument, not an abort.
+absl::Status CheckLaunchDims(const UOp& sink, const Renderer& ren);
 
 // ctx: const Renderer. At the SINK (once, when it has a KernelInfo and no SPECIAL yet),
 // substitutes GLOBAL/THREAD/WARP/LOCAL/GROUP_REDUCE ranges by launch indices and gates global

@@ -8,8 +8,10 @@
 #include "tinygrad/codegen/expander.h"
 #include "tinygrad/codegen/gpudims.h"
 #include "tinygrad/codegen/linearizer.h"
+#include "tinygrad/codegen/pipeline.h"
 #include "tinygrad/uop/graph_rewrite.h"
 #include "tinygrad/uop/graph_util.h"
+#include "tinygrad/uop/kernel_info.h"
 #include "tinygrad/uop/render.h"
 #include "tinygrad/uop/symbolic/symbolic.h"
 
@@ -127,6 +129,44 @@ TEST(GpudimsTest, GetGroupedDimsMatchesReference) {
     EXPECT_EQ(renders, c.renders) << c.dims.size() << " dims";
     EXPECT_EQ(specials, c.specials) << c.dims.size() << " dims";
   }
+}
+
+// Launch dims that cannot fit: a prime axis beyond every limit, more symbolic dims than the
+// launch has. tinygrad raises "cannot limit dim"; we answer an error before add gpudims.
+TEST(GpudimsTest, CheckLaunchDimsRefusesDimsThatCannotFit) {
+  // CUDA's launch limits
+  struct : Renderer {
+    std::string Render(std::span<const UOp>) const override { return ""; }
+  } ren;
+  ren.global_max = LaunchDims{0x7FFFFFFF, 65535, 65535};
+  ren.local_max = LaunchDims{1024, 1024, 64};
+  auto kernel = [](std::vector<UOp> bounds) {
+    DType p = dtypes::float32.ptr(1 << 20);
+    UOp g0 = UOp::Make(Ops::DEFINE_GLOBAL, p, {}, 0);
+    std::vector<UOp> rngs;
+    UOp idx = C(0);
+    for (size_t i = 0; i < bounds.size(); ++i) {
+      rngs.push_back(UOp::Make(Ops::RANGE, dtypes::index, {bounds[i]}, Arg::Tuple({static_cast<int>(i), AxisType::GLOBAL})));
+      idx = idx + rngs.back();
+    }
+    UOp st = UOp::Make(Ops::STORE, dtypes::void_, {UOp::Make(Ops::INDEX, p, {g0, idx}), UOp::Const(dtypes::float32, 1.0)});
+    std::vector<UOp> end{st};
+    end.insert(end.end(), rngs.begin(), rngs.end());
+    return UOp::Make(Ops::SINK, dtypes::void_, {UOp::Make(Ops::END, dtypes::void_, end)}, KernelInfo{}.ToArg());
+  };
+  EXPECT_TRUE(CheckLaunchDims(kernel({C(4096), C(4096)}), ren).ok());
+  // the last dim goes to x: 3 * 65537 fits x, the other 65537 (a prime) neither y nor z
+  absl::Status s = CheckLaunchDims(kernel({C(65537), C(65537), C(3)}), ren);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("cannot limit global dims (65537, 65537, 3)"), absl::string_view::npos) << s;
+  EXPECT_TRUE(CheckLaunchDims(kernel({C(3), C(65537)}), ren).ok());
+  UOp n = UOp::Make(Ops::DEFINE_VAR, dtypes::index, {}, Arg::Tuple({"n", 1, 8}));
+  s = CheckLaunchDims(kernel({n, n + 1, n + 2, n + 3}), ren);
+  EXPECT_NE(s.message().find("cannot limit 4 symbolic global dims"), absl::string_view::npos) << s;
+  // and GetProgram answers it
+  absl::StatusOr<ProgramSpec> p = GetProgram(kernel({C(65537), C(65537), C(3)}).replace_arg(KernelInfo{.opts_to_apply = std::vector<Arg>{}}.ToArg()), ren);
+  EXPECT_FALSE(p.ok());
+  EXPECT_NE(p.status().message().find("cannot limit global dims"), absl::string_view::npos) << p.status();
 }
 
 TEST(LinearizerTest, SplitEndsNestsLargestRangeInnermost) {

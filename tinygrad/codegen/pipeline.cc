@@ -134,6 +134,7 @@ absl::StatusOr<UOp> FullRewriteToSinkTraced(const UOp& ast, const Renderer& ren,
   ReduceContext reduce_ctx;
   run(m.remove_reduce, {.name = "remove_reduce", .ctx = RewriteCtx::Of(reduce_ctx)});
   // add gpu dims (late); this works after devectorize, but it's faster here
+  RETURN_IF_ERROR(CheckLaunchDims(sink, ren));
   run(PmAddGpudims(), {.name = "add gpudims", .ctx = RewriteCtx::Of(ren)});
 
   // ** optimizations are done, now we lower to actual code **
