@@ -40,6 +40,11 @@ constexpr int64_t kSizes[] = {0, -1, 1, 2, 3, 7, 16, 255, (int64_t{1} << 31) - 1
                               int64_t{1} << 32, int64_t{1} << 40, -(int64_t{1} << 40), int64_t{1} << 62,
                               std::numeric_limits<int64_t>::min()};
 
+// Sizes a kernel could have: a mutant with one of these is often still a kernel the pipeline
+// must lower (and the sizes exercise its grouping, splitting and padding of dims).
+constexpr int64_t kPlausibleSizes[] = {2, 3, 4, 5, 8, 13, 32, 100, 1000, 4096, 65536, 65537, int64_t{1} << 20,
+                                       (int64_t{1} << 31) - 1, int64_t{1} << 33};
+
 // The ops a kernel AST on the wire may hold, as a list to draw from.
 std::vector<Ops> WireKernelOps() {
   std::vector<Ops> out;
@@ -250,7 +255,11 @@ std::string AstMutator::EditConstant(std::vector<WireNode>& nodes) {
   if (pick.empty()) return "no constant";
   uint32_t i = pick[Uniform(pick.size())];
   Arg before = nodes[i].arg;
-  nodes[i].arg = Uniform(4) ? Arg(kSizes[Uniform(std::size(kSizes))]) : RandomNumber();
+  switch (Uniform(4)) {
+    case 0: nodes[i].arg = RandomNumber(); break;
+    case 1: nodes[i].arg = Arg(kSizes[Uniform(std::size(kSizes))]); break;
+    default: nodes[i].arg = Arg(kPlausibleSizes[Uniform(std::size(kPlausibleSizes))]); break;
+  }
   return absl::StrCat(Where(nodes, i), " constant ", before.repr(), " -> ", nodes[i].arg.repr());
 }
 
@@ -313,7 +322,7 @@ std::string AstMutator::EditSinkArg(WireNode& sink) {
 
 std::string AstMutator::Mutate(std::vector<WireNode>& nodes) {
   std::vector<std::string> done;
-  for (int k = 0, edits = 1 + static_cast<int>(Uniform(3)); k < edits && !nodes.empty(); ++k) {
+  for (int k = 0, edits = Uniform(4) ? 1 : 2 + static_cast<int>(Uniform(2)); k < edits && !nodes.empty(); ++k) {
     // Not the root for op, dtype and source edits: a root that is not a SINK is refused at once.
     const uint32_t last = static_cast<uint32_t>(nodes.size() - 1);
     const uint32_t i = static_cast<uint32_t>(Uniform(last > 0 ? last : 1));

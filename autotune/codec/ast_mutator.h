@@ -55,7 +55,7 @@ class AstMutator {
  public:
   explicit AstMutator(uint64_t seed) : rng_(seed) {}
 
-  // One to three random edits of `nodes`, then the nodes no longer reachable from the root
+  // One random edit of `nodes` (one time in four two or three), then the nodes no longer reachable from the root
   // (the last node) dropped and the rest renumbered. Returns what was done, one clause per
   // edit, naming the node (by its index before the clean-up) and the change.
   std::string Mutate(std::vector<WireNode>& nodes);

@@ -101,7 +101,7 @@ UOp HandBuiltAddKernel() {
                      {UOp::Make(Ops::INDEX, p, {g0, r}), UOp::Make(Ops::ADD, dtypes::float32, {a, b})});
   UOp end = UOp::Make(Ops::END, dtypes::void_, {st, r});
   return UOp::Make(Ops::SINK, dtypes::void_, {end},
-                   Arg::Tuple({"E_16", Arg::Tuple({AxisType::LOOP}), false, Arg::Tuple({}), Arg()}));
+                   KernelInfo{.name = "E_16", .axis_types = {AxisType::LOOP}}.ToArg());
 }
 
 UOp CustomCodeKernel(std::string_view c_text) {

@@ -5,8 +5,12 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <limits>
+#include <span>
 #include <sstream>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
 #include "autotune/codec/ast_codec.h"
 #include "autotune/codec/ast_wire.h"
 #include "autotune/codec/codec_test_kernels.h"
@@ -15,6 +19,7 @@
 #include "autotune/codec/value_wire.h"
 #include "autotune/codec/wire_enums.h"
 #include "tinygrad/base/check.h"
+#include "tinygrad/uop/kernel_info.h"
 
 namespace tg::autotune::codec {
 namespace {
@@ -32,6 +37,92 @@ std::string HostileAst(int n, Edit edit) {
   }
   edit(nodes);
   return internal::ToBytes(m);
+}
+
+// `kernel` rebuilt children first (toposort order), each node with its sources rebuilt passed
+// through `edit(node, index, rebuilt)` (`rebuilt`: the nodes before it), which returns it or
+// its replacement.
+template <typename Edit>
+UOp Rebuilt(const UOp& kernel, Edit edit) {
+  std::vector<UOp> order = kernel.toposort(), rebuilt;
+  absl::flat_hash_map<const void*, size_t> index;
+  for (size_t i = 0; i < order.size(); ++i) {
+    std::vector<UOp> src;
+    for (const UOp& x : order[i].src()) src.push_back(rebuilt[index.at(x.id())]);
+    index.emplace(order[i].id(), i);
+    rebuilt.push_back(edit(order[i].replace_src(src), i, std::span<const UOp>(rebuilt)));
+  }
+  return rebuilt.back();
+}
+
+// Kernel tasks that decoded before the kernel checks (kernel_check.h) and then aborted or hung
+// a worker child's lowering (found by lowering_fuzz_test), each one edit of a workload's kernel
+// (node numbers are toposort positions, as the fuzz test reports them): the SINK arg that only
+// looks like a KernelInfo first. Most edit the rowsum kernel out[r] = sum_c a[r, c].
+std::vector<NamedTask> MakeHostileTasks() {
+  std::vector<NamedTask> out;
+  const UOp rowsum = KernelsOf("rowsum").back().ast;
+  // the task of `base` with its AST edited (the buffers are the AST's: the edits keep them)
+  auto add = [&](const char* what, const UOp& base, auto edit) {
+    absl::StatusOr<KernelTask> t = KernelTask::FromAst(base);
+    TG_CHECK(t.ok()) << t.status();
+    t->ast = Rebuilt(base, edit);
+    out.push_back({absl::StrCat("hostile_task_", what, ".bin"), *std::move(t)});
+  };
+  // edits: of every node of an op, of node i
+  auto each = [](Ops op, auto change) {
+    return [op, change](const UOp& u, size_t, std::span<const UOp>) { return u.op() == op ? change(u) : u; };
+  };
+  auto node = [](size_t at, auto change) {
+    return [at, change](const UOp& u, size_t i, std::span<const UOp> before) { return i == at ? change(u, before) : u; };
+  };
+  // the reduce range's CONST bound replaced by `c`
+  auto reduce_bound = [](UOp c) {
+    return [c](const UOp& u, size_t, std::span<const UOp>) {
+      return u.op() == Ops::RANGE && u.arg()[1] == Arg(AxisType::REDUCE) ? u.replace_src({c}) : u;
+    };
+  };
+  auto kernel = [](const char* workload, size_t k) { return KernelsOf(workload).at(k).ast; };
+  add("sink_arg_not_kernelinfo", rowsum, each(Ops::SINK, [](const UOp& u) {
+        return u.replace_arg(Arg::Tuple({"KernelInfo", 5, Arg::Tuple({}), false, Arg::Tuple({}), Arg()}));
+      }));
+  add("sink_arg_bad_applied_opt", rowsum, each(Ops::SINK, [](const UOp& u) {
+        return u.replace_arg(KernelInfo{.applied_opts = {Arg::Tuple({})}}.ToArg());
+      }));
+  add("sink_of_a_value", kernel("attention", 3), node(22, [](const UOp& u, std::span<const UOp> before) {
+        return u.replace_src({u.src(0), before[17]});
+      }));
+  add("reduce_sub", rowsum, each(Ops::REDUCE, [](const UOp& u) { return u.replace_arg(Ops::SUB); }));
+  add("reduce_to_half", rowsum, each(Ops::REDUCE, [](const UOp& u) { return u.replace_dtype(dtypes::float16); }));
+  add("range_of_2_pow_100", rowsum, reduce_bound(UOp::Const(dtypes::index, ConstValue(i128{1} << 100))));
+  add("range_of_nan", rowsum,
+      reduce_bound(UOp::Make(Ops::CONST, dtypes::index, {}, std::numeric_limits<double>::quiet_NaN())));
+  add("range_of_0", kernel("mlp", 7), node(1, [](const UOp& u, auto) { return u.replace_arg(0); }));
+  add("reduce_range_of_1", rowsum, reduce_bound(UOp::Const(dtypes::index, 1)));
+  add("const_with_a_source", kernel("softmax", 1), node(5, [](const UOp& u, std::span<const UOp> before) {
+        return u.replace_src({before[3]});
+      }));
+  add("range_arg_not_a_tuple", rowsum, each(Ops::RANGE, [](const UOp& u) {
+        return u.arg()[1] == Arg(AxisType::REDUCE) ? u.replace_arg(0) : u;
+      }));
+  add("range_local_axis", rowsum, each(Ops::RANGE, [](const UOp& u) {
+        return u.arg()[1] == Arg(AxisType::LOOP) ? u.replace_arg(Arg::Tuple({u.arg()[0], AxisType::LOCAL})) : u;
+      }));
+  add("fdiv_of_index", kernel("softmax", 2), node(6, [](const UOp& u, auto) { return u.replace_op(Ops::FDIV); }));
+  add("cmplt_of_index_type", rowsum, each(Ops::MUL, [](const UOp& u) {
+        return u.dtype() == dtypes::index ? u.replace_op(Ops::CMPLT) : u;
+      }));
+  add("end_of_no_range", rowsum, each(Ops::END, [](const UOp& u) { return u.replace_src({u.src(0), u.src(0)}); }));
+  add("const_of_0_lanes", kernel("resnet_block", 4), node(8, [](const UOp& u, auto) {
+        return UOp::Make(Ops::CONST, u.dtype().vec(0), {}, u.arg());
+      }));
+  // The AST as it is, but a buffer of another slot: the measurer looks each program global's
+  // buffer up by slot, and CHECK-fails where there is none.
+  absl::StatusOr<KernelTask> moved = KernelTask::FromAst(rowsum);
+  TG_CHECK(moved.ok()) << moved.status();
+  moved->buffers.back().slot += 7;
+  out.push_back({"hostile_task_buffer_slot_not_in_ast.bin", *std::move(moved)});
+  return out;
 }
 
 DeviceClass Device() {
@@ -146,12 +237,18 @@ std::vector<CorpusEntry> SeedCorpus() {
                    internal::WriteArg(Arg::Tuple({"n){system(\"id\");}int f(int n", 1, 8}),
                                       nodes[0].initArg());
                  })});
+  for (const NamedTask& t : HostileTasks()) out.push_back({t.name, EncodeKernelTask(t.task)});
   {
     std::string b = EncodeFarmMessage(Bye{.reason = "x"});
     b[8 + 8] = 0x33;  // the FarmMessage union discriminant: first data word of the root struct
     out.push_back({"hostile_farm_bad_tag.bin", b});
   }
   return out;
+}
+
+const std::vector<NamedTask>& HostileTasks() {
+  static const auto* const kTasks = new std::vector<NamedTask>(MakeHostileTasks());
+  return *kTasks;
 }
 
 std::vector<CorpusEntry> CommittedCorpus(const std::string& dir) {

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "autotune/measure/measurer.h"
+
 namespace tg::autotune::codec {
 
 struct CorpusEntry {
@@ -19,6 +21,14 @@ struct CorpusEntry {
 
 // Deterministic: the same bytes on every run and machine.
 std::vector<CorpusEntry> SeedCorpus();
+
+// The hostile kernel tasks of the corpus (hostile_task_*.bin), as values: tasks that decoded
+// before the kernel checks (kernel_check.h) and aborted (or hung) a worker child's lowering.
+struct NamedTask {
+  std::string name;  // the corpus file's
+  KernelTask task;
+};
+const std::vector<NamedTask>& HostileTasks();
 
 // The committed corpus: every *.bin file of `dir` (a test's runfiles: "tests/codec_corpus"),
 // sorted by name.

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "autotune/codec/ast_wire.h"
+#include "autotune/codec/kernel_check.h"
 #include "autotune/codec/message_io.h"
 #include "autotune/codec/value_wire.h"
 #include "autotune/codec/wire_enums.h"
@@ -141,6 +142,8 @@ absl::StatusOr<KernelTask> ReadTask(proto::KernelTask::Reader r, const DecodeLim
     if (!o.ok()) return Bad("task codegen", o.status().message());
     t.codegen = *o;
   }
+  // The worker lowers this kernel: what the pipeline would abort on is refused here.
+  if (absl::Status s = CheckKernelTask(t); !s.ok()) return Bad("task", s.message());
   return t;
 }
 

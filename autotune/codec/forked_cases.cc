@@ -2,15 +2,22 @@
 // A fork server for test cases that may abort (see the header).
 #include "autotune/codec/forked_cases.h"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
+#include <span>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "tinygrad/base/check.h"
@@ -29,10 +36,16 @@ void SendIndex(int fd, uint64_t i) {
   }
 }
 
-[[noreturn]] void ChildLoop(size_t from, size_t n, int progress_fd, int output_fd,
-                            absl::FunctionRef<void(size_t)> fn) {
+[[noreturn]] void ChildLoop(std::span<const size_t> todo, size_t n, int progress_fd, int output_fd,
+                            const ForkedCasesOptions& options, absl::FunctionRef<void(size_t)> fn) {
   dup2(output_fd, STDERR_FILENO);
-  for (size_t i = from; i < n; ++i) {
+#if !defined(__SANITIZE_ADDRESS__)  // ASan reserves terabytes of address space up front
+  if (options.memory_limit_bytes > 0) {
+    const rlimit lim{.rlim_cur = options.memory_limit_bytes, .rlim_max = options.memory_limit_bytes};
+    if (setrlimit(RLIMIT_AS, &lim) != 0) _exit(92);
+  }
+#endif
+  for (size_t i : todo) {
     // only this case's output stays
     if (ftruncate(output_fd, 0) != 0 || lseek(output_fd, 0, SEEK_SET) != 0) _exit(91);
     SendIndex(progress_fd, i);
@@ -58,27 +71,34 @@ std::string Tail(int fd, size_t max_bytes) {
   return out;
 }
 
-}  // namespace
-
-std::vector<CaseDeath> RunCasesForked(size_t n, absl::FunctionRef<void(size_t)> fn,
-                                      const ForkedCasesOptions& options) {
+// One fork server: the cases of `todo` (in order) in children, one after another; `deaths`
+// counts the deaths of all servers (a server stops when there are max_deaths).
+std::vector<CaseDeath> Serve(std::vector<size_t> todo, size_t n, absl::FunctionRef<void(size_t)> fn,
+                             const ForkedCasesOptions& options, std::atomic<size_t>& deaths_so_far,
+                             std::mutex& forking) {
   std::vector<CaseDeath> deaths;
   // The child's stderr, in memory: it survives the child.
   const int output_fd = memfd_create("forked_case_stderr", 0);
   TG_CHECK(output_fd >= 0) << "memfd_create: " << strerror(errno);
-  size_t from = 0;
-  while (from < n && deaths.size() < options.max_deaths) {
+  size_t from = 0;  // position in todo
+  while (from < todo.size() && deaths_so_far.load() < options.max_deaths) {
     int pipe_fd[2];
-    TG_CHECK(pipe(pipe_fd) == 0) << "pipe: " << strerror(errno);
-    const pid_t pid = fork();
-    TG_CHECK(pid >= 0) << "fork: " << strerror(errno);
-    if (pid == 0) {
-      close(pipe_fd[0]);
-      ChildLoop(from, n, pipe_fd[1], output_fd, fn);
+    pid_t pid;
+    {
+      // No other server's child may inherit this pipe's write end (its end of file would wait
+      // for that child too): pipe, fork and the parent's close of the write end happen alone.
+      std::lock_guard<std::mutex> alone(forking);
+      TG_CHECK(pipe2(pipe_fd, O_CLOEXEC) == 0) << "pipe: " << strerror(errno);
+      pid = fork();
+      TG_CHECK(pid >= 0) << "fork: " << strerror(errno);
+      if (pid == 0) {
+        close(pipe_fd[0]);
+        ChildLoop(std::span<const size_t>(todo).subspan(from), n, pipe_fd[1], output_fd, options, fn);
+      }
+      close(pipe_fd[1]);
     }
-    close(pipe_fd[1]);
     // Follow the child's progress until its pipe closes or a case takes too long.
-    uint64_t current = from, word = 0;
+    uint64_t current = todo[from], word = 0;
     size_t have = 0;
     bool hung = false;
     while (true) {
@@ -109,9 +129,38 @@ std::vector<CaseDeath> RunCasesForked(size_t n, absl::FunctionRef<void(size_t)> 
         .how = hung ? absl::StrCat("no progress for ", options.hang_after.count(), " s: killed")
                     : Describe(status),
         .output = Tail(output_fd, options.output_tail_bytes)});
-    from = static_cast<size_t>(current) + 1;
+    ++deaths_so_far;
+    from = static_cast<size_t>(std::find(todo.begin(), todo.end(), current) - todo.begin()) + 1;
   }
   close(output_fd);
+  return deaths;
+}
+
+}  // namespace
+
+std::vector<CaseDeath> RunCasesForked(size_t n, absl::FunctionRef<void(size_t)> fn,
+                                      const ForkedCasesOptions& options) {
+  // Server k runs cases k, k + servers, ...: each gets a like share of cheap and costly cases.
+  const size_t servers = std::max<size_t>(1, std::min<size_t>(options.children, n));
+  std::vector<std::vector<CaseDeath>> found(servers);
+  std::atomic<size_t> deaths_so_far{0};
+  std::mutex forking;
+  {
+    // The parent's threads only wait on pipes and children: nothing in fork's copy is mid-change.
+    std::vector<std::thread> threads;
+    for (size_t k = 0; k < servers; ++k) {
+      std::vector<size_t> todo;
+      for (size_t i = k; i < n; i += servers) todo.push_back(i);
+      threads.emplace_back([&, k, todo = std::move(todo)]() mutable {
+        found[k] = Serve(std::move(todo), n, fn, options, deaths_so_far, forking);
+      });
+    }
+    for (std::thread& t : threads) t.join();
+  }
+  std::vector<CaseDeath> deaths;
+  for (std::vector<CaseDeath>& f : found) deaths.insert(deaths.end(), f.begin(), f.end());
+  std::sort(deaths.begin(), deaths.end(), [](const CaseDeath& a, const CaseDeath& b) { return a.index < b.index; });
+  if (deaths.size() > options.max_deaths) deaths.resize(options.max_deaths);
   return deaths;
 }
 

@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -34,11 +35,18 @@ struct ForkedCasesOptions {
   // it is there so that an endless loop fails the test instead of timing it out.
   std::chrono::seconds hang_after{120};
   size_t output_tail_bytes = 4000;
+  // Fork servers run at once (cases are dealt out round-robin).
+  size_t children = 1;
+  // Each child's address space (RLIMIT_AS; 0: unlimited; not under ASan, which reserves its
+  // shadow up front): a case that blows up dies of an allocation failure instead of taking the
+  // machine's memory.
+  uint64_t memory_limit_bytes = 0;
 };
 
-// fn(0), ..., fn(n - 1), each in a forked child (several per child), in order; the cases that
-// killed their child. `fn` must not report through gtest (the child's results are lost): it
-// aborts, or returns.
+// fn(0), ..., fn(n - 1), each in a forked child (several per child); the cases that killed
+// their child, by index (at most max_deaths). `fn` must not report through gtest (the child's
+// results are lost): it aborts, or returns. With several children it runs concurrently with
+// itself in separate processes.
 std::vector<CaseDeath> RunCasesForked(size_t n, absl::FunctionRef<void(size_t)> fn,
                                       const ForkedCasesOptions& options = {});
 

@@ -4,6 +4,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <vector>
 
 #include "gtest/gtest.h"
 
@@ -34,6 +35,32 @@ TEST(ForkedCasesTest, EachDeathNamesItsCaseAndTheRestStillRun) {
   EXPECT_EQ(deaths[1].output, "case 4 gives up\n");
   EXPECT_EQ(deaths[2].how, "killed by signal 11 (Segmentation fault)");
   EXPECT_EQ(deaths[3].how, "exit 5");
+}
+
+TEST(ForkedCasesTest, SeveralChildrenReportTheSameDeaths) {
+  auto fn = [](size_t i) {
+    if (i % 10 == 3) std::abort();
+  };
+  for (size_t children : {2, 3}) {
+    std::vector<CaseDeath> deaths = RunCasesForked(100, fn, {.children = children});
+    ASSERT_EQ(deaths.size(), 10u) << children;
+    for (size_t k = 0; k < deaths.size(); ++k) EXPECT_EQ(deaths[k].index, 10 * k + 3);
+  }
+}
+
+TEST(ForkedCasesTest, ACaseOverTheMemoryLimitDies) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "no memory limit under ASan";
+#endif
+  std::vector<CaseDeath> deaths = RunCasesForked(2, [](size_t i) {
+    if (i == 1) {
+      std::vector<char> big(size_t{8} << 30, 1);  // 8 GiB
+      std::printf("%d\n", big[12345]);
+    }
+  }, {.memory_limit_bytes = uint64_t{2} << 30});
+  ASSERT_EQ(deaths.size(), 1u);
+  EXPECT_EQ(deaths[0].index, 1u);
+  EXPECT_EQ(deaths[0].how, "killed by signal 6 (Aborted)");  // std::bad_alloc, uncaught
 }
 
 TEST(ForkedCasesTest, StopsAfterMaxDeaths) {

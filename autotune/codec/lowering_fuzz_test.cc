@@ -40,8 +40,12 @@ namespace {
 constexpr int kCases = 3000;
 constexpr int kCudaEvery = 4;  // CUDA rendering for every 4th accepted case
 
+// Two children at once (the machines this runs on have two cores or more), each with 4 GiB:
+// a mutant that makes the lowering blow up dies of it instead of taking the machine's memory.
+constexpr ForkedCasesOptions kForked{.children = 2, .memory_limit_bytes = uint64_t{4} << 30};
+
 // Kernels above this many nodes (the workloads' random-initialisation kernels, ~330 nodes of
-// threefry) lower 5-10x slower than the rest: they are drawn one time in eight.
+// threefry) lower 5-10x slower than the rest: they are drawn one time in sixteen.
 constexpr size_t kLargeSeedNodes = 128;
 
 struct Seed {
@@ -103,7 +107,7 @@ std::vector<Case> MakeCases(const std::vector<Seed>& seeds, Counts& counts) {
   std::vector<Case> out;
   AstMutator m(0x1057e12f022ULL);
   for (int i = 0; i < kCases; ++i) {
-    const std::vector<const Seed*>& from = large.empty() || (!small.empty() && m.Uniform(8)) ? small : large;
+    const std::vector<const Seed*>& from = large.empty() || (!small.empty() && m.Uniform(16)) ? small : large;
     const Seed& seed = *from[m.Uniform(from.size())];
     std::vector<WireNode> nodes = ToWireNodes(seed.ast);
     std::string what = absl::StrCat(seed.name, ": ", m.Mutate(nodes));
@@ -177,10 +181,13 @@ TEST(LoweringFuzzTest, DecodedTasksNeverAbortTheLowering) {
   absl::StatusOr<CudaArch> arch = ParseCudaArch("sm_89");
   ASSERT_TRUE(arch.ok()) << arch.status();
   CudaRenderer cuda(*arch);
-  std::vector<CaseDeath> deaths = RunCasesForked(cases.size(), [&](size_t i) {
-    LowerLikeAWorker(cases[i].task, clang);
-    if (i % kCudaEvery == 0) LowerLikeAWorker(cases[i].task, cuda);
-  });
+  std::vector<CaseDeath> deaths = RunCasesForked(
+      cases.size(),
+      [&](size_t i) {
+        LowerLikeAWorker(cases[i].task, clang);
+        if (i % kCudaEvery == 0) LowerLikeAWorker(cases[i].task, cuda);
+      },
+      kForked);
 
   std::map<std::string, int> by_site;
   for (const CaseDeath& d : deaths) ++by_site[DeathSite(d)];
@@ -201,6 +208,29 @@ TEST(LoweringFuzzTest, DecodedTasksNeverAbortTheLowering) {
                              : std::string());
   }
   EXPECT_GE(cases.size(), 500u) << "too few mutants get past the decoder to test the lowering";
+}
+
+// The corpus's hostile tasks are what this test found: refused by the decoder now, each (but
+// the ones the decoder refused already) aborted or hung the lowering before. Printed, not
+// asserted: a later fix deep in the compiler may make some of them lower.
+TEST(LoweringFuzzTest, HostileCorpusTasksAreRefused) {
+  ClangRenderer clang({.threads = true, .cpu_count = 8});
+  clang.device = "CPU";
+  absl::StatusOr<CudaArch> arch = ParseCudaArch("sm_89");
+  ASSERT_TRUE(arch.ok()) << arch.status();
+  CudaRenderer cuda(*arch);
+  const std::vector<NamedTask>& tasks = HostileTasks();
+  for (const NamedTask& t : tasks) EXPECT_FALSE(DecodeKernelTask(EncodeKernelTask(t.task)).ok()) << t.name;
+  std::vector<CaseDeath> deaths = RunCasesForked(
+      tasks.size(),
+      [&](size_t i) {
+        LowerLikeAWorker(tasks[i].task, clang);
+        LowerLikeAWorker(tasks[i].task, cuda);
+      },
+      {.hang_after = std::chrono::seconds(5), .children = kForked.children, .memory_limit_bytes = kForked.memory_limit_bytes});
+  std::printf("lowered without the decoder's checks, %zu of %zu hostile tasks abort or hang:\n", deaths.size(),
+              tasks.size());
+  for (const CaseDeath& d : deaths) std::printf("  %s: %s\n", tasks[d.index].name.c_str(), DeathSite(d).c_str());
 }
 
 }  // namespace

@@ -1,0 +1,36 @@
+// File: autotune/codec/kernel_check.h
+// What the kernel of a task from the network must be before a worker lowers it. node_check.h
+// keeps interning safe node by node; these rules keep the codegen pipeline safe on the whole
+// graph: its passes and renderers CHECK-fail (abort) on graphs no scheduler writes (a REDUCE
+// of SUB, an index of float type, a range of -1 or 2**100 iterations, a SINK arg that only
+// looks like a KernelInfo, ...). A task carries an unoptimized kernel as the scheduler writes
+// it (the worker applies the candidates' opts), so the rules are that shape's:
+// - the graph passes kernel_spec (tinygrad's type_verify at codegen's entry);
+// - the SINK is the root only, its arg None or a well-formed KernelInfo (fields of their types,
+//   every opt one OptFromArg reads); no node has a tag (tags are a pass's scratch marks, and a
+//   tagged SINK would skip the optimizer the task is for);
+// - RANGE is (id, LOOP|REDUCE|OUTER) over one index source of 1 to 2**40 iterations;
+// - REDUCE is ADD, MUL or MAX of a value of its own dtype over RANGEs;
+// - INDEX is a pointer indexed by index-typed sources; an int CONST fits its dtype;
+// - the task's buffers are exactly its AST's DEFINE_GLOBALs (slot, dtype, size), and each
+//   variable value of the task lies within its DEFINE_VAR's bounds.
+// Errors are InvalidArgument naming the node (its index in toposort order, which is the order
+// EncodeAst writes), the op and the rule.
+#ifndef AUTOTUNE_CODEC_KERNEL_CHECK_H_
+#define AUTOTUNE_CODEC_KERNEL_CHECK_H_
+
+#include "absl/status/status.h"
+#include "autotune/measure/measurer.h"
+#include "tinygrad/uop/uop.h"
+
+namespace tg::autotune::codec {
+
+// OK when `ast` is a kernel the codegen pipeline lowers without aborting (the rules above).
+absl::Status CheckTaskKernel(const UOp& ast);
+
+// CheckTaskKernel, then the task's buffers and variable values against its AST.
+absl::Status CheckKernelTask(const KernelTask& task);
+
+}  // namespace tg::autotune::codec
+
+#endif  // AUTOTUNE_CODEC_KERNEL_CHECK_H_
