@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -26,6 +28,13 @@ absl::Status Bad(size_t index, const UOp& u, absl::string_view why) {
 }
 
 bool IsInt(const Arg& a) { return a.is_number() && a.number().is_int(); }
+
+// "RANGE dtypes.index, CONST dtypes.float"
+std::string SourcesText(const UOp& u) {
+  std::string out;
+  for (const UOp& x : u.src()) absl::StrAppend(&out, out.empty() ? "" : ", ", Sv(OpName(x.op())), " ", x.dtype().repr());
+  return out;
+}
 
 // Every item of `a` (a tuple) an opt that OptFromArg reads; why not otherwise.
 absl::Status CheckOpts(const Arg& a, std::string_view field) {
@@ -202,13 +211,7 @@ absl::Status CheckTaskKernel(const UOp& ast) {
   // kernel_spec last: the rules above name the common mistakes more plainly.
   if (std::optional<SpecViolation> v = FindSpecViolation(order, SpecKind::kKernel)) {
     return Bad(v->index, v->node,
-               absl::StrCat("arg ", v->node.arg().repr(), " with sources (",
-                            [&] {
-                              std::string s;
-                              for (const UOp& x : v->node.src()) absl::StrAppend(&s, s.empty() ? "" : ", ", Sv(OpName(x.op())), " ", x.dtype().repr());
-                              return s;
-                            }(),
-                            ") fails kernel_spec",
+               absl::StrCat("arg ", v->node.arg().repr(), " with sources (", SourcesText(v->node), ") fails kernel_spec",
                             v->rule ? absl::StrCat(" (rule at ", v->rule->location(), ")") : " (no rule matches it)"));
   }
   return absl::OkStatus();

@@ -6,12 +6,20 @@
 // looks like a KernelInfo, ...). A task carries an unoptimized kernel as the scheduler writes
 // it (the worker applies the candidates' opts), so the rules are that shape's:
 // - the graph passes kernel_spec (tinygrad's type_verify at codegen's entry);
-// - the SINK is the root only, its arg None or a well-formed KernelInfo (fields of their types,
-//   every opt one OptFromArg reads); no node has a tag (tags are a pass's scratch marks, and a
-//   tagged SINK would skip the optimizer the task is for);
-// - RANGE is (id, LOOP|REDUCE|OUTER) over one index source of 1 to 2**40 iterations;
-// - REDUCE is ADD, MUL or MAX of a value of its own dtype over RANGEs;
-// - INDEX is a pointer indexed by index-typed sources; an int CONST fits its dtype;
+// - the SINK is the root only, of stores (void sources), its arg None or a well-formed
+//   KernelInfo (fields of their types, every opt one OptFromArg reads); no node has a tag (tags
+//   are a pass's scratch marks, and a tagged SINK would skip the optimizer the task is for);
+// - every dtype is scalar (the optimizer makes the vectors); CONST, VCONST and the DEFINEs have
+//   no sources; DEFINE_GLOBAL slots are ints from 0 to 2**31-1, DEFINE_VAR bounds an int32
+//   interval;
+// - RANGE is (id, LOOP|REDUCE|OUTER) over one index source of 2 to 2**40 iterations (fewer are
+//   folded away, under a REDUCE that is then left without its range);
+// - REDUCE is ADD, MUL or MAX of a value of its own dtype over REDUCE ranges; END closes
+//   ranges; INDEX is a pointer (or its element) of a pointer indexed by index-typed sources;
+//   STORE is (pointer, value of its element type);
+// - a CONST's number is of its dtype's kind and fits it (kernel_spec passes any index CONST);
+//   ALU ops have the source types of shared_spec (kernel_spec passes every index-typed ALU op
+//   unchecked), comparisons are bools, and the float-only and int-only ops have those types;
 // - the task's buffers are exactly its AST's DEFINE_GLOBALs (slot, dtype, size), and each
 //   variable value of the task lies within its DEFINE_VAR's bounds.
 // Errors are InvalidArgument naming the node (its index in toposort order, which is the order

@@ -140,6 +140,13 @@ std::vector<Case> MakeCases(const std::vector<Seed>& seeds, Counts& counts) {
   return out;
 }
 
+// What a CPU worker lowers with (threads on 8 cores whatever this machine has), and a CUDA one.
+struct Renderers {
+  Renderers() { clang.device = "CPU"; }
+  ClangRenderer clang{{.threads = true, .cpu_count = 8}};
+  CudaRenderer cuda{*ParseCudaArch("sm_89")};
+};
+
 // LocalMeasurer's steps up to compiling (StateFor, Measure's phase 1a, ArgsFor).
 void LowerLikeAWorker(const KernelTask& task, const Renderer& ren) {
   (void)VerifySpec(task.ast, SpecKind::kKernel);
@@ -176,16 +183,12 @@ TEST(LoweringFuzzTest, DecodedTasksNeverAbortTheLowering) {
   Counts counts;
   std::vector<Case> cases = MakeCases(seeds, counts);
 
-  ClangRenderer clang({.threads = true, .cpu_count = 8});
-  clang.device = "CPU";
-  absl::StatusOr<CudaArch> arch = ParseCudaArch("sm_89");
-  ASSERT_TRUE(arch.ok()) << arch.status();
-  CudaRenderer cuda(*arch);
+  const Renderers ren;
   std::vector<CaseDeath> deaths = RunCasesForked(
       cases.size(),
       [&](size_t i) {
-        LowerLikeAWorker(cases[i].task, clang);
-        if (i % kCudaEvery == 0) LowerLikeAWorker(cases[i].task, cuda);
+        LowerLikeAWorker(cases[i].task, ren.clang);
+        if (i % kCudaEvery == 0) LowerLikeAWorker(cases[i].task, ren.cuda);
       },
       kForked);
 
@@ -214,18 +217,14 @@ TEST(LoweringFuzzTest, DecodedTasksNeverAbortTheLowering) {
 // the ones the decoder refused already) aborted or hung the lowering before. Printed, not
 // asserted: a later fix deep in the compiler may make some of them lower.
 TEST(LoweringFuzzTest, HostileCorpusTasksAreRefused) {
-  ClangRenderer clang({.threads = true, .cpu_count = 8});
-  clang.device = "CPU";
-  absl::StatusOr<CudaArch> arch = ParseCudaArch("sm_89");
-  ASSERT_TRUE(arch.ok()) << arch.status();
-  CudaRenderer cuda(*arch);
+  const Renderers ren;
   const std::vector<NamedTask>& tasks = HostileTasks();
   for (const NamedTask& t : tasks) EXPECT_FALSE(DecodeKernelTask(EncodeKernelTask(t.task)).ok()) << t.name;
   std::vector<CaseDeath> deaths = RunCasesForked(
       tasks.size(),
       [&](size_t i) {
-        LowerLikeAWorker(tasks[i].task, clang);
-        LowerLikeAWorker(tasks[i].task, cuda);
+        LowerLikeAWorker(tasks[i].task, ren.clang);
+        LowerLikeAWorker(tasks[i].task, ren.cuda);
       },
       {.hang_after = std::chrono::seconds(5), .children = kForked.children, .memory_limit_bytes = kForked.memory_limit_bytes});
   std::printf("lowered without the decoder's checks, %zu of %zu hostile tasks abort or hang:\n", deaths.size(),
