@@ -84,13 +84,7 @@ absl::StatusOr<std::unique_ptr<HipCompiler>> ClangHipCompiler::Create(
   flags.insert(flags.end(), frontend.begin(), frontend.end());
   flags.insert(flags.end(), {"-Xclang", "-disable-llvm-passes"});
   flags.insert(flags.end(), options.extra_flags.begin(), options.extra_flags.end());
-  std::vector<std::string> portable;
-  for (const std::string& f : flags) {
-    std::string_view s = f;
-    if (size_t slash = s.rfind('/'); slash != std::string_view::npos && s.ends_with(".bc"))
-      s.remove_prefix(slash + 1);
-    portable.emplace_back(s);
-  }
+  const std::vector<std::string> portable = PortableFlags(flags);
   std::string id = absl::StrCat("clang ", version, " ", target.name(), " ",
                                 absl::StrJoin(portable, " "), " | ",
                                 absl::StrJoin(HipCodegenFlags(), " "));

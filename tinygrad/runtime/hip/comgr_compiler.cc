@@ -143,14 +143,7 @@ absl::StatusOr<std::unique_ptr<HipCompiler>> ComgrHipCompiler::Create(
   flags.insert(flags.end(), frontend.begin(), frontend.end());
   flags.insert(flags.end(), {"-Xclang", "-disable-llvm-passes"});
   flags.insert(flags.end(), options.extra_flags.begin(), options.extra_flags.end());
-  // The id names the libraries by file name only: their dir is a machine path.
-  std::vector<std::string> portable;
-  for (const std::string& f : flags) {
-    std::string_view v = f;
-    if (size_t slash = v.rfind('/'); slash != std::string_view::npos && v.ends_with(".bc"))
-      v.remove_prefix(slash + 1);
-    portable.emplace_back(v);
-  }
+  const std::vector<std::string> portable = PortableFlags(flags);
   std::string id = absl::StrCat(api->VersionString(), " ", target.name(), " ",
                                 absl::StrJoin(portable, " "), " | ",
                                 absl::StrJoin(HipCodegenFlags(), " "));

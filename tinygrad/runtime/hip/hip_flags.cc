@@ -3,6 +3,8 @@
 
 #include <sys/stat.h>
 
+#include <string_view>
+
 #include "absl/strings/str_cat.h"
 
 namespace tg {
@@ -55,6 +57,17 @@ std::vector<std::string> HipFrontendFlags(const AmdGpuTarget& target,
     flags.insert(flags.end(), {"-Xclang", "-mlink-builtin-bitcode", "-Xclang", lib});
   }
   return flags;
+}
+
+std::vector<std::string> PortableFlags(const std::vector<std::string>& flags) {
+  std::vector<std::string> portable;
+  for (const std::string& f : flags) {
+    std::string_view v = f;
+    if (size_t slash = v.rfind('/'); slash != std::string_view::npos && v.ends_with(".bc"))
+      v.remove_prefix(slash + 1);
+    portable.emplace_back(v);
+  }
+  return portable;
 }
 
 std::vector<std::string> HipCodegenFlags() {

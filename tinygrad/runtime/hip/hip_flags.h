@@ -29,6 +29,10 @@ absl::StatusOr<std::vector<std::string>> DeviceLibFiles(const std::string& dir,
 std::vector<std::string> HipFrontendFlags(const AmdGpuTarget& target,
                                           const std::vector<std::string>& device_libs);
 
+// `flags` as a compiler id may show them: a device library by its file name only (its folder
+// is a path of this machine, and the same release elsewhere compiles the same).
+std::vector<std::string> PortableFlags(const std::vector<std::string>& flags);
+
 // The back end's: -O3 and internalized non-kernel symbols, so unused library code is dropped
 // (the reference's CODEGEN_BC_TO_RELOCATABLE options), and the code object version again
 // (LLVM 15 takes it as a back-end option, not from the bitcode).
