@@ -4,11 +4,12 @@
 # tinygrad checkout, on a quiet machine:
 #   PYTHONPATH=<tinygrad checkout at 35900290> DEV=CPU IGNORE_BEAM_CACHE=1 CACHELEVEL=0 \
 #     python3 tools/bench/tinygrad_beam.py [--beam 2,4] [case ...]
+# The kernels run on tinygrad's default device (DEV=CUDA for the GPU check's cases).
 # Prints one JSON object per kernel and setting: case, kernel index, name, flops, bytes, the
 # kernel time (min of 10 runs at full size) under NOOPT, the hand-coded opts and each BEAM
 # width, the BEAM search wall time, and how many candidates BEAM timed.
 import argparse, json, math, sys, time
-from tinygrad import Tensor, Device
+from tinygrad import Tensor, Device, dtypes
 from tinygrad.codegen import get_program
 from tinygrad.codegen.opt import search
 from tinygrad.codegen.opt.heuristic import hand_coded_optimizations
@@ -20,6 +21,10 @@ from tinygrad.uop.ops import Ops, sym_infer
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 import tinygrad_workloads  # noqa: E402  (the `tg run` workloads)
 
+def half_matmul(n):
+  a, b = Tensor.rand(n, n, dtype=dtypes.half), Tensor.rand(n, n, dtype=dtypes.half)
+  return [a, b], [a @ b]
+
 def conv2d_56():
   x, w = Tensor.rand(1, 32, 56, 56), Tensor.rand(64, 32, 3, 3)
   return [x, w], [x.conv2d(w, padding=1)]
@@ -28,6 +33,9 @@ CASES = {
   "matmul256": lambda: tinygrad_workloads.matmul(256, 256, 256),
   "matmul512": lambda: tinygrad_workloads.matmul(512, 512, 512),
   "matmul1024": lambda: tinygrad_workloads.matmul(1024, 1024, 1024),
+  # tools/gpu_check's matmuls (fp16 takes the tensor cores)
+  "matmul4096": lambda: tinygrad_workloads.matmul(4096, 4096, 4096),
+  "matmul4096_half": lambda: half_matmul(4096),
   "sum4M": lambda: (lambda x: ([x], [x.sum()]))(Tensor.rand(4 * 1024 * 1024)),
   "rowsum4096x1024": lambda: (lambda x: ([x], [x.sum(1)]))(Tensor.rand(4096, 1024)),
   "softmax4096x1024": lambda: (lambda x: ([x], [x.softmax(-1)]))(Tensor.rand(4096, 1024)),
@@ -53,7 +61,7 @@ def tune(case, widths):
   inputs, outputs = CASES[case]()
   Tensor.realize(*inputs)
   sched, var_vals = Tensor.schedule_with_vars(*outputs)
-  dev = Device["CPU"]
+  dev = Device[Device.DEFAULT]
   ren = dev.renderer
   kernels = [ei for ei in sched if ei.ast.op is Ops.SINK]
   for idx, ei in enumerate(kernels):
