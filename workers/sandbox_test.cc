@@ -16,6 +16,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -24,6 +25,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "tinygrad/runtime/cuda/library_search.h"
+#include "tinygrad/runtime/cuda/nvrtc_api.h"
+#include "tinygrad/runtime/cuda/nvrtc_compiler.h"
 #include "workers/thread_priority.h"
 
 extern char** environ;
@@ -235,6 +239,33 @@ TEST_F(SandboxTest, ComputingStillWorks) {
       ExitedWithCode(0), "");
   close(pair[0]);
   close(pair[1]);
+}
+
+// A CUDA candidate compiles in the sandbox, half/bfloat16/fp8 kernels too, whose headers NVRTC
+// gets from memory (nvrtc_headers.h; with -I alone it failed to open cuda_fp16.h in here).
+TEST_F(SandboxTest, NvrtcCompilesKernelsThatIncludeCudaHeaders) {
+  const CudaLibraryOptions libs = CudaLibraryOptions::FromEnvironment();
+  absl::StatusOr<std::shared_ptr<const NvrtcApi>> api = NvrtcApi::Load(libs);
+  if (!api.ok()) GTEST_SKIP() << "NVRTC is not available here: " << api.status();
+  if (CudaIncludeDirs(libs).empty()) GTEST_SKIP() << "no CUDA include dir found (set CUDA_PATH)";
+  EXPECT_EXIT(
+      {
+        absl::StatusOr<std::unique_ptr<NvrtcCompiler>> compiler = NvrtcCompiler::Create(
+            *api, {.arch = "sm_90", .include_dirs = CudaIncludeDirs(libs), .cachelevel = 0});
+        if (!compiler.ok()) _exit(98);
+        // the worker child's warm-up: a first compile loads NVRTC's built-ins library
+        if (!(*compiler)->Compile("extern \"C\" __global__ void w() {}").ok()) _exit(97);
+        Enter();
+        absl::StatusOr<std::string> ptx = (*compiler)->Compile(
+            "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n#include <cuda_fp8.h>\n"
+            "extern \"C\" __global__ void k(half* a, __nv_bfloat16* b) { a[0] = a[1]; b[0] = b[1]; }\n");
+        if (!ptx.ok()) {
+          std::fprintf(stderr, "%s\n", std::string(ptx.status().message()).c_str());
+          _exit(1);
+        }
+        _exit(0);
+      },
+      ExitedWithCode(0), "");
 }
 
 // Every thread is filtered, the ones started before the sandbox too; one thread's forbidden

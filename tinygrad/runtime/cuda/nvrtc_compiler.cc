@@ -28,15 +28,18 @@ absl::StatusOr<std::unique_ptr<NvrtcCompiler>> NvrtcCompiler::Create(
     std::shared_ptr<const NvrtcApi> api, NvrtcCompilerOptions options) {
   if (api == nullptr) return absl::InvalidArgumentError("NvrtcCompiler needs a loaded NVRTC");
   ASSIGN_OR_RETURN(CudaArch arch, ParseCudaArch(options.arch));
+  ASSIGN_OR_RETURN(std::vector<NvrtcHeader> headers,
+                   ReadHeaderClosure(options.include_dirs, kCudaKernelHeaders));
   return std::unique_ptr<NvrtcCompiler>(
-      new NvrtcCompiler(std::move(api), std::move(options), arch));
+      new NvrtcCompiler(std::move(api), std::move(options), arch, std::move(headers)));
 }
 
 NvrtcCompiler::NvrtcCompiler(std::shared_ptr<const NvrtcApi> api, NvrtcCompilerOptions options,
-                             CudaArch arch)
+                             CudaArch arch, std::vector<NvrtcHeader> headers)
     : api_(std::move(api)),
       options_(std::move(options)),
       arch_(arch),
+      headers_(std::move(headers)),
       cache_(CompileCacheDir(options_.cachelevel, options_.cache_dir,
                              absl::StrCat(options_.output == CudaBinaryKind::kPtx ? "cuda_" : "nv_",
                                           arch_.name()))) {
@@ -48,6 +51,14 @@ NvrtcCompiler::NvrtcCompiler(std::shared_ptr<const NvrtcApi> api, NvrtcCompilerO
   compiler_id_ = absl::StrCat("nvrtc ", api_->version_major, ".", api_->version_minor, " ",
                               options_.output == CudaBinaryKind::kPtx ? "ptx" : "cubin", " ",
                               absl::StrJoin(portable, " "));
+  StableHasher h;
+  for (const NvrtcHeader& header : headers_) {
+    header_texts_.push_back(header.text.c_str());
+    header_names_.push_back(header.name.c_str());
+    h.AddBytes(header.name).AddBytes(header.text);
+  }
+  headers_hash_ = h.Finish();
+  // The -I dirs stay: a header the closure missed is still found outside a sandbox.
   // The reference puts -I first; the order of -I and the other flags does not matter to NVRTC.
   for (const std::string& dir : options_.include_dirs) flags_.push_back("-I" + dir);
   flags_.insert(flags_.end(), portable.begin(), portable.end());
@@ -56,6 +67,7 @@ NvrtcCompiler::NvrtcCompiler(std::shared_ptr<const NvrtcApi> api, NvrtcCompilerO
 uint64_t NvrtcCompiler::CacheKey(std::string_view src) const {
   StableHasher h;
   h.AddBytes("compile_nvrtc").AddBytes(compiler_id_).AddBytes(absl::StrJoin(flags_, "\n"));
+  h.Add(headers_hash_);
   h.AddBytes(src);
   return h.Finish();
 }
@@ -68,7 +80,8 @@ absl::StatusOr<std::string> NvrtcCompiler::CompileUncached(std::string_view src)
   const std::string source(src);
   ProgramHolder prog(api.nvrtcDestroyProgram);
   if (nvrtcResult r =
-          api.nvrtcCreateProgram(prog.out(), source.c_str(), "<null>", 0, nullptr, nullptr);
+          api.nvrtcCreateProgram(prog.out(), source.c_str(), "<null>", static_cast<int>(headers_.size()),
+                                 header_texts_.data(), header_names_.data());
       r != cuda_abi::NVRTC_SUCCESS)
     return absl::InternalError(absl::StrCat("nvrtcCreateProgram failed: ", api.ErrorName(r)));
 

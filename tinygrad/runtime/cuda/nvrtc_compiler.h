@@ -4,11 +4,14 @@
 //
 // Options are the reference's: --gpu-architecture=<arch>, -I<cuda>/include for cuda_fp16.h
 // and friends (NVRTC has them not built in), and --minimal from NVRTC 12.4 on (a smaller
-// default header set: faster front end). A failed compile is InvalidArgument carrying NVRTC's
-// error name and its log.
+// default header set: faster front end). Beyond the reference, the headers a kernel may include
+// are read from the include dirs once, when the compiler is made, and given to NVRTC from
+// memory (nvrtc_headers.h): a compile opens no file, so it works in a sandboxed worker child.
+// A failed compile is InvalidArgument carrying NVRTC's error name and its log.
 //
 // Results are cached like the CPU compilers' (compile_cache.h): the key hashes the compiler id
-// (NVRTC's version, the arch, the output kind, the flags), the include dirs and the source; the
+// (NVRTC's version, the arch, the output kind, the flags), the include dirs, the headers read
+// from them and the source; the
 // disk cache lives in <cache_dir>/compile_cuda_<arch> (PTX) or compile_nv_<arch> (CUBIN), the
 // reference's cache table names.
 //
@@ -29,6 +32,7 @@
 #include "tinygrad/runtime/compile_cache.h"
 #include "tinygrad/runtime/cuda/arch.h"
 #include "tinygrad/runtime/cuda/nvrtc_api.h"
+#include "tinygrad/runtime/cuda/nvrtc_headers.h"
 
 namespace tg {
 
@@ -47,7 +51,7 @@ struct NvrtcCompilerOptions {
 
 class NvrtcCompiler {
  public:
-  // InvalidArgument for a malformed arch (arch.h).
+  // InvalidArgument for a malformed arch (arch.h); the errors of ReadHeaderClosure.
   static absl::StatusOr<std::unique_ptr<NvrtcCompiler>> Create(std::shared_ptr<const NvrtcApi> api,
                                                                NvrtcCompilerOptions options);
 
@@ -65,15 +69,23 @@ class NvrtcCompiler {
   // Every option NVRTC is given, in order.
   const std::vector<std::string>& flags() const { return flags_; }
   const CudaArch& arch() const { return arch_; }
+  // The headers NVRTC gets from memory with every compile.
+  const std::vector<NvrtcHeader>& headers() const { return headers_; }
   CudaBinaryKind output() const { return options_.output; }
   CompileCacheStats cache_stats() const { return cache_.stats(); }
 
  private:
-  NvrtcCompiler(std::shared_ptr<const NvrtcApi> api, NvrtcCompilerOptions options, CudaArch arch);
+  NvrtcCompiler(std::shared_ptr<const NvrtcApi> api, NvrtcCompilerOptions options, CudaArch arch,
+                std::vector<NvrtcHeader> headers);
 
   const std::shared_ptr<const NvrtcApi> api_;
   const NvrtcCompilerOptions options_;
   const CudaArch arch_;
+  const std::vector<NvrtcHeader> headers_;
+  // nvrtcCreateProgram's arrays, pointing into headers_
+  std::vector<const char*> header_texts_;
+  std::vector<const char*> header_names_;
+  uint64_t headers_hash_ = 0;
   std::vector<std::string> flags_;
   std::string compiler_id_;
   CompileCache cache_;

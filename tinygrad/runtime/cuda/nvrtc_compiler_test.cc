@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "gmock/gmock.h"
@@ -114,6 +116,36 @@ extern "C" __global__ void tg_half(half* out, const half* in) {
 })");
   ASSERT_TRUE(ptx.ok()) << ptx.status();
   EXPECT_THAT(*ptx, HasSubstr(".entry tg_half("));
+}
+
+// The headers are read when the compiler is made: a compile opens no file (a sandboxed worker
+// child can open none). Here the include dir is a copy that is gone before the compile.
+TEST_F(NvrtcCompilerTest, KernelHeadersComeFromMemoryNotFromFiles) {
+  if (CudaIncludeDirs(libs_).empty())
+    GTEST_SKIP() << "no CUDA include dir found (set CUDA_PATH): cuda_fp16.h can't be compiled";
+  absl::StatusOr<std::vector<NvrtcHeader>> headers = ReadHeaderClosure(CudaIncludeDirs(libs_), kCudaKernelHeaders);
+  ASSERT_TRUE(headers.ok()) << headers.status();
+  const std::filesystem::path copy = std::filesystem::path(::testing::TempDir()) / "nvrtc_include_copy";
+  std::filesystem::remove_all(copy);
+  for (const NvrtcHeader& h : *headers) {
+    std::filesystem::create_directories((copy / h.name).parent_path());
+    std::ofstream(copy / h.name, std::ios::binary) << h.text;
+  }
+  absl::StatusOr<std::unique_ptr<NvrtcCompiler>> compiler =
+      NvrtcCompiler::Create(api_, {.arch = "sm_90", .include_dirs = {copy.string()}, .cachelevel = 0});
+  ASSERT_TRUE(compiler.ok()) << compiler.status();
+  EXPECT_EQ((*compiler)->headers(), *headers);
+  std::filesystem::remove_all(copy);
+  absl::StatusOr<std::string> ptx = (*compiler)->Compile(R"(#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+#include <cuda_fp8.h>
+extern "C" __global__ void tg_types(half* a, __nv_bfloat16* b, __nv_fp8_e4m3* c) {
+  a[0] = __hadd(a[1], __float2half(1.0f));
+  b[0] = b[1] * b[2];
+  c[0] = __nv_fp8_e4m3(float(c[1]) * 2.0f);
+})");
+  ASSERT_TRUE(ptx.ok()) << ptx.status();
+  EXPECT_THAT(*ptx, HasSubstr(".entry tg_types("));
 }
 
 TEST_F(NvrtcCompilerTest, FlagsAreTheReferencesAndIdentifyTheCompiler) {
