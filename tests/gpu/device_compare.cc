@@ -6,7 +6,10 @@
 //
 //   device_compare record FILE [--device CPU]   the suite's outputs, written to FILE
 //   device_compare check FILE --device CUDA     the suite on CUDA against FILE, a line each
-//   device_compare tc --device CUDA [--n 1024]  half and bfloat16 matmuls against float64
+//   device_compare tc --device CUDA [--n 1024] [--dtypes half,bfloat16]
+//                                               half and bfloat16 matmuls against float64
+//                                               (the PTX renderer has no bfloat16, as the
+//                                               reference's: --dtypes half there)
 //
 // The GPU check (tools/gpu_check) records on this machine's CPU, carries the file, and checks on
 // the GPU machine, which needs no CPU compiler for it. Each output is compared by
@@ -200,8 +203,8 @@ int Check(const std::string& file, const std::string& device) {
   return bad == 0 ? 0 : 1;
 }
 
-// half and bfloat16 matmuls (tensor cores where the device has them) against float64.
-int TensorCores(const std::string& device, int64_t n) {
+// half and/or bfloat16 matmuls (tensor cores where the device has them) against float64.
+int TensorCores(const std::string& device, int64_t n, bool half, bool bfloat16) {
   const std::vector<float> a = Inputs(n * n, 101), b = Inputs(n * n, 102);
   std::vector<double> want(static_cast<size_t>(n * n));
   for (int64_t i = 0; i < n; ++i)
@@ -213,6 +216,7 @@ int TensorCores(const std::string& device, int64_t n) {
   // The inputs are exact in both types and the products accumulate in float32: what is left
   // is the output's rounding (half: 2^-11, bfloat16: 2^-8 relative).
   for (auto [dt, bound] : {std::pair{dtypes::float16, 1e-3}, std::pair{dtypes::bfloat16, 8e-3}}) {
+    if (!(dt == dtypes::float16 ? half : bfloat16)) continue;
     Tensor ta = Tensor::FromVector<float>(a, {n, n}, device).cast(dt);
     Tensor tb = Tensor::FromVector<float>(b, {n, n}, device).cast(dt);
     absl::StatusOr<std::vector<double>> got = ta.matmul(tb).cast(dtypes::float64).to_vector<double>();
@@ -232,7 +236,8 @@ int TensorCores(const std::string& device, int64_t n) {
 
 int Usage() {
   std::fprintf(stderr,
-               "usage: device_compare record FILE [--device D] | check FILE --device D | tc --device D [--n N]\n");
+               "usage: device_compare record FILE [--device D] | check FILE --device D |\n"
+               "       tc --device D [--n N] [--dtypes half,bfloat16]\n");
   return 2;
 }
 
@@ -241,6 +246,7 @@ int Main(int argc, char** argv) {
   const std::string_view mode = argv[1];
   std::string file, device = "CPU";
   int64_t n = 1024;
+  bool half = true, bfloat16 = true;  // tc's dtypes
   int i = 2;
   if (mode == "record" || mode == "check") {
     if (argc < 3) return Usage();
@@ -254,6 +260,14 @@ int Main(int argc, char** argv) {
       device = argv[++i];
     } else if (a == "--n" && i + 1 < argc && absl::SimpleAtoi(argv[i + 1], &n) && n > 0 && n <= 8192) {
       ++i;
+    } else if (a == "--dtypes" && i + 1 < argc) {
+      const std::string_view list = argv[++i];
+      half = list == "half" || list == "half,bfloat16" || list == "bfloat16,half";
+      bfloat16 = list == "bfloat16" || list == "half,bfloat16" || list == "bfloat16,half";
+      if (!half && !bfloat16) {
+        std::fprintf(stderr, "device_compare: --dtypes '%s': want half, bfloat16 or both, comma-separated\n", argv[i]);
+        return Usage();
+      }
     } else {
       std::fprintf(stderr, "device_compare: bad argument '%s'\n", argv[i]);
       return Usage();
@@ -261,7 +275,7 @@ int Main(int argc, char** argv) {
   }
   if (mode == "record") return Record(file, device);
   if (mode == "check") return Check(file, device);
-  return TensorCores(device, n);
+  return TensorCores(device, n, half, bfloat16);
 }
 
 }  // namespace

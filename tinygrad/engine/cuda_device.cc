@@ -18,6 +18,7 @@
 #include "tinygrad/renderer/cuda/cuda.h"
 #include "tinygrad/renderer/ptx/ptx.h"
 #include "tinygrad/runtime/cuda/arch.h"
+#include "tinygrad/runtime/dynamic_library.h"
 #include "tinygrad/runtime/cuda/buffer.h"
 #include "tinygrad/runtime/cuda/context.h"
 #include "tinygrad/runtime/cuda/cuda_disassembler.h"
@@ -173,6 +174,12 @@ std::string DriverText(const CudaDeviceInfo& info) {
 struct KernelCompiler {
   absl::StatusOr<std::unique_ptr<NvrtcCompiler>> nvrtc = absl::UnavailableError("no NVRTC compiler");
   std::unique_ptr<PtxCompiler> ptx;
+  // With PTX: the driver's JIT library, held open. The driver loads it for each PTX module and
+  // unloads it after, so without a hold of ours a module load opens it again: a cost per
+  // candidate, and in a sandboxed worker child (which can open no file) every module after the
+  // first failed with CUDA_ERROR_JIT_COMPILER_NOT_FOUND (seen on an H200, 2026-11-27). Where it
+  // does not open here, the driver's own load reports it at the first module.
+  std::optional<DynamicLibrary> ptx_jit;
 
   std::string id() const {
     if (ptx != nullptr) return ptx->compiler_id();
@@ -306,6 +313,11 @@ absl::StatusOr<std::unique_ptr<Device>> MakeCudaDevice(const std::string& name,
                                                                   .assemble = false,
                                                                   .cachelevel = options.cachelevel,
                                                                   .cache_dir = options.cache_dir}));
+    if (absl::StatusOr<DynamicLibrary> jit =
+            DynamicLibrary::Open("the driver's PTX JIT compiler",
+                                 std::vector<std::string>{"libnvidia-ptxjitcompiler.so.1"});
+        jit.ok())
+      compiler.ptx_jit = *std::move(jit);
     runtime = "driver PTX JIT";
   } else {
     renderer = std::make_unique<CudaRenderer>(*arch);
