@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "autotune/measure/candidate_ast.h"
 #include "autotune/measure/output_check.h"
+#include "autotune/measure/parallel_for.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/stable_hash.h"
 #include "tinygrad/base/status_macros.h"
@@ -25,26 +26,6 @@
 
 namespace tg::autotune {
 namespace {
-
-// fn(0..n-1) on up to `threads` threads, each index exactly once. Without `setup` the calling
-// thread is one of them; with it, only helper threads that ran `setup` first do the work.
-void ParallelFor(size_t n, int threads, const std::function<void(size_t)>& fn,
-                 const std::function<void()>& setup = nullptr) {
-  if (n == 0) return;
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i = next.fetch_add(1); i < n; i = next.fetch_add(1)) fn(i);
-  };
-  const size_t width = std::min<size_t>(n, static_cast<size_t>(std::max(1, threads)));
-  std::vector<std::thread> pool;
-  for (size_t t = setup ? 0 : 1; t < width; ++t)
-    pool.emplace_back([&] {
-      if (setup) setup();
-      work();
-    });
-  if (!setup) work();
-  for (std::thread& t : pool) t.join();
-}
 
 // How many of the T-sized items of a and b differ (same sizes).
 template <typename T>
@@ -428,7 +409,7 @@ void LocalMeasurer::CheckCandidate(size_t index, Prepared& p, const MeasureOptio
       const BufferSpec& b = st.specs[st.outs[k]];
       absl::StatusOr<std::string_view> out = st.Read(st.outs[k]);
       if (!out.ok()) return RunFailed(out.status(), p, r);
-      std::string why = CompareOutput(b.dtype, *out, st.expected[k]);
+      std::string why = CompareOutput(b.dtype, *out, st.expected[k], compile_threads_);
       if (!why.empty())
         return fail(Outcome::kWrongResult, absl::StrCat("buffer ", b.slot, ": ", why));
     }

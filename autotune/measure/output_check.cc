@@ -3,11 +3,14 @@
 #include "autotune/measure/output_check.h"
 
 #include <cmath>
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "autotune/measure/parallel_for.h"
 #include "tinygrad/base/check.h"
 
 namespace tg::autotune {
@@ -143,8 +146,11 @@ bool Near(F g, F w, F tol) {
 // mismatch are found after. One instantiation per dtype keeps dispatch out of the loops (a
 // half output of 16M elements that differs everywhere: 120 ms with a switch and ldexp per
 // element, 48 ms so; tools: output_check_benchmark).
+// Below this many items one thread compares (a thread costs more than it saves).
+constexpr size_t kItemsPerThread = size_t{1} << 20;
+
 template <typename Bits, typename F, typename Decode>
-Mismatches Compare(std::string_view got, std::string_view want, F tol, Decode decode) {
+Mismatches Compare(std::string_view got, std::string_view want, F tol, Decode decode, int threads) {
   constexpr bool kExact = std::is_same_v<Decode, std::nullptr_t>;
   const size_t n = got.size() / sizeof(Bits);
   auto same = [&](size_t i) {
@@ -155,7 +161,15 @@ Mismatches Compare(std::string_view got, std::string_view want, F tol, Decode de
     else return gb == wb || Near<F>(decode(gb), decode(wb), tol);
   };
   Mismatches m;
-  for (size_t i = 0; i < n; ++i) m.count += !same(i);
+  // chunks counted in parallel: a 16M-element output is checked for every GPU candidate
+  const size_t chunks = std::clamp<size_t>(n / kItemsPerThread, 1, static_cast<size_t>(std::max(1, threads)));
+  std::vector<int64_t> counts(chunks, 0);
+  ParallelFor(chunks, static_cast<int>(chunks), [&](size_t c) {
+    int64_t count = 0;
+    for (size_t i = n * c / chunks, end = n * (c + 1) / chunks; i < end; ++i) count += !same(i);
+    counts[c] = count;
+  });
+  for (int64_t c : counts) m.count += c;
   if (m.count == 0) return m;
   size_t i = 0;
   while (same(i)) ++i;
@@ -173,7 +187,7 @@ Mismatches Compare(std::string_view got, std::string_view want, F tol, Decode de
 
 }  // namespace
 
-std::string CompareOutput(DType dtype, std::string_view got, std::string_view want) {
+std::string CompareOutput(DType dtype, std::string_view got, std::string_view want, int threads) {
   if (got.size() != want.size())
     return absl::StrCat("size ", got.size(), " bytes, expected ", want.size());
   if (got == want) return "";  // the usual case, at memcmp speed
@@ -181,31 +195,31 @@ std::string CompareOutput(DType dtype, std::string_view got, std::string_view wa
   Mismatches m;
   switch (dtype.scalar_type()) {
     case ScalarType::kFloat16:
-      m = Compare<uint16_t, float>(got, want, 1e-2f, [](uint16_t b) { return HalfToFloat(b); });
+      m = Compare<uint16_t, float>(got, want, 1e-2f, [](uint16_t b) { return HalfToFloat(b); }, threads);
       break;
     case ScalarType::kBFloat16:
-      m = Compare<uint16_t, float>(got, want, 1e-2f, [](uint16_t b) { return BFloat16ToFloat(b); });
+      m = Compare<uint16_t, float>(got, want, 1e-2f, [](uint16_t b) { return BFloat16ToFloat(b); }, threads);
       break;
     case ScalarType::kFloat32:
       m = Compare<uint32_t, float>(got, want, 1e-3f, [](uint32_t b) {
         float f;
         std::memcpy(&f, &b, 4);
         return f;
-      });
+      }, threads);
       break;
     case ScalarType::kFloat64:
       m = Compare<uint64_t, double>(got, want, 1e-6, [](uint64_t b) {
         double d;
         std::memcpy(&d, &b, 8);
         return d;
-      });
+      }, threads);
       break;
     default:
       switch (size) {
-        case 1: m = Compare<uint8_t, float>(got, want, 0.0f, nullptr); break;
-        case 2: m = Compare<uint16_t, float>(got, want, 0.0f, nullptr); break;
-        case 4: m = Compare<uint32_t, float>(got, want, 0.0f, nullptr); break;
-        case 8: m = Compare<uint64_t, float>(got, want, 0.0f, nullptr); break;
+        case 1: m = Compare<uint8_t, float>(got, want, 0.0f, nullptr, threads); break;
+        case 2: m = Compare<uint16_t, float>(got, want, 0.0f, nullptr, threads); break;
+        case 4: m = Compare<uint32_t, float>(got, want, 0.0f, nullptr, threads); break;
+        case 8: m = Compare<uint64_t, float>(got, want, 0.0f, nullptr, threads); break;
         default: {  // no such scalar today; compared byte for byte per item all the same
           for (size_t off = 0; off + size <= got.size(); off += size) {
             if (std::memcmp(got.data() + off, want.data() + off, size) == 0) continue;

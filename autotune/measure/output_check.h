@@ -31,7 +31,8 @@ std::string RandomContents(DType dtype, int64_t n, uint64_t seed);
 // "" when `got` matches `want` elementwise: floats within |got-want| <= atol + rtol*|want|
 // (float16/bfloat16 1e-2, float32 1e-3, float64 1e-6; NaN matches NaN, infinities match by
 // sign), everything else bit-exact. Otherwise where the first mismatch is and how many there are.
-std::string CompareOutput(DType dtype, std::string_view got, std::string_view want);
+// Outputs of millions of elements are compared on up to `threads` threads.
+std::string CompareOutput(DType dtype, std::string_view got, std::string_view want, int threads = 1);
 
 }  // namespace tg::autotune
 

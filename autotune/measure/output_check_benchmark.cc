@@ -32,7 +32,8 @@ void BM_Compare(benchmark::State& state, DType dtype) {
   const int64_t n = 4096 * 4096;
   const std::string want = RandomContents(dtype, n, 1);
   const std::string got = Perturbed<Bits>(want, static_cast<int>(state.range(0)));
-  for (auto _ : state) benchmark::DoNotOptimize(CompareOutput(dtype, got, want));
+  const int threads = static_cast<int>(state.range(1));
+  for (auto _ : state) benchmark::DoNotOptimize(CompareOutput(dtype, got, want, threads));
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(2 * want.size()));
 }
 
@@ -40,10 +41,10 @@ void BM_CompareHalf(benchmark::State& state) { BM_Compare<uint16_t>(state, dtype
 void BM_CompareBFloat16(benchmark::State& state) { BM_Compare<uint16_t>(state, dtypes::bfloat16); }
 void BM_CompareFloat(benchmark::State& state) { BM_Compare<uint32_t>(state, dtypes::float32); }
 
-// every element differs (1) or every 16th
-BENCHMARK(BM_CompareHalf)->Arg(1)->Arg(16)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_CompareBFloat16)->Arg(1)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_CompareFloat)->Arg(1)->Arg(16)->Unit(benchmark::kMillisecond);
+// every element differs (1) or every 16th; on 1 thread or 2
+BENCHMARK(BM_CompareHalf)->Args({1, 1})->Args({16, 1})->Args({1, 2})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CompareBFloat16)->Args({1, 1})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CompareFloat)->Args({1, 1})->Args({16, 1})->Args({1, 2})->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace tg::autotune

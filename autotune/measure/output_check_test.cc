@@ -107,6 +107,15 @@ TEST(CompareOutputTest, IntsAndBoolsAreBitExactAndMismatchesAreCounted) {
   EXPECT_NE(CompareOutput(dtypes::int64, Bytes(l0), Bytes(l1)), "");
 }
 
+// Millions of elements are counted in chunks on several threads: the same answer as one.
+TEST(CompareOutputTest, ThreadsGiveTheSameAnswer) {
+  std::vector<float> want(3 << 20, 1.0f), got = want;
+  for (size_t i = 12345; i < got.size(); i += 100003) got[i] = 2.0f;
+  const std::string one = CompareOutput(dtypes::float32, Bytes(got), Bytes(want), 1);
+  EXPECT_EQ(one, "32 of 3145728 elements differ, first at 12345: 2 != 1");
+  for (int threads : {2, 3, 8}) EXPECT_EQ(CompareOutput(dtypes::float32, Bytes(got), Bytes(want), threads), one);
+}
+
 TEST(CompareOutputTest, SizesMustAgree) {
   EXPECT_EQ(CompareOutput(dtypes::float32, std::string(8, '\0'), std::string(4, '\0')), "size 8 bytes, expected 4");
 }
