@@ -44,6 +44,7 @@ expect_in "$out/ignore.out" "farm: workers connect to ipc://"
 expect_in "$out/ignore.out" "farm: local worker pids: "
 expect_in "$out/ignore.out" "kernels 1/1 done"
 expect_in "$out/ignore.out" " jobs answered, 0 requeued"
+expect_in "$out/ignore.out" " backup copies sent ("
 expect_count "$out/ignore.out" ' candidates, [0-9.]+ s\)$' 1
 [[ -e $TG_CACHE_DIR/device-CPU.lock ]] || fail "no device lock at $TG_CACHE_DIR/device-CPU.lock"
 BEAM_UPCAST_MAX=16 run in_process_again 0 tune matmul --m 32 --n 32 --k 32 --beam 2 --db "$db" --ignore-cache --in-process

@@ -193,11 +193,13 @@ absl::StatusOr<std::vector<autotune::KernelTuning>> FarmTuneKernels(const std::v
   ASSIGN_OR_RETURN(std::vector<autotune::KernelTuning> results, autotune::TuneKernels(kernels, o));
   const farm::FarmStatus fs = broker->Status();
   std::printf("farm: %lld jobs answered, %lld requeued, %lld results dropped (duplicate or late), %lld poisoned, "
-              "%lld workers declared dead, %lld job deadlines missed, %lld workers evicted\n",
+              "%lld workers declared dead, %lld job deadlines missed, %lld workers evicted, "
+              "%lld backup copies sent (%lld answered first, %lld second answers dropped)\n",
               static_cast<long long>(fs.completed), static_cast<long long>(fs.requeued),
               static_cast<long long>(fs.dropped_results), static_cast<long long>(fs.poisoned),
               static_cast<long long>(fs.dead_workers), static_cast<long long>(fs.deadline_misses),
-              static_cast<long long>(fs.evicted_workers));
+              static_cast<long long>(fs.evicted_workers), static_cast<long long>(fs.backups_sent),
+              static_cast<long long>(fs.backups_won), static_cast<long long>(fs.speculative_losses));
   std::fflush(stdout);
   broker->Shutdown();  // Bye: local workers exit
   local.Stop(std::chrono::seconds(10));
