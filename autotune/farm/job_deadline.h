@@ -59,6 +59,11 @@ inline constexpr std::chrono::seconds kMaxJobBudget{1'000'000};
 Clock::Duration JobTimeBudget(const MeasureOptions& options, size_t candidates, int capacity,
                               const WorkerTimeLimits& limits);
 
+// attempt(n) less child_start: the wall time one child may spend on a job of n candidates
+// outside waiting for the device (the worker child's CPU time budget per job is built on it,
+// workers/worker_child.h). At most kMaxJobBudget.
+Clock::Duration JobAttemptBudget(const MeasureOptions& options, size_t candidates, const WorkerTimeLimits& limits);
+
 }  // namespace tg::autotune::farm
 
 #endif  // AUTOTUNE_FARM_JOB_DEADLINE_H_

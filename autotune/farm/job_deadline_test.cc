@@ -40,6 +40,17 @@ TEST(JobTimeBudgetTest, TheFormulaByHand) {
   EXPECT_NEAR(Budget(small, 1, 1, fast), 1.85, 1e-9);
 }
 
+TEST(JobTimeBudgetTest, OneAttemptByHand) {
+  // t = 10, r = 3 (above): 2*70 + 20 + 119 for one candidate, 2*80 + 20 + 238 for two
+  const MeasureOptions o;
+  EXPECT_NEAR(Seconds(JobAttemptBudget(o, 1, {})), 279, 1e-9);
+  EXPECT_NEAR(Seconds(JobAttemptBudget(o, 2, {})), 418, 1e-9);
+  EXPECT_NEAR(Seconds(JobAttemptBudget(o, 0, {})), 279, 1e-9);  // no candidates: as one
+  MeasureOptions forever = o;
+  forever.timeout_s = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(JobAttemptBudget(forever, 1, {}), kMaxJobBudget);
+}
+
 TEST(JobTimeBudgetTest, GrowsWithEveryLimitOfTheJob) {
   MeasureOptions o;
   const double base = Budget(o, 4, 2);
