@@ -26,6 +26,7 @@
 #include "absl/strings/str_format.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/unique_fd.h"
+#include "workers/resource_limits.h"
 #include "workers/spawn.h"
 
 namespace tg::workers {
@@ -63,6 +64,13 @@ const char* PhaseVerb(JobPhase p) {
     case JobPhase::kFinishing: return "while finishing";
   }
   return "";
+}
+
+// A child that died on its own: of its resource limits (resource_limits.h), or a crash.
+JobOutcomeKind KindOfDeath(int status) {
+  if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU) return JobOutcomeKind::kCpuLimit;
+  if (WIFEXITED(status) && WEXITSTATUS(status) == kChildExitOutOfMemory) return JobOutcomeKind::kMemoryLimit;
+  return JobOutcomeKind::kCrashed;
 }
 
 struct Job {
@@ -502,7 +510,7 @@ void ChildPool::Impl::OnExit(int i, TimePoint now) {
       o.kind = *s.kill_kind;
       o.detail = s.kill_detail;
     } else {
-      o.kind = JobOutcomeKind::kCrashed;
+      o.kind = KindOfDeath(status);
       o.detail = absl::StrCat(what, " ", PhaseVerb(o.phase));
     }
     Job job = std::move(*s.job);
@@ -562,6 +570,8 @@ void ChildPool::Impl::Finish(Job job, JobOutcome outcome) {
       case JobOutcomeKind::kTimeout: ++stats.timeouts; break;
       case JobOutcomeKind::kLost: ++stats.lost; break;
       case JobOutcomeKind::kProtocolError: ++stats.protocol_errors; break;
+      case JobOutcomeKind::kCpuLimit: ++stats.cpu_limits; break;
+      case JobOutcomeKind::kMemoryLimit: ++stats.memory_limits; break;
     }
   }
   to_deliver.emplace_back(std::move(job.done), std::move(outcome));
@@ -731,6 +741,8 @@ std::string_view JobOutcomeKindName(JobOutcomeKind k) {
     case JobOutcomeKind::kTimeout: return "timeout";
     case JobOutcomeKind::kLost: return "lost";
     case JobOutcomeKind::kProtocolError: return "protocol_error";
+    case JobOutcomeKind::kCpuLimit: return "cpu_limit";
+    case JobOutcomeKind::kMemoryLimit: return "memory_limit";
   }
   return "unknown";
 }

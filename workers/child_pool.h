@@ -74,6 +74,10 @@ enum class JobOutcomeKind : uint8_t {
   kTimeout,        // the pool killed the child: a prepare timeout or run deadline passed
   kLost,           // no verdict on the job: the pool shut down, or no child could start
   kProtocolError,  // the child sent garbage, an oversized or unexpected frame; killed
+  // The child died of its own resource limits (resource_limits.h): SIGXCPU (its CPU time for
+  // the job), or exit kChildExitOutOfMemory (an allocation past its memory limit).
+  kCpuLimit,
+  kMemoryLimit,
 };
 std::string_view JobOutcomeKindName(JobOutcomeKind k);  // "ok", "crashed", ...
 
@@ -129,7 +133,7 @@ struct PoolStats {
   // Device holds asked for, granted and released (DeviceGate::Release), and progress reports
   // (a new run deadline each): what a test waits for before it moves a scripted clock.
   int64_t device_requests = 0, device_grants = 0, device_releases = 0, progress_reports = 0;
-  int64_t ok = 0, crashed = 0, timeouts = 0, lost = 0, protocol_errors = 0;
+  int64_t ok = 0, crashed = 0, timeouts = 0, lost = 0, protocol_errors = 0, cpu_limits = 0, memory_limits = 0;
   int64_t spawns = 0;           // children started, the first ones included
   int64_t start_failures = 0;   // children that never became ready
   int64_t respawns = 0;         // replacements that became ready

@@ -33,10 +33,12 @@
 #include <vector>
 
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 #include "tinygrad/base/clock.h"
 #include "tinygrad/base/wait_until.h"
+#include "workers/resource_limits.h"
 
 extern char** environ;
 
@@ -203,6 +205,32 @@ TEST(ChildPoolTest, CrashesAreTypedAndTheChildIsReplaced) {
     }
     EXPECT_EQ(pool->stats().crashed, 6);
   }
+}
+
+// A child that dies of its own resource limits (resource_limits.h) is reported with a kind
+// that says which, and replaced. The CPU limit stops a spin the deadlines would allow for days.
+TEST(ChildPoolTest, AChildOverItsOwnLimitsIsReportedSoAndReplaced) {
+  auto pool = MakePool(1);
+  ASSERT_NE(pool, nullptr);
+  JobOutcome o = pool->Run("cpu:1@device", {.prepare_timeout = 1e6s, .run_deadline = 1e6s});
+  EXPECT_EQ(o.kind, JobOutcomeKind::kCpuLimit) << JobOutcomeKindName(o.kind) << ": " << o.detail;
+  EXPECT_EQ(JobOutcomeKindName(o.kind), "cpu_limit");
+  EXPECT_EQ(o.signal, SIGXCPU);
+  EXPECT_EQ(o.detail, "killed by SIGXCPU (over its CPU time limit) while running");
+  ExpectServing(*pool);
+  o = pool->Run("cpu:1", {.prepare_timeout = 1e6s, .run_deadline = 1e6s});
+  EXPECT_EQ(o.kind, JobOutcomeKind::kCpuLimit) << o.detail;
+  EXPECT_EQ(o.phase, JobPhase::kPreparing);
+  // what a child whose allocation failed under its memory limit does
+  o = pool->Run(absl::StrCat("exit:", kChildExitOutOfMemory), kRelaxed);
+  EXPECT_EQ(o.kind, JobOutcomeKind::kMemoryLimit) << JobOutcomeKindName(o.kind) << ": " << o.detail;
+  EXPECT_EQ(JobOutcomeKindName(o.kind), "memory_limit");
+  EXPECT_EQ(o.exit_code, kChildExitOutOfMemory);
+  EXPECT_EQ(o.detail, "exited with status 73 (out of memory: over its memory limit) while preparing");
+  ExpectServing(*pool);
+  EXPECT_EQ(pool->stats().cpu_limits, 2);
+  EXPECT_EQ(pool->stats().memory_limits, 1);
+  EXPECT_EQ(pool->stats().crashed, 0);
 }
 
 // Scripted time: a job still preparing when its prepare timeout has passed is killed then.

@@ -153,6 +153,13 @@ absl::Status BuildRules(Filter& f, pid_t self) {
   RETURN_IF_ERROR(f.Add(kill, "rt_sigqueueinfo", {SCMP_A0(SCMP_CMP_NE, me)}));
   RETURN_IF_ERROR(f.Add(kill, "rt_tgsigqueueinfo", {SCMP_A0(SCMP_CMP_NE, me)}));
   RETURN_IF_ERROR(f.Add(kill, "prlimit64", {SCMP_A0(SCMP_CMP_NE, 0)}));
+  // The memory limit (resource_limits.h) was set before, for good: a new one kills. The CPU
+  // time limit stays the child's own to raise before each job. The resource is 32 bits to the
+  // kernel: the mask keeps high garbage from slipping past the compare.
+  const auto data = static_cast<scmp_datum_t>(RLIMIT_DATA);
+  RETURN_IF_ERROR(f.Add(kill, "setrlimit", {SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, data)}));
+  RETURN_IF_ERROR(
+      f.Add(kill, "prlimit64", {SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, data), SCMP_A2(SCMP_CMP_NE, 0)}));
   RETURN_IF_ERROR(f.Add(kill, "migrate_pages", {SCMP_A0(SCMP_CMP_NE, 0)}));
   RETURN_IF_ERROR(f.Add(kill, "move_pages", {SCMP_A0(SCMP_CMP_NE, 0)}));
   // Scheduling for the calling thread only, named as 0 (a child lowers its compile threads so:

@@ -14,6 +14,8 @@
 //     connection to the parent keeps working);
 //   - other processes: ptrace, process_vm_readv/writev, pidfd_*, kcmp, tkill, and kill,
 //     tgkill, rt_(tg)sigqueueinfo and prlimit64 aimed at another process;
+//   - a new memory limit (setrlimit or prlimit64 of RLIMIT_DATA: the child set its own before,
+//     resource_limits.h); other limits of its own, the CPU time's included, stay allowed;
 //   - the kernel's wider doors: io_uring (it opens files and sockets past the filter), bpf,
 //     perf_event_open, userfaultfd, namespaces and mounts, keys, modules, reboot, changing
 //     identity (setuid, capset, ...), clocks, ioctl TIOCSTI (typing into a terminal).

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -162,6 +163,37 @@ TEST_F(SandboxTest, OtherProcessesAreOutOfReach) {
         _exit(0);
       },
       KilledBySignal(SIGSYS), "sandbox: forbidden syscall prlimit64");
+}
+
+// The memory limit stays as the child set it before (resource_limits.h); its CPU time limit
+// it raises itself before each job, in the sandbox.
+void RaiseDataLimit() {
+  const rlimit r = {.rlim_cur = RLIM_INFINITY, .rlim_max = RLIM_INFINITY};
+  setrlimit(RLIMIT_DATA, &r);
+}
+
+bool ReadLimitsAndRaiseCpuLimit() {
+  rlimit r{};
+  const bool read = getrlimit(RLIMIT_DATA, &r) == 0 && prlimit(0, RLIMIT_DATA, nullptr, &r) == 0;
+  getrlimit(RLIMIT_CPU, &r);
+  const rlimit cpu = {.rlim_cur = std::min<rlim_t>(1000000, r.rlim_max), .rlim_max = r.rlim_max};
+  return read && setrlimit(RLIMIT_CPU, &cpu) == 0;
+}
+
+TEST_F(SandboxTest, TheMemoryLimitIsFixedAndTheCpuLimitTheChildsOwn) {
+  EXPECT_EXIT(
+      {
+        Enter();
+        RaiseDataLimit();
+        _exit(0);
+      },
+      KilledBySignal(SIGSYS), "sandbox: forbidden syscall prlimit64");
+  EXPECT_EXIT(
+      {
+        Enter();
+        _exit(ReadLimitsAndRaiseCpuLimit() ? 0 : 1);
+      },
+      ExitedWithCode(0), "");
 }
 
 // A thread may lower its own priority (the child's compile threads do), nobody else's: the

@@ -17,6 +17,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "workers/frame.h"
+#include "workers/resource_limits.h"
 
 extern char** environ;
 
@@ -118,10 +119,16 @@ std::string SignalName(int sig) {
 std::string DescribeWaitStatus(int status) {
   if (WIFSIGNALED(status)) {
     // the candidate sandbox's verdict (workers/sandbox.h); the child's stderr names the call
-    const char* why = WTERMSIG(status) == SIGSYS ? " (sandbox: a forbidden syscall)" : "";
+    // and the child's own limits' (resource_limits.h)
+    const char* why = WTERMSIG(status) == SIGSYS    ? " (sandbox: a forbidden syscall)"
+                      : WTERMSIG(status) == SIGXCPU ? " (over its CPU time limit)"
+                                                    : "";
     return absl::StrCat("killed by ", SignalName(WTERMSIG(status)), why);
   }
-  if (WIFEXITED(status)) return absl::StrCat("exited with status ", WEXITSTATUS(status));
+  if (WIFEXITED(status)) {
+    const char* why = WEXITSTATUS(status) == kChildExitOutOfMemory ? " (out of memory: over its memory limit)" : "";
+    return absl::StrCat("exited with status ", WEXITSTATUS(status), why);
+  }
   return absl::StrCat("ended with wait status ", status);
 }
 

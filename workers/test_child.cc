@@ -19,6 +19,7 @@
 //   limit:MS      holds the device for a run it says stops at 10 ms, and runs MS ms
 //   bad_progress  holds the device and reports a run with a malformed limit, then sleeps
 //   segv, abort, fpe, exit:CODE, loop   crash / exit / spin forever (in prepare, or @device)
+//   cpu:S         spins forever under a CPU time limit of S s from now (resource_limits.h)
 //   garbage       writes junk to the protocol socket, then sleeps
 //   huge          writes a frame header claiming 2 GiB, then sleeps
 //   bad_order     sends device_done without holding the device, then sleeps
@@ -36,6 +37,7 @@
 #include "absl/strings/str_cat.h"
 #include "workers/child_main.h"
 #include "workers/frame.h"
+#include "workers/resource_limits.h"
 
 // Under a sanitizer the crashes must stay real signals (ASan and TSan would turn SIGSEGV and
 // SIGFPE into their report and an exit status), since the pool reports the signal.
@@ -179,6 +181,11 @@ std::string Handle(std::string_view request, DeviceGate& gate) {
   if (name == "close") {
     close(fd);
     SleepForever();
+  }
+  if (name == "cpu") {  // spins under a CPU time limit of S s from now
+    tg::workers::InstallLimitHandlers();
+    if (!tg::workers::LimitCpuTimeFromNow(static_cast<double>(n)).ok()) std::abort();
+    name = "loop";
   }
   if (on_device) gate.Acquire();
   Misbehave(name, n);

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cmath>
 #include <condition_variable>
 #include <csignal>
 #include <cstdio>
@@ -44,6 +45,7 @@
 #include "tinygrad/base/version.h"
 #include "tinygrad/engine/device.h"
 #include "workers/child_pool.h"
+#include "workers/resource_limits.h"
 #include "workers/worker_child.h"
 
 namespace tg::workers {
@@ -137,6 +139,14 @@ CandidateResult FailedCandidate(const JobOutcome& o) {
       r.outcome = Outcome::kRuntimeError;
       r.error = absl::StrCat("child protocol error: ", o.detail);
       break;
+    case JobOutcomeKind::kCpuLimit:  // it ran too long, counted in CPU time
+      r.outcome = Outcome::kTimeout;
+      r.error = absl::StrCat("cpu limit: ", o.detail);
+      break;
+    case JobOutcomeKind::kMemoryLimit:
+      r.outcome = Outcome::kRuntimeError;
+      r.error = absl::StrCat("memory limit: ", o.detail);
+      break;
     case JobOutcomeKind::kLost:
     case JobOutcomeKind::kOk:
       r.outcome = Outcome::kWorkerLost;
@@ -175,6 +185,7 @@ struct Worker::Impl {
   // coordinator; a restarted worker (a new one) loses them.
   uint64_t incarnation = 0;
   int capacity = 1;
+  uint64_t memory_limit = 0;  // each child's (0: none)
   UniqueFd wake_fd;  // wakes the socket thread: results to send, Stop, a Bye to exit on
   std::atomic<bool> stop{false};
   std::atomic<int> stop_signal{0};
@@ -731,6 +742,8 @@ absl::StatusOr<std::unique_ptr<Worker>> Worker::Create(WorkerOptions options) {
   if (options.children < 0) return absl::InvalidArgumentError("children must be >= 0");
   if (options.prepare_nice < 0 || options.prepare_nice > 19)
     return absl::InvalidArgumentError("prepare_nice must be in 0..19");
+  if (!(options.job_cpu_s >= 0) || std::isinf(options.job_cpu_s))
+    return absl::InvalidArgumentError("job_cpu_s must be a number of seconds >= 0");
   if (options.mode == TimingMode::kSimulate && options.simulate_device_s < 0) {
     return absl::InvalidArgumentError("simulated device time must be >= 0");
   }
@@ -768,7 +781,18 @@ absl::StatusOr<std::unique_ptr<Worker>> Worker::Create(WorkerOptions options) {
     argv.push_back(absl::StrCat(std::max(1, cores / options.children)));
     argv.emplace_back(kPrepareNiceFlag);
     argv.push_back(absl::StrCat(options.prepare_nice));
-    ASSIGN_OR_RETURN(w.pool, ChildPool::Create({.argv = std::move(argv), .children = options.children}));
+    ChildPoolOptions pool{.children = options.children};
+    if (!options.child_memory_limit.has_value())
+      options.child_memory_limit = DefaultChildMemoryLimit(pool.children + pool.spares);
+    w.memory_limit = *options.child_memory_limit;
+    argv.emplace_back(kMemoryLimitFlag);
+    argv.push_back(absl::StrCat(w.memory_limit));
+    if (options.job_cpu_s > 0) {
+      argv.emplace_back(kJobCpuFlag);
+      argv.push_back(absl::StrCat(options.job_cpu_s));
+    }
+    pool.argv = std::move(argv);
+    ASSIGN_OR_RETURN(w.pool, ChildPool::Create(pool));
     w.o = std::move(options);
   }
   return std::unique_ptr<Worker>(new Worker(std::move(impl)));
@@ -792,5 +816,6 @@ WorkerStats Worker::stats() const {
 
 const std::string& Worker::worker_id() const { return impl_->o.worker_id; }
 int Worker::capacity() const { return impl_->capacity; }
+uint64_t Worker::child_memory_limit() const { return impl_->memory_limit; }
 
 }  // namespace tg::workers

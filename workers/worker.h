@@ -15,10 +15,11 @@
 //
 // Timing modes:
 //   kReal        each job runs in a ChildPool child (worker_child.h): several jobs lower and
-//                compile at once, their device phases one at a time. A job whose child crashes
-//                or overruns is re-run one candidate per child job: the culprit gets
-//                kRuntimeError "crashed: killed by SIGSEGV while running" (or kTimeout), the
-//                others are measured normally.
+//                compile at once, their device phases one at a time. A job whose child crashes,
+//                overruns or passes its resource limits is re-run one candidate per child job:
+//                the culprit gets kRuntimeError "crashed: killed by SIGSEGV while running" (or
+//                kTimeout "timeout: ...", kTimeout "cpu limit: ...", kRuntimeError "memory
+//                limit: ..."), the others are measured normally.
 //   kFakeTiming  kReal with FakeTimeS(program hash) samples (farm tests only).
 //   kSimulate    no children, nothing compiled: each candidate holds the worker's one device
 //                for simulate_device_s (a sleep), result kOk (scaling benchmarks only).
@@ -96,6 +97,16 @@ struct WorkerOptions {
   std::chrono::duration<double> run_deadline_floor{1};
   std::chrono::duration<double> prepare_timeout_floor{60};  // lowering + compiling a job, plus per-candidate time
 
+  // Private writable memory each child may map (RLIMIT_DATA, counted from its start: see
+  // workers/resource_limits.h, also for why not RLIMIT_AS); a candidate that allocates past it
+  // fails as "memory limit: ...". Unset: DefaultChildMemoryLimit(children + the pool's spare);
+  // 0: none.
+  std::optional<uint64_t> child_memory_limit;
+  // CPU seconds a child may use on one job, on all its threads, before SIGXCPU ends it (the
+  // candidate: kTimeout "cpu limit: ..."); 0: JobCpuBudgetS of each job's own options
+  // (workers/worker_child.h), a backstop no honest job reaches.
+  double job_cpu_s = 0;
+
   // The engine device the children measure on ("CPU", "CUDA", "CUDA:1").
   std::string device = "CPU";
   // Announced in Hello. Unset: DeviceClassFor(the device) / DefaultBuildId().
@@ -150,6 +161,7 @@ class Worker {
   WorkerStats stats() const;
   const std::string& worker_id() const;
   int capacity() const;
+  uint64_t child_memory_limit() const;  // bytes (0: none)
 
  private:
   struct Impl;

@@ -7,13 +7,19 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <iterator>
 #include <memory>
+#include <new>
 #include <string>
 #include <thread>
 #include <utility>
 #include <variant>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
@@ -21,6 +27,7 @@
 #include "autotune/codec/farm_codec.h"
 #include "autotune/codec/farm_messages.h"
 #include "autotune/db/opts_text.h"
+#include "autotune/farm/job_deadline.h"
 #include "autotune/lock/device_lock.h"
 #include "autotune/measure/local_measurer.h"
 #include "autotune/measure/warm_up.h"
@@ -29,6 +36,7 @@
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/engine/cpu_device.h"
 #include "workers/child_main.h"
+#include "workers/resource_limits.h"
 #include "workers/sandbox.h"
 #include "workers/thread_priority.h"
 
@@ -57,21 +65,41 @@ std::string Respond(uint64_t job_id, uint64_t search_id, absl::Status status,
       .job_id = job_id, .search_id = search_id, .status = std::move(status), .batch = std::move(batch)});
 }
 
-// The injected faults (tests only): a crash is a real SIGSEGV, a hang a loop no signal ends.
+// Allocates (64 MiB at a time, never touched: the memory limit counts mappings) until
+// refused, then does what operator new does then: its handler (InstallLimitHandlers: exit
+// kChildExitOutOfMemory), else std::bad_alloc, which kills. Through the nothrow form, since
+// ASan's throwing one reports and dies before any handler.
+[[noreturn]] void Hog() {
+  static std::vector<void*> kept;
+  while (void* p = ::operator new(size_t{64} << 20, std::nothrow)) kept.push_back(p);
+  if (std::new_handler h = std::get_new_handler()) h();
+  std::abort();
+}
+
+// The injected faults (tests only): a crash is a real SIGSEGV, a hang blocks for good, a spin
+// is a loop no signal but the CPU limit ends, a hog allocates past the memory limit.
 void Misbehave(const std::vector<InjectedFault>& faults, std::span<const std::vector<Opt>> candidates) {
   for (const InjectedFault& f : faults) {
     if (f.kind == InjectedFault::Kind::kLoseDevice) continue;  // after the measuring: LoseDevice
     if (std::find(candidates.begin(), candidates.end(), f.opts) == candidates.end()) continue;
-    if (f.kind == InjectedFault::Kind::kCrash) {
-      volatile int* volatile p = nullptr;
-      *p = 1;
+    switch (f.kind) {
+      case InjectedFault::Kind::kCrash: {
+        volatile int* volatile p = nullptr;
+        *p = 1;
+        break;
+      }
+      case InjectedFault::Kind::kExec:
+        execl("/bin/sh", "sh", "-c", "echo escaped", static_cast<char*>(nullptr));
+        _exit(127);  // no shell: as dead as if it had run
+      case InjectedFault::Kind::kHang:
+        while (true) pause();
+      case InjectedFault::Kind::kSpin: {
+        volatile uint64_t spins = 0;
+        while (true) spins = spins + 1;
+      }
+      case InjectedFault::Kind::kHog: Hog();
+      case InjectedFault::Kind::kLoseDevice: break;
     }
-    if (f.kind == InjectedFault::Kind::kExec) {
-      execl("/bin/sh", "sh", "-c", "echo escaped", static_cast<char*>(nullptr));
-      _exit(127);  // no shell: as dead as if it had run
-    }
-    volatile uint64_t spins = 0;
-    while (true) spins = spins + 1;
   }
 }
 
@@ -129,6 +157,8 @@ absl::StatusOr<std::unique_ptr<LocalMeasurer>> MakeMeasurer(ChildState& st) {
 
 // What a child does before it says it is ready (ChildLoopOptions::on_start).
 absl::Status SetUp(ChildState& st) {
+  // first: the set-up itself (a compiler's start-up, a GPU driver's) runs under the limit
+  if (absl::StatusOr<uint64_t> l = LimitDataFromNow(st.options.memory_limit); !l.ok()) return l.status();
   if (st.options.sandbox) {
     RETURN_IF_ERROR(CheckSandboxable(st.options.device, st.device_options));
     // nothing is opened in the sandbox: the compile caches live in memory
@@ -136,12 +166,29 @@ absl::Status SetUp(ChildState& st) {
     st.device_options.cuda.cachelevel = 0;
   }
   ASSIGN_OR_RETURN(st.measurer, MakeMeasurer(st));
-  if (!st.options.sandbox) return absl::OkStatus();
+  if (!st.options.sandbox) {
+    InstallLimitHandlers();
+    return absl::OkStatus();
+  }
   // what a first job does once per process, while files can still be opened
   if (absl::Status s = autotune::WarmUp(*st.measurer); !s.ok()) {
     return absl::FailedPreconditionError(absl::StrCat("sandbox: before it: ", s.message()));
   }
+  InstallLimitHandlers();  // after the compilers loaded: LLVM installs a new-handler of its own
   return EnterSandbox();
+}
+
+// Before each job: the child's CPU time limit, from what it used so far (resource_limits.h).
+void LimitCpuTimeForJob(const ChildState& st, const MeasureRequest& req) {
+  const double budget = st.options.job_cpu_s > 0
+                            ? st.options.job_cpu_s
+                            : JobCpuBudgetS(req.options, req.candidates.size(), st.options.compile_threads);
+  if (absl::StatusOr<double> l = LimitCpuTimeFromNow(budget); !l.ok()) {
+    static bool warned = false;
+    if (!std::exchange(warned, true))
+      std::fprintf(stderr, "worker child %d: jobs run without a CPU time limit: %s\n", static_cast<int>(getpid()),
+                   std::string(l.status().message()).c_str());
+  }
 }
 
 std::string Handle(ChildState& st, std::string_view request, DeviceGate& gate) {
@@ -152,6 +199,7 @@ std::string Handle(ChildState& st, std::string_view request, DeviceGate& gate) {
     return Respond(0, 0, absl::InvalidArgumentError("child request: not a job with its task"));
   }
   if (!st.setup.ok()) return Respond(req->job_id, req->search_id, st.setup);
+  LimitCpuTimeForJob(st, *req);
   st.gate = &gate;
   st.candidates = req->candidates;
   absl::StatusOr<autotune::MeasureBatch> b = st.measurer->Measure(*req->task, req->candidates, req->options);
@@ -174,19 +222,28 @@ std::function<void()> PrepareThreadSetup(int prepare_nice) {
   };
 }
 
+double JobCpuBudgetS(const autotune::MeasureOptions& options, size_t candidates, int compile_threads) {
+  const int threads = compile_threads > 0 ? compile_threads : static_cast<int>(std::thread::hardware_concurrency());
+  const double attempt_s = std::chrono::duration<double>(
+                               autotune::farm::JobAttemptBudget(options, candidates, autotune::farm::WorkerTimeLimits{}))
+                               .count();
+  return attempt_s * (std::max(threads, 1) + 1);
+}
+
 absl::StatusOr<InjectedFault> ParseInjectedFault(std::string_view spec) {
+  static constexpr std::pair<std::string_view, InjectedFault::Kind> kKinds[] = {
+      {"crash", InjectedFault::Kind::kCrash}, {"hang", InjectedFault::Kind::kHang},
+      {"lose", InjectedFault::Kind::kLoseDevice}, {"exec", InjectedFault::Kind::kExec},
+      {"spin", InjectedFault::Kind::kSpin}, {"hog", InjectedFault::Kind::kHog}};
   const size_t colon = spec.find(':');
   const std::string_view kind = spec.substr(0, colon);
-  if (colon == std::string_view::npos || (kind != "crash" && kind != "hang" && kind != "lose" && kind != "exec"))
-    return absl::InvalidArgumentError(absl::StrCat(
-        "fault '", std::string(spec), "': expected crash:OPTS, hang:OPTS, lose:OPTS or exec:OPTS"));
+  const auto* k = std::find_if(std::begin(kKinds), std::end(kKinds), [&](const auto& e) { return e.first == kind; });
+  if (colon == std::string_view::npos || k == std::end(kKinds))
+    return absl::InvalidArgumentError(
+        absl::StrCat("fault '", std::string(spec), "': expected ", std::string(kInjectedFaultKinds)));
   absl::StatusOr<std::vector<Opt>> opts = autotune::OptsFromText(spec.substr(colon + 1));
   if (!opts.ok()) return absl::InvalidArgumentError(absl::StrCat("fault '", std::string(spec), "': ", opts.status().message()));
-  const InjectedFault::Kind k = kind == "crash"  ? InjectedFault::Kind::kCrash
-                               : kind == "hang" ? InjectedFault::Kind::kHang
-                               : kind == "exec" ? InjectedFault::Kind::kExec
-                                                : InjectedFault::Kind::kLoseDevice;
-  return InjectedFault{.kind = k, .opts = *std::move(opts)};
+  return InjectedFault{.kind = k->second, .opts = *std::move(opts)};
 }
 
 absl::StatusOr<WorkerChildOptions> ParseWorkerChildArgs(std::span<const std::string_view> args) {
@@ -216,8 +273,19 @@ absl::StatusOr<WorkerChildOptions> ParseWorkerChildArgs(std::span<const std::str
         return absl::InvalidArgumentError(std::string(kPrepareNiceFlag) + " needs a nice increment in 0..19");
       }
       ++i;
+    } else if (a == kMemoryLimitFlag) {
+      if (i + 1 >= args.size() || !absl::SimpleAtoi(std::string(args[i + 1]), &o.memory_limit))
+        return absl::InvalidArgumentError(std::string(kMemoryLimitFlag) + " needs a byte count >= 0");
+      ++i;
+    } else if (a == kJobCpuFlag) {
+      if (i + 1 >= args.size() || !absl::SimpleAtod(std::string(args[i + 1]), &o.job_cpu_s) || !(o.job_cpu_s >= 0) ||
+          std::isinf(o.job_cpu_s)) {
+        return absl::InvalidArgumentError(std::string(kJobCpuFlag) + " needs a number of seconds >= 0");
+      }
+      ++i;
     } else if (a == kInjectFaultFlag) {
-      if (i + 1 >= args.size()) return absl::InvalidArgumentError(std::string(kInjectFaultFlag) + " needs crash:OPTS, hang:OPTS, lose:OPTS or exec:OPTS");
+      if (i + 1 >= args.size())
+        return absl::InvalidArgumentError(absl::StrCat(std::string(kInjectFaultFlag), " needs ", std::string(kInjectedFaultKinds)));
       ASSIGN_OR_RETURN(InjectedFault f, ParseInjectedFault(args[++i]));
       o.faults.push_back(std::move(f));
     } else {

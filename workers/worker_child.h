@@ -16,10 +16,19 @@
 // Arguments: --fake-timing (LocalMeasurerOptions::fake_timing), --compile-threads N,
 // --device-lock PATH (the machine's device lock, autotune/lock/device_lock.h: compiles shared, the
 // device phase exclusive, taken before the pool's gate), --sandbox (below), --prepare-nice N
-// (PrepareThreadSetup), and for tests only --inject-fault crash:OPTS | hang:OPTS | lose:OPTS |
-// exec:OPTS (OPTS as autotune/db/opts_text.h): holding the device, a job with a candidate of exactly those opts
-// dies of SIGSEGV, spins forever, or runs a shell (execve), as a candidate whose kernel
-// crashes, cannot be stopped or escapes would; `lose` answers as a GPU kernel fault does (below).
+// (PrepareThreadSetup), --memory-limit BYTES and --job-cpu-s S (below), and for tests only
+// --inject-fault KIND:OPTS (OPTS as autotune/db/opts_text.h): holding the device, a job with a
+// candidate of exactly those opts dies of SIGSEGV (crash), blocks forever (hang), burns CPU
+// forever (spin), allocates until refused (hog) or runs a shell (exec, execve), as a candidate
+// whose kernel crashes, cannot be stopped, loops, leaks or escapes would; `lose` answers as a GPU
+// kernel fault does (below).
+//
+// Resource limits (workers/resource_limits.h says how and why): at its start, before anything
+// else is set up, the child limits the private writable memory it may map to BYTES more than it
+// holds then (RLIMIT_DATA; 0: no limit); an allocation past it ends the child with
+// kChildExitOutOfMemory (the pool: kMemoryLimit). Before each job it limits its CPU time to what
+// it used so far plus the job's budget: S seconds, or by default JobCpuBudgetS of the job's own
+// options (RLIMIT_CPU); past it, SIGXCPU ends the child (the pool: kCpuLimit).
 //
 // With --sandbox the child sets up before it says it is ready: it makes its measurer (the
 // device, with compile caches in memory only), measures a 4-element warm-up kernel once, so
@@ -43,6 +52,8 @@
 #ifndef WORKERS_WORKER_CHILD_H_
 #define WORKERS_WORKER_CHILD_H_
 
+#include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -50,6 +61,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "autotune/measure/measurer.h"
 #include "tinygrad/codegen/opt/opt.h"
 #include "tinygrad/engine/device.h"
 
@@ -62,14 +74,19 @@ inline constexpr std::string_view kDeviceLockFlag = "--device-lock";
 inline constexpr std::string_view kDeviceFlag = "--device";
 inline constexpr std::string_view kSandboxFlag = "--sandbox";
 inline constexpr std::string_view kPrepareNiceFlag = "--prepare-nice";
+inline constexpr std::string_view kMemoryLimitFlag = "--memory-limit";
+inline constexpr std::string_view kJobCpuFlag = "--job-cpu-s";
 
 // A test-only fault: the child misbehaves on a job that has a candidate with these opts.
 struct InjectedFault {
-  enum class Kind { kCrash, kHang, kLoseDevice, kExec } kind;
+  enum class Kind { kCrash, kHang, kLoseDevice, kExec, kSpin, kHog } kind;
   std::vector<Opt> opts;
 };
-// "crash:OPTS", "hang:OPTS", "lose:OPTS" or "exec:OPTS".
+// "crash:OPTS", "hang:OPTS", "lose:OPTS", "exec:OPTS", "spin:OPTS" or "hog:OPTS".
 absl::StatusOr<InjectedFault> ParseInjectedFault(std::string_view spec);
+// What ParseInjectedFault takes, for messages: "crash:OPTS, hang:OPTS, ... or hog:OPTS".
+inline constexpr std::string_view kInjectedFaultKinds =
+    "crash:OPTS, hang:OPTS, lose:OPTS, exec:OPTS, spin:OPTS or hog:OPTS";
 
 struct WorkerChildOptions {
   bool fake_timing = false;
@@ -80,8 +97,17 @@ struct WorkerChildOptions {
   // Lowering and compiling run on SCHED_BATCH threads this much nicer than the thread that
   // times; negative: on the timing thread, unchanged (PrepareThreadSetup).
   int prepare_nice = -1;
+  uint64_t memory_limit = 0;  // bytes of private writable memory beyond the child's start; 0: none
+  double job_cpu_s = 0;       // CPU seconds per job; 0: JobCpuBudgetS of each job
   std::vector<InjectedFault> faults;
 };
+
+// A job's CPU time budget: what its child may use, on every thread, from the job's start to
+// its answer. The pool's wall-clock limits allow one try of a job (autotune/farm/job_deadline.h
+// JobAttemptBudget: preparing, the device phase, finishing, not waiting for the device); the
+// child computes on at most `compile_threads` threads (0: the machine's cores) and the timing
+// thread at once, so (compile_threads + 1) x that: a backstop that no honest job reaches.
+double JobCpuBudgetS(const autotune::MeasureOptions& options, size_t candidates, int compile_threads);
 
 // OK when a child that measures on `device`, compiling as `options` say, can run sandboxed:
 // this kernel has what workers/sandbox.h needs, and no compiler runs as a separate process

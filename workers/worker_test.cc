@@ -19,6 +19,7 @@
 #include <functional>
 #include <mutex>
 #include <cstdio>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,6 +46,7 @@
 #include "tinygrad/base/stable_hash.h"
 #include "tinygrad/codegen/opt/opt.h"
 #include "tinygrad/engine/device.h"
+#include "workers/resource_limits.h"
 #include "workers/sandbox.h"
 #include "workers/thread_priority.h"
 #include "workers/worker_child.h"
@@ -263,6 +265,8 @@ TEST(WorkerTest, JobWithItsTaskIsMeasuredInChildren) {
   EXPECT_EQ(r->batch.results[1].outcome, Outcome::kOk) << r->batch.results[1].error;
   EXPECT_NE(r->batch.results[0].program_hash, r->batch.results[1].program_hash);
   EXPECT_EQ(r->batch.results[2].outcome, Outcome::kInvalidOpts);  // 3 does not divide 16
+  // unset, each child's memory limit is the machine's RAM shared by the pool's 2 + 1 spare
+  EXPECT_EQ(w->child_memory_limit(), DefaultChildMemoryLimit(3));
 }
 
 // The worker's children run with another environment (DEVECTORIZE=0, DISABLE_FAST_IDIV=1,
@@ -478,6 +482,70 @@ TEST(WorkerTest, SandboxedChildrenMeasureAndACandidateThatExecsIsKilled) {
   ASSERT_TRUE(r.has_value());
   ASSERT_EQ(r->batch.results.size(), 1u);
   EXPECT_EQ(r->batch.results[0].error, "crashed: exited with status 0 while running");
+}
+
+// A candidate that burns CPU is stopped by its child's CPU time limit for the job (here 2 s,
+// against wall-clock deadlines of thousands), reported as a timeout that says so, and the
+// worker keeps serving from a fresh child.
+TEST(WorkerTest, ACandidateThatBurnsCpuIsStoppedByTheCpuLimitAndTheWorkerKeepsServing) {
+  TestCoordinator c;
+  WorkerOptions o = RealOptions(c, "w-spin");
+  const Opt spin_marker{OptOps::UPCAST, 0, int64_t{29}};
+  o.child_argv.insert(o.child_argv.end(), {std::string(kInjectFaultFlag), R"(spin:[["UPCAST",0,29]])"});
+  o.job_cpu_s = 2;
+  RunningWorker w(std::move(o));
+  ASSERT_TRUE(w.ok());
+  Greet(c);
+  KernelTask task = Matmul16();
+  codec::MeasureRequest job = Job(1, task, {{spin_marker}});
+  job.options.timeout_s = 1000;  // the run deadline: 2000 s
+  c.Send("w-spin", job);
+  std::optional<codec::MeasureResult> r = c.Expect<codec::MeasureResult>();
+  ASSERT_TRUE(r.has_value());
+  ASSERT_TRUE(r->status.ok()) << r->status;
+  ASSERT_EQ(r->batch.results.size(), 1u);
+  EXPECT_EQ(r->batch.results[0].outcome, Outcome::kTimeout);
+  EXPECT_EQ(r->batch.results[0].error, "cpu limit: killed by SIGXCPU (over its CPU time limit) while running");
+  EXPECT_EQ(w->stats().candidates_timed_out, 1);
+
+  c.Send("w-spin", Job(2, task, {{}, {Opt{OptOps::UPCAST, 0, int64_t{4}}}}, /*with_task=*/false));
+  r = c.Expect<codec::MeasureResult>();
+  ASSERT_TRUE(r.has_value());
+  ASSERT_EQ(r->batch.results.size(), 2u);
+  for (const autotune::CandidateResult& cr : r->batch.results) EXPECT_EQ(cr.outcome, Outcome::kOk) << cr.error;
+  EXPECT_EQ(w->stats().isolations, 0);
+}
+
+// A candidate that allocates past its child's memory limit (RLIMIT_DATA: only mapped, never
+// touched, so the test costs no memory) ends that child, is reported as a memory-limit
+// error, and the worker keeps serving; the other candidates of its job are measured.
+TEST(WorkerTest, ACandidateThatAllocatesPastTheMemoryLimitIsStoppedAndTheWorkerKeepsServing) {
+  TestCoordinator c;
+  WorkerOptions o = RealOptions(c, "w-hog");
+  const Opt hog_marker{OptOps::UPCAST, 0, int64_t{31}};
+  o.child_argv.insert(o.child_argv.end(), {std::string(kInjectFaultFlag), R"(hog:[["UPCAST",0,31]])"});
+  o.child_memory_limit = uint64_t{1} << 30;
+  RunningWorker w(std::move(o));
+  ASSERT_TRUE(w.ok());
+  Greet(c);
+  EXPECT_EQ(w->child_memory_limit(), uint64_t{1} << 30);
+  KernelTask task = Matmul16();
+  c.Send("w-hog", Job(1, task, {{}, {hog_marker}}));
+  std::optional<codec::MeasureResult> r = c.Expect<codec::MeasureResult>();
+  ASSERT_TRUE(r.has_value());
+  ASSERT_TRUE(r->status.ok()) << r->status;
+  ASSERT_EQ(r->batch.results.size(), 2u);
+  EXPECT_EQ(r->batch.results[0].outcome, Outcome::kOk) << r->batch.results[0].error;
+  EXPECT_EQ(r->batch.results[1].outcome, Outcome::kRuntimeError);
+  EXPECT_EQ(r->batch.results[1].error,
+            "memory limit: exited with status 73 (out of memory: over its memory limit) while running");
+  EXPECT_EQ(w->stats().isolations, 1);
+
+  c.Send("w-hog", Job(2, task, {{Opt{OptOps::UPCAST, 0, int64_t{4}}}}, /*with_task=*/false));
+  r = c.Expect<codec::MeasureResult>();
+  ASSERT_TRUE(r.has_value());
+  ASSERT_EQ(r->batch.results.size(), 1u);
+  EXPECT_EQ(r->batch.results[0].outcome, Outcome::kOk) << r->batch.results[0].error;
 }
 
 // A job whose task carries C text is refused at decode, answered with the error (the
@@ -907,10 +975,14 @@ TEST(WorkerTest, BadOptionsAreRefused) {
 
 TEST(WorkerChildArgsTest, InjectedFaultsParseOrSayWhatIsWrong) {
   const std::vector<std::string_view> ok = {kInjectFaultFlag, R"(crash:[["UPCAST",0,4]])", kInjectFaultFlag,
-                                            "hang:[]", kInjectFaultFlag, "lose:[]", kInjectFaultFlag, "exec:[]"};
+                                            "hang:[]",        kInjectFaultFlag,           "lose:[]",
+                                            kInjectFaultFlag, "exec:[]",                  kInjectFaultFlag,
+                                            "spin:[]",        kInjectFaultFlag,           "hog:[]"};
   absl::StatusOr<WorkerChildOptions> o = ParseWorkerChildArgs(ok);
   ASSERT_TRUE(o.ok()) << o.status();
-  ASSERT_EQ(o->faults.size(), 4u);
+  ASSERT_EQ(o->faults.size(), 6u);
+  EXPECT_EQ(o->faults[4].kind, InjectedFault::Kind::kSpin);
+  EXPECT_EQ(o->faults[5].kind, InjectedFault::Kind::kHog);
   EXPECT_EQ(o->faults[3].kind, InjectedFault::Kind::kExec);
   EXPECT_FALSE(o->sandbox);
   EXPECT_EQ(o->faults[2].kind, InjectedFault::Kind::kLoseDevice);
@@ -926,6 +998,37 @@ TEST(WorkerChildArgsTest, InjectedFaultsParseOrSayWhatIsWrong) {
   }
   const std::vector<std::string_view> missing = {kInjectFaultFlag};
   EXPECT_FALSE(ParseWorkerChildArgs(missing).ok());
+}
+
+TEST(WorkerChildArgsTest, ResourceLimits) {
+  absl::StatusOr<WorkerChildOptions> none = ParseWorkerChildArgs({});
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(none->memory_limit, 0u);
+  EXPECT_EQ(none->job_cpu_s, 0);
+  const std::vector<std::string_view> args = {kMemoryLimitFlag, "1073741824", kJobCpuFlag, "1.5"};
+  absl::StatusOr<WorkerChildOptions> o = ParseWorkerChildArgs(args);
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->memory_limit, uint64_t{1} << 30);
+  EXPECT_EQ(o->job_cpu_s, 1.5);
+  for (std::vector<std::string_view> bad : std::vector<std::vector<std::string_view>>{
+           {kMemoryLimitFlag}, {kMemoryLimitFlag, "-1"}, {kMemoryLimitFlag, "1G"}, {kJobCpuFlag},
+           {kJobCpuFlag, "-2"}, {kJobCpuFlag, "nan"}, {kJobCpuFlag, "inf"}}) {
+    EXPECT_FALSE(ParseWorkerChildArgs(bad).ok()) << bad.back();
+  }
+}
+
+// A job's CPU budget covers what the pool's wall-clock limits let its child do, on all the
+// threads the child computes on: never below the wall time of the try, growing with the job.
+TEST(WorkerChildArgsTest, TheCpuBudgetOfAJobGrowsWithItsLimitsAndThreads) {
+  autotune::MeasureOptions o;  // timeout_s 10, runs 3
+  const double one = JobCpuBudgetS(o, 1, 1);
+  EXPECT_NEAR(one, 2 * 279, 1e-6);  // autotune/farm/job_deadline_test: one try of one candidate, 279 s
+  EXPECT_GT(JobCpuBudgetS(o, 4, 1), one);
+  EXPECT_NEAR(JobCpuBudgetS(o, 1, 3), 4 * 279, 1e-6);
+  o.timeout_s = 20;
+  EXPECT_GT(JobCpuBudgetS(o, 1, 1), one);
+  o.timeout_s = std::numeric_limits<double>::infinity();
+  EXPECT_GE(JobCpuBudgetS(o, 1, 1), 1e6);  // no limit in effect
 }
 
 TEST(WorkerChildArgsTest, SandboxIsAFlag) {

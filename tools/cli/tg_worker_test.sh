@@ -15,6 +15,9 @@ run help 0 worker --help
 expect_in "$out/help.out" "Usage: tg worker [OPTIONS]"
 expect_in "$out/help.out" "--server-key"
 expect_in "$out/help.out" "--no-sandbox"
+expect_in "$out/help.out" "--child-memory-limit"
+expect_in "$out/help.out" "RLIMIT_DATA; not RLIMIT_AS"
+expect_in "$out/help.out" "--job-cpu-s"
 run listed 0 --help
 expect_in "$out/listed.out" "worker"
 run noconnect 2 worker
@@ -36,7 +39,13 @@ expect_in "$out/badsim.err" "--simulate-device-ms: needs a number >= 0"
 run badhb 2 worker --connect ipc:///tmp/x --heartbeat-ms x
 expect_in "$out/badhb.err" "--heartbeat-ms: needs an integer >= 1, got 'x'"
 run badfault 2 worker --connect ipc:///tmp/x --inject-fault 'boom:[]'
-expect_in "$out/badfault.err" "fault 'boom:[]': expected crash:OPTS, hang:OPTS, lose:OPTS or exec:OPTS"
+expect_in "$out/badfault.err" "fault 'boom:[]': expected crash:OPTS, hang:OPTS, lose:OPTS, exec:OPTS, spin:OPTS or hog:OPTS"
+run badmemory 2 worker --connect ipc:///tmp/x --child-memory-limit lots
+expect_in "$out/badmemory.err" "--child-memory-limit"
+run negmemory 2 worker --connect ipc:///tmp/x --child-memory-limit -5
+expect_in "$out/negmemory.err" "--child-memory-limit: needs a size >= 0, got '-5'"
+run badcpu 2 worker --connect ipc:///tmp/x --job-cpu-s -1
+expect_in "$out/badcpu.err" "--job-cpu-s: needs a number >= 0"
 run badfaultopts 2 worker --connect ipc:///tmp/x --inject-fault 'crash:[["UPCAST",0'
 expect_in "$out/badfaultopts.err" "fault 'crash:[[\"UPCAST\",0'"
 run nofault 2 worker --connect ipc:///tmp/x --inject-fault
@@ -69,6 +78,18 @@ wait "$pid"
 rc=$?
 [[ $rc -eq 0 ]] || { fail "simulated worker exited $rc after SIGTERM"; cat "$out/sim.err" >&2; }
 expect_in "$out/sim.err" "tg worker sh-worker: serving ipc://"
+rm -rf "$sock"
+
+# A worker with children says each one's memory limit (here given with a unit).
+sock="$(mktemp -d /tmp/tg-worker-sh-XXXXXX)"
+chmod 700 "$sock"
+"$tg" worker --connect "ipc://$sock/coord" --fake-timing --children 1 --id limited-worker --device-lock none \
+  --child-memory-limit 2GiB >"$out/limited.out" 2>"$out/limited.err" &
+pid=$!
+wait_for "the limited worker never said it was serving" grep -q "serving ipc://" "$out/limited.err"
+kill -TERM "$pid"
+wait "$pid"
+expect_in "$out/limited.err" "tg worker limited-worker: serving ipc://$sock/coord with 1 children, each with a memory limit of 2.00 GiB"
 rm -rf "$sock"
 
 # A coordinator's refusal (a Bye saying `refused`: it evicted this worker) ends the worker even

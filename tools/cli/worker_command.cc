@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_format.h"
 #include "autotune/lock/device_lock.h"
 #include "autotune/net/secure_endpoint.h"
 #include "tinygrad/base/config.h"
@@ -33,8 +34,9 @@ constexpr char kDescription[] =
     "Runs a tuning-farm worker: announces this machine's device class to the coordinator and\n"
     "measures the candidates it sends, each in a child process (a crash or hang is reported,\n"
     "never fatal), sandboxed: once set up, a child can start no process, open no socket or\n"
-    "file and reach no other process (seccomp). tcp:// needs CURVE keys (make them with tg\n"
-    "keygen) or --insecure.\n"
+    "file and reach no other process (seccomp), and is limited in memory and in CPU time per\n"
+    "job (a candidate past them fails as \"memory limit\" or \"cpu limit\"). tcp:// needs CURVE\n"
+    "keys (make them with tg keygen) or --insecure.\n"
     "SIGTERM or SIGINT: says bye to the coordinator and exits.";
 
 Worker* g_worker = nullptr;
@@ -80,6 +82,21 @@ int WorkerCommand(std::span<const std::string_view> args) {
   app.add_flag("--no-sandbox", no_sandbox,
                "run candidates unconfined: for a kernel without seccomp filters, or a compiler that\n"
                "runs as a process (CPU_CC); a kernel can then do whatever this user can");
+  app.add_option("--child-memory-limit", o.child_memory_limit,
+                 "private writable memory each child may map (heap, anonymous mappings, stacks:\n"
+                 "RLIMIT_DATA; not RLIMIT_AS, which a GPU driver's address-space reservations would\n"
+                 "exhaust), in bytes or with a unit (512MiB, 8GB); 0: none (default: this machine's\n"
+                 "RAM / (children + 1 spare), at least 1 GiB)")
+      ->check([](const std::string& v) {
+        return v.find('-') == std::string::npos ? std::string() : "needs a size >= 0, got '" + v + "'";
+      })
+      ->transform(CLI::AsSizeValue(false));
+  app.add_option("--job-cpu-s", o.job_cpu_s,
+                 "CPU seconds a child may use on one job (all its threads) before SIGXCPU ends it;\n"
+                 "0: from each job's own limits, (compile threads + 1) x the wall time its deadlines\n"
+                 "allow, a backstop no honest job reaches")
+      ->capture_default_str()
+      ->check(NonNegativeNumber());
   app.add_flag("--exit-on-bye", o.exit_on_bye,
                "exit (0) when the coordinator says bye; a coordinator that refuses this worker\n"
                "(evicted, another protocol version) ends it anyway, with exit 1");
@@ -98,9 +115,10 @@ int WorkerCommand(std::span<const std::string_view> args) {
                  "directory; none: this worker's children only take turns among themselves)")
       ->check(NotEmpty);
   app.add_option(std::string(workers::kInjectFaultFlag), faults,
-                 "(tests only) crash:OPTS, hang:OPTS, lose:OPTS or exec:OPTS: a candidate with exactly\n"
-                 "these opts (JSON, as tg db show prints them) crashes its child with SIGSEGV, hangs it,\n"
-                 "is answered as a GPU kernel fault (the child retires), or runs a shell")
+                 "(tests only) crash:OPTS, hang:OPTS, lose:OPTS, exec:OPTS, spin:OPTS or hog:OPTS: a\n"
+                 "candidate with exactly these opts (JSON, as tg db show prints them) crashes its child\n"
+                 "with SIGSEGV, hangs it, is answered as a GPU kernel fault (the child retires), runs a\n"
+                 "shell, burns CPU forever or allocates until refused")
       ->check([](const std::string& spec) {
         absl::Status s = workers::ParseInjectedFault(spec).status();
         return s.ok() ? std::string() : std::string(s.message());
@@ -162,8 +180,10 @@ int WorkerCommand(std::span<const std::string_view> args) {
   sigemptyset(&sa.sa_mask);
   sigaction(SIGTERM, &sa, nullptr);
   sigaction(SIGINT, &sa, nullptr);
-  std::fprintf(stderr, "tg worker %s: serving %s with %d children\n", (*w)->worker_id().c_str(),
-               endpoint.c_str(), (*w)->capacity());
+  const uint64_t memory = (*w)->child_memory_limit();
+  std::fprintf(stderr, "tg worker %s: serving %s with %d children%s\n", (*w)->worker_id().c_str(), endpoint.c_str(),
+               (*w)->capacity(),
+               memory > 0 && !simulate ? absl::StrFormat(", each with a memory limit of %.2f GiB", memory / 1073741824.0).c_str() : "");
   absl::Status s = (*w)->Run();
   signal(SIGTERM, SIG_DFL);
   signal(SIGINT, SIG_DFL);
