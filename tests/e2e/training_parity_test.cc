@@ -3,9 +3,25 @@
 // the same seed on the same synthetic batches give the reference's loss at every step, and
 // the same final parameters. testdata/training_parity_golden.txt is tinygrad 35900290's run
 // (tools/golden/gen_training_parity_golden.py, DEV=CPU); this test makes the same calls in the
-// same order: the generator draws are bit-exact with the reference's for a given seed, so the
-// initial weights and inputs must be equal bit for bit, which the test checks first (a
-// difference there is the generator's or the init's, not the training's).
+// same order, so the generator (bit-exact with the reference's) draws the same weights and
+// inputs.
+//
+// Measured on the machine that made the golden file (x86-64 with FMA, clang -march=native on
+// both sides): every loss of both models and every final parameter is bit-equal to the
+// reference's.
+//
+// What can differ elsewhere, and the tolerances: the CPU kernels are C compiled by clang with
+// -march=native, and clang contracts a*b+c into an fma where the target has one. A machine
+// without FMA, or a compiler that contracts differently, rounds differently from the machine
+// that made the golden file, already in the initial weights (uniform is rand*(high-low)+low).
+// Running the reference with -ffp-contract=off, -ffp-contract=fast and -mno-fma against the
+// golden file moved the losses by at most 4.8e-7 (2 float32 ulps at 2.3) over the 20 steps and
+// the final parameter sums by at most 3.4e-6; the tolerances below are about 8x those. So:
+// - the inputs (rand: integer bits to [0, 1), no rounding) must be bit-equal everywhere;
+// - when the initial weights are bit-equal, this machine rounds as the golden's did, and every
+//   loss and final parameter must be bit-equal too (a difference is a change in the order of
+//   operations somewhere in the forward, backward or Adam graphs, or in their kernels);
+// - otherwise the losses and final parameter sums must be within the tolerances.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -34,12 +50,11 @@ constexpr int kSteps = 20;
 constexpr int64_t kBatch = 32;
 constexpr int kBatches = 4;
 
-// Tolerance on each step's loss, relative with a floor of 1 (losses are ~2).
-// TODO(parity): state the measured difference and the reason once measured.
-constexpr double kLossTolerance = 1e-5;
-// Tolerance on each final parameter's sum, relative to the sum of its absolute values' scale
-// (n elements of ~0.05): the sums differ only if some element differs.
-constexpr double kSumTolerance = 1e-4;
+// Where this machine rounds differently from the golden's (see the top): each step's loss,
+// relative with a floor of 1 (losses are ~2.3 falling to ~1.9); each parameter's sum, initial
+// and final, relative with a floor of 1.
+constexpr double kLossTolerance = 4e-6;
+constexpr double kSumTolerance = 3e-5;
 
 // A tensor's checksums, as the generator writes them.
 struct Checksum {
@@ -166,10 +181,15 @@ Checksum ChecksumOf(const Tensor& t) {
   return c;
 }
 
-void ExpectBitEqual(const Checksum& got, const Checksum& want, const std::string& what) {
+// Sums within kSumTolerance, and bit-equal too when `exact`.
+void ExpectSameTensor(const Checksum& got, const Checksum& want, bool exact, const std::string& what) {
   EXPECT_EQ(got.n, want.n) << what;
-  EXPECT_EQ(got.fnv, want.fnv) << what << ": not bit-equal (sum " << got.sum << ", the reference's " << want.sum
-                               << ")";
+  EXPECT_LE(std::abs(got.sum - want.sum), kSumTolerance * std::max(1.0, std::abs(want.sum)))
+      << what << ": sum " << got.sum << ", the reference's " << want.sum;
+  if (exact) {
+    EXPECT_EQ(got.fnv, want.fnv) << what << ": not bit-equal (sum " << got.sum << ", the reference's " << want.sum
+                                 << ")";
+  }
 }
 
 // Trains `model` as the generator does and compares with its golden record.
@@ -180,10 +200,18 @@ void ExpectParity(const std::string& name, Classifier& model, const Golden& g) {
   ASSERT_EQ(g.losses.size(), static_cast<size_t>(kSteps));
   std::map<std::string, Tensor> state = nn::GetStateDict(model);
   ASSERT_EQ(state.size(), g.initial.size());
+  ASSERT_EQ(state.size(), g.final.size());
+  // Whether this machine's kernels round as the golden's did (see the top).
+  bool exact = true;
   for (const auto& [key, t] : state) {
-    ASSERT_TRUE(g.initial.contains(key)) << key;
-    ExpectBitEqual(ChecksumOf(t), g.initial.at(key), name + " initial " + key);
+    ASSERT_TRUE(g.initial.contains(key) && g.final.contains(key)) << key;
+    Checksum got = ChecksumOf(t);
+    ExpectSameTensor(got, g.initial.at(key), false, name + " initial " + key);
+    exact = exact && got.fnv == g.initial.at(key).fnv;
   }
+  std::printf("%s: initial weights %s\n", name.c_str(),
+              exact ? "bit-equal to the reference's: losses and final weights must be too"
+                    : "differ from the reference's in rounding: losses and final weights within the tolerances");
 
   std::vector<Tensor> xs, ys;
   for (int b = 0; b < kBatches; ++b) {
@@ -197,7 +225,9 @@ void ExpectParity(const std::string& name, Classifier& model, const Golden& g) {
     ASSERT_TRUE(ys.back().realize().ok());
   }
   ASSERT_EQ(g.inputs.size(), xs.size());
-  for (int b = 0; b < kBatches; ++b) ExpectBitEqual(ChecksumOf(xs[b]), g.inputs[b], name + " batch " + std::to_string(b));
+  for (int b = 0; b < kBatches; ++b) {
+    ExpectSameTensor(ChecksumOf(xs[b]), g.inputs[b], true, name + " batch " + std::to_string(b));
+  }
 
   absl::StatusOr<std::unique_ptr<Optimizer>> opt = Adam(nn::GetParameters(model), {.lr = 1e-3});
   ASSERT_TRUE(opt.ok()) << opt.status();
@@ -214,26 +244,23 @@ void ExpectParity(const std::string& name, Classifier& model, const Golden& g) {
     ASSERT_TRUE(Realize(*ts).ok());
     absl::StatusOr<float> l = loss.item<float>();
     ASSERT_TRUE(l.ok()) << l.status();
-    const double want = g.losses[step];
-    const double diff = std::abs(*l - want);
+    const float want = static_cast<float>(g.losses[step]);  // a float32 printed exactly
+    const double diff = std::abs(static_cast<double>(*l) - want);
     max_diff = std::max(max_diff, diff);
-    if (static_cast<float>(want) == *l) ++bit_equal_losses;
-    EXPECT_LE(diff, kLossTolerance * std::max(1.0, std::abs(want)))
+    if (*l == want) ++bit_equal_losses;
+    EXPECT_LE(diff, kLossTolerance * std::max(1.0, std::abs(static_cast<double>(want))))
         << name << " loss at step " << step << ": got " << *l << " want " << want;
+    if (exact) {
+      EXPECT_EQ(*l, want) << name << " loss at step " << step << " not bit-equal";
+    }
   }
   std::printf("%s: %d of %d losses bit-equal to the reference's, max |difference| %g\n", name.c_str(),
               bit_equal_losses, kSteps, max_diff);
-
-  ASSERT_EQ(state.size(), g.final.size());
   for (const auto& [key, t] : state) {
-    ASSERT_TRUE(g.final.contains(key)) << key;
-    const Checksum want = g.final.at(key);
     Checksum got = ChecksumOf(t);
-    EXPECT_EQ(got.n, want.n) << key;
-    EXPECT_LE(std::abs(got.sum - want.sum), kSumTolerance * std::max(1.0, std::abs(want.sum)))
-        << name << " final " << key << ": sum " << got.sum << ", the reference's " << want.sum;
+    ExpectSameTensor(got, g.final.at(key), exact, name + " final " + key);
     std::printf("%s final %s: %s\n", name.c_str(), key.c_str(),
-                got.fnv == want.fnv ? "bit-equal" : "differs from the reference's");
+                got.fnv == g.final.at(key).fnv ? "bit-equal" : "differs from the reference's");
   }
 }
 
