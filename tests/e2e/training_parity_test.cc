@@ -15,8 +15,9 @@
 // without FMA, or a compiler that contracts differently, rounds differently from the machine
 // that made the golden file, already in the initial weights (uniform is rand*(high-low)+low).
 // Running the reference with -ffp-contract=off, -ffp-contract=fast and -mno-fma (CC set to a
-// clang wrapper that adds the flag, compiler cache off) against the golden file moved the losses by at most 4.8e-7 (2 float32 ulps at 2.3) over the 20 steps and
-// the final parameter sums by at most 3.4e-6; the tolerances below are about 8x those. So:
+// clang wrapper that adds the flag, compiler cache off) against the golden file moved the
+// losses by at most 4.8e-7 (2 float32 ulps at 2.3) over the 20 steps and the final parameter
+// sums by at most 3.4e-6; the tolerances below are about 8x those. So:
 // - the inputs (rand: integer bits to [0, 1), no rounding) must be bit-equal everywhere;
 // - when the initial weights are bit-equal, this machine rounds as the golden's did, and every
 //   loss and final parameter must be bit-equal too (a difference is a change in the order of
