@@ -157,8 +157,10 @@ class Cnn : public Classifier {
 // made by comparing them with arange, the all-true mask and the zero smoothing term included.
 Tensor SparseCategoricalCrossentropy(const Tensor& logits, const Tensor& labels) {
   Tensor log_probs = logits.log_softmax();
-  Tensor loss_mask = Tensor::Full(labels.sshape(), true, {.dtype = dtypes::bool_, .device = labels.device()});
-  Tensor classes = Tensor::Arange(logits.shape().back(), {.dtype = dtypes::int32, .device = labels.device()});
+  Tensor loss_mask =
+      Tensor::Full(labels.sshape(), true, {.dtype = dtypes::bool_, .device = labels.device()});
+  Tensor classes =
+      Tensor::Arange(logits.shape().back(), {.dtype = dtypes::int32, .device = labels.device()});
   Tensor y = labels.unsqueeze(-1).eq(classes) * loss_mask.unsqueeze(-1);
   Tensor smoothing = 0.0 * (log_probs.mean(-1) * loss_mask);
   Tensor unreduced = (1 - 0.0) * (log_probs * y).sum(-1) + smoothing;
@@ -185,13 +187,14 @@ Checksum ChecksumOf(const Tensor& t) {
 }
 
 // Sums within kSumTolerance, and bit-equal too when `exact`.
-void ExpectSameTensor(const Checksum& got, const Checksum& want, bool exact, const std::string& what) {
+void ExpectSameTensor(const Checksum& got, const Checksum& want, bool exact,
+                      const std::string& what) {
   EXPECT_EQ(got.n, want.n) << what;
   EXPECT_LE(std::abs(got.sum - want.sum), kSumTolerance * std::max(1.0, std::abs(want.sum)))
       << what << ": sum " << got.sum << ", the reference's " << want.sum;
   if (exact) {
-    EXPECT_EQ(got.fnv, want.fnv) << what << ": not bit-equal (sum " << got.sum << ", the reference's " << want.sum
-                                 << ")";
+    EXPECT_EQ(got.fnv, want.fnv) << what << ": not bit-equal (sum " << got.sum
+                                 << ", the reference's " << want.sum << ")";
   }
 }
 
@@ -214,7 +217,8 @@ void ExpectParity(const std::string& name, Classifier& model, const Golden& g) {
   }
   std::printf("%s: initial weights %s\n", name.c_str(),
               exact ? "bit-equal to the reference's: losses and final weights must be too"
-                    : "differ from the reference's in rounding: losses and final weights within the tolerances");
+                    : "differ from the reference's in rounding: losses and final weights within "
+                      "the tolerances");
 
   std::vector<Tensor> xs, ys;
   for (int b = 0; b < kBatches; ++b) {
@@ -257,8 +261,8 @@ void ExpectParity(const std::string& name, Classifier& model, const Golden& g) {
       EXPECT_EQ(*l, want) << name << " loss at step " << step << " not bit-equal";
     }
   }
-  std::printf("%s: %d of %d losses bit-equal to the reference's, max |difference| %g\n", name.c_str(),
-              bit_equal_losses, kSteps, max_diff);
+  std::printf("%s: %d of %d losses bit-equal to the reference's, max |difference| %g\n",
+              name.c_str(), bit_equal_losses, kSteps, max_diff);
   for (const auto& [key, t] : state) {
     Checksum got = ChecksumOf(t);
     ExpectSameTensor(got, g.final.at(key), exact, name + " final " + key);
