@@ -24,19 +24,16 @@
 #include "tinygrad/codegen/pipeline.h"
 #include "tinygrad/engine/buffer.h"
 #include "tinygrad/engine/device.h"
-#include "tinygrad/engine/launch.h"
+#include "tinygrad/engine/exec_item.h"
 #include "tinygrad/engine/memory.h"
 #include "tinygrad/engine/opt_chooser.h"
 #include "tinygrad/schedule/schedule.h"
 #include "tinygrad/schedule/schedule_options.h"
-#include "tinygrad/uop/kernel_info.h"
 #include "tinygrad/uop/render.h"
 #include "tinygrad/uop/spec.h"
 
 namespace tg {
 namespace {
-
-using VarVals = absl::flat_hash_map<std::string, ConstValue>;
 
 // What a realize takes from the settings: read once, at the Tensor API's edge (Realize), and
 // passed to everything below it.
@@ -64,14 +61,6 @@ std::string RendererLimits(const Renderer& r) {
   return absl::StrCat("threads=", r.has_threads,
                       " global_max=", r.global_max ? absl::StrJoin(*r.global_max, ",") : "none");
 }
-
-// A compiled kernel (tinygrad's CompiledRunner).
-struct CompiledRunner {
-  ProgramSpec spec;
-  std::unique_ptr<Program> program;
-  bool first_run = true;
-  std::optional<LaunchShape> chosen_launch;  // the block optimize_local_size chose, once
-};
 
 // A rendered and compiled kernel, before it is loaded on a device: what devices of one kind
 // and compiler share.
@@ -172,148 +161,9 @@ class MethodCache {
   absl::flat_hash_map<Key, std::shared_ptr<const CompiledProgram>> programs_;
 };
 
-EngineStats& Stats() {
-  static EngineStats* const stats = new EngineStats();
-  return *stats;
-}
-
-absl::StatusOr<int64_t> Infer(const UOp& u, const VarVals& vars) {
-  ASSIGN_OR_RETURN(ConstValue v, SymInfer(u, vars));
-  return v.to_int64();
-}
-
-std::string TimeStr(double seconds) {
-  return seconds < 1e-3 ? absl::StrFormat("%7.2fus", seconds * 1e6)
-                        : absl::StrFormat("%7.2fms", seconds * 1e3);
-}
-
-// tinygrad's DEBUG=2 line for one kernel.
-void PrintKernelLine(const std::string& device, const ProgramSpec& spec, size_t nargs, double et,
-                     const VarVals& vars) {
-  EngineStats& s = Stats();
-  auto est = [&](const UOp& u) -> double {
-    if (!u) return 0;
-    absl::StatusOr<int64_t> v = Infer(u, vars);
-    return v.ok() ? static_cast<double>(*v) : 0;
-  };
-  double ops = est(spec.estimates.ops), lds = est(spec.estimates.lds);
-  double mem = std::min(est(spec.estimates.mem), lds);
-  double t = et > 0 ? et : 1e-20;
-  // The name carries ANSI colors: pad by its visible length, as tinygrad's ansilen does.
-  std::string name =
-      spec.name +
-      std::string(std::max<int>(0, 46 - static_cast<int>(StripAnsi(spec.name).size())), ' ');
-  std::cout << absl::StrFormat(
-      "*** %-7s %4d %s arg %2d tm %s/%9.2fms (%7.0f GFLOPS %4.0f|%-6.0f GB/s)\n",
-      device.substr(0, 7), s.kernel_count, name, nargs, TimeStr(et), s.time_sum_s * 1e3,
-      ops / t * 1e-9, mem / t * 1e-9, lds / t * 1e-9);
-}
-
-// optimize_local_size for a kernel about to run: its timing runs write the outputs, so an
-// output the kernel also reads (an assign) is replaced by a scratch buffer for them, as the
-// reference does.
-absl::StatusOr<LaunchShape> ChooseLocalSize(Device& dev, const CompiledRunner& runner,
-                                            std::vector<void*> args, std::span<const int64_t> vals,
-                                            std::span<const std::shared_ptr<Buffer>> bufs,
-                                            const LaunchShape& shape) {
-  const ProgramSpec& spec = runner.spec;
-  std::vector<std::shared_ptr<RawBuffer>> scratch;
-  for (int64_t out : spec.outs) {
-    auto arg = std::find(spec.globals.begin(), spec.globals.end(), out);
-    if (arg == spec.globals.end()) continue;
-    void* const data = args[arg - spec.globals.begin()];
-    bool read = false;
-    for (size_t i = 0; i < spec.globals.size(); ++i)
-      read |= spec.globals[i] != out ? args[i] == data
-                                     : std::find(spec.ins.begin(), spec.ins.end(), out) != spec.ins.end();
-    if (!read) continue;
-    ASSIGN_OR_RETURN(std::shared_ptr<RawBuffer> raw, dev.Allocate(bufs[out]->nbytes()));
-    args[arg - spec.globals.begin()] = raw->data();
-    scratch.push_back(std::move(raw));
-  }
-  return OptimizeLocalSize(*runner.program, args, vals, shape.global, Program::kNoStop);
-}
-
-absl::Status RunKernel(const ScheduleItem& item, std::span<const std::shared_ptr<Buffer>> bufs,
-                       const VarVals& var_vals, const RealizeSettings& s) {
-  if (bufs.empty()) return absl::InternalError("kernel without buffers");
-  ASSIGN_OR_RETURN(Device * dev, GetDevice(bufs[0]->device(), s.device));
-  ASSIGN_OR_RETURN(CompiledRunner * runner, MethodCache::Get().GetRunner(*dev, item.ast, s));
-  const ProgramSpec& spec = runner->spec;
-
-  std::vector<void*> args;
-  for (int64_t slot : spec.globals) {
-    if (slot < 0 || slot >= static_cast<int64_t>(bufs.size()))
-      return absl::InternalError(
-          absl::StrCat("kernel ", spec.name, " uses buffer slot ", slot, " of ", bufs.size()));
-    RETURN_IF_ERROR(bufs[slot]->EnsureAllocated(s.device));
-    args.push_back(bufs[slot]->data());
-  }
-  std::vector<int64_t> vals;
-  for (const UOp& v : spec.vars) {
-    const std::string& name = v.arg()[0].str();
-    auto it = var_vals.find(name);
-    if (it == var_vals.end())
-      return absl::InvalidArgumentError(
-          absl::StrCat("kernel ", spec.name, " needs variable '", name, "', which is not bound"));
-    vals.push_back(it->second.to_int64());
-  }
-  ASSIGN_OR_RETURN(LaunchShape shape, LaunchShapeOf(spec, var_vals));
-  if (NeedsLocalSize(dev->renderer(), spec)) {
-    // The reference's optimize_local_size, once per runner (it replaces the runner's spec).
-    if (!runner->chosen_launch) {
-      ASSIGN_OR_RETURN(runner->chosen_launch, ChooseLocalSize(*dev, *runner, args, vals, bufs, shape));
-    }
-    shape = *runner->chosen_launch;
-  }
-  bool wait = s.debug >= 1;
-  ASSIGN_OR_RETURN(double et, runner->program->Run(args, vals, shape.global, shape.local, wait, Program::kNoStop));
-
-  EngineStats& stats = Stats();
-  stats.kernel_count += 1;
-  stats.time_sum_s += et;
-  if (spec.estimates.ops) {
-    absl::StatusOr<int64_t> ops = Infer(spec.estimates.ops, var_vals);
-    if (ops.ok()) stats.global_ops += *ops;
-  }
-  if (s.debug >= 2) PrintKernelLine(dev->name(), spec, args.size(), et, var_vals);
-  runner->first_run = false;
-  return absl::OkStatus();
-}
-
-// Device to device where the two devices can (the reference's BufferXfer: GPU to GPU of one
-// kind, a peer copy), else through host memory: the source's bytes copied out, then into the
-// destination (tinygrad's BufferCopy). A peer copy that fails (two GPUs that cannot reach each
-// other) takes the host path too, unless it lost a device.
-absl::Status RunCopy(std::span<const std::shared_ptr<Buffer>> bufs, const RealizeSettings& s) {
-  const int debug = s.debug;
-  if (bufs.size() != 2) return absl::InternalError("COPY needs (dest, src)");
-  Buffer& dst = *bufs[0];
-  Buffer& src = *bufs[1];
-  if (dst.nbytes() != src.nbytes())
-    return absl::InternalError(
-        absl::StrCat("buffer copy mismatch, ", dst.nbytes(), " != ", src.nbytes()));
-  absl::Status direct = absl::UnimplementedError("not between GPUs of one kind");
-  if (DeviceKind(dst.device()) == DeviceKind(src.device())) direct = dst.CopyFromDevice(src, s.device);
-  if (IsDeviceLost(direct)) return direct;
-  if (!direct.ok()) {
-    std::vector<std::byte> tmp(src.nbytes());
-    RETURN_IF_ERROR(src.CopyOut(tmp));
-    RETURN_IF_ERROR(dst.CopyIn(tmp, s.device));
-  }
-  if (debug >= 2)
-    std::cout << absl::StrFormat("*** %-7s %4d copy %8d, %s <- %s%s\n", dst.device().substr(0, 7),
-                                 Stats().kernel_count, dst.nbytes(), dst.device(), src.device(),
-                                 direct.ok() ? " (device to device)"
-                                 : direct.code() == absl::StatusCode::kUnimplemented
-                                     ? ""
-                                     : absl::StrCat(" (through the host: ", direct.message(), ")"));
-  return absl::OkStatus();
-}
 
 }  // namespace
 
-EngineStats& GetEngineStats() { return Stats(); }
 size_t MethodCacheSize() { return MethodCache::Get().size(); }
 
 absl::StatusOr<absl::flat_hash_map<UOp, UOp>> Realize(std::span<const UOp> roots) {
@@ -326,7 +176,8 @@ absl::StatusOr<absl::flat_hash_map<UOp, UOp>> Realize(std::span<const UOp> roots
   SetSpecCheckLevel(c.spec >= 2 ? 1 : 0);
   auto start = std::chrono::steady_clock::now();
   ASSIGN_OR_RETURN(Schedule sched, CreateScheduleWithVars(UOp::Sink(roots), settings.schedule));
-  Stats().schedule_s +=
+  GetEngineStats().schedules += 1;
+  GetEngineStats().schedule_s +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   VarVals var_vals;
@@ -365,32 +216,39 @@ absl::StatusOr<absl::flat_hash_map<UOp, UOp>> Realize(std::span<const UOp> roots
     for (std::shared_ptr<Buffer>& b : bl)
       if (auto it = planned.find(b.get()); it != planned.end()) b = it->second;
 
-  int64_t kernels_before = Stats().kernel_count;
-  double time_before = Stats().time_sum_s;
+  int64_t kernels_before = GetEngineStats().kernel_count;
+  double time_before = GetEngineStats().time_sum_s;
+  const ExecOptions exec_options{.debug = settings.debug, .device = settings.device};
+  ExecItemCapture* capture = ExecItemCapture::Active();
   for (size_t i = 0; i < sched.items.size(); ++i) {
     const ScheduleItem& item = sched.items[i];
-    VarVals vars = var_vals;
-    for (const auto& [name, v] : item.fixedvars) vars[name] = ConstValue(v);
+    ExecItem ei{.bufs = std::move(item_bufs[i]), .fixedvars = item.fixedvars};
     switch (item.ast.op()) {
-      case Ops::SINK:
-        RETURN_IF_ERROR(RunKernel(item, item_bufs[i], vars, settings));
+      case Ops::SINK: {
+        if (ei.bufs.empty()) return absl::InternalError("kernel without buffers");
+        ASSIGN_OR_RETURN(ei.device, GetDevice(ei.bufs[0]->device(), settings.device));
+        ASSIGN_OR_RETURN(ei.runner, MethodCache::Get().GetRunner(*ei.device, item.ast, settings));
         break;
+      }
       case Ops::COPY:
-        RETURN_IF_ERROR(RunCopy(item_bufs[i], settings));
+        ei.kind = ExecItem::Kind::kCopy;
         break;
       case Ops::BUFFER_VIEW:
-        break;  // the view was set up above
+        ei.kind = ExecItem::Kind::kView;  // the view was set up above
+        break;
       default:
         return absl::UnimplementedError(
             absl::StrCat("can't run a schedule item of ", std::string(OpName(item.ast.op()))));
     }
+    RETURN_IF_ERROR(RunExecItem(ei, var_vals, exec_options));
+    if (capture != nullptr) capture->Add(std::move(ei), exec_options);
   }
   table.Sweep();
   if (settings.debug >= 1) {
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::cout << absl::StrFormat("realized %d kernels in %.2f ms (kernel time %.2f ms)%s\n",
-                                 Stats().kernel_count - kernels_before, wall * 1e3,
-                                 (Stats().time_sum_s - time_before) * 1e3,
+                                 GetEngineStats().kernel_count - kernels_before, wall * 1e3,
+                                 (GetEngineStats().time_sum_s - time_before) * 1e3,
                                  sched.cache_hit ? ", schedule cache hit" : "");
   }
   return std::move(sched.becomes_map);

@@ -24,22 +24,11 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "tinygrad/engine/engine_stats.h"  // IWYU pragma: export
 #include "tinygrad/uop/uop.h"
 
 namespace tg {
 
-// tinygrad's GlobalCounters: totals since the process started.
-struct EngineStats {
-  int64_t kernel_count = 0;
-  int64_t global_ops = 0;
-  double time_sum_s = 0;  // kernel time; measured only with DEBUG>=1 (tinygrad's wait)
-  // Where the rest of the time goes (wall seconds).
-  double schedule_s = 0;  // tensor graph -> kernel ASTs (including schedule-cache lookups)
-  double codegen_s = 0;   // kernel AST -> rendered source (method-cache misses only)
-  double compile_s = 0;   // source -> loaded program
-  int64_t programs_built = 0;
-};
-EngineStats& GetEngineStats();
 // Compiled kernels held by the method cache.
 size_t MethodCacheSize();
 

@@ -1,0 +1,120 @@
+// File: tinygrad/engine/jit.cc
+// Port of tinygrad/engine/jit.py: CapturedJit (input replacement, extra view inputs, the
+// replay loop) and the capture half of TinyJit.__call__.
+#include "tinygrad/engine/jit.h"
+
+#include <iostream>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "tinygrad/base/status_macros.h"
+#include "tinygrad/engine/buffer.h"
+
+namespace tg {
+namespace {
+
+// The Buffers behind `inputs` (realized BUFFER UOps), each given once.
+absl::StatusOr<std::vector<std::shared_ptr<Buffer>>> InputBuffers(std::span<const UOp> inputs) {
+  std::vector<std::shared_ptr<Buffer>> bufs;
+  absl::flat_hash_set<const Buffer*> seen;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const UOp& u = inputs[i];
+    std::shared_ptr<Buffer> b = u && u.op() == Ops::BUFFER ? BufferTable::Get().Find(u) : nullptr;
+    if (b == nullptr || !b->has_contents())
+      return absl::InvalidArgumentError(absl::StrCat("JIT input ", i, " is not a realized buffer"));
+    // Views of the same memory are fine; the same Buffer twice is what the reference refuses.
+    if (!seen.insert(b.get()).second)
+      return absl::InvalidArgumentError(absl::StrCat("duplicate inputs to JIT: input ", i,
+                                                     " is the buffer of an earlier input"));
+    bufs.push_back(std::move(b));
+  }
+  return bufs;
+}
+
+}  // namespace
+
+absl::StatusOr<JitCapture> JitCapture::Start() {
+  ASSIGN_OR_RETURN(std::unique_ptr<ExecItemCapture> c, ExecItemCapture::Start());
+  return JitCapture(std::move(c));
+}
+
+JitCapture::JitCapture(std::unique_ptr<ExecItemCapture> c) : capture_(std::move(c)) {}
+
+absl::StatusOr<CapturedJit> CapturedJit::Make(JitCapture capture, std::span<const UOp> inputs) {
+  std::unique_ptr<ExecItemCapture> c = std::move(capture.capture_);
+  if (c->items().empty()) return absl::FailedPreconditionError("didn't JIT anything!");
+  ASSIGN_OR_RETURN(std::vector<std::shared_ptr<Buffer>> in, InputBuffers(inputs));
+
+  CapturedJit jit;
+  jit.items_ = std::move(c->items());
+  jit.options_ = c->options();
+  c.reset();  // the capture ends here
+  for (const std::shared_ptr<Buffer>& b : in)
+    jit.expected_.push_back({b->device(), b->dtype(), b->size()});
+
+  // Input replacement (get_input_replace), views of inputs (extra_view_inputs), and the
+  // variables kernels take. The inputs' slots are emptied: a replay fills them, and the capture
+  // call's input buffers can be freed.
+  absl::flat_hash_map<const Buffer*, size_t> input_index;
+  for (size_t k = 0; k < in.size(); ++k) input_index[in[k].get()] = k;
+  for (size_t j = 0; j < jit.items_.size(); ++j) {
+    ExecItem& ei = jit.items_[j];
+    for (size_t i = 0; i < ei.bufs.size(); ++i) {
+      const std::shared_ptr<Buffer>& b = ei.bufs[i];
+      if (auto it = input_index.find(b.get()); it != input_index.end()) {
+        jit.input_slots_.push_back({j, i, it->second});
+        ei.bufs[i] = nullptr;
+      } else if (b->base() != nullptr) {
+        if (auto base = input_index.find(b->base().get()); base != input_index.end()) {
+          jit.view_slots_.push_back({j, i, base->second, b->size(), b->offset(), b->dtype()});
+          ei.bufs[i] = nullptr;
+        }
+      }
+    }
+    if (ei.kind == ExecItem::Kind::kKernel)
+      for (const UOp& v : ei.runner->spec.vars) {
+        const std::string& name = v.arg()[0].str();
+        if (!ei.fixedvars.contains(name)) jit.variables_.insert(name);
+      }
+  }
+  if (jit.options_.debug >= 1)
+    std::cout << "JIT captured " << jit.items_.size() << " kernels with " << in.size()
+              << " inputs\n";
+  return jit;
+}
+
+absl::Status CapturedJit::Replay(std::span<const UOp> inputs, const VarVals& var_vals) {
+  if (inputs.size() != expected_.size())
+    return absl::InvalidArgumentError(absl::StrCat("args mismatch in JIT: captured with ",
+                                                   expected_.size(), " inputs, called with ",
+                                                   inputs.size()));
+  ASSIGN_OR_RETURN(std::vector<std::shared_ptr<Buffer>> in, InputBuffers(inputs));
+  for (size_t k = 0; k < in.size(); ++k) {
+    const InputInfo& want = expected_[k];
+    const Buffer& b = *in[k];
+    if (b.device() != want.device || b.dtype() != want.dtype || b.size() != want.size)
+      return absl::InvalidArgumentError(absl::StrCat(
+          "args mismatch in JIT: input ", k, " was a buffer of ", want.size, " ",
+          want.dtype.name(), " on ", want.device, ", now ", b.size(), " ", b.dtype().name(),
+          " on ", b.device()));
+  }
+  for (const std::string& name : variables_)
+    if (!var_vals.contains(name))
+      return absl::InvalidArgumentError(
+          absl::StrCat("JIT replay: variable '", name, "' that the captured kernels take has no value"));
+
+  for (const Slot& s : input_slots_) items_[s.item].bufs[s.arg] = in[s.input];
+  for (const ViewSlot& v : view_slots_)
+    items_[v.item].bufs[v.arg] = std::make_shared<Buffer>(in[v.input], v.size, v.dtype, v.offset);
+  absl::Status status = absl::OkStatus();
+  for (const ExecItem& ei : items_) {
+    status = RunExecItem(ei, var_vals, options_);
+    if (!status.ok()) break;
+  }
+  // _clear_inputs: the callers' buffers are theirs again.
+  for (const Slot& s : input_slots_) items_[s.item].bufs[s.arg] = nullptr;
+  for (const ViewSlot& v : view_slots_) items_[v.item].bufs[v.arg] = nullptr;
+  return status;
+}
+
+}  // namespace tg

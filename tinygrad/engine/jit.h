@@ -1,0 +1,99 @@
+// File: tinygrad/engine/jit.h
+// Port of tinygrad/engine/jit.py's capture and CapturedJit, at the level of buffers: the
+// kernels (ExecItems with their runners and buffers) that Realize() runs while a JitCapture
+// is alive, kept and run again with other input buffers, without scheduling or compiling.
+// The Tensor-level TinyJit (tinygrad/tensor/tiny_jit.h) is built on this; use that.
+//
+// Example:
+//   ASSIGN_OR_RETURN(JitCapture capture, JitCapture::Start());
+//   ... Realize(...) as often as the step needs, inputs' BUFFER UOps in `inputs` ...
+//   ASSIGN_OR_RETURN(CapturedJit jit, CapturedJit::Make(std::move(capture), inputs));
+//   RETURN_IF_ERROR(jit.Replay(other_inputs, var_vals));   // the same kernels, new buffers
+//
+// What a replay runs on: every buffer the captured items used stays theirs (intermediates,
+// outputs, weights the step reads and assigns), except the inputs' buffers, which each replay
+// swaps for the new inputs' (views of an input follow it), and lets go of again afterwards.
+// Outputs are the captured buffers: each replay overwrites them, as in the reference.
+// Not thread-safe: one replay at a time per CapturedJit.
+#ifndef TINYGRAD_ENGINE_JIT_H_
+#define TINYGRAD_ENGINE_JIT_H_
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "tinygrad/dtype/dtype.h"
+#include "tinygrad/engine/exec_item.h"
+#include "tinygrad/uop/uop.h"
+
+namespace tg {
+
+// Records what Realize() runs on this thread while alive (tinygrad's `capturing`).
+class JitCapture {
+ public:
+  // FailedPrecondition when a capture is already active on this thread (a TinyJit capturing
+  // inside another, which the reference refuses too).
+  static absl::StatusOr<JitCapture> Start();
+  size_t size() const { return capture_->items().size(); }  // items recorded so far
+
+ private:
+  friend class CapturedJit;
+  explicit JitCapture(std::unique_ptr<ExecItemCapture> c);
+  std::unique_ptr<ExecItemCapture> capture_;
+};
+
+class CapturedJit {
+ public:
+  using VarVals = absl::flat_hash_map<std::string, ConstValue>;
+
+  // Ends `capture` and keeps what it recorded. `inputs` are the BUFFER UOps (realized) of the
+  // capture call's inputs, in call order. Errors: nothing captured (the reference's "didn't
+  // JIT anything!"), an input that is not a realized BUFFER, one buffer given twice.
+  static absl::StatusOr<CapturedJit> Make(JitCapture capture, std::span<const UOp> inputs);
+
+  // Runs the captured items again with `inputs` in place of the capture call's (as many, each
+  // of the same device, dtype and size: InvalidArgument otherwise, or for one buffer given
+  // twice) and the variables' values `var_vals` (every one in variables() needed). Device
+  // errors pass through.
+  absl::Status Replay(std::span<const UOp> inputs, const VarVals& var_vals);
+
+  // Items captured (kernels, copies, views).
+  size_t size() const { return items_.size(); }
+  // Names of the variables the captured kernels take at run time (not those an item fixes).
+  const absl::flat_hash_set<std::string>& variables() const { return variables_; }
+
+ private:
+  CapturedJit() = default;
+  // What an input must be like to replace the capture call's.
+  struct InputInfo {
+    std::string device;
+    DType dtype;
+    int64_t size;
+  };
+  // Where an input's buffer goes: argument `arg` of item `item`.
+  struct Slot {
+    size_t item, arg, input;
+  };
+  // A view of input `input` that item `item` takes as argument `arg` (extra_view_inputs).
+  struct ViewSlot {
+    size_t item, arg, input;
+    int64_t size, offset;
+    DType dtype;
+  };
+  std::vector<ExecItem> items_;
+  ExecOptions options_;
+  std::vector<InputInfo> expected_;
+  std::vector<Slot> input_slots_;
+  std::vector<ViewSlot> view_slots_;
+  absl::flat_hash_set<std::string> variables_;
+};
+
+}  // namespace tg
+
+#endif  // TINYGRAD_ENGINE_JIT_H_
