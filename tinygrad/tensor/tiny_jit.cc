@@ -1,0 +1,162 @@
+// File: tinygrad/tensor/tiny_jit.cc
+// Port of tinygrad/engine/jit.py: TinyJit.__call__ and _prepare_jit_inputs.
+#include "tinygrad/tensor/tiny_jit.h"
+
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "tinygrad/base/status_macros.h"
+#include "tinygrad/engine/jit.h"
+#include "tinygrad/engine/realize.h"
+#include "tinygrad/tensor/tensor_internal.h"
+#include "tinygrad/uop/graph_rewrite.h"
+
+namespace tg {
+
+// The inputs of one call as the JIT sees them (_prepare_jit_inputs).
+struct TinyJit::Prepared {
+  std::vector<UOp> buffers;  // each input's BUFFER
+  std::vector<InputInfo> info;
+  CapturedJit::VarVals var_vals;
+};
+
+namespace {
+
+// The reference's JitError: a call the JIT cannot take.
+absl::Status JitError(const std::string& msg) {
+  return absl::InvalidArgumentError(absl::StrCat("TinyJit: ", msg));
+}
+
+// `u` with its buffer replaced by a NOOP and every BIND by its variable: what must stay the
+// same between calls while the buffer and the variables' values change.
+UOp ViewSignature(const UOp& u) {
+  absl::flat_hash_map<UOp, UOp> subs{{u.base(), UOp::Make(Ops::NOOP)}};
+  for (const UOp& n : u.toposort())
+    if (n.op() == Ops::BIND) subs[n] = n.src(0);
+  return Substitute(u, subs);
+}
+
+// Runs the step and realizes everything it returns, in one schedule.
+absl::StatusOr<std::vector<Tensor>> RunStep(const TinyJit::Fn& fn, std::span<const Tensor> inputs,
+                                            std::span<const SInt> vars) {
+  ASSIGN_OR_RETURN(std::vector<Tensor> ret, fn(inputs, vars));
+  RETURN_IF_ERROR(Realize(ret));
+  return ret;
+}
+
+}  // namespace
+
+TinyJit::TinyJit(Fn fn) : fn_(std::move(fn)) {}
+TinyJit::TinyJit(TensorFn fn)
+    : fn_([fn = std::move(fn)](std::span<const Tensor> inputs, std::span<const SInt>) {
+        return fn(inputs);
+      }) {}
+TinyJit::TinyJit(TinyJit&&) noexcept = default;
+TinyJit& TinyJit::operator=(TinyJit&&) noexcept = default;
+TinyJit::~TinyJit() = default;
+
+size_t TinyJit::captured_size() const { return captured_ ? captured_->size() : 0; }
+
+void TinyJit::reset() {
+  calls_ = 0;
+  captured_.reset();
+  expected_.clear();
+  ret_.clear();
+}
+
+absl::StatusOr<TinyJit::Prepared> TinyJit::Prepare(const std::vector<Tensor>& inputs,
+                                                   const std::vector<SInt>& vars) {
+  // Lazy inputs are realized (together); realized ones only get their pending host contents
+  // onto the device, without a schedule.
+  std::vector<Tensor> lazy;
+  for (const Tensor& t : inputs) {
+    if (!t.ok()) return t.status();
+    if (t.uop().base().op() != Ops::BUFFER) {
+      lazy.push_back(t);
+    } else {
+      RETURN_IF_ERROR(EnsureOnDevice(t.uop().base()));
+    }
+  }
+  if (!lazy.empty()) {
+    RETURN_IF_ERROR(Realize(lazy));
+  }
+
+  Prepared p;
+  absl::flat_hash_set<UOp> seen;
+  std::vector<UOp> bound;  // where the variables' values come from
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const UOp& u = inputs[i].uop();
+    UOp base = u.base();
+    if (base.op() != Ops::BUFFER)
+      return JitError(absl::StrCat("input ", i, " is ",
+                                   base.op() == Ops::CONST ? "a constant" : "not a buffer",
+                                   "; JIT inputs cannot be const, create a buffer with .contiguous()"));
+    if (!seen.insert(base).second)
+      return JitError(absl::StrCat("duplicate inputs to JIT: input ", i,
+                                   " is the buffer of an earlier input"));
+    p.buffers.push_back(base);
+    p.info.push_back({ViewSignature(u), tensor_internal::ShapeStr(inputs[i].sshape()),
+                      inputs[i].dtype(), inputs[i].device()});
+    bound.push_back(u);
+  }
+  for (size_t i = 0; i < vars.size(); ++i) {
+    if (vars[i].is_int() || vars[i].uop().op() != Ops::BIND)
+      return JitError(absl::StrCat("vars[", i, "] is not a bound variable (Variable::bind)"));
+    bound.push_back(vars[i].uop());
+  }
+  if (!bound.empty()) {
+    absl::StatusOr<CapturedJit::VarVals> vals = tensor_internal::CollectBindings(UOp::Sink(bound));
+    if (!vals.ok()) return JitError(std::string(vals.status().message()));
+    p.var_vals = *std::move(vals);
+  }
+  return p;
+}
+
+absl::StatusOr<std::vector<Tensor>> TinyJit::operator()(const std::vector<Tensor>& inputs,
+                                                        const std::vector<SInt>& vars) {
+  ASSIGN_OR_RETURN(Prepared p, Prepare(inputs, vars));
+  if (calls_ == 0) {
+    // jit ignore: the first call only runs the step.
+    ASSIGN_OR_RETURN(std::vector<Tensor> ret, RunStep(fn_, inputs, vars));
+    calls_ = 1;
+    return ret;
+  }
+  if (calls_ == 1) {
+    // jit capture: the step once more, recording what its realizes run.
+    ASSIGN_OR_RETURN(JitCapture capture, JitCapture::Start());
+    ASSIGN_OR_RETURN(std::vector<Tensor> ret, RunStep(fn_, inputs, vars));
+    ASSIGN_OR_RETURN(CapturedJit jit, CapturedJit::Make(std::move(capture), p.buffers));
+    for (const std::string& v : jit.variables())
+      if (!p.var_vals.contains(v))
+        return JitError(absl::StrCat("the captured kernels take variable '", v,
+                                     "', which no input's shape and no entry of vars binds: pass "
+                                     "it in vars so that replays can set it"));
+    captured_ = std::make_unique<CapturedJit>(std::move(jit));
+    expected_ = std::move(p.info);
+    ret_ = ret;
+    calls_ = 2;
+    return ret;
+  }
+  // jit exec: the captured kernels on this call's inputs.
+  if (p.info.size() != expected_.size())
+    return JitError(absl::StrCat("args mismatch in JIT: captured with ", expected_.size(),
+                                 " inputs, called with ", p.info.size()));
+  for (size_t i = 0; i < expected_.size(); ++i) {
+    const InputInfo& want = expected_[i];
+    const InputInfo& got = p.info[i];
+    if (want.view == got.view && want.dtype == got.dtype && want.device == got.device) continue;
+    std::string what =
+        want.dtype != got.dtype     ? absl::StrCat("dtype ", want.dtype.name(), ", called with ", got.dtype.name())
+        : want.device != got.device ? absl::StrCat("device ", want.device, ", called with ", got.device)
+        : want.shape != got.shape   ? absl::StrCat("shape ", want.shape, ", called with ", got.shape)
+                                    : std::string("another view of its buffer");
+    return JitError(absl::StrCat("args mismatch in JIT: input ", i, " was captured with ", what));
+  }
+  RETURN_IF_ERROR(captured_->Replay(p.buffers, p.var_vals));
+  ++calls_;
+  return ret_;
+}
+
+}  // namespace tg
