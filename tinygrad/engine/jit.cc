@@ -13,19 +13,22 @@
 namespace tg {
 namespace {
 
-// The Buffers behind `inputs` (realized BUFFER UOps), each given once.
-absl::StatusOr<std::vector<std::shared_ptr<Buffer>>> InputBuffers(std::span<const UOp> inputs) {
+// The Buffers behind `inputs` (BUFFER UOps), each given once. One that holds nothing yet (an
+// empty tensor) is allocated, as a kernel argument would be.
+absl::StatusOr<std::vector<std::shared_ptr<Buffer>>> InputBuffers(std::span<const UOp> inputs,
+                                                                 const DeviceOptions& options) {
   std::vector<std::shared_ptr<Buffer>> bufs;
   absl::flat_hash_set<const Buffer*> seen;
   for (size_t i = 0; i < inputs.size(); ++i) {
     const UOp& u = inputs[i];
-    std::shared_ptr<Buffer> b = u && u.op() == Ops::BUFFER ? BufferTable::Get().Find(u) : nullptr;
-    if (b == nullptr || !b->has_contents())
-      return absl::InvalidArgumentError(absl::StrCat("JIT input ", i, " is not a realized buffer"));
+    if (!u || u.op() != Ops::BUFFER)
+      return absl::InvalidArgumentError(absl::StrCat("JIT input ", i, " is not a buffer"));
+    std::shared_ptr<Buffer> b = BufferTable::Get().GetOrCreate(u);
     // Views of the same memory are fine; the same Buffer twice is what the reference refuses.
     if (!seen.insert(b.get()).second)
       return absl::InvalidArgumentError(absl::StrCat("duplicate inputs to JIT: input ", i,
                                                      " is the buffer of an earlier input"));
+    RETURN_IF_ERROR(b->EnsureAllocated(options));
     bufs.push_back(std::move(b));
   }
   return bufs;
@@ -43,7 +46,7 @@ JitCapture::JitCapture(std::unique_ptr<ExecItemCapture> c) : capture_(std::move(
 absl::StatusOr<CapturedJit> CapturedJit::Make(JitCapture capture, std::span<const UOp> inputs) {
   std::unique_ptr<ExecItemCapture> c = std::move(capture.capture_);
   if (c->items().empty()) return absl::FailedPreconditionError("didn't JIT anything!");
-  ASSIGN_OR_RETURN(std::vector<std::shared_ptr<Buffer>> in, InputBuffers(inputs));
+  ASSIGN_OR_RETURN(std::vector<std::shared_ptr<Buffer>> in, InputBuffers(inputs, c->options().device));
 
   CapturedJit jit;
   jit.items_ = std::move(c->items());
@@ -88,7 +91,7 @@ absl::Status CapturedJit::Replay(std::span<const UOp> inputs, const VarVals& var
     return absl::InvalidArgumentError(absl::StrCat("args mismatch in JIT: captured with ",
                                                    expected_.size(), " inputs, called with ",
                                                    inputs.size()));
-  ASSIGN_OR_RETURN(std::vector<std::shared_ptr<Buffer>> in, InputBuffers(inputs));
+  ASSIGN_OR_RETURN(std::vector<std::shared_ptr<Buffer>> in, InputBuffers(inputs, options_.device));
   for (size_t k = 0; k < in.size(); ++k) {
     const InputInfo& want = expected_[k];
     const Buffer& b = *in[k];

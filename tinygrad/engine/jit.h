@@ -53,8 +53,9 @@ class CapturedJit {
   using VarVals = absl::flat_hash_map<std::string, ConstValue>;
 
   // Ends `capture` and keeps what it recorded. `inputs` are the BUFFER UOps (realized) of the
-  // capture call's inputs, in call order. Errors: nothing captured (the reference's "didn't
-  // JIT anything!"), an input that is not a realized BUFFER, one buffer given twice.
+  // capture call's inputs, in call order (one that holds nothing yet is allocated). Errors:
+  // nothing captured (the reference's "didn't JIT anything!"), an input that is not a BUFFER,
+  // one buffer given twice.
   static absl::StatusOr<CapturedJit> Make(JitCapture capture, std::span<const UOp> inputs);
 
   // Runs the captured items again with `inputs` in place of the capture call's (as many, each
