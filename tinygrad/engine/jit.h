@@ -15,6 +15,10 @@
 // swaps for the new inputs' (views of an input follow it), and lets go of again afterwards.
 // Outputs are the captured buffers: each replay overwrites them, as in the reference.
 // Not thread-safe: one replay at a time per CapturedJit.
+// TODO(parity): the reference moves the intermediates into buffers of the JIT's own and plans
+// their memory again (add_buffer, _internal_memory_planner); here they keep the buffers the
+// capture call's realizes planned, which holds as much memory as the eager step did. Its graph
+// runners (CUDA graphs), prune and optimize are not ported.
 #ifndef TINYGRAD_ENGINE_JIT_H_
 #define TINYGRAD_ENGINE_JIT_H_
 
