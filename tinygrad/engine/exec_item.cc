@@ -87,9 +87,9 @@ absl::Status RunKernel(const ExecItem& item, const VarVals& var_vals, const Exec
 
   std::vector<void*> args;
   for (int64_t slot : spec.globals) {
-    if (slot < 0 || slot >= static_cast<int64_t>(bufs.size()))
-      return absl::InternalError(
-          absl::StrCat("kernel ", spec.name, " uses buffer slot ", slot, " of ", bufs.size()));
+    if (slot < 0 || slot >= static_cast<int64_t>(bufs.size()) || bufs[slot] == nullptr)
+      return absl::InternalError(absl::StrCat("kernel ", spec.name, " uses buffer slot ", slot,
+                                              " of ", bufs.size(), ", which it does not have"));
     RETURN_IF_ERROR(bufs[slot]->EnsureAllocated(s.device));
     args.push_back(bufs[slot]->data());
   }
@@ -131,7 +131,8 @@ absl::Status RunKernel(const ExecItem& item, const VarVals& var_vals, const Exec
 // other) takes the host path too, unless it lost a device.
 absl::Status RunCopy(std::span<const std::shared_ptr<Buffer>> bufs, const ExecOptions& s) {
   const int debug = s.debug;
-  if (bufs.size() != 2) return absl::InternalError("COPY needs (dest, src)");
+  if (bufs.size() != 2 || bufs[0] == nullptr || bufs[1] == nullptr)
+    return absl::InternalError("COPY needs (dest, src)");
   Buffer& dst = *bufs[0];
   Buffer& src = *bufs[1];
   if (dst.nbytes() != src.nbytes())

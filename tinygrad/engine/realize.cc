@@ -300,4 +300,12 @@ absl::Status CopyOut(const UOp& buffer, std::span<std::byte> out) {
   return b->CopyOut(out);
 }
 
+absl::Status CopyIn(const UOp& buffer, std::span<const std::byte> data) {
+  if (buffer.op() != Ops::BUFFER)
+    return absl::InvalidArgumentError(
+        absl::StrCat("CopyIn needs a BUFFER, got ", std::string(OpName(buffer.op()))));
+  // The Tensor API's edge, like Realize: the device as the process's settings make it.
+  return BufferTable::Get().GetOrCreate(buffer)->CopyIn(data, DeviceOptions::FromConfig(GetConfig()));
+}
+
 }  // namespace tg

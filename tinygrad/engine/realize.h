@@ -55,6 +55,10 @@ absl::Status EnsureOnDevice(const UOp& buffer);
 
 // Copies a realized BUFFER UOp's contents to `out` (out.size() == the buffer's bytes).
 absl::Status CopyOut(const UOp& buffer, std::span<std::byte> out);
+// Copies `data` into a BUFFER UOp's buffer (data.size() == the buffer's bytes), allocating it
+// first: host data a captured kernel reads, refreshed before a replay (TinyJit's random
+// counters).
+absl::Status CopyIn(const UOp& buffer, std::span<const std::byte> data);
 
 }  // namespace tg
 

@@ -6,6 +6,7 @@
 // tensor it assigns to), which gives the same counter values and therefore the same numbers
 // as tinygrad for the same seed and call sequence. Each call hands the counter and key to the
 // kernel in a 4-word buffer, so repeated calls reuse one compiled kernel.
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <mutex>
@@ -63,7 +64,34 @@ std::pair<Tensor, Tensor> Threefry(Tensor x0, Tensor x1, const Tensor (&ks)[3]) 
   return {a, b};
 }
 
+thread_local tensor_internal::RandomDrawRecorder* active_recorder = nullptr;
+
 }  // namespace
+
+namespace tensor_internal {
+
+RandomDrawRecorder::RandomDrawRecorder() : previous_(active_recorder) { active_recorder = this; }
+RandomDrawRecorder::~RandomDrawRecorder() { active_recorder = previous_; }
+RandomDrawRecorder* RandomDrawRecorder::Active() { return active_recorder; }
+
+absl::StatusOr<std::array<uint32_t, 4>> NextRandomParams(const std::string& device, uint32_t words) {
+  std::lock_guard<std::mutex> l(Rng().mu);
+  RngState& st = Rng();
+  auto it = st.devices.find(device);
+  if (it == st.devices.end()) {
+    size_t idx = st.devices.size();
+    if (idx >= std::size(kDeviceKeys)) return absl::InvalidArgumentError("too many devices");
+    it = st.devices.emplace(device, RngState::Device{kDeviceKeys[idx], words}).first;
+  } else {
+    it->second.counter += words;
+  }
+  const uint32_t key0 = it->second.key0;
+  const uint32_t key1 = static_cast<uint32_t>(st.seed);
+  const uint32_t bits_count = it->second.counter - words;
+  return std::array<uint32_t, 4>{bits_count, key1, key0 ^ key1 ^ 0x1BD11BDAu, key0};
+}
+
+}  // namespace tensor_internal
 
 void Tensor::ManualSeed(uint64_t seed) {
   std::lock_guard<std::mutex> l(Rng().mu);
@@ -93,27 +121,14 @@ Tensor tensor_internal::RandNoContiguous(const std::vector<int64_t>& shape, cons
   if (num > int64_t{UINT32_MAX})
     return Err("rand", absl::StrCat(numel, " numbers of ", dt.repr(), " need ", num,
                                     " 32-bit words, more than the generator's uint32 counter can count"));
-  uint32_t key0, key1, bits_count;
-  {
-    std::lock_guard<std::mutex> l(Rng().mu);
-    RngState& st = Rng();
-    auto it = st.devices.find(o.device);
-    if (it == st.devices.end()) {
-      size_t idx = st.devices.size();
-      if (idx >= std::size(kDeviceKeys)) return Err("rand", "too many devices");
-      it = st.devices.emplace(o.device, RngState::Device{kDeviceKeys[idx], static_cast<uint32_t>(num)}).first;
-    } else {
-      it->second.counter += static_cast<uint32_t>(num);
-    }
-    key0 = it->second.key0;
-    key1 = static_cast<uint32_t>(st.seed);
-    bits_count = it->second.counter - static_cast<uint32_t>(num);
-  }
   // The counter and the key words travel in a small buffer rather than as constants, so every
   // call with the same shape is the same kernel: one compile, schedule- and method-cache hits
   // afterwards (tinygrad keeps them in device tensors for the same reason).
-  std::vector<uint32_t> params{bits_count, key1, key0 ^ key1 ^ 0x1BD11BDAu, key0};
-  Tensor p = Tensor::FromVector(params, {4}, o.device);
+  absl::StatusOr<std::array<uint32_t, 4>> params = tensor_internal::NextRandomParams(o.device, static_cast<uint32_t>(num));
+  if (!params.ok()) return Err("rand", std::string(params.status().message()));
+  Tensor p = Tensor::FromVector(std::vector<uint32_t>(params->begin(), params->end()), {4}, o.device);
+  if (tensor_internal::RandomDrawRecorder* r = tensor_internal::RandomDrawRecorder::Active(); r != nullptr && p.ok())
+    r->draws.push_back({p.uop().base(), o.device, static_cast<uint32_t>(num)});
   const Tensor ks[3] = {p[1], p[2], p[3]};
   int64_t half = CeilDiv(num, 2);
   Tensor counts0 = Tensor::Arange(half, {.dtype = dtypes::uint32, .device = o.device}) + p[0];

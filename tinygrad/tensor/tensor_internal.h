@@ -5,6 +5,7 @@
 #ifndef TINYGRAD_TENSOR_TENSOR_INTERNAL_H_
 #define TINYGRAD_TENSOR_TENSOR_INTERNAL_H_
 
+#include <array>
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
@@ -62,6 +63,33 @@ Tensor NoGradLeaf(Tensor t);
 // Tensor::Rand without its final contiguous (tinygrad's rand(contiguous=False), used by
 // dropout so the random bits fuse into the mask's kernel).
 Tensor RandNoContiguous(const std::vector<int64_t>& shape, const TensorOpts& o);
+
+// ** random numbers (random.cc) **
+// The four words a Rand of `words` 32-bit words on `device` hands its kernel next (counter,
+// key words), advancing the device's counter as the call does. InvalidArgument past the
+// devices the generator has keys for.
+absl::StatusOr<std::array<uint32_t, 4>> NextRandomParams(const std::string& device, uint32_t words);
+// While alive on a thread (a TinyJit capture), every Rand call there records the buffer its
+// counter and keys travel in: a replay gives each the next counter values (NextRandomParams),
+// so replayed random numbers continue the sequence as eager calls would. (The reference keeps
+// the counter in a device tensor its kernels assign, which a replay advances by itself.)
+struct RandomDraw {
+  UOp params;  // the 4-word uint32 BUFFER
+  std::string device;
+  uint32_t words;
+};
+class RandomDrawRecorder {
+ public:
+  RandomDrawRecorder();
+  ~RandomDrawRecorder();
+  RandomDrawRecorder(const RandomDrawRecorder&) = delete;
+  RandomDrawRecorder& operator=(const RandomDrawRecorder&) = delete;
+  static RandomDrawRecorder* Active();
+  std::vector<RandomDraw> draws;
+
+ private:
+  RandomDrawRecorder* previous_;
+};
 
 // Replaces realized nodes in every live tensor's graph (tinygrad's _apply_map_to_tensors).
 void ApplyBecomesMap(const absl::flat_hash_map<UOp, UOp>& becomes);

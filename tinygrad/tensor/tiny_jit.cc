@@ -62,6 +62,7 @@ size_t TinyJit::captured_size() const { return captured_ ? captured_->size() : 0
 void TinyJit::reset() {
   calls_ = 0;
   captured_.reset();
+  random_draws_.clear();
   expected_.clear();
   ret_.clear();
 }
@@ -126,6 +127,7 @@ absl::StatusOr<std::vector<Tensor>> TinyJit::operator()(const std::vector<Tensor
   if (calls_ == 1) {
     // jit capture: the step once more, recording what its realizes run.
     ASSIGN_OR_RETURN(JitCapture capture, JitCapture::Start());
+    tensor_internal::RandomDrawRecorder random;
     ASSIGN_OR_RETURN(std::vector<Tensor> ret, RunStep(fn_, inputs, vars));
     ASSIGN_OR_RETURN(CapturedJit jit, CapturedJit::Make(std::move(capture), p.buffers));
     for (const std::string& v : jit.variables())
@@ -134,6 +136,7 @@ absl::StatusOr<std::vector<Tensor>> TinyJit::operator()(const std::vector<Tensor
                                      "', which no input's shape and no entry of vars binds: pass "
                                      "it in vars so that replays can set it"));
     captured_ = std::make_unique<CapturedJit>(std::move(jit));
+    random_draws_ = std::move(random.draws);
     expected_ = std::move(p.info);
     ret_ = ret;
     calls_ = 2;
@@ -153,6 +156,11 @@ absl::StatusOr<std::vector<Tensor>> TinyJit::operator()(const std::vector<Tensor
         : want.shape != got.shape   ? absl::StrCat("shape ", want.shape, ", called with ", got.shape)
                                     : std::string("another view of its buffer");
     return JitError(absl::StrCat("args mismatch in JIT: input ", i, " was captured with ", what));
+  }
+  // Random numbers continue where the last call left them, as an eager call's would.
+  for (const tensor_internal::RandomDraw& d : random_draws_) {
+    ASSIGN_OR_RETURN(auto params, tensor_internal::NextRandomParams(d.device, d.words));
+    RETURN_IF_ERROR(CopyIn(d.params, std::as_bytes(std::span(params))));
   }
   RETURN_IF_ERROR(captured_->Replay(p.buffers, p.var_vals));
   ++calls_;

@@ -30,7 +30,9 @@
 //             tensors the capture call returned; their buffers hold this call's results, and
 //             the next call overwrites them (copy out what must survive it).
 // So the function must do the same thing on every call: Python-side effects (printing,
-// reading the inputs' values, branching on them) happen on the first two calls only. Tensors
+// reading the inputs' values, branching on them) happen on the first two calls only. Random
+// numbers (Rand, dropout) drawn in the step continue their sequence in each replay: a jitted
+// run draws what an eager one does. Tensors
 // the function uses besides its inputs (weights, optimizer state) are captured by buffer: a
 // replay reads and assigns the same buffers, so an optimizer keeps training.
 //
@@ -64,6 +66,9 @@
 namespace tg {
 
 class CapturedJit;
+namespace tensor_internal {
+struct RandomDraw;
+}  // namespace tensor_internal
 
 class TinyJit {
  public:
@@ -103,6 +108,8 @@ class TinyJit {
   std::unique_ptr<CapturedJit> captured_;
   std::vector<InputInfo> expected_;
   std::vector<Tensor> ret_;
+  // The random-number buffers the capture call's Rand calls made (refreshed before each replay).
+  std::vector<tensor_internal::RandomDraw> random_draws_;
 };
 
 }  // namespace tg

@@ -224,6 +224,31 @@ TEST(TinyJit, StepErrorsPassThroughAndLeaveNothingCaptured) {
   EXPECT_EQ(jit.calls(), 0);
 }
 
+TEST(TinyJit, RandomNumbersContinueTheirSequenceInReplays) {
+  Tensor::Train train;  // dropout draws only in training mode
+  auto step = [](std::span<const Tensor> in) -> absl::StatusOr<Tensors> {
+    return Tensors{in[0] + Tensor::Rand({4}), in[0].dropout(0.5)};
+  };
+  Tensor x = Input({4}, 1);
+  Tensor::ManualSeed(11);
+  std::vector<std::vector<float>> eager;
+  for (int c = 0; c < 5; ++c) {
+    absl::StatusOr<Tensors> out = step(std::vector<Tensor>{x});
+    ASSERT_TRUE(out.ok());
+    for (const Tensor& t : *out) eager.push_back(Values(t));
+  }
+  Tensor::ManualSeed(11);
+  TinyJit jit(step);
+  std::vector<std::vector<float>> jitted;
+  for (int c = 0; c < 5; ++c) {
+    absl::StatusOr<Tensors> out = jit({x});
+    ASSERT_TRUE(out.ok()) << out.status();
+    for (const Tensor& t : *out) jitted.push_back(Values(t));
+  }
+  EXPECT_EQ(jitted, eager);
+  EXPECT_NE(jitted[4], jitted[6]);  // replays 3 and 4 drew different numbers
+}
+
 TEST(TinyJit, BoundVariablesVaryBetweenReplays) {
   Variable n("n", 1, 8);
   Tensor cache = Input({8, 3}, 7);
