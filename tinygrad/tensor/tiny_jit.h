@@ -29,12 +29,12 @@
 //             (GetEngineStats().schedules and .programs_built do not move). It returns the
 //             tensors the capture call returned; their buffers hold this call's results, and
 //             the next call overwrites them (copy out what must survive it).
-// So the function must do the same thing on every call: Python-side effects (printing,
-// reading the inputs' values, branching on them) happen on the first two calls only. Random
-// numbers (Rand, dropout) drawn in the step continue their sequence in each replay: a jitted
-// run draws what an eager one does. Tensors
-// the function uses besides its inputs (weights, optimizer state) are captured by buffer: a
-// replay reads and assigns the same buffers, so an optimizer keeps training.
+// So the function must do the same thing on every call: side effects outside tensors
+// (printing, reading the inputs' values, branching on them) happen on the first two calls
+// only. Tensors the function uses besides its inputs (weights, optimizer state) are captured
+// by buffer: a replay reads and assigns the same buffers, so an optimizer keeps training.
+// Random numbers (Rand, dropout) drawn in the step continue their sequence in each replay: a
+// jitted run draws what an eager one does.
 //
 // Inputs: every input is realized first (a lazy one is realized, not refused). Each replay's
 // inputs must match the capture call's in number, shape, dtype, device and view of their
