@@ -346,5 +346,29 @@ TEST(TinyJit, JittedAdamTrainingEqualsEagerBitForBit) {
   EXPECT_NE(*w, *w0);
 }
 
+TEST(TinyJit, ALearningRateAssignedBetweenReplaysReachesThem) {
+  // opt.lr is a buffer the captured kernels read: assigning it outside the step (a schedule)
+  // changes what later replays do, without a new capture.
+  Tensor::Train train;
+  Tensor::ManualSeed(3);
+  nn::Linear model(5, 3);
+  absl::StatusOr<std::unique_ptr<Optimizer>> opt = Adam(nn::GetParameters(model), {.lr = 0.01});
+  ASSERT_TRUE(opt.ok()) << opt.status();
+  TinyJit jit([&](std::span<const Tensor> in) { return TrainStep(model, **opt, in[0], in[1]); });
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(jit({Input({6, 5}, i), Input({6, 3}, i + 100)}).ok());
+  ASSERT_TRUE((*opt)->lr().assign(0.0).realize().ok());
+  absl::StatusOr<std::vector<std::byte>> before = model.weight.to_bytes();
+  ASSERT_TRUE(jit({Input({6, 5}, 7), Input({6, 3}, 107)}).ok());
+  absl::StatusOr<std::vector<std::byte>> after = model.weight.to_bytes();
+  ASSERT_TRUE(before.ok() && after.ok());
+  EXPECT_EQ(*after, *before);  // lr 0: the replay's update is zero
+  ASSERT_TRUE((*opt)->lr().assign(0.01).realize().ok());
+  ASSERT_TRUE(jit({Input({6, 5}, 8), Input({6, 3}, 108)}).ok());
+  absl::StatusOr<std::vector<std::byte>> moved = model.weight.to_bytes();
+  ASSERT_TRUE(moved.ok());
+  EXPECT_NE(*moved, *after);
+  EXPECT_EQ(jit.calls(), 5);
+}
+
 }  // namespace
 }  // namespace tg
