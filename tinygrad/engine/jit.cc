@@ -109,6 +109,8 @@ absl::Status CapturedJit::Replay(std::span<const UOp> inputs, const VarVals& var
   for (const Slot& s : input_slots_) items_[s.item].bufs[s.arg] = in[s.input];
   for (const ViewSlot& v : view_slots_)
     items_[v.item].bufs[v.arg] = std::make_shared<Buffer>(in[v.input], v.size, v.dtype, v.offset);
+  if (options_.debug >= 1 && items_.size() >= 10)
+    std::cout << "jit execs " << items_.size() << " kernels\n";
   absl::Status status = absl::OkStatus();
   for (const ExecItem& ei : items_) {
     status = RunExecItem(ei, var_vals, options_);
