@@ -27,8 +27,9 @@ UOp SumKernel(int64_t rows, int64_t cols) {
   return LastKernelAst(Tensor::Empty(std::vector<int64_t>{rows, cols}).sum(1));
 }
 
-UOp MatmulKernel(int64_t n) {
-  return LastKernelAst(Tensor::Empty(std::vector<int64_t>{n, n}).matmul(Tensor::Empty(std::vector<int64_t>{n, n})));
+UOp MatmulKernel(int64_t n, DType dtype) {
+  const std::vector<int64_t> shape{n, n};
+  return LastKernelAst(Tensor::Empty(shape, {.dtype = dtype}).matmul(Tensor::Empty(shape, {.dtype = dtype})));
 }
 
 }  // namespace tg::autotune

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "tinygrad/dtype/dtype.h"
 #include "tinygrad/tensor/tensor.h"
 #include "tinygrad/uop/uop.h"
 
@@ -15,7 +16,7 @@ UOp LastKernelAst(const Tensor& out);
 
 UOp AddKernel(int64_t n);                  // a[n] + b[n]
 UOp SumKernel(int64_t rows, int64_t cols);  // x[rows, cols].sum(1)
-UOp MatmulKernel(int64_t n);               // a[n, n] @ b[n, n], float32
+UOp MatmulKernel(int64_t n, DType dtype = dtypes::float32);  // a[n, n] @ b[n, n]
 
 }  // namespace tg::autotune
 

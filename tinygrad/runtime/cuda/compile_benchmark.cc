@@ -1,12 +1,24 @@
 // File: tinygrad/runtime/cuda/compile_benchmark.cc
 // What one GPU BEAM candidate costs to compile, without a GPU: NVRTC from CUDA C++ to PTX and to
 // CUBIN (the CUDA renderer's path), against nvJitLink assembling PTX to CUBIN (the PTX
-// renderer's path, CUDA_PTX=1, which skips the C++ front end). Uncached, one kernel shaped like
-// a tuned matmul candidate (locals, an unrolled 4x4 accumulator, a reduce loop).
+// renderer's path, CUDA_PTX=1, which skips the C++ front end). Uncached. Kernels: one shaped
+// like a tuned float matmul candidate (locals, an unrolled 4x4 accumulator, a reduce loop,
+// no #include), and two tensor-core candidates of a 4096 half matmul as the CUDA renderer
+// renders them (testdata/tc_half_*_sm90.cu: mma.sync, #include <cuda_fp16.h>).
+//
+// BM_NvrtcHeaders compares the ways cuda_fp16.h can reach NVRTC: the include closure from
+// memory (what NvrtcCompiler does), -I only (the reference: NVRTC reads the files), and only
+// the headers NVRTC does not carry built in. The /threads:2 runs compile on two threads of one
+// process at once: real time per compile halves if NVRTC scales.
 //
 //   bazel run -c opt //tinygrad/runtime/cuda:compile_benchmark
+#include <fstream>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "benchmark/benchmark.h"
 #include "tinygrad/runtime/cuda/library_search.h"
@@ -40,6 +52,35 @@ extern "C" __global__ void __launch_bounds__(256) r_64_64_16_16_4_4_256(float* d
 }
 )";
 
+// A tensor-core candidate's source from testdata/ ("heuristic", "winner"); "" if missing.
+const std::string& TcHalfCandidate(const std::string& which) {
+  static auto* const cache = new std::map<std::string, std::string>;
+  static std::mutex mu;
+  std::lock_guard<std::mutex> lock(mu);
+  auto [it, fresh] = cache->try_emplace(which);
+  if (fresh) {
+    std::ifstream in("tinygrad/runtime/cuda/testdata/tc_half_" + which + "_sm90.cu");
+    std::ostringstream text;
+    text << in.rdbuf();
+    it->second = text.str();
+  }
+  return it->second;
+}
+
+// The least a half kernel is: what the headers cost NVRTC on their own.
+constexpr std::string_view kHalfCopy = R"(
+#include <cuda_fp16.h>
+extern "C" __global__ void __launch_bounds__(256) E_256(half* data0, const half* data1) {
+  data0[blockIdx.x * 256 + threadIdx.x] = data1[blockIdx.x * 256 + threadIdx.x] * (half)2.0f;
+}
+)";
+
+std::string_view Source(std::string_view name) {
+  if (name == "float_matmul") return kMatmulCandidate;
+  if (name == "half_copy") return kHalfCopy;
+  return TcHalfCandidate(std::string(name));
+}
+
 std::unique_ptr<NvrtcCompiler> MakeNvrtc(CudaBinaryKind output) {
   CudaLibraryOptions libs = CudaLibraryOptions::FromEnvironment();
   auto api = NvrtcApi::Load(libs);
@@ -49,14 +90,18 @@ std::unique_ptr<NvrtcCompiler> MakeNvrtc(CudaBinaryKind output) {
   return c.ok() ? std::move(*c) : nullptr;
 }
 
-void RunNvrtc(benchmark::State& state, CudaBinaryKind output) {
-  std::unique_ptr<NvrtcCompiler> c = MakeNvrtc(output);
-  if (c == nullptr) {
-    state.SkipWithError("NVRTC is not available");
+void RunNvrtc(benchmark::State& state, CudaBinaryKind output, std::string_view kernel) {
+  // One compiler for all threads of a /threads:2 run, as the measurer shares one.
+  static NvrtcCompiler* const to_ptx = MakeNvrtc(CudaBinaryKind::kPtx).release();
+  static NvrtcCompiler* const to_cubin = MakeNvrtc(CudaBinaryKind::kCubin).release();
+  const NvrtcCompiler* c = output == CudaBinaryKind::kPtx ? to_ptx : to_cubin;
+  const std::string_view src = Source(kernel);
+  if (c == nullptr || src.empty()) {
+    state.SkipWithError(c == nullptr ? "NVRTC is not available" : "kernel source not found (run from the workspace)");
     return;
   }
   for (auto _ : state) {
-    absl::StatusOr<std::string> out = c->CompileUncached(kMatmulCandidate);
+    absl::StatusOr<std::string> out = c->CompileUncached(src);
     if (!out.ok()) {
       state.SkipWithError(std::string(out.status().message()).c_str());
       return;
@@ -65,17 +110,80 @@ void RunNvrtc(benchmark::State& state, CudaBinaryKind output) {
   }
 }
 
-void BM_NvrtcToPtx(benchmark::State& state) { RunNvrtc(state, CudaBinaryKind::kPtx); }
-void BM_NvrtcToCubin(benchmark::State& state) { RunNvrtc(state, CudaBinaryKind::kCubin); }
+void BM_NvrtcToPtx(benchmark::State& state, std::string_view kernel) {
+  RunNvrtc(state, CudaBinaryKind::kPtx, kernel);
+}
+void BM_NvrtcToCubin(benchmark::State& state, std::string_view kernel) {
+  RunNvrtc(state, CudaBinaryKind::kCubin, kernel);
+}
 
-void BM_NvJitLinkPtxToCubin(benchmark::State& state) {
+// How the CUDA headers reach NVRTC (see the file comment).
+enum class Headers { kClosureFromMemory, kIncludeDirOnly, kNotBuiltInFromMemory };
+
+// The headers of the closure NVRTC has no built-in copy of: NVRTC 12+ carries the C/C++ library
+// headers and its own, not cuda_fp16.h and friends.
+bool IsCudaToolkitHeader(const NvrtcHeader& h) {
+  return h.name.starts_with("cuda_fp16") || h.name.starts_with("cuda_bf16") ||
+         h.name.starts_with("cuda_fp8") || h.name.starts_with("cuda_fp6") || h.name.starts_with("cuda_fp4");
+}
+
+void BM_NvrtcHeaders(benchmark::State& state, Headers how, std::string_view kernel) {
+  CudaLibraryOptions libs = CudaLibraryOptions::FromEnvironment();
+  auto api = NvrtcApi::Load(libs);
+  const std::string_view src = Source(kernel);
+  if (!api.ok() || src.empty()) {
+    state.SkipWithError("NVRTC or the kernel source is not available");
+    return;
+  }
+  std::vector<std::string> dirs = CudaIncludeDirs(libs);
+  absl::StatusOr<std::vector<NvrtcHeader>> closure = ReadHeaderClosure(dirs, kCudaKernelHeaders);
+  if (!closure.ok()) {
+    state.SkipWithError("the CUDA headers are not readable");
+    return;
+  }
+  std::vector<const char*> texts, names;
+  size_t bytes = 0;
+  for (const NvrtcHeader& h : *closure) {
+    if (how == Headers::kIncludeDirOnly) break;
+    if (how == Headers::kNotBuiltInFromMemory && !IsCudaToolkitHeader(h)) continue;
+    texts.push_back(h.text.c_str());
+    names.push_back(h.name.c_str());
+    bytes += h.text.size();
+  }
+  std::vector<std::string> flags = {"--gpu-architecture=" + std::string(kArch), "--minimal"};
+  for (const std::string& d : dirs) flags.push_back("-I" + d);
+  std::vector<const char*> argv;
+  for (const std::string& f : flags) argv.push_back(f.c_str());
+  const std::string source(src);
+  const NvrtcApi& nv = **api;
+  for (auto _ : state) {
+    cuda_abi::nvrtcProgram prog = nullptr;
+    if (nv.nvrtcCreateProgram(&prog, source.c_str(), "<null>", static_cast<int>(texts.size()), texts.data(),
+                              names.data()) != cuda_abi::NVRTC_SUCCESS) {
+      state.SkipWithError("nvrtcCreateProgram failed");
+      return;
+    }
+    const bool ok = nv.nvrtcCompileProgram(prog, static_cast<int>(argv.size()), argv.data()) == cuda_abi::NVRTC_SUCCESS;
+    size_t size = 0;
+    if (ok) nv.nvrtcGetCUBINSize(prog, &size);
+    nv.nvrtcDestroyProgram(&prog);
+    if (!ok || size == 0) {
+      state.SkipWithError("NVRTC compile failed");
+      return;
+    }
+  }
+  state.counters["headers"] = static_cast<double>(texts.size());
+  state.counters["header_KiB"] = static_cast<double>(bytes) / 1024;
+}
+
+void BM_NvJitLinkPtxToCubin(benchmark::State& state, std::string_view kernel) {
   std::unique_ptr<NvrtcCompiler> nvrtc = MakeNvrtc(CudaBinaryKind::kPtx);
   auto jitlink = NvJitLinkApi::Load(CudaLibraryOptions::FromEnvironment());
   if (nvrtc == nullptr || !jitlink.ok()) {
     state.SkipWithError("NVRTC or nvJitLink is not available");
     return;
   }
-  absl::StatusOr<std::string> ptx = nvrtc->CompileUncached(kMatmulCandidate);
+  absl::StatusOr<std::string> ptx = nvrtc->CompileUncached(Source(kernel));
   auto ptxas = PtxCompiler::Create(*jitlink, {.arch = kArch, .assemble = true});
   if (!ptx.ok() || !ptxas.ok()) {
     state.SkipWithError("no PTX to assemble");
@@ -91,9 +199,29 @@ void BM_NvJitLinkPtxToCubin(benchmark::State& state) {
   }
 }
 
-BENCHMARK(BM_NvrtcToPtx)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_NvrtcToCubin)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_NvJitLinkPtxToCubin)->Unit(benchmark::kMillisecond);
+// CPU time is the process's: NVRTC may compile on threads of its own.
+#define TG_COMPILE_BENCHMARKS(kernel)                                                              \
+  BENCHMARK_CAPTURE(BM_NvrtcToPtx, kernel, #kernel)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();   \
+  BENCHMARK_CAPTURE(BM_NvrtcToCubin, kernel, #kernel)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime(); \
+  BENCHMARK_CAPTURE(BM_NvJitLinkPtxToCubin, kernel, #kernel)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()
+TG_COMPILE_BENCHMARKS(float_matmul);
+TG_COMPILE_BENCHMARKS(heuristic);
+TG_COMPILE_BENCHMARKS(winner);
+BENCHMARK_CAPTURE(BM_NvrtcToCubin, heuristic, "heuristic")
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime()
+    ->Threads(1)
+    ->Threads(2);
+#define TG_HEADER_BENCHMARKS(kernel)                                                             \
+  BENCHMARK_CAPTURE(BM_NvrtcHeaders, closure_from_memory/kernel, Headers::kClosureFromMemory, #kernel) \
+      ->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();                                       \
+  BENCHMARK_CAPTURE(BM_NvrtcHeaders, include_dir_only/kernel, Headers::kIncludeDirOnly, #kernel)       \
+      ->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();                                       \
+  BENCHMARK_CAPTURE(BM_NvrtcHeaders, not_built_in_from_memory/kernel, Headers::kNotBuiltInFromMemory, #kernel) \
+      ->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()
+TG_HEADER_BENCHMARKS(half_copy);
+TG_HEADER_BENCHMARKS(heuristic);
 
 }  // namespace
 }  // namespace tg

@@ -1,0 +1,174 @@
+// File: autotune/measure/tc_lower_benchmark.cc
+// What lowering one GPU BEAM candidate costs: opts applied, the full rewrite to a linear program
+// and the CUDA render (GetProgram, exactly what LocalMeasurer's phase 1a runs per candidate), for
+// tensor-core candidates of a half matmul on sm_90. The opts are ones BEAM=2 met on an H200
+// (issue 15): the heuristic's pick, the winner, and some in between. No GPU needed.
+//
+//   bazel run -c opt //autotune/measure:tc_lower_benchmark -- [--n=4096] [--dump=DIR]
+//       [--threads=T --rounds=R]
+//
+// --dump=DIR writes each candidate's source to DIR/candidate_<i>.cu (for compile timings).
+// --threads=T lowers every candidate R times on T threads, as the measurer's phase 1a does
+// (threads taking the next candidate from a shared counter), and prints the sum of the
+// lowerings' wall times (what the search reports as lower_cpu_s), their thread CPU time and
+// the wall time of the whole: with T threads on T idle cores, wall per lowering above CPU per
+// lowering means the threads slow each other down.
+// The reference's get_program on the same ASTs and opts is timed by
+// tools/bench/tinygrad_tc_lower.py.
+#include <time.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "autotune/measure/candidate_ast.h"
+#include "autotune/measure/test_kernels.h"
+#include "benchmark/benchmark.h"
+#include "tinygrad/base/config.h"
+#include "tinygrad/codegen/pipeline.h"
+#include "tinygrad/renderer/cuda/cuda.h"
+#include "tinygrad/runtime/cuda/arch.h"
+
+namespace tg::autotune {
+namespace {
+
+constexpr OptOps U = OptOps::UPCAST, R = OptOps::UNROLL, L = OptOps::LOCAL;
+constexpr Opt kTc{OptOps::TC, 0, std::array<int64_t, 3>{-1, 0, 1}};
+
+struct Candidate {
+  const char* name;
+  std::vector<Opt> opts;
+};
+
+const std::vector<Candidate>& Candidates() {
+  static const auto* c = new std::vector<Candidate>{
+      {"tc", {kTc}},
+      {"tc_u0", {kTc, {U, 0, 4}}},
+      {"tc_u1u0", {kTc, {U, 1, 4}, {U, 0, 4}}},
+      {"heuristic", {kTc, {U, 0, 4}, {U, 1, 4}, {L, 1, 4}}},
+      {"tc_u1u0_l0l1", {kTc, {U, 1, 4}, {U, 0, 4}, {L, 0, 4}, {L, 1, 2}}},
+      {"tc_u1u0_r0", {kTc, {U, 1, 4}, {U, 0, 4}, {R, 0, 4}}},
+      {"winner", {kTc, {U, 1, 4}, {U, 0, 4}, {U, 1, 2}, {R, 0, 4}, {L, 0, 4}, {L, 1, 2}}},
+  };
+  return *c;
+}
+
+int64_t g_n = 4096;
+
+UOp HalfMatmul() {
+  static const UOp ast = MatmulKernel(g_n, dtypes::float16);
+  return ast;
+}
+
+const CudaRenderer& Sm90() {
+  static const auto* r = new CudaRenderer(*ParseCudaArch("sm_90"));
+  return *r;
+}
+
+void BM_LowerTcCandidate(benchmark::State& state, const Candidate& c) {
+  const UOp ast = CandidateAst(HalfMatmul(), c.opts);
+  CodegenOptions codegen = CodegenOptions::FromConfig(GetConfig());
+  size_t uops = 0;
+  for (auto _ : state) {
+    absl::StatusOr<ProgramSpec> p = GetProgram(ast, Sm90(), codegen);
+    if (!p.ok()) {
+      state.SkipWithError(std::string(p.status().message()).c_str());
+      return;
+    }
+    uops = p->uops.size();
+    benchmark::DoNotOptimize(p->src.data());
+  }
+  state.counters["uops"] = static_cast<double>(uops);
+}
+
+int Dump(const std::string& dir) {
+  CodegenOptions codegen = CodegenOptions::FromConfig(GetConfig());
+  for (size_t i = 0; i < Candidates().size(); ++i) {
+    absl::StatusOr<ProgramSpec> p = GetProgram(CandidateAst(HalfMatmul(), Candidates()[i].opts), Sm90(), codegen);
+    if (!p.ok()) {
+      std::fprintf(stderr, "%s: %s\n", Candidates()[i].name, std::string(p.status().message()).c_str());
+      return 1;
+    }
+    std::ofstream(dir + "/candidate_" + std::to_string(i) + ".cu") << p->src;
+  }
+  return 0;
+}
+
+double ThreadCpuSeconds() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+int Parallel(int threads, int rounds) {
+  CodegenOptions codegen = CodegenOptions::FromConfig(GetConfig());
+  std::vector<UOp> asts;
+  for (const Candidate& c : Candidates()) asts.push_back(CandidateAst(HalfMatmul(), c.opts));
+  const size_t n = asts.size() * static_cast<size_t>(rounds);
+  std::atomic<size_t> next{0};
+  std::vector<double> wall(static_cast<size_t>(threads), 0), cpu(static_cast<size_t>(threads), 0);
+  std::atomic<bool> failed{false};
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point t0 = Clock::now();
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      const double c0 = ThreadCpuSeconds();
+      for (size_t i = next.fetch_add(1); i < n; i = next.fetch_add(1)) {
+        const Clock::time_point s = Clock::now();
+        if (!GetProgram(asts[i % asts.size()], Sm90(), codegen).ok()) failed = true;
+        wall[static_cast<size_t>(t)] += std::chrono::duration<double>(Clock::now() - s).count();
+      }
+      cpu[static_cast<size_t>(t)] = ThreadCpuSeconds() - c0;
+    });
+  for (std::thread& t : pool) t.join();
+  const double total = std::chrono::duration<double>(Clock::now() - t0).count();
+  double sum_wall = 0, sum_cpu = 0;
+  for (int t = 0; t < threads; ++t) {
+    sum_wall += wall[static_cast<size_t>(t)];
+    sum_cpu += cpu[static_cast<size_t>(t)];
+  }
+  std::printf("%d threads, %zu lowerings: per lowering %.1f ms wall (sum %.2f s), %.1f ms thread CPU; "
+              "all in %.2f s wall\n",
+              threads, n, sum_wall / static_cast<double>(n) * 1e3, sum_wall,
+              sum_cpu / static_cast<double>(n) * 1e3, total);
+  return failed ? 1 : 0;
+}
+
+}  // namespace
+}  // namespace tg::autotune
+
+int main(int argc, char** argv) {
+  using namespace tg::autotune;
+  std::string dump;
+  int threads = 0, rounds = 4;
+  std::vector<char*> rest;
+  for (int i = 0; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--n=", 4) == 0) {
+      g_n = std::atoll(argv[i] + 4);
+    } else if (std::strncmp(argv[i], "--threads=", 10) == 0) {
+      threads = std::atoi(argv[i] + 10);
+    } else if (std::strncmp(argv[i], "--rounds=", 9) == 0) {
+      rounds = std::atoi(argv[i] + 9);
+    } else if (std::strncmp(argv[i], "--dump=", 7) == 0) {
+      dump = argv[i] + 7;
+    } else {
+      rest.push_back(argv[i]);
+    }
+  }
+  if (!dump.empty()) return Dump(dump);
+  if (threads > 0) return Parallel(threads, rounds);
+  for (const Candidate& c : Candidates())
+    benchmark::RegisterBenchmark((std::string("BM_LowerTcCandidate/") + c.name).c_str(),
+                                 [&c](benchmark::State& s) { BM_LowerTcCandidate(s, c); })
+        ->Unit(benchmark::kMillisecond);
+  int n = static_cast<int>(rest.size());
+  benchmark::Initialize(&n, rest.data());
+  benchmark::RunSpecifiedBenchmarks();
+  return 0;
+}
