@@ -11,8 +11,8 @@
 // --threads=T lowers every candidate R times on T threads, as the measurer's phase 1a does
 // (threads taking the next candidate from a shared counter), and prints the sum of the
 // lowerings' wall times (what the search reports as lower_cpu_s), their thread CPU time and
-// the wall time of the whole: with T threads on T idle cores, wall per lowering above CPU per
-// lowering means the threads slow each other down.
+// the wall time of the whole, and the time a lowering spent asleep (neither on a CPU nor waiting
+// for one: blocked on a contended lock; on a busy machine wall time says little, this still does).
 // The reference's get_program on the same ASTs and opts is timed by
 // tools/bench/tinygrad_tc_lower.py.
 #include <time.h>
@@ -105,6 +105,19 @@ double ThreadCpuSeconds() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
+// Nanoseconds this thread has been on a CPU and waiting for one (/proc/thread-self/schedstat).
+// Wall time minus both is time asleep: blocked on a lock, mostly. On a busy machine real time
+// says little about threads slowing each other down; time asleep still does.
+struct SchedStat {
+  double on_cpu_s = 0, runnable_s = 0;
+};
+SchedStat ThreadSchedStat() {
+  std::ifstream in("/proc/thread-self/schedstat");
+  double on_cpu_ns = 0, runnable_ns = 0;
+  in >> on_cpu_ns >> runnable_ns;
+  return {on_cpu_ns * 1e-9, runnable_ns * 1e-9};
+}
+
 int Parallel(int threads, int rounds) {
   CodegenOptions codegen = CodegenOptions::FromConfig(GetConfig());
   std::vector<UOp> asts;
@@ -112,6 +125,7 @@ int Parallel(int threads, int rounds) {
   const size_t n = asts.size() * static_cast<size_t>(rounds);
   std::atomic<size_t> next{0};
   std::vector<double> wall(static_cast<size_t>(threads), 0), cpu(static_cast<size_t>(threads), 0);
+  std::vector<double> asleep(static_cast<size_t>(threads), 0);
   std::atomic<bool> failed{false};
   using Clock = std::chrono::steady_clock;
   const Clock::time_point t0 = Clock::now();
@@ -119,24 +133,32 @@ int Parallel(int threads, int rounds) {
   for (int t = 0; t < threads; ++t)
     pool.emplace_back([&, t] {
       const double c0 = ThreadCpuSeconds();
+      const SchedStat s0 = ThreadSchedStat();
+      const Clock::time_point w0 = Clock::now();
       for (size_t i = next.fetch_add(1); i < n; i = next.fetch_add(1)) {
         const Clock::time_point s = Clock::now();
         if (!GetProgram(asts[i % asts.size()], Sm90(), codegen).ok()) failed = true;
         wall[static_cast<size_t>(t)] += std::chrono::duration<double>(Clock::now() - s).count();
       }
       cpu[static_cast<size_t>(t)] = ThreadCpuSeconds() - c0;
+      const SchedStat s1 = ThreadSchedStat();
+      asleep[static_cast<size_t>(t)] = std::chrono::duration<double>(Clock::now() - w0).count() -
+                                       (s1.on_cpu_s - s0.on_cpu_s) - (s1.runnable_s - s0.runnable_s);
     });
   for (std::thread& t : pool) t.join();
   const double total = std::chrono::duration<double>(Clock::now() - t0).count();
   double sum_wall = 0, sum_cpu = 0;
+  double sum_asleep = 0;
   for (int t = 0; t < threads; ++t) {
     sum_wall += wall[static_cast<size_t>(t)];
     sum_cpu += cpu[static_cast<size_t>(t)];
+    sum_asleep += asleep[static_cast<size_t>(t)];
   }
-  std::printf("%d threads, %zu lowerings: per lowering %.1f ms wall (sum %.2f s), %.1f ms thread CPU; "
-              "all in %.2f s wall\n",
+  std::printf("%d threads, %zu lowerings: per lowering %.1f ms wall (sum %.2f s), %.1f ms thread CPU, "
+              "%.2f ms asleep; all in %.2f s wall\n",
               threads, n, sum_wall / static_cast<double>(n) * 1e3, sum_wall,
-              sum_cpu / static_cast<double>(n) * 1e3, total);
+              sum_cpu / static_cast<double>(n) * 1e3, sum_asleep / static_cast<double>(n) * 1e3,
+              total);
   return failed ? 1 : 0;
 }
 

@@ -12,6 +12,7 @@
 // process at once: real time per compile halves if NVRTC scales.
 //
 //   bazel run -c opt //tinygrad/runtime/cuda:compile_benchmark
+#include <chrono>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -90,6 +91,35 @@ std::unique_ptr<NvrtcCompiler> MakeNvrtc(CudaBinaryKind output) {
   return c.ok() ? std::move(*c) : nullptr;
 }
 
+// Nanoseconds this thread has been on a CPU and waiting for one (/proc/thread-self/schedstat).
+// Wall time minus both is time asleep: blocked on a lock, mostly. On a busy machine real time
+// says little about threads slowing each other down; time asleep still does.
+struct SchedStat {
+  double on_cpu_s = 0, runnable_s = 0;
+};
+SchedStat ThreadSchedStat() {
+  std::ifstream in("/proc/thread-self/schedstat");
+  double on_cpu_ns = 0, runnable_ns = 0;
+  in >> on_cpu_ns >> runnable_ns;
+  return {on_cpu_ns * 1e-9, runnable_ns * 1e-9};
+}
+
+// The calling thread's time asleep since construction, as the counter "asleep_ms" per iteration.
+class AsleepMeter {
+ public:
+  AsleepMeter() : s0_(ThreadSchedStat()), t0_(std::chrono::steady_clock::now()) {}
+  void Report(benchmark::State& state) const {
+    const SchedStat s1 = ThreadSchedStat();
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+    const double asleep = wall - (s1.on_cpu_s - s0_.on_cpu_s) - (s1.runnable_s - s0_.runnable_s);
+    state.counters["asleep_ms"] = benchmark::Counter(asleep * 1e3, benchmark::Counter::kAvgIterations);
+  }
+
+ private:
+  const SchedStat s0_;
+  const std::chrono::steady_clock::time_point t0_;
+};
+
 void RunNvrtc(benchmark::State& state, CudaBinaryKind output, std::string_view kernel) {
   // One compiler for all threads of a /threads:2 run, as the measurer shares one.
   static NvrtcCompiler* const to_ptx = MakeNvrtc(CudaBinaryKind::kPtx).release();
@@ -100,6 +130,7 @@ void RunNvrtc(benchmark::State& state, CudaBinaryKind output, std::string_view k
     state.SkipWithError(c == nullptr ? "NVRTC is not available" : "kernel source not found (run from the workspace)");
     return;
   }
+  const AsleepMeter asleep;
   for (auto _ : state) {
     absl::StatusOr<std::string> out = c->CompileUncached(src);
     if (!out.ok()) {
@@ -108,6 +139,7 @@ void RunNvrtc(benchmark::State& state, CudaBinaryKind output, std::string_view k
     }
     benchmark::DoNotOptimize(out->data());
   }
+  asleep.Report(state);
 }
 
 void BM_NvrtcToPtx(benchmark::State& state, std::string_view kernel) {
@@ -156,6 +188,7 @@ void BM_NvrtcHeaders(benchmark::State& state, Headers how, std::string_view kern
   for (const std::string& f : flags) argv.push_back(f.c_str());
   const std::string source(src);
   const NvrtcApi& nv = **api;
+  const AsleepMeter asleep;
   for (auto _ : state) {
     cuda_abi::nvrtcProgram prog = nullptr;
     if (nv.nvrtcCreateProgram(&prog, source.c_str(), "<null>", static_cast<int>(texts.size()), texts.data(),
@@ -172,8 +205,9 @@ void BM_NvrtcHeaders(benchmark::State& state, Headers how, std::string_view kern
       return;
     }
   }
-  state.counters["headers"] = static_cast<double>(texts.size());
-  state.counters["header_KiB"] = static_cast<double>(bytes) / 1024;
+  asleep.Report(state);
+  state.counters["headers"] = benchmark::Counter(static_cast<double>(texts.size()), benchmark::Counter::kAvgThreads);
+  state.counters["header_KiB"] = benchmark::Counter(static_cast<double>(bytes) / 1024, benchmark::Counter::kAvgThreads);
 }
 
 void BM_NvJitLinkPtxToCubin(benchmark::State& state, std::string_view kernel) {
@@ -222,6 +256,11 @@ BENCHMARK_CAPTURE(BM_NvrtcToCubin, heuristic, "heuristic")
       ->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()
 TG_HEADER_BENCHMARKS(half_copy);
 TG_HEADER_BENCHMARKS(heuristic);
+// Whether the headers change how much two compiling threads wait for each other.
+BENCHMARK_CAPTURE(BM_NvrtcHeaders, closure_from_memory/heuristic, Headers::kClosureFromMemory, "heuristic")
+    ->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime()->Threads(2);
+BENCHMARK_CAPTURE(BM_NvrtcHeaders, include_dir_only/heuristic, Headers::kIncludeDirOnly, "heuristic")
+    ->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime()->Threads(2);
 
 }  // namespace
 }  // namespace tg
