@@ -5,9 +5,10 @@
 // (issue 15): the heuristic's pick, the winner, and some in between. No GPU needed.
 //
 //   bazel run -c opt //autotune/measure:tc_lower_benchmark -- [--n=4096] [--dump=DIR]
-//       [--threads=T --rounds=R]
+//       [--threads=T --rounds=R] [--passes]
 //
 // --dump=DIR writes each candidate's source to DIR/candidate_<i>.cu (for compile timings).
+// --passes prints each codegen pass's time for every candidate.
 // --threads=T lowers every candidate R times on T threads, as the measurer's phase 1a does
 // (threads taking the next candidate from a shared counter), and prints the sum of the
 // lowerings' wall times (what the search reports as lower_cpu_s), their thread CPU time and
@@ -165,6 +166,45 @@ int Parallel(int threads, int rounds) {
 }  // namespace
 }  // namespace tg::autotune
 
+namespace tg::autotune {
+namespace {
+// --passes: where one lowering's time goes, pass by pass (FullRewriteToSinkTraced), for each
+// candidate; the rest of GetProgram (linearize, render) is what is left of its total.
+int Passes() {
+  CodegenOptions codegen = CodegenOptions::FromConfig(GetConfig());
+  using Clock = std::chrono::steady_clock;
+  for (const Candidate& c : Candidates()) {
+    const UOp ast = CandidateAst(HalfMatmul(), c.opts);
+    std::vector<std::pair<std::string, double>> passes;
+    double total = 0;
+    for (int rep = 0; rep < 5; ++rep) {
+      std::vector<std::pair<std::string, double>> now;
+      Clock::time_point last = Clock::now();
+      const Clock::time_point t0 = last;
+      absl::StatusOr<UOp> sink = FullRewriteToSinkTraced(ast, Sm90(), true, codegen, [&](std::string_view name, const UOp&) {
+        const Clock::time_point t = Clock::now();
+        now.emplace_back(std::string(name), std::chrono::duration<double>(t - last).count());
+        last = Clock::now();
+      });
+      if (!sink.ok()) return 1;
+      const double rewrite = std::chrono::duration<double>(Clock::now() - t0).count();
+      const Clock::time_point g0 = Clock::now();
+      if (!GetProgram(ast, Sm90(), codegen).ok()) return 1;
+      const double whole = std::chrono::duration<double>(Clock::now() - g0).count();
+      now.emplace_back("linearize + render (GetProgram - rewrite)", whole - rewrite);
+      if (rep == 0 || whole < total) {
+        passes = now;
+        total = whole;
+      }
+    }
+    std::printf("%s: GetProgram %.2f ms\n", c.name, total * 1e3);
+    for (const auto& [name, s] : passes) std::printf("  %7.2f ms  %s\n", s * 1e3, name.c_str());
+  }
+  return 0;
+}
+}  // namespace
+}  // namespace tg::autotune
+
 int main(int argc, char** argv) {
   using namespace tg::autotune;
   std::string dump;
@@ -177,6 +217,8 @@ int main(int argc, char** argv) {
       threads = std::atoi(argv[i] + 10);
     } else if (std::strncmp(argv[i], "--rounds=", 9) == 0) {
       rounds = std::atoi(argv[i] + 9);
+    } else if (std::strcmp(argv[i], "--passes") == 0) {
+      return Passes();
     } else if (std::strncmp(argv[i], "--dump=", 7) == 0) {
       dump = argv[i] + 7;
     } else {
