@@ -30,6 +30,7 @@
 #include "autotune/measure/candidate_ast.h"
 #include "autotune/measure/test_kernels.h"
 #include "benchmark/benchmark.h"
+#include "tinygrad/base/asleep_meter.h"
 #include "tinygrad/base/config.h"
 #include "tinygrad/codegen/pipeline.h"
 #include "tinygrad/renderer/cuda/cuda.h"
@@ -106,19 +107,6 @@ double ThreadCpuSeconds() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
-// Nanoseconds this thread has been on a CPU and waiting for one (/proc/thread-self/schedstat).
-// Wall time minus both is time asleep: blocked on a lock, mostly. On a busy machine real time
-// says little about threads slowing each other down; time asleep still does.
-struct SchedStat {
-  double on_cpu_s = 0, runnable_s = 0;
-};
-SchedStat ThreadSchedStat() {
-  std::ifstream in("/proc/thread-self/schedstat");
-  double on_cpu_ns = 0, runnable_ns = 0;
-  in >> on_cpu_ns >> runnable_ns;
-  return {on_cpu_ns * 1e-9, runnable_ns * 1e-9};
-}
-
 int Parallel(int threads, int rounds) {
   CodegenOptions codegen = CodegenOptions::FromConfig(GetConfig());
   std::vector<UOp> asts;
@@ -134,17 +122,14 @@ int Parallel(int threads, int rounds) {
   for (int t = 0; t < threads; ++t)
     pool.emplace_back([&, t] {
       const double c0 = ThreadCpuSeconds();
-      const SchedStat s0 = ThreadSchedStat();
-      const Clock::time_point w0 = Clock::now();
+      const AsleepMeter meter;
       for (size_t i = next.fetch_add(1); i < n; i = next.fetch_add(1)) {
         const Clock::time_point s = Clock::now();
         if (!GetProgram(asts[i % asts.size()], Sm90(), codegen).ok()) failed = true;
         wall[static_cast<size_t>(t)] += std::chrono::duration<double>(Clock::now() - s).count();
       }
       cpu[static_cast<size_t>(t)] = ThreadCpuSeconds() - c0;
-      const SchedStat s1 = ThreadSchedStat();
-      asleep[static_cast<size_t>(t)] = std::chrono::duration<double>(Clock::now() - w0).count() -
-                                       (s1.on_cpu_s - s0.on_cpu_s) - (s1.runnable_s - s0.runnable_s);
+      asleep[static_cast<size_t>(t)] = meter.AsleepSeconds();
     });
   for (std::thread& t : pool) t.join();
   const double total = std::chrono::duration<double>(Clock::now() - t0).count();

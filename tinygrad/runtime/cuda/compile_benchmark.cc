@@ -20,11 +20,12 @@
 // (heuristic / winner candidate): to PTX 82 / 311, to CUBIN 80 / 303 (NVRTC runs ptxas for an
 // sm_ arch either way; tinygrad's CUDACompiler, PTX for sm_90, 79 / 311 on the same sources),
 // nvJitLink PTX to CUBIN 16 / 55. cuda_fp16.h's closure from memory vs -I: 23.5 vs 22.2 ms for
-// a one-line half kernel, no difference on the candidates. Two threads: each compile slept 5
-// to 29 ms on NVRTC's lock; with a private copy each, 0.1 to 0.5 ms; two processes, 0 to 2 ms.
+// a one-line half kernel, no difference on the candidates. Two threads: each compile slept 2
+// to 32 ms (NVRTC's lock: a futex in libnvrtc, woken from under nvrtcCompileProgram); with a
+// private copy each, 0.1 to 3.6 ms (what is left is the process's: the allocator, the address
+// space); two processes, 0 to 2 ms.
 #include <stdlib.h>
 
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -35,6 +36,7 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
+#include "tinygrad/base/asleep_meter.h"
 #include "tinygrad/runtime/cuda/library_search.h"
 #include "tinygrad/runtime/cuda/nvrtc_compiler.h"
 #include "tinygrad/runtime/cuda/ptx_compiler.h"
@@ -104,34 +106,19 @@ std::unique_ptr<NvrtcCompiler> MakeNvrtc(CudaBinaryKind output) {
   return c.ok() ? std::move(*c) : nullptr;
 }
 
-// Nanoseconds this thread has been on a CPU and waiting for one (/proc/thread-self/schedstat).
-// Wall time minus both is time asleep: blocked on a lock, mostly. On a busy machine real time
-// says little about threads slowing each other down; time asleep still does.
-struct SchedStat {
-  double on_cpu_s = 0, runnable_s = 0;
-};
-SchedStat ThreadSchedStat() {
-  std::ifstream in("/proc/thread-self/schedstat");
-  double on_cpu_ns = 0, runnable_ns = 0;
-  in >> on_cpu_ns >> runnable_ns;
-  return {on_cpu_ns * 1e-9, runnable_ns * 1e-9};
-}
-
-// The calling thread's time asleep since construction, as the counter "asleep_ms" per iteration.
-class AsleepMeter {
- public:
-  AsleepMeter() : s0_(ThreadSchedStat()), t0_(std::chrono::steady_clock::now()) {}
-  void Report(benchmark::State& state) const {
-    const SchedStat s1 = ThreadSchedStat();
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
-    const double asleep = wall - (s1.on_cpu_s - s0_.on_cpu_s) - (s1.runnable_s - s0_.runnable_s);
-    state.counters["asleep_ms"] = benchmark::Counter(asleep * 1e3, benchmark::Counter::kAvgIterations);
+// Compiles `src` with `c` for every iteration, with the time asleep per compile as a counter.
+void CompileLoop(benchmark::State& state, const NvrtcCompiler& c, std::string_view src) {
+  const AsleepMeter meter;
+  for (auto _ : state) {
+    absl::StatusOr<std::string> out = c.CompileUncached(src);
+    if (!out.ok()) {
+      state.SkipWithError(std::string(out.status().message()).c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(out->data());
   }
-
- private:
-  const SchedStat s0_;
-  const std::chrono::steady_clock::time_point t0_;
-};
+  state.counters["asleep_ms"] = benchmark::Counter(meter.AsleepSeconds() * 1e3, benchmark::Counter::kAvgIterations);
+}
 
 void RunNvrtc(benchmark::State& state, CudaBinaryKind output, std::string_view kernel) {
   // One compiler for all threads of a /threads:2 run, as the measurer shares one.
@@ -143,16 +130,7 @@ void RunNvrtc(benchmark::State& state, CudaBinaryKind output, std::string_view k
     state.SkipWithError(c == nullptr ? "NVRTC is not available" : "kernel source not found (run from the workspace)");
     return;
   }
-  const AsleepMeter asleep;
-  for (auto _ : state) {
-    absl::StatusOr<std::string> out = c->CompileUncached(src);
-    if (!out.ok()) {
-      state.SkipWithError(std::string(out.status().message()).c_str());
-      return;
-    }
-    benchmark::DoNotOptimize(out->data());
-  }
-  asleep.Report(state);
+  CompileLoop(state, *c, src);
 }
 
 void BM_NvrtcToPtx(benchmark::State& state, std::string_view kernel) {
@@ -201,7 +179,7 @@ void BM_NvrtcHeaders(benchmark::State& state, Headers how, std::string_view kern
   for (const std::string& f : flags) argv.push_back(f.c_str());
   const std::string source(src);
   const NvrtcApi& nv = **api;
-  const AsleepMeter asleep;
+  const AsleepMeter meter;
   for (auto _ : state) {
     cuda_abi::nvrtcProgram prog = nullptr;
     if (nv.nvrtcCreateProgram(&prog, source.c_str(), "<null>", static_cast<int>(texts.size()), texts.data(),
@@ -218,7 +196,7 @@ void BM_NvrtcHeaders(benchmark::State& state, Headers how, std::string_view kern
       return;
     }
   }
-  asleep.Report(state);
+  state.counters["asleep_ms"] = benchmark::Counter(meter.AsleepSeconds() * 1e3, benchmark::Counter::kAvgIterations);
   state.counters["headers"] = benchmark::Counter(static_cast<double>(texts.size()), benchmark::Counter::kAvgThreads);
   state.counters["header_KiB"] = benchmark::Counter(static_cast<double>(bytes) / 1024, benchmark::Counter::kAvgThreads);
 }
@@ -257,7 +235,8 @@ class NvrtcCopies {
       if (!copy.ok()) break;
       absl::StatusOr<std::unique_ptr<NvrtcCompiler>> c = NvrtcCompiler::Create(
           *copy, {.arch = kArch, .output = CudaBinaryKind::kCubin, .include_dirs = CudaIncludeDirs(libs)});
-      if (!c.ok()) break;
+      // A first compile, so that the instance's one-time start-up is not timed.
+      if (!c.ok() || !(*c)->CompileUncached(kHalfCopy).ok()) break;
       compilers_.push_back(*std::move(c));
     }
     fs::remove_all(dir, ec);
@@ -273,16 +252,7 @@ void BM_NvrtcPrivateCopyPerThread(benchmark::State& state, std::string_view kern
     state.SkipWithError("could not load private copies of NVRTC");
     return;
   }
-  const AsleepMeter asleep;
-  for (auto _ : state) {
-    absl::StatusOr<std::string> out = c->CompileUncached(src);
-    if (!out.ok()) {
-      state.SkipWithError(std::string(out.status().message()).c_str());
-      return;
-    }
-    benchmark::DoNotOptimize(out->data());
-  }
-  asleep.Report(state);
+  CompileLoop(state, *c, src);
 }
 
 void BM_NvJitLinkPtxToCubin(benchmark::State& state, std::string_view kernel) {
