@@ -15,7 +15,7 @@
 // the wall time of the whole, and the time a lowering spent asleep (neither on a CPU nor waiting
 // for one: blocked on a contended lock; on a busy machine wall time says little, this still does).
 // The reference's get_program on the same ASTs and opts is timed by
-// tools/bench/tinygrad_tc_lower.py.
+// tools/bench/tinygrad_tc_lower.py (the same candidates, in the same order).
 #include <time.h>
 
 #include <atomic>
