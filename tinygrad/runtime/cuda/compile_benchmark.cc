@@ -23,7 +23,9 @@
 // a one-line half kernel, no difference on the candidates. Two threads: each compile slept 2
 // to 32 ms (NVRTC's lock: a futex in libnvrtc, woken from under nvrtcCompileProgram); with a
 // private copy each, 0.1 to 3.6 ms (what is left is the process's: the allocator, the address
-// space); two processes, 0 to 2 ms.
+// space); two processes, 0 to 2 ms. Sixteen threads on those 2 vCPUs (which overstates it: a
+// preempted holder keeps the lock): 2.2 s asleep per compile on one instance, 54 ms on a
+// copy each.
 #include <stdlib.h>
 
 #include <filesystem>
@@ -206,42 +208,43 @@ void BM_NvrtcHeaders(benchmark::State& state, Headers how, std::string_view kern
 // library file loaded from a path of its own is a second instance with a lock of its own, so
 // the same two threads, each with its own copy, stop waiting for each other: what compiling in
 // separate processes buys, shown in one. Each copy (about 100 MB) is deleted once loaded.
+// (dlmopen into a new link namespace, which needs no file, crashed NVRTC 13.0 here.)
 class NvrtcCopies {
  public:
-  static const NvrtcCopies& Get() {
-    static const NvrtcCopies* const kCopies = new NvrtcCopies();
+  static NvrtcCopies& Get() {
+    static NvrtcCopies* const kCopies = new NvrtcCopies();
     return *kCopies;
   }
-  // The compiler of benchmark thread `i`; null when the copies could not be made.
-  NvrtcCompiler* compiler(int i) const {
-    return i < static_cast<int>(compilers_.size()) ? compilers_[static_cast<size_t>(i)].get() : nullptr;
+  // The compiler of benchmark thread `i` on a copy of its own, made on first use; null when
+  // the copy could not be made.
+  NvrtcCompiler* compiler(int i) {
+    std::lock_guard<std::mutex> lock(mu_);
+    while (static_cast<int>(compilers_.size()) <= i) compilers_.push_back(MakeCopy(compilers_.size()));
+    return compilers_[static_cast<size_t>(i)].get();
   }
 
  private:
-  static constexpr int kCopies = 2;
-  NvrtcCopies() {
+  static std::unique_ptr<NvrtcCompiler> MakeCopy(size_t index) {
     namespace fs = std::filesystem;
     CudaLibraryOptions libs = CudaLibraryOptions::FromEnvironment();
     absl::StatusOr<std::shared_ptr<const NvrtcApi>> api = NvrtcApi::Load(libs);
     std::error_code ec;
-    std::string dir = (fs::temp_directory_path(ec) / "tg_nvrtc_copies_XXXXXX").string();
-    if (!api.ok() || (*api)->library.file().empty() || ec || mkdtemp(dir.data()) == nullptr) return;
-    for (int i = 0; i < kCopies; ++i) {
-      CudaLibraryOptions own = libs;
-      own.nvrtc_path = (fs::path(dir) / ("libnvrtc_copy" + std::to_string(i) + ".so")).string();
-      if (!fs::copy_file((*api)->library.file(), own.nvrtc_path, ec)) break;
-      absl::StatusOr<std::shared_ptr<const NvrtcApi>> copy = NvrtcApi::Load(own);
-      fs::remove(own.nvrtc_path, ec);  // loaded: the mapping outlives the file
-      if (!copy.ok()) break;
-      absl::StatusOr<std::unique_ptr<NvrtcCompiler>> c = NvrtcCompiler::Create(
-          *copy, {.arch = kArch, .output = CudaBinaryKind::kCubin, .include_dirs = CudaIncludeDirs(libs)});
-      // A first compile, so that the instance's one-time start-up is not timed.
-      if (!c.ok() || !(*c)->CompileUncached(kHalfCopy).ok()) break;
-      compilers_.push_back(*std::move(c));
-    }
-    fs::remove_all(dir, ec);
+    std::string dir = (fs::temp_directory_path(ec) / "tg_nvrtc_copy_XXXXXX").string();
+    if (!api.ok() || (*api)->library.file().empty() || ec || mkdtemp(dir.data()) == nullptr) return nullptr;
+    CudaLibraryOptions own = libs;
+    own.nvrtc_path = (fs::path(dir) / ("libnvrtc_copy" + std::to_string(index) + ".so")).string();
+    absl::StatusOr<std::shared_ptr<const NvrtcApi>> copy = absl::NotFoundError("not copied");
+    if (fs::copy_file((*api)->library.file(), own.nvrtc_path, ec)) copy = NvrtcApi::Load(own);
+    fs::remove_all(dir, ec);  // loaded: the mapping outlives the file
+    if (!copy.ok()) return nullptr;
+    absl::StatusOr<std::unique_ptr<NvrtcCompiler>> c = NvrtcCompiler::Create(
+        *copy, {.arch = kArch, .output = CudaBinaryKind::kCubin, .include_dirs = CudaIncludeDirs(libs)});
+    // A first compile, so that the instance's one-time start-up is not timed.
+    if (!c.ok() || !(*c)->CompileUncached(kHalfCopy).ok()) return nullptr;
+    return *std::move(c);
   }
 
+  std::mutex mu_;
   std::vector<std::unique_ptr<NvrtcCompiler>> compilers_;
 };
 
@@ -286,12 +289,15 @@ void BM_NvJitLinkPtxToCubin(benchmark::State& state, std::string_view kernel) {
 TG_COMPILE_BENCHMARKS(float_matmul);
 TG_COMPILE_BENCHMARKS(heuristic);
 TG_COMPILE_BENCHMARKS(winner);
+// Threads(16): as many compiling threads as the measurer runs on a 16-core GPU machine (on a
+// smaller one it measures little but the queue for CPUs).
 BENCHMARK_CAPTURE(BM_NvrtcToCubin, heuristic, "heuristic")
     ->Unit(benchmark::kMillisecond)
     ->MeasureProcessCPUTime()
     ->UseRealTime()
     ->Threads(1)
-    ->Threads(2);
+    ->Threads(2)
+    ->Threads(16);
 #define TG_HEADER_BENCHMARKS(kernel)                                                             \
   BENCHMARK_CAPTURE(BM_NvrtcHeaders, closure_from_memory/kernel, Headers::kClosureFromMemory, #kernel) \
       ->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();                                       \
@@ -305,7 +311,8 @@ BENCHMARK_CAPTURE(BM_NvrtcPrivateCopyPerThread, heuristic, "heuristic")
     ->Unit(benchmark::kMillisecond)
     ->MeasureProcessCPUTime()
     ->UseRealTime()
-    ->Threads(2);
+    ->Threads(2)
+    ->Threads(16);
 // Whether the headers change how much two compiling threads wait for each other.
 BENCHMARK_CAPTURE(BM_NvrtcHeaders, closure_from_memory/heuristic, Headers::kClosureFromMemory, "heuristic")
     ->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime()->Threads(2);
