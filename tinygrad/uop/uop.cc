@@ -21,9 +21,9 @@ using uop_internal::Node;
 
 // The intern table's shard lock. Its critical sections are a few hash-set probes, far shorter
 // than a futex sleep and wake-up, which is what std::mutex does at the first contended try: BEAM
-// lowers candidates on many threads at once, and with std::mutex two lowering threads slept
-// 1 to 4 ms per tensor-core candidate (of 12 ms of CPU) on shard locks and paid a futex call
-// for most contended tries (autotune/measure:tc_lower_benchmark --threads=2). So:
+// lowers candidates on many threads at once, and with std::mutex two lowering threads slept up
+// to 4 ms per tensor-core candidate (of 12 ms of CPU) in futex waits on shard locks
+// (autotune/measure:tc_lower_benchmark --threads=2; with this lock, none). So:
 // test-and-test-and-set with a pause, then yielding (the holder may be preempted when there are
 // more threads than cores).
 class SpinLock {
