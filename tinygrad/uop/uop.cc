@@ -2,14 +2,12 @@
 #include "tinygrad/uop/uop.h"
 
 #include <algorithm>
-#include <atomic>
-#include <mutex>
 #include <new>
 #include <sstream>
-#include <thread>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/synchronization/mutex.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/stable_hash.h"
 #include "tinygrad/uop/min_max.h"
@@ -19,39 +17,11 @@ namespace tg {
 
 using uop_internal::Node;
 
-// The intern table's shard lock. Its critical sections are a few hash-set probes, far shorter
-// than a futex sleep and wake-up, which is what std::mutex does at the first contended try: BEAM
-// lowers candidates on many threads at once, and with std::mutex two lowering threads slept up
-// to 4 ms per tensor-core candidate (of 12 ms of CPU) in futex waits on shard locks
-// (autotune/measure:tc_lower_benchmark --threads=2; with this lock, none). So:
-// test-and-test-and-set with a pause, then yielding (the holder may be preempted when there are
-// more threads than cores).
-class SpinLock {
- public:
-  void lock() {
-    for (int spins = 0; locked_.exchange(true, std::memory_order_acquire); ++spins) {
-      while (locked_.load(std::memory_order_relaxed)) {
-        if (spins++ < kSpinsBeforeYield) {
-          Pause();
-        } else {
-          std::this_thread::yield();
-        }
-      }
-    }
-  }
-  void unlock() { locked_.store(false, std::memory_order_release); }
-
- private:
-  static constexpr int kSpinsBeforeYield = 128;
-  static void Pause() {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    asm volatile("yield");
-#endif
-  }
-  std::atomic<bool> locked_{false};
-};
+// The intern table's shard lock: absl::Mutex, which spins a little before it sleeps. The critical
+// sections are a few hash-set probes, far shorter than a futex sleep and wake-up, which is what
+// std::mutex does at the first contended try: BEAM lowers candidates on many threads at once,
+// and with std::mutex two lowering threads slept up to 4 ms per tensor-core candidate (of 12 ms
+// of CPU) in futex waits on shard locks (autotune/measure:tc_lower_benchmark --threads=2).
 
 // The weak intern table: nodes are found by structure, owned by their handles. A node whose
 // count reached zero may still sit in the table until its releasing thread removes it; a
@@ -69,13 +39,13 @@ class Interner {
     Key k{op, dtype, src, &arg, &tag, KeyOf(op, dtype, src, arg)};
     Shard& shard = shards_[k.hash % kNumShards];
     {
-      std::lock_guard<SpinLock> lock(shard.mu);
+      absl::MutexLock lock(&shard.mu);
       if (UOp hit = Lookup(shard, k)) return hit;
     }
     // Built outside the lock: a symbolic shape may intern other nodes (maybe in this shard).
     UOp fresh(NewNode(op, dtype, src, std::move(arg), std::move(tag), k.hash));
     const Node* n = fresh.node_;
-    std::lock_guard<SpinLock> lock(shard.mu);
+    absl::MutexLock lock(&shard.mu);
     Key nk{n->op, n->dtype, {n->src(), n->num_src}, &n->arg, &n->tag, k.hash};
     // Another thread may have won the race; then `fresh` is dropped after the lock is released
     // (its release takes this shard's lock).
@@ -97,7 +67,7 @@ class Interner {
       pending.pop_back();
       {
         Shard& shard = shards_[d->key % kNumShards];
-        std::lock_guard<SpinLock> lock(shard.mu);
+        absl::MutexLock lock(&shard.mu);
         if (auto it = shard.set.find(d); it != shard.set.end() && *it == d) shard.set.erase(it);
       }
       UOp* srcs = const_cast<UOp*>(d->src());
@@ -117,7 +87,7 @@ class Interner {
   size_t LiveCount() {
     size_t total = 0;
     for (Shard& s : shards_) {
-      std::lock_guard<SpinLock> lock(s.mu);
+      absl::MutexLock lock(&s.mu);
       total += s.set.size();
     }
     return total;
@@ -160,7 +130,7 @@ class Interner {
     bool operator()(const Key& k, const Node* a) const { return (*this)(a, k); }
   };
   struct alignas(kCacheLine) Shard {
-    SpinLock mu;
+    absl::Mutex mu;
     absl::flat_hash_set<const Node*, Hash, Eq> set;
   };
 
