@@ -112,7 +112,9 @@ TEST(DriverTest, ManyKernelsFindWhatOneKernelSearchesFindAndAreStored) {
   EXPECT_EQ(last.speedups.size(), 3u);
   EXPECT_EQ(*db->Count(), 3);
   EXPECT_EQ(*db->CountMeasurements(), 0) << "a finished search's journal is deleted";
-  for (const TuningRecord& stored : db->List().value()) EXPECT_FALSE(stored.kernel_name.empty());
+  // held: a range-for over List().value() of the temporary StatusOr reads freed memory
+  const std::vector<TuningRecord> stored_records = db->List().value();
+  for (const TuningRecord& stored : stored_records) EXPECT_FALSE(stored.kernel_name.empty());
 
   absl::StatusOr<std::vector<KernelTuning>> again = TuneKernels(ks, o);
   ASSERT_TRUE(again.ok()) << again.status();

@@ -285,7 +285,9 @@ TEST_F(FarmTuningTest, TunesManyKernelsAtOnceWithTheInProcessWinnersAndCachesThe
   EXPECT_EQ(last.in_flight, 0);
   // Stored (with the kernels' names), journal gone; a second run answers from the database.
   EXPECT_EQ(*db->Count(), 3);
-  for (const TuningRecord& stored : db->List().value()) EXPECT_FALSE(stored.kernel_name.empty());
+  // held: a range-for over List().value() of the temporary StatusOr reads freed memory
+  const std::vector<TuningRecord> stored_records = db->List().value();
+  for (const TuningRecord& stored : stored_records) EXPECT_FALSE(stored.kernel_name.empty());
   EXPECT_EQ(*db->CountMeasurements(), 0);
   absl::StatusOr<std::vector<KernelTuning>> again = TuneKernels(ks, o);
   ASSERT_TRUE(again.ok());

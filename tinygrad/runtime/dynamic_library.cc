@@ -9,8 +9,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
-// The sanitizers' runtimes refuse RTLD_DEEPBIND (they must interpose malloc & co. everywhere):
-// under them kOwnSymbolsFirst is plain binding.
+// The sanitizers' runtimes refuse RTLD_DEEPBIND (they must interpose malloc & co. everywhere).
+// Under them a kOwnSymbolsFirst library is not loaded at all: bound plainly, comgr's LLVM 15
+// took our in-process LLVM 14's same-named symbols and crashed (an ASan run of tg compile).
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define TG_NO_DEEPBIND 1
 #elif defined(__has_feature)
@@ -42,17 +43,22 @@ absl::StatusOr<DynamicLibrary> DynamicLibrary::Open(std::string_view what,
 absl::StatusOr<DynamicLibrary> DynamicLibrary::Open(std::string_view what,
                                                     std::span<const std::string> candidates,
                                                     Binding binding) {
-  (void)binding;  // unused where RTLD_DEEPBIND is not available
   if (candidates.empty())
     return absl::InvalidArgumentError(
         absl::StrCat("no file names given to look for ", std::string(what), " under"));
+#if defined(TG_NO_DEEPBIND)
+  if (binding == Binding::kOwnSymbolsFirst)
+    return absl::NotFoundError(absl::StrCat(
+        std::string(what), " is not loaded in a sanitizer build: it must bind its own symbols first "
+        "(RTLD_DEEPBIND), which the sanitizer runtime refuses"));
+#endif
   std::vector<std::string> tried;
   std::lock_guard<std::mutex> lock(dl_mu);
   for (const std::string& name : candidates) {
     // RTLD_LOCAL: the vendor symbols stay out of the global namespace, so two copies (a
     // toolkit's and a Python wheel's) cannot collide.
     int flags = RTLD_NOW | RTLD_LOCAL;
-#if defined(RTLD_DEEPBIND) && !defined(TG_NO_DEEPBIND)
+#if defined(RTLD_DEEPBIND)
     if (binding == Binding::kOwnSymbolsFirst) flags |= RTLD_DEEPBIND;
 #endif
     if (void* handle = dlopen(name.c_str(), flags))

@@ -39,7 +39,7 @@ class PtxAssembleTest : public ::testing::TestWithParam<std::string> {
     absl::StatusOr<std::shared_ptr<const NvJitLinkApi>> api =
         NvJitLinkApi::Load(CudaLibraryOptions::FromEnvironment());
     if (api.ok()) {
-      jitlink_ = new std::shared_ptr<const NvJitLinkApi>(*api);
+      jitlink_ = *api;
     } else if (!reported_) {
       // the search log once; each skipped test then names the reason in one line
       std::cerr << "nvJitLink is not available here, nothing is assembled: " << api.status()
@@ -61,7 +61,7 @@ class PtxAssembleTest : public ::testing::TestWithParam<std::string> {
   }
   static absl::StatusOr<std::string> Assemble(const std::string& arch, const std::string& ptx) {
     absl::StatusOr<std::unique_ptr<PtxCompiler>> c =
-        PtxCompiler::Create(*jitlink_, {.arch = arch, .assemble = true});
+        PtxCompiler::Create(jitlink_, {.arch = arch, .assemble = true});
     if (!c.ok()) return c.status();
     return (*c)->CompileUncached(ptx);
   }
@@ -76,10 +76,12 @@ class PtxAssembleTest : public ::testing::TestWithParam<std::string> {
         << "no " << function_name << " in the CUBIN";
   }
 
-  static std::shared_ptr<const NvJitLinkApi>* jitlink_;  // null: not found
+  static void TearDownTestSuite() { jitlink_.reset(); }
+
+  static std::shared_ptr<const NvJitLinkApi> jitlink_;  // null: not found
   static bool reported_;
 };
-std::shared_ptr<const NvJitLinkApi>* PtxAssembleTest::jitlink_ = nullptr;
+std::shared_ptr<const NvJitLinkApi> PtxAssembleTest::jitlink_;
 bool PtxAssembleTest::reported_ = false;
 
 class PtxAssembleRenderedTest : public PtxAssembleTest {};
