@@ -18,6 +18,7 @@
 #include "tools/cli/farm_command.h"
 #include "tools/cli/keygen_command.h"
 #include "tools/cli/run_command.h"
+#include "tools/cli/train_command.h"
 #include "tools/cli/tune_command.h"
 #include "tools/cli/worker_command.h"
 
@@ -44,6 +45,8 @@ constexpr Command kCommands[] = {
     {"run", "run a built-in workload, printing its kernels and times (tg run --help)",
      RunWorkloadCommand},
     {"tune", "tune every kernel of a workload with BEAM search (tg tune --help)", TuneWorkloadCommand},
+    {"train", "train a model on a dataset: tg train fashion_mnist --model mlp|cnn (tg train --help)",
+     TrainCommand},
     {"compile", "render and compile a workload's kernels for a GPU target: CUDA sm_*, HIP gfx* (tg compile --help)",
      CompileWorkloadCommand},
     {"db", "tuning database: stats, show, export, import, gc (tg db --help)", DbCommand},

@@ -1,0 +1,97 @@
+// File: tinygrad/train/trainer.cc
+#include "tinygrad/train/trainer.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "tinygrad/base/status_macros.h"
+#include "tinygrad/nn/losses.h"
+#include "tinygrad/tensor/autograd.h"
+
+namespace tg::train {
+
+absl::StatusOr<LabeledImages> LabeledImages::FromTensors(const Tensor& images, const Tensor& labels) {
+  RETURN_IF_ERROR(images.status());
+  RETURN_IF_ERROR(labels.status());
+  if (images.dtype() != dtypes::uint8 || labels.dtype() != dtypes::uint8) {
+    return absl::InvalidArgumentError(absl::StrCat("images and labels must be uint8, got ",
+                                                   images.dtype().repr(), " and ",
+                                                   labels.dtype().repr()));
+  }
+  std::vector<int64_t> is = images.shape(), ls = labels.shape();
+  if (is.size() != 4 || is[1] != 1 || ls.size() != 1 || ls[0] != is[0]) {
+    return absl::InvalidArgumentError(
+        "images must be (n, 1, rows, cols) and labels (n,) for the same n");
+  }
+  LabeledImages out{.n = is[0], .rows = is[2], .cols = is[3]};
+  ASSIGN_OR_RETURN(out.pixels, images.to_vector<uint8_t>());
+  ASSIGN_OR_RETURN(out.labels, labels.to_vector<uint8_t>());
+  auto bad = std::find_if(out.labels.begin(), out.labels.end(), [](uint8_t l) { return l >= kClasses; });
+  if (bad != out.labels.end()) {
+    return absl::InvalidArgumentError(absl::StrCat("label ", *bad, " at ", bad - out.labels.begin(),
+                                                   " is not a class id below ", kClasses));
+  }
+  return out;
+}
+
+Batch GatherBatch(const LabeledImages& images, const std::vector<int64_t>& indices,
+                  const std::string& device) {
+  const int64_t pixels = images.rows * images.cols;
+  const int64_t count = static_cast<int64_t>(indices.size());
+  std::vector<float> x(static_cast<size_t>(count * pixels));
+  std::vector<int32_t> y(indices.size());
+  for (int64_t i = 0; i < count; ++i) {
+    const uint8_t* src = images.pixels.data() + indices[i] * pixels;
+    std::transform(src, src + pixels, x.begin() + i * pixels, [](uint8_t p) { return p / 255.0f; });
+    y[i] = images.labels[indices[i]];
+  }
+  return {Tensor::FromVector<float>(x, {count, 1, images.rows, images.cols}, device),
+          Tensor::FromVector<int32_t>(y, {count}, device)};
+}
+
+Batch BatchSampler::Next(int64_t batch_size, const std::string& device) {
+  if (images_.n <= 0 || batch_size <= 0) {
+    Tensor e = Tensor::Error(absl::InvalidArgumentError("a batch needs images and a positive size"));
+    return {e, e};
+  }
+  std::uniform_int_distribution<int64_t> pick(0, images_.n - 1);
+  std::vector<int64_t> indices(batch_size);
+  for (int64_t& i : indices) i = pick(rng_);
+  return GatherBatch(images_, indices, device);
+}
+
+// TODO(jit): this is the function TinyJit (tinygrad/engine/jit.h) wraps: its second call is
+// captured, later calls replay the kernels with the new x and y buffers.
+absl::StatusOr<float> TrainStep(const Classifier& model, Optimizer& opt, const Tensor& x,
+                                const Tensor& y) {
+  Tensor::Train train;
+  opt.zero_grad();
+  Tensor loss = nn::SparseCategoricalCrossentropy(model(x), y);
+  RETURN_IF_ERROR(loss.backward());
+  ASSIGN_OR_RETURN(std::vector<Tensor> step, opt.schedule_step());
+  step.push_back(loss);
+  RETURN_IF_ERROR(Realize(step));
+  return loss.item<float>();
+}
+
+absl::StatusOr<double> Accuracy(const Classifier& model, const LabeledImages& images,
+                                int64_t batch_size) {
+  if (images.n <= 0) return absl::InvalidArgumentError("accuracy of no images");
+  if (batch_size <= 0) return absl::InvalidArgumentError("accuracy: batch size must be positive");
+  NoGradScope no_grad;
+  Tensor::Train eval(false);
+  int64_t correct = 0;
+  std::vector<int64_t> indices;
+  for (int64_t start = 0; start < images.n; start += batch_size) {
+    indices.resize(std::min(batch_size, images.n - start));
+    std::iota(indices.begin(), indices.end(), start);
+    Batch b = GatherBatch(images, indices);
+    ASSIGN_OR_RETURN(int64_t right, model(b.x).argmax(1).eq(b.y).sum().item<int64_t>());
+    correct += right;
+  }
+  return 100.0 * static_cast<double>(correct) / static_cast<double>(images.n);
+}
+
+}  // namespace tg::train

@@ -1,0 +1,77 @@
+// File: tinygrad/train/trainer.h
+// Training a Classifier: random batches, the training step, test-set accuracy. The loop of
+// tinygrad's examples/beautiful_mnist.py:
+//
+//   ASSIGN_OR_RETURN(LabeledImages train, LabeledImages::FromTensors(d.x_train, d.y_train));
+//   Tensor::ManualSeed(seed);
+//   std::unique_ptr<Classifier> model = MakeClassifier("mlp");
+//   ASSIGN_OR_RETURN(std::unique_ptr<Optimizer> opt, Adam(nn::GetParameters(*model), {.lr = lr}));
+//   BatchSampler sampler(train, seed);
+//   for (int i = 0; i < steps; ++i) {
+//     Batch b = sampler.Next(128);
+//     ASSIGN_OR_RETURN(float loss, TrainStep(*model, *opt, b.x, b.y));
+//   }
+//   ASSIGN_OR_RETURN(double accuracy, Accuracy(*model, test));
+//
+// The dataset stays in host memory as bytes; each batch is gathered there and uploaded as a
+// new pair of tensors, so a step's inputs are plain buffers (what a JIT replays with).
+#ifndef TINYGRAD_TRAIN_TRAINER_H_
+#define TINYGRAD_TRAIN_TRAINER_H_
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tinygrad/nn/optim.h"
+#include "tinygrad/tensor/tensor.h"
+#include "tinygrad/train/classifiers.h"
+
+namespace tg::train {
+
+// n images of rows x cols uint8 pixels, row-major, and their class ids.
+struct LabeledImages {
+  int64_t n = 0, rows = 0, cols = 0;
+  std::vector<uint8_t> pixels;  // n * rows * cols
+  std::vector<uint8_t> labels;  // n, each < kClasses
+
+  // From a dataset's tensors: images uint8 (n, 1, rows, cols), labels uint8 (n,) (what
+  // LoadFashionMnist gives). InvalidArgument for other dtypes or shapes, or a label >= 10.
+  static absl::StatusOr<LabeledImages> FromTensors(const Tensor& images, const Tensor& labels);
+};
+
+// Images i..: float32 (count, 1, rows, cols) scaled to [0, 1], labels int32 (count,).
+struct Batch {
+  Tensor x, y;
+};
+// The images at `indices` (each < images.n), as a Batch on `device`.
+Batch GatherBatch(const LabeledImages& images, const std::vector<int64_t>& indices,
+                  const std::string& device = DefaultDevice());
+
+// Uniformly random batches (with replacement across batches, as the reference's
+// Tensor.randint), from a generator seeded once: the same seed gives the same batches.
+class BatchSampler {
+ public:
+  BatchSampler(const LabeledImages& images, uint64_t seed) : images_(images), rng_(seed) {}
+  Batch Next(int64_t batch_size, const std::string& device = DefaultDevice());
+
+ private:
+  const LabeledImages& images_;
+  std::mt19937_64 rng_;
+};
+
+// One training step, as one schedule: zero_grad, forward, sparse_categorical_crossentropy,
+// backward, and the optimizer's update realized together with the loss (schedule_step), in
+// training mode. Returns the loss (computed before the update). The model and optimizer are
+// the only state: a step function of this shape is what a JIT captures and replays.
+absl::StatusOr<float> TrainStep(const Classifier& model, Optimizer& opt, const Tensor& x,
+                                const Tensor& y);
+
+// The percentage of `images` the model classifies right, evaluated in batches of `batch_size`
+// (the last one smaller) under no-grad and outside training mode. 0 images is an error.
+absl::StatusOr<double> Accuracy(const Classifier& model, const LabeledImages& images,
+                                int64_t batch_size = 1000);
+
+}  // namespace tg::train
+
+#endif  // TINYGRAD_TRAIN_TRAINER_H_
