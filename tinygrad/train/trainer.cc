@@ -52,14 +52,16 @@ Batch GatherBatch(const LabeledImages& images, const std::vector<int64_t>& indic
 }
 
 Batch BatchSampler::Next(int64_t batch_size, const std::string& device) {
+  auto error = [](const absl::Status& s) {
+    Tensor e = Tensor::Error(s);
+    return Batch{e, e};
+  };
   if (images_.n <= 0 || batch_size <= 0) {
-    Tensor e = Tensor::Error(absl::InvalidArgumentError("a batch needs images and a positive size"));
-    return {e, e};
+    return error(absl::InvalidArgumentError("a batch needs images and a positive size"));
   }
-  std::uniform_int_distribution<int64_t> pick(0, images_.n - 1);
-  std::vector<int64_t> indices(batch_size);
-  for (int64_t& i : indices) i = pick(rng_);
-  return GatherBatch(images_, indices, device);
+  absl::StatusOr<std::vector<int32_t>> drawn = Tensor::Randint({batch_size}, 0, images_.n).to_vector<int32_t>();
+  if (!drawn.ok()) return error(drawn.status());
+  return GatherBatch(images_, std::vector<int64_t>(drawn->begin(), drawn->end()), device);
 }
 
 // TODO(jit): this is the function TinyJit (tinygrad/engine/jit.h) wraps: its second call is

@@ -3,10 +3,10 @@
 // tinygrad's examples/beautiful_mnist.py:
 //
 //   ASSIGN_OR_RETURN(LabeledImages train, LabeledImages::FromTensors(d.x_train, d.y_train));
-//   Tensor::ManualSeed(seed);
+//   Tensor::ManualSeed(seed);   // the initial weights and the batches
 //   std::unique_ptr<Classifier> model = MakeClassifier("mlp");
 //   ASSIGN_OR_RETURN(std::unique_ptr<Optimizer> opt, Adam(nn::GetParameters(*model), {.lr = lr}));
-//   BatchSampler sampler(train, seed);
+//   BatchSampler sampler(train);
 //   for (int i = 0; i < steps; ++i) {
 //     Batch b = sampler.Next(128);
 //     ASSIGN_OR_RETURN(float loss, TrainStep(*model, *opt, b.x, b.y));
@@ -19,7 +19,7 @@
 #define TINYGRAD_TRAIN_TRAINER_H_
 
 #include <cstdint>
-#include <random>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -48,16 +48,18 @@ struct Batch {
 Batch GatherBatch(const LabeledImages& images, const std::vector<int64_t>& indices,
                   const std::string& device = DefaultDevice());
 
-// Uniformly random batches (with replacement across batches, as the reference's
-// Tensor.randint), from a generator seeded once: the same seed gives the same batches.
+// Uniformly random batches: the indices are the reference's `Tensor.randint(batch_size,
+// high=n)`, drawn from the Tensor generator (Tensor::ManualSeed seeds it), so after the same
+// seed and the same draws before (the model's initial weights) they are the indices the
+// reference draws; the images are gathered on the host. `images` must outlive the sampler.
+// An empty dataset or a batch_size < 1 gives errored tensors.
 class BatchSampler {
  public:
-  BatchSampler(const LabeledImages& images, uint64_t seed) : images_(images), rng_(seed) {}
+  explicit BatchSampler(const LabeledImages& images) : images_(images) {}
   Batch Next(int64_t batch_size, const std::string& device = DefaultDevice());
 
  private:
   const LabeledImages& images_;
-  std::mt19937_64 rng_;
 };
 
 // One training step, as one schedule: zero_grad, forward, sparse_categorical_crossentropy,

@@ -75,7 +75,7 @@ int Train(const TrainFlags& f) {
               static_cast<long long>(f.steps), f.lr, static_cast<unsigned long long>(f.seed));
   std::fflush(stdout);
 
-  train::BatchSampler sampler(*train_set, f.seed);
+  train::BatchSampler sampler(*train_set);
   ProgressLine progress(stdout, ProgressLine::IsTerminal(stdout));
   const int64_t every = UpdateEvery(progress.in_place(), f.steps);
   // Speeds leave out the first step, which compiles the kernels.
