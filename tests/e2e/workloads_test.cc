@@ -94,7 +94,7 @@ TEST(WorkloadsE2E, EveryWorkloadHasATest) {
   std::vector<std::string> names;
   for (const Workload& w : Workloads()) names.push_back(std::string(w.name));
   EXPECT_EQ(names, (std::vector<std::string>{"matmul", "conv2d", "mlp", "attention", "resnet_block",
-                                             "sum", "rowsum", "softmax"}))
+                                             "train_mlp", "sum", "rowsum", "softmax"}))
       << "a new workload needs a test here";
 }
 
@@ -205,6 +205,35 @@ TEST(WorkloadsE2E, Softmax) {
     for (int64_t c = 0; c < cols; ++c) want[r * cols + c] = std::exp(b.in[0][r * cols + c] - mx) / sum;
   }
   ExpectAllClose(Output(b, 3, {rows, cols}), want, kAtol, kRtol, "softmax");
+}
+
+// One training step: the loss of the forward pass (last output) and Adam's first update of each
+// parameter, lr * g / (|g| + eps) = 1e-3 * sign(g) (the bias corrections cancel on step 1),
+// checked on b2, whose gradient mean(softmax - one_hot) has no zero entries.
+TEST(WorkloadsE2E, TrainMlp) {
+  const int64_t batch = 4, in = 6, hidden = 5, out = 3;
+  Built b = Build("train_mlp", {{"batch", batch}, {"in", in}, {"hidden", hidden}, {"out", out}});
+  ASSERT_EQ(b.in.size(), 6u);  // x, y, w1, b1, w2, b2
+  const std::vector<Vec>& v = b.in;
+  Vec logits = Linear(Relu(Linear(v[0], v[2], v[3], batch, in, hidden)), v[4], v[5], batch, hidden, out);
+  double loss = 0;
+  Vec grad_b2(out, 0.0);
+  for (int64_t i = 0; i < batch; ++i) {
+    const double* row = &logits[i * out];
+    double mx = *std::max_element(row, row + out), sum = 0;
+    for (int64_t j = 0; j < out; ++j) sum += std::exp(row[j] - mx);
+    const int64_t label = static_cast<int64_t>(v[1][i]);
+    loss -= (row[label] - mx - std::log(sum)) / batch;
+    for (int64_t j = 0; j < out; ++j) grad_b2[j] += (std::exp(row[j] - mx) / sum - (j == label)) / batch;
+  }
+  ASSERT_TRUE(Realize(b.g.outputs).ok());
+  const size_t n = b.g.outputs.size();
+  ASSERT_GE(n, 5u);  // the optimizer's state, then w1, b1, w2, b2, then the loss
+  ExpectAllClose(Values(b.g.outputs[n - 1]), {loss}, kAtol, kRtol, "train_mlp loss");
+  Vec want_b2 = v[5];
+  for (int64_t j = 0; j < out; ++j) want_b2[j] -= 1e-3 * (grad_b2[j] > 0 ? 1 : -1);
+  ExpectAllClose(Values(b.g.outputs[n - 2]), want_b2, kAtol, kRtol, "train_mlp b2 after the step");
+  EXPECT_EQ(b.g.outputs[n - 5].shape(), (std::vector<int64_t>{hidden, in}));  // w1
 }
 
 TEST(WorkloadsE2E, Matmul) { CheckMatmul(); }

@@ -4,8 +4,12 @@
 #include "tinygrad/workloads/workloads.h"
 
 #include <cmath>
+#include <memory>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "tinygrad/nn/losses.h"
+#include "tinygrad/nn/optim.h"
 
 namespace tg {
 namespace {
@@ -94,6 +98,35 @@ WorkloadGraph ResnetBlock(const WorkloadParams& p, const WorkloadOptions& o) {
   return {{x, w1, w2, m1, m2}, {(h + x).relu()}};
 }
 
+// One training step of tg train's MLP on random data: forward (linear-relu-linear),
+// sparse_categorical_crossentropy, backward and an Adam update, realized together as one
+// schedule (tinygrad/train's TrainStep), so tuning it tunes the forward, backward and
+// optimizer kernels. Inputs: x, y (int32 labels), w1, b1, w2, b2; outputs: Adam's state, the
+// updated w1, b1, w2, b2, and the loss last.
+WorkloadGraph TrainMlp(const WorkloadParams& p, const WorkloadOptions& o) {
+  int64_t batch = P(p, "batch"), in = P(p, "in"), hidden = P(p, "hidden"), out = P(p, "out");
+  Tensor x = Rand({batch, in}, o);
+  Tensor y = o.empty_inputs ? Tensor::Empty({batch}, {.dtype = dtypes::int32})
+                            : Tensor::Randint({batch}, 0, out);
+  Tensor w1 = Weight({hidden, in}, in, o), b1 = Weight({hidden}, in, o);
+  Tensor w2 = Weight({out, hidden}, hidden, o), b2 = Weight({out}, hidden, o);
+  WorkloadGraph g{{x, y, w1, b1, w2, b2}, {}};
+  // The parameters are other tensors than the inputs: an assign makes every handle of a tensor
+  // the update, so realizing an updated input would run the whole step with the inputs.
+  w1 = w1.contiguous(), b1 = b1.contiguous(), w2 = w2.contiguous(), b2 = b2.contiguous();
+  absl::StatusOr<std::unique_ptr<Optimizer>> opt = Adam({w1, b1, w2, b2});
+  if (!opt.ok()) return g.outputs.push_back(Tensor::Error(opt.status())), g;
+  Tensor::Train train;
+  (*opt)->zero_grad();
+  Tensor loss = nn::SparseCategoricalCrossentropy(x.linear(w1.T(), b1).relu().linear(w2.T(), b2), y);
+  if (absl::Status s = loss.backward(); !s.ok()) return g.outputs.push_back(Tensor::Error(s)), g;
+  absl::StatusOr<std::vector<Tensor>> step = (*opt)->schedule_step();
+  if (!step.ok()) return g.outputs.push_back(Tensor::Error(step.status())), g;
+  g.outputs = *std::move(step);
+  g.outputs.push_back(loss);
+  return g;
+}
+
 // The reduction benchmarks of the Performance table: a full sum, a row sum, a softmax.
 WorkloadGraph Sum(const WorkloadParams& p, const WorkloadOptions& o) {
   Tensor x = Rand({P(p, "n")}, o);
@@ -121,6 +154,8 @@ const std::vector<Workload>& All() {
        {{"batch", 4}, {"seq", 64}, {"dim", 128}, {"heads", 4}}, Attention},
       {"resnet_block", "a ResNet basic block (conv-bn-relu-conv-bn, residual, relu)",
        {{"batch", 1}, {"channels", 64}, {"size", 32}}, ResnetBlock},
+      {"train_mlp", "one training step of an MLP: forward, cross entropy, backward, Adam update",
+       {{"batch", 128}, {"in", 784}, {"hidden", 128}, {"out", 10}}, TrainMlp},
       {"sum", "the sum of n floats", {{"n", 4 * 1024 * 1024}}, Sum},
       {"rowsum", "the row sums of a rows x cols matrix", {{"rows", 4096}, {"cols", 1024}}, RowSum},
       {"softmax", "softmax over the rows of a rows x cols matrix", {{"rows", 4096}, {"cols", 1024}}, Softmax},
