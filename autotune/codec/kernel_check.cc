@@ -136,6 +136,9 @@ absl::Status CheckNodeShape(const UOp& u, bool is_root) {
     if (kIntOnly.contains(u.op()) && !dtypes::is_int(d)) return bad("is an op on ints");
     if (kIntOrBool.contains(u.op()) && !dtypes::is_int(d) && d != dtypes::bool_) return bad("is an op on ints or bools");
     if (u.op() == Ops::THREEFRY && d != dtypes::uint64) return bad("THREEFRY is an op on uint64");
+    // Tensor division is a * b.reciprocal(); FDIV comes from the late rewrite, only for a
+    // renderer that spells it (Clang), and one that does not (CUDA) CHECK-fails on it.
+    if (u.op() == Ops::FDIV) return bad("FDIV is made by codegen for the renderers that have it, never scheduled");
     RETURN_IF_ERROR(CheckAluTypes(u));
   }
   switch (u.op()) {

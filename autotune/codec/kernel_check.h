@@ -20,6 +20,7 @@
 // - a CONST's number is of its dtype's kind and fits it (kernel_spec passes any index CONST);
 //   ALU ops have the source types of shared_spec (kernel_spec passes every index-typed ALU op
 //   unchecked), comparisons are bools, and the float-only and int-only ops have those types;
+//   no FDIV (codegen makes it from a * b.reciprocal() for the renderers that spell it);
 // - the task's buffers are exactly its AST's DEFINE_GLOBALs (slot, dtype, size), and each
 //   variable value of the task lies within its DEFINE_VAR's bounds.
 // Errors are InvalidArgument naming the node (its index in toposort order, which is the order

@@ -94,6 +94,22 @@ TEST(KernelCheckTest, VariableBoundsAreAnInt32Interval) {
   EXPECT_TRUE(absl::StrContains(s.message(), "bounds 1 to 1099511627776 are not an int32 interval")) << s;
 }
 
+// out[i] = 1.0 / 3.0 as an FDIV of floats: the Clang renderer spells it, CUDA's CHECK-fails,
+// and no scheduler writes one (lowering_fuzz_test's mutants of train_mlp found it).
+TEST(KernelCheckTest, FdivOfFloatsIsNotATask) {
+  DType p = dtypes::float32.ptr(16);
+  UOp g0 = UOp::Make(Ops::DEFINE_GLOBAL, p, {}, 0);
+  UOp r = UOp::Make(Ops::RANGE, dtypes::index, {UOp::Const(dtypes::index, 16)},
+                    Arg::Tuple({0, AxisType::LOOP}));
+  UOp third = UOp::Make(Ops::FDIV, dtypes::float32,
+                        {UOp::Const(dtypes::float32, 1.0), UOp::Const(dtypes::float32, 3.0)});
+  UOp st = UOp::Make(Ops::STORE, dtypes::void_, {UOp::Make(Ops::INDEX, p, {g0, r}), third});
+  UOp ast = UOp::Make(Ops::SINK, dtypes::void_, {UOp::Make(Ops::END, dtypes::void_, {st, r})});
+  absl::Status s = CheckTaskKernel(ast);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), "(FDIV dtypes.float): FDIV is made by codegen")) << s;
+}
+
 TEST(KernelCheckTest, AnOptimizedKernelIsNotATask) {
   // the optimizer's output: UPCAST ranges, vectors, applied opts
   UOp opt = OptimizedAst(TensorKernels().front().ast);

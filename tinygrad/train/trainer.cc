@@ -78,6 +78,16 @@ absl::StatusOr<float> TrainStep(const Classifier& model, Optimizer& opt, const T
   return loss.item<float>();
 }
 
+absl::Status SetLearningRate(Optimizer& opt, double lr) {
+  if (!(lr >= 0)) return absl::InvalidArgumentError(absl::StrCat("learning rate ", lr, " is negative"));
+  return opt.lr().assign(Tensor::FromVector<float>({static_cast<float>(lr)}, {1}, opt.device())).realize();
+}
+
+double LinearDecay(double peak, int64_t step, int64_t steps) {
+  if (steps <= 0 || step >= steps) return 0.0;
+  return peak * static_cast<double>(steps - std::max<int64_t>(step, 0)) / static_cast<double>(steps);
+}
+
 absl::StatusOr<double> Accuracy(const Classifier& model, const LabeledImages& images,
                                 int64_t batch_size) {
   if (images.n <= 0) return absl::InvalidArgumentError("accuracy of no images");

@@ -69,6 +69,14 @@ class BatchSampler {
 absl::StatusOr<float> TrainStep(const Classifier& model, Optimizer& opt, const Tensor& x,
                                 const Tensor& y);
 
+// Sets the optimizer's learning rate: assigns its lr tensor, so the step's kernels stay the same
+// (a schedule such as a linear decay costs a copy, not a compile). A negative lr is an
+// InvalidArgument.
+absl::Status SetLearningRate(Optimizer& opt, double lr);
+
+// The linear decay `tg train` uses: `peak` at step 0, falling to 0 at step `steps`.
+double LinearDecay(double peak, int64_t step, int64_t steps);
+
 // The percentage of `images` the model classifies right, evaluated in batches of `batch_size`
 // (the last one smaller) under no-grad and outside training mode. 0 images is an error.
 absl::StatusOr<double> Accuracy(const Classifier& model, const LabeledImages& images,

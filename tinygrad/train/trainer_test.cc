@@ -138,6 +138,20 @@ TEST(BatchSampler, IndicesAreTheReferencesRandint) {
   EXPECT_EQ(b.x.to_vector<float>().value(), want.x.to_vector<float>().value());
 }
 
+TEST(LearningRate, SetAndDecay) {
+  Tensor w = Tensor::Zeros({2}).contiguous();
+  auto opt = Adam({w}, {.lr = 0.5});
+  ASSERT_TRUE(opt.ok()) << opt.status();
+  ASSERT_TRUE(SetLearningRate(**opt, 0.25).ok());
+  EXPECT_EQ((*opt)->lr().item<float>().value(), 0.25f);
+  EXPECT_FALSE(SetLearningRate(**opt, -1).ok());
+  EXPECT_EQ((*opt)->lr().item<float>().value(), 0.25f);
+  EXPECT_EQ(LinearDecay(1.0, 0, 4), 1.0);
+  EXPECT_EQ(LinearDecay(1.0, 1, 4), 0.75);
+  EXPECT_EQ(LinearDecay(1.0, 4, 4), 0.0);
+  EXPECT_EQ(LinearDecay(1.0, 9, 4), 0.0);
+}
+
 TEST(GatherBatch, ScalesPixelsToUnitRange) {
   const LabeledImages d = BarImages(3, 3);
   Batch b = GatherBatch(d, {2, 0});
