@@ -15,13 +15,14 @@ void Mlp::VisitState(nn::StateVisitor& v) {
 Tensor Cnn::operator()(const Tensor& x) const {
   Tensor h = c1(x).relu().max_pool2d();
   h = c2(h).relu().max_pool2d();
-  return l1(h.flatten(1));
+  return l2(l1(h.flatten(1)).relu());
 }
 
 void Cnn::VisitState(nn::StateVisitor& v) {
   v.Child("c1", c1);
   v.Child("c2", c2);
   v.Child("l1", l1);
+  v.Child("l2", l2);
 }
 
 std::span<const std::string_view> ClassifierNames() {

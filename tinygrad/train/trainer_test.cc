@@ -98,7 +98,7 @@ TEST(Trainer, StateDictNamesTheLayers) {
   std::vector<std::string> names;
   for (const auto& [name, t] : nn::GetStateDict(cnn)) names.push_back(name);
   EXPECT_EQ(names, (std::vector<std::string>{"c1.bias", "c1.weight", "c2.bias", "c2.weight",
-                                             "l1.bias", "l1.weight"}));
+                                             "l1.bias", "l1.weight", "l2.bias", "l2.weight"}));
   EXPECT_EQ(nn::GetStateDict(mlp).at("l1.weight").shape(), (std::vector<int64_t>{128, 784}));
   EXPECT_EQ(MakeClassifier("resnet"), nullptr);
 }
