@@ -64,18 +64,36 @@ Batch BatchSampler::Next(int64_t batch_size, const std::string& device) {
   return GatherBatch(images_, std::vector<int64_t>(drawn->begin(), drawn->end()), device);
 }
 
-// TODO(jit): this is the function TinyJit (tinygrad/engine/jit.h) wraps: its second call is
-// captured, later calls replay the kernels with the new x and y buffers.
-absl::StatusOr<float> TrainStep(const Classifier& model, Optimizer& opt, const Tensor& x,
-                                const Tensor& y) {
-  Tensor::Train train;
+namespace {
+
+// What one step realizes: the loss first, then the optimizer's state and parameters.
+absl::StatusOr<std::vector<Tensor>> StepTensors(const Classifier& model, Optimizer& opt,
+                                                const Tensor& x, const Tensor& y) {
   opt.zero_grad();
   Tensor loss = nn::SparseCategoricalCrossentropy(model(x), y);
   RETURN_IF_ERROR(loss.backward());
   ASSIGN_OR_RETURN(std::vector<Tensor> step, opt.schedule_step());
-  step.push_back(loss);
+  step.insert(step.begin(), loss);
+  return step;
+}
+
+}  // namespace
+
+absl::StatusOr<float> TrainStep(const Classifier& model, Optimizer& opt, const Tensor& x,
+                                const Tensor& y) {
+  Tensor::Train train;
+  ASSIGN_OR_RETURN(std::vector<Tensor> step, StepTensors(model, opt, x, y));
   RETURN_IF_ERROR(Realize(step));
-  return loss.item<float>();
+  return step[0].item<float>();
+}
+
+JitTrainStep::JitTrainStep(const Classifier& model, Optimizer& opt)
+    : jit_([&model, &opt](std::span<const Tensor> in) { return StepTensors(model, opt, in[0], in[1]); }) {}
+
+absl::StatusOr<float> JitTrainStep::operator()(const Tensor& x, const Tensor& y) {
+  Tensor::Train train;
+  ASSIGN_OR_RETURN(std::vector<Tensor> out, jit_({x, y}));
+  return out[0].item<float>();
 }
 
 absl::Status SetLearningRate(Optimizer& opt, double lr) {

@@ -25,6 +25,7 @@
 #include "absl/status/statusor.h"
 #include "tinygrad/nn/optim.h"
 #include "tinygrad/tensor/tensor.h"
+#include "tinygrad/tensor/tiny_jit.h"
 #include "tinygrad/train/classifiers.h"
 
 namespace tg::train {
@@ -64,10 +65,25 @@ class BatchSampler {
 
 // One training step, as one schedule: zero_grad, forward, sparse_categorical_crossentropy,
 // backward, and the optimizer's update realized together with the loss (schedule_step), in
-// training mode. Returns the loss (computed before the update). The model and optimizer are
-// the only state: a step function of this shape is what a JIT captures and replays.
+// training mode. Returns the loss (computed before the update). Every kernel is scheduled
+// each call (cached programs are reused); JitTrainStep replays them instead.
 absl::StatusOr<float> TrainStep(const Classifier& model, Optimizer& opt, const Tensor& x,
                                 const Tensor& y);
+
+// The same step under TinyJit (tinygrad's @TinyJit train_step): the first two calls run it as
+// TrainStep does (the second captures its kernels), later calls replay the kernels with the
+// new batch's buffers, scheduling and compiling nothing; the losses are TrainStep's. Every
+// batch must have the first one's shape (an InvalidArgument otherwise). The model and the
+// optimizer must outlive it; the optimizer's lr may be set between calls.
+class JitTrainStep {
+ public:
+  JitTrainStep(const Classifier& model, Optimizer& opt);
+  absl::StatusOr<float> operator()(const Tensor& x, const Tensor& y);
+  const TinyJit& jit() const { return jit_; }
+
+ private:
+  TinyJit jit_;
+};
 
 // Sets the optimizer's learning rate: assigns its lr tensor, so the step's kernels stay the same
 // (a schedule such as a linear decay costs a copy, not a compile). A negative lr is an

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
+#include "tinygrad/engine/realize.h"
 #include "tinygrad/nn/module.h"
 #include "tinygrad/nn/state.h"
 #include "tinygrad/train/classifiers.h"
@@ -90,6 +91,52 @@ TEST(Trainer, CnnLossDecreases) {
   Trained t = TrainOn("cnn", BarImages(200, 1), 15, 16, 3e-3);
   ASSERT_EQ(t.losses.size(), 15u);
   EXPECT_LT(Mean(t.losses, 12, 15), 0.7 * Mean(t.losses, 0, 3));
+}
+
+// The jitted step trains as the eager one does: the same losses from the same seed, with the
+// learning rate changed between replays reaching them; replays schedule nothing.
+TEST(Trainer, JitTrainsAsTheEagerStep) {
+  const LabeledImages data = BarImages(100, 1);
+  auto run = [&](bool jit) {
+    Tensor::ManualSeed(3);
+    std::unique_ptr<Classifier> model = MakeClassifier("mlp");
+    auto opt = Adam(nn::GetParameters(*model), {.lr = 3e-3});
+    EXPECT_TRUE(opt.ok()) << opt.status();
+    JitTrainStep jitted(*model, **opt);
+    BatchSampler sampler(data);
+    std::vector<float> losses;
+    for (int i = 0; i < 6; ++i) {
+      EXPECT_TRUE(SetLearningRate(**opt, LinearDecay(3e-3, i, 6)).ok());
+      Batch b = sampler.Next(16);
+      const int64_t schedules = GetEngineStats().schedules;
+      absl::StatusOr<float> loss = jit ? jitted(b.x, b.y) : TrainStep(*model, **opt, b.x, b.y);
+      EXPECT_TRUE(loss.ok()) << loss.status();
+      if (jit && i >= 2) EXPECT_EQ(GetEngineStats().schedules, schedules) << "replay " << i;
+      losses.push_back(loss.value_or(-1));
+    }
+    if (jit) EXPECT_GT(jitted.jit().captured_size(), 0u);
+    return losses;
+  };
+  std::vector<float> eager = run(false), jitted = run(true);
+  ASSERT_EQ(jitted.size(), eager.size());
+  for (size_t i = 0; i < eager.size(); ++i) EXPECT_NEAR(jitted[i], eager[i], 1e-6) << "step " << i;
+}
+
+TEST(Trainer, JitRefusesABatchOfAnotherShape) {
+  const LabeledImages data = BarImages(40, 1);
+  Tensor::ManualSeed(3);
+  Mlp model;
+  auto opt = Adam(nn::GetParameters(model));
+  ASSERT_TRUE(opt.ok()) << opt.status();
+  JitTrainStep step(model, **opt);
+  BatchSampler sampler(data);
+  for (int i = 0; i < 3; ++i) {
+    Batch b = sampler.Next(8);
+    ASSERT_TRUE(step(b.x, b.y).ok());
+  }
+  Batch other = sampler.Next(4);
+  absl::StatusOr<float> loss = step(other.x, other.y);
+  EXPECT_EQ(loss.status().code(), absl::StatusCode::kInvalidArgument) << loss.status();
 }
 
 TEST(Trainer, StateDictNamesTheLayers) {

@@ -34,7 +34,7 @@ PY
 # 40 steps into a pipe: 20 plain progress lines (every 2nd step), no carriage returns.
 run mlp 0 train fashion_mnist --data "$data" --steps 40 --batch 32 --lr 3e-3 --seed 1 \
   --out "$out/mlp.safetensors"
-expect_in "$out/mlp.out" "fashion_mnist: model mlp, 200 training images, batch 32, 40 steps, Adam lr 0.003 decaying linearly to 0, seed 1"
+expect_in "$out/mlp.out" "fashion_mnist: model mlp, 200 training images, batch 32, 40 steps under TinyJit, Adam lr 0.003 decaying linearly to 0, seed 1"
 expect_count "$out/mlp.out" '^step [0-9]+/40  loss [0-9.]+  [0-9.]+ steps/s$' 20
 expect_in "$out/mlp.out" "trained: 40 steps in "
 expect_in "$out/mlp.out" " ms/step), loss " 
@@ -51,9 +51,10 @@ accuracy=$(sed -nE 's/^test accuracy: ([0-9.]+)% of 100 images.*/\1/p' "$out/mlp
 awk -v a="${accuracy:-0}" 'BEGIN { exit !(a >= 90) }' || fail "test accuracy ${accuracy:-?} < 90"
 grep -qF '"test_accuracy":"'"$accuracy"'"' "$out/mlp.safetensors" || fail "metadata lacks the accuracy"
 
-# The same seed trains the same model: the same losses and accuracy.
+# The same seed trains the same model, with TinyJit or without: the same losses and accuracy.
 run mlp_again 0 train fashion_mnist --data "$data" --steps 40 --batch 32 --lr 3e-3 --seed 1 \
-  --out "$out/mlp_again.safetensors"
+  --out "$out/mlp_again.safetensors" --no-jit
+expect_in "$out/mlp_again.out" "40 steps without TinyJit"
 diff <(grep -E '^(trained|test accuracy)' "$out/mlp.out" | sed -E 's/ in .* ms\/step\)//; s/ \([0-9.]+ s\)//') \
      <(grep -E '^(trained|test accuracy)' "$out/mlp_again.out" | sed -E 's/ in .* ms\/step\)//; s/ \([0-9.]+ s\)//') \
   >"$out/seed.diff" || { fail "the same seed trained differently:"; cat "$out/seed.diff" >&2; }

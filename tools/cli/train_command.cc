@@ -29,8 +29,8 @@ namespace tg {
 namespace {
 
 constexpr char kDescription[] =
-    "Trains an image classifier on Fashion-MNIST with Adam, as tinygrad's beautiful_mnist does,\n"
-    "the learning rate decaying linearly to 0: random batches from the seeded generator, a line\n"
+    "Trains an image classifier on Fashion-MNIST with Adam under TinyJit, as tinygrad's\n"
+    "beautiful_mnist does, the learning rate decaying linearly to 0: random batches from the seeded generator, a line\n"
     "with step, loss and steps/s (in place on a terminal), then the test-set accuracy, and the\n"
     "weights saved as safetensors. The dataset is Debian's dataset-fashion-mnist (tools/bootstrap\n"
     "installs it), or --data DIR, or $TG_FASHION_MNIST_DIR. Kernels tuned before (tg tune\n"
@@ -47,6 +47,7 @@ struct TrainFlags {
   uint64_t seed = 42;
   std::string out;    // empty: fashion_mnist_<model>.safetensors
   std::string data_dir = DefaultFashionMnistDir();
+  bool no_jit = false;
 };
 
 int Fail(const std::string& message) {
@@ -70,12 +71,18 @@ int Train(const TrainFlags& f) {
   std::unique_ptr<train::Classifier> model = train::MakeClassifier(f.model);
   absl::StatusOr<std::unique_ptr<Optimizer>> opt = Adam(nn::GetParameters(*model), {.lr = f.lr});
   if (!opt.ok()) return Fail(std::string(opt.status().message()));
-  std::printf("fashion_mnist: model %s, %lld training images, batch %lld, %lld steps, Adam lr %g decaying linearly to 0, seed %llu\n",
+  std::printf("fashion_mnist: model %s, %lld training images, batch %lld, %lld steps%s, Adam lr %g decaying linearly to 0, seed %llu\n",
               f.model.c_str(), static_cast<long long>(train_set->n), static_cast<long long>(f.batch),
-              static_cast<long long>(f.steps), f.lr, static_cast<unsigned long long>(f.seed));
+              static_cast<long long>(f.steps), f.no_jit ? " without TinyJit" : " under TinyJit", f.lr,
+              static_cast<unsigned long long>(f.seed));
   std::fflush(stdout);
 
   train::BatchSampler sampler(*train_set);
+  // tinygrad's @TinyJit train_step: from the third step on, the captured kernels are replayed.
+  train::JitTrainStep jitted(*model, **opt);
+  auto train_step = [&](const train::Batch& b) {
+    return f.no_jit ? train::TrainStep(*model, **opt, b.x, b.y) : jitted(b.x, b.y);
+  };
   ProgressLine progress(stdout, ProgressLine::IsTerminal(stdout));
   const int64_t every = UpdateEvery(progress.in_place(), f.steps);
   // Speeds leave out the first step, which compiles the kernels.
@@ -91,7 +98,7 @@ int Train(const TrainFlags& f) {
       }
     }
     train::Batch b = sampler.Next(f.batch);
-    absl::StatusOr<float> l = train::TrainStep(*model, **opt, b.x, b.y);
+    absl::StatusOr<float> l = train_step(b);
     if (!l.ok()) {
       progress.Finish();
       return Fail(absl::StrCat("step ", step, ": ", l.status().message()));
@@ -155,6 +162,7 @@ int TrainCommand(std::span<const std::string_view> args) {
   app.add_option("--out", f.out, "where to save the weights (default: fashion_mnist_<model>.safetensors)");
   app.add_option("--data", f.data_dir, "the directory of the four Fashion-MNIST IDX files")
       ->capture_default_str();
+  app.add_flag("--no-jit", f.no_jit, "schedule every step (by default, steps after the second replay the captured kernels)");
   app.add_option("--beam", config.beam, "BEAM width to tune kernels not in the database (as BEAM=N)")
       ->capture_default_str()
       ->check(IntAtLeast(0));
