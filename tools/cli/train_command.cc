@@ -15,6 +15,9 @@
 #include "autotune/tuner.h"
 #include "tinygrad/base/clock.h"
 #include "tinygrad/base/config.h"
+#include "tinygrad/codegen/codegen_options.h"
+#include "tinygrad/codegen/opt/opt.h"
+#include "tinygrad/engine/device.h"
 #include "tinygrad/engine/opt_chooser.h"
 #include "tinygrad/nn/datasets.h"
 #include "tinygrad/nn/module.h"
@@ -50,6 +53,27 @@ struct TrainFlags {
   bool no_jit = false;
 };
 
+// The tuner, counting the kernels it is asked about (each kernel the run compiles) and those
+// it has tuned opts for, so the run can say whether `tg tune` results were used.
+class CountingChooser : public KernelOptChooser {
+ public:
+  explicit CountingChooser(KernelOptChooser& inner) : inner_(inner) {}
+  absl::StatusOr<std::optional<std::vector<Opt>>> Choose(const UOp& ast, Device& dev,
+                                                         const CodegenOptions& codegen) override {
+    absl::StatusOr<std::optional<std::vector<Opt>>> opts = inner_.Choose(ast, dev, codegen);
+    ++asked_;
+    if (opts.ok() && opts->has_value()) ++tuned_;
+    return opts;
+  }
+  std::string id() const override { return inner_.id(); }
+  int asked() const { return asked_; }
+  int tuned() const { return tuned_; }
+
+ private:
+  KernelOptChooser& inner_;
+  int asked_ = 0, tuned_ = 0;
+};
+
 int Fail(const std::string& message) {
   std::fprintf(stderr, "tg train: %s\n", message.c_str());
   return kExitFailed;
@@ -58,7 +82,7 @@ int Fail(const std::string& message) {
 // How often a progress update is shown: every step in place, 20 lines in all into a pipe.
 int64_t UpdateEvery(bool in_place, int64_t steps) { return in_place ? 1 : std::max<int64_t>(1, steps / 20); }
 
-int Train(const TrainFlags& f) {
+int Train(const TrainFlags& f, const CountingChooser* chooser) {
   absl::StatusOr<FashionMnist> data = LoadFashionMnist(f.data_dir);
   if (!data.ok()) return Fail(std::string(data.status().message()));
   absl::StatusOr<train::LabeledImages> train_set = train::LabeledImages::FromTensors(data->x_train, data->y_train);
@@ -122,6 +146,10 @@ int Train(const TrainFlags& f) {
               "loss %.4f -> %.4f\n",
               static_cast<long long>(f.steps), first_s + rest_s, first_s,
               f.steps > 1 ? 1e3 * rest_s / static_cast<double>(f.steps - 1) : 0.0, first_loss, loss);
+  if (chooser != nullptr) {
+    std::printf("kernels: %d compiled, %d with tuned opts (tuning database or --beam)\n", chooser->asked(),
+                chooser->tuned());
+  }
   std::fflush(stdout);
 
   const auto eval_start = std::chrono::steady_clock::now();
@@ -171,14 +199,16 @@ int TrainCommand(std::span<const std::string_view> args) {
   ScopedConfig scoped(config);
   // Tuned opts from the database (BEAM=0: lookup only), or BEAM search for kernels not in it.
   std::unique_ptr<autotune::Tuner> tuner;
+  std::unique_ptr<CountingChooser> counting;
   if (!config.noopt) {
     absl::StatusOr<std::unique_ptr<autotune::Tuner>> t =
         autotune::Tuner::Create(autotune::TunerOptions::FromConfig(config));
     if (!t.ok()) return Fail(t.status().ToString());
     tuner = *std::move(t);
-    SetKernelOptChooser(tuner.get());
+    counting = std::make_unique<CountingChooser>(*tuner);
+    SetKernelOptChooser(counting.get());
   }
-  int rc = Train(f);
+  int rc = Train(f, counting.get());
   SetKernelOptChooser(nullptr);
   return rc;
 }
