@@ -59,6 +59,12 @@ Batch BatchSampler::Next(int64_t batch_size, const std::string& device) {
   if (images_.n <= 0 || batch_size <= 0) {
     return error(absl::InvalidArgumentError("a batch needs images and a positive size"));
   }
+  // Drawn with replacement, a batch could be larger; capping it at the dataset bounds the host
+  // memory a batch takes by the dataset's own.
+  if (batch_size > images_.n) {
+    return error(absl::InvalidArgumentError(
+        absl::StrCat("a batch of ", batch_size, " from ", images_.n, " images: at most ", images_.n)));
+  }
   absl::StatusOr<std::vector<int32_t>> drawn = Tensor::Randint({batch_size}, 0, images_.n).to_vector<int32_t>();
   if (!drawn.ok()) return error(drawn.status());
   return GatherBatch(images_, std::vector<int64_t>(drawn->begin(), drawn->end()), device);

@@ -53,7 +53,7 @@ Batch GatherBatch(const LabeledImages& images, const std::vector<int64_t>& indic
 // high=n)`, drawn from the Tensor generator (Tensor::ManualSeed seeds it), so after the same
 // seed and the same draws before (the model's initial weights) they are the indices the
 // reference draws; the images are gathered on the host. `images` must outlive the sampler.
-// An empty dataset or a batch_size < 1 gives errored tensors.
+// An empty dataset, or a batch_size < 1 or larger than the dataset, gives errored tensors.
 class BatchSampler {
  public:
   explicit BatchSampler(const LabeledImages& images) : images_(images) {}

@@ -205,6 +205,7 @@ TEST(BatchSampler, TheSeedDecidesTheBatches) {
   sampler.Next(16);
   EXPECT_NE(first, sampler.Next(16).y.to_vector<int32_t>().value());  // the next draw
   EXPECT_FALSE(sampler.Next(0).x.ok());
+  EXPECT_EQ(sampler.Next(51).x.status().message(), "a batch of 51 from 50 images: at most 50");
   EXPECT_FALSE(BatchSampler(LabeledImages{}).Next(4).y.ok());
 }
 

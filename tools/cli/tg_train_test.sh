@@ -61,6 +61,10 @@ diff <(grep -E '^(trained|test accuracy)' "$out/mlp.out" | sed -E 's/ in .* ms\/
      <(grep -E '^(trained|test accuracy)' "$out/mlp_again.out" | sed -E 's/ in .* ms\/step\)//; s/ \([0-9.]+ s\)//') \
   >"$out/seed.diff" || { fail "the same seed trained differently:"; cat "$out/seed.diff" >&2; }
 
+# A batch larger than the training set: exit 1 at the first step, never an abort.
+run big_batch 1 train fashion_mnist --data "$data" --batch 1000000000 --steps 1
+expect_in "$out/big_batch.err" "tg train: step 1: a batch of 1000000000 from 200 images: at most 200"
+
 # The dataset is missing: exit 1, saying what to install.
 run missing 1 train fashion_mnist --data "$out/nowhere"
 expect_in "$out/missing.err" "tg train: Fashion-MNIST directory $out/nowhere not found"
