@@ -1,10 +1,13 @@
 // File: tests/e2e/training_parity_test.cc
-// Training parity with the reference: an MLP and a small CNN trained for 20 Adam steps from
-// the same seed on the same synthetic batches give the reference's loss at every step, and
-// the same final parameters. testdata/training_parity_golden.txt is tinygrad 35900290's run
-// (tools/golden/gen_training_parity_golden.py, DEV=CPU); this test makes the same calls in the
-// same order, so the generator (bit-exact with the reference's) draws the same weights and
-// inputs.
+// Training parity with the reference: tg train's MLP and CNN (tinygrad/train/classifiers.h),
+// trained by tg train's step (train::TrainStep: nn::SparseCategoricalCrossentropy, backward,
+// Adam) for 20 steps from the same seed on the same synthetic batches, give the reference's
+// loss at every step, and the same final parameters. testdata/training_parity_golden.txt is
+// tinygrad 35900290's run (tools/golden/gen_training_parity_golden.py, DEV=CPU); this test makes the same calls in the
+// same order (the generator documents it), so the random generator (bit-exact with the
+// reference's) draws the same weights and inputs. (tinygrad/train/trainer_test.cc's
+// MlpLossesEqualTheReferences is the same comparison on the real Fashion-MNIST, through
+// BatchSampler and JitTrainStep.)
 //
 // Measured on the machine that made the golden file (x86-64 with FMA, clang -march=native on
 // both sides): every loss of both models and every final parameter is bit-equal to the
@@ -38,11 +41,11 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
-#include "tinygrad/nn/conv.h"
-#include "tinygrad/nn/linear.h"
 #include "tinygrad/nn/module.h"
 #include "tinygrad/nn/optim.h"
 #include "tinygrad/tensor/tensor.h"
+#include "tinygrad/train/classifiers.h"
+#include "tinygrad/train/trainer.h"
 
 namespace tg {
 namespace {
@@ -114,59 +117,6 @@ std::map<std::string, Golden> ReadGolden() {
   return out;
 }
 
-// The models, as the generator defines them (tg train's mlp and cnn). Layers are made in
-// declaration order, each drawing its weight and then its bias, as the reference's.
-class Classifier : public nn::Module {
- public:
-  virtual Tensor operator()(const Tensor& x) const = 0;
-};
-
-// 784-128-10 with a relu.
-class Mlp : public Classifier {
- public:
-  Tensor operator()(const Tensor& x) const override { return l2(l1(x.flatten(1)).relu()); }
-  void VisitState(nn::StateVisitor& v) override {
-    v.Child("l1", l1);
-    v.Child("l2", l2);
-  }
-  nn::Linear l1{784, 128};
-  nn::Linear l2{128, 10};
-};
-
-// conv 3x3 (16) -> relu -> max_pool 2 -> conv 3x3 (32) -> relu -> max_pool 2 -> linear (10).
-class Cnn : public Classifier {
- public:
-  Tensor operator()(const Tensor& x) const override {
-    Tensor h = c1(x).relu().max_pool2d();
-    h = c2(h).relu().max_pool2d();
-    return l1(h.flatten(1));
-  }
-  void VisitState(nn::StateVisitor& v) override {
-    v.Child("c1", c1);
-    v.Child("c2", c2);
-    v.Child("l1", l1);
-  }
-  nn::Conv2d c1{1, 16, 3};
-  nn::Conv2d c2{16, 32, 3};
-  nn::Linear l1{32 * 5 * 5, 10};
-};
-
-// The reference's sparse_categorical_crossentropy with its defaults (mean, no ignore_index, no
-// label smoothing), written op for op as tensor.py writes it so that the graph, and with it
-// the kernels and their rounding, are the reference's: log_softmax, a one-hot of the labels
-// made by comparing them with arange, the all-true mask and the zero smoothing term included.
-Tensor SparseCategoricalCrossentropy(const Tensor& logits, const Tensor& labels) {
-  Tensor log_probs = logits.log_softmax();
-  Tensor loss_mask =
-      Tensor::Full(labels.sshape(), true, {.dtype = dtypes::bool_, .device = labels.device()});
-  Tensor classes =
-      Tensor::Arange(logits.shape().back(), {.dtype = dtypes::int32, .device = labels.device()});
-  Tensor y = labels.unsqueeze(-1).eq(classes) * loss_mask.unsqueeze(-1);
-  Tensor smoothing = 0.0 * (log_probs.mean(-1) * loss_mask);
-  Tensor unreduced = (1 - 0.0) * (log_probs * y).sum(-1) + smoothing;
-  return -(unreduced.sum() / loss_mask.sum());
-}
-
 // The generator's checksums of a float32 tensor: element count, float64 sum, FNV-1a 64 of the
 // little-endian bytes.
 Checksum ChecksumOf(const Tensor& t) {
@@ -199,7 +149,7 @@ void ExpectSameTensor(const Checksum& got, const Checksum& want, bool exact,
 }
 
 // Trains `model` as the generator does and compares with its golden record.
-void ExpectParity(const std::string& name, Classifier& model, const Golden& g) {
+void ExpectParity(const std::string& name, train::Classifier& model, const Golden& g) {
   ASSERT_EQ(g.steps, kSteps);
   ASSERT_EQ(g.batch, kBatch);
   ASSERT_EQ(g.batches, kBatches);
@@ -238,18 +188,11 @@ void ExpectParity(const std::string& name, Classifier& model, const Golden& g) {
 
   absl::StatusOr<std::unique_ptr<Optimizer>> opt = Adam(nn::GetParameters(model), {.lr = 1e-3});
   ASSERT_TRUE(opt.ok()) << opt.status();
-  Tensor::Train train;
   double max_diff = 0;
   int bit_equal_losses = 0;
   for (int step = 0; step < kSteps; ++step) {
-    (*opt)->zero_grad();
-    Tensor loss = SparseCategoricalCrossentropy(model(xs[step % kBatches]), ys[step % kBatches]);
-    ASSERT_TRUE(loss.backward().ok());
-    absl::StatusOr<std::vector<Tensor>> ts = (*opt)->schedule_step();
-    ASSERT_TRUE(ts.ok()) << ts.status();
-    ts->insert(ts->begin(), loss);
-    ASSERT_TRUE(Realize(*ts).ok());
-    absl::StatusOr<float> l = loss.item<float>();
+    absl::StatusOr<float> l =
+        train::TrainStep(model, **opt, xs[step % kBatches], ys[step % kBatches]);
     ASSERT_TRUE(l.ok()) << l.status();
     const float want = static_cast<float>(g.losses[step]);  // a float32 printed exactly
     const double diff = std::abs(static_cast<double>(*l) - want);
@@ -280,26 +223,25 @@ class TrainingParity : public ::testing::Test {
 };
 std::map<std::string, Golden>* TrainingParity::golden_ = nullptr;
 
-// Each model is made right after the seed, with its parameters realized before anything else
-// draws (the generator realizes each layer's parameters as it makes them).
-template <typename M>
-std::unique_ptr<M> MakeModel() {
+// Each model is made by tg train's MakeClassifier right after the seed, with its parameters
+// realized before anything else draws (the generator realizes each layer's parameters as it
+// makes them), and trained as the generator trains it.
+void MakeAndExpectParity(const std::string& name, const Golden& g) {
   Tensor::ManualSeed(kSeed);
-  auto m = std::make_unique<M>();
-  EXPECT_TRUE(Realize(nn::GetParameters(*m)).ok());
-  return m;
+  std::unique_ptr<train::Classifier> m = train::MakeClassifier(name);
+  ASSERT_NE(m, nullptr) << name;
+  ASSERT_TRUE(Realize(nn::GetParameters(*m)).ok());
+  ExpectParity(name, *m, g);
 }
 
 TEST_F(TrainingParity, MlpMatchesTheReferenceStepByStep) {
   ASSERT_TRUE(golden_->contains("mlp"));
-  std::unique_ptr<Mlp> m = MakeModel<Mlp>();
-  ExpectParity("mlp", *m, Of("mlp"));
+  MakeAndExpectParity("mlp", Of("mlp"));
 }
 
 TEST_F(TrainingParity, CnnMatchesTheReferenceStepByStep) {
   ASSERT_TRUE(golden_->contains("cnn"));
-  std::unique_ptr<Cnn> m = MakeModel<Cnn>();
-  ExpectParity("cnn", *m, Of("cnn"));
+  MakeAndExpectParity("cnn", Of("cnn"));
 }
 
 }  // namespace

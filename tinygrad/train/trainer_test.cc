@@ -144,9 +144,11 @@ TEST(Trainer, JitRefusesABatchOfAnotherShape) {
 
 // Parity with the reference on the real dataset: the same seed gives the same initial weights
 // and batch indices, so the losses of the first 20 steps are the reference's
-// (testdata/train_parity_golden.txt from tools/golden/gen_train_parity_golden.py), within float
-// rounding: measured at most 4.8e-7 apart (the reference divides the pixels by 255 in a kernel,
-// here on the host), tested at 1e-5.
+// (testdata/train_parity_golden.txt from `tools/golden/gen_training_parity_golden.py
+// fashion-mnist`), within float rounding: measured at most 4.8e-7 apart (the reference divides
+// the pixels by 255 in a kernel, here on the host), tested at 1e-5. What it adds to
+// tests/e2e:training_parity_test (bit-exact, synthetic batches): the batch indices of 20
+// successive draws after the model's weights (BatchSampler), real images, and JitTrainStep.
 TEST(Trainer, MlpLossesEqualTheReferences) {
   absl::StatusOr<FashionMnist> d = LoadFashionMnist(DefaultFashionMnistDir());
   if (absl::IsNotFound(d.status())) GTEST_SKIP() << d.status();
