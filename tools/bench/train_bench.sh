@@ -10,10 +10,12 @@
 #   tinygrad/tensor:tiny_jit_benchmark, whose kernels take next to no time).
 #   tools/bench/train_bench.sh OUT_DIR [TINYGRAD_CHECKOUT]
 # Without TINYGRAD_CHECKOUT (a checkout of tinygrad at 35900290) the reference columns are
-# left out. The tuning database and compile cache are a fresh one under OUT_DIR. BEAM (default
-# 1) is the search width, STEPS (default 30) the timed steps per case (the median is shown),
-# CASES (default "mlp:128 mlp:512 cnn:128 cnn:512") the cases. No dataset is needed.
-# OUT_DIR gets ours.jsonl, tinygrad.jsonl, the tuning logs and table.md.
+# left out. The tuning database and compile cache are fresh ones under OUT_DIR (cache: tuned;
+# cache-heuristic: empty); after all the tuning, each case's three timings run back to back
+# (the load of a shared machine changes by the minute). BEAM (default 1) is the search width,
+# STEPS (default 30) the timed steps per case (the median is shown), CASES (default
+# "mlp:128 mlp:512 cnn:128 cnn:512") the cases. No dataset is needed; about 4 minutes on 2 cores.
+# OUT_DIR gets ours.jsonl, tinygrad.jsonl, tiny_ours.json, tune.log and table.md.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 out="${1:?usage: tools/bench/train_bench.sh OUT_DIR [TINYGRAD_CHECKOUT]}"
@@ -23,7 +25,7 @@ steps="${STEPS:-30}"
 read -r -a cases <<<"${CASES:-mlp:128 mlp:512 cnn:128 cnn:512}"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
-rm -rf "$out/cache" "$out/ours.jsonl" "$out/tinygrad.jsonl" "$out/tune.log"
+rm -rf "$out/cache" "$out/cache-heuristic" "$out/ours.jsonl" "$out/tinygrad.jsonl" "$out/tune.log"
 export TG_CACHE_DIR="$out/cache"  # a fresh tuning database and compile cache
 unset BEAM                         # the tuning step's width is passed explicitly
 
@@ -40,9 +42,6 @@ step_bench() {  # MODEL:BATCH, more flags
   "$bin/tools/bench/train_step_bench" --model "$model" --batch "$batch" "$@"
 }
 
-echo "ours, heuristic" >&2
-for c in "${cases[@]}"; do step_bench "$c" --steps "$steps" | sed 's/"beam": [0-9]*/"kernels": "heuristic"/' >>"$out/ours.jsonl"; done
-
 echo "tuning (BEAM=$beam; log: $out/tune.log)" >&2
 for c in "${cases[@]}"; do
   st=$(date +%s)
@@ -54,16 +53,25 @@ for c in "${cases[@]}"; do
   echo "  $c: $(($(date +%s) - st)) s" >&2
 done
 
-echo "ours, BEAM-tuned" >&2
-for c in "${cases[@]}"; do step_bench "$c" --steps "$steps" | sed "s/\"beam\": [0-9]*/\"kernels\": \"beam$beam\"/" >>"$out/ours.jsonl"; done
+for c in "${cases[@]}"; do
+  echo "timing $c" >&2
+  # The heuristic: another cache directory, whose tuning database is empty.
+  TG_CACHE_DIR="$out/cache-heuristic" step_bench "$c" --steps "$steps" |
+    sed 's/"beam": [0-9]*/"kernels": "heuristic"/' >>"$out/ours.jsonl"
+  step_bench "$c" --steps "$steps" | sed "s/\"beam\": [0-9]*/\"kernels\": \"beam$beam\"/" >>"$out/ours.jsonl"
+  if [[ -n $tinygrad ]]; then
+    (cd "$out" && PYTHONPATH="$tinygrad" DEV=CPU python3 "$root/tools/bench/tinygrad_train_step.py" \
+      --steps "$steps" "$c" >>"$out/tinygrad.jsonl")
+  fi
+done
 
 # The replay overhead: google benchmark's median of 5 repetitions of the tiny MLP's steps.
-"$bin/tinygrad/tensor/tiny_jit_benchmark" --benchmark_filter='/4/8/16/4$' --benchmark_repetitions=5 \
-  --benchmark_report_aggregates_only=true --benchmark_format=json 2>/dev/null >"$out/tiny_ours.json"
-
+TG_CACHE_DIR="$out/cache-heuristic" "$bin/tinygrad/tensor/tiny_jit_benchmark" --benchmark_filter='/4/8/16/4$' \
+  --benchmark_repetitions=5 --benchmark_report_aggregates_only=true --benchmark_format=json \
+  2>/dev/null >"$out/tiny_ours.json"
 if [[ -n $tinygrad ]]; then
-  echo "tinygrad" >&2
   (cd "$out" && PYTHONPATH="$tinygrad" DEV=CPU python3 "$root/tools/bench/tinygrad_train_step.py" \
-    --steps "$steps" "${cases[@]}" tiny >"$out/tinygrad.jsonl")
+    --steps "$steps" tiny >>"$out/tinygrad.jsonl")
 fi
+machine="$machine, $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 python3 "$root/tools/bench/train_table.py" --machine "$machine" "$out" | tee "$out/table.md"

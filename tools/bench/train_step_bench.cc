@@ -5,7 +5,7 @@
 // --steps timed calls after --warmup untimed ones. Kernels take their opts from the tuning
 // database when it has them (as tg train does; TG_CACHE_DIR picks the database), else the
 // heuristic; --beam N tunes the missing ones first (BEAM search, stored in the database).
-// Prints one JSON object.
+// Prints one JSON object, with how many kernels were compiled and how many had tuned opts.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -25,6 +25,7 @@
 #include "tinygrad/tensor/tensor.h"
 #include "tinygrad/train/classifiers.h"
 #include "tinygrad/train/trainer.h"
+#include "tools/cli/counting_chooser.h"
 
 namespace tg {
 namespace {
@@ -65,7 +66,7 @@ Timing Time(int warmup, int steps, Step step) {
   return {Median(ms), static_cast<double>(GetEngineStats().kernel_count - kernels_before) / steps};
 }
 
-int Run(const Flags& f) {
+int Run(const Flags& f, const CountingChooser& chooser) {
   Tensor::ManualSeed(1);
   std::unique_ptr<train::Classifier> model = train::MakeClassifier(f.model);
   if (model == nullptr) {
@@ -97,8 +98,10 @@ int Run(const Flags& f) {
   }
   if (jit.ms < 0 || eager.ms < 0) return 1;
   std::printf("%s\n", absl::StrFormat(R"({"side": "ours", "model": "%s", "batch": %d, "beam": %d, )"
-                                      R"("jit_ms": %.4f, "eager_ms": %.4f, "kernels_per_step": %.0f})",
-                                      f.model, f.batch, f.beam, jit.ms, eager.ms, jit.kernels)
+                                      R"("jit_ms": %.4f, "eager_ms": %.4f, "kernels_per_step": %.0f, )"
+                                      R"("kernels_compiled": %d, "kernels_tuned": %d})",
+                                      f.model, f.batch, f.beam, jit.ms, eager.ms, jit.kernels,
+                                      chooser.asked(), chooser.tuned())
                           .c_str());
   return 0;
 }
@@ -128,8 +131,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "train_step_bench: %s\n", tuner.status().ToString().c_str());
     return 1;
   }
-  tg::SetKernelOptChooser(tuner->get());
-  int rc = tg::Run(f);
+  tg::CountingChooser counting(**tuner);
+  tg::SetKernelOptChooser(&counting);
+  int rc = tg::Run(f, counting);
   tg::SetKernelOptChooser(nullptr);
   return rc;
 }
