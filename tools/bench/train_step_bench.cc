@@ -5,7 +5,8 @@
 // --steps timed calls after --warmup untimed ones. Kernels take their opts from the tuning
 // database when it has them (as tg train does; TG_CACHE_DIR picks the database), else the
 // heuristic; --beam N tunes the missing ones first (BEAM search, stored in the database).
-// Prints one JSON object, with how many kernels were compiled and how many had tuned opts.
+// Prints one JSON object, with how many of the step's kernels were compiled and how many of
+// them had tuned opts.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -81,10 +82,14 @@ int Run(const Flags& f, const CountingChooser& chooser) {
   // One random batch, as the reference side's: the timing does not depend on the values.
   Tensor x = Tensor::Rand({f.batch, 1, train::kImageSide, train::kImageSide}).contiguous();
   Tensor y = Tensor::Randint({f.batch}, 0, train::kClasses).contiguous();
-  if (absl::Status s = Realize({x, y}); !s.ok()) {
+  std::vector<Tensor> setup = nn::GetParameters(*model);
+  setup.insert(setup.end(), {x, y});
+  if (absl::Status s = Realize(setup); !s.ok()) {
     std::fprintf(stderr, "train_step_bench: %s\n", s.ToString().c_str());
     return 1;
   }
+  // Counted from here: the step's kernels, not the random initial weights' and batch's.
+  const int asked_before = chooser.asked(), tuned_before = chooser.tuned();
   auto report = [](const char* what, const absl::StatusOr<float>& loss) {
     if (!loss.ok()) std::fprintf(stderr, "train_step_bench: %s step: %s\n", what, loss.status().ToString().c_str());
     return loss.ok();
@@ -101,7 +106,7 @@ int Run(const Flags& f, const CountingChooser& chooser) {
                                       R"("jit_ms": %.4f, "eager_ms": %.4f, "kernels_per_step": %.0f, )"
                                       R"("kernels_compiled": %d, "kernels_tuned": %d})",
                                       f.model, f.batch, f.beam, jit.ms, eager.ms, jit.kernels,
-                                      chooser.asked(), chooser.tuned())
+                                      chooser.asked() - asked_before, chooser.tuned() - tuned_before)
                           .c_str());
   return 0;
 }
