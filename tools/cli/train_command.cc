@@ -26,6 +26,7 @@
 #include "tinygrad/train/classifiers.h"
 #include "tinygrad/train/trainer.h"
 #include "tools/cli/command_line.h"
+#include "tools/cli/counting_chooser.h"
 #include "tools/cli/progress_line.h"
 
 namespace tg {
@@ -51,27 +52,6 @@ struct TrainFlags {
   std::string out;    // empty: fashion_mnist_<model>.safetensors
   std::string data_dir = DefaultFashionMnistDir();
   bool no_jit = false;
-};
-
-// The tuner, counting the kernels it is asked about (each kernel the run compiles) and those
-// it has tuned opts for, so the run can say whether `tg tune` results were used.
-class CountingChooser : public KernelOptChooser {
- public:
-  explicit CountingChooser(KernelOptChooser& inner) : inner_(inner) {}
-  absl::StatusOr<std::optional<std::vector<Opt>>> Choose(const UOp& ast, Device& dev,
-                                                         const CodegenOptions& codegen) override {
-    absl::StatusOr<std::optional<std::vector<Opt>>> opts = inner_.Choose(ast, dev, codegen);
-    ++asked_;
-    if (opts.ok() && opts->has_value()) ++tuned_;
-    return opts;
-  }
-  std::string id() const override { return inner_.id(); }
-  int asked() const { return asked_; }
-  int tuned() const { return tuned_; }
-
- private:
-  KernelOptChooser& inner_;
-  int asked_ = 0, tuned_ = 0;
 };
 
 int Fail(const std::string& message) {
