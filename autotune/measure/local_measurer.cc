@@ -27,19 +27,6 @@
 namespace tg::autotune {
 namespace {
 
-// How many of the T-sized items of a and b differ (same sizes).
-template <typename T>
-size_t CountDiffering(std::string_view a, std::string_view b) {
-  size_t n = 0;
-  for (size_t off = 0; off + sizeof(T) <= a.size(); off += sizeof(T)) {
-    T x, y;
-    std::memcpy(&x, a.data() + off, sizeof(T));
-    std::memcpy(&y, b.data() + off, sizeof(T));
-    n += x != y;
-  }
-  return n;
-}
-
 // The first error of a ParallelFor (a failed device lock), kept for after the loop.
 class FirstError {
  public:
@@ -108,14 +95,7 @@ struct LocalMeasurer::TaskState {
       ASSIGN_OR_RETURN(const std::string_view now, Read(i));
       const size_t item = std::max<size_t>(1, static_cast<size_t>(specs[i].dtype.itemsize()));
       total += now.size() / item;
-      switch (item) {
-        case 2: written += CountDiffering<uint16_t>(now, initial[i]); break;
-        case 4: written += CountDiffering<uint32_t>(now, initial[i]); break;
-        case 8: written += CountDiffering<uint64_t>(now, initial[i]); break;
-        default:
-          for (size_t off = 0; off + item <= now.size(); off += item)
-            written += std::memcmp(now.data() + off, initial[i].data() + off, item) != 0;
-      }
+      written += CountDifferingItems(item, now, initial[i]);
     }
     return total == 0 ? 0.0 : static_cast<double>(written) / static_cast<double>(total);
   }

@@ -97,9 +97,9 @@ std::string RandomContents(DType dtype, int64_t n, uint64_t seed) {
 
 namespace {
 
-// IEEE half to float, exactly, without a table or a library call: the compare below decodes
-// every element of outputs that reach 16M halfs (a tensor-core matmul 4096 differs from the
-// unoptimized kernel in most of them), where HalfToDouble's ldexp cost ~120 ms a candidate.
+// IEEE half to float, exactly, by bit arithmetic (no table, no library call): the compare
+// below decodes every element of outputs that reach 16M halfs (a tensor-core matmul 4096
+// differs from the unoptimized kernel in most of them).
 float HalfToFloat(uint16_t h) {
   const uint32_t sign = static_cast<uint32_t>(h & 0x8000) << 16;
   const uint32_t exp = (h >> 10) & 0x1F, mant = h & 0x3FF;
@@ -141,14 +141,14 @@ bool Near(F g, F w, F tol) {
   return std::fabs(g) < kInf && aw < kInf && std::fabs(g - w) <= tol + tol * aw;
 }
 
-// Elementwise over raw items of type Bits, decoded to F by `decode` (nullptr: bit-exact) only
-// where the bits differ. A first pass only counts; the position and values of the first
-// mismatch are found after. One instantiation per dtype keeps dispatch out of the loops (a
-// half output of 16M elements that differs everywhere: 120 ms with a switch and ldexp per
-// element, 48 ms so; tools: output_check_benchmark).
 // Below this many items one thread compares (a thread costs more than it saves).
 constexpr size_t kItemsPerThread = size_t{1} << 20;
 
+// Elementwise over raw items of type Bits, decoded to F by `decode` (nullptr: bit-exact) only
+// where the bits differ. A first pass only counts, in chunks on up to `threads` threads; the
+// position and values of the first mismatch are found after. One instantiation per dtype keeps
+// dispatch out of the loops (a half output of 16M elements that differs everywhere: 120 ms
+// with a switch and ldexp per element, 48 ms so on one thread; output_check_benchmark).
 template <typename Bits, typename F, typename Decode>
 Mismatches Compare(std::string_view got, std::string_view want, F tol, Decode decode, int threads) {
   constexpr bool kExact = std::is_same_v<Decode, std::nullptr_t>;
@@ -185,7 +185,29 @@ Mismatches Compare(std::string_view got, std::string_view want, F tol, Decode de
   return m;
 }
 
+// Bit-exact, for items of `size` bytes.
+Mismatches CompareBytes(std::string_view got, std::string_view want, size_t size, int threads) {
+  switch (size) {
+    case 1: return Compare<uint8_t, float>(got, want, 0.0f, nullptr, threads);
+    case 2: return Compare<uint16_t, float>(got, want, 0.0f, nullptr, threads);
+    case 4: return Compare<uint32_t, float>(got, want, 0.0f, nullptr, threads);
+    case 8: return Compare<uint64_t, float>(got, want, 0.0f, nullptr, threads);
+    default: {  // no such scalar today; compared byte for byte per item all the same
+      Mismatches m;
+      for (size_t off = 0; off + size <= got.size(); off += size) {
+        if (std::memcmp(got.data() + off, want.data() + off, size) == 0) continue;
+        if (m.count++ == 0) m.first = static_cast<int64_t>(off / size), m.first_what = "bytes differ";
+      }
+      return m;
+    }
+  }
+}
+
 }  // namespace
+
+size_t CountDifferingItems(size_t itemsize, std::string_view a, std::string_view b) {
+  return static_cast<size_t>(CompareBytes(a, b, std::max<size_t>(1, itemsize), 1).count);
+}
 
 std::string CompareOutput(DType dtype, std::string_view got, std::string_view want, int threads) {
   if (got.size() != want.size())
@@ -215,18 +237,7 @@ std::string CompareOutput(DType dtype, std::string_view got, std::string_view wa
       }, threads);
       break;
     default:
-      switch (size) {
-        case 1: m = Compare<uint8_t, float>(got, want, 0.0f, nullptr, threads); break;
-        case 2: m = Compare<uint16_t, float>(got, want, 0.0f, nullptr, threads); break;
-        case 4: m = Compare<uint32_t, float>(got, want, 0.0f, nullptr, threads); break;
-        case 8: m = Compare<uint64_t, float>(got, want, 0.0f, nullptr, threads); break;
-        default: {  // no such scalar today; compared byte for byte per item all the same
-          for (size_t off = 0; off + size <= got.size(); off += size) {
-            if (std::memcmp(got.data() + off, want.data() + off, size) == 0) continue;
-            if (m.count++ == 0) m.first = static_cast<int64_t>(off / size), m.first_what = "bytes differ";
-          }
-        }
-      }
+      m = CompareBytes(got, want, size, threads);
   }
   if (m.count == 0) return "";
   return absl::StrCat(m.count, " of ", got.size() / size, " elements differ, first at ", m.first, ": ",

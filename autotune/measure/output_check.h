@@ -17,6 +17,7 @@
 #ifndef AUTOTUNE_MEASURE_OUTPUT_CHECK_H_
 #define AUTOTUNE_MEASURE_OUTPUT_CHECK_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -31,6 +32,8 @@ std::string RandomContents(DType dtype, int64_t n, uint64_t seed);
 // "" when `got` matches `want` elementwise: floats within |got-want| <= atol + rtol*|want|
 // (float16/bfloat16 1e-2, float32 1e-3, float64 1e-6; NaN matches NaN, infinities match by
 // sign), everything else bit-exact. Otherwise where the first mismatch is and how many there are.
+// How many of the `itemsize`-byte items of `a` and `b` (the same size) differ in their bytes.
+size_t CountDifferingItems(size_t itemsize, std::string_view a, std::string_view b);
 // Outputs of millions of elements are compared on up to `threads` threads.
 std::string CompareOutput(DType dtype, std::string_view got, std::string_view want, int threads = 1);
 

@@ -116,6 +116,15 @@ TEST(CompareOutputTest, ThreadsGiveTheSameAnswer) {
   for (int threads : {2, 3, 8}) EXPECT_EQ(CompareOutput(dtypes::float32, Bytes(got), Bytes(want), threads), one);
 }
 
+TEST(CountDifferingItemsTest, CountsItemsNotBytes) {
+  const std::vector<uint32_t> a = {1, 2, 3, 0x01010101}, b = {1, 9, 3, 0x02020202};
+  EXPECT_EQ(CountDifferingItems(4, Bytes(a), Bytes(b)), 2u);
+  EXPECT_EQ(CountDifferingItems(2, Bytes(a), Bytes(b)), 3u);  // the low half of 2 vs 9, both halves of the last
+  EXPECT_EQ(CountDifferingItems(1, Bytes(a), Bytes(b)), 5u);
+  EXPECT_EQ(CountDifferingItems(16, Bytes(a), Bytes(b)), 1u);  // an item size with no integer type
+  EXPECT_EQ(CountDifferingItems(4, Bytes(a), Bytes(a)), 0u);
+}
+
 TEST(CompareOutputTest, SizesMustAgree) {
   EXPECT_EQ(CompareOutput(dtypes::float32, std::string(8, '\0'), std::string(4, '\0')), "size 8 bytes, expected 4");
 }
