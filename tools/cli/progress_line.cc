@@ -25,4 +25,11 @@ void ProgressLine::Finish() {
   open_ = false;
 }
 
+void ProgressLine::Clear() {
+  if (!open_) return;
+  std::fputs("\r\033[K", out_);
+  std::fflush(out_);
+  open_ = false;
+}
+
 }  // namespace tg

@@ -1,5 +1,5 @@
 // File: tools/cli/progress_line.h
-// A status line that a long command keeps up to date (tg train's step, loss and speed). On a
+// A status line that a long command keeps up to date (tg train's step, loss and speed; tg tune's search state). On a
 // terminal each update rewrites the line in place; into a pipe or file each update is a line
 // of its own, so logs stay readable (the caller updates less often there).
 //
@@ -30,6 +30,9 @@ class ProgressLine {
   void Update(const std::string& text);
   // Ends an in-place line with a newline (once; nothing when nothing is shown).
   void Finish();
+  // Erases an in-place line, so that what is printed next takes its place (tg tune's result
+  // rows replace the search's progress). Into a pipe the shown lines stay.
+  void Clear();
 
  private:
   std::FILE* out_;

@@ -42,6 +42,22 @@ TEST(ProgressLine, InPlaceRewritesTheLineAndEndsItOnce) {
   EXPECT_EQ(Written(true, [](ProgressLine& p) { p.Finish(); }), "");
 }
 
+TEST(ProgressLine, ClearErasesAnInPlaceLineAndLeavesPipedLines) {
+  EXPECT_EQ(Written(true,
+                    [](ProgressLine& p) {
+                      p.Update("round 1");
+                      p.Clear();
+                      p.Clear();
+                    }),
+            "\rround 1\033[K\r\033[K");
+  EXPECT_EQ(Written(false,
+                    [](ProgressLine& p) {
+                      p.Update("round 1");
+                      p.Clear();
+                    }),
+            "round 1\n");
+}
+
 TEST(ProgressLine, IntoAPipeEachUpdateIsALine) {
   EXPECT_EQ(Written(false,
                     [](ProgressLine& p) {

@@ -1,8 +1,6 @@
 // File: tools/cli/tune_command.cc
 #include "tools/cli/tune_command.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <optional>
@@ -17,6 +15,7 @@
 #include "autotune/tuner.h"
 #include "tools/cli/command_line.h"
 #include "tools/cli/farm_tune.h"
+#include "tools/cli/progress_line.h"
 #include "tools/cli/security_flags.h"
 #include "tools/cli/workload_flags.h"
 #include "tinygrad/base/check.h"
@@ -75,27 +74,6 @@ std::string TunedName(const UOp& ast, const Renderer& ren, const std::vector<Opt
     if (!k.ApplyOpt(o).ok()) break;
   return StripAnsi(k.KernelName());
 }
-
-// One line of progress, rewritten in place on a terminal.
-class ProgressLine {
- public:
-  ProgressLine() : tty_(isatty(fileno(stdout)) != 0) {}
-  void Show(const std::string& text) {
-    if (tty_) {
-      std::printf("\r\033[K%s", text.c_str());
-    } else {
-      std::printf("%s\n", text.c_str());
-    }
-    std::fflush(stdout);
-  }
-  void Done() {
-    if (tty_) std::printf("\r\033[K");
-    std::fflush(stdout);
-  }
-
- private:
-  bool tty_;
-};
 
 struct Row {
   std::string name;
@@ -226,14 +204,14 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
     std::fprintf(stderr, "tg tune: %s\n", dev.status().ToString().c_str());
     return 1;
   }
-  ProgressLine progress;
+  ProgressLine progress(stdout, ProgressLine::IsTerminal(stdout));
   std::string current;
   topts.progress = [&](const UOp&, const BeamProgress& b) {
     std::string phase = b.phase == BeamProgress::Phase::kBaseline    ? "baselines"
                         : b.phase == BeamProgress::Phase::kFinalists ? "finalists"
                         : b.phase == BeamProgress::Phase::kDone      ? "done"
                                                                      : absl::StrCat("round ", b.round);
-    progress.Show(absl::StrFormat("%s  %s: %d/%d timed, best %s, %.1f s", current, phase, b.timed, b.candidates,
+    progress.Update(absl::StrFormat("%s  %s: %d/%d timed, best %s, %.1f s", current, phase, b.timed, b.candidates,
                                   Ms(b.best_s), b.elapsed_s));
   };
   if (farm.fake_timing && in_process) {
@@ -276,8 +254,8 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
   std::vector<KernelTuning> farm_results;
   if (WantsFarm(farm)) {
     absl::StatusOr<std::vector<KernelTuning>> r =
-        FarmTuneKernels(kernels, **dev, topts, farm, [&](const std::string& line) { progress.Show(line); });
-    progress.Done();
+        FarmTuneKernels(kernels, **dev, topts, farm, [&](const std::string& line) { progress.Update(line); });
+    progress.Clear();
     if (!r.ok()) {
       std::fprintf(stderr, "tg tune: farm: %s\n", r.status().ToString().c_str());
       return 1;
@@ -293,9 +271,9 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
       t = farm_results[i];
       if (!t->record.has_value()) t = absl::InternalError("the farm answered no record");
     } else {
-      progress.Show(absl::StrCat(current, "  looking up"));
+      progress.Update(absl::StrCat(current, "  looking up"));
       t = (*tuner)->Tune(kernels[i], **dev);
-      progress.Done();
+      progress.Clear();
     }
     if (!t.ok()) {
       std::fprintf(stderr, "tg tune: %s failed: %s\n", current.c_str(), t.status().ToString().c_str());
