@@ -5,7 +5,7 @@
 // (issue 15): the heuristic's pick, the winner, and some in between. No GPU needed.
 //
 //   bazel run -c opt //autotune/measure:tc_lower_benchmark -- [--n=4096] [--dump=DIR]
-//       [--threads=T --rounds=R] [--passes]
+//       [--threads=T --rounds=R [--compile=I]] [--passes]
 //
 // --dump=DIR writes each candidate's source to DIR/candidate_<i>.cu (for compile timings).
 // --passes prints each codegen pass's time for every candidate.
@@ -16,13 +16,20 @@
 // for one: blocked on a contended lock; on a busy machine wall time says little, this still does).
 // The reference's get_program on the same ASTs and opts is timed by
 // tools/bench/tinygrad_tc_lower.py (the same candidates, in the same order).
+// --threads=T --compile=I compiles the candidates instead (phase 1b): NVRTC to sm_90 CUBINs,
+// uncached, through one compiler with I instances of NVRTC (1: every thread on the one library,
+// whose process-wide lock they sleep on; T: a private copy per thread), and prints compiles per
+// second and the time a compile slept. Skips, saying why, without NVRTC.
 #include <time.h>
 
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <functional>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -35,6 +42,9 @@
 #include "tinygrad/codegen/pipeline.h"
 #include "tinygrad/renderer/cuda/cuda.h"
 #include "tinygrad/runtime/cuda/arch.h"
+#include "tinygrad/runtime/cuda/library_search.h"
+#include "tinygrad/runtime/cuda/nvrtc_api.h"
+#include "tinygrad/runtime/cuda/nvrtc_compiler.h"
 
 namespace tg::autotune {
 namespace {
@@ -107,11 +117,11 @@ double ThreadCpuSeconds() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
-int Parallel(int threads, int rounds) {
-  CodegenOptions codegen = CodegenOptions::FromConfig(GetConfig());
-  std::vector<UOp> asts;
-  for (const Candidate& c : Candidates()) asts.push_back(CandidateAst(HalfMatmul(), c.opts));
-  const size_t n = asts.size() * static_cast<size_t>(rounds);
+// Runs work(0..n-1) on `threads` threads taking the next index from a shared counter, as the
+// measurer's ParallelFor does, and prints per item: the wall time (summed over items: what the
+// search reports as lower_cpu_s / compile_cpu_s), thread CPU time and time asleep, then items
+// per second of the whole. Returns 1 if any item failed.
+int RunOnThreads(int threads, size_t n, const char* items, const std::function<bool(size_t)>& work) {
   std::atomic<size_t> next{0};
   std::vector<double> wall(static_cast<size_t>(threads), 0), cpu(static_cast<size_t>(threads), 0);
   std::vector<double> asleep(static_cast<size_t>(threads), 0);
@@ -125,7 +135,7 @@ int Parallel(int threads, int rounds) {
       const AsleepMeter meter;
       for (size_t i = next.fetch_add(1); i < n; i = next.fetch_add(1)) {
         const Clock::time_point s = Clock::now();
-        if (!GetProgram(asts[i % asts.size()], Sm90(), codegen).ok()) failed = true;
+        if (!work(i)) failed = true;
         wall[static_cast<size_t>(t)] += std::chrono::duration<double>(Clock::now() - s).count();
       }
       cpu[static_cast<size_t>(t)] = ThreadCpuSeconds() - c0;
@@ -140,12 +150,54 @@ int Parallel(int threads, int rounds) {
     sum_cpu += cpu[static_cast<size_t>(t)];
     sum_asleep += asleep[static_cast<size_t>(t)];
   }
-  std::printf("%d threads, %zu lowerings: per lowering %.1f ms wall (sum %.2f s), %.1f ms thread CPU, "
-              "%.2f ms asleep; all in %.2f s wall\n",
-              threads, n, sum_wall / static_cast<double>(n) * 1e3, sum_wall,
-              sum_cpu / static_cast<double>(n) * 1e3, sum_asleep / static_cast<double>(n) * 1e3,
-              total);
+  const double per = 1e3 / static_cast<double>(n);
+  std::printf("%d threads, %zu %s: per item %.1f ms wall (sum %.2f s), %.1f ms thread CPU, %.2f ms asleep; "
+              "all in %.2f s wall: %.2f %s/s\n",
+              threads, n, items, sum_wall * per, sum_wall, sum_cpu * per, sum_asleep * per, total,
+              static_cast<double>(n) / total, items);
   return failed ? 1 : 0;
+}
+
+int Parallel(int threads, int rounds) {
+  CodegenOptions codegen = CodegenOptions::FromConfig(GetConfig());
+  std::vector<UOp> asts;
+  for (const Candidate& c : Candidates()) asts.push_back(CandidateAst(HalfMatmul(), c.opts));
+  return RunOnThreads(threads, asts.size() * static_cast<size_t>(rounds), "lowerings",
+                      [&](size_t i) { return GetProgram(asts[i % asts.size()], Sm90(), codegen).ok(); });
+}
+
+// --compile=I: the candidates' sources compiled to sm_90 CUBINs by NVRTC (uncached), R times
+// over on T threads, through one compiler with I instances of NVRTC (nvrtc_compiler.h
+// ReserveInstances): 1 is every thread on the one library, T one private copy per thread.
+int ParallelCompile(int threads, int rounds, int instances) {
+  CodegenOptions codegen = CodegenOptions::FromConfig(GetConfig());
+  std::vector<std::string> srcs;
+  for (const Candidate& c : Candidates()) {
+    absl::StatusOr<ProgramSpec> p = GetProgram(CandidateAst(HalfMatmul(), c.opts), Sm90(), codegen);
+    if (!p.ok()) return 1;
+    srcs.push_back(p->src);
+  }
+  const CudaLibraryOptions libs = CudaLibraryOptions::FromEnvironment();
+  absl::StatusOr<std::shared_ptr<const NvrtcApi>> api = NvrtcApi::Load(libs);
+  if (!api.ok()) {
+    std::fprintf(stderr, "skipped: %s\n", std::string(api.status().message()).c_str());
+    return 0;
+  }
+  absl::StatusOr<std::unique_ptr<NvrtcCompiler>> c = NvrtcCompiler::Create(
+      *api, {.arch = "sm_90", .output = CudaBinaryKind::kCubin, .include_dirs = CudaIncludeDirs(libs), .cachelevel = 0});
+  if (!c.ok()) return 1;
+  const auto r0 = std::chrono::steady_clock::now();
+  if (absl::Status s = (*c)->ReserveInstances(instances, std::filesystem::temp_directory_path().string()); !s.ok()) {
+    std::fprintf(stderr, "%s\n", std::string(s.message()).c_str());
+    return 1;
+  }
+  std::printf("%d NVRTC instance(s), %d made in %.2f s; ", (*c)->instances(), instances - 1,
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - r0).count());
+  // each instance's first real compile (its lazy start-up) is not timed
+  RunOnThreads(instances, static_cast<size_t>(instances), "warm-ups",
+               [&](size_t i) { return (*c)->CompileUncached(srcs[i % srcs.size()]).ok(); });
+  return RunOnThreads(threads, srcs.size() * static_cast<size_t>(rounds), "compiles",
+                      [&](size_t i) { return (*c)->CompileUncached(srcs[i % srcs.size()]).ok(); });
 }
 
 }  // namespace
@@ -193,7 +245,7 @@ int Passes() {
 int main(int argc, char** argv) {
   using namespace tg::autotune;
   std::string dump;
-  int threads = 0, rounds = 4;
+  int threads = 0, rounds = 4, instances = 0;
   std::vector<char*> rest;
   for (int i = 0; i < argc; ++i) {
     if (std::strncmp(argv[i], "--n=", 4) == 0) {
@@ -202,6 +254,8 @@ int main(int argc, char** argv) {
       threads = std::atoi(argv[i] + 10);
     } else if (std::strncmp(argv[i], "--rounds=", 9) == 0) {
       rounds = std::atoi(argv[i] + 9);
+    } else if (std::strncmp(argv[i], "--compile=", 10) == 0) {
+      instances = std::atoi(argv[i] + 10);
     } else if (std::strcmp(argv[i], "--passes") == 0) {
       return Passes();
     } else if (std::strncmp(argv[i], "--dump=", 7) == 0) {
@@ -211,6 +265,7 @@ int main(int argc, char** argv) {
     }
   }
   if (!dump.empty()) return Dump(dump);
+  if (threads > 0 && instances > 0) return ParallelCompile(threads, rounds, instances);
   if (threads > 0) return Parallel(threads, rounds);
   for (const Candidate& c : Candidates())
     benchmark::RegisterBenchmark((std::string("BM_LowerTcCandidate/") + c.name).c_str(),

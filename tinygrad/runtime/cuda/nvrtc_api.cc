@@ -12,6 +12,15 @@ absl::StatusOr<std::shared_ptr<const NvrtcApi>> NvrtcApi::Load(const CudaLibrary
                                         ToolkitLibraryCandidates(
                                             options, options.nvrtc_path,
                                             {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"})));
+  return Bind(std::move(lib));
+}
+
+absl::StatusOr<std::shared_ptr<const NvrtcApi>> NvrtcApi::LoadFile(const std::string& path) {
+  ASSIGN_OR_RETURN(DynamicLibrary lib, DynamicLibrary::Open("NVRTC (libnvrtc)", std::vector<std::string>{path}));
+  return Bind(std::move(lib));
+}
+
+absl::StatusOr<std::shared_ptr<const NvrtcApi>> NvrtcApi::Bind(DynamicLibrary lib) {
   std::shared_ptr<NvrtcApi> api(new NvrtcApi(std::move(lib)));
   const DynamicLibrary& l = api->library;
   RETURN_IF_ERROR(l.Bind(api->nvrtcGetErrorString, {"nvrtcGetErrorString"}));

@@ -36,6 +36,9 @@ struct NvrtcApi {
   // Opens libnvrtc (library_search.h) and binds every entry point below. NotFound naming the
   // library (with each file tried) or the missing symbol; Unavailable when nvrtcVersion fails.
   static absl::StatusOr<std::shared_ptr<const NvrtcApi>> Load(const CudaLibraryOptions& options);
+  // Exactly the library file at `path`, no search (a private copy: nvrtc_copy.h). The same
+  // errors as Load.
+  static absl::StatusOr<std::shared_ptr<const NvrtcApi>> LoadFile(const std::string& path);
 
   // "NVRTC_ERROR_COMPILATION" for 6 (NVRTC's own names).
   std::string ErrorName(nvrtcResult r) const;
@@ -64,6 +67,8 @@ struct NvrtcApi {
 
  private:
   explicit NvrtcApi(DynamicLibrary lib) : library(std::move(lib)) {}
+  // Binds every entry point of the opened `lib` and asks its version.
+  static absl::StatusOr<std::shared_ptr<const NvrtcApi>> Bind(DynamicLibrary lib);
 };
 
 }  // namespace tg

@@ -6,6 +6,7 @@
 #include "absl/strings/str_join.h"
 #include "tinygrad/base/stable_hash.h"
 #include "tinygrad/base/status_macros.h"
+#include "tinygrad/runtime/cuda/nvrtc_copy.h"
 #include "tinygrad/runtime/cuda/toolkit_handle.h"
 
 namespace tg {
@@ -22,7 +23,41 @@ std::string ProgramLog(const NvrtcApi& api, nvrtcProgram prog) {
       [&](char* log) { return api.nvrtcGetProgramLog(prog, log) == cuda_abi::NVRTC_SUCCESS; });
 }
 
+// What a new instance compiles first: its one-time start-up, and proof that it works.
+constexpr std::string_view kFirstKernel = "extern \"C\" __global__ void tg_first_kernel() {}\n";
+
 }  // namespace
+
+// A free instance, the compile's alone until the lease ends; when every instance is busy, one
+// of them shared, in turn.
+class NvrtcCompiler::Lease {
+ public:
+  explicit Lease(const NvrtcCompiler& c) : c_(c) {
+    absl::MutexLock l(&c_.instances_mu_);
+    for (Instance& i : c_.instances_) {
+      if (!i.busy) {
+        i.busy = true;
+        own_ = &i;
+        api_ = i.api.get();
+        return;
+      }
+    }
+    api_ = c_.instances_[c_.next_shared_++ % c_.instances_.size()].api.get();
+  }
+  Lease(const Lease&) = delete;
+  Lease& operator=(const Lease&) = delete;
+  ~Lease() {
+    if (own_ == nullptr) return;
+    absl::MutexLock l(&c_.instances_mu_);
+    own_->busy = false;
+  }
+  const NvrtcApi& api() const { return *api_; }
+
+ private:
+  const NvrtcCompiler& c_;
+  Instance* own_ = nullptr;  // null: shared
+  const NvrtcApi* api_ = nullptr;
+};
 
 absl::StatusOr<std::unique_ptr<NvrtcCompiler>> NvrtcCompiler::Create(
     std::shared_ptr<const NvrtcApi> api, NvrtcCompilerOptions options) {
@@ -58,6 +93,7 @@ NvrtcCompiler::NvrtcCompiler(std::shared_ptr<const NvrtcApi> api, NvrtcCompilerO
     h.AddBytes(header.name).AddBytes(header.text);
   }
   headers_hash_ = h.Finish();
+  instances_.push_back({.api = api_});
   // The -I dirs stay: a header the closure missed is still found outside a sandbox.
   // The reference puts -I first; the order of -I and the other flags does not matter to NVRTC.
   for (const std::string& dir : options_.include_dirs) flags_.push_back("-I" + dir);
@@ -73,7 +109,11 @@ uint64_t NvrtcCompiler::CacheKey(std::string_view src) const {
 }
 
 absl::StatusOr<std::string> NvrtcCompiler::CompileUncached(std::string_view src) const {
-  const NvrtcApi& api = *api_;
+  const Lease lease(*this);
+  return CompileOn(lease.api(), src);
+}
+
+absl::StatusOr<std::string> NvrtcCompiler::CompileOn(const NvrtcApi& api, std::string_view src) const {
   // NVRTC reads the source as a C string: one with a NUL inside would be cut short silently.
   if (src.find('\0') != std::string_view::npos)
     return absl::InvalidArgumentError("CUDA source contains a NUL byte");
@@ -117,6 +157,26 @@ absl::StatusOr<std::string> NvrtcCompiler::CompileUncached(std::string_view src)
   if (ptx && !out.empty() && out.back() == '\0') out.pop_back();
   if (out.empty()) return absl::InternalError("NVRTC produced an empty binary");
   return out;
+}
+
+absl::Status NvrtcCompiler::ReserveInstances(int count, const std::string& temp_dir) {
+  absl::MutexLock reserving(&reserve_mu_);
+  for (int have = instances(); have < count; have = instances()) {
+    absl::StatusOr<std::shared_ptr<const NvrtcApi>> copy = LoadNvrtcCopy(*api_, temp_dir);
+    absl::Status works = copy.ok() ? CompileOn(**copy, kFirstKernel).status() : copy.status();
+    if (!works.ok())
+      return absl::Status(works.code(),
+                          absl::StrCat("NVRTC compiles on ", have, " instance", have == 1 ? "" : "s", ", not ", count,
+                                       " (threads sharing one sleep on its process-wide lock): ", works.message()));
+    absl::MutexLock l(&instances_mu_);
+    instances_.push_back({.api = *std::move(copy)});
+  }
+  return absl::OkStatus();
+}
+
+int NvrtcCompiler::instances() const {
+  absl::MutexLock l(&instances_mu_);
+  return static_cast<int>(instances_.size());
 }
 
 absl::StatusOr<std::string> NvrtcCompiler::Compile(std::string_view src) {

@@ -9,6 +9,13 @@
 // memory (nvrtc_headers.h): a compile opens no file, so it works in a sandboxed worker child.
 // A failed compile is InvalidArgument carrying NVRTC's error name and its log.
 //
+// Compiling on several threads at once: NVRTC serializes part of every compile on a lock of the
+// loaded library, so threads sharing one instance sleep on each other. ReserveInstances gives
+// the compiler private copies of the library (nvrtc_copy.h), one per thread that compiles at
+// once (the measurer's compile threads); each compile then takes an instance no other compile
+// is using, and only when all are busy shares one, as every thread shared the one library
+// before. The instances are copies of one file: they make the same binaries.
+//
 // Results are cached like the CPU compilers' (compile_cache.h): the key hashes the compiler id
 // (NVRTC's version, the arch, the output kind, the flags), the include dirs, the headers read
 // from them and the source; the
@@ -23,12 +30,15 @@
 #define TINYGRAD_RUNTIME_CUDA_NVRTC_COMPILER_H_
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "tinygrad/runtime/compile_cache.h"
 #include "tinygrad/runtime/cuda/arch.h"
 #include "tinygrad/runtime/cuda/nvrtc_api.h"
@@ -62,6 +72,15 @@ class NvrtcCompiler {
   // Always runs NVRTC.
   absl::StatusOr<std::string> CompileUncached(std::string_view src) const;
 
+  // Until the compiler has `count` instances of NVRTC: loads a private copy of the library
+  // (LoadNvrtcCopy into `temp_dir`) and compiles a first, empty kernel on it (an instance's
+  // one-time start-up, while files can still be opened). Thread-safe, compiles may run
+  // meanwhile; instances are never removed. On error the compiler keeps the instances it has and
+  // compiles on them as before; the message says how many there are and why no more.
+  absl::Status ReserveInstances(int count, const std::string& temp_dir);
+  // How many instances of NVRTC compile: 1 until ReserveInstances.
+  int instances() const;
+
   uint64_t CacheKey(std::string_view src) const;
   // Identifies what Compile produces on any machine: "nvrtc 13.0 ptx sm_90 --minimal ...".
   // The include dirs (machine paths) are left out; they are in CacheKey.
@@ -77,8 +96,16 @@ class NvrtcCompiler {
  private:
   NvrtcCompiler(std::shared_ptr<const NvrtcApi> api, NvrtcCompilerOptions options, CudaArch arch,
                 std::vector<NvrtcHeader> headers);
+  // One instance of NVRTC, and whether a compile has it to itself now.
+  struct Instance {
+    std::shared_ptr<const NvrtcApi> api;
+    bool busy = false;
+  };
+  // The instance a compile runs on (see the file comment).
+  class Lease;
+  absl::StatusOr<std::string> CompileOn(const NvrtcApi& api, std::string_view src) const;
 
-  const std::shared_ptr<const NvrtcApi> api_;
+  const std::shared_ptr<const NvrtcApi> api_;  // the first instance: versions, archs
   const NvrtcCompilerOptions options_;
   const CudaArch arch_;
   const std::vector<NvrtcHeader> headers_;
@@ -89,6 +116,10 @@ class NvrtcCompiler {
   std::vector<std::string> flags_;
   std::string compiler_id_;
   CompileCache cache_;
+  absl::Mutex reserve_mu_;  // one ReserveInstances at a time
+  mutable absl::Mutex instances_mu_;
+  mutable std::deque<Instance> instances_ ABSL_GUARDED_BY(instances_mu_);  // a deque: leases point into it
+  mutable size_t next_shared_ ABSL_GUARDED_BY(instances_mu_) = 0;
 };
 
 }  // namespace tg
