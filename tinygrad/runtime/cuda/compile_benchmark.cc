@@ -12,7 +12,8 @@
 // process at once; CPU time is the process's (NVRTC may use threads of its own), and asleep_ms
 // is the time a compile spent blocked (neither running nor waiting for a CPU), which a busy
 // machine does not blur as it does real time. BM_NvrtcPrivateCopyPerThread gives each thread
-// its own instance of the library.
+// its own instance of the library (NvrtcCompiler::ReserveInstances). BM_NvJitLinkPtxToCubin's
+// /threads:2 run asks the same of nvJitLink.
 //
 //   bazel run -c opt //tinygrad/runtime/cuda:compile_benchmark
 //
@@ -26,8 +27,6 @@
 // space); two processes, 0 to 2 ms. Sixteen threads on those 2 vCPUs (which overstates it: a
 // preempted holder keeps the lock): 2.2 s asleep per compile on one instance, 54 ms on a
 // copy each.
-#include <stdlib.h>
-
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -108,8 +107,10 @@ std::unique_ptr<NvrtcCompiler> MakeNvrtc(CudaBinaryKind output) {
   return c.ok() ? std::move(*c) : nullptr;
 }
 
-// Compiles `src` with `c` for every iteration, with the time asleep per compile as a counter.
-void CompileLoop(benchmark::State& state, const NvrtcCompiler& c, std::string_view src) {
+// Compiles `src` with `c` (an NvrtcCompiler or a PtxCompiler) for every iteration, with the time
+// asleep per compile as a counter.
+template <typename Compiler>
+void CompileLoop(benchmark::State& state, const Compiler& c, std::string_view src) {
   const AsleepMeter meter;
   for (auto _ : state) {
     absl::StatusOr<std::string> out = c.CompileUncached(src);
@@ -204,52 +205,18 @@ void BM_NvrtcHeaders(benchmark::State& state, Headers how, std::string_view kern
 }
 
 // NVRTC takes a process-wide lock for part of every compile: two threads of one process sleep
-// on it (asleep_ms of BM_NvrtcToCubin/threads:2) where two processes do not. A copy of the
-// library file loaded from a path of its own is a second instance with a lock of its own, so
-// the same two threads, each with its own copy, stop waiting for each other: what compiling in
-// separate processes buys, shown in one. Each copy (about 100 MB) is deleted once loaded.
-// (dlmopen into a new link namespace, which needs no file, crashed NVRTC 13.0 here.)
-class NvrtcCopies {
- public:
-  static NvrtcCopies& Get() {
-    static NvrtcCopies* const kCopies = new NvrtcCopies();
-    return *kCopies;
-  }
-  // The compiler of benchmark thread `i` on a copy of its own, made on first use; null when
-  // the copy could not be made.
-  NvrtcCompiler* compiler(int i) {
-    std::lock_guard<std::mutex> lock(mu_);
-    while (static_cast<int>(compilers_.size()) <= i) compilers_.push_back(MakeCopy(compilers_.size()));
-    return compilers_[static_cast<size_t>(i)].get();
-  }
-
- private:
-  static std::unique_ptr<NvrtcCompiler> MakeCopy(size_t index) {
-    namespace fs = std::filesystem;
-    CudaLibraryOptions libs = CudaLibraryOptions::FromEnvironment();
-    absl::StatusOr<std::shared_ptr<const NvrtcApi>> api = NvrtcApi::Load(libs);
-    std::error_code ec;
-    std::string dir = (fs::temp_directory_path(ec) / "tg_nvrtc_copy_XXXXXX").string();
-    if (!api.ok() || (*api)->library.file().empty() || ec || mkdtemp(dir.data()) == nullptr) return nullptr;
-    CudaLibraryOptions own = libs;
-    own.nvrtc_path = (fs::path(dir) / ("libnvrtc_copy" + std::to_string(index) + ".so")).string();
-    absl::StatusOr<std::shared_ptr<const NvrtcApi>> copy = absl::NotFoundError("not copied");
-    if (fs::copy_file((*api)->library.file(), own.nvrtc_path, ec)) copy = NvrtcApi::Load(own);
-    fs::remove_all(dir, ec);  // loaded: the mapping outlives the file
-    if (!copy.ok()) return nullptr;
-    absl::StatusOr<std::unique_ptr<NvrtcCompiler>> c = NvrtcCompiler::Create(
-        *copy, {.arch = kArch, .output = CudaBinaryKind::kCubin, .include_dirs = CudaIncludeDirs(libs)});
-    // A first compile, so that the instance's one-time start-up is not timed.
-    if (!c.ok() || !(*c)->CompileUncached(kHalfCopy).ok()) return nullptr;
-    return *std::move(c);
-  }
-
-  std::mutex mu_;
-  std::vector<std::unique_ptr<NvrtcCompiler>> compilers_;
-};
-
+// on it (asleep_ms of BM_NvrtcToCubin/threads:2) where two processes do not. One compiler with
+// an instance of NVRTC per thread (NvrtcCompiler::ReserveInstances: private copies of the
+// library, nvrtc_copy.h), as the measurer compiles: the same threads stop waiting for each other.
 void BM_NvrtcPrivateCopyPerThread(benchmark::State& state, std::string_view kernel) {
-  NvrtcCompiler* c = NvrtcCopies::Get().compiler(state.thread_index());
+  static NvrtcCompiler* const c = [] {
+    std::unique_ptr<NvrtcCompiler> c = MakeNvrtc(CudaBinaryKind::kCubin);
+    std::error_code ec;
+    const std::string temp = std::filesystem::temp_directory_path(ec).string();
+    // Threads(16) at most; each instance's first compile (its start-up) is not timed
+    if (c == nullptr || !c->ReserveInstances(16, temp).ok()) return static_cast<NvrtcCompiler*>(nullptr);
+    return c.release();
+  }();
   const std::string_view src = Source(kernel);
   if (c == nullptr || src.empty()) {
     state.SkipWithError("could not load private copies of NVRTC");
@@ -271,14 +238,7 @@ void BM_NvJitLinkPtxToCubin(benchmark::State& state, std::string_view kernel) {
     state.SkipWithError("no PTX to assemble");
     return;
   }
-  for (auto _ : state) {
-    absl::StatusOr<std::string> cubin = (*ptxas)->CompileUncached(*ptx);
-    if (!cubin.ok()) {
-      state.SkipWithError(std::string(cubin.status().message()).c_str());
-      return;
-    }
-    benchmark::DoNotOptimize(cubin->data());
-  }
+  CompileLoop(state, **ptxas, *ptx);
 }
 
 // CPU time is the process's: NVRTC may compile on threads of its own.
@@ -313,6 +273,13 @@ BENCHMARK_CAPTURE(BM_NvrtcPrivateCopyPerThread, heuristic, "heuristic")
     ->UseRealTime()
     ->Threads(2)
     ->Threads(16);
+// Whether nvJitLink (the PTX renderer's assembler) makes two threads wait for each other too.
+BENCHMARK_CAPTURE(BM_NvJitLinkPtxToCubin, heuristic, "heuristic")
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime()
+    ->Threads(1)
+    ->Threads(2);
 // Whether the headers change how much two compiling threads wait for each other.
 BENCHMARK_CAPTURE(BM_NvrtcHeaders, closure_from_memory/heuristic, Headers::kClosureFromMemory, "heuristic")
     ->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime()->Threads(2);
