@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <mutex>
@@ -145,6 +146,10 @@ LocalMeasurer::LocalMeasurer(Device* device, LocalMeasurerOptions options)
                                                    : std::max(1, static_cast<int>(std::thread::hardware_concurrency()))),
       options_(std::move(options)) {
   TG_CHECK(device_ != nullptr);
+  // The compile threads' compiler instances, made now: a worker's child makes its measurer before
+  // its sandbox closes. Without them compiles still run, only sharing a lock.
+  if (absl::Status s = device_->PrepareCompileThreads(compile_threads_); !s.ok())
+    std::fprintf(stderr, "warning: %s\n", std::string(s.message()).c_str());
 }
 
 LocalMeasurer::~LocalMeasurer() = default;

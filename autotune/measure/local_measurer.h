@@ -63,7 +63,9 @@ namespace tg::autotune {
 
 struct LocalMeasurerOptions {
   std::string device = "CPU";
-  int compile_threads = 0;  // threads lowering and compiling a batch; 0: the machine's CPUs
+  // Threads lowering and compiling a batch; 0: the machine's CPUs. The device readies its
+  // compiler for them when the measurer is made (Device::PrepareCompileThreads).
+  int compile_threads = 0;
   // For tests of the worker farm only: every timed run's sample is FakeTimeS(program hash)
   // instead of a measurement (the check run still runs the kernel and compares its outputs),
   // so that any two measurers agree on every time and pick the same winners.

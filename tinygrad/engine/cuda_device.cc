@@ -192,18 +192,30 @@ struct KernelCompiler {
       return absl::UnavailableError(absl::StrCat(device, " cannot compile kernels: ", nvrtc.status().message()));
     return (*nvrtc)->Compile(src);
   }
+  // NVRTC: an instance per compiling thread (NvrtcCompiler::ReserveInstances). The PTX path
+  // compiles nothing here (the driver assembles at load) and NVRTC's absence shows at Compile.
+  absl::Status PrepareThreads(const std::string& device, int threads, const std::string& temp_dir) {
+    if (ptx != nullptr || !nvrtc.ok() || threads <= 1) return absl::OkStatus();
+    if (temp_dir.empty())
+      return absl::FailedPreconditionError(absl::StrCat(
+          device, ": ", threads, " compile threads share one NVRTC (no temp dir to copy it into)"));
+    absl::Status s = (*nvrtc)->ReserveInstances(threads, temp_dir);
+    if (s.ok()) return s;
+    return absl::Status(s.code(), absl::StrCat(device, ": ", s.message()));
+  }
 };
 
 class CudaDevice : public Device {
  public:
   CudaDevice(std::string name, std::shared_ptr<CudaContext> ctx, std::unique_ptr<Renderer> renderer,
-             KernelCompiler compiler, std::string runtime, std::vector<std::string> tool_dirs)
+             KernelCompiler compiler, std::string runtime, std::vector<std::string> tool_dirs, std::string temp_dir)
       : name_(std::move(name)),
         ctx_(std::move(ctx)),
         health_(std::make_shared<Health>(name_)),
         renderer_(std::move(renderer)),
         compiler_(std::move(compiler)),
-        tool_dirs_(std::move(tool_dirs)) {
+        tool_dirs_(std::move(tool_dirs)),
+        temp_dir_(std::move(temp_dir)) {
     const CudaDeviceInfo& info = ctx_->info();
     // the optimizer's limits are this GPU's (the reference's CUDARenderer has the same
     // figures as constants, which every NVIDIA GPU since Kepler reports)
@@ -225,6 +237,9 @@ class CudaDevice : public Device {
   const Renderer& renderer() const override { return *renderer_; }
   std::string compiler_id() const override { return compiler_.id(); }
   absl::StatusOr<std::string> Compile(const ProgramSpec& spec) override { return compiler_.Compile(name_, spec.src); }
+  absl::Status PrepareCompileThreads(int threads) override {
+    return compiler_.PrepareThreads(name_, threads, temp_dir_);
+  }
   // SASS of NVRTC's CUBIN; the PTX of CUDA_PTX=1 as it is (cuda_disassembler.h).
   absl::StatusOr<std::string> Disassemble(const std::string& lib) const override {
     return DisassembleCuda(lib, tool_dirs_);
@@ -264,6 +279,7 @@ class CudaDevice : public Device {
   std::unique_ptr<Renderer> renderer_;
   KernelCompiler compiler_;
   const std::vector<std::string> tool_dirs_;  // where nvdisasm is looked for after PATH
+  const std::string temp_dir_;                // where NVRTC's copies are made
   GpuDescription gpu_;
   std::mutex scratch_mu_;
   std::unique_ptr<CudaRawBuffer> scratch_;  // what InvalidateCaches writes
@@ -337,7 +353,7 @@ absl::StatusOr<std::unique_ptr<Device>> MakeCudaDevice(const std::string& name,
   }
   return std::unique_ptr<Device>(
       new CudaDevice(name, *std::move(ctx), std::move(renderer), std::move(compiler), std::move(runtime),
-                     CudaToolDirs(options.libs, nvrtc_file)));
+                     CudaToolDirs(options.libs, nvrtc_file), options.temp_dir));
 }
 
 }  // namespace tg

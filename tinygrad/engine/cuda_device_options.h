@@ -25,9 +25,13 @@ struct CudaDeviceOptions {
   bool ptx = false;
   int cachelevel = 2;     // CACHELEVEL: 0 keeps NVRTC's compile cache in memory only
   std::string cache_dir;  // the on-disk compile cache lives under it; "": none
+  // Where NVRTC's private copies are made for compile threads (Device::PrepareCompileThreads;
+  // each copy is deleted once loaded); "": none are made, threads share one NVRTC.
+  std::string temp_dir;
 
-  // The cache settings from `c`; the library search and CUDA_PTX from the environment (read
-  // here, at the edge: they are the CUDA runtime's settings, which Config does not carry).
+  // The cache settings from `c`; the library search, CUDA_PTX and the temp dir (TMPDIR, else
+  // /tmp) from the environment (read here, at the edge: they are the CUDA runtime's settings,
+  // which Config does not carry).
   static CudaDeviceOptions FromConfig(const Config& c);
 
   friend bool operator==(const CudaDeviceOptions&, const CudaDeviceOptions&) = default;

@@ -95,8 +95,14 @@ class Device {
   virtual const Renderer& renderer() const = 0;
   // Identifies the compiler and its flags: part of the method-cache key.
   virtual std::string compiler_id() const = 0;
-  // The loadable library for a rendered kernel.
+  // The loadable library for a rendered kernel. Thread-safe.
   virtual absl::StatusOr<std::string> Compile(const ProgramSpec& spec) = 0;
+  // Readies Compile for `threads` threads calling it at once (the measurer's compile threads):
+  // a compiler that serializes part of each compile on a lock of its library (NVRTC) gets an
+  // instance of it per thread here, while files can still be opened (a worker's child calls
+  // this before its sandbox closes). Compiles work either way: an error says why they still
+  // share a lock. Default: nothing to ready.
+  virtual absl::Status PrepareCompileThreads(int /*threads*/) { return absl::OkStatus(); }
   virtual absl::StatusOr<std::unique_ptr<Program>> Load(const std::string& function_name,
                                                         const std::string& lib) = 0;
   virtual absl::StatusOr<std::shared_ptr<RawBuffer>> Allocate(size_t nbytes) = 0;
