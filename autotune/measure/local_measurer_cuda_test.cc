@@ -5,18 +5,21 @@
 // checked is the GPU path's plumbing: the reference kernel's launch, the L2 clearing before
 // each timed run, the run limits reported, the device's launch limits, and a kernel fault (the
 // faulting candidate, the rest, the measurer afterwards). Real GPUs: //tests/gpu.
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "autotune/measure/local_measurer.h"
 #include "autotune/measure/test_kernels.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tinygrad/engine/fake_cuda_device_test_base.h"
 
 namespace tg::autotune {
 namespace {
 
+using ::testing::HasSubstr;
 using ::tg::FakeCudaDeviceTest;
 
 std::string Describe(const CandidateResult& r) { return std::string(OutcomeName(r.outcome)) + ": " + r.error; }
@@ -162,6 +165,32 @@ TEST_F(CudaMeasurerTest, AFaultOfTheReferenceKernelFailsTheBatch) {
   EXPECT_NE(b.status().message().find("the unoptimized kernel"), std::string_view::npos) << b.status();
   EXPECT_TRUE(lost);
   EXPECT_TRUE(m->device_lost());
+}
+
+// The measurer readies the device's compiler for its compile threads (an NVRTC instance each,
+// copies made in the device's temp dir); where the copies cannot be made it says so on stderr
+// and measures all the same, its threads sharing one NVRTC.
+TEST_F(CudaMeasurerTest, CompileThreadsGetAnNvrtcEachOrShareOneWithAWarning) {
+  const std::vector<std::vector<Opt>> cands = {{}, {Opt{OptOps::UPCAST, 0, int64_t{4}}}, {Opt{OptOps::LOCAL, 0, int64_t{32}}}};
+  for (bool copies_fail : {false, true}) {
+    SCOPED_TRACE(copies_fail ? "copies fail" : "copies made");
+    CudaDeviceOptions o = options_;
+    o.temp_dir = (std::filesystem::path(testing::TempDir()) / (copies_fail ? "no/such/dir" : "")).string();
+    absl::StatusOr<std::unique_ptr<Device>> dev = MakeCudaDevice("CUDA", o);
+    ASSERT_TRUE(dev.ok()) << dev.status();
+    testing::internal::CaptureStderr();
+    LocalMeasurer m(dev->get(), {.compile_threads = 2});
+    const std::string said = testing::internal::GetCapturedStderr();
+    if (copies_fail) {
+      EXPECT_THAT(said, HasSubstr("warning: CUDA: NVRTC compiles on 1 instance, not 2"));
+      EXPECT_THAT(said, HasSubstr("cannot make a directory in"));
+    } else {
+      EXPECT_EQ(said, "");
+    }
+    absl::StatusOr<MeasureBatch> b = m.Measure(task_, cands, MeasureOptions{});
+    ASSERT_TRUE(b.ok()) << b.status();
+    for (const CandidateResult& r : b->results) EXPECT_EQ(r.outcome, Outcome::kOk) << Describe(r);
+  }
 }
 
 }  // namespace
