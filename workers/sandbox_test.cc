@@ -300,6 +300,43 @@ TEST_F(SandboxTest, NvrtcCompilesKernelsThatIncludeCudaHeaders) {
       ExitedWithCode(0), "");
 }
 
+// The compile threads' private copies of NVRTC (NvrtcCompiler::ReserveInstances), made before
+// the sandbox closes, compile in it: two threads at once, a half kernel each, several times.
+TEST_F(SandboxTest, NvrtcCopiesMadeBeforeCompileInIt) {
+  const CudaLibraryOptions libs = CudaLibraryOptions::FromEnvironment();
+  absl::StatusOr<std::shared_ptr<const NvrtcApi>> api = NvrtcApi::Load(libs);
+  if (!api.ok()) GTEST_SKIP() << "NVRTC is not available here: " << api.status();
+  if (CudaIncludeDirs(libs).empty()) GTEST_SKIP() << "no CUDA include dir found (set CUDA_PATH)";
+  EXPECT_EXIT(
+      {
+        absl::StatusOr<std::unique_ptr<NvrtcCompiler>> compiler = NvrtcCompiler::Create(
+            *api, {.arch = "sm_90", .include_dirs = CudaIncludeDirs(libs), .cachelevel = 0});
+        if (!compiler.ok()) _exit(98);
+        if (!(*compiler)->Compile("extern \"C\" __global__ void w() {}").ok()) _exit(97);
+        if (absl::Status s = (*compiler)->ReserveInstances(2, testing::TempDir()); !s.ok()) {
+          std::fprintf(stderr, "%s\n", std::string(s.message()).c_str());
+          _exit(96);
+        }
+        Enter();
+        std::atomic<int> failed{0};
+        auto compile = [&] {
+          for (int i = 0; i < 3; ++i) {
+            absl::StatusOr<std::string> ptx = (*compiler)->CompileUncached(
+                "#include <cuda_fp16.h>\nextern \"C\" __global__ void k(half* a) { a[0] = a[1] * (half)2.0f; }\n");
+            if (!ptx.ok()) {
+              std::fprintf(stderr, "%s\n", std::string(ptx.status().message()).c_str());
+              failed++;
+            }
+          }
+        };
+        std::thread other(compile);
+        compile();
+        other.join();
+        _exit(failed == 0 ? 0 : 1);
+      },
+      ExitedWithCode(0), "");
+}
+
 // Every thread is filtered, the ones started before the sandbox too; one thread's forbidden
 // call takes the whole process.
 TEST_F(SandboxTest, ThreadsThatAlreadyRanAreFilteredToo) {
