@@ -2,6 +2,11 @@
 // Port of tinygrad/runtime/support/compiler_cuda.py: CUDACompiler, NVCompiler.
 #include "tinygrad/runtime/cuda/nvrtc_compiler.h"
 
+#include <algorithm>
+#include <atomic>
+#include <thread>
+#include <vector>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "tinygrad/base/stable_hash.h"
@@ -161,17 +166,38 @@ absl::StatusOr<std::string> NvrtcCompiler::CompileOn(const NvrtcApi& api, std::s
 
 absl::Status NvrtcCompiler::ReserveInstances(int count, const std::string& temp_dir) {
   absl::MutexLock reserving(&reserve_mu_);
-  for (int have = instances(); have < count; have = instances()) {
-    absl::StatusOr<std::shared_ptr<const NvrtcApi>> copy = LoadNvrtcCopy(*api_, temp_dir);
-    absl::Status works = copy.ok() ? CompileOn(**copy, kFirstKernel).status() : copy.status();
-    if (!works.ok())
-      return absl::Status(works.code(),
-                          absl::StrCat("NVRTC compiles on ", have, " instance", have == 1 ? "" : "s", ", not ", count,
-                                       " (threads sharing one sleep on its process-wide lock): ", works.message()));
-    absl::MutexLock l(&instances_mu_);
-    instances_.push_back({.api = *std::move(copy)});
+  const int had = instances();
+  if (had >= count) return absl::OkStatus();
+  // Made on a few threads at once (they are made when a search starts, and a copy is mostly
+  // I/O, its first compile CPU), but no more than kMakersAtOnce copies on disk at a time.
+  constexpr size_t kMakersAtOnce = 4;
+  std::vector<absl::StatusOr<std::shared_ptr<const NvrtcApi>>> made(static_cast<size_t>(count - had),
+                                                                    absl::UnknownError("not made"));
+  std::atomic<size_t> next{0};
+  std::vector<std::thread> makers;
+  for (size_t t = 0; t < std::min(kMakersAtOnce, made.size()); ++t)
+    makers.emplace_back([&] {
+      for (size_t i = next++; i < made.size(); i = next++) {
+        made[i] = LoadNvrtcCopy(*api_, temp_dir);
+        if (made[i].ok())
+          if (absl::Status works = CompileOn(**made[i], kFirstKernel).status(); !works.ok()) made[i] = works;
+      }
+    });
+  for (std::thread& t : makers) t.join();
+  absl::Status first_error;
+  absl::MutexLock l(&instances_mu_);
+  for (auto& m : made) {
+    if (m.ok()) {
+      instances_.push_back({.api = *std::move(m)});
+    } else if (first_error.ok()) {
+      first_error = m.status();
+    }
   }
-  return absl::OkStatus();
+  if (first_error.ok()) return first_error;
+  const size_t have = instances_.size();
+  return absl::Status(first_error.code(),
+                      absl::StrCat("NVRTC compiles on ", have, " instance", have == 1 ? "" : "s", ", not ", count,
+                                   " (threads sharing one sleep on its process-wide lock): ", first_error.message()));
 }
 
 int NvrtcCompiler::instances() const {

@@ -72,11 +72,12 @@ class NvrtcCompiler {
   // Always runs NVRTC.
   absl::StatusOr<std::string> CompileUncached(std::string_view src) const;
 
-  // Until the compiler has `count` instances of NVRTC: loads a private copy of the library
-  // (LoadNvrtcCopy into `temp_dir`) and compiles a first, empty kernel on it (an instance's
-  // one-time start-up, while files can still be opened). Thread-safe, compiles may run
-  // meanwhile; instances are never removed. On error the compiler keeps the instances it has and
-  // compiles on them as before; the message says how many there are and why no more.
+  // Until the compiler has `count` instances of NVRTC: loads private copies of the library
+  // (LoadNvrtcCopy into `temp_dir`, a few at once) and compiles a first, empty kernel on each
+  // (an instance's one-time start-up, while files can still be opened). Thread-safe, compiles
+  // may run meanwhile; instances are never removed. On error the compiler keeps the instances it
+  // has (those made before the error too) and compiles on them; the message says how many there
+  // are and why no more.
   absl::Status ReserveInstances(int count, const std::string& temp_dir);
   // How many instances of NVRTC compile: 1 until ReserveInstances.
   int instances() const;
