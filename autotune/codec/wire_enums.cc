@@ -70,7 +70,7 @@ constexpr std::pair<OptOps, PO> kOptOps[] = {
     {OptOps::THREAD, PO::THREAD},   {OptOps::GROUP, PO::GROUP},
     {OptOps::GROUPTOP, PO::GROUP_TOP}, {OptOps::NOLOCALS, PO::NO_LOCALS},
     {OptOps::PADTO, PO::PAD_TO},    {OptOps::SWAP, PO::SWAP},
-    {OptOps::SIMD, PO::SIMD},
+    {OptOps::SIMD, PO::SIMD},       {OptOps::BLOCK, PO::BLOCK},
 };
 
 using O = Outcome;

@@ -30,6 +30,16 @@ const std::vector<TextField<SearchSettings>>& Fields() {
   return *kFields;
 }
 
+// Fields() and those printed only when they differ from the default.
+const std::vector<TextField<SearchSettings>>& ParsedFields() {
+  static const auto* kFields = [] {
+    auto* f = new std::vector<TextField<SearchSettings>>(Fields());
+    f->push_back({"block", &SearchSettings::block, /*added_later=*/true});
+    return f;
+  }();
+  return *kFields;
+}
+
 }  // namespace
 
 SearchSettings SearchSettings::FromConfig(const Config& c) {
@@ -48,10 +58,14 @@ SearchSettings SearchSettings::FromConfig(const Config& c) {
   return s;
 }
 
-std::string SearchSettings::ToString() const { return FieldsToText(*this, Fields()); }
+std::string SearchSettings::ToString() const {
+  std::string text = FieldsToText(*this, Fields());
+  if (block) text += " block=1";
+  return text;
+}
 
 absl::StatusOr<SearchSettings> SearchSettings::Parse(std::string_view text) {
-  return FieldsFromText(text, Fields(), "search settings");
+  return FieldsFromText(text, ParsedFields(), "search settings");
 }
 
 }  // namespace tg::autotune

@@ -2,7 +2,8 @@
 // The settings that change what a BEAM search finds: the beam width and the reference's knobs
 // (tinygrad/codegen/opt/search.py and helpers.py: BEAM, BEAM_UPCAST_MAX, BEAM_LOCAL_MAX,
 // BEAM_UOPS_MAX, BEAM_MIN_PROGRESS, BEAM_TIMEOUT_SEC, BEAM_PADTO, NOLOCALS, TC, TC_OPT), plus
-// our BEAM_SIMD (the SIMD extension opt, tinygrad/codegen/opt/opt.h).
+// our BEAM_SIMD (the SIMD extension opt, tinygrad/codegen/opt/opt.h) and `block` (the BLOCK
+// opt, `tg tune --blocking`).
 //
 // Port of the getenv() reads of tinygrad/codegen/opt/search.py, gathered into one value: the
 // search reads them from here and the tuning database keys its records by them, so a search
@@ -38,12 +39,16 @@ struct SearchSettings {
   int tc = 1;                     // TC: use_tensor_cores of the TC actions
   int tc_opt = 2;                 // TC_OPT: opt level of the TC actions (search.py's default 2)
   bool simd = false;              // BEAM_SIMD (ours): SIMD and UPCAST 8/16 actions
+  // `tg tune --blocking` (ours): BLOCK actions. In the text only when on, so that turning
+  // the option in does not change the key of every record stored before it existed.
+  bool block = false;
 
   // The reference defaults overridden by `c` (width from c.beam when it is > 0).
   static SearchSettings FromConfig(const Config& c);
 
-  // Canonical text: every field as name=value in declaration order, one space apart; the
-  // tuning key hashes it and the database stores it. Parse(ToString()) == *this.
+  // Canonical text: every field as name=value in declaration order, one space apart (block
+  // only when on); the tuning key hashes it and the database stores it.
+  // Parse(ToString()) == *this.
   std::string ToString() const;
   // Errors name the field that is missing, unknown or malformed.
   static absl::StatusOr<SearchSettings> Parse(std::string_view text);

@@ -80,4 +80,17 @@ TEST(SearchSettingsTest, TextWithoutLaterFieldsParsesToTheirDefaults) {
   EXPECT_EQ(*s, SearchSettings{});
 }
 
+// BLOCK (ours) is in the text only when on: keys of searches without it stay what they were.
+TEST(SearchSettingsTest, BlockIsInTheTextOnlyWhenOn) {
+  SearchSettings s;
+  EXPECT_EQ(s.ToString().find("block"), std::string::npos);
+  s.block = true;
+  EXPECT_EQ(s.ToString(), SearchSettings{}.ToString() + " block=1");
+  absl::StatusOr<SearchSettings> back = SearchSettings::Parse(s.ToString());
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(*back, s);
+  EXPECT_EQ(SearchSettings::Parse(SearchSettings{}.ToString() + " block=0").value(), SearchSettings{});
+  EXPECT_NE(SearchSettings::Parse(s.ToString() + " block=1").status().message().find("twice"), std::string::npos);
+}
+
 }  // namespace tg::autotune

@@ -208,6 +208,7 @@ enum OptOp {
   padTo @8;
   swap @9;
   simd @10;  # ours: tinygrad/codegen/opt/opt.h OptOps::SIMD
+  block @11;  # ours: tinygrad/codegen/opt/opt.h OptOps::BLOCK
 }
 
 # TC's arg: (tc_select, tc_opt, use_tensor_cores).

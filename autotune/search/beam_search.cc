@@ -81,6 +81,9 @@ std::vector<Opt> BeamActions(const SearchSettings& s) {
     add(OptOps::UPCAST, {8, 16}, 8);
     for (int64_t width : {8, 16}) a.push_back(Opt{OptOps::SIMD, std::nullopt, width});
   }
+  // ours: cache blocking of an output loop (1: move the whole loop outermost), on the first
+  // three axes, where a CPU kernel's output loops are
+  if (s.block) add(OptOps::BLOCK, {1, 2, 4, 8, 16, 32, 64}, 3);
   return a;
 }
 

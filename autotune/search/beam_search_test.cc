@@ -148,6 +148,38 @@ TEST(BeamActionsTest, SimdExtendsTheList) {
   EXPECT_EQ(a.back(), (Opt{OptOps::SIMD, std::nullopt, int64_t{16}}));
 }
 
+// `tg tune --blocking` (ours) adds BLOCK by 1..64 on 3 axes after everything else; without it
+// the list has no BLOCK.
+TEST(BeamActionsTest, BlockingExtendsTheList) {
+  SearchSettings s;
+  s.block = true;
+  std::vector<Opt> a = BeamActions(s);
+  ASSERT_EQ(a.size(), 193u + 21);
+  EXPECT_EQ(std::vector<Opt>(a.begin(), a.begin() + 193), BeamActions(SearchSettings{}));
+  EXPECT_EQ(a[193], (Opt{OptOps::BLOCK, 0, int64_t{1}}));
+  EXPECT_EQ(a.back(), (Opt{OptOps::BLOCK, 2, int64_t{64}}));
+  s.simd = true;
+  EXPECT_EQ(BeamActions(s).back(), (Opt{OptOps::BLOCK, 2, int64_t{64}}));
+  for (const Opt& o : BeamActions(SearchSettings{})) EXPECT_NE(o.op, OptOps::BLOCK);
+}
+
+// On a CPU matmul the BLOCK actions that divide an output loop are offered; none on the reduce.
+TEST(GetKernelActionsTest, BlockActionsOnCpuOutputLoops) {
+  Scheduler k(MatmulKernel(64), Cpu());
+  k.ConvertLoopToGlobal();
+  SearchSettings s;
+  s.block = true;
+  std::vector<Opt> actions = BeamActions(s);
+  int blocks = 0;
+  for (const auto& [i, sched] : GetKernelActions(k, actions, s, false)) {
+    const Opt& a = actions[i - 1];
+    if (a.op != OptOps::BLOCK) continue;
+    ++blocks;
+    EXPECT_LT(*a.axis, 2) << "axis 2 is the reduce";
+  }
+  EXPECT_EQ(blocks, 2 * 6);  // 1..32 on both output loops of 64 (64 is a single block)
+}
+
 TEST(GetKernelActionsTest, ValidActionsOnly) {
   Scheduler k(MatmulKernel(64), Cpu());
   k.ConvertLoopToGlobal();

@@ -31,14 +31,23 @@
 
 namespace tg {
 
-// In the reference's declaration order (its enum values order opts). SIMD is ours, last.
+// In the reference's declaration order (its enum values order opts). SIMD and BLOCK are ours,
+// last.
 //
 // SIMD (an extension, not in the reference; never chosen by the heuristic, and tried by BEAM
 // only with BEAM_SIMD=1): loads and stores of the kernel fold into vectors of up to `arg` lanes
 // (a width in Renderer::simd_widths) instead of the reference's 4, so that clang emits
 // full-width vector code (float16 = one AVX-512 register). The reference's CPU code tops out at
 // 128-bit vectors, about half of a Zen 4 core's FMA throughput.
-enum class OptOps : uint8_t { TC = 1, UPCAST, UNROLL, LOCAL, THREAD, GROUP, GROUPTOP, NOLOCALS, PADTO, SWAP, SIMD };
+//
+// BLOCK (an extension, like SIMD; BEAM tries it only with BEAM_BLOCK / `tg tune --blocking`):
+// cache blocking of an output loop on CPU renderers. BLOCK axis n splits LOOP axis `axis`
+// into blocks of n and moves the loop over the blocks outside every other output loop, so the
+// operand panel one block reads stays in cache while the other output loops sweep it (see
+// scheduler_block.cc).
+enum class OptOps : uint8_t {
+  TC = 1, UPCAST, UNROLL, LOCAL, THREAD, GROUP, GROUPTOP, NOLOCALS, PADTO, SWAP, SIMD, BLOCK
+};
 
 std::string_view OptOpsName(OptOps op);                   // "UPCAST"
 std::optional<OptOps> OptOpsFromName(std::string_view name);

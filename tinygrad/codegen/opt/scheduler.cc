@@ -420,6 +420,11 @@ absl::StatusOr<std::vector<UOp>> Scheduler::ApplyOptImpl(const Opt& opt, bool ap
     if (append_opt) applied_opts_.push_back(opt);
     return std::vector<UOp>{};
   }
+  if (opt.op == OptOps::BLOCK) {
+    ASSIGN_OR_RETURN(std::vector<UOp> ret, ApplyBlockOpt(opt));
+    if (append_opt) applied_opts_.push_back(opt);
+    return ret;
+  }
   if (opt.op == OptOps::LOCAL || opt.op == OptOps::GROUP || opt.op == OptOps::GROUPTOP)
     RETURN_IF_ERROR(check(ren_->has_local, "locals needed for opt"));
 

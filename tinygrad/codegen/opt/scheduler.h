@@ -126,6 +126,8 @@ class Scheduler {
   absl::StatusOr<std::vector<UOp>> ApplyOptImpl(const Opt& opt, bool append_opt);
   absl::StatusOr<std::optional<std::vector<UOp>>> ApplyTcOpt(int64_t use_tensor_cores, int64_t axis,
                                                              int64_t tc_select, int64_t opt_level);
+  // The BLOCK opt (ours), in scheduler_block.cc: {replaced range, loop over blocks}.
+  absl::StatusOr<std::vector<UOp>> ApplyBlockOpt(const Opt& opt);
   std::vector<UOp> OutputRngs() const;
   std::vector<UOp> GlobalizableRngs() const;
   int64_t NextRangeId() { return next_range_id_++; }
