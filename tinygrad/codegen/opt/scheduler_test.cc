@@ -175,5 +175,55 @@ TEST(SchedulerTest, SimdOptIsAKernelFlag) {
             "SIMD width 16 is not one of the renderer's ()");
 }
 
+// BLOCK (ours): the output loop splits into blocks of n, the loop over blocks gets an id below
+// every range's, so it is axis 0 (rngs() and the loop nest follow ids); n = 1 moves the whole
+// loop there. Once per kernel, CPU output loops only, n must divide the axis into >= 2 blocks.
+TEST(SchedulerTest, BlockOptMovesTheLoopOverBlocksOutermost) {
+  CpuLike ren;
+  Scheduler k(Matmul(), ren);  // L0 16 (rows), L1 8 (columns), R0 32
+  absl::StatusOr<std::vector<UOp>> r = k.ApplyOptRanges({OptOps::BLOCK, 1, int64_t{4}});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(k.full_shape(), (std::vector<SInt>{2, 16, 4, 32}));
+  EXPECT_EQ(k.shape_str(), (std::vector<std::string>{"L0", "L1", "L2", "R0"}));
+  ASSERT_EQ(r->size(), 2u);
+  EXPECT_EQ(k.rngs()[0], (*r)[1]);
+  EXPECT_EQ(k.rngs()[0].arg()[0].int64(), -1);  // below R0's id 0
+  EXPECT_EQ(k.rngs()[2], (*r)[0]);
+  EXPECT_EQ(k.ApplyOpt({OptOps::BLOCK, 1, int64_t{2}}).message(), "BLOCK applied twice");
+  EXPECT_EQ(k.applied_opts(), (std::vector<Opt>{{OptOps::BLOCK, 1, int64_t{4}}}));
+
+  Scheduler whole(Matmul(), ren);
+  ASSERT_TRUE(whole.ApplyOpt({OptOps::UPCAST, 1, int64_t{2}}).ok());
+  ASSERT_TRUE(whole.ApplyOpt({OptOps::BLOCK, 1, int64_t{1}}).ok());
+  EXPECT_EQ(whole.full_shape(), (std::vector<SInt>{4, 16, 2, 32}));  // columns first, then rows
+  EXPECT_LT(whole.rngs()[0].arg()[0].int64(), 0);
+}
+
+TEST(SchedulerTest, BlockOptPreconditions) {
+  CpuLike ren;
+  Scheduler k(Matmul(), ren);
+  const UOp ast = k.ast();
+  auto message = [&](const Opt& o) { return std::string(k.ApplyOpt(o).message()); };
+  EXPECT_EQ(message({OptOps::BLOCK, 1, int64_t{3}}), "BLOCK 3 does not divide axis 1 of size 8");
+  EXPECT_EQ(message({OptOps::BLOCK, 1, int64_t{8}}), "BLOCK 8 of axis 1 of size 8 is a single block");
+  EXPECT_EQ(message({OptOps::BLOCK, 2, int64_t{4}}), "BLOCK is for output loops, axis 2 is not one");
+  EXPECT_EQ(message({OptOps::BLOCK, std::nullopt, int64_t{4}}), "BLOCK needs an axis");
+  EXPECT_EQ(message({OptOps::BLOCK, 0, int64_t{0}}), "BLOCK needs a block size of at least 1");
+  EXPECT_EQ(message({OptOps::BLOCK, 0, {}}), "BLOCK needs a block size of at least 1");
+  EXPECT_TRUE(IsKernelOptError(k.ApplyOpt({OptOps::BLOCK, 3, int64_t{2}})));  // no axis 3
+  EXPECT_TRUE(IsKernelOptError(k.ApplyOpt({OptOps::BLOCK, -1, int64_t{2}})));
+  EXPECT_EQ(k.ast(), ast);
+  EXPECT_TRUE(k.applied_opts().empty());
+  // an upcast axis is in the register tile, not a loop
+  ASSERT_TRUE(k.ApplyOpt({OptOps::UPCAST, 0, int64_t{4}}).ok());
+  EXPECT_EQ(message({OptOps::BLOCK, 2, int64_t{2}}), "BLOCK is for output loops, axis 2 is not one");
+
+  // on a GPU the output axes are the launch grid: there is no loop to order
+  Scheduler gpu(Matmul(), CudaLikeRenderer());
+  gpu.ConvertLoopToGlobal();
+  EXPECT_EQ(gpu.ApplyOpt({OptOps::BLOCK, 0, int64_t{4}}).message(),
+            "BLOCK is for CPU loops: this renderer launches the output axes as a grid");
+}
+
 }  // namespace
 }  // namespace tg
