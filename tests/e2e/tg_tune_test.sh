@@ -56,6 +56,11 @@ BEAM_UPCAST_MAX=16 run simd 0 tune matmul --m 32 --n 32 --k 32 --beam 2 --db "$d
 expect_count "$out/simd.out" '\(cached\)$' 0
 expect_in "$out/simd.jsonl" '"simd": true'
 expect_in "$out/simd.jsonl" '"compile_cpu_s": '  # where the search's thread time went
+expect_in "$out/simd.jsonl" '"block": false'
+# --blocking (the BLOCK opt) too: its key differs from the plain search's, so it searches again.
+BEAM_UPCAST_MAX=16 run blocking 0 tune matmul --m 32 --n 32 --k 32 --beam 2 --db "$db" --blocking --json "$out/blocking.jsonl"
+expect_count "$out/blocking.out" '\(cached\)$' 0
+expect_in "$out/blocking.jsonl" '"block": true'
 # Records stored by the farm are named too: no blank "kernel:" in the database.
 simd_name=$(grep -E '^kernel 1/1 .* -> ' "$out/simd.out" | awk '{print $3}')
 run show_all 0 db --db "$db" show ""
