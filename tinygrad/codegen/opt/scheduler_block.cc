@@ -12,11 +12,12 @@
 // and the K x n panel of B that a block reads stays in L2 while the i-tiles sweep it. With
 // n = 1 nothing is split: the whole axis moves outermost (a loop order choice).
 //
-// What it cannot do: block the reduction. An outer k-block loop outside the output loops needs
+// What it does not do: block the reduction. An outer k-block loop outside the output loops needs
 // the accumulator to outlive it (a partial C tile kept in memory between k-blocks), and a
 // REDUCE here is a value inside its store: it is lowered to a register accumulator that is
-// zeroed and stored inside the output loops. Blocking K would need a reduction into the output
-// buffer (load, add, store per k-block), which the IR does not express.
+// zeroed and stored inside the output loops. Blocking K would mean rewriting the store into a
+// read-modify-write of the output (C = (kb == 0 ? 0 : C) + the block's partial sum) under a
+// new outer loop: a different kernel, with another summation order, not a split of a range.
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
