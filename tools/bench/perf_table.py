@@ -51,6 +51,7 @@ def ratio(a, b, fmt="{:.2f}x"):
 def main():
   ours, simd = {}, {}
   for r in load(sys.argv[1]):
+    if r.get("block"): continue  # tg tune --blocking: another search space, not in these tables
     (simd if r.get("simd") else ours)[(case_of(r), r["kernel"], r["beam"])] = r
   ref = {}
   if len(sys.argv) > 2:
