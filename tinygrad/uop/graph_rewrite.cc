@@ -5,10 +5,12 @@
 #include <cstdlib>
 #include <deque>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "absl/container/flat_hash_set.h"
 #include "tinygrad/base/check.h"
+#include "tinygrad/uop/rewrite_trace.h"
 #include "tinygrad/uop/spec.h"
 
 namespace tg {
@@ -23,6 +25,14 @@ class RewriteContext {
  public:
   RewriteContext(const PatternMatcher* pm, const PatternMatcher* bpm, const RewriteOptions& opts)
       : pm_(pm), bpm_(bpm), opts_(opts) {}
+
+  // SPEC >= 2: from now on every node a rule makes, or a rebuild on rewritten sources makes, is
+  // checked with full_spec. `input`'s graph is taken as given: its nodes were checked by
+  // whoever made them.
+  void CheckNewNodes(const UOp& input) {
+    check_spec_ = true;
+    for (const UOp& u : input.toposort()) checked_.insert(u);
+  }
 
   UOp Rewrite(const UOp& root) {
     struct Item {
@@ -72,6 +82,7 @@ class RewriteContext {
           }
         } else {
           new_src_n = UOp::Make(new_n.op(), new_n.dtype(), new_src, new_n.arg(), new_n.tag());
+          if (check_spec_) CheckMade(new_src_n, nullptr);
         }
         // Rewrite the new node, then link its result back to n.
         stack.push_back({n, 2, new_src_n});
@@ -94,7 +105,42 @@ class RewriteContext {
     const Rule* fired = nullptr;
     UOp out = pm.Rewrite(u, opts_.ctx, &fired);
     if (out) recent_[num_fired_++ % kRecentRules] = fired;
+    if (out && check_spec_) CheckMade(out, fired);
     return out;
+  }
+
+  // Checks the nodes of `made`'s graph not checked before; `rule` made them (null: a rebuild on
+  // rewritten sources, after the last rule that fired).
+  void CheckMade(const UOp& made, const Rule* rule) {
+    std::vector<UOp> fresh;  // unchecked nodes, sources first
+    std::vector<std::pair<UOp, size_t>> walk;
+    if (checked_.insert(made).second) walk.push_back({made, 0});
+    while (!walk.empty()) {
+      auto& [u, next] = walk.back();
+      if (next < u.src().size()) {
+        const UOp& s = u.src(next++);
+        if (checked_.insert(s).second) walk.push_back({s, 0});
+        continue;
+      }
+      fresh.push_back(u);
+      walk.pop_back();
+    }
+    absl::Status st = VerifySpec(std::span<const UOp>(fresh), SpecKind::kFull);
+    if (st.ok()) return;
+    std::ostringstream who;
+    if (rule != nullptr) {
+      who << "rule at " << rule->location() << " " << rule->pat().repr();
+    } else {
+      who << "rebuilding a node on its rewritten sources";
+      if (num_fired_ > 0) {
+        const Rule* last = recent_[(num_fired_ - 1) % kRecentRules];
+        who << " (the last rule that fired: " << last->location() << " " << last->pat().repr() << ")";
+      }
+    }
+    TG_CHECK(false) << "graph_rewrite" << (opts_.name.empty() ? "" : " '") << opts_.name
+                    << (opts_.name.empty() ? "" : "'") << ": " << who.str()
+                    << " made an invalid node (a bug in the rules; SPEC=" << SpecCheckLevel()
+                    << "): " << st.message();
   }
 
   // Applies the bottom-up matcher until nothing changes (memoized per node).
@@ -133,13 +179,38 @@ class RewriteContext {
   const RewriteOptions& opts_;
   absl::flat_hash_map<UOp, UOp> replace_;
   absl::flat_hash_map<UOp, UOp> bpm_cache_;  // node -> bottom-up result (null: none applies)
+  bool check_spec_ = false;
+  absl::flat_hash_set<UOp> checked_;  // SPEC >= 2: the input graph and every node checked since
   const Rule* recent_[kRecentRules] = {};
   size_t num_fired_ = 0;
 };
 
-RewriteContext MakeContext(const PatternMatcher& pm, const RewriteOptions& opts) {
-  return RewriteContext(opts.bottom_up ? nullptr : &pm, opts.bottom_up ? &pm : opts.bpm, opts);
+RewriteContext MakeContext(const PatternMatcher& pm, const RewriteOptions& opts, const UOp& input) {
+  RewriteContext ctx(opts.bottom_up ? nullptr : &pm, opts.bottom_up ? &pm : opts.bpm, opts);
+  if (SpecCheckLevel() >= 2) ctx.CheckNewNodes(input);  // tinygrad's SPEC=2
+  return ctx;
 }
+
+// What one GraphRewrite / GraphRewriteMap call holds while it runs: its untracked scope, or its
+// entry in the rewrite trace (TRACK_MATCH_STATS >= 2, the reference's profile_matches).
+class RewriteTracking {
+ public:
+  RewriteTracking(const UOp& input, const RewriteOptions& opts) {
+    if (!opts.track) {
+      untracked_.emplace();
+    } else if (TrackMatchStats() >= 2) {
+      traced_.emplace(opts.name.empty() ? "graph_rewrite" : opts.name, opts.bottom_up,
+                      input.toposort().size());
+    }
+  }
+  void Finish(const UOp& result) {
+    if (traced_) traced_->set_nodes_after(result.toposort().size());
+  }
+
+ private:
+  std::optional<ScopedUntrackedMatching> untracked_;
+  std::optional<ScopedTracedRewrite> traced_;
+};
 
 using SubstituteMap = const absl::flat_hash_map<UOp, UOp>;
 
@@ -158,19 +229,21 @@ const PatternMatcher& SubstituteRules() {
 }  // namespace
 
 UOp GraphRewrite(const UOp& sink, const PatternMatcher& pm, const RewriteOptions& opts) {
-  UOp out = MakeContext(pm, opts).Rewrite(sink);
-  if (SpecCheckLevel() > 0) CheckSpecAfterRewrite(out, opts.name);  // tinygrad's SPEC
+  RewriteTracking tracking(sink, opts);
+  UOp out = MakeContext(pm, opts, sink).Rewrite(sink);
+  tracking.Finish(out);
   return out;
 }
 
 absl::flat_hash_map<UOp, UOp> GraphRewriteMap(const UOp& sink, const PatternMatcher& pm,
                                               const RewriteOptions& opts) {
-  RewriteContext ctx = MakeContext(pm, opts);
+  RewriteTracking tracking(sink, opts);
+  RewriteContext ctx = MakeContext(pm, opts, sink);
   std::vector<UOp> order = sink.toposort();
   if (opts.bottom_up) std::reverse(order.begin(), order.end());
   absl::flat_hash_map<UOp, UOp> out;
   for (const UOp& k : order) out.emplace(k, ctx.Rewrite(k));
-  if (SpecCheckLevel() > 0) CheckSpecAfterRewrite(out.at(sink), opts.name);  // tinygrad's SPEC
+  tracking.Finish(out.at(sink));
   return out;
 }
 
@@ -178,8 +251,10 @@ UOp Substitute(const UOp& u, const absl::flat_hash_map<UOp, UOp>& replacements) 
   bool any = false;
   for (const auto& [k, v] : replacements) any |= (k != v);
   if (!any) return u;
+  // Untracked, as the reference's substitute without a name.
   return GraphRewrite(u, SubstituteRules(),
-                      {.name = "substitute", .bottom_up = true, .ctx = RewriteCtx::Of(replacements)});
+                      {.name = "substitute", .bottom_up = true, .ctx = RewriteCtx::Of(replacements),
+                       .track = false});
 }
 
 }  // namespace tg

@@ -13,6 +13,12 @@
 //
 // A rule set that never reaches a fixed point is a bug in the rules: the rewrite stops with a
 // CHECK failure that names the rules that fired last.
+//
+// Debug settings (set by the entry points, see spec.h and pattern_matcher.h): at
+// SpecCheckLevel() >= 2 every node a rule makes, and every node rebuilt on rewritten sources,
+// is checked with full_spec as it appears, and a bad one is a CHECK failure naming the pass, the
+// node and the rule that made it. At TrackMatchStats() >= 2 each call is recorded in the
+// rewrite trace (rewrite_trace.h).
 #ifndef TINYGRAD_UOP_GRAPH_REWRITE_H_
 #define TINYGRAD_UOP_GRAPH_REWRITE_H_
 
@@ -28,6 +34,9 @@ struct RewriteOptions {
   bool bottom_up = false;               // `pm` runs bottom-up instead of top-down
   const PatternMatcher* bpm = nullptr;  // an extra bottom-up matcher (top-down `pm` runs too)
   RewriteCtx ctx;                       // what rules read through m.ctx<T>()
+  // false: left out of TRACK_MATCH_STATS and its trace, rules run inside included (tinygrad
+  // untracks UOp.simplify and an unnamed substitute).
+  bool track = true;
 };
 
 UOp GraphRewrite(const UOp& sink, const PatternMatcher& pm, const RewriteOptions& opts = {});

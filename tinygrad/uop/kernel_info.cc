@@ -17,20 +17,6 @@ bool HasTag(const Arg& a, const char* tag, size_t n) {
 
 }  // namespace
 
-std::string StripAnsi(const std::string& s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\x1b' && i + 1 < s.size() && s[i + 1] == '[') {
-      size_t j = i + 2;
-      while (j < s.size() && !(s[j] >= '@' && s[j] <= '~')) ++j;
-      i = j;
-      continue;
-    }
-    out += s[i];
-  }
-  return out;
-}
-
 std::string KernelInfo::function_name() const {
   std::string out;
   for (unsigned char c : StripAnsi(name)) {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "tinygrad/base/terminal.h"  // StripAnsi: kernel names are coloured
 #include "tinygrad/dtype/dtype.h"
 #include "tinygrad/uop/arg.h"
 
@@ -37,9 +38,6 @@ struct KernelInfo {
   static bool IsKernelInfo(const Arg& a);
   static KernelInfo FromArg(const Arg& a);
 };
-
-// tinygrad's ansistrip: `s` without ANSI color codes (kernel names are colored).
-std::string StripAnsi(const std::string& s);
 
 struct BufferizeOpts {
   // GLOBAL: the device name (none for a local staging buffer); LOCAL: the buffer id.

@@ -4,14 +4,24 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <map>
 #include <mutex>
 
+#include "absl/strings/ascii.h"
 #include "tinygrad/base/check.h"
+#include "tinygrad/uop/rewrite_trace.h"
 
 namespace tg {
 namespace {
 
 std::atomic<int> g_track_match_stats{0};
+thread_local int t_untracked = 0;  // open ScopedUntrackedMatching scopes on this thread
+
+// The level this thread's matching runs at.
+int EffectiveTrackLevel() {
+  return t_untracked > 0 ? 0 : g_track_match_stats.load(std::memory_order_relaxed);
+}
 
 // Every rule's stats, for printing. Diagnostics only: entries of destroyed matchers expire.
 struct StatsRegistry {
@@ -61,7 +71,8 @@ UOp PatternMatcher::Rewrite(const UOp& u, RewriteCtx ctx, const Rule** fired) co
   const std::vector<uint32_t>& candidates = by_op_[static_cast<int>(u.op())];
   if (candidates.empty()) return {};
   const OpSet child_ops = u.src_ops();
-  const bool track = g_track_match_stats.load(std::memory_order_relaxed) > 0;
+  const int level = EffectiveTrackLevel();
+  const bool track = level > 0;
   for (uint32_t i : candidates) {
     const Rule& rule = rules_[i];
     if (!rule.pat().early_reject().IsSubsetOf(child_ops)) continue;
@@ -80,6 +91,9 @@ UOp PatternMatcher::Rewrite(const UOp& u, RewriteCtx ctx, const Rule** fired) co
       st.attempts.fetch_add(1, std::memory_order_relaxed);
       (rewrote ? st.match_ns : st.miss_ns).fetch_add(ns, std::memory_order_relaxed);
       if (rewrote) st.matches.fetch_add(1, std::memory_order_relaxed);
+      if (rewrote && level >= 2) RecordTracedMatch({rule.where(), u.op(), result.op(), ns});
+      if (rewrote && level >= 3)
+        std::printf("%7.2f us -- %s\n", ns / 1e3, SourceLineAt(rule.where()).c_str());
     }
     if (rewrote) {
       if (fired) *fired = &rule;
@@ -90,7 +104,23 @@ UOp PatternMatcher::Rewrite(const UOp& u, RewriteCtx ctx, const Rule** fired) co
 }
 
 void SetTrackMatchStats(int level) { g_track_match_stats.store(level); }
-int TrackMatchStats() { return g_track_match_stats.load(); }
+int TrackMatchStats() { return EffectiveTrackLevel(); }
+
+ScopedUntrackedMatching::ScopedUntrackedMatching() { ++t_untracked; }
+ScopedUntrackedMatching::~ScopedUntrackedMatching() { --t_untracked; }
+
+std::string SourceLineAt(const std::source_location& where) {
+  static std::mutex mu;
+  static auto* const files = new std::map<std::string, std::vector<std::string>>();  // helpers.lines
+  std::lock_guard<std::mutex> lock(mu);
+  auto [it, inserted] = files->try_emplace(where.file_name());
+  if (inserted) {
+    std::ifstream in(where.file_name());
+    for (std::string line; std::getline(in, line);) it->second.push_back(std::move(line));
+  }
+  if (where.line() == 0 || where.line() > it->second.size()) return "<missing>";
+  return std::string(absl::StripAsciiWhitespace(it->second[where.line() - 1]));
+}
 
 void ResetMatchStats() {
   StatsRegistry& r = Registry();
@@ -109,6 +139,7 @@ void PrintMatchStats(std::ostream& os) {
   struct Row {
     std::string loc;
     uint64_t matches, attempts, match_ns, total_ns;
+    std::source_location where;
   };
   std::vector<Row> rows;
   size_t num_rules = 0, matched_once = 0;
@@ -122,17 +153,17 @@ void PrintMatchStats(std::ostream& os) {
       if (st->matches > 0) ++matched_once;
       if (st->attempts == 0) continue;
       rows.push_back({Basename(where.file_name()) + ":" + std::to_string(where.line()), st->matches,
-                      st->attempts, st->match_ns, st->match_ns + st->miss_ns});
+                      st->attempts, st->match_ns, st->match_ns + st->miss_ns, where});
     }
   }
   std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.total_ns < b.total_ns; });
-  Row total{"TOTAL", 0, 0, 0, 0};
+  Row total{"TOTAL", 0, 0, 0, 0, {}};
   char line[160];
   for (const Row& row : rows) {
-    std::snprintf(line, sizeof(line), "%6llu / %7llu -- %9.2f / %9.2f ms -- %s\n",
+    std::snprintf(line, sizeof(line), "%6llu / %7llu -- %9.2f / %9.2f ms -- %-20s ",
                   static_cast<unsigned long long>(row.matches), static_cast<unsigned long long>(row.attempts),
                   row.match_ns / 1e6, row.total_ns / 1e6, row.loc.c_str());
-    os << line;
+    os << line << SourceLineAt(row.where) << "\n";
     total.matches += row.matches;
     total.attempts += row.attempts;
     total.match_ns += row.match_ns;

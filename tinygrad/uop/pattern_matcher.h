@@ -82,13 +82,32 @@ class PatternMatcher {
   std::array<std::vector<uint32_t>, kNumOps> by_op_;  // rule indices per root op, in order
 };
 
-// TRACK_MATCH_STATS: 0 off, >=1 count attempts, matches and time per rule. Read once from the
-// environment by the config layer; library users and tests set it directly.
+// TRACK_MATCH_STATS: 0 off; >= 1 count attempts, matches and time per rule; >= 2 also record
+// every match into the rewrite trace (rewrite_trace.h); >= 3 also print each match's time.
+// Set once by the entry points (tools/tg, the engine's Realize) from their Config; tests set it
+// directly.
 void SetTrackMatchStats(int level);
+// The level matching on this thread runs at: the set level, or 0 in a ScopedUntrackedMatching.
 int TrackMatchStats();
-// tinygrad's print_match_stats: one line per rule that was tried, slowest last, then a total.
+// tinygrad's print_match_stats: one line per rule that was tried (matches / attempts, time in
+// matches / all time, location, the rule's source line), slowest last, then a total.
 void PrintMatchStats(std::ostream& os);
 void ResetMatchStats();
+
+// tinygrad's printable(): the source line a location names, trimmed, read from the file as the
+// build named it (relative to the workspace root); "<missing>" when it cannot be read.
+std::string SourceLineAt(const std::source_location& where);
+
+// Turns match tracking off on this thread for a scope: tinygrad's
+// Context(TRACK_MATCH_STATS=0) around UOp.simplify and an unnamed substitute, whose many small
+// rewrites would drown the passes' own.
+class ScopedUntrackedMatching {
+ public:
+  ScopedUntrackedMatching();
+  ~ScopedUntrackedMatching();
+  ScopedUntrackedMatching(const ScopedUntrackedMatching&) = delete;
+  ScopedUntrackedMatching& operator=(const ScopedUntrackedMatching&) = delete;
+};
 
 }  // namespace tg
 

@@ -789,13 +789,4 @@ absl::Status VerifySpec(const UOp& sink, SpecKind kind) {
 void SetSpecCheckLevel(int level) { g_spec_check_level.store(level, std::memory_order_relaxed); }
 int SpecCheckLevel() { return g_spec_check_level.load(std::memory_order_relaxed); }
 
-void CheckSpecAfterRewrite(const UOp& result, std::string_view rewrite_name) {
-  if (!result) return;
-  absl::Status st = VerifySpec(result, SpecKind::kFull);
-  TG_CHECK(st.ok()) << "graph_rewrite" << (rewrite_name.empty() ? "" : " '") << rewrite_name
-                    << (rewrite_name.empty() ? "" : "'")
-                    << " produced an invalid graph (a bug in its rules; SPEC=" << SpecCheckLevel()
-                    << "): " << st.message();
-}
-
 }  // namespace tg

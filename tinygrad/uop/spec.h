@@ -17,9 +17,9 @@
 //
 // Verifying is for debugging: it walks the whole graph. tinygrad runs it at the pipeline's entry
 // points by default (SPEC=1: tensor_spec before scheduling, kernel_spec on codegen's input,
-// program_spec on the linearized list); our callers do that with VerifySpec. SpecCheckLevel()
-// additionally verifies the result of every GraphRewrite against full_spec, which is close to
-// tinygrad's SPEC=2 (full_spec on every UOp as it is created).
+// program_spec on the linearized list); our callers do that with VerifySpec. SpecCheckLevel() >= 2
+// additionally verifies every node GraphRewrite makes against full_spec, which is tinygrad's
+// SPEC=2 (full_spec on every UOp as it is created) for the nodes passes make.
 #ifndef TINYGRAD_UOP_SPEC_H_
 #define TINYGRAD_UOP_SPEC_H_
 
@@ -104,16 +104,14 @@ absl::Status VerifySpec(const UOp& sink, SpecKind kind);
 // The same over a list, e.g. a linearized program (checked in the list's order).
 absl::Status VerifySpec(std::span<const UOp> nodes, SpecKind kind);
 
-// tinygrad's SPEC, as a debug setting (0, the default, is off). At >= 1 every GraphRewrite
-// verifies its result with full_spec and TG_CHECK-fails when it is invalid: a pass produced a
-// bad graph, which is a bug in the pass. Read once from the environment by the config layer;
-// tests set it directly.
+// tinygrad's SPEC as the rewriter sees it, set by the entry points (tools/tg, the engine's
+// Realize) from their Config; 0, the default here, is off. At >= 2 GraphRewrite checks every
+// node a rule makes with full_spec as it appears (tinygrad checks every UOp as it is created)
+// and TG_CHECK-fails on a bad one, naming the node and the rule: a pass that makes an invalid
+// node is a bug in the pass. Level 1's checks are the pipeline's VerifySpec calls (tensor_spec
+// before scheduling, kernel_spec and program_spec in codegen), switched by their own options.
 void SetSpecCheckLevel(int level);
 int SpecCheckLevel();
-
-// What GraphRewrite calls when SpecCheckLevel() > 0: verifies `result` with full_spec and
-// TG_CHECK-fails with the error, naming the rewrite.
-void CheckSpecAfterRewrite(const UOp& result, std::string_view rewrite_name);
 
 }  // namespace tg
 

@@ -390,45 +390,73 @@ class SpecHookTest : public ::testing::Test {
   void TearDown() override { SetSpecCheckLevel(0); }
 };
 
-TEST_F(SpecHookTest, OffByDefault) {
+// Rewrites an int32 constant 3 into a float one: valid itself, but an int ADD over it, rebuilt
+// on the new source, is not.
+const PatternMatcher& RetypingPass() {
+  static const auto* const kRules = new PatternMatcher({
+      Rule(UPat::CVar("c", {dtypes::int32}), [](const Match&) { return C(3.0, dtypes::float32); }),
+  });
+  return *kRules;
+}
+
+TEST_F(SpecHookTest, OffByDefaultAndAtLevelOne) {
   EXPECT_EQ(SpecCheckLevel(), 0);
   UOp e = UOp::Sink({C(3, i32) * 1});
   UOp out = GraphRewrite(e, BrokenPass());  // unchecked: returns the invalid graph
   EXPECT_FALSE(VerifySpec(out, SpecKind::kFull).ok());
+  SetSpecCheckLevel(1);  // SPEC=1 checks the pipeline's entry points only, not each rewrite
+  EXPECT_EQ(GraphRewrite(e, BrokenPass()), out);
 }
 
 TEST_F(SpecHookTest, ValidRewritePasses) {
-  SetSpecCheckLevel(1);
+  SetSpecCheckLevel(2);
   UOp a = UOp::Variable("a", 0, 10);
   EXPECT_EQ(GraphRewrite(UOp::Sink({a * 1 + 2}), GoodPass(), Named("good")), UOp::Sink({a + 2}));
   absl::flat_hash_map<UOp, UOp> map = GraphRewriteMap(UOp::Sink({a * 1}), GoodPass());
   EXPECT_EQ(map.at(UOp::Sink({a * 1})), UOp::Sink({a}));
 }
 
-TEST_F(SpecHookTest, InvalidRewriteDies) {
+// SPEC=2: the node is checked as the rule makes it, and the error names the pass, the rule (its
+// source line and pattern) and the node.
+TEST_F(SpecHookTest, InvalidNodeDiesNamingTheRule) {
+  const std::string line = std::to_string(BrokenPass().rules()[0].where().line());
   UOp e = UOp::Sink({C(3, i32) * 1});
   EXPECT_DEATH(
       {
-        SetSpecCheckLevel(1);
+        SetSpecCheckLevel(2);
         GraphRewrite(e, BrokenPass(), Named("broken"));
       },
-      "graph_rewrite 'broken' produced an invalid graph .*full_spec: UOp verification failed at 1 "
-      "of 3 "
-      "on Ops.CMPLT dtypes.float");
+      "graph_rewrite 'broken': rule at spec_test.cc:" + line +
+          " .*MUL.* made an invalid node .*SPEC=2.*full_spec: UOp verification failed at 0 of 1 "
+          "on Ops.CMPLT dtypes.float");
   EXPECT_DEATH(
       {
-        SetSpecCheckLevel(1);
+        SetSpecCheckLevel(2);
         GraphRewriteMap(e, BrokenPass(), Named("broken_map"));
       },
-      "graph_rewrite 'broken_map' produced an invalid graph");
+      "graph_rewrite 'broken_map': rule at spec_test.cc:" + line);
   // Substitute goes through GraphRewrite too.
   absl::flat_hash_map<UOp, UOp> subs{{C(3, i32), U(Ops::ADD, i32, {C(1.0, f), C(2.0, f)})}};
   EXPECT_DEATH(
       {
-        SetSpecCheckLevel(1);
+        SetSpecCheckLevel(2);
         Substitute(UOp::Sink({C(3, i32)}), subs);
       },
-      "graph_rewrite 'substitute' produced an invalid graph");
+      "graph_rewrite 'substitute': rule at graph_rewrite.cc:[0-9]+ .* made an invalid node .*"
+      "on Ops.ADD dtypes.int");
+}
+
+TEST_F(SpecHookTest, InvalidRebuildNamesTheLastRule) {
+  const std::string line = std::to_string(RetypingPass().rules()[0].where().line());
+  UOp a = UOp::Variable("a", 0, 10, i32);
+  UOp e = UOp::Sink({a + 3});
+  EXPECT_DEATH(
+      {
+        SetSpecCheckLevel(2);
+        GraphRewrite(e, RetypingPass(), Named("retype"));
+      },
+      "graph_rewrite 'retype': rebuilding a node on its rewritten sources \\(the last rule that "
+      "fired: spec_test.cc:" + line + " .*\\) made an invalid node .*on Ops.ADD dtypes.int");
 }
 
 }  // namespace

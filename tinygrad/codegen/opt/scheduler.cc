@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/status_macros.h"
+#include "tinygrad/base/terminal.h"
 #include "tinygrad/uop/graph_rewrite.h"
 #include "tinygrad/uop/graph_util.h"
 #include "tinygrad/uop/kernel_info.h"
@@ -56,18 +57,6 @@ const char* AxisColor(AxisType t) {
     case AxisType::OUTER: return "green";
     default: return "white";
   }
-}
-
-// tinygrad's colored(): an ANSI SGR code, bright for upper-case color names.
-std::string Colored(const std::string& st, const std::string& color) {
-  static const char* const kColors[] = {"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"};
-  std::string lower = color;
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  int idx = 0;
-  for (int i = 0; i < 8; ++i)
-    if (lower == kColors[i]) idx = i;
-  bool bright = !color.empty() && std::isupper(static_cast<unsigned char>(color[0]));
-  return "\x1b[" + std::to_string(60 * bright + 30 + idx) + "m" + st + "\x1b[0m";
 }
 
 struct KernelCounts {
@@ -357,10 +346,10 @@ absl::StatusOr<std::pair<UOp, UOp>> Scheduler::ShiftTo(const UOp& rng, int64_t a
   // hangs there); a negative amount is no split at all.
   if (amount < 2)
     return KernelOptError(absl::StrCat("can't split ", ReprOf(rng.src(0)), " by ", amount,
-                                       ": an amount is at least 2, in ", colored_shape()));
+                                       ": an amount is at least 2, in ", StripAnsi(colored_shape())));
   UOp old_sz = Divides(rng.src(0), amount);
   if (!old_sz)
-    return KernelOptError(absl::StrCat(amount, " can't divide ", ReprOf(rng.src(0)), " in ", colored_shape()));
+    return KernelOptError(absl::StrCat(amount, " can't divide ", ReprOf(rng.src(0)), " in ", StripAnsi(colored_shape())));
   UOp new_rng = input_new_rng ? *input_new_rng : UOp::Range(amount, NextRangeId(), new_type);
   UOp replaced_rng = rng.replace_src({old_sz});
   UOp sub_axis = top ? new_rng * old_sz + replaced_rng : replaced_rng * ConstValue(amount) + new_rng;

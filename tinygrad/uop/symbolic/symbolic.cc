@@ -308,6 +308,7 @@ UOp Simplify(const UOp& u) {
   if (u.op() == Ops::CONST || u.op() == Ops::VCONST) return u;
   RewriteOptions opts;
   opts.name = "simplify";
+  opts.track = false;  // UOp.simplify(tracked=False): out of TRACK_MATCH_STATS
   return GraphRewrite(u, Symbolic(), opts);
 }
 

@@ -1,0 +1,116 @@
+// File: tinygrad/uop/rewrite_trace.cc
+// Port of tinygrad/uop/ops.py: the tracked_ctxs / tracked_keys side of TRACK_MATCH_STATS>=2.
+#include "tinygrad/uop/rewrite_trace.h"
+
+#include <mutex>
+#include <utility>
+
+#include "tinygrad/base/check.h"
+
+namespace tg {
+namespace {
+
+struct TraceStore {
+  std::mutex mu;
+  RewriteTrace trace;
+  std::vector<bool> filed;  // per slot of trace.rewrites: finished (a snapshot shows only these)
+  std::optional<size_t> default_group;
+  uint64_t generation = 0;  // bumped by a reset: rewrites open across it are dropped
+};
+
+TraceStore& Store() {
+  static TraceStore* const kStore = new TraceStore();  // read at exit: never destroyed
+  return *kStore;
+}
+
+// This thread's current group and innermost open rewrite.
+thread_local std::optional<size_t> t_group;
+thread_local ScopedTracedRewrite* t_innermost = nullptr;
+
+size_t AddGroupLocked(TraceStore& s, std::string name) {
+  s.trace.groups.push_back(std::move(name));
+  return s.trace.groups.size() - 1;
+}
+
+}  // namespace
+
+size_t RewriteTrace::num_matches() const {
+  size_t n = 0;
+  for (const TracedRewrite& r : rewrites) n += r.matches.size();
+  return n;
+}
+
+RewriteTrace SnapshotRewriteTrace() {
+  TraceStore& s = Store();
+  std::lock_guard<std::mutex> lock(s.mu);
+  RewriteTrace out;
+  out.groups = s.trace.groups;
+  for (size_t i = 0; i < s.trace.rewrites.size(); ++i)
+    if (s.filed[i]) out.rewrites.push_back(s.trace.rewrites[i]);
+  return out;
+}
+
+void ResetRewriteTrace() {
+  TraceStore& s = Store();
+  std::lock_guard<std::mutex> lock(s.mu);
+  TG_CHECK(t_innermost == nullptr) << "ResetRewriteTrace inside a traced rewrite";
+  s.trace = {};
+  s.filed.clear();
+  s.default_group.reset();
+  ++s.generation;
+  t_group.reset();
+}
+
+ScopedTraceGroup::ScopedTraceGroup(std::string name) : previous_(t_group) {
+  TraceStore& s = Store();
+  std::lock_guard<std::mutex> lock(s.mu);
+  index_ = AddGroupLocked(s, std::move(name));
+  t_group = index_;
+}
+
+ScopedTraceGroup::~ScopedTraceGroup() { t_group = previous_; }
+
+void ScopedTraceGroup::Rename(std::string name) {
+  TraceStore& s = Store();
+  std::lock_guard<std::mutex> lock(s.mu);
+  if (index_ < s.trace.groups.size()) s.trace.groups[index_] = std::move(name);
+}
+
+ScopedTracedRewrite::ScopedTracedRewrite(std::string_view name, bool bottom_up, size_t nodes_before)
+    : parent_(t_innermost) {
+  rewrite_.name = std::string(name);
+  rewrite_.bottom_up = bottom_up;
+  rewrite_.nodes_before = nodes_before;
+  rewrite_.depth = parent_ != nullptr ? parent_->rewrite_.depth + 1 : 0;
+  TraceStore& s = Store();
+  {
+    std::lock_guard<std::mutex> lock(s.mu);
+    if (t_group) {
+      rewrite_.group = *t_group;
+    } else {
+      if (!s.default_group) s.default_group = AddGroupLocked(s, "default");
+      rewrite_.group = *s.default_group;
+    }
+    // The slot is taken now so that a parent comes before the rewrites its rules start.
+    slot_ = s.trace.rewrites.size();
+    generation_ = s.generation;
+    s.trace.rewrites.emplace_back();
+    s.filed.push_back(false);
+  }
+  t_innermost = this;
+}
+
+ScopedTracedRewrite::~ScopedTracedRewrite() {
+  t_innermost = parent_;
+  TraceStore& s = Store();
+  std::lock_guard<std::mutex> lock(s.mu);
+  if (generation_ != s.generation) return;  // the trace was reset while this one ran
+  s.trace.rewrites[slot_] = std::move(rewrite_);
+  s.filed[slot_] = true;
+}
+
+void RecordTracedMatch(const TracedMatch& m) {
+  if (t_innermost != nullptr) t_innermost->rewrite_.matches.push_back(m);
+}
+
+}  // namespace tg
