@@ -14,6 +14,7 @@
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/clock.h"
 #include "tinygrad/base/status_macros.h"
+#include "tinygrad/base/terminal.h"
 #include "tinygrad/codegen/opt/heuristic.h"
 #include "tinygrad/codegen/pipeline.h"
 #include "tinygrad/uop/kernel_info.h"
@@ -373,7 +374,7 @@ void BeamSearcher::Feed(const MeasureBatch& b) {
       if (!timed.empty() && timed[0].time_s < best_s_) best_s_ = timed[0].time_s, best_opts_ = timed[0].sched.applied_opts();
       if (cfg.debug >= 2 || cfg.beam_debug >= 1)
         std::printf("%7.2fs: %s from %3zu -> %3zu actions %s\n", elapsed_s(), TimeStr(beam_[0].time_s).c_str(),
-                    round_.size(), timed.size(), beam_[0].sched.colored_shape().c_str());
+                    round_.size(), timed.size(), ForStream(beam_[0].sched.colored_shape(), stdout).c_str());
       Report(BeamProgress::Phase::kRound, static_cast<int>(round_.size()), static_cast<int>(timed.size()));
       for (BeamEntry& t : timed) all_timed_.push_back(std::move(t));
       round_.clear();

@@ -77,9 +77,6 @@ Config Config::FromEnvironment() {
   c.cpu_count = AffinityCpuCount();
   ReadInt("DEBUG", c.debug);
   ReadInt("TRACK_MATCH_STATS", c.track_match_stats);
-  // Read so that it is not silently ignored: the rewrite statistics come with VIZ.
-  if (c.track_match_stats != 0)
-    fprintf(stderr, "tinygrad-cc: TRACK_MATCH_STATS=%d is not supported yet; ignored\n", c.track_match_stats);
   ReadInt("SPEC", c.spec);
   ReadInt("NOOPT", c.noopt);
   ReadInt("BEAM", c.beam);

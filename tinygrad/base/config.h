@@ -20,9 +20,14 @@ namespace tg {
 
 struct Config {
   // ** reporting **
-  int debug = 0;  // DEBUG: 1 kernel count + total time, 2 a line per kernel, 3 AST + opts, 4 source
-  int track_match_stats = 0;  // TRACK_MATCH_STATS
-  int spec = 1;               // SPEC: verify graphs at pass boundaries
+  // DEBUG: 1 kernel count + total time, 2 a line per kernel, 3 AST + opts, 4 source, 5 the
+  // kernel AST as codegen gets it, 6 the linear program, 7 the disassembly
+  int debug = 0;
+  // TRACK_MATCH_STATS: 1 the per-rule table at exit, 2 + the rewrite trace, 3 + a line per match
+  int track_match_stats = 0;
+  // SPEC: 1 tensor_spec / kernel_spec / program_spec at the pipeline's entries, 2 + full_spec on
+  // every node a rewrite makes
+  int spec = 1;
 
   // ** optimizer **
   bool noopt = false;  // NOOPT: no hand-coded opts

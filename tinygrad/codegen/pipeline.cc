@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/status_macros.h"
+#include "tinygrad/base/terminal.h"
 #include "tinygrad/codegen/expander.h"
 #include "tinygrad/codegen/gpudims.h"
 #include "tinygrad/codegen/linearizer.h"
@@ -21,6 +22,7 @@
 #include "tinygrad/codegen/program.h"
 #include "tinygrad/schedule/local_buffers.h"
 #include "tinygrad/uop/graph_rewrite.h"
+#include "tinygrad/uop/pyrender.h"
 #include "tinygrad/uop/kernel_info.h"
 #include "tinygrad/uop/movement/movement.h"
 #include "tinygrad/uop/spec.h"
@@ -90,7 +92,7 @@ absl::StatusOr<UOp> FullRewriteToSink(const UOp& ast, const Renderer& ren, bool 
 absl::StatusOr<UOp> FullRewriteToSinkTraced(const UOp& ast, const Renderer& ren, bool optimize,
                                             const CodegenOptions& cfg, PassObserver observer) {
   const Matchers& m = M();
-  if (cfg.debug >= 5) std::cout << PrettyPrint(ast) << std::endl;
+  if (cfg.debug >= 5) std::cout << ForStream(PyRender(ast), stdout) << std::endl;  // tinygrad: pyrender
   UOp sink = ast;
   // one graph_rewrite, reported to the observer under its name
   auto run = [&](const PatternMatcher& pm, const RewriteOptions& opts) {
@@ -181,7 +183,7 @@ absl::StatusOr<struct ProgramSpec> GetProgram(const UOp& ast, const Renderer& re
   // pm_to_program: linearize (+ IF/ENDIF cleanups), render
   std::vector<UOp> lst = LinearizeCleanups(Linearize(full_sink));
   if (cfg.spec) RETURN_IF_ERROR(VerifySpec(lst, SpecKind::kProgram));
-  if (cfg.debug >= 6) std::cout << PrintUops(lst) << std::flush;
+  if (cfg.debug >= 6) std::cout << ForStream(PrintUops(lst), stdout) << std::flush;
   RETURN_IF_ERROR(ren.CheckRenderable(lst));
   std::string src = ren.Render(lst);
   return ProgramSpecFromUops(ast, std::move(lst), std::move(src), ren.device);

@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "tinygrad/base/device_name.h"
 #include "tinygrad/base/status_macros.h"
+#include "tinygrad/base/terminal.h"
 #include "tinygrad/engine/engine_stats.h"
 #include "tinygrad/uop/kernel_info.h"
 #include "tinygrad/uop/render.h"
@@ -41,14 +42,15 @@ void PrintKernelLine(const std::string& device, const ProgramSpec& spec, size_t 
   double ops = est(spec.estimates.ops), lds = est(spec.estimates.lds);
   double mem = std::min(est(spec.estimates.mem), lds);
   double t = et > 0 ? et : 1e-20;
-  // The name carries ANSI colors: pad by its visible length, as tinygrad's ansilen does.
+  // The name carries ANSI colors: pad by its visible length, as tinygrad's ansilen does; they
+  // reach the terminal only (ForStream).
   std::string name =
-      spec.name +
-      std::string(std::max<int>(0, 46 - static_cast<int>(StripAnsi(spec.name).size())), ' ');
-  std::cout << absl::StrFormat(
-      "*** %-7s %4d %s arg %2d tm %s/%9.2fms (%7.0f GFLOPS %4.0f|%-6.0f GB/s)\n",
-      device.substr(0, 7), s.kernel_count, name, nargs, TimeStr(et), s.time_sum_s * 1e3,
-      ops / t * 1e-9, mem / t * 1e-9, lds / t * 1e-9);
+      spec.name + std::string(std::max<int>(0, 46 - static_cast<int>(AnsiLen(spec.name))), ' ');
+  std::cout << ForStream(absl::StrFormat(
+                             "*** %-7s %4d %s arg %2d tm %s/%9.2fms (%7.0f GFLOPS %4.0f|%-6.0f GB/s)\n",
+                             device.substr(0, 7), s.kernel_count, name, nargs, TimeStr(et),
+                             s.time_sum_s * 1e3, ops / t * 1e-9, mem / t * 1e-9, lds / t * 1e-9),
+                         stdout);
 }
 
 // optimize_local_size for a kernel about to run: its timing runs write the outputs, so an

@@ -20,10 +20,12 @@
 #include "tinygrad/base/config.h"
 #include "tinygrad/base/device_name.h"
 #include "tinygrad/base/status_macros.h"
+#include "tinygrad/base/terminal.h"
 #include "tinygrad/codegen/codegen_options.h"
 #include "tinygrad/codegen/pipeline.h"
 #include "tinygrad/engine/buffer.h"
 #include "tinygrad/engine/device.h"
+#include "tinygrad/engine/diagnostics.h"
 #include "tinygrad/engine/exec_item.h"
 #include "tinygrad/engine/memory.h"
 #include "tinygrad/engine/opt_chooser.h"
@@ -115,7 +117,7 @@ class MethodCache {
       t1 = std::chrono::steady_clock::now();
       if (s.debug >= 3) {
         // DEBUG>=5 already printed the AST inside GetProgram.
-        if (s.debug < 5) std::cout << PrettyPrint(ast) << "\n";
+        if (s.debug < 5) std::cout << ForStream(PrettyPrint(ast), stdout) << "\n";
         std::string opts;
         for (const Arg& o : spec.applied_opts)
           absl::StrAppend(&opts, opts.empty() ? "" : ", ", o.repr());
@@ -171,9 +173,8 @@ absl::StatusOr<absl::flat_hash_map<UOp, UOp>> Realize(std::span<const UOp> roots
   // pass, device and cache below.
   const Config& c = GetConfig();
   const RealizeSettings settings = RealizeSettings::FromConfig(c);
-  // SPEC >= 2 also verifies every graph rewrite's result, the scheduler's too (SPEC=1 only
-  // GetProgram's ends).
-  SetSpecCheckLevel(c.spec >= 2 ? 1 : 0);
+  // SPEC >= 2's per-rewrite check and TRACK_MATCH_STATS act process-wide, in the rewriter.
+  ApplyDiagnostics(c);
   auto start = std::chrono::steady_clock::now();
   ASSIGN_OR_RETURN(Schedule sched, CreateScheduleWithVars(UOp::Sink(roots), settings.schedule));
   GetEngineStats().schedules += 1;

@@ -14,6 +14,7 @@
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/schedule/kernelize.h"
 #include "tinygrad/uop/graph_rewrite.h"
+#include "tinygrad/uop/spec.h"
 #include "tinygrad/uop/graph_util.h"
 
 namespace tg {
@@ -238,7 +239,9 @@ absl::StatusOr<Schedule> CreateScheduleWithVars(const UOp& big_sink, const Sched
   }
   out.cache_hit = entry != nullptr;
   if (!entry) {
-    // TODO(parity): tensor_spec verification and multi-device (get_multi_map)
+    // tinygrad's SPEC: the Tensors match tensor_spec (on a cache miss only, as the reference).
+    if (options.spec) RETURN_IF_ERROR(VerifySpec(big_sink, SpecKind::kTensor));
+    // TODO(parity): multi-device (get_multi_map)
     ASSIGN_OR_RETURN(auto tensor_map, GetRangeifyMap(big_sink_cache, options));
     UOp kernel_sink = Substitute(big_sink_cache, tensor_map);
     ASSIGN_OR_RETURN(auto sched, CreateSchedule(kernel_sink));

@@ -12,6 +12,7 @@ ScheduleOptions ScheduleOptions::FromConfig(const Config& c) {
       .reduceop_split_size = c.reduceop_split_size,
       .pcontig = c.pcontig,
       .max_kernel_buffers = c.max_kernel_buffers,
+      .spec = c.spec >= 1,
   };
 }
 

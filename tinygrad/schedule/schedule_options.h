@@ -24,6 +24,9 @@ struct ScheduleOptions {
   int reduceop_split_size = 22;              // REDUCEOP_SPLIT_SIZE: log2 of the split's budget
   int pcontig = 0;                           // PCONTIG: partial contiguous (1, 2, 3: more keeps)
   int max_kernel_buffers = 0;                // MAX_KERNEL_BUFFERS: 0, the device's limit
+  // SPEC >= 1: the tensor graph is checked with tensor_spec before it is scheduled (not in the
+  // key: it decides whether a bad graph is an error, not what a good one becomes).
+  bool spec = true;
 
   static ScheduleOptions FromConfig(const Config& c);
   // Every field as `name=value`, in a fixed order (the schedule cache's key).

@@ -12,6 +12,7 @@
 #include "autotune/db/tuning_db.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/config.h"
+#include "tinygrad/base/terminal.h"
 #include "tools/cli/command_line.h"
 #include "tools/cli/compile_target.h"
 #include "tools/cli/compile_workload.h"
@@ -117,7 +118,7 @@ int CompileWorkloadCommand(std::span<const std::string_view> args) {
   const std::string kind(t.compiler().binary_kind());
   auto print = [&](const CompiledKernel& k) {
     ++index;
-    if (config.debug >= 3) std::printf("%s\n", k.ast.c_str());
+    if (config.debug >= 3) std::printf("%s\n", ForStream(k.ast, stdout).c_str());
     if (!k.status.ok()) {
       ++failed;
       std::printf("kernel %d %s FAILED\n", index, k.name.empty() ? "(not rendered)" : k.name.c_str());

@@ -12,7 +12,9 @@
 #include <string_view>
 #include <vector>
 
+#include "tinygrad/base/config.h"
 #include "tinygrad/base/version.h"
+#include "tinygrad/engine/diagnostics.h"
 #include "tools/cli/compile_command.h"
 #include "tools/cli/db_command.h"
 #include "tools/cli/farm_command.h"
@@ -95,6 +97,8 @@ int RunVersion(Args args) {
 }
 
 int Main(Args args) {
+  // SPEC and TRACK_MATCH_STATS for every command, also those that compile without realizing.
+  ApplyDiagnostics(GetConfig());
   if (args.empty()) return UsageError("no command given");
   const std::string_view name = args.front();
   if (name == "-h" || name == "--help") return RunHelp(args.subspan(1));
