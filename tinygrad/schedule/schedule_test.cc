@@ -327,6 +327,24 @@ TEST(ScheduleCacheTest, OptionsDecideTheKernelsAndAreKeyed) {
   EXPECT_EQ(ScheduleOptions{}, ScheduleOptions::FromConfig(Config{}));
 }
 
+// SPEC >= 1: the tensor graph is checked with tensor_spec before it is scheduled, and a bad one
+// is an error (not an abort) naming the spec and the node.
+TEST(ScheduleTest, SpecChecksTheTensorGraph) {
+  ClearScheduleCache();
+  const Shape s{4};
+  UOp bad = UOp::Make(Ops::ADD, dtypes::float32, {Empty(s), UOp::ConstOn(dtypes::int32, 1, "CPU", &s)});
+  absl::StatusOr<Schedule> checked = CreateScheduleWithVars(UOp::Sink({Contiguous(bad)}), ScheduleOptions{});
+  ASSERT_FALSE(checked.ok());
+  EXPECT_EQ(checked.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(checked.status().message().find("tensor_spec: UOp verification failed"), std::string::npos)
+      << checked.status();
+  EXPECT_NE(checked.status().message().find("on Ops.ADD dtypes.float"), std::string::npos) << checked.status();
+  EXPECT_TRUE(ScheduleOptions::FromConfig(Config{}).spec);
+  Config off;
+  off.spec = 0;
+  EXPECT_FALSE(ScheduleOptions::FromConfig(off).spec);
+}
+
 // A deep MLP: one kernel per layer, and scheduling stays fast (no quadratic passes).
 TEST(ScheduleTest, DeepMlpOneKernelPerLayer) {
   ClearScheduleCache();
