@@ -23,6 +23,7 @@
 #include "tinygrad/schedule/local_buffers.h"
 #include "tinygrad/uop/graph_rewrite.h"
 #include "tinygrad/uop/pyrender.h"
+#include "tinygrad/uop/rewrite_trace.h"
 #include "tinygrad/uop/kernel_info.h"
 #include "tinygrad/uop/movement/movement.h"
 #include "tinygrad/uop/spec.h"
@@ -173,6 +174,8 @@ absl::StatusOr<UOp> FullRewriteToSinkTraced(const UOp& ast, const Renderer& ren,
 // (`struct`: spec.h also declares a function named ProgramSpec, the program_spec rule set.)
 absl::StatusOr<struct ProgramSpec> GetProgram(const UOp& ast, const Renderer& ren, const CodegenOptions& cfg) {
   if (!ast || ast.op() != Ops::SINK) return absl::InvalidArgumentError("get_program needs a SINK kernel AST");
+  // TRACK_MATCH_STATS >= 2: this kernel's rewrites form one group, named after the kernel
+  ScopedTraceGroup trace_group("get_program");
   // fix up KernelInfo
   UOp sink = ast.arg().is_none() ? ast.replace_arg(KernelInfo{}.ToArg()) : ast;
   if (!KernelInfo::IsKernelInfo(sink.arg())) return absl::InvalidArgumentError("the kernel SINK's arg is not a KernelInfo");
@@ -186,7 +189,9 @@ absl::StatusOr<struct ProgramSpec> GetProgram(const UOp& ast, const Renderer& re
   if (cfg.debug >= 6) std::cout << ForStream(PrintUops(lst), stdout) << std::flush;
   RETURN_IF_ERROR(ren.CheckRenderable(lst));
   std::string src = ren.Render(lst);
-  return ProgramSpecFromUops(ast, std::move(lst), std::move(src), ren.device);
+  struct ProgramSpec spec = ProgramSpecFromUops(ast, std::move(lst), std::move(src), ren.device);
+  trace_group.Rename(StripAnsi(spec.name));
+  return spec;
 }
 
 }  // namespace tg

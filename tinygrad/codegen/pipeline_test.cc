@@ -3,15 +3,19 @@
 // and of the no-opt kernel naming. Names and estimates are the reference's for the same ASTs.
 #include "tinygrad/codegen/pipeline.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
 #include "tinygrad/base/config.h"
 #include "tinygrad/codegen/opt/opt.h"
 #include "tinygrad/codegen/opt/scheduler.h"
 #include "tinygrad/codegen/program.h"
 #include "tinygrad/uop/kernel_info.h"
+#include "tinygrad/uop/pattern_matcher.h"
+#include "tinygrad/uop/rewrite_trace.h"
 
 namespace tg {
 namespace {
@@ -96,6 +100,29 @@ TEST(PipelineTest, OptsToApplyAreAppliedAndBeamAloneFallsThrough) {
     ScopedConfig scoped(c);
     EXPECT_TRUE(GetProgram(SumAst(), ren, kNoOpt).ok());
   }
+}
+
+// TRACK_MATCH_STATS=2: the kernel's rewrites form one trace group named after the kernel, as
+// the reference's track_rewrites on get_program.
+TEST(PipelineTest, TraceGroupIsNamedAfterTheKernel) {
+  CpuRenderer ren;
+  ResetRewriteTrace();
+  SetTrackMatchStats(2);
+  absl::StatusOr<ProgramSpec> p = GetProgram(SumAst(), ren, kNoOpt);
+  SetTrackMatchStats(0);
+  ASSERT_TRUE(p.ok()) << p.status();
+  RewriteTrace t = SnapshotRewriteTrace();
+  ResetRewriteTrace();
+  ASSERT_EQ(t.groups, std::vector<std::string>{StripAnsi(p->name)});
+  ASSERT_GE(t.rewrites.size(), 5u);
+  std::vector<std::string> passes;
+  for (const TracedRewrite& r : t.rewrites) {
+    EXPECT_EQ(r.group, 0u);
+    passes.push_back(r.name);
+  }
+  EXPECT_NE(std::find(passes.begin(), passes.end(), "early movement ops"), passes.end())
+      << absl::StrJoin(passes, ", ");
+  EXPECT_GT(t.num_matches(), 0u);
 }
 
 TEST(PipelineTest, RejectsANonSinkAst) {

@@ -9,11 +9,13 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/schedule/kernelize.h"
 #include "tinygrad/uop/graph_rewrite.h"
+#include "tinygrad/uop/rewrite_trace.h"
 #include "tinygrad/uop/spec.h"
 #include "tinygrad/uop/graph_util.h"
 
@@ -223,6 +225,8 @@ Cache& GetCache() {
 }  // namespace
 
 absl::StatusOr<Schedule> CreateScheduleWithVars(const UOp& big_sink, const ScheduleOptions& options) {
+  // TRACK_MATCH_STATS >= 2: the schedule's rewrites form one group, renamed for its kernels below
+  ScopedTraceGroup trace_group("complete_create_schedule_with_vars");
   PreCtx pre;
   UOp big_sink_cache = GraphRewrite(big_sink, PmPreSchedCache(),
                                     {.name = "rewrite for sched cache", .ctx = RewriteCtx::Of(pre)});
@@ -281,6 +285,7 @@ absl::StatusOr<Schedule> CreateScheduleWithVars(const UOp& big_sink, const Sched
     out.items.push_back({p.ast, std::vector<UOp>(b.begin(), b.end()), p.fixedvars});
   }
   if (!out.items.empty()) out.var_vals = std::move(pre.var_vals);
+  trace_group.Rename(absl::StrCat("Schedule ", out.items.size(), out.items.size() == 1 ? " Kernel" : " Kernels"));
   return out;
 }
 

@@ -17,6 +17,8 @@
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 #include "tinygrad/uop/graph_rewrite.h"
+#include "tinygrad/uop/pattern_matcher.h"
+#include "tinygrad/uop/rewrite_trace.h"
 #include "tinygrad/uop/shape.h"
 
 namespace tg {
@@ -343,6 +345,25 @@ TEST(ScheduleTest, SpecChecksTheTensorGraph) {
   Config off;
   off.spec = 0;
   EXPECT_FALSE(ScheduleOptions::FromConfig(off).spec);
+}
+
+// TRACK_MATCH_STATS=2: a schedule's rewrites form one trace group, named for its kernels as the
+// reference's track_rewrites on complete_create_schedule_with_vars.
+TEST(ScheduleTest, TraceGroupNamesTheKernelCount) {
+  ClearScheduleCache();
+  ResetRewriteTrace();
+  SetTrackMatchStats(2);
+  UOp a = Empty({16}), b = Empty({16});
+  absl::StatusOr<Schedule> one = CreateScheduleWithVars(UOp::Sink({Contiguous(a + b)}), ScheduleOptions{});
+  absl::StatusOr<Schedule> two =
+      CreateScheduleWithVars(UOp::Sink({Contiguous(a * b), Contiguous(a - b)}), ScheduleOptions{});
+  SetTrackMatchStats(0);
+  ASSERT_TRUE(one.ok() && two.ok());
+  RewriteTrace t = SnapshotRewriteTrace();
+  ResetRewriteTrace();
+  EXPECT_EQ(t.groups, (std::vector<std::string>{"Schedule 1 Kernel", "Schedule 2 Kernels"}));
+  ASSERT_FALSE(t.rewrites.empty());
+  EXPECT_EQ(t.rewrites.front().name, "rewrite for sched cache");
 }
 
 // A deep MLP: one kernel per layer, and scheduling stays fast (no quadratic passes).

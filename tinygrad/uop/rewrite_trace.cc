@@ -2,10 +2,13 @@
 // Port of tinygrad/uop/ops.py: the tracked_ctxs / tracked_keys side of TRACK_MATCH_STATS>=2.
 #include "tinygrad/uop/rewrite_trace.h"
 
+#include <map>
 #include <mutex>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "tinygrad/base/check.h"
+#include "tinygrad/uop/pattern_matcher.h"
 
 namespace tg {
 namespace {
@@ -15,6 +18,7 @@ struct TraceStore {
   RewriteTrace trace;
   std::vector<bool> filed;  // per slot of trace.rewrites: finished (a snapshot shows only these)
   std::optional<size_t> default_group;
+  std::map<std::string, int, std::less<>> groups_of;  // the reference's _name_cnt
   uint64_t generation = 0;  // bumped by a reset: rewrites open across it are dropped
 };
 
@@ -57,23 +61,31 @@ void ResetRewriteTrace() {
   s.trace = {};
   s.filed.clear();
   s.default_group.reset();
+  s.groups_of.clear();
   ++s.generation;
   t_group.reset();
 }
 
-ScopedTraceGroup::ScopedTraceGroup(std::string name) : previous_(t_group) {
+ScopedTraceGroup::ScopedTraceGroup(std::string_view fn) : active_(TrackMatchStats() >= 2) {
+  if (!active_) return;
+  previous_ = t_group;
   TraceStore& s = Store();
   std::lock_guard<std::mutex> lock(s.mu);
-  index_ = AddGroupLocked(s, std::move(name));
+  auto [it, unused] = s.groups_of.try_emplace(std::string(fn), 0);
+  index_ = AddGroupLocked(s, absl::StrCat(std::string(fn), " n", ++it->second));
+  generation_ = s.generation;
   t_group = index_;
 }
 
-ScopedTraceGroup::~ScopedTraceGroup() { t_group = previous_; }
+ScopedTraceGroup::~ScopedTraceGroup() {
+  if (active_) t_group = previous_;
+}
 
 void ScopedTraceGroup::Rename(std::string name) {
+  if (!active_) return;
   TraceStore& s = Store();
   std::lock_guard<std::mutex> lock(s.mu);
-  if (index_ < s.trace.groups.size()) s.trace.groups[index_] = std::move(name);
+  if (generation_ == s.generation) s.trace.groups[index_] = std::move(name);
 }
 
 ScopedTracedRewrite::ScopedTracedRewrite(std::string_view name, bool bottom_up, size_t nodes_before)

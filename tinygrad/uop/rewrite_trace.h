@@ -11,7 +11,7 @@
 // after its parent, with depth + 1).
 //
 // Example:
-//   ScopedTraceGroup group("get_program n1");   // later rewrites on this thread belong to it
+//   ScopedTraceGroup group("get_program");   // "get_program n1": this thread's later rewrites
 //   ... GraphRewrite(...) ...
 //   RewriteTrace t = SnapshotRewriteTrace();
 //   for (const TracedRewrite& r : t.rewrites) std::cout << r.name << " " << r.matches.size();
@@ -61,22 +61,25 @@ RewriteTrace SnapshotRewriteTrace();
 // Forgets the trace; rewrites open at the time are not filed. Not inside a traced rewrite.
 void ResetRewriteTrace();
 
-// tinygrad's add_trace_group / track_rewrites for one scope of this thread: rewrites started on
-// this thread while it lives belong to a new group named `name`; the previous group is current
-// again afterwards. Rewrites outside any group go to one "default" group.
+// tinygrad's track_rewrites for one scope of this thread: at TrackMatchStats() >= 2, rewrites
+// started on this thread while it lives belong to a new group "<fn> n<k>" (k counts the groups
+// of `fn`, from 1); the previous group is current again afterwards. Below level 2 it does
+// nothing. Rewrites outside any group go to one "default" group.
 class ScopedTraceGroup {
  public:
-  explicit ScopedTraceGroup(std::string name);
+  explicit ScopedTraceGroup(std::string_view fn);
   ~ScopedTraceGroup();
-  // Renames the group once its result is known (the reference's name function, e.g. a kernel's
-  // name after its opts).
+  // Renames the group once its result is known (the reference's name function: a kernel's
+  // name, "Schedule 3 Kernels").
   void Rename(std::string name);
   ScopedTraceGroup(const ScopedTraceGroup&) = delete;
   ScopedTraceGroup& operator=(const ScopedTraceGroup&) = delete;
 
  private:
+  bool active_;
   std::optional<size_t> previous_;
-  size_t index_;
+  size_t index_ = 0;
+  uint64_t generation_ = 0;
 };
 
 // GraphRewrite's side: one open rewrite of this thread. Records matches made on this thread

@@ -101,23 +101,34 @@ TEST_F(TrackMatchStatsTest, GroupsNameTheRewritesInTheirScope) {
   SetTrackMatchStats(2);
   UOp a = UOp::Variable("a", 0, 10);
   {
-    ScopedTraceGroup group("get_program n1");
+    ScopedTraceGroup group("get_program");
     GraphRewrite(UOp::Sink({a + 0}), AddZero(), {.name = "first"});
     {
-      ScopedTraceGroup inner("schedule n1");
+      ScopedTraceGroup inner("schedule");
       GraphRewrite(UOp::Sink({a + 0}), AddZero(), {.name = "second"});
     }
     GraphRewrite(UOp::Sink({a + 0}), AddZero(), {.name = "third"});
     group.Rename("r_10");
   }
   GraphRewrite(UOp::Sink({a + 0}), AddZero(), {.name = "fourth"});
+  {
+    ScopedTraceGroup again("get_program");  // counted per function, as the reference's n1, n2
+    GraphRewrite(UOp::Sink({a + 0}), AddZero(), {.name = "fifth"});
+  }
   RewriteTrace t = SnapshotRewriteTrace();
-  ASSERT_EQ(t.rewrites.size(), 4u);
+  ASSERT_EQ(t.rewrites.size(), 5u);
   auto group_of = [&](size_t i) { return t.groups[t.rewrites[i].group]; };
   EXPECT_EQ(group_of(0), "r_10");
   EXPECT_EQ(group_of(1), "schedule n1");
   EXPECT_EQ(group_of(2), "r_10");
   EXPECT_EQ(group_of(3), "default");
+  EXPECT_EQ(group_of(4), "get_program n2");
+}
+
+TEST_F(TrackMatchStatsTest, GroupsNeedLevelTwo) {
+  SetTrackMatchStats(1);
+  { ScopedTraceGroup group("get_program"); }
+  EXPECT_TRUE(SnapshotRewriteTrace().groups.empty());
 }
 
 // tinygrad's simplify (Simplify sets track = false) and an unnamed substitute run untracked.
