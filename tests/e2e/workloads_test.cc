@@ -213,7 +213,8 @@ TEST(WorkloadsE2E, Softmax) {
 TEST(WorkloadsE2E, TrainMlp) {
   const int64_t batch = 4, in = 6, hidden = 5, out = 3;
   Built b = Build("train_mlp", {{"batch", batch}, {"in", in}, {"hidden", hidden}, {"out", out}});
-  ASSERT_EQ(b.in.size(), 6u);  // x, y, w1, b1, w2, b2
+  // x, y, w1, b1, w2, b2, the parameters the step updates (4), Adam's step counters (2) and moments (8)
+  ASSERT_EQ(b.in.size(), 20u);
   const std::vector<Vec>& v = b.in;
   Vec logits = Linear(Relu(Linear(v[0], v[2], v[3], batch, in, hidden)), v[4], v[5], batch, hidden, out);
   double loss = 0;

@@ -199,8 +199,11 @@ class LarsOptimizer : public Optimizer {
       if (!o_.classic) g = Mul(g, r) * lr();
       ret.push_back((t.detach() - g).cast(params[i].dtype()));
     }
-    return {ret, b_};
+    return {ret, state()};
   }
+
+ public:
+  std::vector<Tensor> state() const override { return b_; }
 
  private:
   LARSOpts o_;
@@ -246,10 +249,15 @@ class LambOptimizer : public Optimizer {
       }
       ret.push_back((t.detach() - Mul(lr(), r) * up).cast(t.dtype()));
     }
+    return {ret, state()};
+  }
+
+ public:
+  std::vector<Tensor> state() const override {
     std::vector<Tensor> state = {b1_t_, b2_t_};
     state.insert(state.end(), m_.begin(), m_.end());
     state.insert(state.end(), v_.begin(), v_.end());
-    return {ret, state};
+    return state;
   }
 
  private:

@@ -61,6 +61,11 @@ class Optimizer {
   // changes the rate without compiling new kernels (tinygrad's opt.lr).
   const Tensor& lr() const { return lr_; }
   std::string device() const { return params_[0].device(); }
+  // The optimizer's own state (Adam's moments and step counters, SGD's momentum), as handles:
+  // lazy zeros (or ones) until something realizes them. Realizing them before the first step
+  // makes that step run the kernels of every later one (tinygrad/train's
+  // RealizeTrainingState).
+  virtual std::vector<Tensor> state() const = 0;
 
   // Drops every parameter's gradient (tinygrad's zero_grad: grad = None).
   void zero_grad();

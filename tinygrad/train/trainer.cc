@@ -93,10 +93,19 @@ absl::StatusOr<float> TrainStep(const Classifier& model, Optimizer& opt, const T
   return step[0].item<float>();
 }
 
+absl::Status RealizeTrainingState(const Optimizer& opt) {
+  std::vector<Tensor> all = opt.params();
+  for (const std::vector<Tensor>& more : {opt.buffers(), opt.state()})
+    all.insert(all.end(), more.begin(), more.end());
+  return Realize(all);
+}
+
 JitTrainStep::JitTrainStep(const Classifier& model, Optimizer& opt)
-    : jit_([&model, &opt](std::span<const Tensor> in) { return StepTensors(model, opt, in[0], in[1]); }) {}
+    : opt_(opt),
+      jit_([&model, &opt](std::span<const Tensor> in) { return StepTensors(model, opt, in[0], in[1]); }) {}
 
 absl::StatusOr<float> JitTrainStep::operator()(const Tensor& x, const Tensor& y) {
+  if (jit_.calls() == 0) RETURN_IF_ERROR(RealizeTrainingState(opt_));
   Tensor::Train train;
   ASSIGN_OR_RETURN(std::vector<Tensor> out, jit_({x, y}));
   return out[0].item<float>();

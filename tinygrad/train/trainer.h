@@ -63,6 +63,13 @@ class BatchSampler {
   const LabeledImages& images_;
 };
 
+// Realizes the optimizer's parameters (their initial values) and its state (zeroed moments,
+// step counters) as buffers. Call it once before the first step: otherwise that step fuses the
+// weights' initialization into its kernels and folds the zero moments away, compiling ~20
+// kernels that no later step runs, and which `tg tune train_mlp` (whose step starts from
+// realized buffers) does not tune. Realizing changes no value. JitTrainStep calls it itself.
+absl::Status RealizeTrainingState(const Optimizer& opt);
+
 // One training step, as one schedule: zero_grad, forward, sparse_categorical_crossentropy,
 // backward, and the optimizer's update realized together with the loss (schedule_step), in
 // training mode. Returns the loss (computed before the update). Every kernel is scheduled
@@ -82,6 +89,7 @@ class JitTrainStep {
   const TinyJit& jit() const { return jit_; }
 
  private:
+  Optimizer& opt_;
   TinyJit jit_;
 };
 

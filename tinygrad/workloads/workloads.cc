@@ -101,8 +101,15 @@ WorkloadGraph ResnetBlock(const WorkloadParams& p, const WorkloadOptions& o) {
 // One training step of tg train's MLP on random data: forward (linear-relu-linear),
 // sparse_categorical_crossentropy, backward and an Adam update, realized together as one
 // schedule (tinygrad/train's TrainStep), so tuning it tunes the forward, backward and
-// optimizer kernels. Inputs: x, y (int32 labels), w1, b1, w2, b2; outputs: Adam's state, the
-// updated w1, b1, w2, b2, and the loss last.
+// optimizer kernels. Inputs: x, y (int32 labels), w1, b1, w2, b2, then the parameters the step
+// updates (copies of w1, b1, w2, b2) and Adam's state (step counters, moments); outputs: Adam's
+// state, the updated w1, b1, w2, b2, and the loss last. (tg train also draws each batch's indices,
+// two small Randint kernels a step, outside the step: not part of this workload.)
+//
+// The parameters and the state are inputs so that callers realize them first, as tg train does
+// (tinygrad/train's RealizeTrainingState): the step is then the one every training step runs.
+// Left lazy, its kernels would be a first step's, which folds the zero moments away: kernels no
+// later step runs, and tg train's replays would find theirs untuned.
 WorkloadGraph TrainMlp(const WorkloadParams& p, const WorkloadOptions& o) {
   int64_t batch = P(p, "batch"), in = P(p, "in"), hidden = P(p, "hidden"), out = P(p, "out");
   Tensor x = Rand({batch, in}, o);
@@ -116,6 +123,11 @@ WorkloadGraph TrainMlp(const WorkloadParams& p, const WorkloadOptions& o) {
   w1 = w1.contiguous(), b1 = b1.contiguous(), w2 = w2.contiguous(), b2 = b2.contiguous();
   absl::StatusOr<std::unique_ptr<Optimizer>> opt = Adam({w1, b1, w2, b2});
   if (!opt.ok()) return g.outputs.push_back(Tensor::Error(opt.status())), g;
+  // Other handles of the same graphs, which the step's assigns leave alone: realizing them makes
+  // the parameters and the state buffers, in the step's graph too.
+  std::vector<Tensor> to_realize = {w1, b1, w2, b2};
+  for (const Tensor& s : (*opt)->state()) to_realize.push_back(s);
+  for (const Tensor& t : to_realize) g.inputs.push_back(Tensor(t.uop()));
   Tensor::Train train;
   (*opt)->zero_grad();
   Tensor loss = nn::SparseCategoricalCrossentropy(x.linear(w1.T(), b1).relu().linear(w2.T(), b2), y);

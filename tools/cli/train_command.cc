@@ -81,6 +81,10 @@ int Train(const TrainFlags& f, const CountingChooser* chooser) {
               static_cast<unsigned long long>(f.seed));
   std::fflush(stdout);
 
+  // The first step then runs the kernels every later step runs (the ones tg tune train_mlp tunes).
+  if (absl::Status s = train::RealizeTrainingState(**opt); !s.ok()) {
+    return Fail("initializing the weights: " + std::string(s.message()));
+  }
   train::BatchSampler sampler(*train_set);
   // tinygrad's @TinyJit train_step: from the third step on, the captured kernels are replayed.
   train::JitTrainStep jitted(*model, **opt);
