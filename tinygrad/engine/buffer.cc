@@ -136,6 +136,16 @@ size_t BufferTable::Sweep() {
   return dropped;
 }
 
+absl::flat_hash_set<const Buffer*> BufferTable::Named() {
+  std::lock_guard<std::mutex> lock(mu_);
+  absl::flat_hash_set<const Buffer*> named;
+  for (const auto& [uop, buffer] : table_) {
+    named.insert(buffer.get());
+    if (buffer->base() != nullptr) named.insert(buffer->base().get());
+  }
+  return named;
+}
+
 size_t BufferTable::size() {
   std::lock_guard<std::mutex> lock(mu_);
   return table_.size();

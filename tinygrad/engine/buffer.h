@@ -18,6 +18,7 @@
 #include <string>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "tinygrad/dtype/dtype.h"
 #include "tinygrad/engine/device.h"
@@ -89,6 +90,9 @@ class BufferTable {
   void Set(const UOp& buffer_uop, std::shared_ptr<Buffer> buffer);
   // Drops entries whose UOp is referenced only by this table. Returns how many.
   size_t Sweep();
+  // The Buffers that BUFFER UOps name, and their bases: after a Sweep, those that something
+  // other than this table holds (tensors, graphs; tinygrad's uop_refcount > 0).
+  absl::flat_hash_set<const Buffer*> Named();
   size_t size();
 
  private:

@@ -3,12 +3,15 @@
 // replay loop) and the capture half of TinyJit.__call__.
 #include "tinygrad/engine/jit.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <iostream>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/engine/buffer.h"
+#include "tinygrad/engine/memory.h"
 
 namespace tg {
 namespace {
@@ -34,6 +37,68 @@ absl::StatusOr<std::vector<std::shared_ptr<Buffer>>> InputBuffers(std::span<cons
   return bufs;
 }
 
+bool Contains(const std::vector<int64_t>& v, size_t x) {
+  return std::find(v.begin(), v.end(), static_cast<int64_t>(x)) != v.end();
+}
+
+// The reference's add_buffer + _internal_memory_planner over the captured items: replaces
+// their intermediates with buffers of the JIT's own, planned together (sub-allocated).
+// With `plan` false, only counts them.
+JitMemory PlanIntermediates(std::vector<ExecItem>& items, bool plan) {
+  // What keeps its buffer: what tensors name (after dropping what only the finished schedules
+  // named), views and their bases, and what copies and views touch (the reference's
+  // noopt_buffers). Input slots are empty already.
+  BufferTable& table = BufferTable::Get();
+  table.Sweep();
+  absl::flat_hash_set<const Buffer*> fixed = table.Named();
+  for (const ExecItem& ei : items)
+    for (const std::shared_ptr<Buffer>& b : ei.bufs) {
+      if (b == nullptr) continue;
+      if (ei.kind != ExecItem::Kind::kKernel) fixed.insert(b.get());
+      if (b->base() != nullptr) fixed.insert({b.get(), b->base().get()});
+    }
+  // An intermediate's memory holds nothing between replays, so its first use must write it
+  // (a kernel's output it does not also read); anything else has contents to keep.
+  absl::flat_hash_map<const Buffer*, std::shared_ptr<Buffer>> fresh;
+  absl::flat_hash_set<const Buffer*> seen;
+  for (const ExecItem& ei : items)
+    for (size_t i = 0; i < ei.bufs.size(); ++i) {
+      const std::shared_ptr<Buffer>& b = ei.bufs[i];
+      if (b == nullptr || !seen.insert(b.get()).second || fixed.contains(b.get())) continue;
+      const bool written = ei.kind == ExecItem::Kind::kKernel && Contains(ei.runner->spec.outs, i) &&
+                           !Contains(ei.runner->spec.ins, i);
+      if (written) fresh[b.get()] = std::make_shared<Buffer>(b->device(), b->size(), b->dtype());
+    }
+
+  JitMemory memory;
+  for (const auto& [old, unused] : fresh) memory.captured_bytes += old->nbytes();
+  if (!plan) {
+    memory.planned_bytes = memory.captured_bytes;
+    return memory;
+  }
+  std::vector<BufferList> lists;
+  for (const ExecItem& ei : items) {
+    BufferList& l = lists.emplace_back();
+    for (const std::shared_ptr<Buffer>& b : ei.bufs)
+      if (b != nullptr)
+        if (auto it = fresh.find(b.get()); it != fresh.end()) l.push_back(it->second);
+  }
+  absl::flat_hash_map<const Buffer*, std::shared_ptr<Buffer>> planned =
+      PlanMemory(lists, {}, {.sub_allocate = true});
+  absl::flat_hash_set<const Buffer*> held;  // the memory the plan holds: arenas, unshared buffers
+  for (ExecItem& ei : items)
+    for (std::shared_ptr<Buffer>& b : ei.bufs) {
+      if (b == nullptr) continue;
+      auto it = fresh.find(b.get());
+      if (it == fresh.end()) continue;
+      auto p = planned.find(it->second.get());
+      b = p != planned.end() ? p->second : it->second;
+      const Buffer* base = b->base() != nullptr ? b->base().get() : b.get();
+      if (held.insert(base).second) memory.planned_bytes += base->nbytes();
+    }
+  return memory;
+}
+
 }  // namespace
 
 absl::StatusOr<JitCapture> JitCapture::Start() {
@@ -43,7 +108,8 @@ absl::StatusOr<JitCapture> JitCapture::Start() {
 
 JitCapture::JitCapture(std::unique_ptr<ExecItemCapture> c) : capture_(std::move(c)) {}
 
-absl::StatusOr<CapturedJit> CapturedJit::Make(JitCapture capture, std::span<const UOp> inputs) {
+absl::StatusOr<CapturedJit> CapturedJit::Make(JitCapture capture, std::span<const UOp> inputs,
+                                              bool plan_memory) {
   std::unique_ptr<ExecItemCapture> c = std::move(capture.capture_);
   if (c->items().empty()) return absl::FailedPreconditionError("didn't JIT anything!");
   ASSIGN_OR_RETURN(std::vector<std::shared_ptr<Buffer>> in, InputBuffers(inputs, c->options().device));
@@ -80,9 +146,13 @@ absl::StatusOr<CapturedJit> CapturedJit::Make(JitCapture capture, std::span<cons
         if (!ei.fixedvars.contains(name)) jit.variables_.insert(name);
       }
   }
+  jit.memory_ = PlanIntermediates(jit.items_, plan_memory);
   if (jit.options_.debug >= 1)
     std::cout << "JIT captured " << jit.items_.size() << " kernels with " << in.size()
               << " inputs\n";
+  if (jit.options_.debug >= 1 && jit.memory_.planned_bytes != jit.memory_.captured_bytes)
+    std::printf("JIT memory reduced from %.2f MB -> %.2f MB\n", jit.memory_.captured_bytes / 1e6,
+                jit.memory_.planned_bytes / 1e6);
   return jit;
 }
 

@@ -15,10 +15,14 @@
 // swaps for the new inputs' (views of an input follow it), and lets go of again afterwards.
 // Outputs are the captured buffers: each replay overwrites them, as in the reference.
 // Not thread-safe: one replay at a time per CapturedJit.
-// TODO(parity): the reference moves the intermediates into buffers of the JIT's own and plans
-// their memory again (add_buffer, _internal_memory_planner); here they keep the buffers the
-// capture call's realizes planned, which holds as much memory as the eager step did. Its graph
-// runners (CUDA graphs), prune and optimize are not ported.
+//
+// Memory (the reference's add_buffer and _internal_memory_planner at capture): the captured
+// items' intermediates (buffers no tensor names, not inputs, not touched by copies or views,
+// first used as a kernel's output) are replaced by buffers of the JIT's own, planned across
+// all the capture call's realizes together and sub-allocated from one arena per device, so
+// that intermediates whose lifetimes do not overlap share memory whatever their sizes. What a
+// tensor names (inputs, outputs, weights, optimizer state) is never replaced or shared.
+// Its graph runners (CUDA graphs), prune and optimize are not ported.
 #ifndef TINYGRAD_ENGINE_JIT_H_
 #define TINYGRAD_ENGINE_JIT_H_
 
@@ -52,6 +56,12 @@ class JitCapture {
   std::unique_ptr<ExecItemCapture> capture_;
 };
 
+// Bytes of the intermediates a capture holds for its replays.
+struct JitMemory {
+  size_t captured_bytes = 0;  // as the capture call's realizes left them (each planned alone)
+  size_t planned_bytes = 0;   // after the JIT's planning (captured_bytes without it)
+};
+
 class CapturedJit {
  public:
   using VarVals = absl::flat_hash_map<std::string, ConstValue>;
@@ -59,8 +69,10 @@ class CapturedJit {
   // Ends `capture` and keeps what it recorded. `inputs` are the BUFFER UOps (realized) of the
   // capture call's inputs, in call order (one that holds nothing yet is allocated). Errors:
   // nothing captured (the reference's "didn't JIT anything!"), an input that is not a BUFFER,
-  // one buffer given twice.
-  static absl::StatusOr<CapturedJit> Make(JitCapture capture, std::span<const UOp> inputs);
+  // one buffer given twice. `plan_memory` false (NO_MEMORY_PLANNER) keeps the intermediates'
+  // buffers as the capture call left them.
+  static absl::StatusOr<CapturedJit> Make(JitCapture capture, std::span<const UOp> inputs,
+                                          bool plan_memory = true);
 
   // Runs the captured items again with `inputs` in place of the capture call's (as many, each
   // of the same device, dtype and size: InvalidArgument otherwise, or for one buffer given
@@ -72,6 +84,9 @@ class CapturedJit {
   size_t size() const { return items_.size(); }
   // Names of the variables the captured kernels take at run time (not those an item fixes).
   const absl::flat_hash_set<std::string>& variables() const { return variables_; }
+  const JitMemory& memory() const { return memory_; }
+  // What a replay runs; an input's slots are empty (null) between replays.
+  const std::vector<ExecItem>& items() const { return items_; }
 
  private:
   CapturedJit() = default;
@@ -97,6 +112,7 @@ class CapturedJit {
   std::vector<Slot> input_slots_;
   std::vector<ViewSlot> view_slots_;
   absl::flat_hash_set<std::string> variables_;
+  JitMemory memory_;
 };
 
 }  // namespace tg

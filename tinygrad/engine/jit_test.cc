@@ -4,10 +4,12 @@
 // reachable only here), and input buffers swapped in and let go of.
 #include "tinygrad/engine/jit.h"
 
+#include <numeric>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tinygrad/engine/buffer.h"
 #include "tinygrad/engine/realize.h"
 #include "tinygrad/tensor/tensor.h"
 
@@ -128,6 +130,54 @@ TEST(CapturedJit, AKernelVariableWithoutAValueIsAnError) {
   ExpectError(jit->Replay(inputs, {}), absl::StatusCode::kInvalidArgument, "variable 'n'");
   ASSERT_TRUE(jit->Replay(inputs, {{"n", ConstValue(int64_t{3})}}).ok());
   EXPECT_EQ(Values(out), (std::vector<float>{6}));
+}
+
+// Two realizes, each with a 16 KiB intermediate, captured together: the JIT plans them into
+// one arena where they share memory (each realize planned alone could not share them); the
+// input and the outputs keep their own buffers; replays give what the eager ops give.
+std::vector<Tensor> TwoRealizes(const Tensor& in) {
+  Tensor first = ((in * 2).contiguous() + 1).sum(1);
+  EXPECT_TRUE(first.realize().ok());
+  Tensor second = ((in * 3).contiguous() - 1).max(1);
+  EXPECT_TRUE(second.realize().ok());
+  return {first, second};
+}
+
+TEST(CapturedJit, IntermediatesOfAllRealizesShareMemory) {
+  std::vector<float> v(64 * 64), w(64 * 64);
+  std::iota(v.begin(), v.end(), 0.5f);
+  std::iota(w.begin(), w.end(), -7.25f);
+  Tensor a = Tensor::FromVector<float>(v, {64, 64}), b = Tensor::FromVector<float>(w, {64, 64});
+  ASSERT_TRUE(a.realize().ok());
+  ASSERT_TRUE(b.realize().ok());
+  const std::vector<Tensor> want = TwoRealizes(b);
+  for (bool plan : {true, false}) {
+    absl::StatusOr<JitCapture> capture = JitCapture::Start();
+    ASSERT_TRUE(capture.ok());
+    const std::vector<Tensor> outs = TwoRealizes(a);
+    std::vector<UOp> inputs = {a.uop().base()};
+    absl::StatusOr<CapturedJit> jit = CapturedJit::Make(*std::move(capture), inputs, plan);
+    ASSERT_TRUE(jit.ok()) << jit.status();
+    EXPECT_EQ(jit->memory().captured_bytes, 2u * 64 * 64 * 4);
+    EXPECT_EQ(jit->memory().planned_bytes, (plan ? 1u : 2u) * 64 * 64 * 4);
+    // The outputs are still their tensors' buffers; the input's slots are empty.
+    for (const Tensor& out : outs) {
+      const Buffer* named = BufferTable::Get().Find(out.uop().base()).get();
+      ASSERT_NE(named, nullptr);
+      int uses = 0;
+      for (const ExecItem& ei : jit->items())
+        for (const std::shared_ptr<Buffer>& buf : ei.bufs) uses += buf.get() == named;
+      EXPECT_EQ(uses, 1) << "plan " << plan;
+    }
+    for (const ExecItem& ei : jit->items())
+      for (const std::shared_ptr<Buffer>& buf : ei.bufs) {
+        if (buf != nullptr) EXPECT_NE(buf.get(), BufferTable::Get().Find(a.uop().base()).get());
+      }
+    std::vector<UOp> other = {b.uop().base()};
+    ASSERT_TRUE(jit->Replay(other, {}).ok());
+    EXPECT_EQ(Values(outs[0]), Values(want[0])) << "plan " << plan;
+    EXPECT_EQ(Values(outs[1]), Values(want[1])) << "plan " << plan;
+  }
 }
 
 }  // namespace

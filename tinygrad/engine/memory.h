@@ -6,8 +6,8 @@
 // shared with earlier intermediates whose last use has passed: a buffer freed after item i
 // is reused by a buffer first needed at item j > i with the same (device, dtype, bytes).
 // tinygrad's devices with sub-allocation carve these from one arena with a TLSF allocator;
-// this is its fallback path (whole-buffer reuse), which keeps every kernel's arguments
-// distinct and aligned. NO_MEMORY_PLANNER=1 (Config::no_memory_planner) turns it off.
+// Realize uses its fallback path (whole-buffer reuse), which keeps every kernel's arguments
+// distinct buffers; TinyJit's re-planning sub-allocates (MemoryPlanOptions). NO_MEMORY_PLANNER=1 (Config::no_memory_planner) turns it off.
 #ifndef TINYGRAD_ENGINE_MEMORY_H_
 #define TINYGRAD_ENGINE_MEMORY_H_
 
@@ -23,11 +23,24 @@ namespace tg {
 
 using BufferList = std::vector<std::shared_ptr<Buffer>>;
 
+struct MemoryPlanOptions {
+  // tinygrad's path for devices that sub-allocate (its TLSF arena): every planned buffer becomes
+  // a view at an offset (kSubAllocationBlock-aligned) of one arena per device, so buffers of any
+  // size share memory once their lifetimes are over, not only equal ones. Buffers used by the
+  // same item never overlap. Off: whole-buffer reuse between equal (device, dtype, bytes).
+  // (No real allocator: first fit over the timeline stands in for tinygrad's TLSF.)
+  bool sub_allocate = false;
+};
+// tinygrad rounds to 0x1000; 256 bytes keeps every vector load (64 bytes at most) and CUDA's
+// 256-byte alignment, and wastes less on the many small buffers a training step has.
+inline constexpr size_t kSubAllocationBlock = 256;
+
 // `items[i]` are the buffers schedule item i uses. Buffers in `keep` (outputs the caller
 // holds, inputs of copies) are never replaced. Returns replaced -> replacement. (NO_MEMORY_PLANNER
 // is the caller's: it does not call this.)
 absl::flat_hash_map<const Buffer*, std::shared_ptr<Buffer>> PlanMemory(
-    std::span<const BufferList> items, const absl::flat_hash_set<const Buffer*>& keep);
+    std::span<const BufferList> items, const absl::flat_hash_set<const Buffer*>& keep,
+    const MemoryPlanOptions& options = {});
 
 }  // namespace tg
 

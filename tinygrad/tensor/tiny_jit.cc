@@ -7,6 +7,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "tinygrad/base/config.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/engine/jit.h"
 #include "tinygrad/engine/realize.h"
@@ -58,6 +59,8 @@ TinyJit& TinyJit::operator=(TinyJit&&) noexcept = default;
 TinyJit::~TinyJit() = default;
 
 size_t TinyJit::captured_size() const { return captured_ ? captured_->size() : 0; }
+
+JitMemory TinyJit::captured_memory() const { return captured_ ? captured_->memory() : JitMemory{}; }
 
 void TinyJit::reset() {
   calls_ = 0;
@@ -129,7 +132,9 @@ absl::StatusOr<std::vector<Tensor>> TinyJit::operator()(const std::vector<Tensor
     ASSIGN_OR_RETURN(JitCapture capture, JitCapture::Start());
     tensor_internal::RandomDrawRecorder random;
     ASSIGN_OR_RETURN(std::vector<Tensor> ret, RunStep(fn_, inputs, vars));
-    ASSIGN_OR_RETURN(CapturedJit jit, CapturedJit::Make(std::move(capture), p.buffers));
+    // NO_MEMORY_PLANNER turns the JIT's planning off too, as in the reference.
+    ASSIGN_OR_RETURN(CapturedJit jit,
+                     CapturedJit::Make(std::move(capture), p.buffers, !GetConfig().no_memory_planner));
     for (const std::string& v : jit.variables())
       if (!p.var_vals.contains(v))
         return JitError(absl::StrCat("the captured kernels take variable '", v,

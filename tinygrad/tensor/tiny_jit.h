@@ -60,6 +60,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "tinygrad/engine/jit.h"
 #include "tinygrad/tensor/tensor.h"
 #include "tinygrad/uop/shape.h"
 
@@ -88,6 +89,9 @@ class TinyJit {
   int calls() const { return calls_; }
   // Items (kernels, copies, views) captured; 0 before the capture.
   size_t captured_size() const;
+  // The captured intermediates' bytes before and after the JIT planned them; zeros before the
+  // capture.
+  JitMemory captured_memory() const;
   // Forgets the capture: the next call runs the function as a first call does.
   void reset();
 
