@@ -13,7 +13,9 @@
 //   no sources; DEFINE_GLOBAL slots are ints from 0 to 2**31-1, DEFINE_VAR bounds an int32
 //   interval;
 // - RANGE is (id, LOOP|REDUCE|OUTER) over one index source of 2 to 2**40 iterations (fewer are
-//   folded away, under a REDUCE that is then left without its range);
+//   folded away, under a REDUCE that is then left without its range), a shape: numbers,
+//   variables and ALU ops of them (a bound of another range or of a load is no shape dim, and
+//   the range simplifier runs for minutes on one);
 // - REDUCE is ADD, MUL or MAX of a value of its own dtype over REDUCE ranges; END closes
 //   ranges; INDEX is a pointer (or its element) of a pointer indexed by index-typed sources;
 //   STORE is (pointer, value of its element type);

@@ -32,6 +32,7 @@
 #include "tinygrad/renderer/c/clang.h"
 #include "tinygrad/renderer/cuda/cuda.h"
 #include "tinygrad/runtime/cuda/arch.h"
+#include "tinygrad/uop/graph_rewrite.h"
 #include "tinygrad/uop/spec.h"
 
 namespace tg::autotune::codec {
@@ -211,6 +212,31 @@ TEST(LoweringFuzzTest, DecodedTasksNeverAbortTheLowering) {
                              : std::string());
   }
   EXPECT_GE(cases.size(), 500u) << "too few mutants get past the decoder to test the lowering";
+}
+
+// Mutants this test found that are tasks (the decoder takes them) and once aborted the
+// lowering: each must lower now, or fail with an error. train_cnn's kernel 12 with its CONST 3
+// (the bound of the two 3-wide ranges of a 3x3 filter, and the stride of one) made 2**33: the
+// simplifier merges the two ranges into one of 2**66 iterations, past int64, which the
+// program's estimates CHECK-failed on.
+TEST(LoweringFuzzTest, FoundMutantsThatAreTasksLower) {
+  const UOp kernel = KernelsOf("train_cnn").at(12).ast;
+  const UOp three = kernel.toposort().at(1);
+  ASSERT_TRUE(three.op() == Ops::CONST && three.arg() == Arg(3)) << three;
+  absl::StatusOr<KernelTask> task =
+      KernelTask::FromAst(Substitute(kernel, {{three, UOp::Const(dtypes::index, int64_t{1} << 33)}}));
+  ASSERT_TRUE(task.ok()) << task.status();
+  absl::StatusOr<KernelTask> back = DecodeKernelTask(EncodeKernelTask(*task));
+  ASSERT_TRUE(back.ok()) << back.status();
+  const Renderers ren;
+  std::vector<CaseDeath> deaths = RunCasesForked(
+      1,
+      [&](size_t) {
+        LowerLikeAWorker(*back, ren.clang);
+        LowerLikeAWorker(*back, ren.cuda);
+      },
+      kForked);
+  for (const CaseDeath& d : deaths) ADD_FAILURE() << d.how << "; its stderr ends:\n" << d.output;
 }
 
 // The corpus's hostile tasks are what this test found: refused by the decoder now, each (but
