@@ -19,6 +19,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "autotune/codec/ast_codec.h"
 #include "autotune/codec/ast_mutator.h"
@@ -38,7 +39,15 @@
 namespace tg::autotune::codec {
 namespace {
 
+// Mutants per run; LOWERING_FUZZ_CASES=N asks for more (the same seed: the first 3000 are these),
+// e.g. bazel test --test_env=LOWERING_FUZZ_CASES=20000 --test_timeout=1800 ...
 constexpr int kCases = 3000;
+
+int CaseCount() {
+  const char* n = std::getenv("LOWERING_FUZZ_CASES");
+  int v = 0;
+  return n != nullptr && absl::SimpleAtoi(n, &v) && v > 0 ? v : kCases;
+}
 constexpr int kCudaEvery = 4;  // CUDA rendering for every 4th accepted case
 
 // Two children at once (the machines this runs on have two cores or more), each with 4 GiB:
@@ -107,7 +116,7 @@ std::vector<Case> MakeCases(const std::vector<Seed>& seeds, Counts& counts) {
   for (const Seed& s : seeds) (s.large ? large : small).push_back(&s);
   std::vector<Case> out;
   AstMutator m(0x1057e12f022ULL);
-  for (int i = 0; i < kCases; ++i) {
+  for (int i = 0, n = CaseCount(); i < n; ++i) {
     const std::vector<const Seed*>& from = large.empty() || (!small.empty() && m.Uniform(16)) ? small : large;
     const Seed& seed = *from[m.Uniform(from.size())];
     std::vector<WireNode> nodes = ToWireNodes(seed.ast);
