@@ -142,6 +142,15 @@ absl::Status CheckNodeShape(const UOp& u, bool is_root, const absl::flat_hash_se
   if ((u.op() == Ops::SINK) != is_root) return bad("a SINK is the root of a kernel, and only it");
   if (d.count() != 1 || d.vcount() != 1) return bad("a task's kernel is scalar: the optimizer makes the vectors");
   if (kLeaves.contains(u.op()) && !u.src().empty()) return bad("has sources");
+  // The scheduler writes Invalid as a masked access's index only, cond.where(index, Invalid);
+  // as a divisor, a factor or a bound, range analysis and folding CHECK-fail on it.
+  for (size_t i = 0; i < u.src().size(); ++i) {
+    const UOp& s = u.src(i);
+    if (s.op() == Ops::CONST && s.arg().is_number() && s.arg().number().is_invalid() &&
+        !(u.op() == Ops::WHERE && i == 2)) {
+      return bad("source ", i, " is Invalid, which only a WHERE's false branch (a masked index) may be");
+    }
+  }
   if (GroupOp::ALU.contains(u.op())) {
     if (d.is_ptr()) return bad("an ALU op computes a value, not a pointer");
     if (kFloatOnly.contains(u.op()) && !dtypes::is_float(d)) return bad("is an op on floats");

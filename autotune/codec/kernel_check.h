@@ -20,6 +20,8 @@
 //   ranges; INDEX is a pointer (or its element) of a pointer indexed by index-typed sources;
 //   STORE is (pointer, value of its element type);
 // - a CONST's number is of its dtype's kind and fits it (kernel_spec passes any index CONST);
+//   an Invalid index CONST is only the false branch of a WHERE (cond.where(index, Invalid), a
+//   masked access), never an operand of index math, which folding CHECK-fails on;
 //   ALU ops have the source types of shared_spec (kernel_spec passes every index-typed ALU op
 //   unchecked), comparisons are bools, and the float-only and int-only ops have those types;
 //   no FDIV (codegen makes it from a * b.reciprocal() for the renderers that spell it);

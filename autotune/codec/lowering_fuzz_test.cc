@@ -224,28 +224,41 @@ TEST(LoweringFuzzTest, DecodedTasksNeverAbortTheLowering) {
 }
 
 // Mutants this test found that are tasks (the decoder takes them) and once aborted the
-// lowering: each must lower now, or fail with an error. train_cnn's kernel 12 with its CONST 3
-// (the bound of the two 3-wide ranges of a 3x3 filter, and the stride of one) made 2**33: the
-// simplifier merges the two ranges into one of 2**66 iterations, past int64, which the
-// program's estimates CHECK-failed on.
+// lowering: each must lower now, or fail with an error. Each is a kernel with one CONST made
+// 2**33 where it bounds two ranges and strides one of them (train_cnn's kernel 12: the 3 of a
+// 3x3 filter; matmul's: the 512 of its loops): the simplifier merges the two ranges into one of
+// 2**66 iterations, past int64, where the program's estimates, the GPU launch check and the CPU's
+// store-range cutting CHECK-failed.
 TEST(LoweringFuzzTest, FoundMutantsThatAreTasksLower) {
-  const UOp kernel = KernelsOf("train_cnn").at(12).ast;
-  const UOp three = kernel.toposort().at(1);
-  ASSERT_TRUE(three.op() == Ops::CONST && three.arg() == Arg(3)) << three;
-  absl::StatusOr<KernelTask> task =
-      KernelTask::FromAst(Substitute(kernel, {{three, UOp::Const(dtypes::index, int64_t{1} << 33)}}));
-  ASSERT_TRUE(task.ok()) << task.status();
-  absl::StatusOr<KernelTask> back = DecodeKernelTask(EncodeKernelTask(*task));
-  ASSERT_TRUE(back.ok()) << back.status();
+  struct Found {
+    const char* workload;
+    size_t kernel, node;
+    int64_t was;
+  };
+  const Found kFound[] = {{"train_cnn", 12, 1, 3}, {"matmul", 0, 1, 512}};
+  std::vector<KernelTask> tasks;
+  for (const Found& f : kFound) {
+    const UOp kernel = KernelsOf(f.workload).at(f.kernel).ast;
+    const UOp c = kernel.toposort().at(f.node);
+    ASSERT_TRUE(c.op() == Ops::CONST && c.arg() == Arg(f.was)) << f.workload << ": " << c;
+    absl::StatusOr<KernelTask> task =
+        KernelTask::FromAst(Substitute(kernel, {{c, UOp::Const(dtypes::index, int64_t{1} << 33)}}));
+    ASSERT_TRUE(task.ok()) << task.status();
+    absl::StatusOr<KernelTask> back = DecodeKernelTask(EncodeKernelTask(*task));
+    ASSERT_TRUE(back.ok()) << f.workload << ": " << back.status();
+    tasks.push_back(*std::move(back));
+  }
   const Renderers ren;
   std::vector<CaseDeath> deaths = RunCasesForked(
-      1,
-      [&](size_t) {
-        LowerLikeAWorker(*back, ren.clang);
-        LowerLikeAWorker(*back, ren.cuda);
+      tasks.size(),
+      [&](size_t i) {
+        LowerLikeAWorker(tasks[i], ren.clang);
+        LowerLikeAWorker(tasks[i], ren.cuda);
       },
       kForked);
-  for (const CaseDeath& d : deaths) ADD_FAILURE() << d.how << "; its stderr ends:\n" << d.output;
+  for (const CaseDeath& d : deaths) {
+    ADD_FAILURE() << kFound[d.index].workload << ": " << d.how << "; its stderr ends:\n" << d.output;
+  }
 }
 
 // The corpus's hostile tasks are what this test found: refused by the decoder now, each (but
