@@ -116,6 +116,12 @@ std::vector<NamedTask> MakeHostileTasks() {
   add("const_of_0_lanes", kernel("resnet_block", 4), node(8, [](const UOp& u, auto) {
         return UOp::Make(Ops::CONST, u.dtype().vec(0), {}, u.arg());
       }));
+  add("range_of_a_range", kernel("train_cnn", 72), node(7, [](const UOp& u, std::span<const UOp> before) {
+        return u.replace_src({before[5]});  // an ADD of two other ranges
+      }));
+  add("invalid_divisor", kernel("train_cnn", 45), node(9, [](const UOp& u, auto) {
+        return u.replace_arg(ConstValue::Invalid());  // the 5 of an IDIV and a MOD
+      }));
   // The AST as it is, but a buffer of another slot: the measurer looks each program global's
   // buffer up by slot, and CHECK-fails where there is none.
   absl::StatusOr<KernelTask> moved = KernelTask::FromAst(rowsum);

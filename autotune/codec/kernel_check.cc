@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "autotune/codec/message_io.h"
 #include "autotune/codec/value_wire.h"
@@ -122,14 +123,34 @@ absl::Status CheckAluTypes(const UOp& u) {
   }
 }
 
-// The rules of the header past kernel_spec, for one node (its sources checked already).
-absl::Status CheckNodeShape(const UOp& u, bool is_root) {
+// Whether `u` (its sources decided already) is a shape: a number, a variable, or ALU ops of
+// shapes. A RANGE's bound is one of its kernel's shape dims, so it is; a bound of another range
+// (a loop nest that is not a box) or of a load is not, and the range simplifier runs for minutes
+// on one (lowering_fuzz_test's train_cnn mutant: a RANGE whose bound became an ADD of two ranges).
+bool IsShape(const UOp& u, const absl::flat_hash_set<UOp>& shapes) {
+  if (u.op() == Ops::CONST || u.op() == Ops::DEFINE_VAR) return true;
+  if (!GroupOp::ALU.contains(u.op())) return false;
+  return std::all_of(u.src().begin(), u.src().end(), [&](const UOp& s) { return shapes.contains(s); });
+}
+
+// The rules of the header past kernel_spec, for one node (its sources checked already; `shapes`:
+// those of them that are shapes).
+absl::Status CheckNodeShape(const UOp& u, bool is_root, const absl::flat_hash_set<UOp>& shapes) {
   auto bad = [](auto&&... parts) { return absl::InvalidArgumentError(absl::StrCat(parts...)); };
   const DType d = u.dtype();
   if (!u.tag().is_none()) return bad("tag ", u.tag().repr(), ": a task's kernel carries no tags");
   if ((u.op() == Ops::SINK) != is_root) return bad("a SINK is the root of a kernel, and only it");
   if (d.count() != 1 || d.vcount() != 1) return bad("a task's kernel is scalar: the optimizer makes the vectors");
   if (kLeaves.contains(u.op()) && !u.src().empty()) return bad("has sources");
+  // The scheduler writes Invalid as a masked access's index only, cond.where(index, Invalid);
+  // as a divisor, a factor or a bound, range analysis and folding CHECK-fail on it.
+  for (size_t i = 0; i < u.src().size(); ++i) {
+    const UOp& s = u.src(i);
+    if (s.op() == Ops::CONST && s.arg().is_number() && s.arg().number().is_invalid() &&
+        !(u.op() == Ops::WHERE && i == 2)) {
+      return bad("source ", i, " is Invalid, which only a WHERE's false branch (a masked index) may be");
+    }
+  }
   if (GroupOp::ALU.contains(u.op())) {
     if (d.is_ptr()) return bad("an ALU op computes a value, not a pointer");
     if (kFloatOnly.contains(u.op()) && !dtypes::is_float(d)) return bad("is an op on floats");
@@ -164,6 +185,9 @@ absl::Status CheckNodeShape(const UOp& u, bool is_root) {
         return bad("arg ", a.repr(), " is not (id, LOOP|REDUCE|OUTER): a task's kernel is unoptimized");
       if (u.src().size() != 1 || u.src(0).dtype() != dtypes::index)
         return bad("a RANGE has one source, of dtypes.index");
+      if (!shapes.contains(u.src(0)))
+        return bad("the bound, a ", Sv(OpName(u.src(0).op())),
+                   ", is not a shape (numbers and variables): a range over another range or a load");
       // Bounds the simplifier folds away (at most one iteration) or the index math overflows on.
       const ConstValue &lo = u.src(0).vmin(), &hi = u.src(0).vmax();
       if (!lo.is_int() || !hi.is_int() || lo.to_int() < 0 || hi.to_int() < 2 || hi.to_int() > internal::kMaxPtrSize)
@@ -208,8 +232,12 @@ absl::Status CheckNodeShape(const UOp& u, bool is_root) {
 
 absl::Status CheckTaskKernel(const UOp& ast) {
   const std::vector<UOp> order = ast.toposort();
+  absl::flat_hash_set<UOp> shapes;  // one pass: a bound's sources come before its RANGE
   for (size_t i = 0; i < order.size(); ++i) {
-    if (absl::Status s = CheckNodeShape(order[i], i + 1 == order.size()); !s.ok()) return Bad(i, order[i], s.message());
+    if (absl::Status s = CheckNodeShape(order[i], i + 1 == order.size(), shapes); !s.ok()) {
+      return Bad(i, order[i], s.message());
+    }
+    if (IsShape(order[i], shapes)) shapes.insert(order[i]);
   }
   // kernel_spec last: the rules above name the common mistakes more plainly.
   if (std::optional<SpecViolation> v = FindSpecViolation(order, SpecKind::kKernel)) {

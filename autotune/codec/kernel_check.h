@@ -13,11 +13,15 @@
 //   no sources; DEFINE_GLOBAL slots are ints from 0 to 2**31-1, DEFINE_VAR bounds an int32
 //   interval;
 // - RANGE is (id, LOOP|REDUCE|OUTER) over one index source of 2 to 2**40 iterations (fewer are
-//   folded away, under a REDUCE that is then left without its range);
+//   folded away, under a REDUCE that is then left without its range), a shape: numbers,
+//   variables and ALU ops of them (a bound of another range or of a load is no shape dim, and
+//   the range simplifier runs for minutes on one);
 // - REDUCE is ADD, MUL or MAX of a value of its own dtype over REDUCE ranges; END closes
 //   ranges; INDEX is a pointer (or its element) of a pointer indexed by index-typed sources;
 //   STORE is (pointer, value of its element type);
 // - a CONST's number is of its dtype's kind and fits it (kernel_spec passes any index CONST);
+//   an Invalid index CONST is only the false branch of a WHERE (cond.where(index, Invalid), a
+//   masked access), never an operand of index math, which folding CHECK-fails on;
 //   ALU ops have the source types of shared_spec (kernel_spec passes every index-typed ALU op
 //   unchecked), comparisons are bools, and the float-only and int-only ops have those types;
 //   no FDIV (codegen makes it from a * b.reciprocal() for the renderers that spell it);

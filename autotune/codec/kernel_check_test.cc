@@ -50,6 +50,8 @@ TEST(KernelCheckTest, HostileTasksAreRefusedNamingTheRule) {
       {"hostile_task_cmplt_of_index_type.bin", "a comparison is a bool"},
       {"hostile_task_end_of_no_range.bin", "(END dtypes.void): source 1 is a STORE, not a RANGE"},
       {"hostile_task_const_of_0_lanes.bin", "a task's kernel is scalar"},
+      {"hostile_task_range_of_a_range.bin", "(RANGE dtypes.index): the bound, a ADD, is not a shape"},
+      {"hostile_task_invalid_divisor.bin", "source 1 is Invalid, which only a WHERE's false branch"},
       {"hostile_task_buffer_slot_not_in_ast.bin", "buffers are not the 2 its kernel's DEFINE_GLOBALs define"},
   };
   ASSERT_EQ(HostileTasks().size(), kWhy.size());

@@ -19,6 +19,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "autotune/codec/ast_codec.h"
 #include "autotune/codec/ast_mutator.h"
@@ -32,12 +33,21 @@
 #include "tinygrad/renderer/c/clang.h"
 #include "tinygrad/renderer/cuda/cuda.h"
 #include "tinygrad/runtime/cuda/arch.h"
+#include "tinygrad/uop/graph_rewrite.h"
 #include "tinygrad/uop/spec.h"
 
 namespace tg::autotune::codec {
 namespace {
 
+// Mutants per run; LOWERING_FUZZ_CASES=N asks for more (the same seed: the first 3000 are these),
+// e.g. bazel test --test_env=LOWERING_FUZZ_CASES=20000 --test_timeout=1800 ...
 constexpr int kCases = 3000;
+
+int CaseCount() {
+  const char* n = std::getenv("LOWERING_FUZZ_CASES");
+  int v = 0;
+  return n != nullptr && absl::SimpleAtoi(n, &v) && v > 0 ? v : kCases;
+}
 constexpr int kCudaEvery = 4;  // CUDA rendering for every 4th accepted case
 
 // Two children at once (the machines this runs on have two cores or more), each with 4 GiB:
@@ -106,7 +116,7 @@ std::vector<Case> MakeCases(const std::vector<Seed>& seeds, Counts& counts) {
   for (const Seed& s : seeds) (s.large ? large : small).push_back(&s);
   std::vector<Case> out;
   AstMutator m(0x1057e12f022ULL);
-  for (int i = 0; i < kCases; ++i) {
+  for (int i = 0, n = CaseCount(); i < n; ++i) {
     const std::vector<const Seed*>& from = large.empty() || (!small.empty() && m.Uniform(16)) ? small : large;
     const Seed& seed = *from[m.Uniform(from.size())];
     std::vector<WireNode> nodes = ToWireNodes(seed.ast);
@@ -211,6 +221,44 @@ TEST(LoweringFuzzTest, DecodedTasksNeverAbortTheLowering) {
                              : std::string());
   }
   EXPECT_GE(cases.size(), 500u) << "too few mutants get past the decoder to test the lowering";
+}
+
+// Mutants this test found that are tasks (the decoder takes them) and once aborted the
+// lowering: each must lower now, or fail with an error. Each is a kernel with one CONST made
+// 2**33 where it bounds two ranges and strides one of them (train_cnn's kernel 12: the 3 of a
+// 3x3 filter; matmul's: the 512 of its loops): the simplifier merges the two ranges into one of
+// 2**66 iterations, past int64, where the program's estimates, the GPU launch check and the CPU's
+// store-range cutting CHECK-failed.
+TEST(LoweringFuzzTest, FoundMutantsThatAreTasksLower) {
+  struct Found {
+    const char* workload;
+    size_t kernel, node;
+    int64_t was;
+  };
+  const Found kFound[] = {{"train_cnn", 12, 1, 3}, {"matmul", 0, 1, 512}};
+  std::vector<KernelTask> tasks;
+  for (const Found& f : kFound) {
+    const UOp kernel = KernelsOf(f.workload).at(f.kernel).ast;
+    const UOp c = kernel.toposort().at(f.node);
+    ASSERT_TRUE(c.op() == Ops::CONST && c.arg() == Arg(f.was)) << f.workload << ": " << c;
+    absl::StatusOr<KernelTask> task =
+        KernelTask::FromAst(Substitute(kernel, {{c, UOp::Const(dtypes::index, int64_t{1} << 33)}}));
+    ASSERT_TRUE(task.ok()) << task.status();
+    absl::StatusOr<KernelTask> back = DecodeKernelTask(EncodeKernelTask(*task));
+    ASSERT_TRUE(back.ok()) << f.workload << ": " << back.status();
+    tasks.push_back(*std::move(back));
+  }
+  const Renderers ren;
+  std::vector<CaseDeath> deaths = RunCasesForked(
+      tasks.size(),
+      [&](size_t i) {
+        LowerLikeAWorker(tasks[i], ren.clang);
+        LowerLikeAWorker(tasks[i], ren.cuda);
+      },
+      kForked);
+  for (const CaseDeath& d : deaths) {
+    ADD_FAILURE() << kFound[d.index].workload << ": " << d.how << "; its stderr ends:\n" << d.output;
+  }
 }
 
 // The corpus's hostile tasks are what this test found: refused by the decoder now, each (but

@@ -56,6 +56,26 @@ TEST(KernelTaskTest, BuffersFromTheAst) {
   EXPECT_FALSE(KernelTask::FromAst(UOp()).ok());
 }
 
+// A decoded AST may hold what no scheduler writes: a DEFINE_GLOBAL whose arg is no slot number
+// (lowering_fuzz_test's mutants made one None), a variable past int64. Errors, not a CHECK.
+TEST(KernelTaskTest, SlotsAndBoundsPastInt64AreErrors) {
+  auto kernel = [](const Arg& slot, const UOp& n) {
+    DType p = dtypes::float32.ptr(16);
+    UOp g = UOp::Make(Ops::DEFINE_GLOBAL, p, {}, slot);
+    UOp r = UOp::Make(Ops::RANGE, dtypes::index, {n}, Arg::Tuple({0, AxisType::LOOP}));
+    UOp st = UOp::Make(Ops::STORE, dtypes::void_, {UOp::Make(Ops::INDEX, p, {g, r}), UOp::Const(dtypes::float32, 1.0)});
+    return UOp::Make(Ops::SINK, dtypes::void_, {UOp::Make(Ops::END, dtypes::void_, {st, r})});
+  };
+  const UOp sixteen = UOp::Const(dtypes::index, 16);
+  EXPECT_TRUE(KernelTask::FromAst(kernel(0, sixteen)).ok());
+  absl::StatusOr<KernelTask> none = KernelTask::FromAst(kernel(Arg(), sixteen));
+  EXPECT_EQ(none.status().message(), "DEFINE_GLOBAL None is not a slot number");
+  EXPECT_FALSE(KernelTask::FromAst(kernel(Arg(ConstValue(i128{1} << 100)), sixteen)).ok());
+  UOp huge = UOp::Make(Ops::DEFINE_VAR, dtypes::index, {}, Arg::Tuple({"n", 1, ConstValue(i128{1} << 100)}));
+  absl::StatusOr<KernelTask> var = KernelTask::FromAst(kernel(0, huge));
+  EXPECT_EQ(var.status().message(), "DEFINE_VAR ('n', 1, 1267650600228229401496703205376) has bounds past int64");
+}
+
 // A kernel over a symbolic size runs with the variable at (vmin+vmax)/2, as beam_search.
 TEST(LocalMeasurerTest, SymbolicKernelRunsAtTheMidValue) {
   Variable n("n", 1, 63);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
@@ -41,6 +42,18 @@ std::string_view OutcomeName(Outcome o) {
   return "";
 }
 
+namespace {
+
+// An int that int64 holds: a slot or a variable bound a task can carry (an AST from the network
+// may have None or 2**100 there).
+bool FitsInt64(const ConstValue& v) {
+  return v.is_int() && v.to_int() >= std::numeric_limits<int64_t>::min() &&
+         v.to_int() <= std::numeric_limits<int64_t>::max();
+}
+bool FitsInt64(const Arg& a) { return a.is_number() && FitsInt64(a.number()); }
+
+}  // namespace
+
 absl::StatusOr<KernelTask> KernelTask::FromAst(const UOp& ast) {
   if (!ast || ast.op() != Ops::SINK) return absl::InvalidArgumentError("a kernel task needs a SINK kernel AST");
   KernelTask task;
@@ -49,12 +62,16 @@ absl::StatusOr<KernelTask> KernelTask::FromAst(const UOp& ast) {
     if (u.op() == Ops::DEFINE_GLOBAL) {
       if (!u.dtype().is_ptr() || u.dtype().size() < 0)
         return absl::InvalidArgumentError(absl::StrCat("DEFINE_GLOBAL ", u.arg().repr(), " has no size"));
+      if (!FitsInt64(u.arg()))
+        return absl::InvalidArgumentError(absl::StrCat("DEFINE_GLOBAL ", u.arg().repr(), " is not a slot number"));
       BufferSpec b{.slot = u.arg().int64(), .dtype = u.dtype().base(), .size = u.dtype().size()};
       if (std::find(task.buffers.begin(), task.buffers.end(), b) == task.buffers.end()) task.buffers.push_back(b);
     } else if (u.op() == Ops::DEFINE_VAR) {
       // (vmax+vmin)//2, as beam_search: a size the kernel can actually be run with
+      if (!FitsInt64(u.vmin()) || !FitsInt64(u.vmax()))
+        return absl::InvalidArgumentError(absl::StrCat("DEFINE_VAR ", u.arg().repr(), " has bounds past int64"));
       std::string name = u.arg()[0].str();
-      int64_t v = (u.vmin().to_int64() + u.vmax().to_int64()) / 2;
+      int64_t v = static_cast<int64_t>((i128{u.vmin().to_int64()} + u.vmax().to_int64()) / 2);
       if (std::none_of(task.var_vals.begin(), task.var_vals.end(), [&](const auto& p) { return p.first == name; }))
         task.var_vals.emplace_back(name, v);
     }

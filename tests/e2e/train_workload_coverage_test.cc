@@ -1,9 +1,9 @@
 // File: tests/e2e/train_workload_coverage_test.cc
-// `tg tune train_mlp` tunes the kernels of the train_mlp workload, and `tg train --model mlp`
-// looks its kernels up in the tuning database: the two must be the same kernels, or training
-// runs untuned ones. Compares, by the database's AST key (AstTuningHash), the kernels the
-// workload's step compiles with those each call of tg train's jitted step compiles (the first
-// call, the capture, and replays, which compile none), on a small synthetic dataset.
+// `tg tune train_mlp` / `train_cnn` tune the kernels of those workloads, and `tg train --model
+// mlp|cnn` looks its kernels up in the tuning database: the two must be the same kernels, or
+// training runs untuned ones. Compares, by the database's AST key (AstTuningHash), the kernels
+// the workload's step compiles with those each call of tg train's jitted step compiles (the
+// first call, the capture, and replays, which compile none), on a small synthetic dataset.
 #include <cstdint>
 #include <random>
 #include <string>
@@ -62,42 +62,41 @@ train::LabeledImages NoiseImages(int64_t n) {
   return d;
 }
 
-TEST(TrainWorkloadCoverage, TgTrainsMlpStepRunsExactlyTheKernelsTrainMlpTunes) {
-  constexpr int64_t kBatch = 16;
-  const Workload* w = FindWorkload("train_mlp");
-  ASSERT_NE(w, nullptr);
-  // The workload's defaults are tg train's MLP; only the batch is made small.
+// The kernels `tg tune train_<model>` tunes at `batch` (the workload's other parameters are
+// its defaults, tg train's model).
+absl::flat_hash_map<uint64_t, UOp> WorkloadKernels(const std::string& model, int64_t batch) {
+  const Workload* w = FindWorkload("train_" + model);
+  EXPECT_NE(w, nullptr) << model;
+  if (w == nullptr) return {};
   WorkloadParams p = w->Defaults();
-  EXPECT_EQ(p["in"], train::kImageSide * train::kImageSide);
-  EXPECT_EQ(p["out"], train::kClasses);
-  EXPECT_EQ(p["hidden"], train::Mlp().l1.weight.shape()[0]);
-  p["batch"] = kBatch;
+  p["batch"] = batch;
   WorkloadGraph g = w->build(p);
   // What tg tune does: the inputs first, then the step's kernels (it tunes every SINK of the
   // outputs' schedule).
-  ASSERT_TRUE(Realize(g.inputs).ok());
-  absl::flat_hash_map<uint64_t, UOp> tuned;
-  {
-    RecordingChooser rec;
-    ASSERT_TRUE(Realize(g.outputs).ok());
-    tuned = rec.kernels;
-  }
-  ASSERT_GT(tuned.size(), 20u);
+  EXPECT_TRUE(Realize(g.inputs).ok());
+  RecordingChooser rec;
+  EXPECT_TRUE(Realize(g.outputs).ok());
+  return rec.kernels;
+}
 
+void ExpectTgTrainRunsTheWorkloadsKernels(const std::string& model, int64_t batch) {
+  absl::flat_hash_map<uint64_t, UOp> tuned = WorkloadKernels(model, batch);
+  ASSERT_GT(tuned.size(), 20u) << model;
   // What tg train does (tools/cli/train_command.cc), with the kernels of each jitted step
   // recorded. Outside the step, and not tuned: the lr's copy (every 10 steps) and the batch's
   // indices (two Randint kernels each step).
   const train::LabeledImages data = NoiseImages(64);
   Tensor::ManualSeed(42);
-  std::unique_ptr<train::Classifier> model = train::MakeClassifier("mlp");
-  absl::StatusOr<std::unique_ptr<Optimizer>> opt = Adam(nn::GetParameters(*model), {.lr = 3e-3});
+  std::unique_ptr<train::Classifier> net = train::MakeClassifier(model);
+  ASSERT_NE(net, nullptr) << model;
+  absl::StatusOr<std::unique_ptr<Optimizer>> opt = Adam(nn::GetParameters(*net), {.lr = 3e-3});
   ASSERT_TRUE(opt.ok()) << opt.status();
   ASSERT_TRUE(train::RealizeTrainingState(**opt).ok());
   train::BatchSampler sampler(data);
-  train::JitTrainStep step(*model, **opt);
+  train::JitTrainStep step(*net, **opt);
   for (int i = 0; i < 4; ++i) {
     ASSERT_TRUE(train::SetLearningRate(**opt, train::LinearDecay(3e-3, i, 4)).ok());
-    train::Batch b = sampler.Next(kBatch);
+    train::Batch b = sampler.Next(batch);
     RecordingChooser rec;
     absl::StatusOr<float> loss = step(b.x, b.y);
     ASSERT_TRUE(loss.ok()) << loss.status();
@@ -105,10 +104,25 @@ TEST(TrainWorkloadCoverage, TgTrainsMlpStepRunsExactlyTheKernelsTrainMlpTunes) {
       EXPECT_TRUE(rec.kernels.empty()) << "replay " << i << " compiled " << rec.kernels.size() << " kernels";
       continue;
     }
-    EXPECT_EQ(rec.kernels.size(), tuned.size()) << "step " << i;
-    EXPECT_EQ(Missing(rec.kernels, tuned), "") << "step " << i << " runs kernels train_mlp does not tune";
-    EXPECT_EQ(Missing(tuned, rec.kernels), "") << "step " << i << " does not run kernels train_mlp tunes";
+    EXPECT_EQ(rec.kernels.size(), tuned.size()) << model << " step " << i;
+    EXPECT_EQ(Missing(rec.kernels, tuned), "") << model << " step " << i << " runs kernels train_" << model
+                                               << " does not tune";
+    EXPECT_EQ(Missing(tuned, rec.kernels), "") << model << " step " << i << " does not run kernels train_"
+                                               << model << " tunes";
   }
+}
+
+TEST(TrainWorkloadCoverage, TgTrainsMlpStepRunsExactlyTheKernelsTrainMlpTunes) {
+  // The workload's defaults are tg train's MLP.
+  WorkloadParams p = FindWorkload("train_mlp")->Defaults();
+  EXPECT_EQ(p["in"], train::kImageSide * train::kImageSide);
+  EXPECT_EQ(p["out"], train::kClasses);
+  EXPECT_EQ(p["hidden"], train::Mlp().l1.weight.shape()[0]);
+  ExpectTgTrainRunsTheWorkloadsKernels("mlp", 16);
+}
+
+TEST(TrainWorkloadCoverage, TgTrainsCnnStepRunsExactlyTheKernelsTrainCnnTunes) {
+  ExpectTgTrainRunsTheWorkloadsKernels("cnn", 16);
 }
 
 }  // namespace

@@ -94,7 +94,7 @@ TEST(WorkloadsE2E, EveryWorkloadHasATest) {
   std::vector<std::string> names;
   for (const Workload& w : Workloads()) names.push_back(std::string(w.name));
   EXPECT_EQ(names, (std::vector<std::string>{"matmul", "conv2d", "mlp", "attention", "resnet_block",
-                                             "train_mlp", "sum", "rowsum", "softmax"}))
+                                             "train_mlp", "train_cnn", "sum", "rowsum", "softmax"}))
       << "a new workload needs a test here";
 }
 
@@ -207,9 +207,41 @@ TEST(WorkloadsE2E, Softmax) {
   ExpectAllClose(Output(b, 3, {rows, cols}), want, kAtol, kRtol, "softmax");
 }
 
-// One training step: the loss of the forward pass (last output) and Adam's first update of each
-// parameter, lr * g / (|g| + eps) = 1e-3 * sign(g) (the bias corrections cancel on step 1),
-// checked on b2, whose gradient mean(softmax - one_hot) has no zero entries.
+// A training step's loss (sparse categorical cross entropy, the mean over the batch) from its
+// logits (batch, out), and the gradient of the last layer's bias, mean(softmax - one_hot).
+struct LossAndBiasGrad {
+  double loss = 0;
+  Vec grad_bias;
+};
+LossAndBiasGrad CrossEntropy(const Vec& logits, const Vec& labels, int64_t batch, int64_t out) {
+  LossAndBiasGrad r{0, Vec(out, 0.0)};
+  for (int64_t i = 0; i < batch; ++i) {
+    const double* row = &logits[i * out];
+    double mx = *std::max_element(row, row + out), sum = 0;
+    for (int64_t j = 0; j < out; ++j) sum += std::exp(row[j] - mx);
+    const int64_t label = static_cast<int64_t>(labels[i]);
+    r.loss -= (row[label] - mx - std::log(sum)) / batch;
+    for (int64_t j = 0; j < out; ++j) r.grad_bias[j] += (std::exp(row[j] - mx) / sum - (j == label)) / batch;
+  }
+  return r;
+}
+
+// Checks a training workload's outputs after one step (the optimizer's state, the parameters,
+// then the loss): the loss, and Adam's first update of the last bias (the last parameter),
+// lr * g / (|g| + eps) = 1e-3 * sign(g) (the bias corrections cancel on step 1; its gradient
+// has no zero entries).
+void CheckTrainStep(const Built& b, const std::string& what, const LossAndBiasGrad& want, int64_t params) {
+  ASSERT_TRUE(Realize(b.g.outputs).ok());
+  const size_t n = b.g.outputs.size();
+  ASSERT_GE(n, static_cast<size_t>(params + 1));
+  ExpectAllClose(Values(b.g.outputs[n - 1]), {want.loss}, kAtol, kRtol, what + " loss");
+  Vec bias = b.in.back();
+  for (size_t j = 0; j < bias.size(); ++j) bias[j] -= 1e-3 * (want.grad_bias[j] > 0 ? 1 : -1);
+  ExpectAllClose(Values(b.g.outputs[n - 2]), bias, kAtol, kRtol, what + " last bias after the step");
+  for (int64_t k = 0; k < params; ++k)  // the updated parameters, in the inputs' order
+    EXPECT_EQ(b.g.outputs[n - 1 - params + k].shape(), b.g.inputs[2 + k].shape()) << what << " parameter " << k;
+}
+
 TEST(WorkloadsE2E, TrainMlp) {
   const int64_t batch = 4, in = 6, hidden = 5, out = 3;
   Built b = Build("train_mlp", {{"batch", batch}, {"in", in}, {"hidden", hidden}, {"out", out}});
@@ -217,24 +249,59 @@ TEST(WorkloadsE2E, TrainMlp) {
   ASSERT_EQ(b.in.size(), 20u);
   const std::vector<Vec>& v = b.in;
   Vec logits = Linear(Relu(Linear(v[0], v[2], v[3], batch, in, hidden)), v[4], v[5], batch, hidden, out);
-  double loss = 0;
-  Vec grad_b2(out, 0.0);
-  for (int64_t i = 0; i < batch; ++i) {
-    const double* row = &logits[i * out];
-    double mx = *std::max_element(row, row + out), sum = 0;
-    for (int64_t j = 0; j < out; ++j) sum += std::exp(row[j] - mx);
-    const int64_t label = static_cast<int64_t>(v[1][i]);
-    loss -= (row[label] - mx - std::log(sum)) / batch;
-    for (int64_t j = 0; j < out; ++j) grad_b2[j] += (std::exp(row[j] - mx) / sum - (j == label)) / batch;
-  }
-  ASSERT_TRUE(Realize(b.g.outputs).ok());
-  const size_t n = b.g.outputs.size();
-  ASSERT_GE(n, 5u);  // the optimizer's state, then w1, b1, w2, b2, then the loss
-  ExpectAllClose(Values(b.g.outputs[n - 1]), {loss}, kAtol, kRtol, "train_mlp loss");
-  Vec want_b2 = v[5];
-  for (int64_t j = 0; j < out; ++j) want_b2[j] -= 1e-3 * (grad_b2[j] > 0 ? 1 : -1);
-  ExpectAllClose(Values(b.g.outputs[n - 2]), want_b2, kAtol, kRtol, "train_mlp b2 after the step");
-  EXPECT_EQ(b.g.outputs[n - 5].shape(), (std::vector<int64_t>{hidden, in}));  // w1
+  CheckTrainStep(b, "train_mlp", CrossEntropy(logits, v[1], batch, out), 4);
+}
+
+// A 3x3 convolution without padding, x (n, cin, size, size), w (cout, cin, 3, 3), bias (cout).
+Vec Conv3x3(const Vec& x, const Vec& w, const Vec& bias, int64_t n, int64_t cin, int64_t cout, int64_t size) {
+  const int64_t o = size - 2;
+  Vec y(n * cout * o * o);
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t co = 0; co < cout; ++co)
+      for (int64_t i = 0; i < o; ++i)
+        for (int64_t j = 0; j < o; ++j) {
+          double acc = bias[co];
+          for (int64_t ci = 0; ci < cin; ++ci)
+            for (int64_t di = 0; di < 3; ++di)
+              for (int64_t dj = 0; dj < 3; ++dj)
+                acc += x[((b * cin + ci) * size + i + di) * size + j + dj] * w[((co * cin + ci) * 3 + di) * 3 + dj];
+          y[((b * cout + co) * o + i) * o + j] = acc;
+        }
+  return y;
+}
+
+// 2x2 max pooling with stride 2 of (planes, size, size), an odd last row/column dropped.
+Vec MaxPool2(const Vec& x, int64_t planes, int64_t size) {
+  const int64_t o = size / 2;
+  Vec y(planes * o * o);
+  for (int64_t p = 0; p < planes; ++p)
+    for (int64_t i = 0; i < o; ++i)
+      for (int64_t j = 0; j < o; ++j) {
+        const double* at = &x[(p * size + 2 * i) * size + 2 * j];
+        y[(p * o + i) * o + j] = std::max({at[0], at[1], at[size], at[size + 1]});
+      }
+  return y;
+}
+
+// tg train's CNN at small sizes; 15x15 images pool to 6x6 (dropping a row), then to 2x2.
+TEST(WorkloadsE2E, TrainCnn) {
+  const int64_t batch = 3, size = 15, c1 = 2, c2 = 3, hidden = 4, out = 3;
+  Built b = Build("train_cnn",
+                  {{"batch", batch}, {"size", size}, {"c1", c1}, {"c2", c2}, {"hidden", hidden}, {"out", out}});
+  ASSERT_EQ(b.in.size(), 10u);  // x, y, conv1 w and b, conv2 w and b, linear1 w and b, linear2 w and b
+  const std::vector<Vec>& v = b.in;
+  Vec h = MaxPool2(Relu(Conv3x3(v[0], v[2], v[3], batch, 1, c1, size)), batch * c1, size - 2);  // 6x6
+  h = MaxPool2(Relu(Conv3x3(h, v[4], v[5], batch, c1, c2, 6)), batch * c2, 4);                  // 2x2
+  Vec logits = Linear(Relu(Linear(h, v[6], v[7], batch, c2 * 4, hidden)), v[8], v[9], batch, hidden, out);
+  CheckTrainStep(b, "train_cnn", CrossEntropy(logits, v[1], batch, out), 8);
+}
+
+TEST(WorkloadsE2E, TrainCnnImagesTooSmall) {
+  const Workload* w = FindWorkload("train_cnn");
+  ASSERT_NE(w, nullptr);
+  WorkloadGraph g = w->build({{"size", 9}});
+  ASSERT_FALSE(g.outputs.empty());
+  EXPECT_EQ(g.outputs[0].status().message(), "train_cnn: size must be >= 10 (two 3x3 convs and pools), got 9");
 }
 
 TEST(WorkloadsE2E, Matmul) { CheckMatmul(); }

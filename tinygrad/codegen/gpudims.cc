@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -226,7 +227,15 @@ absl::Status CheckDimsFit(std::string_view what, std::vector<UOp> dims, const st
       return absl::InvalidArgumentError(absl::StrCat("cannot limit ", dims.size(), " symbolic ", std::string(what),
                                                      " dims to the renderer's ", max_sizes->size()));
     }
-    idims.push_back(d.arg().int64());
+    // A dim past int64 (ranges the simplifier merged, of a kernel from the network) fits no
+    // launch: the reference's _limit_dims raises on it as on any dim it cannot split.
+    const ConstValue& v = d.arg().number();
+    if (!v.is_int() || v.to_int() > std::numeric_limits<int64_t>::max()) {
+      return absl::InvalidArgumentError(absl::StrCat("cannot limit ", std::string(what), " dim ", v.repr(),
+                                                     " to the renderer's launch limits (",
+                                                     absl::StrJoin(*max_sizes, ", "), ")"));
+    }
+    idims.push_back(static_cast<int64_t>(v.to_int()));
   }
   if (LimitDims(idims, *max_sizes)) return absl::OkStatus();
   if (reverse) std::reverse(idims.begin(), idims.end());  // as the kernel has them

@@ -125,6 +125,22 @@ TEST(PipelineTest, TraceGroupIsNamedAfterTheKernel) {
   EXPECT_GT(t.num_matches(), 0u);
 }
 
+// out[r0 * 2**33 + r1] = 1 over two loops of 2**33: the simplifier merges them into one range
+// of 2**66 iterations. The reference counts with Python ints; a count past int64 is a number
+// here too, not a CHECK-failure (lowering_fuzz_test's train_cnn mutants found it: a decoded task
+// may hold such ranges, and its program's source is what fails then, to compile).
+TEST(PipelineTest, EstimatesCountPastInt64) {
+  CpuRenderer ren;
+  const int64_t n = int64_t{1} << 33;
+  UOp r0 = UOp::Range(n, 0), r1 = UOp::Range(n, 1);
+  UOp st = DG(16, 0).index(std::vector<UOp>{r0 * n + r1}, true).store(UOp::Const(dtypes::float32, 1.0));
+  UOp ast = UOp::Sink({UOp::Make(Ops::END, dtypes::void_, {st, r0, r1})});
+  absl::StatusOr<ProgramSpec> p = GetProgram(ast, ren, kNoOpt);
+  ASSERT_TRUE(p.ok()) << p.status();
+  // 2**66 stores of 4 bytes
+  EXPECT_EQ(p->estimates.lds, UOp::Const(dtypes::index, i128{1} << 68));
+}
+
 TEST(PipelineTest, RejectsANonSinkAst) {
   CpuRenderer ren;
   EXPECT_EQ(GetProgram(UOp::Const(dtypes::float32, 1.0), ren).status().code(),

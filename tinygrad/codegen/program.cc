@@ -19,12 +19,16 @@
 namespace tg {
 namespace {
 
-UOp I(int64_t v) { return UOp::Const(dtypes::index, v); }
+// Numbers here are Python ints in the reference (sints): unbounded, so a kernel of ranges
+// whose product passes int64 (nested loops of 2**33 each, or one range the simplifier merged
+// from them) is counted, not a CHECK-failure. ConstValue's arithmetic saturates far beyond
+// int64 instead; what reads the estimates converts with to_float or a StatusOr.
+UOp I(const ConstValue& v) { return UOp::Const(dtypes::index, v); }
 
 // A launch size or loop bound as an index-dtype UOp (a lowered int32 CONST becomes index).
 UOp AsIndex(const UOp& u) {
   UOp s = Simplify(u);
-  if (s.op() == Ops::CONST) return I(s.arg().int64());
+  if (s.op() == Ops::CONST) return I(s.arg().number());
   return s.dtype() == dtypes::index ? s : s.cast(dtypes::index);
 }
 
@@ -32,20 +36,20 @@ UOp AsIndex(const UOp& u) {
 // else the (lowered, int) expression itself.
 UOp SSimplify(const UOp& u) {
   UOp s = Simplify(u);
-  return s.op() == Ops::CONST ? I(s.arg().int64()) : s;
+  return s.op() == Ops::CONST ? I(s.arg().number()) : s;
 }
 
 // Python's int/UOp arithmetic on sints: numbers fold, a number next to a UOp takes its dtype.
 UOp Mul(const UOp& a, const UOp& b) {
-  if (a.op() == Ops::CONST && b.op() == Ops::CONST) return I(a.arg().int64() * b.arg().int64());
-  if (a.op() == Ops::CONST) return a.arg().int64() * b;
-  if (b.op() == Ops::CONST) return a * b.arg().int64();
+  if (a.op() == Ops::CONST && b.op() == Ops::CONST) return I(a.arg().number() * b.arg().number());
+  if (a.op() == Ops::CONST) return a.arg().number() * b;
+  if (b.op() == Ops::CONST) return a * b.arg().number();
   return a * b;
 }
 UOp Add(const UOp& a, const UOp& b) {
-  if (a.op() == Ops::CONST && b.op() == Ops::CONST) return I(a.arg().int64() + b.arg().int64());
-  if (a.op() == Ops::CONST) return a.arg().int64() + b;
-  if (b.op() == Ops::CONST) return a + b.arg().int64();
+  if (a.op() == Ops::CONST && b.op() == Ops::CONST) return I(a.arg().number() + b.arg().number());
+  if (a.op() == Ops::CONST) return a.arg().number() + b;
+  if (b.op() == Ops::CONST) return a + b.arg().number();
   return a + b;
 }
 

@@ -70,9 +70,6 @@ Batch BatchSampler::Next(int64_t batch_size, const std::string& device) {
   return GatherBatch(images_, std::vector<int64_t>(drawn->begin(), drawn->end()), device);
 }
 
-namespace {
-
-// What one step realizes: the loss first, then the optimizer's state and parameters.
 absl::StatusOr<std::vector<Tensor>> StepTensors(const Classifier& model, Optimizer& opt,
                                                 const Tensor& x, const Tensor& y) {
   opt.zero_grad();
@@ -82,8 +79,6 @@ absl::StatusOr<std::vector<Tensor>> StepTensors(const Classifier& model, Optimiz
   step.insert(step.begin(), loss);
   return step;
 }
-
-}  // namespace
 
 absl::StatusOr<float> TrainStep(const Classifier& model, Optimizer& opt, const Tensor& x,
                                 const Tensor& y) {

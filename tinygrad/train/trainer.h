@@ -70,6 +70,13 @@ class BatchSampler {
 // realized buffers) does not tune. Realizing changes no value. JitTrainStep calls it itself.
 absl::Status RealizeTrainingState(const Optimizer& opt);
 
+// What one training step realizes, lazy: zero_grad, forward, sparse_categorical_crossentropy,
+// backward and the optimizer's update; the loss first, then the optimizer's state and
+// parameters. Call it in training mode (Tensor::Train). TrainStep realizes these; a test can
+// schedule them instead (the kernels tg train compiles).
+absl::StatusOr<std::vector<Tensor>> StepTensors(const Classifier& model, Optimizer& opt, const Tensor& x,
+                                                const Tensor& y);
+
 // One training step, as one schedule: zero_grad, forward, sparse_categorical_crossentropy,
 // backward, and the optimizer's update realized together with the loss (schedule_step), in
 // training mode. Returns the loss (computed before the update). Every kernel is scheduled

@@ -98,45 +98,85 @@ WorkloadGraph ResnetBlock(const WorkloadParams& p, const WorkloadOptions& o) {
   return {{x, w1, w2, m1, m2}, {(h + x).relu()}};
 }
 
-// One training step of tg train's MLP on random data: forward (linear-relu-linear),
+// The labels of a training workload: int32 class ids in [0, classes), or left empty.
+Tensor Labels(int64_t batch, int64_t classes, const WorkloadOptions& o) {
+  return o.empty_inputs ? Tensor::Empty({batch}, {.dtype = dtypes::int32}) : Tensor::Randint({batch}, 0, classes);
+}
+
+// The logits of a model from its input and its parameters (in the order given to TrainStep).
+using Forward = Tensor (*)(const Tensor& x, const std::vector<Tensor>& w);
+
+// One training step of a model as tg train runs it (tinygrad/train's TrainStep): forward,
 // sparse_categorical_crossentropy, backward and an Adam update, realized together as one
-// schedule (tinygrad/train's TrainStep), so tuning it tunes the forward, backward and
-// optimizer kernels. Inputs: x, y (int32 labels), w1, b1, w2, b2, then the parameters the step
-// updates (copies of w1, b1, w2, b2) and Adam's state (step counters, moments); outputs: Adam's
-// state, the updated w1, b1, w2, b2, and the loss last. (tg train also draws each batch's indices,
-// two small Randint kernels a step, outside the step: not part of this workload.)
+// schedule, so tuning it tunes the forward, backward and optimizer kernels. Inputs: x, y, the
+// parameters, then the parameters the step updates (other handles of them) and Adam's state
+// (step counters, moments); outputs: Adam's state, the updated parameters, and the loss last.
+// (tg train also draws each batch's indices, two small Randint kernels a step, outside the
+// step: not part of these workloads.)
 //
-// The parameters and the state are inputs so that callers realize them first, as tg train does
-// (tinygrad/train's RealizeTrainingState): the step is then the one every training step runs.
-// Left lazy, its kernels would be a first step's, which folds the zero moments away: kernels no
-// later step runs, and tg train's replays would find theirs untuned.
-WorkloadGraph TrainMlp(const WorkloadParams& p, const WorkloadOptions& o) {
-  int64_t batch = P(p, "batch"), in = P(p, "in"), hidden = P(p, "hidden"), out = P(p, "out");
-  Tensor x = Rand({batch, in}, o);
-  Tensor y = o.empty_inputs ? Tensor::Empty({batch}, {.dtype = dtypes::int32})
-                            : Tensor::Randint({batch}, 0, out);
-  Tensor w1 = Weight({hidden, in}, in, o), b1 = Weight({hidden}, in, o);
-  Tensor w2 = Weight({out, hidden}, hidden, o), b2 = Weight({out}, hidden, o);
-  WorkloadGraph g{{x, y, w1, b1, w2, b2}, {}};
+// The updated parameters and the state are inputs so that callers realize them first, as tg
+// train does (tinygrad/train's RealizeTrainingState): the step is then the one every training
+// step runs. Left lazy, its kernels would be a first step's, which folds the zero moments away:
+// kernels no later step runs, and tg train's replays would find theirs untuned.
+WorkloadGraph TrainStep(const Tensor& x, const Tensor& y, std::vector<Tensor> params, Forward forward) {
+  WorkloadGraph g{{x, y}, {}};
+  g.inputs.insert(g.inputs.end(), params.begin(), params.end());
   // The parameters are other tensors than the inputs: an assign makes every handle of a tensor
   // the update, so realizing an updated input would run the whole step with the inputs.
-  w1 = w1.contiguous(), b1 = b1.contiguous(), w2 = w2.contiguous(), b2 = b2.contiguous();
-  absl::StatusOr<std::unique_ptr<Optimizer>> opt = Adam({w1, b1, w2, b2});
+  for (Tensor& w : params) w = w.contiguous();
+  absl::StatusOr<std::unique_ptr<Optimizer>> opt = Adam(params);
   if (!opt.ok()) return g.outputs.push_back(Tensor::Error(opt.status())), g;
   // Other handles of the same graphs, which the step's assigns leave alone: realizing them makes
   // the parameters and the state buffers, in the step's graph too.
-  std::vector<Tensor> to_realize = {w1, b1, w2, b2};
+  std::vector<Tensor> to_realize = params;
   for (const Tensor& s : (*opt)->state()) to_realize.push_back(s);
   for (const Tensor& t : to_realize) g.inputs.push_back(Tensor(t.uop()));
   Tensor::Train train;
   (*opt)->zero_grad();
-  Tensor loss = nn::SparseCategoricalCrossentropy(x.linear(w1.T(), b1).relu().linear(w2.T(), b2), y);
+  Tensor loss = nn::SparseCategoricalCrossentropy(forward(x, params), y);
   if (absl::Status s = loss.backward(); !s.ok()) return g.outputs.push_back(Tensor::Error(s)), g;
   absl::StatusOr<std::vector<Tensor>> step = (*opt)->schedule_step();
   if (!step.ok()) return g.outputs.push_back(Tensor::Error(step.status())), g;
   g.outputs = *std::move(step);
   g.outputs.push_back(loss);
   return g;
+}
+
+// tg train's MLP (tinygrad/train's Mlp at other sizes): linear-relu-linear.
+// Inputs: x, y (int32 labels), w1, b1, w2, b2, then the step's state (TrainStep).
+WorkloadGraph TrainMlp(const WorkloadParams& p, const WorkloadOptions& o) {
+  int64_t batch = P(p, "batch"), in = P(p, "in"), hidden = P(p, "hidden"), out = P(p, "out");
+  return TrainStep(Rand({batch, in}, o), Labels(batch, out, o),
+                   {Weight({hidden, in}, in, o), Weight({hidden}, in, o), Weight({out, hidden}, hidden, o),
+                    Weight({out}, hidden, o)},
+                   [](const Tensor& x, const std::vector<Tensor>& w) {
+                     return x.linear(w[0].T(), w[1]).relu().linear(w[2].T(), w[3]);
+                   });
+}
+
+// tg train's CNN (tinygrad/train's Cnn at other sizes): conv 3x3 (c1) - relu - max_pool -
+// conv 3x3 (c2) - relu - max_pool - flatten - linear (hidden) - relu - linear (out), on
+// one-channel size x size images. Inputs: x, y (int32 labels), then the weight and bias of
+// each layer in that order, then the step's state (TrainStep).
+WorkloadGraph TrainCnn(const WorkloadParams& p, const WorkloadOptions& o) {
+  int64_t batch = P(p, "batch"), size = P(p, "size"), c1 = P(p, "c1"), c2 = P(p, "c2");
+  int64_t hidden = P(p, "hidden"), out = P(p, "out");
+  // Each conv takes 2 from the side, each pool halves it (rounding down).
+  int64_t side = ((size - 2) / 2 - 2) / 2;
+  if (side < 1) {
+    return {{}, {Tensor::Error(absl::InvalidArgumentError(
+                absl::StrCat("train_cnn: size must be >= 10 (two 3x3 convs and pools), got ", size)))}};
+  }
+  int64_t flat = c2 * side * side;
+  return TrainStep(Rand({batch, 1, size, size}, o), Labels(batch, out, o),
+                   {Weight({c1, 1, 3, 3}, 9, o), Weight({c1}, 9, o), Weight({c2, c1, 3, 3}, c1 * 9, o),
+                    Weight({c2}, c1 * 9, o), Weight({hidden, flat}, flat, o), Weight({hidden}, flat, o),
+                    Weight({out, hidden}, hidden, o), Weight({out}, hidden, o)},
+                   [](const Tensor& x, const std::vector<Tensor>& w) {
+                     Tensor h = x.conv2d(w[0], w[1]).relu().max_pool2d();
+                     h = h.conv2d(w[2], w[3]).relu().max_pool2d();
+                     return h.flatten(1).linear(w[4].T(), w[5]).relu().linear(w[6].T(), w[7]);
+                   });
 }
 
 // The reduction benchmarks of the Performance table: a full sum, a row sum, a softmax.
@@ -168,6 +208,9 @@ const std::vector<Workload>& All() {
        {{"batch", 1}, {"channels", 64}, {"size", 32}}, ResnetBlock},
       {"train_mlp", "one training step of an MLP: forward, cross entropy, backward, Adam update",
        {{"batch", 128}, {"in", 784}, {"hidden", 128}, {"out", 10}}, TrainMlp},
+      {"train_cnn", "one training step of a CNN (conv-pool-conv-pool-linear-linear): forward, cross entropy, "
+                    "backward, Adam update",
+       {{"batch", 128}, {"size", 28}, {"c1", 16}, {"c2", 32}, {"hidden", 128}, {"out", 10}}, TrainCnn},
       {"sum", "the sum of n floats", {{"n", 4 * 1024 * 1024}}, Sum},
       {"rowsum", "the row sums of a rows x cols matrix", {{"rows", 4096}, {"cols", 1024}}, RowSum},
       {"softmax", "softmax over the rows of a rows x cols matrix", {{"rows", 4096}, {"cols", 1024}}, Softmax},

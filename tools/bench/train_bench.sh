@@ -2,9 +2,8 @@
 # Produces README's training step table: ms per training step of tg train's models (MLP and
 # CNN, batch 128 and 512) on random data, under TinyJit on both sides, from one run:
 #   1. ours with the heuristic's opts (an empty tuning database),
-#   2. ours with BEAM-tuned kernels: the MLP's step tuned by `tg tune train_mlp`, the CNN's by
-#      the same BEAM in-process while the step first runs (there is no train_cnn workload for
-#      tg tune yet; train_step_bench --beam N tunes what the database lacks, as tg train --beam),
+#   2. ours with BEAM-tuned kernels: each step tuned by `tg tune train_mlp` / `tg tune train_cnn`
+#      at its batch (the workloads' kernels are tg train's: tests/e2e:train_workload_coverage_test),
 #   3. Python tinygrad on the same machine (DEV=CPU), the same models, Adam and batches,
 #   and each side's TinyJit replay overhead per step (the tiny MLP of
 #   tinygrad/tensor:tiny_jit_benchmark, whose kernels take next to no time).
@@ -45,11 +44,7 @@ step_bench() {  # MODEL:BATCH, more flags
 echo "tuning (BEAM=$beam; log: $out/tune.log)" >&2
 for c in "${cases[@]}"; do
   st=$(date +%s)
-  if [[ ${c%%:*} == mlp ]]; then
-    "$bin/tools/cli/tg" tune train_mlp --batch "${c##*:}" --beam "$beam" --in-process >>"$out/tune.log" 2>&1
-  else
-    step_bench "$c" --beam "$beam" --warmup 0 --steps 1 --no-eager >>"$out/tune.log" 2>&1
-  fi
+  "$bin/tools/cli/tg" tune "train_${c%%:*}" --batch "${c##*:}" --beam "$beam" --in-process >>"$out/tune.log" 2>&1
   echo "  $c: $(($(date +%s) - st)) s" >&2
 done
 

@@ -275,17 +275,19 @@ UOp CutStoreRange(const Match& m) {
   const UOp &store = m["store"], &r = m["r"];
   // only cut ranges on CPU for now
   if (r.op() != Ops::RANGE || r.src(0).op() != Ops::CONST || m.ctx<const std::string>() != "CPU") return {};
-  std::vector<int64_t> cuts{0};
+  // Python ints in the reference: a range merged from others may pass int64 (2**66 from two of
+  // 2**33, in a kernel from the network), and its cuts with it.
+  std::vector<i128> cuts{0};
   bool any = false;
   auto consumers = ConsumerMap(store);
   for (const UOp& c : consumers[r]) {
     if (c.op() == Ops::CMPLT && c.src(0) == r && c.src(1).op() == Ops::CONST) {
-      cuts.push_back(c.src(1).arg().int64());
+      cuts.push_back(c.src(1).arg().number().to_int());
       any = true;
     }
   }
   if (!any) return {};
-  cuts.push_back(r.src(0).arg().int64());
+  cuts.push_back(r.src(0).arg().number().to_int());
   std::sort(cuts.begin(), cuts.end());
   cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
   std::vector<Arg> ids = RangeIds(r);
@@ -294,8 +296,8 @@ UOp CutStoreRange(const Match& m) {
   for (size_t i = 0; i + 1 < cuts.size(); ++i) {
     std::vector<Arg> arg = ids;
     arg.insert(arg.end(), {Arg(static_cast<int64_t>(i)), Arg(type)});
-    UOp new_r = RangeWithArg(UOp::Const(dtypes::index, cuts[i + 1] - cuts[i]), Arg::Tuple(arg));
-    SubstituteMap subs{{r, new_r + cuts[i]}};
+    UOp new_r = RangeWithArg(UOp::Const(dtypes::index, ConstValue(cuts[i + 1] - cuts[i])), Arg::Tuple(arg));
+    SubstituteMap subs{{r, new_r + ConstValue(cuts[i])}};
     UOp piece = Substitute(store, subs);
     pieces.push_back(End(piece, std::span<const UOp>(&new_r, 1)));
   }
