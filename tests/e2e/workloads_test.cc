@@ -235,7 +235,7 @@ void CheckTrainStep(const Built& b, const std::string& what, const LossAndBiasGr
   const size_t n = b.g.outputs.size();
   ASSERT_GE(n, static_cast<size_t>(params + 1));
   ExpectAllClose(Values(b.g.outputs[n - 1]), {want.loss}, kAtol, kRtol, what + " loss");
-  Vec bias = b.in.back();
+  Vec bias = b.in[static_cast<size_t>(1 + params)];  // the last parameter's input
   for (size_t j = 0; j < bias.size(); ++j) bias[j] -= 1e-3 * (want.grad_bias[j] > 0 ? 1 : -1);
   ExpectAllClose(Values(b.g.outputs[n - 2]), bias, kAtol, kRtol, what + " last bias after the step");
   for (int64_t k = 0; k < params; ++k)  // the updated parameters, in the inputs' order
@@ -288,7 +288,9 @@ TEST(WorkloadsE2E, TrainCnn) {
   const int64_t batch = 3, size = 15, c1 = 2, c2 = 3, hidden = 4, out = 3;
   Built b = Build("train_cnn",
                   {{"batch", batch}, {"size", size}, {"c1", c1}, {"c2", c2}, {"hidden", hidden}, {"out", out}});
-  ASSERT_EQ(b.in.size(), 10u);  // x, y, conv1 w and b, conv2 w and b, linear1 w and b, linear2 w and b
+  // x, y, conv1 w and b, conv2 w and b, linear1 w and b, linear2 w and b, the parameters the
+  // step updates (8), Adam's step counters (2) and moments (16)
+  ASSERT_EQ(b.in.size(), 36u);
   const std::vector<Vec>& v = b.in;
   Vec h = MaxPool2(Relu(Conv3x3(v[0], v[2], v[3], batch, 1, c1, size)), batch * c1, size - 2);  // 6x6
   h = MaxPool2(Relu(Conv3x3(h, v[4], v[5], batch, c1, c2, 6)), batch * c2, 4);                  // 2x2
