@@ -31,6 +31,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "tinygrad/base/stable_hash.h"
+#include "tinygrad/runtime/cpu/cpu_target.h"
 
 namespace tg {
 namespace {
@@ -139,17 +140,17 @@ void ApplyBackendOptions(const std::vector<std::string>& backend) {
 
 }  // namespace
 
-std::vector<std::string> ClangInProcessOptions::DefaultFlags() {
-  // on arm, -march means "runs on this arch and its supersets"; x86's -march is arm's -mcpu
+std::vector<std::string> ClangInProcessOptions::DefaultFlags(std::string_view target) {
   struct utsname u;
   std::string machine = ::uname(&u) == 0 ? u.machine : "x86_64";
-  std::string arch = machine == "x86_64"    ? "-march=native"
-                     : machine == "riscv64" ? "-march=rv64g"
-                                            : "-mcpu=native";
+  std::vector<std::string> flags = {"-c", "-x", "c"};
+  for (std::string& f : CpuArchFlags(target)) flags.push_back(std::move(f));
   // a bare-metal target: no libc assumptions; -fno-math-errno makes __builtin_sqrt an
   // instruction instead of a libm call
-  return {"-c",   "-x",     "c",           arch, "--target=" + machine + "-none-unknown-elf",
-          "-O2",  "-fPIC",  "-ffreestanding", "-fno-math-errno", "-nostdlib", "-fno-ident"};
+  flags.push_back("--target=" + machine + "-none-unknown-elf");
+  for (const char* f : {"-O2", "-fPIC", "-ffreestanding", "-fno-math-errno", "-nostdlib", "-fno-ident"})
+    flags.emplace_back(f);
+  return flags;
 }
 
 ClangInProcessOptions ClangInProcessOptions::FromConfig(const Config& config) {

@@ -48,8 +48,9 @@ struct ClangInProcessOptions {
   int cachelevel = 2;              // CACHELEVEL: 0 keeps the cache in memory only
   std::string cache_dir;           // the disk cache lives in <cache_dir>/compile_clang_jit; "": none
 
-  // The reference's ClangJITCompiler flags for this machine (with -c: an object).
-  static std::vector<std::string> DefaultFlags();
+  // The reference's ClangJITCompiler flags for this machine (with -c: an object), for code of
+  // `target` (cpu_target.h: "" is the host's ISA, -march=native).
+  static std::vector<std::string> DefaultFlags(std::string_view target = {});
   static ClangInProcessOptions FromConfig(const Config& config);
 };
 

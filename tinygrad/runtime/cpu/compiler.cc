@@ -2,8 +2,6 @@
 // Port of tinygrad/runtime/support/compiler_cpu.py: ClangJITCompiler (as a shared object).
 #include "tinygrad/runtime/cpu/compiler.h"
 
-#include <sys/utsname.h>
-
 #include <fstream>
 #include <iterator>
 
@@ -11,20 +9,18 @@
 #include "absl/strings/str_join.h"
 #include "tinygrad/base/stable_hash.h"
 #include "tinygrad/base/status_macros.h"
+#include "tinygrad/runtime/cpu/cpu_target.h"
 #include "tinygrad/runtime/subprocess.h"
 
 namespace tg {
 
-std::vector<std::string> ClangCompilerOptions::DefaultFlags() {
-  // on arm, -march means "runs on this arch and its supersets"; x86's -march is arm's -mcpu
-  struct utsname u;
-  std::string machine = ::uname(&u) == 0 ? u.machine : "x86_64";
-  std::string arch = machine == "x86_64"    ? "-march=native"
-                     : machine == "riscv64" ? "-march=rv64g"
-                                            : "-mcpu=native";
+std::vector<std::string> ClangCompilerOptions::DefaultFlags(std::string_view target) {
+  std::vector<std::string> flags = {"-shared", "-x", "c"};
+  for (std::string& f : CpuArchFlags(target)) flags.push_back(std::move(f));
   // -fno-math-errno makes __builtin_sqrt an instruction instead of a libm call
-  return {"-shared", "-x", "c", arch, "-O2", "-fPIC", "-ffreestanding", "-fno-math-errno",
-          "-nostdlib", "-fno-ident"};
+  for (const char* f : {"-O2", "-fPIC", "-ffreestanding", "-fno-math-errno", "-nostdlib", "-fno-ident"})
+    flags.emplace_back(f);
+  return flags;
 }
 
 ClangCompilerOptions ClangCompilerOptions::FromConfig(const Config& config) {

@@ -35,8 +35,9 @@ struct ClangCompilerOptions {
   int cachelevel = 2;               // CACHELEVEL: 0 keeps the cache in memory only
   std::string cache_dir;            // the disk cache lives in <cache_dir>/compile_clang_so; "": none
 
-  // tinygrad's flags for this machine.
-  static std::vector<std::string> DefaultFlags();
+  // tinygrad's flags for this machine, for code of `target` (cpu_target.h: "" is the host's
+  // ISA, -march=native).
+  static std::vector<std::string> DefaultFlags(std::string_view target = {});
   static ClangCompilerOptions FromConfig(const Config& config);
 };
 

@@ -23,6 +23,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "tinygrad/base/stable_hash.h"
+#include "tinygrad/runtime/cpu/cpu_target.h"
 
 namespace tg {
 namespace {
@@ -126,8 +127,14 @@ LlvmCompiler::LlvmCompiler(LlvmCompilerOptions options)
     : options_(std::move(options)),
       cache_(CompileCacheDir(options_.cachelevel, options_.cache_dir, "llvm_obj")) {
   const LlvmHost& host = InitLlvm();
-  if (options_.cpu.empty()) options_.cpu = host.cpu;
-  if (options_.features.empty()) options_.features = host.features;
+  if (!IsNativeCpuTarget(options_.target)) {
+    // LLVM's x86-64-vN CPUs imply their levels' features
+    options_.cpu = options_.target;
+    options_.features = CpuTargetLlvmFeatures(options_.target);
+  } else {
+    if (options_.cpu.empty()) options_.cpu = host.cpu;
+    if (options_.features.empty()) options_.features = host.features;
+  }
   triple_ = HostTriple();
   id_ = absl::StrCat("llvm-", LLVM_VERSION_STRING, " ", triple_, " ", options_.cpu, " ",
                      options_.features, options_.optimize ? " O2" : " O0",
@@ -149,6 +156,8 @@ absl::StatusOr<std::string> LlvmCompiler::Compile(std::string_view ir) {
 }
 
 absl::StatusOr<std::string> LlvmCompiler::CompileUncached(std::string_view ir) const {
+  // LLVM takes an unknown CPU name with a warning on stderr and generic code
+  if (!IsKnownCpuTarget(options_.target)) return CheckCpuTarget(options_.target);
   // a target machine per call: LLVM does not promise one is safe to share between threads
   char* err = nullptr;
   LLVMTargetRef target;

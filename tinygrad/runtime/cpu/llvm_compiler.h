@@ -38,8 +38,11 @@
 namespace tg {
 
 struct LlvmCompilerOptions {
-  std::string cpu;        // "" = the host's (LLVMGetHostCPUName)
-  std::string features;   // "" = the host's (LLVMGetHostCPUFeatures)
+  // An x86-64 level (cpu_target.h): code for it (LLVM's CPU of that name and its features)
+  // instead of the host's; "" or "native": `cpu` and `features` decide.
+  std::string target;
+  std::string cpu;        // "" = the host's (LLVMGetHostCPUName); ignored with a target
+  std::string features;   // "" = the host's (LLVMGetHostCPUFeatures); ignored with a target
   bool optimize = true;   // LLVMOPT: default<O2> + unrolling/vectorization, else default<O0>
   bool verify_each = true;  // the reference verifies the module after every pass
   int cachelevel = 2;     // CACHELEVEL: 0 keeps the cache in memory only
@@ -54,7 +57,7 @@ class LlvmCompiler {
 
   // The object file for `ir`, from the cache when possible. Thread-safe. Errors:
   // InvalidArgument (the IR does not parse or verify, or LLVM reported an error: the message
-  // has LLVM's), Internal (the pass pipeline or code generation failed).
+  // has LLVM's; an unknown target), Internal (the pass pipeline or code generation failed).
   absl::StatusOr<std::string> Compile(std::string_view ir);
   // Always compiles.
   absl::StatusOr<std::string> CompileUncached(std::string_view ir) const;
