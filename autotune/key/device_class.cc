@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -19,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "tinygrad/base/stable_hash.h"
+#include "tinygrad/runtime/cpu/cpu_target.h"
 
 namespace tg::autotune {
 namespace {
@@ -136,7 +138,7 @@ std::string RendererName(const Renderer& r) {
 }
 
 DeviceClass CpuDeviceClass(const CpuInfo& info, int cores, std::string compiler_id,
-                           std::string renderer) {
+                           std::string renderer, std::string_view cpu_target) {
   DeviceClass dc;
   dc.device = "CPU";
   dc.cpu_model = info.model_name;
@@ -145,6 +147,12 @@ DeviceClass CpuDeviceClass(const CpuInfo& info, int cores, std::string compiler_
   if (!info.family.empty())
     absl::StrAppend(&dc.cpu_model, " (family ", info.family, ", model ", info.model, ")");
   dc.isa_flags = RelevantIsaFlags(info.flags);
+  if (std::optional<std::vector<std::string>> level = CpuTargetIsaFlags(cpu_target)) {
+    std::vector<std::string> both;
+    std::set_intersection(dc.isa_flags.begin(), dc.isa_flags.end(), level->begin(), level->end(),
+                          std::back_inserter(both));
+    dc.isa_flags = std::move(both);
+  }
   dc.cores = cores;
   dc.compiler_id = std::move(compiler_id);
   dc.renderer = std::move(renderer);
@@ -176,7 +184,8 @@ absl::StatusOr<DeviceClass> DeviceClassFor(const Device& dev) {
   // renderer's THREAD limit (CPU_COUNT).
   const Renderer& ren = dev.renderer();
   const int cores = ren.has_threads && ren.global_max ? static_cast<int>((*ren.global_max)[0]) : 1;
-  DeviceClass dc = CpuDeviceClass(ParseCpuInfo(text.str()), cores, dev.compiler_id(), RendererName(ren));
+  DeviceClass dc = CpuDeviceClass(ParseCpuInfo(text.str()), cores, dev.compiler_id(), RendererName(ren),
+                                  dev.cpu_target());
   dc.device = dev.renderer().device.empty() ? dev.name() : dev.renderer().device;
   if (dc.device != "CPU") dc.cores = 0;  // a GPU kernel's speed does not depend on host cores
   return dc;

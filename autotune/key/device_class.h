@@ -72,16 +72,21 @@ std::vector<std::string> RelevantIsaFlags(const std::vector<std::string>& flags)
 // The renderer's identity: its class name (demangled) and suffix, e.g. "tg::ClangRenderer".
 std::string RendererName(const Renderer& r);
 
-// A CPU class from parsed cpuinfo, for kernels that may run on `cores` cores.
-DeviceClass CpuDeviceClass(const CpuInfo& info, int cores, std::string compiler_id, std::string renderer);
+// A CPU class from parsed cpuinfo, for kernels that may run on `cores` cores, compiled for
+// `cpu_target` (runtime/cpu/cpu_target.h): for an x86-64 level, isa_flags keeps only the
+// CPU's flags that the level includes, so records tuned for AVX2 on an AVX-512 machine never
+// mix with that machine's AVX-512 records (its compiler id differs too).
+DeviceClass CpuDeviceClass(const CpuInfo& info, int cores, std::string compiler_id, std::string renderer,
+                           std::string_view cpu_target = {});
 
 // A GPU class from the device's description (GpuDeviceClass: the GPU fields, no host CPU).
 DeviceClass GpuDeviceClass(const std::string& device, const GpuDescription& gpu, std::string compiler_id,
                            std::string renderer);
 
 // The class of `dev` on this machine. A GPU (dev.gpu()): GpuDeviceClass. A CPU: reads
-// /proc/cpuinfo, dev.compiler_id() and dev.renderer() (whose threads are the cores a kernel
-// may use: THREADS, CPU_COUNT); errors: /proc/cpuinfo unreadable (non-Linux).
+// /proc/cpuinfo, dev.compiler_id(), dev.cpu_target() and dev.renderer() (whose threads are
+// the cores a kernel may use: THREADS, CPU_COUNT); errors: /proc/cpuinfo unreadable
+// (non-Linux).
 absl::StatusOr<DeviceClass> DeviceClassFor(const Device& dev);
 
 }  // namespace tg::autotune

@@ -1,6 +1,7 @@
 // File: autotune/device_class_test.cc
 #include "autotune/key/device_class.h"
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -8,6 +9,7 @@
 #include "tinygrad/base/config.h"
 #include "tinygrad/engine/cuda_device.h"
 #include "tinygrad/engine/device.h"
+#include "tinygrad/runtime/cpu/cpu_target.h"
 #include "tinygrad/runtime/cuda/fake_cuda.h"
 
 namespace tg::autotune {
@@ -137,6 +139,48 @@ TEST(DeviceClassTest, HostCpuDevice) {
   const Renderer& ren = (*dev)->renderer();
   EXPECT_EQ(dc->cores, ren.has_threads ? (*ren.global_max)[0] : 1);
   EXPECT_EQ(dc->Digest(), DeviceClassFor(**dev)->Digest());
+}
+
+// Compiled for an x86-64 level, the class keeps only the level's flags: AVX2 records tuned on an
+// AVX-512 machine are another class than that machine's own.
+TEST(DeviceClassTest, CpuTargetLimitsTheIsaFlags) {
+  CpuInfo info = ParseCpuInfo(kX86CpuInfo);
+  DeviceClass native = CpuDeviceClass(info, 2, "cc", "r");
+  DeviceClass v3 = CpuDeviceClass(info, 2, "cc", "r", "x86-64-v3");
+  EXPECT_EQ(v3.isa_flags, (std::vector<std::string>{"avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "pni",
+                                                    "popcnt", "sse4_1", "sse4_2", "ssse3"}));
+  EXPECT_NE(native.Digest(), v3.Digest());
+  EXPECT_EQ(v3.cpu_model, native.cpu_model);  // the timings are still this CPU's
+  DeviceClass v4 = CpuDeviceClass(info, 2, "cc", "r", "x86-64-v4");
+  EXPECT_TRUE(std::ranges::count(v4.isa_flags, "avx512f") == 1);
+  EXPECT_TRUE(std::ranges::count(v4.isa_flags, "avx_vnni") == 0);  // not part of the level
+  EXPECT_NE(v4.Digest(), native.Digest());
+  EXPECT_EQ(CpuDeviceClass(info, 2, "cc", "r", "native"), native);
+}
+
+TEST(DeviceClassTest, HostCpuDeviceWithATarget) {
+  CpuDeviceOptions o = CpuDeviceOptions::FromConfig(GetConfig());
+  o.cpu_target = "x86-64-v3";
+  if (!CheckCpuTarget(o.cpu_target).ok()) GTEST_SKIP() << CheckCpuTarget(o.cpu_target);
+  absl::StatusOr<Device*> dev = GetDevice("CPU", DeviceOptions{.cpu = o});
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  EXPECT_EQ((*dev)->cpu_target(), "x86-64-v3");
+  absl::StatusOr<DeviceClass> dc = DeviceClassFor(**dev);
+  ASSERT_TRUE(dc.ok()) << dc.status();
+  EXPECT_TRUE(std::ranges::count(dc->isa_flags, "avx2") == 1);
+  EXPECT_TRUE(std::ranges::count(dc->isa_flags, "avx512f") == 0);
+  EXPECT_NE(dc->compiler_id.find("x86-64-v3"), std::string::npos) << dc->compiler_id;
+  absl::StatusOr<Device*> host = GetDevice("CPU");
+  ASSERT_TRUE(host.ok()) << host.status();
+  EXPECT_NE(DeviceClassFor(**host)->Digest(), dc->Digest());
+}
+
+TEST(DeviceClassTest, UnknownCpuTargetIsAnErrorOfGetDevice) {
+  CpuDeviceOptions o = CpuDeviceOptions::FromConfig(GetConfig());
+  o.cpu_target = "x86-64-v9";
+  absl::StatusOr<Device*> dev = GetDevice("CPU", DeviceOptions{.cpu = o});
+  EXPECT_EQ(dev.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(dev.status().message().find("unknown CPU target 'x86-64-v9'"), std::string::npos) << dev.status();
 }
 
 TEST(DeviceClassTest, CudaDeviceOnTheFakeDriver) {

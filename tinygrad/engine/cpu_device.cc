@@ -105,6 +105,7 @@ class CpuDevice : public Device {
     if (options_.llvm) return llvm_renderer_;
     return clang_renderer_;
   }
+  std::string_view cpu_target() const override { return options_.cpu_target; }
   std::string compiler_id() const override {
     if (options_.llvm) return inprocess_.LlvmId();
     if (UsesInProcessClang()) return inprocess_.ClangId();
@@ -152,6 +153,7 @@ class CpuDevice : public Device {
     std::call_once(process_once_, [&] {
       ClangCompilerOptions o;
       if (!options_.cc.empty()) o.cc = options_.cc;
+      o.flags = ClangCompilerOptions::DefaultFlags(options_.cpu_target);
       o.cachelevel = options_.cachelevel;
       o.cache_dir = options_.cache_dir;
       process_ = std::make_unique<ClangCompiler>(std::move(o));

@@ -28,6 +28,10 @@ struct CpuDeviceOptions {
   bool llvm_optimize = true;  // LLVMOPT: default<O2> + vectorization, else default<O0>
   int cachelevel = 2;         // CACHELEVEL: 0 keeps the compile caches in memory only
   std::string cache_dir;      // the on-disk compile caches live under it; "": none
+  // The ISA kernels are compiled for (runtime/cpu/cpu_target.h): "" the host's (-march=native),
+  // or an x86-64 level ("x86-64-v3": AVX2) to tune for a smaller machine on a bigger one.
+  // `tg tune --cpu-target` sets it; GetDevice rejects one that is unknown or that this CPU lacks.
+  std::string cpu_target;
 
   static CpuDeviceOptions FromConfig(const Config& c) {
     return {.renderer = CpuRendererOptions::FromConfig(c),

@@ -20,6 +20,7 @@ struct CpuInProcessCompilers::Impl {
   ClangInProcessCompiler& Clang() {
     std::call_once(clang_once, [&] {
       ClangInProcessOptions o;
+      o.flags = ClangInProcessOptions::DefaultFlags(options.cpu_target);
       o.cachelevel = options.cachelevel;
       o.cache_dir = options.cache_dir;
       clang = std::make_unique<ClangInProcessCompiler>(std::move(o));
@@ -29,6 +30,7 @@ struct CpuInProcessCompilers::Impl {
   LlvmCompiler& Llvm() {
     std::call_once(llvm_once, [&] {
       LlvmCompilerOptions o;
+      o.target = options.cpu_target;
       o.optimize = options.llvm_optimize;
       o.cachelevel = options.cachelevel;
       o.cache_dir = options.cache_dir;

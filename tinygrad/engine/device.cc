@@ -13,6 +13,7 @@
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/engine/cpu_device.h"
 #include "tinygrad/engine/cuda_device.h"
+#include "tinygrad/runtime/cpu/cpu_target.h"
 
 namespace tg {
 namespace {
@@ -71,6 +72,8 @@ absl::StatusOr<Device*> GetDevice(const std::string& requested, const DeviceOpti
       if (SameOptions(kind, m.options, options)) return m.device.get();
   std::unique_ptr<Device> dev;
   if (kind == "CPU") {
+    // a target this CPU cannot run would make every kernel die of an illegal instruction
+    RETURN_IF_ERROR(CheckCpuTarget(options.cpu.cpu_target));
     dev = MakeCpuDevice(name, options.cpu);
   } else if (kind == "CUDA") {
     // a failure is not remembered: the next request tries again (a driver installed since)

@@ -124,6 +124,9 @@ class Device {
   virtual bool can_stop_runs() const { return true; }
   // The GPU behind the device; null for a CPU.
   virtual const GpuDescription* gpu() const { return nullptr; }
+  // A CPU device's kernels' ISA when it is not the host's (CpuDeviceOptions::cpu_target:
+  // "x86-64-v3"); "" for the host's and for every other device.
+  virtual std::string_view cpu_target() const { return {}; }
 };
 
 // An error saying the device can no longer be used by this process: a GPU kernel faulted
