@@ -49,4 +49,18 @@ expect_in "$out/help_farm_status.out" "Usage: tg farm status"
 run help_db_export 0 db export -h
 expect_in "$out/help_db_export.out" "--out FILE"
 
+# tg tune --cpu-target: an unknown ISA is a clear error; it needs --in-process; with one this CPU
+# runs, the records say which ISA they were tuned for.
+run cpu_target_unknown 1 tune matmul --m 16 --n 16 --k 16 --in-process --cpu-target x86-64-v9
+expect_in "$out/cpu_target_unknown.err" "unknown CPU target 'x86-64-v9'"
+expect_in "$out/cpu_target_unknown.err" "x86-64-v3"
+run cpu_target_farm 2 tune matmul --m 16 --n 16 --k 16 --cpu-target x86-64-v3
+expect_in "$out/cpu_target_farm.err" "--cpu-target requires --in-process"
+if grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo; then
+  CACHELEVEL=0 run cpu_target_v3 0 tune matmul --m 16 --n 16 --k 16 --in-process --fake-timing \
+    --cpu-target x86-64-v3 --json "$out/cpu_target_v3.jsonl"
+  expect_in "$out/cpu_target_v3.out" "CPU target x86-64-v3"
+  expect_in "$out/cpu_target_v3.jsonl" '"cpu_target": "x86-64-v3"'
+fi
+
 finish "tg"

@@ -130,7 +130,8 @@ absl::Status AppendJson(const std::string& path, const Workload& w, const Worklo
   std::string line = absl::StrCat(
       "{\"workload\": ", Quote(S(w.name)), ", \"params\": {", params, "}, \"kernel\": ", index,
       ", \"name\": ", Quote(name), ", \"beam\": ", beam, ", \"simd\": ", simd ? "true" : "false",
-      ", \"block\": ", block ? "true" : "false", ", \"flops\": ", flops.to_int64(),
+      ", \"block\": ", block ? "true" : "false", ", \"cpu_target\": ", Quote(S(dev.cpu_target())),
+      ", \"flops\": ", flops.to_int64(),
       ", \"bytes\": ", bytes.to_int64(), ", \"noopt_s\": ", Num(rec.noopt_time_s),
       ", \"heuristic_s\": ", Num(rec.heuristic_time_s), ", \"tuned_s\": ", Num(rec.time_s),
       ", \"opts\": [", absl::StrJoin(opt_text, ", "), "], \"candidates\": ", rec.candidates,
@@ -167,6 +168,7 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
   std::string json_path;
   FarmTuneFlags farm;
   bool in_process = false, simd = false, blocking = false;
+  std::string cpu_target;
   app.add_option("--beam", topts.beam, "BEAM width")->capture_default_str()->check(IntAtLeast(1));
   app.add_option("--db", topts.db, "another database: a SQLite file, or postgresql://... for a shared one")
       ->type_name("PATH");
@@ -185,9 +187,16 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
                           ->type_name("EP");
   app.add_option("--status-bind", farm.status_bind, "the status socket (tg farm status) on EP")->type_name("EP");
   AddSecurityFlags(app, farm.security, SecurityRole::kServer);
-  app.add_flag("--in-process", in_process, "search one kernel at a time in this process (the BEAM of tg run)")
-      ->excludes(workers)
-      ->excludes(bind);
+  CLI::Option* in_process_flag =
+      app.add_flag("--in-process", in_process, "search one kernel at a time in this process (the BEAM of tg run)")
+          ->excludes(workers)
+          ->excludes(bind);
+  app.add_option("--cpu-target", cpu_target,
+                 "compile CPU kernels for this ISA instead of the host's: x86-64-v3 (AVX2, FMA),\n"
+                 "x86-64-v4 (AVX-512), x86-64-v2 (SSE4.2) or native (the default); tuned records\n"
+                 "are the target's own device class (needs --in-process: workers compile natively)")
+      ->type_name("ISA")
+      ->needs(in_process_flag);
   app.add_flag("--fake-timing", farm.fake_timing, "(tests only) candidates are checked but not timed; each\n"
                                                   "gets a fixed time from its program (in-process too)");
   if (std::optional<int> rc = ParseCommandLine(app, args)) return *rc;
@@ -203,7 +212,9 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
   if (!in_process && !WantsFarm(farm)) farm.workers = std::max(1, GetConfig().cpu_count);
 
   // DEV=, DEVICE= or <KIND>=1, as for the workload's tensors
-  absl::StatusOr<Device*> dev = GetDevice(DefaultDevice());
+  DeviceOptions dev_options = DeviceOptions::FromConfig(GetConfig());
+  dev_options.cpu.cpu_target = cpu_target;
+  absl::StatusOr<Device*> dev = GetDevice(DefaultDevice(), dev_options);
   if (!dev.ok()) {
     std::fprintf(stderr, "tg tune: %s\n", dev.status().ToString().c_str());
     return 1;
@@ -253,8 +264,8 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
 
   std::string shown;
   for (const auto& [k, v] : p) absl::StrAppend(&shown, " ", k, "=", v);
-  std::printf("%s:%s, %zu kernels, BEAM=%d, database %s\n", S(w->name).c_str(), shown.c_str(), kernels.size(),
-              topts.beam, (*tuner)->db() != nullptr ? (*tuner)->db()->location().c_str() : "off (CACHELEVEL=0)");
+  std::printf("%s:%s, %zu kernels, BEAM=%d%s, database %s\n", S(w->name).c_str(), shown.c_str(), kernels.size(),
+              topts.beam, cpu_target.empty() ? "" : absl::StrCat(", CPU target ", cpu_target).c_str(), (*tuner)->db() != nullptr ? (*tuner)->db()->location().c_str() : "off (CACHELEVEL=0)");
   std::vector<KernelTuning> farm_results;
   if (WantsFarm(farm)) {
     absl::StatusOr<std::vector<KernelTuning>> r =
