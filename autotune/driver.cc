@@ -15,6 +15,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "autotune/db/opts_text.h"
+#include "autotune/key/vector_isa.h"
 #include "autotune/search_record.h"
 #include "tinygrad/base/clock.h"
 #include "tinygrad/base/status_macros.h"
@@ -152,7 +153,7 @@ class Driver {
     s->digest = r.key.Digest();
     Search& search = *s;
     searches_.push_back(std::move(s));
-    BeamOptions bo{.beam_debug = o_.beam_debug, .debug = o_.debug};
+    BeamOptions bo{.beam_debug = o_.beam_debug, .debug = o_.debug, .vector_isa = VectorIsaOf(o_.device_class)};
     if (o_.search_progress) bo.progress = [this, k](const BeamProgress& p) { o_.search_progress(asts_[k], p); };
     absl::StatusOr<SearchStart> start = StartSearch(asts_[k], *o_.renderer, o_.codegen, std::move(bo));
     if (!start.ok()) return Fail(search, start.status()), absl::OkStatus();

@@ -11,6 +11,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "autotune/search/simd_actions.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/clock.h"
 #include "tinygrad/base/status_macros.h"
@@ -56,7 +57,7 @@ std::string TimeStr(double s, int w = 10) {
 
 }  // namespace
 
-std::vector<Opt> BeamActions(const SearchSettings& s) {
+std::vector<Opt> BeamActions(const SearchSettings& s, const VectorIsa& isa) {
   std::vector<Opt> a;
   auto add = [&](OptOps op, std::initializer_list<int64_t> amts, int axes) {
     for (int64_t amt : amts)
@@ -78,9 +79,8 @@ std::vector<Opt> BeamActions(const SearchSettings& s) {
   add(OptOps::THREAD, {2, 3, 4, 5, 8, 12, 16, 24, 32, 64}, 3);
   if (s.nolocals) a.push_back(Opt{OptOps::NOLOCALS, std::nullopt, std::monostate{}});
   if (s.simd) {
-    // ours: full-width vectors need a whole register's lanes in one upcast axis
-    add(OptOps::UPCAST, {8, 16}, 8);
-    for (int64_t width : {8, 16}) a.push_back(Opt{OptOps::SIMD, std::nullopt, width});
+    std::vector<Opt> simd = SimdActions(isa);  // ours, sized by the vector unit
+    a.insert(a.end(), simd.begin(), simd.end());
   }
   // ours: cache blocking of an output loop (1: move the whole loop outermost), on the first
   // three axes, where a CPU kernel's output loops are
@@ -89,7 +89,8 @@ std::vector<Opt> BeamActions(const SearchSettings& s) {
 }
 
 std::vector<std::pair<int, Scheduler>> GetKernelActions(const Scheduler& s, const std::vector<Opt>& actions,
-                                                        const SearchSettings& settings, bool include_0) {
+                                                        const SearchSettings& settings, bool include_0,
+                                                        const VectorIsa& isa) {
   std::vector<std::pair<int, Scheduler>> acted;
   if (include_0) acted.emplace_back(0, s);
   const std::vector<SInt> shape = s.full_shape();
@@ -118,6 +119,7 @@ std::vector<std::pair<int, Scheduler>> GetKernelActions(const Scheduler& s, cons
         lcl *= MaxOf(shape2[k]);
     }
     if (up / tc_up > settings.upcast_max || lcl > settings.local_max) continue;
+    if (settings.simd && !FitsVectorRegisters(s2, isa)) continue;  // ours: no tile that spills
     acted.emplace_back(static_cast<int>(i) + 1, std::move(s2));
   }
   return acted;
@@ -174,7 +176,7 @@ BeamSearcher::BeamSearcher(KernelTask task, const UOp& optimizer_input, const Re
       settings_(settings),
       options_(std::move(options)),
       root_(optimizer_input, ren, task_.codegen),
-      actions_(BeamActions(settings_)),
+      actions_(BeamActions(settings_, options_.vector_isa)),
       start_(Clock::now()) {
   base_.runs = options_.runs;
   base_.uops_max = settings_.uops_max;
@@ -229,7 +231,7 @@ std::optional<BeamRequest> BeamSearcher::Next() {
       Clock::time_point a0 = Clock::now();
       round_.clear();
       for (const BeamEntry& e : beam_)
-        for (auto& [idx, child] : GetKernelActions(e.sched, actions_, settings_, /*include_0=*/false))
+        for (auto& [idx, child] : GetKernelActions(e.sched, actions_, settings_, /*include_0=*/false, options_.vector_isa))
           round_.push_back(std::move(child));
       result_.actions_wall_s += SecondsSince(a0);
       for (const Scheduler& c : round_) req.candidates.push_back(c.applied_opts());

@@ -48,6 +48,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "autotune/key/search_settings.h"
+#include "autotune/key/vector_isa.h"
 #include "autotune/measure/measurer.h"
 #include "tinygrad/codegen/opt/opt.h"
 #include "tinygrad/codegen/opt/scheduler.h"
@@ -55,15 +56,18 @@
 
 namespace tg::autotune {
 
-// search.py's `actions` for these settings (BEAM_PADTO, NOLOCALS, TC and TC_OPT gate it).
-std::vector<Opt> BeamActions(const SearchSettings& settings);
+// search.py's `actions` for these settings (BEAM_PADTO, NOLOCALS, TC and TC_OPT gate it), and
+// with BEAM_SIMD ours for the vector unit `isa` (simd_actions.h) after them.
+std::vector<Opt> BeamActions(const SearchSettings& settings, const VectorIsa& isa = {});
 
 // get_kernel_actions: each action (its index in `actions` + 1; 0 is `s` itself when include_0)
 // that applies to a copy of `s`, skipping actions on axes that do not exist, "split by the
 // whole axis" duplicates of the arg-0 action, and results over BEAM_UPCAST_MAX upcast or
-// BEAM_LOCAL_MAX local size.
+// BEAM_LOCAL_MAX local size; with BEAM_SIMD also register tiles that do not fit `isa`'s vector
+// registers (FitsVectorRegisters).
 std::vector<std::pair<int, Scheduler>> GetKernelActions(const Scheduler& s, const std::vector<Opt>& actions,
-                                                        const SearchSettings& settings, bool include_0 = true);
+                                                        const SearchSettings& settings, bool include_0 = true,
+                                                        const VectorIsa& isa = {});
 
 // The kernel AST as apply_opts sees it inside GetProgram (after the range passes that run
 // first: split ranges, simplify ranges, cut store ranges): the Scheduler BEAM and the heuristic
@@ -113,6 +117,9 @@ struct BeamOptions {
   // per candidate, 3: its samples), and DEBUG >= 2 for the round lines.
   int beam_debug = 0;
   int debug = 0;
+  // The CPU's vector unit (VectorIsaOf the device class): sizes BEAM_SIMD's actions and
+  // register-tile bound; unknown: BEAM_SIMD's fixed list, no bound.
+  VectorIsa vector_isa;
 };
 
 struct Finalist {

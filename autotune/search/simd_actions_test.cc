@@ -1,0 +1,139 @@
+// File: autotune/search/simd_actions_test.cc
+// BEAM_SIMD's actions sized by the vector unit: the lists for AVX2 and AVX-512, the register
+// bound, the reference's list untouched without BEAM_SIMD, and every new candidate shape
+// correct against the unoptimized kernel on a device compiling for that ISA.
+#include "autotune/search/simd_actions.h"
+
+#include <algorithm>
+#include <set>
+#include <vector>
+
+#include "autotune/measure/local_measurer.h"
+#include "autotune/measure/test_kernels.h"
+#include "autotune/search/beam_search.h"
+#include "gtest/gtest.h"
+#include "tinygrad/base/check.h"
+#include "tinygrad/engine/device.h"
+#include "tinygrad/runtime/cpu/cpu_target.h"
+
+namespace tg::autotune {
+namespace {
+
+constexpr VectorIsa kAvx2{256, 16}, kAvx512{512, 32};
+
+SearchSettings Simd(bool on) {
+  SearchSettings s;
+  s.simd = on;
+  return s;
+}
+
+std::set<int64_t> SimdWidthsOf(const std::vector<Opt>& actions) {
+  std::set<int64_t> out;
+  for (const Opt& o : actions)
+    if (o.op == OptOps::SIMD) out.insert(std::get<int64_t>(o.arg));
+  return out;
+}
+
+const Renderer& Cpu() {
+  absl::StatusOr<Device*> d = GetDevice("CPU");
+  TG_CHECK(d.ok());
+  return (*d)->renderer();
+}
+
+TEST(SimdActionsTest, WidthsFollowTheIsa) {
+  EXPECT_EQ(SimdWidthsOf(SimdActions(kAvx2)), (std::set<int64_t>{8}));  // no 16-float vectors on AVX2
+  EXPECT_EQ(SimdWidthsOf(SimdActions(kAvx512)), (std::set<int64_t>{8, 16}));
+  EXPECT_EQ(SimdUpcastAmounts(kAvx2), (std::vector<int64_t>{6, 8, 16}));
+  EXPECT_EQ(SimdUpcastAmounts(kAvx512), (std::vector<int64_t>{6, 8, 16}));
+  // unknown vector unit: the extension as it was (UPCAST 8/16 on 8 axes, SIMD 8/16)
+  EXPECT_EQ(SimdUpcastAmounts({}), (std::vector<int64_t>{8, 16}));
+  EXPECT_EQ(SimdWidthsOf(SimdActions({})), (std::set<int64_t>{8, 16}));
+  EXPECT_EQ(SimdActions({}).size(), 16u + 2);
+}
+
+TEST(SimdActionsTest, OnlyWithBeamSimd) {
+  // without BEAM_SIMD the ISA changes nothing: the reference's list
+  EXPECT_EQ(BeamActions(Simd(false), kAvx2), BeamActions(Simd(false)));
+  EXPECT_EQ(BeamActions(Simd(false), kAvx512), BeamActions(Simd(false)));
+  // with it, the reference's list comes first, then ours for the ISA
+  std::vector<Opt> base = BeamActions(Simd(false)), avx2 = BeamActions(Simd(true), kAvx2);
+  ASSERT_EQ(avx2.size(), base.size() + SimdActions(kAvx2).size());
+  EXPECT_TRUE(std::equal(base.begin(), base.end(), avx2.begin()));
+  EXPECT_EQ(SimdWidthsOf(avx2), (std::set<int64_t>{8}));
+  EXPECT_EQ(SimdWidthsOf(BeamActions(Simd(true), kAvx512)), (std::set<int64_t>{8, 16}));
+}
+
+// A 64x64 matmul with an 8-row, 16-column tile: 128 accumulators, 16 ymm registers (AVX2
+// keeps 12 for them: it would spill) or 8 zmm (AVX-512: fits).
+TEST(SimdActionsTest, RegisterBound) {
+  Scheduler k(MatmulKernel(64), Cpu());
+  k.ConvertLoopToGlobal();
+  ASSERT_TRUE(k.ApplyOpt(Opt{OptOps::UPCAST, 0, int64_t{8}}).ok());
+  EXPECT_EQ(AccumulatorFloats(k), 8);
+  const std::vector<Opt> actions = {Opt{OptOps::UPCAST, 1, int64_t{16}}, Opt{OptOps::UPCAST, 1, int64_t{8}}};
+  auto tried = [&](const SearchSettings& s, const VectorIsa& isa) {
+    std::vector<int64_t> amts;
+    for (const auto& [i, child] : GetKernelActions(k, actions, s, false, isa))
+      amts.push_back(std::get<int64_t>(actions[i - 1].arg));
+    return amts;
+  };
+  EXPECT_EQ(tried(Simd(true), kAvx2), std::vector<int64_t>{8});  // 8x8 = 64 floats = 8 ymm
+  EXPECT_EQ(tried(Simd(true), kAvx512), (std::vector<int64_t>{16, 8}));
+  EXPECT_EQ(tried(Simd(false), kAvx2), (std::vector<int64_t>{16, 8}));  // no bound without BEAM_SIMD
+  EXPECT_EQ(tried(Simd(true), VectorIsa{}), (std::vector<int64_t>{16, 8}));  // nor for an unknown unit
+  Scheduler tile = k;
+  ASSERT_TRUE(tile.ApplyOpt(Opt{OptOps::UPCAST, 1, int64_t{16}}).ok());
+  EXPECT_EQ(AccumulatorFloats(tile), 128);
+  EXPECT_FALSE(FitsVectorRegisters(tile, kAvx2));
+  EXPECT_TRUE(FitsVectorRegisters(tile, kAvx512));
+  // an elementwise kernel holds no accumulators
+  Scheduler add(AddKernel(256), Cpu());
+  add.ConvertLoopToGlobal();
+  ASSERT_TRUE(add.ApplyOpt(Opt{OptOps::UPCAST, 0, int64_t{16}}).ok());
+  EXPECT_EQ(AccumulatorFloats(add), 0);
+}
+
+// Every candidate BEAM_SIMD's actions make from a 48x48 matmul in two steps (6-row tiles
+// included) runs correctly, compiled for the ISA the actions were sized for.
+void ExpectEveryCandidateCorrect(const char* target, const VectorIsa& isa) {
+  if (absl::Status s = CheckCpuTarget(target); !s.ok()) GTEST_SKIP() << s;
+  CpuDeviceOptions o = CpuDeviceOptions::FromConfig(GetConfig());
+  o.cpu_target = target;
+  o.cachelevel = 0;
+  absl::StatusOr<Device*> dev = GetDevice("CPU", DeviceOptions{.cpu = o});
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  absl::StatusOr<KernelTask> task = KernelTask::FromAst(MatmulKernel(48));
+  ASSERT_TRUE(task.ok()) << task.status();
+  Scheduler root(MatmulKernel(48), (*dev)->renderer());
+  root.ConvertLoopToGlobal();
+  const std::vector<Opt> actions = SimdActions(isa);
+  std::vector<std::vector<Opt>> candidates;
+  for (const auto& [i, child] : GetKernelActions(root, actions, Simd(true), false, isa)) {
+    candidates.push_back(child.applied_opts());
+    for (const auto& [j, grandchild] : GetKernelActions(child, actions, Simd(true), false, isa))
+      candidates.push_back(grandchild.applied_opts());
+  }
+  ASSERT_GT(candidates.size(), 20u);
+  LocalMeasurer m(*dev, {});
+  MeasureOptions mo;
+  mo.runs = 1;
+  mo.uops_max = 0;  // check big tiles too (the search would skip those over BEAM_UOPS_MAX)
+  absl::StatusOr<MeasureBatch> b = m.Measure(*task, candidates, mo);
+  ASSERT_TRUE(b.ok()) << b.status();
+  int simd = 0;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const CandidateResult& r = b->results[i];
+    std::string opts;
+    for (const Opt& x : candidates[i]) opts += x.ToString() + " ";
+    EXPECT_TRUE(r.outcome == Outcome::kOk || r.outcome == Outcome::kDuplicate || r.outcome == Outcome::kTooSlow)
+        << opts << OutcomeName(r.outcome) << ": " << r.error;
+    simd += std::any_of(candidates[i].begin(), candidates[i].end(), [](const Opt& x) { return x.op == OptOps::SIMD; });
+  }
+  EXPECT_GT(simd, 0);
+}
+
+TEST(SimdActionsTest, EveryAvx2CandidateIsCorrect) { ExpectEveryCandidateCorrect("x86-64-v3", kAvx2); }
+TEST(SimdActionsTest, EveryAvx512CandidateIsCorrect) { ExpectEveryCandidateCorrect("x86-64-v4", kAvx512); }
+
+}  // namespace
+}  // namespace tg::autotune
