@@ -93,7 +93,7 @@ Vec Relu(Vec v) {
 TEST(WorkloadsE2E, EveryWorkloadHasATest) {
   std::vector<std::string> names;
   for (const Workload& w : Workloads()) names.push_back(std::string(w.name));
-  EXPECT_EQ(names, (std::vector<std::string>{"matmul", "conv2d", "mlp", "attention", "resnet_block",
+  EXPECT_EQ(names, (std::vector<std::string>{"matmul", "bmm", "conv2d", "mlp", "attention", "resnet_block",
                                              "train_mlp", "train_cnn", "sum", "rowsum", "softmax"}))
       << "a new workload needs a test here";
 }
@@ -104,6 +104,20 @@ void CheckMatmul() {
   ASSERT_EQ(b.in.size(), 2u);
   ExpectAllClose(Output(b, 1, {m, n}), e2e::MatMul(b.in[0], b.in[1], m, k, n), kAtol, kRtol,
                  "matmul");
+}
+
+TEST(WorkloadsE2E, BatchedMatmul) {
+  const int64_t batch = 3, m = 5, n = 7, k = 9;
+  Built b = Build("bmm", {{"batch", batch}, {"m", m}, {"n", n}, {"k", k}});
+  ASSERT_EQ(b.in.size(), 2u);
+  Vec want;
+  for (int64_t i = 0; i < batch; ++i) {
+    Vec a(b.in[0].begin() + i * m * k, b.in[0].begin() + (i + 1) * m * k);
+    Vec bb(b.in[1].begin() + i * k * n, b.in[1].begin() + (i + 1) * k * n);
+    Vec c = e2e::MatMul(a, bb, m, k, n);
+    want.insert(want.end(), c.begin(), c.end());
+  }
+  ExpectAllClose(Output(b, 1, {batch, m, n}), want, kAtol, kRtol, "bmm");
 }
 
 void CheckConv2d() {

@@ -41,6 +41,13 @@ WorkloadGraph Matmul(const WorkloadParams& p, const WorkloadOptions& o) {
   return {{a, b}, {a.matmul(b)}};
 }
 
+// C[i] = A[i] @ B[i] for every i of the batch: one kernel with a batch axis (attention's shape).
+WorkloadGraph BatchedMatmul(const WorkloadParams& p, const WorkloadOptions& o) {
+  Tensor a = Rand({P(p, "batch"), P(p, "m"), P(p, "k")}, o);
+  Tensor b = Rand({P(p, "batch"), P(p, "k"), P(p, "n")}, o);
+  return {{a, b}, {a.matmul(b)}};
+}
+
 WorkloadGraph Conv2d(const WorkloadParams& p, const WorkloadOptions& o) {
   int64_t cin = P(p, "cin"), cout = P(p, "cout"), k = P(p, "kernel");
   Tensor x = Rand({P(p, "batch"), cin, P(p, "size"), P(p, "size")}, o);
@@ -198,6 +205,7 @@ WorkloadGraph Softmax(const WorkloadParams& p, const WorkloadOptions& o) {
 const std::vector<Workload>& All() {
   static const auto* const kWorkloads = new std::vector<Workload>{
       {"matmul", "C = A @ B", {{"m", 512}, {"n", 512}, {"k", 512}}, Matmul},
+      {"bmm", "batched C[i] = A[i] @ B[i]", {{"batch", 8}, {"m", 256}, {"n", 256}, {"k", 256}}, BatchedMatmul},
       {"conv2d", "a 2-D convolution, padding kernel/2",
        {{"batch", 8}, {"cin", 16}, {"cout", 32}, {"size", 32}, {"kernel", 3}}, Conv2d},
       {"mlp", "a 3-layer MLP forward (linear-relu-linear-relu-linear)",
