@@ -36,6 +36,18 @@ constexpr char kVectorAddIr[] = R"(define void @vadd(<16 x float>* noalias %o, <
 
 bool IsX86() { return CpuArchFlags("") == std::vector<std::string>{"-march=native"}; }
 
+// The x86-64-v3 object's code uses ymm registers and no zmm; the x86-64-v4 one's uses zmm.
+void ExpectYmmOnlyThenZmm(const absl::StatusOr<std::string>& obj3, const absl::StatusOr<std::string>& obj4) {
+  ASSERT_TRUE(obj3.ok()) << obj3.status();
+  ASSERT_TRUE(obj4.ok()) << obj4.status();
+  absl::StatusOr<std::string> asm3 = DisassembleCpuObject(*obj3), asm4 = DisassembleCpuObject(*obj4);
+  if (!asm3.ok()) GTEST_SKIP() << "no disassembler: " << asm3.status();
+  ASSERT_TRUE(asm4.ok()) << asm4.status();
+  EXPECT_THAT(*asm3, HasSubstr("ymm"));
+  EXPECT_THAT(*asm3, Not(HasSubstr("zmm")));
+  EXPECT_THAT(*asm4, HasSubstr("zmm"));
+}
+
 ClangInProcessOptions InProcess(std::string_view target) {
   ClangInProcessOptions o;
   o.flags = ClangInProcessOptions::DefaultFlags(target);
@@ -60,15 +72,7 @@ TEST(CpuTargetCompileTest, InProcessClangUsesTheTargetsRegisters) {
   EXPECT_NE(v3.id(), ClangInProcessCompiler(InProcess("")).id());
   // the driver turned the level into its CPU for -cc1
   EXPECT_THAT(v3.cc1_args(), Contains("x86-64-v3"));
-  absl::StatusOr<std::string> obj3 = v3.Compile(kVectorAdd), obj4 = v4.Compile(kVectorAdd);
-  ASSERT_TRUE(obj3.ok()) << obj3.status();
-  ASSERT_TRUE(obj4.ok()) << obj4.status();
-  absl::StatusOr<std::string> asm3 = DisassembleCpuObject(*obj3), asm4 = DisassembleCpuObject(*obj4);
-  if (!asm3.ok()) GTEST_SKIP() << "no disassembler: " << asm3.status();
-  ASSERT_TRUE(asm4.ok()) << asm4.status();
-  EXPECT_THAT(*asm3, HasSubstr("ymm"));
-  EXPECT_THAT(*asm3, Not(HasSubstr("zmm")));
-  EXPECT_THAT(*asm4, HasSubstr("zmm"));
+  ExpectYmmOnlyThenZmm(v3.Compile(kVectorAdd), v4.Compile(kVectorAdd));
 }
 
 TEST(CpuTargetCompileTest, LlvmUsesTheTargetsCpu) {
@@ -86,15 +90,7 @@ TEST(CpuTargetCompileTest, LlvmUsesTheTargetsCpu) {
   EXPECT_NE(LlvmCompiler(host).id(), v3.id());
   o.target = "x86-64-v4";
   LlvmCompiler v4(o);
-  absl::StatusOr<std::string> obj3 = v3.Compile(kVectorAddIr), obj4 = v4.Compile(kVectorAddIr);
-  ASSERT_TRUE(obj3.ok()) << obj3.status();
-  ASSERT_TRUE(obj4.ok()) << obj4.status();
-  absl::StatusOr<std::string> asm3 = DisassembleCpuObject(*obj3), asm4 = DisassembleCpuObject(*obj4);
-  if (!asm3.ok()) GTEST_SKIP() << "no disassembler: " << asm3.status();
-  ASSERT_TRUE(asm4.ok()) << asm4.status();
-  EXPECT_THAT(*asm3, HasSubstr("ymm"));
-  EXPECT_THAT(*asm3, Not(HasSubstr("zmm")));
-  EXPECT_THAT(*asm4, HasSubstr("zmm"));
+  ExpectYmmOnlyThenZmm(v3.Compile(kVectorAddIr), v4.Compile(kVectorAddIr));
 }
 
 TEST(CpuTargetCompileTest, UnknownTargetIsAnErrorOfEveryCompile) {
