@@ -72,8 +72,8 @@ absl::Status RealizeTrainingState(const Optimizer& opt);
 
 // What one training step realizes, lazy: zero_grad, forward, sparse_categorical_crossentropy,
 // backward and the optimizer's update; the loss first, then the optimizer's state and
-// parameters. Call it in training mode (Tensor::Train). TrainStep realizes these; a test can
-// schedule them instead (the kernels tg train compiles).
+// parameters. Call it in training mode (Tensor::Train). TrainStep realizes these, and
+// JitTrainStep captures them.
 absl::StatusOr<std::vector<Tensor>> StepTensors(const Classifier& model, Optimizer& opt, const Tensor& x,
                                                 const Tensor& y);
 
