@@ -1,9 +1,11 @@
 // Checks that the system-library overlays in this directory compile and link: every absl
 // component @absl//:absl promises, gtest and gmock, SQLite, the LLVM C API, clang's C++ API,
-// Cap'n Proto, ZeroMQ (with CURVE), libpq, libseccomp, zlib, and the header-only nlohmann-json and
-// CLI11.
+// Cap'n Proto, ZeroMQ (with CURVE), libpq, libseccomp, zlib, cpp-httplib, Graphviz, and the
+// header-only nlohmann-json and CLI11.
 
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -22,7 +24,9 @@
 #include "capnp/serialize.h"
 #include "clang/Basic/Version.h"
 #include "gmock/gmock.h"
+#include "graphviz/gvc.h"
 #include "gtest/gtest.h"
+#include "httplib.h"
 #include "llvm-c/Core.h"
 #include "nlohmann/json.hpp"
 #include "postgresql/libpq-fe.h"
@@ -154,6 +158,42 @@ TEST(DepsTest, Zlib) {
   uLongf back_size = back.size();
   ASSERT_EQ(uncompress(reinterpret_cast<Bytef*>(back.data()), &back_size, packed.data(), packed_size), Z_OK);
   EXPECT_EQ(back, text);
+}
+
+TEST(DepsTest, HttplibServesOnLoopback) {
+  httplib::Server server;
+  server.Get("/ping", [](const httplib::Request&, httplib::Response& res) { res.set_content("pong", "text/plain"); });
+  const int port = server.bind_to_any_port("127.0.0.1");
+  ASSERT_GT(port, 0);
+  std::thread thread([&] { server.listen_after_bind(); });
+  httplib::Client client("127.0.0.1", port);
+  std::string body;
+  for (int i = 0; i < 200 && body.empty(); ++i) {
+    if (httplib::Result res = client.Get("/ping")) {
+      body = res->body;
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  server.stop();
+  thread.join();
+  EXPECT_EQ(body, "pong");
+}
+
+TEST(DepsTest, GraphvizLaysOutAndRendersSvg) {
+  GVC_t* gvc = gvContext();
+  char text[] = "digraph { a -> b }";
+  Agraph_t* graph = agmemread(text);
+  ASSERT_NE(graph, nullptr);
+  ASSERT_EQ(gvLayout(gvc, graph, "dot"), 0);
+  char* svg = nullptr;
+  unsigned int length = 0;
+  ASSERT_EQ(gvRenderData(gvc, graph, "svg", &svg, &length), 0);
+  EXPECT_NE(std::string(svg, length).find("<svg"), std::string::npos);
+  gvFreeRenderData(svg);
+  gvFreeLayout(gvc, graph);
+  agclose(graph);
+  gvFreeContext(gvc);
 }
 
 }  // namespace
