@@ -1,0 +1,77 @@
+// File: tools/viz/viz_server.h
+// The VIZ viewer's server: the page (tools/viz/page, compiled in) and its JSON API over one
+// loaded trace, like tinygrad's viz/serve.py.
+//
+//   GET /api/kernels                     the groups (kernels, schedules) and their rewrites:
+//                                        {"kernels":[{"kernel","name","program",
+//                                          "rewrites":[{"rewrite","name","depth","matches",...}]}]}
+//   GET /api/rewrite?rewrite=R           one rewrite's matches: rule, function, ns per step
+//   GET /api/step?rewrite=R&step=S       the graph after S matches (0: the input): SVG laid out
+//                                        by Graphviz, node counts, the step's rule and location
+//   GET /api/program?kernel=K            the kernel's rendered source and linear program
+//   GET /api/match_stats                 the TRACK_MATCH_STATS table, slowest rule first
+//
+// Errors are JSON {"error": "..."}: 400 for a malformed parameter, 404 for one out of range.
+// Graphs with more than max_nodes drawn nodes are not laid out (a message says why), so a
+// huge trace cannot hold the server up.
+//
+// Example:
+//   ASSIGN_OR_RETURN(VizTrace trace, LoadVizTrace(path));
+//   RETURN_IF_ERROR(ServeViz(std::move(trace), {.port = 8000}));  // prints "VIZ: <url>", until Ctrl-C
+#ifndef TOOLS_VIZ_VIZ_SERVER_H_
+#define TOOLS_VIZ_VIZ_SERVER_H_
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "httplib.h"
+#include "nlohmann/json.hpp"
+#include "tinygrad/viz/viz_trace.h"
+#include "tools/web/local_server.h"
+
+namespace tg::viz {
+
+struct VizOptions {
+  size_t max_nodes = 2000;   // larger graphs are not laid out
+  size_t cache_steps = 256;  // rendered steps kept
+};
+
+// A reply of the API: an HTTP status and its JSON body.
+struct ApiReply {
+  int status = 200;
+  nlohmann::json body;
+};
+
+class VizApi {
+ public:
+  explicit VizApi(VizTrace trace, VizOptions options = {});
+
+  nlohmann::json Kernels() const;
+  ApiReply Rewrite(size_t rewrite) const;
+  ApiReply Step(size_t rewrite, size_t step);  // cached per (rewrite, step)
+  ApiReply Program(size_t kernel) const;
+  nlohmann::json MatchStats() const;
+
+  // Registers the page and the routes above on `server`; `this` must outlive it.
+  void AddRoutes(httplib::Server& server);
+
+ private:
+  ApiReply RenderStep(size_t rewrite, size_t step) const;
+
+  const VizTrace trace_;
+  const VizOptions options_;
+  absl::Mutex mu_;
+  std::map<std::pair<size_t, size_t>, nlohmann::json> steps_ ABSL_GUARDED_BY(mu_);
+};
+
+// Serves `trace` on `options` (loopback unless allow_remote), prints "VIZ: <url>" to stdout
+// and blocks until Ctrl-C. Errors: the address (see LocalServer::Start).
+absl::Status ServeViz(VizTrace trace, const web::ServeOptions& options, VizOptions viz = {});
+
+}  // namespace tg::viz
+
+#endif  // TOOLS_VIZ_VIZ_SERVER_H_
