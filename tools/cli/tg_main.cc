@@ -22,6 +22,7 @@
 #include "tools/cli/run_command.h"
 #include "tools/cli/train_command.h"
 #include "tools/cli/tune_command.h"
+#include "tools/cli/viz_command.h"
 #include "tools/cli/worker_command.h"
 
 namespace tg {
@@ -53,6 +54,7 @@ constexpr Command kCommands[] = {
      CompileWorkloadCommand},
     {"db", "tuning database: stats, show, export, import, gc (tg db --help)", DbCommand},
     {"keygen", "make a CURVE key pair for the tuning farm (tg keygen --help)", KeygenCommand},
+    {"viz", "serve the VIZ rewrite viewer on a saved trace (tg viz --help)", VizCommand},
     {"farm", "tuning farm: status of a running coordinator (tg farm --help)", FarmCommand},
     {"worker", "run a tuning-farm worker: tg worker --connect ENDPOINT (tg worker --help)", WorkerCommand},
 };

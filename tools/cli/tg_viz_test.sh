@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Runs `tg viz` (tg binary in $1) end to end: serves a hand-written trace on a free loopback
+# port, prints its URL, answers the page and the API over HTTP, stops on Ctrl-C (SIGINT) with
+# exit code 0; bad traces, bad addresses and --help.
+set -u
+source tests/tg_test_lib.sh
+
+tg="$1"
+out="${TEST_TMPDIR:-$(mktemp -d)}/viz"
+rm -rf "$out"
+mkdir -p "$out"
+trace=tools/viz/testdata/small_trace.json
+
+# fetch URL: "<status> <body>" (python3: no curl needed); status 0 when nothing answers.
+fetch() {
+  python3 - "$1" <<'PY'
+import sys, urllib.request, urllib.error
+try:
+    with urllib.request.urlopen(sys.argv[1], timeout=30) as r: print(r.status, r.read().decode())
+except urllib.error.HTTPError as e: print(e.code, e.read().decode())
+except Exception as e: print(0, e)
+PY
+}
+
+"$tg" viz "$trace" --port 0 >"$out/serve.out" 2>"$out/serve.err" &
+pid=$!
+url_printed() { grep -q '^VIZ: http://127.0.0.1:[0-9]*/$' "$out/serve.out"; }
+if wait_for "tg viz prints its URL" url_printed; then
+  url=$(sed -n 's/^VIZ: //p' "$out/serve.out")
+  fetch "${url}" >"$out/index.txt"
+  expect_in "$out/index.txt" "200 "
+  expect_in "$out/index.txt" 'id="kernel-list"'
+  fetch "${url}api/kernels" >"$out/kernels.txt"
+  expect_in "$out/kernels.txt" '"name":"E_16"'
+  expect_in "$out/kernels.txt" '"name":"Schedule 1 Kernel"'
+  fetch "${url}api/step?rewrite=0&step=1" >"$out/step1.txt"
+  expect_in "$out/step1.txt" '200 '
+  expect_in "$out/step1.txt" '"rule":"tinygrad/uop/symbolic/symbolic.cc:41"'
+  expect_in "$out/step1.txt" '"node_count":8'
+  expect_in "$out/step1.txt" '<svg'
+  fetch "${url}api/step?rewrite=0&step=3" >"$out/step3.txt"
+  expect_in "$out/step3.txt" '404 {"error":"rewrite 0 (symbolic) has steps 0..2, not 3"}'
+  fetch "${url}api/program?kernel=0" >"$out/program.txt"
+  expect_in "$out/program.txt" 'void E_16('
+fi
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+[[ $rc -eq 0 ]] || fail "tg viz ended with exit code $rc after Ctrl-C, want 0"
+expect_in "$out/serve.err" "until Ctrl-C"
+
+# Bad traces: a clear message naming the file, exit code 1, no crash.
+run missing 1 viz "$out/nothing.json"
+expect_in "$out/missing.err" "nothing.json"
+printf 'not json' >"$out/garbage.json"
+run garbage 1 viz "$out/garbage.json"
+expect_in "$out/garbage.err" "garbage.json"
+printf '{"version": 1, "nodes": [{"op": "ADD", "dtype": "dtypes.int", "arg": "", "src": [5]}]}' >"$out/badsrc.json"
+run badsrc 1 viz "$out/badsrc.json"
+expect_in "$out/badsrc.err" "badsrc.json"
+# No FILE: the cache directory's viz.json, with a hint how to make one.
+TG_CACHE_DIR="$out/cache" run nodefault 1 viz
+expect_in "$out/nodefault.err" "$out/cache/viz.json"
+expect_in "$out/nodefault.err" "VIZ=-1"
+
+# Addresses: other than loopback only with --allow-remote; ports in range.
+run remote 2 viz "$trace" --host 0.0.0.0
+expect_in "$out/remote.err" "--allow-remote"
+run badport 2 viz "$trace" --port 70000
+
+run help 0 viz --help
+expect_in "$out/help.out" "Usage: tg viz [OPTIONS] [FILE]"
+expect_in "$out/help.out" "--allow-remote"
+run listed 0 --help
+expect_in "$out/listed.out" "viz"
+
+finish "tg viz"

@@ -1,0 +1,55 @@
+// File: tools/cli/viz_command.cc
+#include "tools/cli/viz_command.h"
+
+#include <cstdio>
+#include <optional>
+#include <string>
+
+#include "tinygrad/base/config.h"
+#include "tinygrad/viz/viz_trace.h"
+#include "tools/cli/command_line.h"
+#include "tools/viz/viz_server.h"
+#include "tools/web/local_server.h"
+
+namespace tg {
+
+constexpr char kDescription[] =
+    "Serves the VIZ viewer on a saved rewrite trace: every kernel's graph rewrites, each match's\n"
+    "graph (changed nodes highlighted) with its rule and source location, the kernel's source and\n"
+    "linear program, and the match-stats table. `VIZ=-1 tools/tg run WORKLOAD` saves a trace;\n"
+    "`VIZ=1 tools/tg run WORKLOAD` serves one right after the run. Prints \"VIZ: <url>\" and serves\n"
+    "until Ctrl-C, on loopback only unless --allow-remote (the page has no authentication).";
+
+std::string DefaultVizTracePath(const std::string& cache_dir) { return cache_dir + "/viz.json"; }
+
+int VizCommand(std::span<const std::string_view> args) {
+  CLI::App app(kDescription, "tg viz");
+  SetUpCommandApp(app);
+  std::string path;
+  web::ServeOptions options;
+  app.add_option("FILE", path, "the trace (default: <cache dir>/viz.json, where VIZ=-1 saves it)");
+  app.add_option("--host", options.host, "address to listen on")->capture_default_str();
+  app.add_option("--port", options.port, "port to listen on (0: any free port)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 65535));
+  app.add_flag("--allow-remote", options.allow_remote,
+               "listen on a non-loopback --host (anyone who can reach it sees the trace)");
+  if (std::optional<int> rc = ParseCommandLine(app, args)) return *rc;
+  if (absl::Status s = web::CheckServeOptions(options); !s.ok()) return UsageError(app, std::string(s.message()));
+
+  const bool default_path = path.empty();
+  if (default_path) path = DefaultVizTracePath(GetConfig().cache_dir);
+  absl::StatusOr<VizTrace> trace = LoadVizTrace(path);
+  if (!trace.ok()) {
+    std::fprintf(stderr, "tg viz: %s\n", std::string(trace.status().message()).c_str());
+    if (default_path) std::fprintf(stderr, "tg viz: VIZ=-1 tools/tg run WORKLOAD saves a trace there\n");
+    return kExitFailed;
+  }
+  if (absl::Status s = viz::ServeViz(*std::move(trace), options); !s.ok()) {
+    std::fprintf(stderr, "tg viz: %s\n", std::string(s.message()).c_str());
+    return kExitFailed;
+  }
+  return kExitOk;
+}
+
+}  // namespace tg
