@@ -166,7 +166,7 @@ GraphDot GraphToDot(const VizGraph& graph) {
   // Big graphs: bound the layout's iterations so a large graph costs seconds, not minutes.
   const char* limits = dot.drawn > 300 ? " nslimit=2 nslimit1=2 mclimit=0.2" : "";
   dot.text = absl::StrCat(
-      "digraph G {\n  graph [rankdir=LR", limits,
+      "digraph G {\n  graph [rankdir=LR bgcolor=transparent", limits,
       "];\n  node [shape=box style=\"rounded,filled\" fontname=\"sans-serif\" fontsize=10];\n"
       "  edge [color=\"#606060\" fontsize=8 fontcolor=\"#606060\" arrowsize=0.6];\n",
       body, "}\n");
