@@ -6,7 +6,7 @@
 #include <string>
 
 #include "tinygrad/base/config.h"
-#include "tinygrad/viz/viz_trace.h"
+#include "tinygrad/viz/viz_trace_json.h"
 #include "tools/cli/command_line.h"
 #include "tools/viz/viz_server.h"
 #include "tools/web/local_server.h"

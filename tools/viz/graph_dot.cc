@@ -136,6 +136,7 @@ GraphDot GraphToDot(const VizGraph& graph) {
     std::string label = OpName(n.op);
     if (!n.arg.empty()) absl::StrAppend(&label, "\n", WordWrap(n.arg, 60));
     if (!n.dtype.empty() && n.dtype != "dtypes.void") absl::StrAppend(&label, "\n", n.dtype);
+    if (!n.tag.empty()) absl::StrAppend(&label, "\ntag ", n.tag);
     for (size_t i = 0; i < n.src.size(); ++i) {
       auto it = by_id.find(n.src[i]);
       if (it == by_id.end() || !folded(*it->second)) continue;
@@ -148,9 +149,9 @@ GraphDot GraphToDot(const VizGraph& graph) {
       style = " color=\"#d00000\" penwidth=2.5";
       ++dot.changed;
     }
-    if (n.matched) {
+    if (n.matched) {  // what the next match rewrites: a double outline, blue unless changed
       classes += " matched";
-      style += " peripheries=2";
+      style += n.changed ? " peripheries=2" : " peripheries=2 color=\"#1f6feb\" penwidth=2";
     }
     absl::StrAppend(&body, "  n", n.id, " [id=\"n", n.id, "\" class=\"", classes, "\" label=",
                     DotQuoted(label, 400), " fillcolor=\"", OpColor(OpName(n.op)), "\"", style,

@@ -4,7 +4,8 @@
 // sources before their users, a node's label its op, arg and dtype, coloured by op; constants
 // and devices are not drawn as nodes but listed in their users' labels ("CONST1 2.0").
 // Nodes the step's match made carry the SVG class "changed" (and a red outline), the node the
-// rule matched also "matched"; every node's SVG id is "n<id>" with the trace's node id.
+// next match rewrites "matched" (a double outline); every node's SVG id is "n<id>", its id in
+// the VizGraph.
 //
 // Example:
 //   ASSIGN_OR_RETURN(VizGraph g, GraphAtStep(trace, rewrite, step));
@@ -18,7 +19,7 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
-#include "tinygrad/viz/viz_trace.h"
+#include "tinygrad/viz/viz_graph.h"
 
 namespace tg::viz {
 

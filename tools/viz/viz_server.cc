@@ -46,7 +46,9 @@ void Reply(httplib::Response& response, const ApiReply& reply) {
 
 }  // namespace
 
-VizApi::VizApi(VizTrace trace, VizOptions options) : trace_(std::move(trace)), options_(options) {}
+VizApi::VizApi(VizTrace trace, VizOptions options) : trace_(std::move(trace)), options_(options) {
+  for (const VizRuleStats& s : trace_.match_stats) rule_code_[s.rule] = s.code;
+}
 
 nlohmann::json VizApi::Kernels() const {
   nlohmann::json kernels = nlohmann::json::array();
@@ -111,6 +113,8 @@ ApiReply VizApi::RenderStep(size_t rewrite, size_t step) const {
     body["rule"] = m.rule;
     body["function"] = m.function;
     body["ns"] = m.ns;
+    auto code = rule_code_.find(m.rule);
+    body["code"] = code != rule_code_.end() ? code->second : "";
     body["before"] = NodeJson(trace_, m.before);
     body["after"] = NodeJson(trace_, m.after);
   } else {
@@ -147,12 +151,12 @@ ApiReply VizApi::Program(size_t kernel) const {
 }
 
 nlohmann::json VizApi::MatchStats() const {
-  std::vector<const VizMatchStat*> rows;
-  for (const VizMatchStat& s : trace_.match_stats) rows.push_back(&s);
-  std::stable_sort(rows.begin(), rows.end(), [](const VizMatchStat* a, const VizMatchStat* b) { return a->ns > b->ns; });
+  std::vector<const VizRuleStats*> rows;
+  for (const VizRuleStats& s : trace_.match_stats) rows.push_back(&s);
+  std::stable_sort(rows.begin(), rows.end(), [](const VizRuleStats* a, const VizRuleStats* b) { return a->ns > b->ns; });
   nlohmann::json out = nlohmann::json::array();
-  for (const VizMatchStat* s : rows) {
-    out.push_back({{"rule", s->rule}, {"function", s->function}, {"matches", s->matches},
+  for (const VizRuleStats* s : rows) {
+    out.push_back({{"rule", s->rule}, {"function", s->function}, {"code", s->code}, {"matches", s->matches},
                    {"attempts", s->attempts}, {"ns", s->ns}});
   }
   return {{"rows", std::move(out)}};

@@ -7,7 +7,9 @@
 //                                          "rewrites":[{"rewrite","name","depth","matches",...}]}]}
 //   GET /api/rewrite?rewrite=R           one rewrite's matches: rule, function, ns per step
 //   GET /api/step?rewrite=R&step=S       the graph after S matches (0: the input): SVG laid out
-//                                        by Graphviz, node counts, the step's rule and location
+//                                        by Graphviz (nodes match S made: class "changed"; the
+//                                        node match S+1 rewrites: "matched"), node counts, the
+//                                        rule of match S, its location and source line
 //   GET /api/program?kernel=K            the kernel's rendered source and linear program
 //   GET /api/match_stats                 the TRACK_MATCH_STATS table, slowest rule first
 //
@@ -26,10 +28,12 @@
 #include <string>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
 #include "httplib.h"
 #include "nlohmann/json.hpp"
+#include "tinygrad/viz/viz_graph.h"
 #include "tinygrad/viz/viz_trace.h"
 #include "tools/web/local_server.h"
 
@@ -64,6 +68,7 @@ class VizApi {
 
   const VizTrace trace_;
   const VizOptions options_;
+  absl::flat_hash_map<std::string, std::string> rule_code_;  // rule -> its source line
   absl::Mutex mu_;
   std::map<std::pair<size_t, size_t>, nlohmann::json> steps_ ABSL_GUARDED_BY(mu_);
 };

@@ -11,6 +11,7 @@
 #include "gtest/gtest.h"
 #include "httplib.h"
 #include "nlohmann/json.hpp"
+#include "tinygrad/viz/viz_trace_json.h"
 #include "tools/web/local_server.h"
 
 namespace tg::viz {
@@ -81,6 +82,7 @@ TEST_F(VizServerTest, EachStepIsTheGraphAfterThatManyMatchesWithItsRule) {
   ASSERT_EQ(status1, 200) << step1;
   EXPECT_EQ(step1["rule"], "tinygrad/uop/symbolic/symbolic.cc:41");
   EXPECT_EQ(step1["function"], "SymbolicSimple");
+  EXPECT_TRUE(Contains(step1["code"], "x*1 -> x")) << step1["code"];
   EXPECT_EQ(step1["before"]["op"], "MUL");
   EXPECT_EQ(step1["after"]["op"], "LOAD");
   EXPECT_EQ(step1["node_count"], 8);  // the MUL is gone
@@ -153,6 +155,7 @@ TEST_F(VizServerTest, MatchStatsSlowestFirst) {
   EXPECT_EQ(body["rows"][0]["rule"], "tinygrad/uop/symbolic/symbolic.cc:41");
   EXPECT_EQ(body["rows"][0]["ns"], 1200);
   EXPECT_EQ(body["rows"][1]["attempts"], 9);
+  EXPECT_TRUE(Contains(body["rows"][1]["code"], "x+0 -> x"));
 }
 
 TEST_F(VizServerTest, ThePageIsServed) {
@@ -166,12 +169,13 @@ TEST_F(VizServerTest, ThePageIsServed) {
   EXPECT_TRUE(Contains(js->body, "/api/step?rewrite="));
 }
 
-// A chain of `n` ADDs under a SINK, as trace JSON; the rewrite has one match.
+// A chain of `n` ADDs under a SINK, as trace JSON; the rewrite has one match, ADD 1 -> its source.
 nlohmann::json ChainTrace(int n, const std::string& arg) {
   nlohmann::json nodes = nlohmann::json::array();
   nodes.push_back({{"op", "DEFINE_VAR"}, {"dtype", "dtypes.int"}, {"arg", arg}, {"src", nlohmann::json::array()}});
   for (int i = 1; i <= n; ++i) {
-    nodes.push_back({{"op", "ADD"}, {"dtype", "dtypes.int"}, {"arg", arg}, {"src", {i - 1, i - 1}}});
+    // distinct args: the replay must not hash-cons a rebuilt ADD into the matched one
+    nodes.push_back({{"op", "ADD"}, {"dtype", "dtypes.int"}, {"arg", absl::StrCat(arg, i)}, {"src", {i - 1, i - 1}}});
   }
   nodes.push_back({{"op", "SINK"}, {"dtype", "dtypes.void"}, {"arg", ""}, {"src", {n}}});
   return {{"format", "tinygrad-cc viz trace"}, {"version", 1}, {"nodes", nodes},

@@ -128,6 +128,7 @@ function renderStep(data) {
   $("rule-name").textContent = data.rule ?? "(input graph)";
   $("rule-function").textContent = data.function ?? "-";
   $("rule-time").textContent = data.ns != null ? `${(data.ns / 1000).toFixed(2)} us` : "";
+  $("rule-code").textContent = data.code || "";
   $("rule-change").textContent = data.before && data.after ? `${data.before.op} -> ${data.after.op}` : "";
   // Set last: a test waits for these to name the step it asked for.
   graph.dataset.rewrite = data.rewrite;
