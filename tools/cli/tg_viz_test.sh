@@ -71,6 +71,8 @@ run badport 2 viz "$trace" --port 70000
 run help 0 viz --help
 expect_in "$out/help.out" "Usage: tg viz [OPTIONS] [FILE]"
 expect_in "$out/help.out" "--allow-remote"
+expect_in "$out/help.out" "--max-nodes"
+run badmax 2 viz "$trace" --max-nodes 0
 run listed 0 --help
 expect_in "$out/listed.out" "viz"
 

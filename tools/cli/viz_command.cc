@@ -32,6 +32,11 @@ int VizCommand(std::span<const std::string_view> args) {
   app.add_option("--port", options.port, "port to listen on (0: any free port)")
       ->capture_default_str()
       ->check(CLI::Range(0, 65535));
+  viz::VizOptions viz_options;
+  app.add_option("--max-nodes", viz_options.max_nodes,
+                 "larger graphs are not drawn (Graphviz takes seconds per 1000 nodes)")
+      ->capture_default_str()
+      ->check(IntAtLeast(1));
   app.add_flag("--allow-remote", options.allow_remote,
                "listen on a non-loopback --host (anyone who can reach it sees the trace)");
   if (std::optional<int> rc = ParseCommandLine(app, args)) return *rc;
@@ -45,7 +50,7 @@ int VizCommand(std::span<const std::string_view> args) {
     if (default_path) std::fprintf(stderr, "tg viz: VIZ=-1 tools/tg run WORKLOAD saves a trace there\n");
     return kExitFailed;
   }
-  if (absl::Status s = viz::ServeViz(*std::move(trace), options); !s.ok()) {
+  if (absl::Status s = viz::ServeViz(*std::move(trace), options, viz_options); !s.ok()) {
     std::fprintf(stderr, "tg viz: %s\n", std::string(s.message()).c_str());
     return kExitFailed;
   }

@@ -126,7 +126,8 @@ ApiReply VizApi::RenderStep(size_t rewrite, size_t step) const {
   body["svg"] = nullptr;
   if (dot.drawn > options_.max_nodes) {
     body["message"] = absl::StrCat("this graph has ", dot.drawn, " nodes; graphs over ",
-                                   options_.max_nodes, " nodes are not drawn");
+                                   options_.max_nodes, " nodes are not drawn (tg viz --max-nodes N ",
+                                   "draws bigger ones, slowly)");
     return {200, std::move(body)};
   }
   absl::StatusOr<std::string> svg = RenderDotToSvg(dot.text);
