@@ -125,9 +125,7 @@ TEST_F(HeadlessBrowserTest, WaitForAConditionThatNeverHoldsEndsAtItsDeadline) {
 TEST_F(HeadlessBrowserTest, ScreenshotIsAPng) {
   LAUNCH_BROWSER_OR_SKIP(browser, {.viewport_width = 640, .viewport_height = 480});
   ASSERT_TRUE(browser->Navigate(server_->url()).ok());
-  const char* tmp = ::getenv("TEST_TMPDIR");
-  const std::filesystem::path path =
-      std::filesystem::path(tmp != nullptr ? tmp : ::testing::TempDir()) / "shot.png";
+  const std::filesystem::path path = TestOutputPath("headless_browser_test.png");
   absl::Status written = browser->Screenshot(path);
   ASSERT_TRUE(written.ok()) << written;
   std::ifstream in(path, std::ios::binary);
@@ -173,6 +171,18 @@ TEST_F(HeadlessBrowserTest, ABrowserThatDiesIsAnErrorWithItsExitStatus) {
   EXPECT_EQ(after.status().code(), absl::StatusCode::kUnavailable) << after.status();
   EXPECT_NE(after.status().message().find("killed by signal 9"), std::string::npos)
       << after.status();
+}
+
+TEST_F(HeadlessBrowserTest, APageThatCrashesIsAnError) {
+  LAUNCH_BROWSER_OR_SKIP(browser, {});
+  ASSERT_TRUE(browser->Navigate(server_->url()).ok());
+  // Page.crash kills the page's renderer; the browser reports Inspector.targetCrashed.
+  absl::StatusOr<json> crash = browser->Command("Page.crash");
+  ASSERT_FALSE(crash.ok());
+  EXPECT_NE(crash.status().message().find("the page crashed"), std::string::npos) << crash.status();
+  absl::StatusOr<json> after = browser->Evaluate("1");
+  EXPECT_EQ(after.status().code(), absl::StatusCode::kFailedPrecondition) << after.status();
+  EXPECT_NE(after.status().message().find("the page crashed"), std::string::npos) << after.status();
 }
 
 TEST(HeadlessBrowserLaunchTest, ABrowserThatCannotStartIsAnErrorWithItsExitStatus) {
