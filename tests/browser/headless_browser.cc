@@ -131,6 +131,117 @@ absl::StatusOr<std::filesystem::path> TempBase() {
                    " characters (for Chromium's socket): set TMPDIR to one"));
 }
 
+// A fresh directory for one browser: its profile, a home (HOME and XDG dirs: Chromium writes
+// caches and crash reports there, and Bazel's sandbox leaves the real ones unset or read-only)
+// and its TMPDIR. The destructor deletes it.
+absl::StatusOr<std::filesystem::path> MakeTempDir() {
+  ASSIGN_OR_RETURN(std::filesystem::path base, TempBase());
+  std::string dir = (base / "tg_browser.XXXXXX").string();
+  if (::mkdtemp(dir.data()) == nullptr) {
+    return absl::InternalError(absl::StrCat("mkdtemp ", dir, ": ", strerror(errno)));
+  }
+  std::error_code ec;
+  for (const char* sub : {"profile", "home", "tmp"}) {
+    std::filesystem::create_directory(std::filesystem::path(dir) / sub, ec);
+    if (ec) {
+      std::filesystem::remove_all(dir, ec);
+      return absl::InternalError(absl::StrCat("mkdir in ", dir, ": ", ec.message()));
+    }
+  }
+  return std::filesystem::path(dir);
+}
+
+std::vector<std::string> BrowserArgs(const std::string& executable, const LaunchOptions& options,
+                                     const std::filesystem::path& profile) {
+  std::vector<std::string> args = {
+      executable,
+      "--headless=new",
+      "--no-sandbox",  // tests run as root, where Chromium's sandbox refuses to start
+      "--disable-gpu",
+      "--disable-dev-shm-usage",  // /dev/shm may be small or absent in a sandbox or container
+      "--remote-debugging-pipe",
+      "--user-data-dir=" + profile.string(),
+      // Nothing that reaches the network or shows a dialog on its own.
+      "--no-first-run",
+      "--no-default-browser-check",
+      "--disable-extensions",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-breakpad",
+      "--mute-audio",
+      "--hide-scrollbars",
+      absl::StrCat("--window-size=", options.viewport_width, ",", options.viewport_height),
+  };
+  args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
+  args.push_back("about:blank");
+  return args;
+}
+
+// This process's environment with HOME, the XDG dirs and TMPDIR inside `temp_dir`.
+std::vector<std::string> ChildEnvironment(const std::filesystem::path& temp_dir) {
+  const std::string home = (temp_dir / "home").string();
+  const std::vector<std::string> ours = {
+      "HOME=" + home,
+      "XDG_CONFIG_HOME=" + home + "/.config",
+      "XDG_CACHE_HOME=" + home + "/.cache",
+      "XDG_DATA_HOME=" + home + "/.local/share",
+      "TMPDIR=" + (temp_dir / "tmp").string(),
+  };
+  std::vector<std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    std::string_view v(*e);
+    const bool replaced = std::any_of(ours.begin(), ours.end(), [&](const std::string& o) {
+      return v.substr(0, o.find('=') + 1) == o.substr(0, o.find('=') + 1);
+    });
+    if (!replaced) env.emplace_back(v);
+  }
+  env.insert(env.end(), ours.begin(), ours.end());
+  return env;
+}
+
+std::vector<char*> CStrings(std::vector<std::string>& strings) {
+  std::vector<char*> out;
+  for (std::string& s : strings) out.push_back(s.data());
+  out.push_back(nullptr);
+  return out;
+}
+
+// Starts the browser in its own process group (so that the destructor can kill its renderers
+// and helpers with it), `child_in` and `child_out` at its fds 3 and 4, its output in `log`.
+absl::StatusOr<pid_t> Spawn(std::vector<std::string> args, std::vector<std::string> env,
+                            int child_in, int child_out, const std::filesystem::path& log) {
+  std::vector<char*> argv = CStrings(args), envp = CStrings(env);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  posix_spawn_file_actions_adddup2(&actions, child_in, 3);
+  posix_spawn_file_actions_adddup2(&actions, child_out, 4);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+  // Nothing else of the test (a server's listening socket) lives on in the browser.
+  posix_spawn_file_actions_addclosefrom_np(&actions, 5);
+#endif
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setpgroup(&attr, 0);
+  sigset_t no_signals, pipe_default;
+  sigemptyset(&no_signals);
+  sigemptyset(&pipe_default);
+  sigaddset(&pipe_default, SIGPIPE);
+  posix_spawnattr_setsigmask(&attr, &no_signals);
+  posix_spawnattr_setsigdefault(&attr, &pipe_default);
+  posix_spawnattr_setflags(&attr,
+                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  pid_t pid = -1;
+  const int error = ::posix_spawn(&pid, argv[0], &actions, &attr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  if (error != 0) return absl::InternalError(absl::StrCat("starting ", args[0], ": ", strerror(error)));
+  return pid;
+}
+
 }  // namespace
 
 absl::StatusOr<std::string> FindChromium(const LaunchOptions& options) {
@@ -158,26 +269,15 @@ absl::StatusOr<std::string> FindChromium(const LaunchOptions& options) {
 
 absl::StatusOr<std::unique_ptr<HeadlessBrowser>> HeadlessBrowser::Launch(
     const LaunchOptions& options) {
+  if (options.viewport_width <= 0 || options.viewport_height <= 0) {
+    return absl::InvalidArgumentError(absl::StrCat("viewport ", options.viewport_width, "x",
+                                                   options.viewport_height, " is empty"));
+  }
   ASSIGN_OR_RETURN(std::string executable, FindChromium(options));
-  std::unique_ptr<HeadlessBrowser> b(new HeadlessBrowser());
+  std::unique_ptr<HeadlessBrowser> b(new HeadlessBrowser());  // its destructor cleans up
   b->executable_ = executable;
   b->command_timeout_ = options.command_timeout;
-
-  // A fresh profile and home in one temporary directory, deleted by the destructor: Chromium
-  // writes its profile, caches and crash reports under HOME / XDG dirs, which Bazel's sandbox
-  // leaves unset or read-only.
-  ASSIGN_OR_RETURN(std::filesystem::path base, TempBase());
-  std::string templ = (base / "tg_browser.XXXXXX").string();
-  if (::mkdtemp(templ.data()) == nullptr) {
-    return absl::InternalError(absl::StrCat("mkdtemp ", templ, ": ", strerror(errno)));
-  }
-  b->temp_dir_ = templ;
-  std::error_code ec;
-  for (const char* sub : {"profile", "home", "tmp"}) {
-    std::filesystem::create_directory(b->temp_dir_ / sub, ec);
-    if (ec) return absl::InternalError(absl::StrCat("mkdir in ", templ, ": ", ec.message()));
-  }
-  const std::string log_path = (b->temp_dir_ / "chromium.log").string();
+  ASSIGN_OR_RETURN(b->temp_dir_, MakeTempDir());
 
   int to[2], from[2];
   if (::pipe2(to, O_CLOEXEC) != 0) return absl::InternalError(strerror(errno));
@@ -195,79 +295,9 @@ absl::StatusOr<std::unique_ptr<HeadlessBrowser>> HeadlessBrowser::Launch(
   // Writes wait in poll() with the deadline, never in write().
   ::fcntl(b->to_browser_.get(), F_SETFL, ::fcntl(b->to_browser_.get(), F_GETFL) | O_NONBLOCK);
 
-  std::vector<std::string> args = {
-      executable,
-      "--headless=new",
-      "--no-sandbox",  // tests run as root, where Chromium's sandbox refuses to start
-      "--disable-gpu",
-      "--disable-dev-shm-usage",  // /dev/shm may be small or absent in a sandbox or container
-      "--remote-debugging-pipe",
-      "--user-data-dir=" + (b->temp_dir_ / "profile").string(),
-      "--no-first-run",
-      "--no-default-browser-check",
-      "--disable-extensions",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-breakpad",
-      "--mute-audio",
-      "--hide-scrollbars",
-      absl::StrCat("--window-size=", options.viewport_width, ",", options.viewport_height),
-  };
-  args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
-  args.push_back("about:blank");
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-
-  std::vector<std::string> env;
-  for (char** e = environ; *e != nullptr; ++e) {
-    std::string_view v(*e);
-    bool replaced = false;
-    for (std::string_view name : {"HOME=", "XDG_CONFIG_HOME=", "XDG_CACHE_HOME=",
-                                  "XDG_DATA_HOME=", "TMPDIR="}) {
-      replaced = replaced || v.substr(0, name.size()) == name;
-    }
-    if (!replaced) env.emplace_back(v);
-  }
-  const std::string home = (b->temp_dir_ / "home").string();
-  env.push_back("HOME=" + home);
-  env.push_back("XDG_CONFIG_HOME=" + home + "/.config");
-  env.push_back("XDG_CACHE_HOME=" + home + "/.cache");
-  env.push_back("XDG_DATA_HOME=" + home + "/.local/share");
-  env.push_back("TMPDIR=" + (b->temp_dir_ / "tmp").string());
-  std::vector<char*> envp;
-  for (std::string& e : env) envp.push_back(e.data());
-  envp.push_back(nullptr);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, log_path.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  posix_spawn_file_actions_adddup2(&actions, child_in.get(), 3);
-  posix_spawn_file_actions_adddup2(&actions, child_out.get(), 4);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  // Its own process group, so that the destructor can kill the renderers and helpers with it.
-  posix_spawnattr_setpgroup(&attr, 0);
-  sigset_t no_signals, pipe_default;
-  sigemptyset(&no_signals);
-  sigemptyset(&pipe_default);
-  sigaddset(&pipe_default, SIGPIPE);
-  posix_spawnattr_setsigmask(&attr, &no_signals);
-  posix_spawnattr_setsigdefault(&attr, &pipe_default);
-  posix_spawnattr_setflags(&attr,
-                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  pid_t pid = -1;
-  int spawn_error = ::posix_spawn(&pid, executable.c_str(), &actions, &attr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  if (spawn_error != 0) {
-    return absl::InternalError(absl::StrCat("starting ", executable, ": ", strerror(spawn_error)));
-  }
-  b->pid_ = pid;
+  ASSIGN_OR_RETURN(b->pid_, Spawn(BrowserArgs(executable, options, b->temp_dir_ / "profile"),
+                                  ChildEnvironment(b->temp_dir_), child_in.get(), child_out.get(),
+                                  b->temp_dir_ / "chromium.log"));
   child_in.reset();  // the browser holds its ends now: EOF on ours means it is gone
   child_out.reset();
 
@@ -280,7 +310,8 @@ absl::StatusOr<std::unique_ptr<HeadlessBrowser>> HeadlessBrowser::Launch(
                            deadline));
   b->session_id_ = attached.value("sessionId", "");
   if (b->session_id_.empty()) {
-    return absl::InternalError(absl::StrCat("Target.attachToTarget gave no sessionId: ", Dump(attached)));
+    return absl::InternalError(
+        absl::StrCat("Target.attachToTarget gave no sessionId: ", Dump(attached)));
   }
   RETURN_IF_ERROR(b->Send("Page.enable", json::object(), true, deadline).status());
   RETURN_IF_ERROR(b->Send("Runtime.enable", json::object(), true, deadline).status());

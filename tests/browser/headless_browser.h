@@ -62,8 +62,10 @@ class HeadlessBrowser {
  public:
   // Starts the browser (--headless=new, --no-sandbox since tests run as root, a fresh profile in
   // a temporary directory with HOME, XDG dirs and TMPDIR pointing into it) and attaches to a new
-  // page. Errors: NotFound when there is no browser (see FindChromium), else the failure to
-  // start or to talk to it.
+  // page with the viewport asked for. The temporary directory is made under $TEST_TMPDIR, else
+  // $TMPDIR, else /tmp: the first short enough for Chromium's UNIX socket (Bazel's TEST_TMPDIR
+  // is not). Errors: NotFound when there is no browser (see FindChromium), InvalidArgument for
+  // an empty viewport, else the failure to start or to talk to it (with its exit status).
   static absl::StatusOr<std::unique_ptr<HeadlessBrowser>> Launch(const LaunchOptions& options);
   // Closes the browser (Browser.close, then SIGKILL to its process group if it lingers), reaps
   // it and deletes the temporary directory.
