@@ -573,14 +573,38 @@ absl::Status HeadlessBrowser::WaitFor(const std::string& predicate,
   }
 }
 
-absl::Status HeadlessBrowser::Click(const std::string& selector) {
+absl::Status HeadlessBrowser::ClickWithText(const std::string& selector, const std::string& text) {
+  // SVG elements have no click(): they get the event a mouse click would send.
   ASSIGN_OR_RETURN(json clicked,
-                   Evaluate("(() => { const e = document.querySelector(" + Dump(selector) +
-                            "); if (!e) return false; e.click(); return true; })()"));
+                   Evaluate("(() => { const text = " + Dump(text) + "; const e = [...document.querySelectorAll(" +
+                            Dump(selector) +
+                            ")].find((e) => e.textContent.includes(text)); if (!e) return false; "
+                            "if (typeof e.click === 'function') e.click(); else e.dispatchEvent("
+                            "new MouseEvent('click', {bubbles: true, cancelable: true, view: window})); "
+                            "return true; })()"));
   if (clicked != true) {
-    return absl::NotFoundError(absl::StrCat("no element matches the selector `", selector, "`"));
+    return absl::NotFoundError(
+        text.empty() ? absl::StrCat("no element matches the selector `", selector, "`")
+                     : absl::StrCat("no element matching `", selector, "` contains the text \"", text, "\""));
   }
   return absl::OkStatus();
+}
+
+absl::Status HeadlessBrowser::Click(const std::string& selector) { return ClickWithText(selector, ""); }
+
+absl::StatusOr<std::string> HeadlessBrowser::Text(const std::string& selector) {
+  ASSIGN_OR_RETURN(json text, Evaluate("(() => { const e = document.querySelector(" + Dump(selector) +
+                                       "); return e ? e.textContent : null; })()"));
+  if (!text.is_string()) {
+    return absl::NotFoundError(absl::StrCat("no element matches the selector `", selector, "`"));
+  }
+  return text.get<std::string>();
+}
+
+absl::StatusOr<int> HeadlessBrowser::Count(const std::string& selector) {
+  ASSIGN_OR_RETURN(json n, Evaluate("document.querySelectorAll(" + Dump(selector) + ").length"));
+  if (!n.is_number_integer()) return absl::InternalError(absl::StrCat("a count that is no number: ", Dump(n)));
+  return n.get<int>();
 }
 
 absl::StatusOr<std::string> HeadlessBrowser::ScreenshotPng() {

@@ -16,9 +16,12 @@
 //   ASSERT_TRUE(server.ok()) << server.status();
 //   LAUNCH_BROWSER_OR_SKIP(browser, {});  // skips visibly when there is no chromium
 //   ASSERT_TRUE(browser->Navigate((*server)->url()).ok());
-//   ASSERT_TRUE(browser->Click("#kernels li:first-child").ok());
+//   ASSERT_TRUE(browser->ClickWithText("#kernels li", "r_16_4").ok());
 //   ASSERT_TRUE(browser->WaitFor("document.querySelectorAll('svg .node').length > 0").ok());
-//   absl::StatusOr<nlohmann::json> n = browser->Evaluate("document.title");
+//   EXPECT_EQ(*browser->Count("svg .node"), 12);
+//   EXPECT_EQ(*browser->Text("#rule"), "fold_const");
+//   absl::StatusOr<nlohmann::json> steps = browser->Evaluate("window.trace.steps.map(s => s.name)");
+//   EXPECT_TRUE(browser->Screenshot(tg::browser::TestOutputPath("viz.png")).ok());
 //   EXPECT_TRUE(browser->PageErrors().empty());
 //
 // Not thread-safe: one thread drives one browser. Several browsers may run side by side.
@@ -89,9 +92,18 @@ class HeadlessBrowser {
   absl::Status WaitFor(const std::string& predicate,
                        std::chrono::milliseconds timeout = std::chrono::seconds(30));
 
-  // Clicks the first element matching a CSS selector (element.click()). NotFound when nothing
-  // matches; InvalidArgument for a selector the browser cannot parse.
+  // Clicks the first element matching a CSS selector: element.click() on HTML, a bubbling click
+  // MouseEvent on SVG (a graph's node). NotFound when nothing matches; InvalidArgument for a
+  // selector the browser cannot parse.
   absl::Status Click(const std::string& selector);
+  // Clicks the first element matching `selector` whose text contains `text` ("a kernel named
+  // r_16_4"). NotFound when there is none.
+  absl::Status ClickWithText(const std::string& selector, const std::string& text);
+
+  // The textContent of the first element matching `selector`; NotFound when nothing matches.
+  absl::StatusOr<std::string> Text(const std::string& selector);
+  // How many elements match `selector` (0 is not an error).
+  absl::StatusOr<int> Count(const std::string& selector);
 
   // The page's viewport as a PNG.
   absl::StatusOr<std::string> ScreenshotPng();

@@ -66,6 +66,26 @@ TEST_F(HeadlessBrowserTest, NavigatesEvaluatesClicksAndWaits) {
   EXPECT_TRUE(browser->PageErrors().empty()) << browser->PageErrors().front();
 }
 
+TEST_F(HeadlessBrowserTest, ReadsTextCountsAndClicksByTextAndOnSvg) {
+  LAUNCH_BROWSER_OR_SKIP(browser, {});
+  ASSERT_TRUE(browser->Navigate(server_->url()).ok());
+  ASSERT_TRUE(browser->WaitFor("document.querySelectorAll('#items li').length === 3").ok());
+  EXPECT_EQ(*browser->Count("#items li"), 3);
+  EXPECT_EQ(*browser->Count(".nothing"), 0);
+  EXPECT_EQ(*browser->Text("#items li:last-child"), "gamma");
+  EXPECT_EQ(browser->Text("#nothing").status().code(), absl::StatusCode::kNotFound);
+
+  // SVG elements have no click(): the harness sends them the event a mouse would.
+  EXPECT_EQ(*browser->Text("#picked"), "none");
+  ASSERT_TRUE(browser->ClickWithText("svg .node", "second").ok());
+  EXPECT_EQ(*browser->Text("#picked"), "n2");
+  ASSERT_TRUE(browser->Click("svg .node").ok());
+  EXPECT_EQ(*browser->Text("#picked"), "n1");
+  absl::Status none = browser->ClickWithText("svg .node", "third");
+  EXPECT_EQ(none.code(), absl::StatusCode::kNotFound) << none;
+  EXPECT_NE(none.message().find("\"third\""), std::string::npos) << none;
+}
+
 TEST_F(HeadlessBrowserTest, AJavaScriptExceptionIsAnErrorWithItsText) {
   LAUNCH_BROWSER_OR_SKIP(browser, {});
   ASSERT_TRUE(browser->Navigate(server_->url()).ok());
