@@ -15,10 +15,12 @@
 #include "tinygrad/engine/opt_chooser.h"
 #include "tinygrad/engine/realize.h"
 #include "tinygrad/viz/viz_save.h"
+#include "tinygrad/viz/viz_trace.h"
 #include "tinygrad/workloads/workloads.h"
 #include "tinygrad/base/check.h"
 #include "tools/cli/command_line.h"
 #include "tools/cli/workload_flags.h"
+#include "tools/viz/viz_server.h"
 
 namespace tg {
 namespace {
@@ -27,7 +29,8 @@ constexpr char kDescription[] =
     "Runs a built-in workload on the CPU, printing each kernel (DEBUG=2 style) on the first run,\n"
     "then the time of each run. Kernels tuned before (tg tune) run with their tuned opts from the\n"
     "tuning database; BEAM=N tunes the others first. DEBUG, NOOPT, BEAM, CACHELEVEL, ... from the\n"
-    "environment apply.";
+    "environment apply. VIZ=1 serves the rewrite viewer on the run afterwards (prints its URL,\n"
+    "until Ctrl-C); VIZ=-1 saves its trace for `tg viz` instead.";
 
 struct Snapshot {
   EngineStats stats;
@@ -115,6 +118,13 @@ int RunWorkloadCommand(std::span<const std::string_view> args) {
   if (absl::Status s = SaveVizTraceIfAsked(config, std::cout); !s.ok()) {
     std::fprintf(stderr, "tg run: VIZ: %s\n", s.ToString().c_str());
     return 1;
+  }
+  // VIZ=1: the viewer on this run's trace, on loopback, until Ctrl-C (tinygrad serves it at exit).
+  if (config.viz > 0) {
+    if (absl::Status s = viz::ServeViz(CaptureVizTrace(), {}); !s.ok()) {
+      std::fprintf(stderr, "tg run: VIZ: %s\n", std::string(s.message()).c_str());
+      return 1;
+    }
   }
   return 0;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs `tg viz` (tg binary in $1) end to end: serves a hand-written trace on a free loopback
 # port, prints its URL, answers the page and the API over HTTP, stops on Ctrl-C (SIGINT) with
-# exit code 0; bad traces, bad addresses and --help.
+# exit code 0; the same after `VIZ=1 tg run sum`; bad traces, bad addresses and --help.
 set -u
 source tests/tg_test_lib.sh
 
@@ -24,7 +24,7 @@ PY
 
 "$tg" viz "$trace" --port 0 >"$out/serve.out" 2>"$out/serve.err" &
 pid=$!
-url_printed() { grep -q '^VIZ: http://127.0.0.1:[0-9]*/$' "$out/serve.out"; }
+url_printed() { grep -qs '^VIZ: http://127.0.0.1:[0-9]*/$' "$out/serve.out"; }
 if wait_for "tg viz prints its URL" url_printed; then
   url=$(sed -n 's/^VIZ: //p' "$out/serve.out")
   fetch "${url}" >"$out/index.txt"
@@ -49,6 +49,31 @@ rc=$?
 [[ $rc -eq 0 ]] || fail "tg viz ended with exit code $rc after Ctrl-C, want 0"
 expect_in "$out/serve.err" "until Ctrl-C"
 
+# VIZ=1 tg run: the run, then the viewer on its trace, until Ctrl-C.
+TG_CACHE_DIR="$out/cache" VIZ=1 "$tg" run sum --runs 1 >"$out/run.out" 2>"$out/run.err" &
+pid=$!
+run_url_printed() { grep -qs '^VIZ: http://127.0.0.1:[0-9]*/$' "$out/run.out"; }
+if wait_for "VIZ=1 tg run prints the viewer's URL" run_url_printed; then
+  url=$(sed -n 's/^VIZ: //p' "$out/run.out")
+  expect_in "$out/run.out" "run 1: sum"
+  fetch "${url}api/kernels" >"$out/run_kernels.txt"
+  expect_in "$out/run_kernels.txt" '"program":true'
+  expect_in "$out/run_kernels.txt" '"rewrites":[{'
+  fetch "${url}api/step?rewrite=0&step=0" >"$out/run_step.txt"
+  expect_in "$out/run_step.txt" '200 '
+  expect_in "$out/run_step.txt" '<svg'
+  # the first kernel that made a program (groups also hold schedules)
+  kernel=$(sed 's/^200 //' "$out/run_kernels.txt" | python3 -c 'import json,sys
+print(next(k["kernel"] for k in json.load(sys.stdin)["kernels"] if k["program"]))')
+  fetch "${url}api/program?kernel=${kernel}" >"$out/run_program.txt"
+  expect_in "$out/run_program.txt" '200 '
+  expect_in "$out/run_program.txt" '"device":"CPU"'
+fi
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+[[ $rc -eq 0 ]] || { fail "VIZ=1 tg run ended with exit code $rc after Ctrl-C, want 0"; cat "$out/run.err" >&2; }
+
 # Bad traces: a clear message naming the file, exit code 1, no crash.
 run missing 1 viz "$out/nothing.json"
 expect_in "$out/missing.err" "nothing.json"
@@ -59,8 +84,8 @@ printf '{"version": 1, "nodes": [{"op": "ADD", "dtype": "dtypes.int", "arg": "",
 run badsrc 1 viz "$out/badsrc.json"
 expect_in "$out/badsrc.err" "badsrc.json"
 # No FILE: the cache directory's viz.json, with a hint how to make one.
-TG_CACHE_DIR="$out/cache" run nodefault 1 viz
-expect_in "$out/nodefault.err" "$out/cache/viz.json"
+TG_CACHE_DIR="$out/nocache" run nodefault 1 viz
+expect_in "$out/nodefault.err" "$out/nocache/viz.json"
 expect_in "$out/nodefault.err" "VIZ=-1"
 
 # Addresses: other than loopback only with --allow-remote; ports in range.

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "tinygrad/base/config.h"
+#include "tinygrad/viz/viz_save.h"
 #include "tinygrad/viz/viz_trace_json.h"
 #include "tools/cli/command_line.h"
 #include "tools/viz/viz_server.h"
@@ -20,14 +21,12 @@ constexpr char kDescription[] =
     "`VIZ=1 tools/tg run WORKLOAD` serves one right after the run. Prints \"VIZ: <url>\" and serves\n"
     "until Ctrl-C, on loopback only unless --allow-remote (the page has no authentication).";
 
-std::string DefaultVizTracePath(const std::string& cache_dir) { return cache_dir + "/viz.json"; }
-
 int VizCommand(std::span<const std::string_view> args) {
   CLI::App app(kDescription, "tg viz");
   SetUpCommandApp(app);
   std::string path;
   web::ServeOptions options;
-  app.add_option("FILE", path, "the trace (default: <cache dir>/viz.json, where VIZ=-1 saves it)");
+  app.add_option("FILE", path, "the trace (default: where VIZ=-1 saves it: VIZ_PATH, else <cache dir>/viz.json)");
   app.add_option("--host", options.host, "address to listen on")->capture_default_str();
   app.add_option("--port", options.port, "port to listen on (0: any free port)")
       ->capture_default_str()
@@ -43,7 +42,7 @@ int VizCommand(std::span<const std::string_view> args) {
   if (absl::Status s = web::CheckServeOptions(options); !s.ok()) return UsageError(app, std::string(s.message()));
 
   const bool default_path = path.empty();
-  if (default_path) path = DefaultVizTracePath(GetConfig().cache_dir);
+  if (default_path) path = VizTracePath(GetConfig());
   absl::StatusOr<VizTrace> trace = LoadVizTrace(path);
   if (!trace.ok()) {
     std::fprintf(stderr, "tg viz: %s\n", std::string(trace.status().message()).c_str());
