@@ -120,8 +120,10 @@ wait "$web" || fail "tg farm status --web exited $? after Ctrl-C"
 kill -TERM "$coord" 2>/dev/null
 wait "$coord" 2>/dev/null
 
-# ... and against nothing: served anyway, the page says why there is no status.
-"$tg" farm status --connect "ipc://$out/nobody" --timeout 0.2 --web >"$out/none.out" 2>"$out/none.err" &
+# ... and against nothing: served anyway, the page says why there is no status. (An ipc://
+# path must be short: Bazel's TEST_TMPDIR is too long for a Unix socket.)
+sockdir=$(mktemp -d)
+"$tg" farm status --connect "ipc://$sockdir/nobody" --timeout 0.2 --web >"$out/none.out" 2>"$out/none.err" &
 web=$!
 wait_for "tg farm status --web (no coordinator) printed no URL" grep -q "^farm status: http://127.0.0.1:" "$out/none.out"
 expect_in "$out/none.err" "the page keeps asking"
@@ -131,5 +133,6 @@ get "$url" /api/farm "$out/nofarm.json" || fail "no /api/farm"
 expect_in "$out/nofarm.json" "no answer from ipc://"
 kill -INT "$web"
 wait "$web" || fail "tg farm status --web exited $? after Ctrl-C"
+rm -rf "$sockdir"
 
 finish "tg dashboard"
