@@ -14,17 +14,10 @@
 #include "autotune/measure/local_measurer.h"
 #include "autotune/measure/test_kernels.h"
 #include "gtest/gtest.h"
-#include "tinygrad/base/check.h"
 #include "tinygrad/engine/device.h"
 
 namespace tg::autotune {
 namespace {
-
-Device& Cpu() {
-  absl::StatusOr<Device*> d = GetDevice("CPU");
-  TG_CHECK(d.ok()) << d.status();
-  return **d;
-}
 
 BeamProgress Step(BeamProgress::Phase phase, int round, double best, double elapsed) {
   return BeamProgress{.phase = phase, .round = round, .best_s = best, .elapsed_s = elapsed};
@@ -104,27 +97,23 @@ TEST(TuningSnapshotRecorder, ReadWhileRecording) {
   EXPECT_EQ(r.Snapshot().kernels[0].best_over_time.size(), 1000u);
 }
 
-std::unique_ptr<TuningDb> TempDb(const std::string& name) {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  std::string path = std::string(tmp != nullptr ? tmp : "/tmp") + "/" + name;
-  std::filesystem::remove(path);
-  absl::StatusOr<std::unique_ptr<TuningDb>> db = OpenTuningDb(path);
-  TG_CHECK(db.ok()) << db.status();
-  return *std::move(db);
-}
-
 // A real run through the driver: the rows say what the driver returned.
 TEST(TuningSnapshotRecorder, DriverRunAgreesWithItsResults) {
   std::vector<UOp> ks = {SumKernel(8, 32), AddKernel(128)};
   absl::StatusOr<std::unique_ptr<LocalMeasurer>> m = LocalMeasurer::Create({.compile_threads = 1, .fake_timing = true});
   ASSERT_TRUE(m.ok()) << m.status();
-  absl::StatusOr<DeviceClass> dc = DeviceClassFor(Cpu());
+  absl::StatusOr<Device*> cpu = GetDevice("CPU");
+  ASSERT_TRUE(cpu.ok()) << cpu.status();
+  absl::StatusOr<DeviceClass> dc = DeviceClassFor(**cpu);
   ASSERT_TRUE(dc.ok()) << dc.status();
-  std::unique_ptr<TuningDb> db = TempDb("snapshot.db");
+  const std::string db_path = ::testing::TempDir() + "/snapshot.db";
+  std::filesystem::remove(db_path);
+  absl::StatusOr<std::unique_ptr<TuningDb>> db = OpenTuningDb(db_path);
+  ASSERT_TRUE(db.ok()) << db.status();
   TuningSnapshotRecorder rec;
   SearchSettings settings;
   settings.width = 1;
-  DriverOptions o{.measurer = m->get(), .db = db.get(), .device_class = *dc, .renderer = &Cpu().renderer(),
+  DriverOptions o{.measurer = m->get(), .db = db->get(), .device_class = *dc, .renderer = &(*cpu)->renderer(),
                   .settings = settings, .observer = &rec};
   absl::StatusOr<std::vector<KernelTuning>> got = TuneKernels(ks, o);
   ASSERT_TRUE(got.ok()) << got.status();

@@ -33,6 +33,7 @@
 #include "nlohmann/json.hpp"
 #include "tests/browser/launch_or_skip.h"
 #include "tools/dashboard/db_page.h"
+#include "tools/dashboard/test_records.h"
 
 extern char** environ;
 
@@ -187,28 +188,13 @@ TEST(DashboardPage, FollowsARealTune) {
   EXPECT_EQ(tune.Interrupt(), 0) << tune.err();
 }
 
-autotune::TuningRecord Record(uint64_t ast, std::string kernel, double tuned, double noopt) {
-  autotune::TuningRecord r;
-  r.key.ast_hash = ast;
-  r.key.device = "c94acfaa25f43855";
-  r.key.renderer = "tg::ClangRenderer";
-  r.key.compiler = "clang -O2";
-  r.kernel_name = std::move(kernel);
-  r.opts = {Opt{OptOps::UPCAST, 0, int64_t{4}}};
-  r.time_s = tuned;
-  r.noopt_time_s = noopt;
-  r.heuristic_time_s = noopt / 2;
-  r.candidates = 12;
-  r.device_description = "CPU | test | avx2 | 2 cores";
-  return r;
-}
-
 TEST(DbPage, SortsOnAClickAndFilters) {
   const std::string dir = TempDir("db");
   absl::StatusOr<std::unique_ptr<autotune::TuningDb>> db = autotune::OpenTuningDb(dir + "/t.db");
   ASSERT_TRUE(db.ok()) << db.status();
-  for (const autotune::TuningRecord& r : {Record(1, "r_16_16", 3e-5, 9e-5), Record(2, "E_1024", 1e-5, 8e-5),
-                                          Record(3, "r_64_4", 2e-5, 2e-5)})
+  for (const autotune::TuningRecord& r :
+       {TestRecord(1, "dev", "r_16_16", 3e-5, 9e-5, 4e-5), TestRecord(2, "dev", "E_1024", 1e-5, 8e-5, 4e-5),
+        TestRecord(3, "dev", "r_64_4", 2e-5, 2e-5, 1e-5)})
     ASSERT_TRUE((*db)->Put(r).ok());
   absl::StatusOr<std::unique_ptr<web::LocalServer>> server = ServeDbPage({}, db->get());
   ASSERT_TRUE(server.ok()) << server.status();

@@ -14,6 +14,7 @@
 #include "nlohmann/json.hpp"
 #include "tools/dashboard/db_page.h"
 #include "tools/dashboard/farm_page.h"
+#include "tools/dashboard/test_records.h"
 
 namespace tg::dashboard {
 namespace {
@@ -21,26 +22,9 @@ namespace {
 using autotune::TuningRecord;
 using nlohmann::json;
 
-TuningRecord Record(uint64_t ast, std::string device, std::string kernel, double tuned, std::optional<double> noopt,
-                    std::optional<double> heuristic) {
-  TuningRecord r;
-  r.key.ast_hash = ast;
-  r.key.device = std::move(device);
-  r.key.renderer = "tg::ClangRenderer";
-  r.key.compiler = "clang -O2";
-  r.kernel_name = std::move(kernel);
-  r.opts = {Opt{OptOps::UPCAST, 0, int64_t{4}}};
-  r.time_s = tuned;
-  r.noopt_time_s = noopt;
-  r.heuristic_time_s = heuristic;
-  r.candidates = 10;
-  r.device_description = "CPU test";
-  return r;
-}
-
 std::vector<TuningRecord> Records() {
-  return {Record(1, "dev-b", "r_8", 1e-3, 4e-3, 2e-3), Record(2, "dev-a", "r_16", 2e-3, std::nullopt, 3e-3),
-          Record(3, "dev-a", "E_4", 5e-4, 1e-3, std::nullopt)};
+  return {TestRecord(1, "dev-b", "r_8", 1e-3, 4e-3, 2e-3), TestRecord(2, "dev-a", "r_16", 2e-3, std::nullopt, 3e-3),
+          TestRecord(3, "dev-a", "E_4", 5e-4, 1e-3, std::nullopt)};
 }
 
 std::vector<std::string> Kernels(const json& rows) {
@@ -91,7 +75,7 @@ TEST(DbPage, ServesTheDatabasesRecords) {
   EXPECT_EQ(Kernels(j["records"]), (std::vector<std::string>{"E_4", "r_16", "r_8"}));
   EXPECT_DOUBLE_EQ(j["records"][0]["vs_noopt"].get<double>(), 2.0);
   // A record stored since shows on the next request.
-  ASSERT_TRUE((*db)->Put(Record(4, "dev-a", "A_1", 1e-3, 1e-3, 1e-3)).ok());
+  ASSERT_TRUE((*db)->Put(TestRecord(4, "dev-a", "A_1", 1e-3, 1e-3, 1e-3)).ok());
   EXPECT_EQ(Kernels(Get(**server, "/api/records")["records"]).front(), "A_1");
   // The page's files: the shared skeleton and this page's script.
   httplib::Client client("127.0.0.1", (*server)->port());

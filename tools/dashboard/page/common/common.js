@@ -95,7 +95,9 @@ export function sortableTable(id, columns, rows, rowAttrs = () => ({}), onSort =
   }));
   const body = shown.map((r) => el("tr", rowAttrs(r), ...columns.map((c) => {
     const v = c.render ? c.render(r) : valueOf(c, r);
-    return el("td", {class: c.cls, "data-col": c.key}, v === null || v === undefined ? "-" : v);
+    // long text (a device class) is cut by the style; its whole text is the cell's tooltip
+    return el("td", {class: c.cls, "data-col": c.key, title: typeof v === "string" ? v : undefined},
+              v === null || v === undefined ? "-" : v);
   })));
   return el("table", {id}, el("thead", {}, head), el("tbody", {}, ...body));
 }
