@@ -3,8 +3,9 @@
 # workload with a local farm (fake timing), its /api/state read while it runs and once it has
 # finished (--dashboard-wait), then Ctrl-C; without --dashboard-wait the page goes with the
 # command; `tg db serve` over the database that tune filled; `tg farm status --web` against a
-# coordinator waiting for workers, and against none; bad flags are usage errors. Every wait
-# has a deadline (wait_for), nothing depends on the machine's speed.
+# coordinator waiting for workers, and against none; the same page for an in-process tune; bad
+# flags are usage errors. Every wait has a deadline (wait_for), nothing depends on the
+# machine's speed.
 set -u
 source tests/tg_test_lib.sh
 
@@ -81,6 +82,19 @@ rc=$?
 [[ $rc -eq 0 ]] || { fail "tg tune --dashboard-wait exited $rc after Ctrl-C"; cat "$out/tune.err" >&2; }
 expect_in "$out/tune.out" "shows the final table until Ctrl-C"
 expect_in "$out/tune.out" "kernel 1/$n"
+
+# In-process (one search at a time through the Tuner): the same rows, and no farm.
+"$tg" tune sum --n 2048 --beam 1 --in-process --fake-timing --db "$out/i.db" --dashboard --dashboard-wait \
+  >"$out/inproc.out" 2>"$out/inproc.err" &
+tune=$!
+wait_for "tg tune --in-process --dashboard printed no URL" grep -q "^dashboard: http://127.0.0.1:" "$out/inproc.out"
+url=$(url_of "$out/inproc.out" "dashboard: ")
+wait_for "the in-process dashboard never said the tune finished" finished
+[[ $(py "$out/state.json" 'j["farm"] is None and len(j["kernels"]) >= 1') == True ]] || fail "in-process: $(cat "$out/state.json")"
+[[ $(py "$out/state.json" 'all(k["state"] == "done" and k["best_s"] is not None for k in j["kernels"])') == True ]] ||
+  fail "in-process kernels: $(cat "$out/state.json")"
+kill -INT "$tune"
+wait "$tune" || { fail "tg tune --in-process --dashboard-wait exited $? after Ctrl-C"; cat "$out/inproc.err" >&2; }
 
 # Without --dashboard-wait the page goes with the command (here: every kernel from the db).
 run cached 0 tune sum --n 4096 --beam 1 --workers 1 --fake-timing --db "$out/t.db" --dashboard
