@@ -103,6 +103,7 @@ class Driver {
     if (o_.renderer == nullptr) return absl::InvalidArgumentError("the tuning driver needs the device's renderer");
     if (o_.measurer == nullptr && !o_.lookup_only)
       return absl::InvalidArgumentError("the tuning driver needs a measurer to search");
+    if (o_.observer != nullptr) o_.observer->RunStarted(asts_);
     for (size_t k = 0; k < asts_.size(); ++k) RETURN_IF_ERROR(Start(k));
     for (auto& s : searches_)
       if (!s->finished) RETURN_IF_ERROR(Advance(*s));
@@ -139,12 +140,14 @@ class Driver {
         r.wall_s = SecondsSince(t0);
         ++progress_.done;
         ++progress_.cached;
+        if (o_.observer != nullptr) o_.observer->KernelDone(r);
         return absl::OkStatus();
       }
     }
     if (o_.lookup_only) {
       r.wall_s = SecondsSince(t0);
       ++progress_.done;
+      if (o_.observer != nullptr) o_.observer->KernelDone(r);
       return absl::OkStatus();
     }
     auto s = std::make_unique<Search>();
@@ -154,7 +157,13 @@ class Driver {
     Search& search = *s;
     searches_.push_back(std::move(s));
     BeamOptions bo{.beam_debug = o_.beam_debug, .debug = o_.debug, .vector_isa = VectorIsaOf(o_.device_class)};
-    if (o_.search_progress) bo.progress = [this, k](const BeamProgress& p) { o_.search_progress(asts_[k], p); };
+    if (o_.observer != nullptr) o_.observer->SearchStarted(asts_[k]);
+    if (o_.search_progress || o_.observer != nullptr) {
+      bo.progress = [this, k](const BeamProgress& p) {
+        if (o_.search_progress) o_.search_progress(asts_[k], p);
+        if (o_.observer != nullptr) o_.observer->SearchProgress(asts_[k], p);
+      };
+    }
     absl::StatusOr<SearchStart> start = StartSearch(asts_[k], *o_.renderer, o_.codegen, std::move(bo));
     if (!start.ok()) return Fail(search, start.status()), absl::OkStatus();
     search.task = std::make_shared<const KernelTask>(start->task);
@@ -314,6 +323,7 @@ class Driver {
     r.wall_s = SecondsSince(s.start);
     ++progress_.done;
     if (br.noopt_s < kInf && br.time_s > 0 && br.time_s < kInf) progress_.speedups.push_back(br.noopt_s / br.time_s);
+    if (o_.observer != nullptr) o_.observer->KernelDone(r);
     Report(true);
     return absl::OkStatus();
   }
@@ -324,6 +334,7 @@ class Driver {
     out_[s.index].wall_s = SecondsSince(s.start);
     ++progress_.done;
     ++progress_.failed;
+    if (o_.observer != nullptr) o_.observer->KernelDone(out_[s.index]);
     Report(true);
   }
 
@@ -343,7 +354,7 @@ class Driver {
   }
 
   void Report(bool force) {
-    if (!o_.progress) return;
+    if (!o_.progress && o_.observer == nullptr) return;
     const SteadyClock::time_point now = SteadyClock::now();
     if (!force && now - last_report_ < std::chrono::milliseconds(100)) return;
     last_report_ = now;
@@ -351,7 +362,8 @@ class Driver {
       std::lock_guard<std::mutex> lock(ch_->mu);
       progress_.in_flight = ch_->in_flight;
     }
-    o_.progress(progress_);
+    if (o_.progress) o_.progress(progress_);
+    if (o_.observer != nullptr) o_.observer->RunProgress(progress_);
   }
 
   std::span<const UOp> asts_;

@@ -61,6 +61,27 @@ struct TuningProgress {
   std::vector<double> speedups;
 };
 
+struct KernelTuning;
+
+// Follows a run kernel by kernel, for a display that shows more than TuningProgress (the tuning
+// dashboard: autotune/tuning_snapshot.h records these calls). Calls come on the thread that
+// runs TuneKernels, in order; kernels are named by their AST (the unoptimized SINK). An
+// observer read from another thread locks itself.
+class TuningObserver {
+ public:
+  virtual ~TuningObserver() = default;
+  // Before anything is looked up: the run's kernels, in order.
+  virtual void RunStarted(std::span<const UOp> /*asts*/) {}
+  // A kernel the database did not answer: its search begins.
+  virtual void SearchStarted(const UOp& /*ast*/) {}
+  // Each step of its search (as DriverOptions::search_progress).
+  virtual void SearchProgress(const UOp& /*ast*/, const BeamProgress& /*p*/) {}
+  // A kernel decided: found in the database, searched (its record and BeamResult), or failed.
+  virtual void KernelDone(const KernelTuning& /*t*/) {}
+  // As DriverOptions::progress (after each finished kernel and at most every 100 ms).
+  virtual void RunProgress(const TuningProgress& /*p*/) {}
+};
+
 struct DriverOptions {
   Measurer* measurer = nullptr;        // required unless lookup_only
   TuningDb* db = nullptr;              // null: no lookups, nothing stored, no journal
@@ -79,6 +100,8 @@ struct DriverOptions {
   std::function<void(const UOp& ast, const BeamProgress&)> search_progress;
   // Called on the calling thread after each finished kernel and at most every 100 ms otherwise.
   std::function<void(const TuningProgress&)> progress;
+  // Gets every event of the run (above); null: none. Not owned.
+  TuningObserver* observer = nullptr;
   // Tests only: stop (as if killed) after the part that brings the journal rows written to
   // this many; < 0: never.
   int64_t abort_after_journal_rows = -1;

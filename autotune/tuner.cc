@@ -81,7 +81,8 @@ absl::StatusOr<KernelTuning> Tuner::Tune(const UOp& ast, Device& dev, const Code
                   .debug = options_.debug,
                   .ignore_cache = options_.ignore_cache,
                   .lookup_only = options_.beam == 0,
-                  .search_progress = options_.progress};
+                  .search_progress = options_.progress,
+                  .observer = options_.observer};
   // BEAM_LOCAL_MAX bounds the local size of a candidate; a GPU bounds it too (its threads per
   // block): the search keeps to the smaller, so it never spends a slot on a launch the GPU
   // refuses (the settings, and so the tuning key, say what the search ran with).

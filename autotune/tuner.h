@@ -51,6 +51,9 @@ struct TunerOptions {
   DbCreate db_create = DbCreate::kFile;
   // Called during a search with where it stands (for a progress display).
   std::function<void(const UOp& ast, const BeamProgress&)> progress;
+  // Gets the events of each Tune (DriverOptions::observer: one run of one kernel per call);
+  // null: none. Not owned.
+  TuningObserver* observer = nullptr;
   // Settings other than the width (which is `beam`).
   SearchSettings settings;
   // Measures candidates; default: a LocalMeasurer on each device asked about, made on first use.

@@ -148,4 +148,17 @@ absl::StatusOr<std::vector<Opt>> OptsFromText(std::string_view text) {
   return Reader(text).OptList();
 }
 
+std::string OptsToShortText(std::span<const Opt> opts) {
+  std::string out;
+  for (const Opt& o : opts) {
+    absl::StrAppend(&out, out.empty() ? "" : " ", std::string(OptOpsName(o.op)), o.axis ? absl::StrCat(*o.axis) : "");
+    if (const auto* n = std::get_if<int64_t>(&o.arg)) {
+      absl::StrAppend(&out, ":", *n);
+    } else if (const auto* tc = std::get_if<std::array<int64_t, 3>>(&o.arg)) {
+      absl::StrAppend(&out, ":", (*tc)[0], ",", (*tc)[1], ",", (*tc)[2]);
+    }
+  }
+  return out;
+}
+
 }  // namespace tg::autotune

@@ -29,6 +29,10 @@ std::string OptsToText(std::span<const Opt> opts);
 // Whitespace between tokens is allowed. Errors give the offset and what was expected.
 absl::StatusOr<std::vector<Opt>> OptsFromText(std::string_view text);
 
+// For people (tg tune's table, the tuning pages): "UPCAST0:4 UNROLL0:4 TC0:-1,2,1 NOLOCALS",
+// "" for none. Not read back.
+std::string OptsToShortText(std::span<const Opt> opts);
+
 }  // namespace tg::autotune
 
 #endif  // AUTOTUNE_DB_OPTS_TEXT_H_

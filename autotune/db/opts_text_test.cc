@@ -32,6 +32,14 @@ TEST(OptsTextTest, EveryOpShapeRoundTrips) {
   EXPECT_EQ(*back, opts);
 }
 
+TEST(OptsTextTest, ShortTextForPeople) {
+  EXPECT_EQ(OptsToShortText(std::vector<Opt>{Opt{OptOps::UPCAST, 0, int64_t{4}},
+                                            Opt{OptOps::TC, 0, std::array<int64_t, 3>{-1, 2, 1}},
+                                            Opt{OptOps::NOLOCALS, std::nullopt, std::monostate{}}}),
+            "UPCAST0:4 TC0:-1,2,1 NOLOCALS");
+  EXPECT_EQ(OptsToShortText(std::vector<Opt>{}), "");
+}
+
 TEST(OptsTextTest, EmptyListAndWhitespace) {
   EXPECT_EQ(OptsToText({}), "[]");
   EXPECT_TRUE(OptsFromText("[]")->empty());

@@ -2,6 +2,7 @@
 // The broker thread: worker registry, credit-based dispatch, heartbeats, requeue, deadlines,
 // backups, poison.
 #include "autotune/farm/broker.h"
+#include "autotune/farm/farm_status_json.h"
 
 #include <pthread.h>
 #include <sys/eventfd.h>
@@ -760,7 +761,9 @@ struct Broker::State {
         while (true) {
           absl::StatusOr<net::Frames> f = status.TryReceive();
           if (!f.ok()) break;
-          [[maybe_unused]] absl::Status s = status.Send({FormatFarmStatus(Snapshot())}, net::SendMode::kDontWait);
+          const bool json = !f->empty() && (*f)[0] == kStatusJsonRequest;
+          [[maybe_unused]] absl::Status s =
+              status.Send({json ? FarmStatusToJson(Snapshot()) : FormatFarmStatus(Snapshot())}, net::SendMode::kDontWait);
         }
       }
       const Clock::TimePoint now = clock->Now();

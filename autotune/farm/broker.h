@@ -92,8 +92,9 @@
 // copy is left. Only the answering copy's duration enters its class's history, so a silent
 // worker cannot stretch the threshold.
 //
-// A second, optional REP socket (BrokerOptions::status_endpoint) answers any request with
-// FormatFarmStatus(Status()) as text: what `tg farm status --connect` prints.
+// A second, optional REP socket (BrokerOptions::status_endpoint) answers a "json" request
+// (farm_status_json.h) with FarmStatusToJson(Status()), which `tg farm status --web` shows,
+// and any other with FormatFarmStatus(Status()) as text: what `tg farm status --connect` prints.
 //
 // Example:
 //   ASSIGN_OR_RETURN(std::unique_ptr<Broker> b, Broker::Start({.endpoint = "ipc:///run/x/farm"}));

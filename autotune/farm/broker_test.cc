@@ -8,6 +8,7 @@
 // liveness tests advance it heartbeat by heartbeat and assert the exact one where a silent
 // worker dies; one test keeps the machine's clock and checks only what holds on any machine.
 #include "autotune/farm/broker.h"
+#include "autotune/farm/farm_status_json.h"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -684,6 +685,15 @@ TEST_F(BrokerTest, StatusSocketAndByeOnShutdown) {
   ASSERT_TRUE(text.ok()) << text.status();
   EXPECT_NE((*text)[0].find("status-worker"), std::string::npos) << (*text)[0];
   EXPECT_NE((*text)[0].find("completed=1"), std::string::npos) << (*text)[0];
+  // The same status as JSON (what `tg farm status --web` asks for).
+  ASSERT_TRUE(req->Send({std::string(kStatusJsonRequest)}).ok());
+  absl::StatusOr<net::Frames> json = req->ReceiveFor(kTestWaitLimit);
+  ASSERT_TRUE(json.ok()) << json.status();
+  absl::StatusOr<FarmStatus> parsed = FarmStatusFromJson((*json)[0]);
+  ASSERT_TRUE(parsed.ok()) << parsed.status() << ": " << (*json)[0];
+  ASSERT_EQ(parsed->workers.size(), 1u);
+  EXPECT_EQ(parsed->workers[0].id, "status-worker");
+  EXPECT_EQ(parsed->completed, 1);
   req->Close();
 
   auto pending = broker_->Submit(Job(1, 0, DeviceClass{.device = "nobody"}));

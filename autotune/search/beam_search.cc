@@ -203,8 +203,17 @@ std::string BeamSearcher::KernelNameWith(const std::vector<Opt>& opts) const {
 
 void BeamSearcher::Report(BeamProgress::Phase phase, int cands, int timed) const {
   if (!options_.progress) return;
+  const bool done = phase == BeamProgress::Phase::kDone;
+  auto baseline = [&](size_t i) {
+    if (done) return i == 0 ? result_.noopt_s : result_.heuristic_s;
+    return i < finalists_.size() ? finalists_[i].search_s : kInf;
+  };
   options_.progress(BeamProgress{.phase = phase, .round = result_.rounds, .candidates = cands, .timed = timed,
-                                 .best_s = best_s_, .best_opts = best_opts_, .elapsed_s = elapsed_s()});
+                                 .best_s = best_s_, .best_opts = best_opts_, .elapsed_s = elapsed_s(),
+                                 .noopt_s = baseline(0),
+                                 .heuristic_s = options_.heuristic_opts ? baseline(1) : kInf,
+                                 .total_candidates = result_.candidates, .total_timed = result_.timed,
+                                 .outcomes = result_.outcomes});
 }
 
 std::optional<BeamRequest> BeamSearcher::Next() {

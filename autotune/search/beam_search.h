@@ -90,6 +90,15 @@ struct BeamProgress {
   double best_s = kInf;     // best time so far (baselines included)
   std::vector<Opt> best_opts;
   double elapsed_s = 0;
+  // The baselines' times once measured (search phase; the final phase's in kDone); kInf
+  // before, or when one failed or there is no heuristic.
+  double noopt_s = kInf;
+  double heuristic_s = kInf;
+  // The whole search so far (BeamResult's counters): candidates measured, of them timed, and
+  // each outcome's count (failures by kind).
+  int64_t total_candidates = 0;
+  int64_t total_timed = 0;
+  std::array<int64_t, kNumOutcomes> outcomes{};
 };
 
 struct BeamOptions {

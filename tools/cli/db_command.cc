@@ -28,6 +28,9 @@
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/version.h"
 #include "tools/cli/command_line.h"
+#include "tools/cli/serve_flags.h"
+#include "tools/dashboard/db_page.h"
+#include "tools/web/local_server.h"
 
 namespace tg {
 namespace {
@@ -192,6 +195,15 @@ int Import(const std::function<absl::StatusOr<std::unique_ptr<TuningDb>>()>& ope
   return kExitOk;
 }
 
+int Serve(TuningDb& db, const web::ServeOptions& options) {
+  absl::StatusOr<std::unique_ptr<web::LocalServer>> server = dashboard::ServeDbPage(options, &db);
+  if (!server.ok()) return Fail(server.status());
+  std::printf("db serve: %s (%s; Ctrl-C to stop)\n", (*server)->url().c_str(), db.location().c_str());
+  std::fflush(stdout);
+  web::WaitForInterrupt();
+  return kExitOk;
+}
+
 int Gc(TuningDb& db, bool dry_run) {
   absl::StatusOr<autotune::GcCounts> c = db.Gc(kVersion, autotune::kOptSemanticsVersion, dry_run);
   if (!c.ok()) return Fail(c.status());
@@ -226,7 +238,16 @@ int DbCommand(std::span<const std::string_view> args) {
                             "%d) and the journal of finished searches",
                             std::string(kVersion), autotune::kOptSemanticsVersion));
   gc->add_flag("--dry-run", dry_run, "only count what would go");
+  web::ServeOptions serve_options;
+  CLI::App* serve = app.add_subcommand(
+      "serve",
+      "the records as a web page on loopback (URL printed; until Ctrl-C): kernels with device\n"
+      "class, baseline/heuristic/tuned times, speedups and opts, sortable by a click on a column");
+  AddServeFlags(*serve, serve_options);
   if (std::optional<int> rc = ParseCommandLine(app, args)) return *rc;
+  if (serve->parsed()) {
+    if (std::optional<int> rc = CheckServeFlags(serve_options, "db serve")) return *rc;
+  }
 
   // Only import stores: it may make the file (and, at the default location in the cache
   // directory, that directory), never a folder of a path the user gave. The others read (or
@@ -248,6 +269,7 @@ int DbCommand(std::span<const std::string_view> args) {
   if (stats->parsed()) return Stats(**db);
   if (show->parsed()) return Show(**db, prefix);
   if (export_cmd->parsed()) return Export(**db, out_path);
+  if (serve->parsed()) return Serve(**db, serve_options);
   TG_CHECK(gc->parsed()) << "require_subcommand(1) lets no other case through";
   return Gc(**db, dry_run);
 }

@@ -1,5 +1,6 @@
 // File: tools/cli/db_command.h
-// `tg db [--db LOCATION] <stats | show KEY | export [--out FILE] | import FILE | gc [--dry-run]>`:
+// `tg db [--db LOCATION] <stats | show KEY | export [--out FILE] | import FILE | gc [--dry-run] |
+// serve [--host ADDR] [--port N] [--allow-remote]>`:
 // looks after a tuning database (autotune/db): the default SQLite file, another file, or a
 // PostgreSQL server (--db postgresql://...).
 //   stats    rows, by device class, renderer and version; candidates timed; journal rows
@@ -9,6 +10,8 @@
 //            error naming its line number and nothing is imported
 //   gc       drops records of other codegen/opt versions than this build's, and the journal of
 //            finished searches; --dry-run only counts
+//   serve    the records as a sortable web page on loopback (tools/dashboard/db_page.h) until
+//            Ctrl-C
 #ifndef TOOLS_CLI_DB_COMMAND_H_
 #define TOOLS_CLI_DB_COMMAND_H_
 

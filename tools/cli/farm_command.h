@@ -3,7 +3,9 @@
 // [--timeout SECONDS]`: asks a running coordinator's status socket (autotune/farm/broker.h
 // BrokerOptions::status_endpoint, a REP socket answering any request with
 // FormatFarmStatus text) for its workers, their device classes, queue depths and error
-// counts, and prints the answer.
+// counts, and prints the answer. With `--web [--host ADDR] [--port N] [--allow-remote]` it
+// serves a page instead (tools/dashboard/farm_page.h) that asks for the status as JSON each
+// time it polls, until Ctrl-C.
 //
 // Not a port: tinygrad has no farm.
 #ifndef TOOLS_CLI_FARM_COMMAND_H_

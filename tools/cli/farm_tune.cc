@@ -183,15 +183,18 @@ absl::StatusOr<std::vector<autotune::KernelTuning>> FarmTuneKernels(const std::v
       .ignore_cache = topts.ignore_cache,
       .journal = true,
       .progress = [&](const autotune::TuningProgress& p) {
+        if (flags.on_status) flags.on_status(broker->Status());
         double best = 0;
         for (double s : p.speedups) best = std::max(best, s);
         show(absl::StrFormat("kernels %d/%d done (%d cached), %d jobs in flight, %zu workers, "
                              "%lld measured, %lld from journal, best speedup %.2fx",
                              p.done, p.kernels, p.cached, p.in_flight, broker->Status().workers.size(),
                              static_cast<long long>(p.measured), static_cast<long long>(p.journal_hits), best));
-      }};
+      },
+      .observer = topts.observer};
   ASSIGN_OR_RETURN(std::vector<autotune::KernelTuning> results, autotune::TuneKernels(kernels, o));
   const farm::FarmStatus fs = broker->Status();
+  if (flags.on_status) flags.on_status(fs);
   std::printf("farm: %lld jobs answered, %lld requeued, %lld results dropped (duplicate or late), %lld poisoned, "
               "%lld workers declared dead, %lld job deadlines missed, %lld workers evicted, "
               "%lld backup copies sent (%lld answered first, %lld second answers dropped)\n",

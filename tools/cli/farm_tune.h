@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "autotune/farm/broker.h"
 #include "autotune/tuner.h"
 #include "tinygrad/base/clock.h"
 #include "tinygrad/engine/device.h"
@@ -38,6 +39,9 @@ struct FarmTuneFlags {
   // test's FakeClock, shared with its workers, keeps the farm's liveness decisions off the
   // machine's speed.
   Clock* clock = nullptr;
+  // Gets the broker's status with each progress report and once at the end (the dashboard's
+  // farm section); called on the tuning thread. Null: none.
+  std::function<void(const autotune::farm::FarmStatus&)> on_status;
 };
 
 // True when any farm flag is set.

@@ -52,7 +52,7 @@ constexpr Command kCommands[] = {
      TrainCommand},
     {"compile", "render and compile a workload's kernels for a GPU target: CUDA sm_*, HIP gfx* (tg compile --help)",
      CompileWorkloadCommand},
-    {"db", "tuning database: stats, show, export, import, gc (tg db --help)", DbCommand},
+    {"db", "tuning database: stats, show, export, import, gc, serve (a web page) (tg db --help)", DbCommand},
     {"keygen", "make a CURVE key pair for the tuning farm (tg keygen --help)", KeygenCommand},
     {"viz", "serve the VIZ rewrite viewer on a saved trace (tg viz --help)", VizCommand},
     {"farm", "tuning farm: status of a running coordinator (tg farm --help)", FarmCommand},

@@ -11,12 +11,14 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "autotune/db/opts_text.h"
 #include "autotune/measure/local_measurer.h"
 #include "autotune/tuner.h"
 #include "tools/cli/command_line.h"
 #include "tools/cli/farm_tune.h"
 #include "tools/cli/progress_line.h"
 #include "tools/cli/security_flags.h"
+#include "tools/cli/serve_flags.h"
 #include "tools/cli/workload_flags.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/config.h"
@@ -29,6 +31,8 @@
 #include "tinygrad/schedule/schedule.h"
 #include "tinygrad/uop/kernel_info.h"
 #include "tinygrad/workloads/workloads.h"
+#include "tools/dashboard/tune_dashboard.h"
+#include "tools/web/local_server.h"
 
 namespace tg {
 namespace {
@@ -50,19 +54,16 @@ constexpr char kDescription[] =
     "crashing or hanging kernel is reported, never fatal), and measurements are journaled in the\n"
     "database, so a killed tg tune resumes where it stopped. The workers share the machine's\n"
     "device lock: one kernel is timed at a time, never while anything compiles.\n"
-    "BEAM_* knobs, CACHELEVEL and THREADS from the environment apply.";
+    "BEAM_* knobs, CACHELEVEL and THREADS from the environment apply.\n"
+    "--dashboard serves a page that follows the tune live (each kernel's search state, a plot of\n"
+    "its best time over search time, the farm's workers, jobs in flight and failures) on\n"
+    "127.0.0.1 and prints its URL; it stops when tg tune ends, unless --dashboard-wait keeps the\n"
+    "final table served until Ctrl-C.";
 
 std::string Ms(double s) { return s < 1e30 ? absl::StrFormat("%.3f ms", s * 1e3) : "-"; }
 
 std::string OptsText(const std::vector<Opt>& opts) {
-  std::vector<std::string> parts;
-  for (const Opt& o : opts) {
-    std::string arg;
-    if (const auto* i = std::get_if<int64_t>(&o.arg)) arg = absl::StrCat(*i);
-    if (const auto* t = std::get_if<std::array<int64_t, 3>>(&o.arg)) arg = absl::StrCat((*t)[0], ",", (*t)[1], ",", (*t)[2]);
-    parts.push_back(absl::StrCat(S(OptOpsName(o.op)), o.axis ? absl::StrCat(*o.axis) : "", arg.empty() ? "" : ":", arg));
-  }
-  return parts.empty() ? "(none)" : absl::StrJoin(parts, " ");
+  return opts.empty() ? "(none)" : autotune::OptsToShortText(opts);
 }
 
 // The kernel's name once `opts` are applied (tinygrad's naming: r/E, then the axis sizes), for
@@ -199,8 +200,20 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
       ->needs(in_process_flag);
   app.add_flag("--fake-timing", farm.fake_timing, "(tests only) candidates are checked but not timed; each\n"
                                                   "gets a fixed time from its program (in-process too)");
+  bool dashboard = false, dashboard_wait = false;
+  web::ServeOptions serve;
+  CLI::Option* dashboard_flag = app.add_flag(
+      "--dashboard", dashboard,
+      "serve a live page of the tune on loopback (URL printed at start); it stops\n"
+      "when tg tune ends unless --dashboard-wait");
+  app.add_flag("--dashboard-wait", dashboard_wait, "keep serving the dashboard's final table after the tune, until Ctrl-C")
+      ->needs(dashboard_flag);
+  for (CLI::Option* o : AddServeFlags(app, serve, "dashboard-")) o->needs(dashboard_flag);
   if (std::optional<int> rc = ParseCommandLine(app, args)) return *rc;
   TG_CHECK(w != nullptr && w->name == name) << "WORKLOAD was checked";
+  if (dashboard) {
+    if (std::optional<int> rc = CheckServeFlags(serve, "tune")) return *rc;
+  }
   // A --db path is the user's: its file may be made, its folders are not (a typo would
   // otherwise leave a new tree behind).
   if (app.count("--db") > 0) topts.db_create = autotune::DbCreate::kFile;
@@ -239,80 +252,110 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
     }
     topts.measurer = *std::move(m);
   }
+  std::string shown;
+  for (const auto& [k, v] : p) absl::StrAppend(&shown, " ", k, "=", v);
+  // The dashboard gets the run's events through the observer and the farm's status through
+  // on_status: the tuner and the farm know nothing of the page.
+  std::unique_ptr<dashboard::TuneDashboard> dash;
+  if (dashboard) {
+    dash = std::make_unique<dashboard::TuneDashboard>(absl::StrCat(S(w->name), ":", shown, ", BEAM=", topts.beam));
+    topts.observer = &dash->recorder();
+    farm.on_status = [d = dash.get()](const autotune::farm::FarmStatus& s) { d->SetFarmStatus(s); };
+    if (absl::Status s = dash->Start(serve); !s.ok()) {
+      std::fprintf(stderr, "tg tune: dashboard: %s\n", std::string(s.message()).c_str());
+      return 1;
+    }
+    std::printf("dashboard: %s\n", dash->url().c_str());
+    std::fflush(stdout);
+  }
   absl::StatusOr<std::unique_ptr<Tuner>> tuner = Tuner::Create(topts);
   if (!tuner.ok()) {
     std::fprintf(stderr, "tg tune: %s\n", tuner.status().ToString().c_str());
     return 1;
   }
 
-  WorkloadGraph g = w->build(p, {.dtype = dtype});
-  if (absl::Status s = Realize(g.inputs); !s.ok()) {
-    std::fprintf(stderr, "tg tune: making the inputs failed: %s\n", s.ToString().c_str());
-    return 1;
-  }
-  std::vector<UOp> roots;
-  for (const Tensor& t : g.outputs) roots.push_back(t.uop());
-  absl::StatusOr<Schedule> sched = CreateScheduleWithVars(UOp::Sink(roots));
-  if (!sched.ok()) {
-    std::fprintf(stderr, "tg tune: scheduling %s failed: %s\n", S(w->name).c_str(), sched.status().ToString().c_str());
-    return 1;
-  }
-  std::vector<UOp> kernels;
-  absl::flat_hash_set<uint64_t> seen;
-  for (const ScheduleItem& item : sched->items)
-    if (item.ast.op() == Ops::SINK && seen.insert(item.ast.key()).second) kernels.push_back(item.ast);
+  // Everything from here returns through the lambda, so a --dashboard-wait page stays up after
+  // a failed tune too (its failures are what one wants to look at).
+  auto tune = [&]() -> int {
+    WorkloadGraph g = w->build(p, {.dtype = dtype});
+    if (absl::Status s = Realize(g.inputs); !s.ok()) {
+      std::fprintf(stderr, "tg tune: making the inputs failed: %s\n", s.ToString().c_str());
+      return 1;
+    }
+    std::vector<UOp> roots;
+    for (const Tensor& t : g.outputs) roots.push_back(t.uop());
+    absl::StatusOr<Schedule> sched = CreateScheduleWithVars(UOp::Sink(roots));
+    if (!sched.ok()) {
+      std::fprintf(stderr, "tg tune: scheduling %s failed: %s\n", S(w->name).c_str(), sched.status().ToString().c_str());
+      return 1;
+    }
+    std::vector<UOp> kernels;
+    absl::flat_hash_set<uint64_t> seen;
+    for (const ScheduleItem& item : sched->items)
+      if (item.ast.op() == Ops::SINK && seen.insert(item.ast.key()).second) kernels.push_back(item.ast);
 
-  std::string shown;
-  for (const auto& [k, v] : p) absl::StrAppend(&shown, " ", k, "=", v);
-  std::printf("%s:%s, %zu kernels, BEAM=%d%s, database %s\n", S(w->name).c_str(), shown.c_str(), kernels.size(),
-              topts.beam, cpu_target.empty() ? "" : absl::StrCat(", CPU target ", cpu_target).c_str(), (*tuner)->db() != nullptr ? (*tuner)->db()->location().c_str() : "off (CACHELEVEL=0)");
-  std::vector<KernelTuning> farm_results;
-  if (WantsFarm(farm)) {
-    absl::StatusOr<std::vector<KernelTuning>> r =
-        FarmTuneKernels(kernels, **dev, topts, farm, [&](const std::string& line) { progress.Update(line); });
-    progress.Clear();
-    if (!r.ok()) {
-      std::fprintf(stderr, "tg tune: farm: %s\n", r.status().ToString().c_str());
-      return 1;
-    }
-    farm_results = *std::move(r);
-  }
-  std::vector<Row> rows;
-  simd = topts.settings.simd;
-  for (size_t i = 0; i < kernels.size(); ++i) {
-    current = absl::StrFormat("kernel %zu/%zu", i + 1, kernels.size());
-    absl::StatusOr<KernelTuning> t;
+    if (dash != nullptr)
+      for (const UOp& k : kernels) dash->recorder().AddKernel(k, TunedName(k, (**dev).renderer(), {}));
+    std::printf("%s:%s, %zu kernels, BEAM=%d%s, database %s\n", S(w->name).c_str(), shown.c_str(), kernels.size(),
+                topts.beam, cpu_target.empty() ? "" : absl::StrCat(", CPU target ", cpu_target).c_str(), (*tuner)->db() != nullptr ? (*tuner)->db()->location().c_str() : "off (CACHELEVEL=0)");
+    std::vector<KernelTuning> farm_results;
     if (WantsFarm(farm)) {
-      t = farm_results[i];
-      if (!t->record.has_value()) t = absl::InternalError("the farm answered no record");
-    } else {
-      progress.Update(absl::StrCat(current, "  looking up"));
-      t = (*tuner)->Tune(kernels[i], **dev);
+      absl::StatusOr<std::vector<KernelTuning>> r =
+          FarmTuneKernels(kernels, **dev, topts, farm, [&](const std::string& line) { progress.Update(line); });
       progress.Clear();
-    }
-    if (!t.ok()) {
-      std::fprintf(stderr, "tg tune: %s failed: %s\n", current.c_str(), t.status().ToString().c_str());
-      return 1;
-    }
-    std::string name = !t->record->kernel_name.empty() ? t->record->kernel_name
-                                                       : TunedName(kernels[i], (**dev).renderer(), t->record->opts);
-    std::printf("%s %-28s %s -> %s%s\n", current.c_str(), name.c_str(),
-                Ms(t->record->heuristic_time_s.value_or(1e31)).c_str(), Ms(t->record->time_s).c_str(),
-                t->from_cache ? " (cached)" : absl::StrFormat(" (%lld candidates, %.1f s)",
-                                                              static_cast<long long>(t->record->candidates),
-                                                              t->record->search_wall_s).c_str());
-    if (!json_path.empty()) {
-      if (absl::Status s = AppendJson(json_path, *w, p, static_cast<int>(i), name, kernels[i], **dev, *t, topts.beam, simd,
-                                     topts.settings.block);
-          !s.ok()) {
-        std::fprintf(stderr, "tg tune: writing %s: %s\n", json_path.c_str(), s.ToString().c_str());
+      if (!r.ok()) {
+        std::fprintf(stderr, "tg tune: farm: %s\n", r.status().ToString().c_str());
         return 1;
       }
+      farm_results = *std::move(r);
     }
-    rows.push_back({name, *std::move(t)});
+    std::vector<Row> rows;
+    simd = topts.settings.simd;
+    for (size_t i = 0; i < kernels.size(); ++i) {
+      current = absl::StrFormat("kernel %zu/%zu", i + 1, kernels.size());
+      absl::StatusOr<KernelTuning> t;
+      if (WantsFarm(farm)) {
+        t = farm_results[i];
+        if (!t->record.has_value()) t = absl::InternalError("the farm answered no record");
+      } else {
+        progress.Update(absl::StrCat(current, "  looking up"));
+        t = (*tuner)->Tune(kernels[i], **dev);
+        progress.Clear();
+      }
+      if (!t.ok()) {
+        std::fprintf(stderr, "tg tune: %s failed: %s\n", current.c_str(), t.status().ToString().c_str());
+        return 1;
+      }
+      std::string name = !t->record->kernel_name.empty() ? t->record->kernel_name
+                                                         : TunedName(kernels[i], (**dev).renderer(), t->record->opts);
+      std::printf("%s %-28s %s -> %s%s\n", current.c_str(), name.c_str(),
+                  Ms(t->record->heuristic_time_s.value_or(1e31)).c_str(), Ms(t->record->time_s).c_str(),
+                  t->from_cache ? " (cached)" : absl::StrFormat(" (%lld candidates, %.1f s)",
+                                                                static_cast<long long>(t->record->candidates),
+                                                                t->record->search_wall_s).c_str());
+      if (!json_path.empty()) {
+        if (absl::Status s = AppendJson(json_path, *w, p, static_cast<int>(i), name, kernels[i], **dev, *t, topts.beam, simd,
+                                       topts.settings.block);
+            !s.ok()) {
+          std::fprintf(stderr, "tg tune: writing %s: %s\n", json_path.c_str(), s.ToString().c_str());
+          return 1;
+        }
+      }
+      rows.push_back({name, *std::move(t)});
+    }
+    PrintTable(rows);
+    return 0;
+  };
+  const int rc = tune();
+  if (dash != nullptr) {
+    dash->recorder().MarkFinished();
+    if (dashboard_wait) {
+      std::printf("dashboard: %s shows the final table until Ctrl-C\n", dash->url().c_str());
+      std::fflush(stdout);
+      web::WaitForInterrupt();
+    }
   }
-  PrintTable(rows);
-  return 0;
+  return rc;
 }
 
 }  // namespace tg
