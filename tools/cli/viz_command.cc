@@ -9,6 +9,7 @@
 #include "tinygrad/viz/viz_save.h"
 #include "tinygrad/viz/viz_trace_json.h"
 #include "tools/cli/command_line.h"
+#include "tools/cli/serve_flags.h"
 #include "tools/viz/viz_server.h"
 #include "tools/web/local_server.h"
 
@@ -27,19 +28,14 @@ int VizCommand(std::span<const std::string_view> args) {
   std::string path;
   web::ServeOptions options;
   app.add_option("FILE", path, "the trace (default: where VIZ=-1 saves it: VIZ_PATH, else <cache dir>/viz.json)");
-  app.add_option("--host", options.host, "address to listen on")->capture_default_str();
-  app.add_option("--port", options.port, "port to listen on (0: any free port)")
-      ->capture_default_str()
-      ->check(CLI::Range(0, 65535));
+  AddServeFlags(app, options);
   viz::VizOptions viz_options;
   app.add_option("--max-nodes", viz_options.max_nodes,
                  "larger graphs are not drawn (Graphviz takes seconds per 1000 nodes)")
       ->capture_default_str()
       ->check(IntAtLeast(1));
-  app.add_flag("--allow-remote", options.allow_remote,
-               "listen on a non-loopback --host (anyone who can reach it sees the trace)");
   if (std::optional<int> rc = ParseCommandLine(app, args)) return *rc;
-  if (absl::Status s = web::CheckServeOptions(options); !s.ok()) return UsageError(app, std::string(s.message()));
+  if (std::optional<int> rc = CheckServeFlags(options, "viz")) return *rc;
 
   const bool default_path = path.empty();
   if (default_path) path = VizTracePath(GetConfig());
