@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_split.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/base/terminal.h"
@@ -189,8 +190,13 @@ absl::StatusOr<struct ProgramSpec> GetProgram(const UOp& ast, const Renderer& re
   if (cfg.debug >= 6) std::cout << ForStream(PrintUops(lst), stdout) << std::flush;
   RETURN_IF_ERROR(ren.CheckRenderable(lst));
   std::string src = ren.Render(lst);
+  std::string linear = trace_group.active() ? StripAnsi(PrintUops(lst)) : std::string();
   struct ProgramSpec spec = ProgramSpecFromUops(ast, std::move(lst), std::move(src), ren.device);
   trace_group.Rename(StripAnsi(spec.name));
+  if (trace_group.active()) {
+    trace_group.AttachProgram({.name = StripAnsi(spec.name), .device = spec.device, .source = spec.src,
+                               .linear = absl::StrSplit(linear, '\n', absl::SkipEmpty())});
+  }
   return spec;
 }
 

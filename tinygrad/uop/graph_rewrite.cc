@@ -199,12 +199,11 @@ class RewriteTracking {
     if (!opts.track) {
       untracked_.emplace();
     } else if (TrackMatchStats() >= 2) {
-      traced_.emplace(opts.name.empty() ? "graph_rewrite" : opts.name, opts.bottom_up,
-                      input.toposort().size());
+      traced_.emplace(opts.name.empty() ? "graph_rewrite" : opts.name, opts.bottom_up, input);
     }
   }
   void Finish(const UOp& result) {
-    if (traced_) traced_->set_nodes_after(result.toposort().size());
+    if (traced_) traced_->set_output(result);
   }
 
  private:

@@ -91,7 +91,7 @@ UOp PatternMatcher::Rewrite(const UOp& u, RewriteCtx ctx, const Rule** fired) co
       st.attempts.fetch_add(1, std::memory_order_relaxed);
       (rewrote ? st.match_ns : st.miss_ns).fetch_add(ns, std::memory_order_relaxed);
       if (rewrote) st.matches.fetch_add(1, std::memory_order_relaxed);
-      if (rewrote && level >= 2) RecordTracedMatch({rule.where(), u.op(), result.op(), ns});
+      if (rewrote && level >= 2) RecordTracedMatch({rule.where(), u.op(), result.op(), ns}, u, result);
       if (rewrote && level >= 3)
         std::printf("%7.2f us -- %s\n", ns / 1e3, SourceLineAt(rule.where()).c_str());
     }

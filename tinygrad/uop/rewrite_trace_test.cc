@@ -80,6 +80,88 @@ TEST_F(TrackMatchStatsTest, LevelTwoRecordsEachRewriteAndMatch) {
   EXPECT_EQ(t.num_matches(), 2u);
 }
 
+// The graphs go into one hash-consed node table: the input and output sinks and each match's
+// before/after are ids into it, sources before the nodes that use them.
+TEST_F(TrackMatchStatsTest, LevelTwoRecordsTheGraphsAsNodeIds) {
+  SetTrackMatchStats(2);
+  UOp a = UOp::Variable("a", 0, 10);
+  UOp in = UOp::Sink({(a + 0) * 1});
+  GraphRewrite(in, MulRules() + AddZero(), {.name = "fold"});
+  RewriteTrace t = SnapshotRewriteTrace();
+  ASSERT_EQ(t.rewrites.size(), 1u);
+  const TracedRewrite& r = t.rewrites[0];
+  // a, 0, a+0, 1, (a+0)*1, sink((a+0)*1), a*1 (the mul rebuilt on its rewritten source, which
+  // the second rule matches), sink(a): each node once.
+  ASSERT_EQ(t.nodes.size(), 8u);
+  for (size_t i = 0; i < t.nodes.size(); ++i)
+    for (size_t s : t.nodes[i].src) EXPECT_LT(s, i) << "node " << i;
+  const TracedNode& sink_in = t.nodes[r.input];
+  EXPECT_EQ(sink_in.op, Ops::SINK);
+  EXPECT_EQ(sink_in.dtype, "dtypes.void");
+  EXPECT_EQ(sink_in.arg, "");
+  ASSERT_EQ(sink_in.src.size(), 1u);
+  const TracedNode& mul = t.nodes[sink_in.src[0]];
+  EXPECT_EQ(mul.op, Ops::MUL);
+  EXPECT_EQ(t.nodes[mul.src[1]].op, Ops::CONST);
+  EXPECT_EQ(t.nodes[mul.src[1]].arg, "1");
+  const size_t add = mul.src[0];
+  const size_t var = t.nodes[add].src[0];
+  EXPECT_EQ(t.nodes[var].op, Ops::DEFINE_VAR);
+  EXPECT_EQ(t.nodes[var].arg, "('a', 0, 10)");
+  const TracedNode& sink_out = t.nodes[r.output];
+  EXPECT_EQ(sink_out.op, Ops::SINK);
+  EXPECT_EQ(sink_out.src, std::vector<size_t>{var});  // the same `a` as in the input
+  ASSERT_EQ(r.matches.size(), 2u);
+  EXPECT_EQ(r.matches[0].before_id, add);  // a+0 -> a
+  EXPECT_EQ(r.matches[0].after_id, var);
+  const TracedNode& rebuilt = t.nodes[r.matches[1].before_id];  // a*1 -> a
+  EXPECT_EQ(rebuilt.op, Ops::MUL);
+  EXPECT_EQ(rebuilt.src, (std::vector<size_t>{var, mul.src[1]}));
+  EXPECT_EQ(r.matches[1].after_id, var);
+}
+
+// Equal graphs of two rewrites share their ids; a different tag is a different node.
+TEST_F(TrackMatchStatsTest, NodeTableIsSharedAndTellsTagsApart) {
+  SetTrackMatchStats(2);
+  UOp a = UOp::Variable("a", 0, 10);
+  GraphRewrite(UOp::Sink({a + 0}), AddZero(), {.name = "one"});
+  GraphRewrite(UOp::Sink({a + 0}), AddZero(), {.name = "two"});
+  GraphRewrite(UOp::Sink({a.replace_tag(Arg(int64_t{1})) + 0}), AddZero(), {.name = "tagged"});
+  RewriteTrace t = SnapshotRewriteTrace();
+  ASSERT_EQ(t.rewrites.size(), 3u);
+  EXPECT_EQ(t.rewrites[0].input, t.rewrites[1].input);
+  EXPECT_EQ(t.rewrites[0].output, t.rewrites[1].output);
+  EXPECT_NE(t.rewrites[2].input, t.rewrites[0].input);
+  EXPECT_EQ(t.nodes[t.nodes[t.rewrites[2].output].src[0]].tag, "1");
+}
+
+// The trace keeps no UOps: it outlives every graph it describes.
+TEST_F(TrackMatchStatsTest, TraceOutlivesItsGraphs) {
+  SetTrackMatchStats(2);
+  {
+    UOp b = UOp::Variable("only_here", 0, 3);
+    GraphRewrite(UOp::Sink({b + 0}), AddZero(), {.name = "gone"});
+  }
+  RewriteTrace t = SnapshotRewriteTrace();
+  ASSERT_EQ(t.rewrites.size(), 1u);
+  EXPECT_EQ(t.nodes[t.nodes[t.rewrites[0].output].src[0]].arg, "('only_here', 0, 3)");
+}
+
+TEST_F(TrackMatchStatsTest, GroupKeepsItsProgram) {
+  SetTrackMatchStats(2);
+  {
+    ScopedTraceGroup group("get_program");
+    EXPECT_TRUE(group.active());
+    group.AttachProgram({.name = "E_4", .device = "CPU", .source = "void E_4() {}", .linear = {"0: SINK"}});
+  }
+  { ScopedTraceGroup no_program("get_program"); }
+  RewriteTrace t = SnapshotRewriteTrace();
+  ASSERT_EQ(t.programs.size(), 2u);
+  ASSERT_TRUE(t.programs[0].has_value());
+  EXPECT_EQ(t.programs[0]->source, "void E_4() {}");
+  EXPECT_FALSE(t.programs[1].has_value());
+}
+
 TEST_F(TrackMatchStatsTest, NestedRewriteComesAfterItsParentOneDeeper) {
   SetTrackMatchStats(2);
   UOp a = UOp::Variable("a", 0, 10);
