@@ -135,34 +135,34 @@ void ResetMatchStats() {
   }
 }
 
-void PrintMatchStats(std::ostream& os) {
-  struct Row {
-    std::string loc;
-    uint64_t matches, attempts, match_ns, total_ns;
-    std::source_location where;
-  };
-  std::vector<Row> rows;
-  size_t num_rules = 0, matched_once = 0;
+MatchStatsTable SnapshotMatchStats() {
+  MatchStatsTable t;
   {
     StatsRegistry& r = Registry();
     std::lock_guard<std::mutex> lock(r.mu);
     for (auto& [where, weak] : r.entries) {
       auto st = weak.lock();
       if (!st) continue;
-      ++num_rules;
-      if (st->matches > 0) ++matched_once;
+      ++t.num_rules;
+      if (st->matches > 0) ++t.matched_once;
       if (st->attempts == 0) continue;
-      rows.push_back({Basename(where.file_name()) + ":" + std::to_string(where.line()), st->matches,
-                      st->attempts, st->match_ns, st->match_ns + st->miss_ns, where});
+      t.rows.push_back({where, st->matches, st->attempts, st->match_ns, st->match_ns + st->miss_ns});
     }
   }
-  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.total_ns < b.total_ns; });
-  Row total{"TOTAL", 0, 0, 0, 0, {}};
+  std::stable_sort(t.rows.begin(), t.rows.end(),
+                   [](const MatchStatsRow& a, const MatchStatsRow& b) { return a.total_ns < b.total_ns; });
+  return t;
+}
+
+void PrintMatchStats(std::ostream& os) {
+  MatchStatsTable table = SnapshotMatchStats();
+  MatchStatsRow total;
   char line[160];
-  for (const Row& row : rows) {
+  for (const MatchStatsRow& row : table.rows) {
+    std::string loc = Basename(row.where.file_name()) + ":" + std::to_string(row.where.line());
     std::snprintf(line, sizeof(line), "%6llu / %7llu -- %9.2f / %9.2f ms -- %-20s ",
                   static_cast<unsigned long long>(row.matches), static_cast<unsigned long long>(row.attempts),
-                  row.match_ns / 1e6, row.total_ns / 1e6, row.loc.c_str());
+                  row.match_ns / 1e6, row.total_ns / 1e6, loc.c_str());
     os << line << SourceLineAt(row.where) << "\n";
     total.matches += row.matches;
     total.attempts += row.attempts;
@@ -172,7 +172,7 @@ void PrintMatchStats(std::ostream& os) {
   std::snprintf(line, sizeof(line), "%6llu / %7llu -- %9.2f / %9.2f ms -- TOTAL\n",
                 static_cast<unsigned long long>(total.matches), static_cast<unsigned long long>(total.attempts),
                 total.match_ns / 1e6, total.total_ns / 1e6);
-  os << line << num_rules << " rules, " << matched_once << " matched once\n";
+  os << line << table.num_rules << " rules, " << table.matched_once << " matched once\n";
 }
 
 }  // namespace tg

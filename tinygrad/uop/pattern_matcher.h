@@ -94,6 +94,21 @@ int TrackMatchStats();
 void PrintMatchStats(std::ostream& os);
 void ResetMatchStats();
 
+// One rule's counters, for a table (PrintMatchStats, the VIZ viewer).
+struct MatchStatsRow {
+  std::source_location where;
+  uint64_t matches = 0;
+  uint64_t attempts = 0;
+  uint64_t match_ns = 0;  // time in the attempts that matched
+  uint64_t total_ns = 0;  // time in all attempts
+};
+struct MatchStatsTable {
+  std::vector<MatchStatsRow> rows;  // the rules tried at least once, slowest last
+  size_t num_rules = 0;             // all live rules
+  size_t matched_once = 0;          // rules that matched at least once
+};
+MatchStatsTable SnapshotMatchStats();
+
 // tinygrad's printable(): the source line a location names, trimmed, read from the file as the
 // build named it (relative to the workspace root); "<missing>" when it cannot be read.
 std::string SourceLineAt(const std::source_location& where);

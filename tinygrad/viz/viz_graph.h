@@ -1,0 +1,45 @@
+// File: tinygrad/viz/viz_graph.h
+// Port of tinygrad/viz/serve.py get_full_rewrite: the graph of one rewrite after each of its
+// matches, rebuilt from the trace alone. As the reference does, step k applies the first k
+// matches as substitutions (before -> after): for a top-down rewrite each step substitutes into
+// the previous step's graph, for a bottom-up one all k into the input graph. Step 0 is the
+// input; the last step is normally the rewrite's output (a rule whose result depends on more
+// than its match, such as a counter in its context, can make them differ, as in the reference).
+//
+// Example:
+//   ASSIGN_OR_RETURN(VizGraph g, GraphAtStep(trace, /*rewrite=*/3, /*step=*/1));
+//   for (const VizGraphNode& n : g.nodes) if (n.changed) std::cout << n.op << "\n";
+#ifndef TINYGRAD_VIZ_VIZ_GRAPH_H_
+#define TINYGRAD_VIZ_VIZ_GRAPH_H_
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tinygrad/viz/viz_trace.h"
+
+namespace tg {
+
+struct VizGraphNode {
+  // Into VizTrace::nodes; a node the replay had to build (a parent rebuilt on substituted
+  // sources that the real rewrite never made) gets an id from trace.nodes.size() up.
+  size_t id = 0;
+  std::string op, dtype, arg, tag;
+  std::vector<size_t> src;  // ids of nodes of this graph
+  bool changed = false;  // made by this step's match: in the graph of its `after` (step >= 1)
+  bool matched = false;  // the node the next match rewrites (matches[step].before), if any
+};
+
+struct VizGraph {
+  std::vector<VizGraphNode> nodes;  // sources first, the sink last
+};
+
+// The graph of rewrite `rewrite` after its first `step` matches (0 .. matches.size()). When
+// the substitutions loop, the graph is one NOOP node whose arg says so (the reference's
+// error node). Errors: `rewrite` or `step` out of range.
+absl::StatusOr<VizGraph> GraphAtStep(const VizTrace& trace, size_t rewrite, size_t step);
+
+}  // namespace tg
+
+#endif  // TINYGRAD_VIZ_VIZ_GRAPH_H_
