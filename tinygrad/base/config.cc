@@ -77,6 +77,9 @@ Config Config::FromEnvironment() {
   c.cpu_count = AffinityCpuCount();
   ReadInt("DEBUG", c.debug);
   ReadInt("TRACK_MATCH_STATS", c.track_match_stats);
+  ReadInt("VIZ", c.viz);
+  ReadString("VIZ_PATH", c.viz_path);
+  if (c.viz != 0 && c.track_match_stats < 2) c.track_match_stats = 2;
   ReadInt("SPEC", c.spec);
   ReadInt("NOOPT", c.noopt);
   ReadInt("BEAM", c.beam);

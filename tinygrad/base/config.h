@@ -25,6 +25,10 @@ struct Config {
   int debug = 0;
   // TRACK_MATCH_STATS: 1 the per-rule table at exit, 2 + the rewrite trace, 3 + a line per match
   int track_match_stats = 0;
+  // VIZ: > 0 serves the rewrite viewer after `tg run`, < 0 saves its trace to viz_path instead;
+  // either turns track_match_stats up to 2 (the trace it shows), as tinygrad's VIZ does.
+  int viz = 0;
+  std::string viz_path;  // VIZ_PATH: where VIZ=-1 saves the trace ("" = <cache_dir>/viz.json)
   // SPEC: 1 tensor_spec / kernel_spec / program_spec at the pipeline's entries, 2 + full_spec on
   // every node a rewrite makes
   int spec = 1;

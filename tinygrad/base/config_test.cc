@@ -34,6 +34,28 @@ TEST(ConfigTest, ReadsEnvironmentAndKeepsDefaultOnGarbage) {
   unsetenv("TG_CACHE_DIR");
 }
 
+// tinygrad's TRACK_MATCH_STATS defaults to 2 under VIZ (the trace VIZ shows); either sign of
+// VIZ turns it on, and a higher level stays.
+TEST(ConfigTest, VizTurnsOnTheRewriteTrace) {
+  unsetenv("TRACK_MATCH_STATS");
+  unsetenv("VIZ_PATH");
+  EXPECT_EQ(Config::FromEnvironment().viz, 0);
+  EXPECT_EQ(Config::FromEnvironment().viz_path, "");
+  for (const char* viz : {"1", "-1"}) {
+    setenv("VIZ", viz, 1);
+    EXPECT_EQ(Config::FromEnvironment().viz, std::atoi(viz));
+    EXPECT_EQ(Config::FromEnvironment().track_match_stats, 2) << viz;
+  }
+  setenv("TRACK_MATCH_STATS", "3", 1);
+  setenv("VIZ_PATH", "trace.json", 1);
+  EXPECT_EQ(Config::FromEnvironment().track_match_stats, 3);
+  EXPECT_EQ(Config::FromEnvironment().viz_path, "trace.json");
+  unsetenv("VIZ");
+  unsetenv("VIZ_PATH");
+  EXPECT_EQ(Config::FromEnvironment().track_match_stats, 3);
+  unsetenv("TRACK_MATCH_STATS");
+}
+
 TEST(ConfigTest, BeamKnobsHaveTheReferenceDefaultsAndReadTheEnvironment) {
   Config d = Config::FromEnvironment();
   EXPECT_EQ(d.beam_upcast_max, 256);

@@ -23,7 +23,8 @@ void ApplyDiagnostics(const Config& c) {
   SetSpecCheckLevel(c.spec);
   SetTrackMatchStats(c.track_match_stats);
   static std::atomic<bool> registered{false};
-  if (c.track_match_stats > 0 && !registered.exchange(true)) std::atexit(ReportAtExit);
+  // Under VIZ the trace is the report (tinygrad prints no table then).
+  if (c.track_match_stats > 0 && c.viz == 0 && !registered.exchange(true)) std::atexit(ReportAtExit);
 }
 
 void PrintRewriteReport(std::ostream& os) {

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -13,6 +14,7 @@
 #include "tinygrad/base/config.h"
 #include "tinygrad/engine/opt_chooser.h"
 #include "tinygrad/engine/realize.h"
+#include "tinygrad/viz/viz_save.h"
 #include "tinygrad/workloads/workloads.h"
 #include "tinygrad/base/check.h"
 #include "tools/cli/command_line.h"
@@ -109,6 +111,11 @@ int RunWorkloadCommand(std::span<const std::string_view> args) {
     }
   }
   SetKernelOptChooser(nullptr);
+  std::fflush(stdout);
+  if (absl::Status s = SaveVizTraceIfAsked(config, std::cout); !s.ok()) {
+    std::fprintf(stderr, "tg run: VIZ: %s\n", s.ToString().c_str());
+    return 1;
+  }
   return 0;
 }
 
