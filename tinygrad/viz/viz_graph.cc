@@ -2,6 +2,7 @@
 #include "tinygrad/viz/viz_graph.h"
 
 #include <deque>
+#include <memory>
 #include <optional>
 #include <utility>
 
@@ -10,6 +11,7 @@
 #include "absl/hash/hash.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "tinygrad/base/status_macros.h"
 
 namespace tg {
 namespace {
@@ -149,32 +151,63 @@ std::vector<size_t> Toposort(const ReplayNodes& nodes, size_t root) {
   return order;
 }
 
+// Applies match `m` to the replacement map, as the reference's `replaces[u0] = u1`.
+void AddReplace(Replaces& replaces, const VizMatch& m) {
+  if (m.before == m.after) {
+    replaces.erase(m.before);  // the reference's substitute drops k -> k
+  } else {
+    replaces[m.before] = m.after;
+  }
+}
+
 }  // namespace
 
-absl::StatusOr<VizGraph> GraphAtStep(const VizTrace& trace, size_t rewrite, size_t step) {
+struct VizReplay::State {
+  explicit State(const VizTrace& t) : nodes(t) {}
+  ReplayNodes nodes;
+  Replaces replaces;          // top-down: the first sinks.size() - 1 matches
+  std::vector<size_t> sinks;  // top-down: the sink after 0, 1, ... matches, as far as computed
+};
+
+VizReplay::VizReplay(const VizTrace& trace, size_t rewrite)
+    : trace_(trace), rewrite_(rewrite), state_(std::make_unique<State>(trace)) {}
+VizReplay::~VizReplay() = default;
+VizReplay::VizReplay(VizReplay&&) noexcept = default;
+
+absl::StatusOr<VizReplay> VizReplay::Create(const VizTrace& trace, size_t rewrite) {
   if (rewrite >= trace.rewrites.size())
     return absl::OutOfRangeError(absl::StrCat("rewrite ", rewrite, " of ", trace.rewrites.size()));
-  const VizRewrite& r = trace.rewrites[rewrite];
+  return VizReplay(trace, rewrite);
+}
+
+absl::StatusOr<VizGraph> VizReplay::GraphAt(size_t step) {
+  const VizRewrite& r = trace_.rewrites[rewrite_];
   if (step > r.matches.size())
-    return absl::OutOfRangeError(absl::StrCat("step ", step, " of rewrite ", rewrite, ", which has ",
+    return absl::OutOfRangeError(absl::StrCat("step ", step, " of rewrite ", rewrite_, ", which has ",
                                               r.matches.size(), " matches"));
-  ReplayNodes nodes(trace);
-  Replaces replaces;
+  ReplayNodes& nodes = state_->nodes;
+  auto substitute = [&](size_t root, const Replaces& replaces, size_t num_matches) {
+    std::optional<size_t> next = Substituter(nodes, replaces).Run(root);
+    if (next) return *next;
+    return nodes.Intern({.op = "NOOP", .dtype = "dtypes.void",
+                         .arg = absl::StrCat("the substitutions of matches 1..", num_matches, " loop"),
+                         .tag = "", .src = {}});
+  };
   size_t sink = r.input;
-  for (size_t i = 0; i < step; ++i) {
-    const VizMatch& m = r.matches[i];
-    if (m.before == m.after) {
-      replaces.erase(m.before);  // the reference's substitute drops k -> k
-    } else {
-      replaces[m.before] = m.after;
+  if (r.bottom_up) {
+    // Every step substitutes into the input: only this step's substitution is needed.
+    Replaces replaces;
+    for (size_t i = 0; i < step; ++i) AddReplace(replaces, r.matches[i]);
+    if (step > 0) sink = substitute(r.input, replaces, step);
+  } else {
+    // Each step substitutes into the previous step's graph: go on from the last one computed.
+    std::vector<size_t>& sinks = state_->sinks;
+    if (sinks.empty()) sinks.push_back(r.input);
+    while (sinks.size() <= step) {
+      AddReplace(state_->replaces, r.matches[sinks.size() - 1]);
+      sinks.push_back(substitute(sinks.back(), state_->replaces, sinks.size()));
     }
-    // Bottom-up, every step substitutes into the input: only the last one is needed.
-    if (r.bottom_up && i + 1 < step) continue;
-    std::optional<size_t> next = Substituter(nodes, replaces).Run(r.bottom_up ? r.input : sink);
-    sink = next ? *next
-                : nodes.Intern({.op = "NOOP", .dtype = "dtypes.void",
-                                .arg = absl::StrCat("the substitutions of matches 1..", i + 1, " loop"),
-                                .tag = "", .src = {}});
+    sink = sinks[step];
   }
   absl::flat_hash_set<size_t> changed;
   if (step > 0) {
@@ -189,6 +222,11 @@ absl::StatusOr<VizGraph> GraphAtStep(const VizTrace& trace, size_t rewrite, size
                        .changed = changed.contains(id), .matched = matched == id});
   }
   return g;
+}
+
+absl::StatusOr<VizGraph> GraphAtStep(const VizTrace& trace, size_t rewrite, size_t step) {
+  ASSIGN_OR_RETURN(VizReplay replay, VizReplay::Create(trace, rewrite));
+  return replay.GraphAt(step);
 }
 
 }  // namespace tg

@@ -13,6 +13,7 @@
 #define TINYGRAD_VIZ_VIZ_GRAPH_H_
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -38,7 +39,28 @@ struct VizGraph {
 // The graph of rewrite `rewrite` after its first `step` matches (0 .. matches.size()). When
 // the substitutions loop, the graph is one NOOP node whose arg says so (the reference's
 // error node). Errors: `rewrite` or `step` out of range.
+// A top-down step k costs k substitutions of the whole graph; to walk many steps of one
+// rewrite, use a VizReplay.
 absl::StatusOr<VizGraph> GraphAtStep(const VizTrace& trace, size_t rewrite, size_t step);
+
+// One rewrite's replay that keeps the steps it computed, as the reference's get_full_rewrite
+// generator does: asking for steps 0..n in any order costs n substitutions in all, not n^2/2.
+// Holds a reference to `trace`, which must outlive it. Not thread-safe.
+class VizReplay {
+ public:
+  static absl::StatusOr<VizReplay> Create(const VizTrace& trace, size_t rewrite);
+  ~VizReplay();
+  VizReplay(VizReplay&&) noexcept;
+  // As GraphAtStep(trace, rewrite, step).
+  absl::StatusOr<VizGraph> GraphAt(size_t step);
+
+ private:
+  struct State;
+  VizReplay(const VizTrace& trace, size_t rewrite);
+  const VizTrace& trace_;
+  size_t rewrite_;
+  std::unique_ptr<State> state_;
+};
 
 }  // namespace tg
 

@@ -29,7 +29,8 @@ int main(int argc, char** argv) {
   for (const tg::VizGroup& g : t->groups)
     if (g.program) std::printf("program %s\n", g.name.c_str());
   for (size_t i = 0; i < t->rewrites.size(); ++i) {
-    absl::StatusOr<tg::VizGraph> g = tg::GraphAtStep(*t, i, t->rewrites[i].matches.size());
+    absl::StatusOr<tg::VizReplay> replay = tg::VizReplay::Create(*t, i);
+    absl::StatusOr<tg::VizGraph> g = replay->GraphAt(t->rewrites[i].matches.size());
     if (!g.ok() || g->nodes.back().id != t->rewrites[i].output) {
       ++mismatches;
       std::printf("mismatch: rewrite %zu (%s, group %s)\n", i, t->rewrites[i].name.c_str(),

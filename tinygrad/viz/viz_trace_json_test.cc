@@ -137,5 +137,17 @@ TEST(VizTraceJsonTest, SaveToAnUnwritablePlaceIsAnError) {
   EXPECT_THAT(std::string(st.message()), HasSubstr("no_such_dir/trace.json"));
 }
 
+// The samples from real runs (make_samples.sh) load, and each kernel group has its program.
+TEST(VizTraceJsonTest, SamplesLoad) {
+  for (const char* name : {"sum", "softmax"}) {
+    absl::StatusOr<VizTrace> t = LoadVizTrace(std::string("tinygrad/viz/testdata/") + name + ".json");
+    ASSERT_TRUE(t.ok()) << t.status();
+    EXPECT_GE(t->groups.size(), 4u) << name;
+    size_t programs = 0;
+    for (const VizGroup& g : t->groups) programs += g.program.has_value();
+    EXPECT_GE(programs, 2u) << name;
+  }
+}
+
 }  // namespace
 }  // namespace tg
