@@ -4,6 +4,7 @@
 // traces too big or too odd to draw.
 #include "tools/viz/viz_server.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -213,6 +214,34 @@ TEST_F(VizServerTest, HostileTextInTheTraceIsEscaped) {
   EXPECT_FALSE(Contains(body["svg"], "<script>"));
   EXPECT_TRUE(Contains(body["svg"], "&lt;script&gt;"));
   EXPECT_EQ(body["node_count"], 4);
+}
+
+// A trace of a real run (tinygrad/viz/testdata/sum.json, tg run sum --n 4096): every rewrite's
+// first, second and last step is answered, drawn (or said to be too big), with the rule's name.
+TEST_F(VizServerTest, EveryRewriteOfARealRunIsShown) {
+  absl::StatusOr<VizTrace> trace = LoadVizTrace("tinygrad/viz/testdata/sum.json");
+  ASSERT_TRUE(trace.ok()) << trace.status();
+  const VizTrace copy = *trace;
+  Serve(*std::move(trace));
+  auto [status, kernels] = Get("/api/kernels");
+  ASSERT_EQ(status, 200);
+  ASSERT_EQ(kernels["kernels"].size(), copy.groups.size());
+  int drawn = 0;
+  for (size_t r = 0; r < copy.rewrites.size(); ++r) {
+    const size_t last = copy.rewrites[r].matches.size();
+    for (size_t step : {size_t{0}, std::min<size_t>(1, last), last}) {
+      auto [s, body] = Get(absl::StrCat("/api/step?rewrite=", r, "&step=", step));
+      ASSERT_EQ(s, 200) << r << " " << step << " " << body;
+      EXPECT_GT(body["node_count"], 0) << r << " " << step;
+      EXPECT_TRUE(body["svg"].is_string() || body.contains("message")) << r << " " << step;
+      drawn += body["svg"].is_string();
+      if (step > 0) EXPECT_EQ(body["rule"], copy.rewrites[r].matches[step - 1].rule);
+    }
+  }
+  EXPECT_GT(drawn, 0);
+  for (size_t k = 0; k < copy.groups.size(); ++k) {
+    EXPECT_EQ(Get(absl::StrCat("/api/program?kernel=", k)).first, copy.groups[k].program ? 200 : 404);
+  }
 }
 
 }  // namespace
