@@ -44,6 +44,7 @@
 #include "tinygrad/base/unique_fd.h"
 #include "tinygrad/base/version.h"
 #include "tinygrad/engine/device.h"
+#include "tinygrad/runtime/cpu/cpu_target.h"
 #include "workers/child_pool.h"
 #include "workers/resource_limits.h"
 #include "workers/worker_child.h"
@@ -754,10 +755,21 @@ absl::StatusOr<std::unique_ptr<Worker>> Worker::Create(WorkerOptions options) {
   w.incarnation = (uint64_t{rd()} << 32 | rd()) | 1;  // never 0 (0: a worker that names none)
   w.tasks = TaskCache(std::max<size_t>(options.task_cache, 64));
   w.build_id = options.build_id.empty() ? DefaultBuildId() : options.build_id;
+  if (options.cpu_flags.has_value()) {
+    const std::vector<std::string>& flags = *options.cpu_flags;
+    RETURN_IF_ERROR(CheckCpuTargetOn(options.cpu_target, "x86_64", [&flags](std::string_view f) {
+      return std::find(flags.begin(), flags.end(), f) != flags.end();
+    }));
+  } else {
+    RETURN_IF_ERROR(CheckCpuTarget(options.cpu_target));
+  }
   if (options.device_class.has_value()) {
     w.device = *options.device_class;
   } else {
-    ASSIGN_OR_RETURN(Device * dev, GetDevice(options.device));
+    // the process's device settings (an edge's: tg worker's), with this worker's target
+    DeviceOptions device_options = DeviceOptions::FromConfig(GetConfig());
+    device_options.cpu.cpu_target = options.cpu_target;
+    ASSIGN_OR_RETURN(Device * dev, GetDevice(options.device, device_options));
     ASSIGN_OR_RETURN(w.device, autotune::DeviceClassFor(*dev));
   }
   w.wake_fd.reset(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
@@ -777,6 +789,9 @@ absl::StatusOr<std::unique_ptr<Worker>> Worker::Create(WorkerOptions options) {
     if (options.mode == TimingMode::kFakeTiming) argv.emplace_back(kFakeTimingFlag);
     argv.emplace_back(kDeviceFlag);
     argv.push_back(options.device);
+    // always said, so that a child's CPU_TARGET cannot differ from the class announced
+    argv.emplace_back(kCpuTargetFlag);
+    argv.push_back(IsNativeCpuTarget(options.cpu_target) ? "native" : options.cpu_target);
     argv.emplace_back(kCompileThreadsFlag);
     argv.push_back(absl::StrCat(std::max(1, cores / options.children)));
     argv.emplace_back(kPrepareNiceFlag);

@@ -109,6 +109,14 @@ struct WorkerOptions {
 
   // The engine device the children measure on ("CPU", "CUDA", "CUDA:1").
   std::string device = "CPU";
+  // The ISA the children compile CPU kernels for: "" or "native" the host's, or an x86-64 level
+  // (tinygrad/runtime/cpu/cpu_target.h). The device class announced is then the target's (its
+  // ISA flags), so a coordinator tuning for that target routes here and nowhere else. Create()
+  // refuses a target this CPU cannot run, naming the missing features.
+  std::string cpu_target;
+  // (tests only) The CPU's cpuinfo flags cpu_target is checked against, as on an x86_64 with
+  // these; unset: this CPU's.
+  std::optional<std::vector<std::string>> cpu_flags;
   // Announced in Hello. Unset: DeviceClassFor(the device) / DefaultBuildId().
   std::optional<autotune::DeviceClass> device_class;
   std::string build_id;

@@ -283,6 +283,10 @@ absl::StatusOr<WorkerChildOptions> ParseWorkerChildArgs(std::span<const std::str
         return absl::InvalidArgumentError(std::string(kJobCpuFlag) + " needs a number of seconds >= 0");
       }
       ++i;
+    } else if (a == kCpuTargetFlag) {
+      if (i + 1 >= args.size() || args[i + 1].empty())
+        return absl::InvalidArgumentError(std::string(kCpuTargetFlag) + " needs a CPU target (native, x86-64-v3, ...)");
+      o.cpu_target = std::string(args[++i]);
     } else if (a == kInjectFaultFlag) {
       if (i + 1 >= args.size())
         return absl::InvalidArgumentError(absl::StrCat(std::string(kInjectFaultFlag), " needs ", std::string(kInjectedFaultKinds)));
@@ -314,6 +318,7 @@ int WorkerChildMain(std::span<const std::string_view> args) {
   }
   // The child program's edge: the process settings are read here, once.
   ChildState st{.options = *o, .device_options = DeviceOptions::FromConfig(GetConfig())};
+  if (o->cpu_target.has_value()) st.device_options.cpu.cpu_target = *o->cpu_target;
   const int rc = RunChildLoop(
       [&st](std::string_view request, DeviceGate& gate) { return Handle(st, request, gate); },
       {.on_start = [&st] {

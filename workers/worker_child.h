@@ -58,6 +58,7 @@
 #include <string>
 #include <string_view>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -76,6 +77,7 @@ inline constexpr std::string_view kSandboxFlag = "--sandbox";
 inline constexpr std::string_view kPrepareNiceFlag = "--prepare-nice";
 inline constexpr std::string_view kMemoryLimitFlag = "--memory-limit";
 inline constexpr std::string_view kJobCpuFlag = "--job-cpu-s";
+inline constexpr std::string_view kCpuTargetFlag = "--cpu-target";
 
 // A test-only fault: the child misbehaves on a job that has a candidate with these opts.
 struct InjectedFault {
@@ -99,6 +101,10 @@ struct WorkerChildOptions {
   int prepare_nice = -1;
   uint64_t memory_limit = 0;  // bytes of private writable memory beyond the child's start; 0: none
   double job_cpu_s = 0;       // CPU seconds per job; 0: JobCpuBudgetS of each job
+  // The ISA CPU kernels are compiled for ("native" or an x86-64 level: runtime/cpu/cpu_target.h);
+  // unset: CPU_TARGET's. The worker passes its own, so its children compile for the target of
+  // the device class it announced.
+  std::optional<std::string> cpu_target;
   std::vector<InjectedFault> faults;
 };
 

@@ -46,6 +46,7 @@
 #include "tinygrad/base/stable_hash.h"
 #include "tinygrad/codegen/opt/opt.h"
 #include "tinygrad/engine/device.h"
+#include "tinygrad/runtime/cpu/cpu_target.h"
 #include "workers/resource_limits.h"
 #include "workers/sandbox.h"
 #include "workers/thread_priority.h"
@@ -243,6 +244,51 @@ TEST(WorkerTest, HelloAndReadyAnnounceTheDeviceClass) {
   std::optional<codec::Ready> r = c.Expect<codec::Ready>();
   ASSERT_TRUE(r.has_value());
   EXPECT_EQ(r->credits, 1u);
+}
+
+// The cpuinfo flags of an AVX2 machine without AVX-512 (a Zen 3), trimmed to what the levels
+// check: injected, so that the refusal below does not depend on this machine's CPU.
+const std::vector<std::string> kAvx2CpuFlags = {"avx", "avx2", "bmi2", "fma", "popcnt", "sse4_2", "ssse3"};
+
+// tg worker --cpu-target: the class announced is the target's (its ISA flags), which is what a
+// coordinator tuning for that target routes by.
+TEST(WorkerTest, ACpuTargetIsTheDeviceClassAnnounced) {
+  if (absl::Status s = CheckCpuTarget("x86-64-v3"); !s.ok()) GTEST_SKIP() << s;
+  TestCoordinator c;
+  WorkerOptions o = SimOptions(c, "w-v3", 0);
+  o.cpu_target = "x86-64-v3";
+  RunningWorker w(std::move(o));
+  ASSERT_TRUE(w.ok());
+  std::optional<codec::Hello> h = c.Expect<codec::Hello>();
+  ASSERT_TRUE(h.has_value());
+  DeviceOptions v3 = DeviceOptions::FromConfig(GetConfig());
+  v3.cpu.cpu_target = "x86-64-v3";
+  absl::StatusOr<Device*> dev = GetDevice("CPU", v3);
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  absl::StatusOr<autotune::DeviceClass> dc = autotune::DeviceClassFor(**dev);
+  ASSERT_TRUE(dc.ok());
+  EXPECT_EQ(h->device, *dc);
+  EXPECT_TRUE(std::ranges::count(h->device.isa_flags, "avx2") == 1) << h->device.Describe();
+  EXPECT_TRUE(std::ranges::count(h->device.isa_flags, "avx512f") == 0) << h->device.Describe();
+}
+
+// A target this CPU cannot run is refused when the worker starts, naming what is missing.
+TEST(WorkerTest, ACpuTargetTheCpuLacksIsRefusedNamingTheMissingFeatures) {
+  TestCoordinator c;
+  WorkerOptions o = SimOptions(c, "w-v4", 0);
+  o.cpu_target = "x86-64-v4";
+  o.cpu_flags = kAvx2CpuFlags;
+  absl::StatusOr<std::unique_ptr<Worker>> w = Worker::Create(o);
+  ASSERT_FALSE(w.ok());
+  EXPECT_EQ(w.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(w.status().message().find("CPU target x86-64-v4 needs avx512bw, avx512cd, avx512dq, avx512f, avx512vl"),
+            std::string::npos)
+      << w.status();
+  o.cpu_target = "x86-64-v3";  // what that CPU has is accepted by the same check
+  o.device_class = autotune::DeviceClass{.device = "CPU"};  // (not this machine's device)
+  EXPECT_TRUE(Worker::Create(o).ok());
+  o.cpu_target = "x86-64-v9";
+  EXPECT_NE(Worker::Create(o).status().message().find("unknown CPU target 'x86-64-v9'"), std::string::npos);
 }
 
 TEST(WorkerTest, JobWithItsTaskIsMeasuredInChildren) {
@@ -1029,6 +1075,19 @@ TEST(WorkerChildArgsTest, TheCpuBudgetOfAJobGrowsWithItsLimitsAndThreads) {
   EXPECT_GT(JobCpuBudgetS(o, 1, 1), one);
   o.timeout_s = std::numeric_limits<double>::infinity();
   EXPECT_GE(JobCpuBudgetS(o, 1, 1), 1e6);  // no limit in effect
+}
+
+// The worker names its target to every child, which then compiles for it whatever CPU_TARGET says.
+TEST(WorkerChildArgsTest, CpuTarget) {
+  absl::StatusOr<WorkerChildOptions> none = ParseWorkerChildArgs({});
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->cpu_target.has_value());
+  const std::vector<std::string_view> args = {kCpuTargetFlag, "x86-64-v3"};
+  absl::StatusOr<WorkerChildOptions> o = ParseWorkerChildArgs(args);
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->cpu_target, "x86-64-v3");
+  for (std::vector<std::string_view> bad : std::vector<std::vector<std::string_view>>{{kCpuTargetFlag}, {kCpuTargetFlag, ""}})
+    EXPECT_FALSE(ParseWorkerChildArgs(bad).ok());
 }
 
 TEST(WorkerChildArgsTest, SandboxIsAFlag) {

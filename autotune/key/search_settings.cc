@@ -55,6 +55,7 @@ SearchSettings SearchSettings::FromConfig(const Config& c) {
   s.tc = c.tc;
   s.tc_opt = c.tc_opt.value_or(2);  // search.py reads TC_OPT with default 2
   s.simd = c.beam_simd;
+  s.block = c.beam_block;
   return s;
 }
 

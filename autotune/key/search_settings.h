@@ -39,7 +39,7 @@ struct SearchSettings {
   int tc = 1;                     // TC: use_tensor_cores of the TC actions
   int tc_opt = 2;                 // TC_OPT: opt level of the TC actions (search.py's default 2)
   bool simd = false;              // BEAM_SIMD (ours): SIMD and UPCAST 8/16 actions
-  // `tg tune --blocking` (ours): BLOCK actions. In the text only when on, so that turning
+  // BEAM_BLOCK (ours, `tg tune --blocking`): BLOCK actions. In the text only when on, so that turning
   // the option in does not change the key of every record stored before it existed.
   bool block = false;
 

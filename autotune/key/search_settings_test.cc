@@ -35,10 +35,11 @@ TEST(SearchSettingsTest, FromConfigTakesEveryKnob) {
   c.tc = 2;
   c.tc_opt = 1;
   c.beam_simd = true;
+  c.beam_block = true;
   SearchSettings s = SearchSettings::FromConfig(c);
   EXPECT_EQ(s.ToString(),
             "width=4 upcast_max=64 local_max=256 uops_max=0 min_progress_us=0.5 timeout_sec=3 "
-            "padto=1 nolocals=1 tc=2 tc_opt=1 simd=1");
+            "padto=1 nolocals=1 tc=2 tc_opt=1 simd=1 block=1");
 }
 
 TEST(SearchSettingsTest, TextRoundTrips) {

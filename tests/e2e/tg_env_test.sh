@@ -93,4 +93,27 @@ else
   echo "note: no script(1) here; the terminal half of the colour checks is skipped"
 fi
 
+# ** our search extensions **
+# BEAM_BLOCK=1: BEAM's search has BLOCK actions, so its records carry block=1 in their search
+# settings (as BEAM_SIMD=1's carry simd=1); without it they do not.
+BEAM=1 BEAM_BLOCK=1 run beam_block 0 "${small[@]}"
+BEAM=1 BEAM_SIMD=1 run beam_simd 0 "${small[@]}"
+BEAM=1 run beam_plain 0 "${small[@]}"
+run beam_db 0 db --db "$TG_CACHE_DIR/tuning.db" show ""
+# (a record per kernel of each run; every run has the same kernels)
+n_block=$(grep -cE '^search settings: .* simd=0 block=1$' "$out/beam_db.out")
+[[ $n_block -ge 1 ]] || fail "BEAM_BLOCK=1 stored no record with block=1"
+expect_count "$out/beam_db.out" '^search settings: .* simd=1$' "$n_block"
+expect_count "$out/beam_db.out" '^search settings: .* simd=0$' "$n_block"
+expect_count "$out/beam_db.out" 'block=1' "$n_block"
+# CPU_TARGET: the CPU device compiles for it; an unknown one is an error of tg run naming it, a
+# known one this CPU runs runs (BEAM's records are then under the target's device class:
+# tests/e2e/tg_tune_test.sh).
+CPU_TARGET=x86-64-v9 run cpu_target_bad 1 "${small[@]}"
+expect_in "$out/cpu_target_bad.err" "unknown CPU target 'x86-64-v9'"
+if grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo && grep -qw bmi2 /proc/cpuinfo; then
+  CPU_TARGET=x86-64-v3 run cpu_target_v3 0 "${small[@]}"
+  expect_count "$out/cpu_target_v3.out" '^\*\*\* CPU .* r_8_8_8 ' 1
+fi
+
 finish "tg env"

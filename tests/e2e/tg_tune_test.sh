@@ -61,12 +61,41 @@ expect_in "$out/simd.jsonl" '"block": false'
 BEAM_UPCAST_MAX=16 run blocking 0 tune matmul --m 32 --n 32 --k 32 --beam 2 --db "$db" --blocking --json "$out/blocking.jsonl"
 expect_count "$out/blocking.out" '\(cached\)$' 0
 expect_in "$out/blocking.jsonl" '"block": true'
+# BEAM_BLOCK=1 is --blocking: the same search settings, so the same record answers.
+BEAM_BLOCK=1 BEAM_UPCAST_MAX=16 run blocking_env 0 tune matmul --m 32 --n 32 --k 32 --beam 2 --db "$db" \
+  --json "$out/blocking_env.jsonl"
+expect_count "$out/blocking_env.out" '\(cached\)$' 1
+expect_in "$out/blocking_env.jsonl" '"block": true'
 # Records stored by the farm are named too: no blank "kernel:" in the database.
 simd_name=$(grep -E '^kernel 1/1 .* -> ' "$out/simd.out" | awk '{print $3}')
 run show_all 0 db --db "$db" show ""
 [[ -n $simd_name ]] && grep -qE "^kernel: +$simd_name\$" "$out/show_all.out" ||
   fail "tg db show lacks the farm's kernel '$simd_name': $(grep '^kernel:' "$out/show_all.out")"
 expect_count "$out/show_all.out" '^kernel: *$' 0
+
+# --cpu-target through local workers (the default farm): the workers compile for the target and
+# announce its device class, and the records are stored under it (its compiler flags, and none
+# of the ISA flags the target lacks).
+if grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo && grep -qw bmi2 /proc/cpuinfo; then
+  tdb="$out/target.db"
+  run target_farm 0 tune matmul --m 16 --n 16 --k 16 --beam 1 --db "$tdb" --workers 1 --fake-timing \
+    --cpu-target x86-64-v3 --json "$out/target_farm.jsonl"
+  expect_in "$out/target_farm.out" "CPU target x86-64-v3"
+  expect_in "$out/target_farm.out" "farm: local worker pids: "
+  expect_in "$out/target_farm.out" "kernels 1/1 done"
+  expect_in "$out/target_farm.jsonl" '"cpu_target": "x86-64-v3"'
+  run target_stats 0 db --db "$tdb" stats
+  expect_count "$out/target_stats.out" "x86-64-v3" 1
+  expect_count "$out/target_stats.out" "avx2" 1
+  expect_count "$out/target_stats.out" "avx512f" 0
+  # CPU_TARGET is the same setting: its tuning answers from those records
+  CPU_TARGET=x86-64-v3 run target_env 0 tune matmul --m 16 --n 16 --k 16 --beam 1 --db "$tdb"
+  expect_count "$out/target_env.out" '\(cached\)$' 1
+  # and tg run's BEAM looks them up under the same class
+  CPU_TARGET=x86-64-v3 BEAM=1 TG_CACHE_DIR="$out/target_cache" run target_run 0 run matmul --m 16 --n 16 --k 16 --runs 1
+  run target_run_stats 0 db --db "$out/target_cache/tuning.db" stats
+  expect_count "$out/target_run_stats.out" "x86-64-v3" 1
+fi
 
 # tg run picks the tuned opts up from the default database (tune into it first).
 BEAM_UPCAST_MAX=16 run tune_default 0 tune matmul --m 32 --n 32 --k 32 --beam 2

@@ -100,6 +100,7 @@ Config Config::FromEnvironment() {
   ReadInt("BEAM_TIMEOUT_SEC", c.beam_timeout_sec);
   ReadInt("BEAM_PADTO", c.beam_padto);
   ReadInt("BEAM_SIMD", c.beam_simd);
+  ReadInt("BEAM_BLOCK", c.beam_block);
   ReadInt("BEAM_DEBUG", c.beam_debug);
   ReadInt("IGNORE_BEAM_CACHE", c.ignore_beam_cache);
   ReadInt("SPLIT_REDUCEOP", c.split_reduceop);
@@ -114,6 +115,7 @@ Config Config::FromEnvironment() {
   ReadString("CPU_CC", c.cc);
   ReadInt("CPU_LLVM", c.cpu_llvm);
   ReadInt("LLVMOPT", c.llvmopt);
+  ReadString("CPU_TARGET", c.cpu_target);
   return c;
 }
 

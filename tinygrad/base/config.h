@@ -57,6 +57,7 @@ struct Config {
   int beam_timeout_sec = 10;        // BEAM_TIMEOUT_SEC: compile time limit of one candidate
   bool beam_padto = false;          // BEAM_PADTO: PADTO actions in the search
   bool beam_simd = false;           // BEAM_SIMD (ours): the SIMD extension opt in the search
+  bool beam_block = false;          // BEAM_BLOCK (ours): the BLOCK cache-blocking opt in the search
   int beam_debug = 0;               // BEAM_DEBUG: search trace
   bool ignore_beam_cache = false;   // IGNORE_BEAM_CACHE: search again even when cached
 
@@ -74,6 +75,9 @@ struct Config {
   std::string cc;         // CPU_CC: the C compiler for CPU kernels ("" = clang)
   int cpu_llvm = 0;       // CPU_LLVM: CPU kernels as LLVM IR compiled in-process (else C + clang)
   int llvmopt = 1;        // LLVMOPT: the LLVM compiler's default<O2> (0: default<O0>)
+  // CPU_TARGET (ours): the ISA CPU kernels are compiled for, "" or "native" the host's, else an
+  // x86-64 level ("x86-64-v3": AVX2); checked where the CPU device is made
+  std::string cpu_target;
 
   // Defaults overridden by the process environment.
   static Config FromEnvironment();

@@ -69,7 +69,10 @@ TEST(ConfigTest, BeamKnobsHaveTheReferenceDefaultsAndReadTheEnvironment) {
   EXPECT_EQ(d.tc, 1);
   EXPECT_EQ(d.tc_select, -1);
   EXPECT_FALSE(d.tc_opt.has_value());
+  EXPECT_FALSE(d.beam_simd);
+  EXPECT_FALSE(d.beam_block);
   setenv("BEAM_MIN_PROGRESS", "2.5", 1);
+  setenv("BEAM_BLOCK", "1", 1);
   setenv("BEAM_UPCAST_MAX", "64", 1);
   setenv("TC_OPT", "1", 1);
   setenv("IGNORE_BEAM_CACHE", "1", 1);
@@ -78,10 +81,21 @@ TEST(ConfigTest, BeamKnobsHaveTheReferenceDefaultsAndReadTheEnvironment) {
   EXPECT_EQ(c.beam_upcast_max, 64);
   EXPECT_EQ(c.tc_opt, 1);
   EXPECT_TRUE(c.ignore_beam_cache);
+  EXPECT_TRUE(c.beam_block);
   unsetenv("BEAM_MIN_PROGRESS");
+  unsetenv("BEAM_BLOCK");
   unsetenv("BEAM_UPCAST_MAX");
   unsetenv("TC_OPT");
   unsetenv("IGNORE_BEAM_CACHE");
+}
+
+// CPU_TARGET (ours): the CPU kernels' compile target, the host's when unset; the name is
+// checked where the CPU device is made, not here.
+TEST(ConfigTest, CpuTargetReadsTheEnvironment) {
+  EXPECT_EQ(Config::FromEnvironment().cpu_target, "");
+  setenv("CPU_TARGET", "x86-64-v3", 1);
+  EXPECT_EQ(Config::FromEnvironment().cpu_target, "x86-64-v3");
+  unsetenv("CPU_TARGET");
 }
 
 TEST(ConfigTest, ScopedConfigRestores) {

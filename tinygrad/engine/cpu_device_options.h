@@ -30,7 +30,8 @@ struct CpuDeviceOptions {
   std::string cache_dir;      // the on-disk compile caches live under it; "": none
   // The ISA kernels are compiled for (runtime/cpu/cpu_target.h): "" the host's (-march=native),
   // or an x86-64 level ("x86-64-v3": AVX2) to tune for a smaller machine on a bigger one.
-  // `tg tune --cpu-target` sets it; GetDevice rejects one that is unknown or that this CPU lacks.
+  // CPU_TARGET sets it (FromConfig), `tg tune --cpu-target` and `tg worker --cpu-target` override
+  // it; GetDevice rejects one that is unknown or that this CPU lacks.
   std::string cpu_target;
 
   static CpuDeviceOptions FromConfig(const Config& c) {
@@ -39,7 +40,8 @@ struct CpuDeviceOptions {
             .cc = c.cc,
             .llvm_optimize = c.llvmopt != 0,
             .cachelevel = c.cachelevel,
-            .cache_dir = c.cache_dir};
+            .cache_dir = c.cache_dir,
+            .cpu_target = c.cpu_target};
   }
 
   friend bool operator==(const CpuDeviceOptions&, const CpuDeviceOptions&) = default;

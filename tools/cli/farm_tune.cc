@@ -38,11 +38,13 @@ namespace net = autotune::net;
 class LocalWorkers {
  public:
   ~LocalWorkers() { Stop(std::chrono::seconds(5)); }
-  absl::Status Start(int n, const std::string& endpoint, bool fake_timing, const std::string& device) {
+  // `cpu_target`: the coordinator's device's, so that the workers announce its device class.
+  absl::Status Start(int n, const std::string& endpoint, bool fake_timing, const std::string& device,
+                     const std::string& cpu_target) {
     for (int i = 0; i < n; ++i) {
       std::vector<std::string> args = {"tg", "worker", "--connect", endpoint, "--exit-on-bye", "--exit-with-parent"};
       if (fake_timing) args.push_back("--fake-timing");
-      args.insert(args.end(), {"--device", device});
+      args.insert(args.end(), {"--device", device, "--cpu-target", cpu_target.empty() ? "native" : cpu_target});
       std::vector<char*> argv;
       for (std::string& a : args) argv.push_back(a.data());
       argv.push_back(nullptr);
@@ -153,7 +155,7 @@ absl::StatusOr<std::vector<autotune::KernelTuning>> FarmTuneKernels(const std::v
               broker->status_endpoint().empty() ? "" : ", status: tg farm status --connect ",
               broker->status_endpoint().c_str());
   LocalWorkers local;
-  RETURN_IF_ERROR(local.Start(flags.workers, broker->endpoint(), flags.fake_timing, dev.name()));
+  RETURN_IF_ERROR(local.Start(flags.workers, broker->endpoint(), flags.fake_timing, dev.name(), std::string(dev.cpu_target())));
   if (flags.workers > 0) std::printf("farm: local worker pids: %s\n", absl::StrJoin(local.pids(), " ").c_str());
   std::fflush(stdout);
   bool joined = false;

@@ -25,6 +25,7 @@
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/clock.h"
 #include "tinygrad/base/wait_until.h"
+#include "tinygrad/runtime/cpu/cpu_target.h"
 
 namespace tg {
 namespace {
@@ -88,6 +89,53 @@ TEST(FarmTuneTest, BoundCoordinatorTunesWithJoiningWorkers) {
   ASSERT_TRUE(WaitUntil([&] { return workers[0]->byes_received() > 0; })) << "no Bye";
   EXPECT_EQ(workers[0]->byes_received(), 1);
   workers.clear();
+  std::filesystem::remove_all(dir);
+}
+
+// Tuning for a CPU target (tg tune --cpu-target): the coordinator's device class is the target's,
+// and jobs go only to workers that announced it (tg worker --cpu-target), never to a worker of
+// the host's own class on the same machine. The records are stored under the target's class.
+TEST(FarmTuneTest, ACpuTargetRoutesOnlyToWorkersOfThatTarget) {
+  if (absl::Status s = CheckCpuTarget("x86-64-v3"); !s.ok()) GTEST_SKIP() << s;
+  char tmpl[] = "/tmp/farm_tune_testXXXXXX";
+  ASSERT_NE(mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl;
+  DeviceOptions v3_options = DeviceOptions::FromConfig(GetConfig());
+  v3_options.cpu.cpu_target = "x86-64-v3";
+  absl::StatusOr<Device*> native = GetDevice("CPU");
+  absl::StatusOr<Device*> v3 = GetDevice("CPU", v3_options);
+  ASSERT_TRUE(native.ok() && v3.ok());
+  absl::StatusOr<autotune::DeviceClass> native_class = autotune::DeviceClassFor(**native);
+  absl::StatusOr<autotune::DeviceClass> v3_class = autotune::DeviceClassFor(**v3);
+  ASSERT_TRUE(native_class.ok() && v3_class.ok());
+  ASSERT_NE(native_class->Digest(), v3_class->Digest());
+  const std::string ep = absl::StrCat("ipc://", dir, "/farm");
+  std::vector<UOp> kernels = {autotune::MatmulKernel(16)};
+  FakeClock clock;
+  autotune::net::ZmqContext ctx;
+  auto worker = [&](const std::string& id, const autotune::DeviceClass& dc) {
+    // default measurement: every candidate ok with a fake time from its opts
+    return std::make_unique<autotune::farm::TestWorker>(
+        ctx, autotune::farm::TestWorkerOptions{
+                 .endpoint = ep, .id = id, .device = dc, .heartbeat = std::chrono::milliseconds(1000), .clock = &clock});
+  };
+  std::unique_ptr<autotune::farm::TestWorker> host_worker = worker("native", *native_class);
+  std::unique_ptr<autotune::farm::TestWorker> target_worker = worker("v3", *v3_class);
+  autotune::SearchSettings settings;
+  settings.width = 2;
+  const std::string db = absl::StrCat(dir, "/t.db");
+  autotune::TunerOptions topts{.beam = 2, .db = db, .settings = settings};
+  absl::StatusOr<std::vector<autotune::KernelTuning>> r =
+      FarmTuneKernels(kernels, **v3, topts, {.bind = ep, .wait_for_workers_s = 30, .clock = &clock},
+                      [](const std::string&) {});
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->size(), 1u);
+  ASSERT_TRUE((*r)[0].record.has_value());
+  EXPECT_EQ((*r)[0].record->key.device, v3_class->Digest());
+  EXPECT_GT(target_worker->jobs(), 0);
+  EXPECT_EQ(host_worker->received(), 0) << "a job went to a worker of another device class";
+  host_worker.reset();
+  target_worker.reset();
   std::filesystem::remove_all(dir);
 }
 

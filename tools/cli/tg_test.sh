@@ -49,13 +49,17 @@ expect_in "$out/help_farm_status.out" "Usage: tg farm status"
 run help_db_export 0 db export -h
 expect_in "$out/help_db_export.out" "--out FILE"
 
-# tg tune --cpu-target: an unknown ISA is a clear error; it needs --in-process; with one this CPU
-# runs, the records say which ISA they were tuned for.
+# tg tune --cpu-target: an unknown ISA is a clear error (from the flag or CPU_TARGET); with one
+# this CPU runs, the records say which ISA they were tuned for (through local workers:
+# tests/e2e/tg_tune_test.sh).
 run cpu_target_unknown 1 tune matmul --m 16 --n 16 --k 16 --in-process --cpu-target x86-64-v9
 expect_in "$out/cpu_target_unknown.err" "unknown CPU target 'x86-64-v9'"
 expect_in "$out/cpu_target_unknown.err" "x86-64-v3"
-run cpu_target_farm 2 tune matmul --m 16 --n 16 --k 16 --cpu-target x86-64-v3
-expect_in "$out/cpu_target_farm.err" "--cpu-target requires --in-process"
+CPU_TARGET=x86-64-v9 run cpu_target_env 1 tune matmul --m 16 --n 16 --k 16
+expect_in "$out/cpu_target_env.err" "unknown CPU target 'x86-64-v9'"
+# the flag overrides the environment
+CPU_TARGET=x86-64-v9 run cpu_target_flag_wins 1 tune matmul --m 16 --n 16 --k 16 --cpu-target x86-64-v7
+expect_in "$out/cpu_target_flag_wins.err" "unknown CPU target 'x86-64-v7'"
 if grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo; then
   CACHELEVEL=0 run cpu_target_v3 0 tune matmul --m 16 --n 16 --k 16 --in-process --fake-timing \
     --cpu-target x86-64-v3 --json "$out/cpu_target_v3.jsonl"

@@ -58,6 +58,14 @@ run nodevice 2 worker --connect ipc:///tmp/x --device
 expect_in "$out/nodevice.err" "--device: 1 required"
 run baddevice 1 worker --connect ipc:///tmp/x --device NOPE --device-lock none
 expect_in "$out/baddevice.err" "NOPE"
+# --cpu-target: an unknown ISA is refused at start (one this CPU lacks too: workers/worker_test
+# checks that with an injected feature list), from the flag or from CPU_TARGET.
+run badtarget 1 worker --connect ipc:///tmp/x --device-lock none --cpu-target x86-64-v9
+expect_in "$out/badtarget.err" "tg worker: unknown CPU target 'x86-64-v9'"
+CPU_TARGET=x86-64-v8 run badtarget_env 1 worker --connect ipc:///tmp/x --device-lock none
+expect_in "$out/badtarget_env.err" "unknown CPU target 'x86-64-v8'"
+run targethelp 0 worker --help
+expect_in "$out/targethelp.out" "--cpu-target"
 # The sandbox forbids starting processes: a compiler that runs as one is refused at start.
 CPU_CC=gcc run processcc 1 worker --connect ipc:///tmp/x --device-lock none
 expect_in "$out/processcc.err" "(CPU_CC=gcc): unset CPU_CC, or turn the sandbox off (--no-sandbox runs candidates unconfined)"

@@ -169,7 +169,7 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
   std::string json_path;
   FarmTuneFlags farm;
   bool in_process = false, simd = false, blocking = false;
-  std::string cpu_target;
+  std::string cpu_target = GetConfig().cpu_target;  // CPU_TARGET; --cpu-target overrides it
   app.add_option("--beam", topts.beam, "BEAM width")->capture_default_str()->check(IntAtLeast(1));
   app.add_option("--db", topts.db, "another database: a SQLite file, or postgresql://... for a shared one")
       ->type_name("PATH");
@@ -179,8 +179,8 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
       ->type_name("PATH");
   app.add_flag("--simd", simd, "(same as BEAM_SIMD=1) add our SIMD extension opt to the search: loads and\n"
                                "stores of 8 or 16 floats (AVX-512 vectors) where the reference stops at 4");
-  app.add_flag("--blocking", blocking, "add our BLOCK opt to the search: cache blocking of an output loop\n"
-                                       "(its loop over blocks runs outermost)");
+  app.add_flag("--blocking", blocking, "(same as BEAM_BLOCK=1) add our BLOCK opt to the search: cache\n"
+                                       "blocking of an output loop (its loop over blocks runs outermost)");
   CLI::Option* workers = app.add_option("--workers", farm.workers, "N local workers instead of one per core")
                              ->check(IntAtLeast(1));
   CLI::Option* bind = app.add_option("--bind", farm.bind, "take remote workers on EP instead (tcp:// with\n"
@@ -188,16 +188,15 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
                           ->type_name("EP");
   app.add_option("--status-bind", farm.status_bind, "the status socket (tg farm status) on EP")->type_name("EP");
   AddSecurityFlags(app, farm.security, SecurityRole::kServer);
-  CLI::Option* in_process_flag =
-      app.add_flag("--in-process", in_process, "search one kernel at a time in this process (the BEAM of tg run)")
-          ->excludes(workers)
-          ->excludes(bind);
+  app.add_flag("--in-process", in_process, "search one kernel at a time in this process (the BEAM of tg run)")
+      ->excludes(workers)
+      ->excludes(bind);
   app.add_option("--cpu-target", cpu_target,
-                 "compile CPU kernels for this ISA instead of the host's: x86-64-v3 (AVX2, FMA),\n"
-                 "x86-64-v4 (AVX-512), x86-64-v2 (SSE4.2) or native (the default); tuned records\n"
-                 "are the target's own device class (needs --in-process: workers compile natively)")
-      ->type_name("ISA")
-      ->needs(in_process_flag);
+                 "compile CPU kernels for this ISA instead of the host's (default: CPU_TARGET, else\n"
+                 "native): x86-64-v3 (AVX2, FMA), x86-64-v4 (AVX-512) or x86-64-v2 (SSE4.2); tuned\n"
+                 "records are the target's own device class. Local workers compile for it too;\n"
+                 "remote ones take jobs only if started with tg worker --cpu-target ISA")
+      ->type_name("ISA");
   app.add_flag("--fake-timing", farm.fake_timing, "(tests only) candidates are checked but not timed; each\n"
                                                   "gets a fixed time from its program (in-process too)");
   bool dashboard = false, dashboard_wait = false;

@@ -71,6 +71,13 @@ int WorkerCommand(std::span<const std::string_view> args) {
   app.add_option("--device", o.device, "the device candidates run on: CPU, CUDA, CUDA:N")
       ->capture_default_str()
       ->check(NotEmpty);
+  o.cpu_target = GetConfig().cpu_target;  // CPU_TARGET; --cpu-target overrides it
+  app.add_option("--cpu-target", o.cpu_target,
+                 "compile CPU kernels for this ISA instead of the host's (default: CPU_TARGET, else\n"
+                 "native): x86-64-v3 (AVX2, FMA), x86-64-v4 (AVX-512) or x86-64-v2 (SSE4.2). The\n"
+                 "device class announced is the target's, so only a coordinator tuning for it\n"
+                 "(tg tune --cpu-target) sends jobs; a target this CPU lacks is refused at start")
+      ->type_name("ISA");
   app.add_option("--id", o.worker_id, "this worker's NAME (default: host and pid)")->check(NotEmpty);
   app.add_option("--children", o.children, "child processes (default: the number of cores)")
       ->check(IntAtLeast(1));

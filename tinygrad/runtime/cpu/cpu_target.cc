@@ -97,12 +97,15 @@ absl::Status CheckCpuTargetOn(std::string_view target, std::string_view machine,
     return absl::InvalidArgumentError(absl::StrCat("CPU target ", std::string(target),
                                                    " is an x86-64 level; this machine is ",
                                                    std::string(machine)));
+  // every missing feature, so that one message says what the CPU would need
+  std::vector<std::string> missing;
   for (int i = 1; i <= level; ++i)
     for (std::string_view f : Levels()[i].checked)
-      if (!has(f))
-        return absl::InvalidArgumentError(
-            absl::StrCat("CPU target ", std::string(target), " needs ", std::string(f),
-                         ", which this CPU lacks (its kernels would not run here)"));
+      if (!has(f)) missing.emplace_back(f);
+  if (!missing.empty())
+    return absl::InvalidArgumentError(
+        absl::StrCat("CPU target ", std::string(target), " needs ", absl::StrJoin(missing, ", "),
+                     ", which this CPU lacks (its kernels would not run here)"));
   return absl::OkStatus();
 }
 

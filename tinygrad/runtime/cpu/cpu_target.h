@@ -38,7 +38,7 @@ bool IsNativeCpuTarget(std::string_view target);
 
 // OK when kernels compiled for `target` can run here. InvalidArgument for an unknown name (the
 // message lists the known ones), for a level on a machine of another architecture, or for a
-// level this CPU lacks (its code would die of an illegal instruction; the message names the
+// level this CPU lacks (its code would die of an illegal instruction; the message names every
 // missing feature).
 absl::Status CheckCpuTarget(std::string_view target);
 // CheckCpuTarget for a machine of architecture `machine` (uname's: "x86_64", "aarch64") whose
