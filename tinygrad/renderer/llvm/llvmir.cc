@@ -351,13 +351,14 @@ std::string LLVMRenderer::Render(std::span<const UOp> uops) const {
       r[u] = absl::StrCat("%", op == Ops::DEFINE_LOCAL ? "local" : "reg", "_", ArgStr(u.arg()));
       TG_CHECK(u.dtype().is_ptr()) << "DEFINE_LOCAL/DEFINE_REG of " << u.dtype().repr();
       // the CPU has no shared memory: locals are stack arrays too (typed pointers: an alloca
-      // of N elements, whose type is the element pointer INDEX expects)
+      // of N elements, whose type is the element pointer INDEX expects), aligned for the widest
+      // vector load (the PACK opt's arrays are read as <16 x float>)
       std::string base = Ldt(u.dtype().base());
       kernel.push_back(absl::StrCat(
           "  ", r[u], " = alloca ",
           llvm14 ? absl::StrCat(base, ", i32 ", u.dtype().size())
                          : absl::StrCat("[", u.dtype().size(), " x ", base, "]"),
-          op == Ops::DEFINE_LOCAL ? ", align 16" : ""));
+          op == Ops::DEFINE_LOCAL ? ", align 64" : ""));
     } else if (op == Ops::SPECIAL) {
       // the threads extension: the THREAD axis is the core id, a trailing i32 parameter
       TG_CHECK(u.arg().str() == "gidx0") << "LLVMRenderer: only gidx0 (threads) on the CPU, got "
