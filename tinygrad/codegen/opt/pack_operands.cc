@@ -20,14 +20,24 @@ bool IsLaunchAxis(AxisType t) {
   return t == AxisType::THREAD || t == AxisType::GLOBAL || t == AxisType::LOCAL || t == AxisType::WARP;
 }
 
-// Where a range goes in the packed array: loops and reduces outermost, then UNROLL, UPCAST
-// innermost (the register tile's vectors), each group in nest order.
+// Where a range goes in the packed array: loops (outside the reduce) outermost, then the
+// reduces, then UNROLL, and UPCAST innermost (the register tile's vectors).
 int LayoutClass(const UOp& r) {
   switch (RangeAxisType(r)) {
-    case AxisType::UPCAST: return 2;
-    case AxisType::UNROLL: return 1;
+    case AxisType::UPCAST: return 3;
+    case AxisType::UNROLL: return 2;
+    case AxisType::REDUCE: return 1;
     default: return 0;
   }
+}
+
+// The array's order of two ranges of one class. Loops and reduces nest in id order. An
+// UPCAST or UNROLL that splits an already split axis takes the part above the earlier one
+// (shift_to: rng -> rng' * amount + new), so among those the later (larger id) is the outer:
+// the first UPCAST of B's columns stays innermost, as its lanes are contiguous in B.
+bool LayoutLess(const UOp& a, const UOp& b) {
+  if (LayoutClass(a) != LayoutClass(b)) return LayoutClass(a) < LayoutClass(b);
+  return LayoutClass(a) >= 2 ? RangeArgLess(b.arg(), a.arg()) : RangeArgLess(a.arg(), b.arg());
 }
 
 bool IsBufferRead(const UOp& u, int64_t buffer) {
@@ -90,10 +100,7 @@ absl::StatusOr<PackPlan> PlanPack(const UOp& sink, int64_t buffer) {
     if (std::find(plan.outer.begin(), plan.outer.end(), r) == plan.outer.end()) plan.inner.push_back(r);
   if (plan.inner.empty())
     return KernelOptError(absl::StrCat("PACK: every loop that reads buffer ", buffer, " is outside the copy"));
-  std::stable_sort(plan.inner.begin(), plan.inner.end(), [](const UOp& a, const UOp& b) {
-    if (LayoutClass(a) != LayoutClass(b)) return LayoutClass(a) < LayoutClass(b);
-    return RangeArgLess(a.arg(), b.arg());
-  });
+  std::stable_sort(plan.inner.begin(), plan.inner.end(), LayoutLess);
   plan.elements = 1;
   for (const UOp& r : plan.inner) {
     if (r.src(0).op() != Ops::CONST)
