@@ -93,4 +93,18 @@ TEST(SearchSettingsTest, BlockIsInTheTextOnlyWhenOn) {
   EXPECT_NE(SearchSettings::Parse(s.ToString() + " block=1").status().message().find("twice"), std::string::npos);
 }
 
+// PACK (ours) likewise, after block.
+TEST(SearchSettingsTest, PackIsInTheTextOnlyWhenOn) {
+  SearchSettings s;
+  EXPECT_EQ(s.ToString().find("pack"), std::string::npos);
+  s.pack = true;
+  EXPECT_EQ(s.ToString(), SearchSettings{}.ToString() + " pack=1");
+  s.block = true;
+  EXPECT_EQ(s.ToString(), SearchSettings{}.ToString() + " block=1 pack=1");
+  absl::StatusOr<SearchSettings> back = SearchSettings::Parse(s.ToString());
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(*back, s);
+  EXPECT_EQ(SearchSettings::Parse(SearchSettings{}.ToString() + " pack=0").value(), SearchSettings{});
+}
+
 }  // namespace tg::autotune

@@ -163,6 +163,34 @@ TEST(BeamActionsTest, BlockingExtendsTheList) {
   for (const Opt& o : BeamActions(SearchSettings{})) EXPECT_NE(o.op, OptOps::BLOCK);
 }
 
+// `tg tune --pack` (ours) adds PACK of buffers 1..3 last; without it the list has no PACK.
+TEST(BeamActionsTest, PackExtendsTheList) {
+  SearchSettings s;
+  s.pack = true;
+  std::vector<Opt> a = BeamActions(s);
+  ASSERT_EQ(a.size(), 193u + 3);
+  EXPECT_EQ(std::vector<Opt>(a.begin(), a.begin() + 193), BeamActions(SearchSettings{}));
+  EXPECT_EQ(a[193], (Opt{OptOps::PACK, std::nullopt, int64_t{1}}));
+  EXPECT_EQ(a.back(), (Opt{OptOps::PACK, std::nullopt, int64_t{3}}));
+  s.block = true;
+  EXPECT_EQ(BeamActions(s).back(), (Opt{OptOps::PACK, std::nullopt, int64_t{3}}));
+  for (const Opt& o : BeamActions(SearchSettings{})) EXPECT_NE(o.op, OptOps::PACK);
+}
+
+// On a CPU matmul, PACK is offered for its two inputs (64 x 64: small enough to copy whole),
+// not for its output or a buffer it lacks.
+TEST(GetKernelActionsTest, PackActionsOnACpuMatmul) {
+  Scheduler k(MatmulKernel(64), Cpu());
+  k.ConvertLoopToGlobal();
+  SearchSettings s;
+  s.pack = true;
+  std::vector<Opt> actions = BeamActions(s);
+  std::vector<int64_t> packed;
+  for (const auto& [i, sched] : GetKernelActions(k, actions, s, false))
+    if (actions[i - 1].op == OptOps::PACK) packed.push_back(std::get<int64_t>(actions[i - 1].arg));
+  EXPECT_EQ(packed, (std::vector<int64_t>{1, 2}));
+}
+
 // On a CPU matmul the BLOCK actions that divide an output loop are offered; none on the reduce.
 TEST(GetKernelActionsTest, BlockActionsOnCpuOutputLoops) {
   Scheduler k(MatmulKernel(64), Cpu());
