@@ -157,12 +157,17 @@ TEST_F(BlockOptTest, PackMatchesTheUnoptimizedKernel) {
 
 // A 16-wide register tile reads the copy with float16 loads: the stack array is aligned for
 // them (a misaligned one crashes), and the copy of each block's panel precedes the row loop.
-TEST_F(BlockOptTest, PackFeedsSimdLoadsOncePerBlock) {
+const std::vector<Opt>& SimdPackOpts() {
   using O = OptOps;
-  const Dims d{32, 64, 24};
-  const std::vector<float> want = Run({}, nullptr, d);
-  const std::vector<Opt> opts = {{O::UPCAST, 1, int64_t{16}}, {O::UPCAST, 0, int64_t{4}}, {O::SIMD, std::nullopt, int64_t{16}},
+  static const auto* const kOpts = new std::vector<Opt>{{O::UPCAST, 1, int64_t{16}}, {O::UPCAST, 0, int64_t{4}}, {O::SIMD, std::nullopt, int64_t{16}},
                                  {O::UNROLL, 0, int64_t{4}},  {O::BLOCK, 1, int64_t{2}},  {O::PACK, std::nullopt, int64_t{2}}};
+  return *kOpts;
+}
+
+TEST_F(BlockOptTest, PackFeedsSimdLoadsOncePerBlock) {
+  const Dims d{32, 64, 24};
+  const std::vector<Opt>& opts = SimdPackOpts();
+  const std::vector<float> want = Run({}, nullptr, d);
   std::string src;
   EXPECT_EQ(Run(opts, &src, d), want) << Describe(opts);
   // 2 blocks of 2 x 16 columns; the panel is 2 x 24 x 16 floats
@@ -176,6 +181,25 @@ TEST_F(BlockOptTest, PackFeedsSimdLoadsOncePerBlock) {
   ASSERT_NE(rows, std::string::npos) << src;
   EXPECT_LT(blocks, copy);
   EXPECT_LT(copy, rows) << src;
+}
+
+// The same tile through LLVM (CPU_LLVM=1, which has no SIMD opt: its vectors stop at 4 floats).
+TEST_F(BlockOptTest, PackFeedsSimdLoadsThroughLlvm) {
+  const Dims d{32, 64, 24};
+  const std::vector<float> want = Run({}, nullptr, d);
+  DeviceOptions llvm;
+  llvm.cpu.renderer = {.threads = true, .cpu_count = 2};
+  llvm.cpu.cachelevel = 0;
+  llvm.cpu.llvm = true;
+  absl::StatusOr<Device*> dev = GetDevice("CPU", llvm);
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  dev_ = *dev;
+  std::vector<Opt> opts;
+  for (const Opt& o : SimdPackOpts())
+    if (o.op != OptOps::SIMD) opts.push_back(o);
+  std::string src;
+  EXPECT_EQ(Run(opts, &src, d), want) << Describe(opts);
+  EXPECT_NE(src.find("%local_0 = alloca"), std::string::npos) << src;  // the copy is a stack array
 }
 
 TEST_F(BlockOptTest, TheLoopOverBlocksIsOutermost) {
