@@ -148,33 +148,33 @@ TEST(BeamActionsTest, SimdExtendsTheList) {
   EXPECT_EQ(a.back(), (Opt{OptOps::SIMD, std::nullopt, int64_t{16}}));
 }
 
-// `tg tune --blocking` (ours) adds BLOCK by 1..64 on 3 axes after everything else; without it
-// the list has no BLOCK.
-TEST(BeamActionsTest, BlockingExtendsTheList) {
+// An extension of ours (`tg tune --blocking`, `--pack`) appends `extra` actions of `op`, from
+// `first` to `last`, after the reference's 193 and stays last when `also` is on too; without
+// it the list has none.
+void ExpectExtension(bool SearchSettings::*flag, bool SearchSettings::*also, size_t extra, const Opt& first,
+                     const Opt& last) {
   SearchSettings s;
-  s.block = true;
+  s.*flag = true;
   std::vector<Opt> a = BeamActions(s);
-  ASSERT_EQ(a.size(), 193u + 21);
+  ASSERT_EQ(a.size(), 193u + extra);
   EXPECT_EQ(std::vector<Opt>(a.begin(), a.begin() + 193), BeamActions(SearchSettings{}));
-  EXPECT_EQ(a[193], (Opt{OptOps::BLOCK, 0, int64_t{1}}));
-  EXPECT_EQ(a.back(), (Opt{OptOps::BLOCK, 2, int64_t{64}}));
-  s.simd = true;
-  EXPECT_EQ(BeamActions(s).back(), (Opt{OptOps::BLOCK, 2, int64_t{64}}));
-  for (const Opt& o : BeamActions(SearchSettings{})) EXPECT_NE(o.op, OptOps::BLOCK);
+  EXPECT_EQ(a[193], first);
+  EXPECT_EQ(a.back(), last);
+  s.*also = true;
+  EXPECT_EQ(BeamActions(s).back(), last);
+  for (const Opt& o : BeamActions(SearchSettings{})) EXPECT_NE(o.op, first.op);
 }
 
-// `tg tune --pack` (ours) adds PACK of buffers 1..3 last; without it the list has no PACK.
+// BLOCK by 1..64 on 3 axes, after everything else (SIMD included).
+TEST(BeamActionsTest, BlockingExtendsTheList) {
+  ExpectExtension(&SearchSettings::block, &SearchSettings::simd, 21, Opt{OptOps::BLOCK, 0, int64_t{1}},
+                  Opt{OptOps::BLOCK, 2, int64_t{64}});
+}
+
+// PACK of buffers 1..3, after BLOCK.
 TEST(BeamActionsTest, PackExtendsTheList) {
-  SearchSettings s;
-  s.pack = true;
-  std::vector<Opt> a = BeamActions(s);
-  ASSERT_EQ(a.size(), 193u + 3);
-  EXPECT_EQ(std::vector<Opt>(a.begin(), a.begin() + 193), BeamActions(SearchSettings{}));
-  EXPECT_EQ(a[193], (Opt{OptOps::PACK, std::nullopt, int64_t{1}}));
-  EXPECT_EQ(a.back(), (Opt{OptOps::PACK, std::nullopt, int64_t{3}}));
-  s.block = true;
-  EXPECT_EQ(BeamActions(s).back(), (Opt{OptOps::PACK, std::nullopt, int64_t{3}}));
-  for (const Opt& o : BeamActions(SearchSettings{})) EXPECT_NE(o.op, OptOps::PACK);
+  ExpectExtension(&SearchSettings::pack, &SearchSettings::block, 3, Opt{OptOps::PACK, std::nullopt, int64_t{1}},
+                  Opt{OptOps::PACK, std::nullopt, int64_t{3}});
 }
 
 // On a CPU matmul, PACK is offered for its two inputs (64 x 64: small enough to copy whole),
