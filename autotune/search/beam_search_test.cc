@@ -177,35 +177,31 @@ TEST(BeamActionsTest, PackExtendsTheList) {
                   Opt{OptOps::PACK, std::nullopt, int64_t{3}});
 }
 
-// On a CPU matmul, PACK is offered for its two inputs (64 x 64: small enough to copy whole),
-// not for its output or a buffer it lacks.
-TEST(GetKernelActionsTest, PackActionsOnACpuMatmul) {
+// The actions of `op` GetKernelActions offers on a 64 x 64 x 64 CPU matmul with `flag` on.
+std::vector<Opt> OfferedOnMatmul64(bool SearchSettings::*flag, OptOps op) {
   Scheduler k(MatmulKernel(64), Cpu());
   k.ConvertLoopToGlobal();
   SearchSettings s;
-  s.pack = true;
-  std::vector<Opt> actions = BeamActions(s);
-  std::vector<int64_t> packed;
+  s.*flag = true;
+  std::vector<Opt> actions = BeamActions(s), offered;
   for (const auto& [i, sched] : GetKernelActions(k, actions, s, false))
-    if (actions[i - 1].op == OptOps::PACK) packed.push_back(std::get<int64_t>(actions[i - 1].arg));
+    if (actions[i - 1].op == op) offered.push_back(actions[i - 1]);
+  return offered;
+}
+
+// On a CPU matmul, PACK is offered for its two inputs (64 x 64: small enough to copy whole),
+// not for its output or a buffer it lacks.
+TEST(GetKernelActionsTest, PackActionsOnACpuMatmul) {
+  std::vector<int64_t> packed;
+  for (const Opt& a : OfferedOnMatmul64(&SearchSettings::pack, OptOps::PACK)) packed.push_back(std::get<int64_t>(a.arg));
   EXPECT_EQ(packed, (std::vector<int64_t>{1, 2}));
 }
 
 // On a CPU matmul the BLOCK actions that divide an output loop are offered; none on the reduce.
 TEST(GetKernelActionsTest, BlockActionsOnCpuOutputLoops) {
-  Scheduler k(MatmulKernel(64), Cpu());
-  k.ConvertLoopToGlobal();
-  SearchSettings s;
-  s.block = true;
-  std::vector<Opt> actions = BeamActions(s);
-  int blocks = 0;
-  for (const auto& [i, sched] : GetKernelActions(k, actions, s, false)) {
-    const Opt& a = actions[i - 1];
-    if (a.op != OptOps::BLOCK) continue;
-    ++blocks;
-    EXPECT_LT(*a.axis, 2) << "axis 2 is the reduce";
-  }
-  EXPECT_EQ(blocks, 2 * 6);  // 1..32 on both output loops of 64 (64 is a single block)
+  const std::vector<Opt> blocks = OfferedOnMatmul64(&SearchSettings::block, OptOps::BLOCK);
+  for (const Opt& a : blocks) EXPECT_LT(*a.axis, 2) << "axis 2 is the reduce";
+  EXPECT_EQ(blocks.size(), 2u * 6);  // 1..32 on both output loops of 64 (64 is a single block)
 }
 
 TEST(GetKernelActionsTest, ValidActionsOnly) {
