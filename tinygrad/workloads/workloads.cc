@@ -46,6 +46,9 @@ WorkloadGraph Matmul(const WorkloadParams& p, const WorkloadOptions& o) {
 WorkloadGraph MatmulPackedB(const WorkloadParams& p, const WorkloadOptions& o) {
   const int64_t n = P(p, "n"), k = P(p, "k"), nr = P(p, "nr");
   Tensor a = Rand({P(p, "m"), k}, o);
+  if (n % nr != 0)
+    return {{a}, {Tensor::Error(absl::InvalidArgumentError(
+                 absl::StrCat("matmul_packed_b: nr ", nr, " does not divide n ", n)))}};
   Tensor bp = Rand({n / nr, k, nr}, o);
   return {{a, bp}, {a.matmul(bp.permute({1, 0, 2}).reshape({k, n}))}};
 }
