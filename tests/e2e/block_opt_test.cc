@@ -122,8 +122,9 @@ TEST_F(BlockOptTest, CombinedWithUpcastsAndThreadsMatchesTheUnoptimizedKernel) {
   for (const std::vector<Opt>& opts : lists) EXPECT_EQ(Run(opts), want) << Describe(opts);
 }
 
-// PACK of B (buffer 2) or A (1), with and without the BLOCK loop that bounds the copy, with
-// upcasts, unrolls and threads, on odd shapes: the same bits as the unoptimized kernel.
+// PACK of B (buffer 2) or A (1), with and without the BLOCK loop that bounds the copy (or the
+// loop PACK moves outermost itself), with upcasts, unrolls and threads, on odd shapes: the
+// same bits as the unoptimized kernel.
 TEST_F(BlockOptTest, PackMatchesTheUnoptimizedKernel) {
   using O = OptOps;
   const Opt pack_a{O::PACK, std::nullopt, int64_t{1}}, pack_b{O::PACK, std::nullopt, int64_t{2}};
@@ -145,6 +146,12 @@ TEST_F(BlockOptTest, PackMatchesTheUnoptimizedKernel) {
            {{O::BLOCK, 1, int64_t{4}}, pack_b},
            {{O::UPCAST, 1, int64_t{5}}, {O::UPCAST, 0, int64_t{3}}, {O::UNROLL, 0, int64_t{3}}, {O::BLOCK, 1, int64_t{2}}, pack_b},
            {{O::BLOCK, 0, int64_t{7}}, {O::UPCAST, 2, int64_t{4}}, {O::UNROLL, 0, int64_t{9}}, pack_a, pack_b},
+       }},
+      // B of 300 x 512 is more than a copy holds: PACK moves the column loop outermost first
+      {{6, 512, 300},
+       {
+           {pack_b},
+           {{O::UPCAST, 1, int64_t{16}}, {O::UPCAST, 0, int64_t{3}}, {O::UNROLL, 0, int64_t{4}}, pack_b},
        }},
   };
   for (const auto& [d, lists] : cases) {

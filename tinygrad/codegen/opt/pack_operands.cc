@@ -65,20 +65,26 @@ UOp Flatten(const std::vector<UOp>& rngs, const std::vector<int64_t>& sizes) {
 
 }  // namespace
 
-absl::StatusOr<PackPlan> PlanPack(const UOp& sink, int64_t buffer) {
-  const std::vector<UOp> topo = sink.toposort();
-  PackPlan plan;
+absl::StatusOr<UOp> PackedLoad(const UOp& sink, int64_t buffer) {
   absl::flat_hash_set<UOp> loads;
-  for (const UOp& u : topo) {
+  UOp load;
+  for (const UOp& u : sink.toposort()) {
     if (!IsBufferRead(u, buffer)) continue;
     if (u.dtype().is_ptr()) return KernelOptError(absl::StrCat("PACK: buffer ", buffer, " is written by the kernel"));
     loads.insert(u);
-    plan.load = u;
+    load = u;
   }
   if (loads.empty()) return KernelOptError(absl::StrCat("PACK: the kernel reads no buffer ", buffer));
   if (loads.size() > 1)
     return KernelOptError(absl::StrCat("PACK: the kernel reads buffer ", buffer, " ", loads.size(),
                                        " times; PACK copies a buffer read once"));
+  return load;
+}
+
+absl::StatusOr<PackPlan> PlanPack(const UOp& sink, int64_t buffer) {
+  const std::vector<UOp> topo = sink.toposort();
+  PackPlan plan;
+  ASSIGN_OR_RETURN(plan.load, PackedLoad(sink, buffer));
   const std::vector<UOp>& used = plan.load.ranges();
   auto uses = [&](const UOp& r) { return std::find(used.begin(), used.end(), r) != used.end(); };
   // launch ranges are outside everything; then the output loops in nest order while L uses them

@@ -22,7 +22,9 @@
 // BLOCK1:n on a matmul, once per block of n columns, not once per row tile.
 //
 // The array is the inner ranges' product of floats; more than kMaxPackElements is an error (a
-// stack array must stay well inside a thread's stack): block the loops first. PACK applies
+// stack array must stay well inside a thread's stack): block the loops first. (The Scheduler's
+// PACK moves the outermost loop that reads the buffer outermost itself when no BLOCK was
+// applied and that makes the copy fit: scheduler_pack.cc.) PACK applies
 // to CPU renderers only (no locals: on GPUs DEFINE_LOCAL is shared memory, another thing).
 // The result of a packed kernel is the same sum in the same order: only where B's values are
 // read from changes.
@@ -54,9 +56,12 @@ struct PackPlan {
   int64_t elements = 0;
 };
 
-// A KernelOptError (IsKernelOptError) saying why buffer `buffer` cannot be packed: the kernel
-// does not read it or writes it, reads it more than once, through a symbolic range, or the
-// copy would be empty or larger than kMaxPackElements.
+// The kernel's one load of input buffer `buffer`, or a KernelOptError (IsKernelOptError): the
+// kernel does not read it, writes it, or reads it more than once.
+absl::StatusOr<UOp> PackedLoad(const UOp& sink, int64_t buffer);
+
+// PackedLoad's errors, or one saying that the copy would be empty, read through a symbolic
+// range, or larger than kMaxPackElements.
 absl::StatusOr<PackPlan> PlanPack(const UOp& sink, int64_t buffer);
 
 // Applies the kernel's PACK opts (from the SINK's KernelInfo applied_opts) to `sink`, an AST

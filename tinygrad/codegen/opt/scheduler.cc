@@ -410,7 +410,7 @@ absl::StatusOr<std::vector<UOp>> Scheduler::ApplyOptImpl(const Opt& opt, bool ap
     return std::vector<UOp>{};
   }
   if (opt.op == OptOps::PACK) {
-    RETURN_IF_ERROR(CheckPackOpt(opt));
+    RETURN_IF_ERROR(ApplyPackOpt(opt));
     if (append_opt) applied_opts_.push_back(opt);
     return std::vector<UOp>{};
   }

@@ -246,12 +246,26 @@ TEST(SchedulerTest, PackOptPreconditions) {
   EXPECT_EQ(message({OptOps::PACK, std::nullopt, int64_t{2}}), "PACK of buffer 2 applied twice");
   EXPECT_TRUE(k.ApplyOpt({OptOps::PACK, std::nullopt, int64_t{1}}).ok());
 
-  // a copy of more than kMaxPackElements: all of a 512 x 512 B, unless a BLOCK loop reads it
-  Scheduler big(Matmul(dtypes::float32, 64, 512, 512), ren);
-  EXPECT_EQ(std::string(big.ApplyOpt({OptOps::PACK, std::nullopt, int64_t{2}}).message()),
+  // all of a 512 x 512 B is more than a copy may hold: PACK moves the column loop outermost
+  // (as BLOCK1:1), one column's K x 1 panel per iteration
+  Scheduler big(Matmul(dtypes::float32, 64, 512, 512), ren);  // L0 64, L1 512, R0 512
+  const UOp columns = big.rngs()[1];
+  ASSERT_TRUE(big.ApplyOpt({OptOps::PACK, std::nullopt, int64_t{2}}).ok());
+  EXPECT_EQ(big.full_shape(), (std::vector<SInt>{512, 64, 512}));
+  EXPECT_LT(big.rngs()[0].arg()[0].int64(), 0);
+  EXPECT_EQ(big.rngs()[0].src(0), columns.src(0));
+  EXPECT_EQ(big.applied_opts(), (std::vector<Opt>{{OptOps::PACK, std::nullopt, int64_t{2}}}));
+  // not when a BLOCK chose the loops (rows here, which B's load does not use)
+  Scheduler rows(Matmul(dtypes::float32, 64, 512, 512), ren);
+  ASSERT_TRUE(rows.ApplyOpt({OptOps::BLOCK, 0, int64_t{2}}).ok());
+  EXPECT_EQ(std::string(rows.ApplyOpt({OptOps::PACK, std::nullopt, int64_t{2}}).message()),
             "PACK: the copy of buffer 2 would hold more than 131072 elements: block the loops that read it (BLOCK)");
-  ASSERT_TRUE(big.ApplyOpt({OptOps::BLOCK, 1, int64_t{64}}).ok());
-  EXPECT_TRUE(big.ApplyOpt({OptOps::PACK, std::nullopt, int64_t{2}}).ok());  // 512 x 64 per block
+  // nor when even one column is too long: the error, and nothing moved
+  Scheduler tall(Matmul(dtypes::float32, 16, 262144, 8), ren);
+  const UOp tall_ast = tall.ast();
+  EXPECT_EQ(std::string(tall.ApplyOpt({OptOps::PACK, std::nullopt, int64_t{2}}).message()),
+            "PACK: the copy of buffer 2 would hold more than 131072 elements: block the loops that read it (BLOCK)");
+  EXPECT_EQ(tall.ast(), tall_ast);
 
   // on a GPU a local buffer is shared memory
   Scheduler gpu(Matmul(), CudaLikeRenderer());
