@@ -35,6 +35,7 @@ const std::vector<TextField<SearchSettings>>& ParsedFields() {
   static const auto* kFields = [] {
     auto* f = new std::vector<TextField<SearchSettings>>(Fields());
     f->push_back({"block", &SearchSettings::block, /*added_later=*/true});
+    f->push_back({"pack", &SearchSettings::pack, /*added_later=*/true});
     return f;
   }();
   return *kFields;
@@ -62,6 +63,7 @@ SearchSettings SearchSettings::FromConfig(const Config& c) {
 std::string SearchSettings::ToString() const {
   std::string text = FieldsToText(*this, Fields());
   if (block) text += " block=1";
+  if (pack) text += " pack=1";
   return text;
 }
 

@@ -2,8 +2,8 @@
 // The settings that change what a BEAM search finds: the beam width and the reference's knobs
 // (tinygrad/codegen/opt/search.py and helpers.py: BEAM, BEAM_UPCAST_MAX, BEAM_LOCAL_MAX,
 // BEAM_UOPS_MAX, BEAM_MIN_PROGRESS, BEAM_TIMEOUT_SEC, BEAM_PADTO, NOLOCALS, TC, TC_OPT), plus
-// our BEAM_SIMD (the SIMD extension opt, tinygrad/codegen/opt/opt.h) and `block` (the BLOCK
-// opt, `tg tune --blocking`).
+// our BEAM_SIMD (the SIMD extension opt, tinygrad/codegen/opt/opt.h), `block` (the BLOCK
+// opt, `tg tune --blocking`) and `pack` (the PACK opt, `tg tune --pack`).
 //
 // Port of the getenv() reads of tinygrad/codegen/opt/search.py, gathered into one value: the
 // search reads them from here and the tuning database keys its records by them, so a search
@@ -42,12 +42,14 @@ struct SearchSettings {
   // BEAM_BLOCK (ours, `tg tune --blocking`): BLOCK actions. In the text only when on, so that turning
   // the option in does not change the key of every record stored before it existed.
   bool block = false;
+  // `tg tune --pack` (ours): PACK actions, in the text only when on (as block).
+  bool pack = false;
 
   // The reference defaults overridden by `c` (width from c.beam when it is > 0).
   static SearchSettings FromConfig(const Config& c);
 
   // Canonical text: every field as name=value in declaration order, one space apart (block
-  // only when on); the tuning key hashes it and the database stores it.
+  // and pack only when on); the tuning key hashes it and the database stores it.
   // Parse(ToString()) == *this.
   std::string ToString() const;
   // Errors name the field that is missing, unknown or malformed.

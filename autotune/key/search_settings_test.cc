@@ -1,6 +1,9 @@
 // File: autotune/search_settings_test.cc
 #include "autotune/key/search_settings.h"
 
+#include <string>
+#include <utility>
+
 #include "gtest/gtest.h"
 #include "tinygrad/base/config.h"
 
@@ -81,17 +84,25 @@ TEST(SearchSettingsTest, TextWithoutLaterFieldsParsesToTheirDefaults) {
   EXPECT_EQ(*s, SearchSettings{});
 }
 
-// BLOCK (ours) is in the text only when on: keys of searches without it stay what they were.
-TEST(SearchSettingsTest, BlockIsInTheTextOnlyWhenOn) {
-  SearchSettings s;
-  EXPECT_EQ(s.ToString().find("block"), std::string::npos);
-  s.block = true;
-  EXPECT_EQ(s.ToString(), SearchSettings{}.ToString() + " block=1");
-  absl::StatusOr<SearchSettings> back = SearchSettings::Parse(s.ToString());
-  ASSERT_TRUE(back.ok()) << back.status();
-  EXPECT_EQ(*back, s);
-  EXPECT_EQ(SearchSettings::Parse(SearchSettings{}.ToString() + " block=0").value(), SearchSettings{});
-  EXPECT_NE(SearchSettings::Parse(s.ToString() + " block=1").status().message().find("twice"), std::string::npos);
+// BLOCK and PACK (ours) are in the text only when on: keys of searches without them stay what
+// they were.
+TEST(SearchSettingsTest, BlockAndPackAreInTheTextOnlyWhenOn) {
+  for (const auto& [name, flag] : {std::pair{"block", &SearchSettings::block}, std::pair{"pack", &SearchSettings::pack}}) {
+    SCOPED_TRACE(name);
+    SearchSettings s;
+    EXPECT_EQ(s.ToString().find(name), std::string::npos);
+    s.*flag = true;
+    EXPECT_EQ(s.ToString(), SearchSettings{}.ToString() + " " + name + "=1");
+    absl::StatusOr<SearchSettings> back = SearchSettings::Parse(s.ToString());
+    ASSERT_TRUE(back.ok()) << back.status();
+    EXPECT_EQ(*back, s);
+    EXPECT_EQ(SearchSettings::Parse(SearchSettings{}.ToString() + " " + name + "=0").value(), SearchSettings{});
+    EXPECT_NE(SearchSettings::Parse(s.ToString() + " " + name + "=1").status().message().find("twice"), std::string::npos);
+  }
+  SearchSettings both;
+  both.block = both.pack = true;
+  EXPECT_EQ(both.ToString(), SearchSettings{}.ToString() + " block=1 pack=1");
+  EXPECT_EQ(SearchSettings::Parse(both.ToString()).value(), both);
 }
 
 }  // namespace tg::autotune

@@ -209,6 +209,7 @@ enum OptOp {
   swap @9;
   simd @10;  # ours: tinygrad/codegen/opt/opt.h OptOps::SIMD
   block @11;  # ours: tinygrad/codegen/opt/opt.h OptOps::BLOCK
+  pack @12;  # ours: tinygrad/codegen/opt/opt.h OptOps::PACK
 }
 
 # TC's arg: (tc_select, tc_opt, use_tensor_cores).

@@ -85,6 +85,9 @@ std::vector<Opt> BeamActions(const SearchSettings& s, const VectorIsa& isa) {
   // ours: cache blocking of an output loop (1: move the whole loop outermost), on the first
   // three axes, where a CPU kernel's output loops are
   if (s.block) add(OptOps::BLOCK, {1, 2, 4, 8, 16, 32, 64}, 3);
+  // ours: a packed copy of input buffer 1, 2 or 3 (a matmul's A and B; a fused kernel's third)
+  if (s.pack)
+    for (int64_t buffer = 1; buffer <= 3; ++buffer) a.push_back(Opt{OptOps::PACK, std::nullopt, buffer});
   return a;
 }
 

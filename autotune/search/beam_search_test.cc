@@ -148,36 +148,60 @@ TEST(BeamActionsTest, SimdExtendsTheList) {
   EXPECT_EQ(a.back(), (Opt{OptOps::SIMD, std::nullopt, int64_t{16}}));
 }
 
-// `tg tune --blocking` (ours) adds BLOCK by 1..64 on 3 axes after everything else; without it
-// the list has no BLOCK.
-TEST(BeamActionsTest, BlockingExtendsTheList) {
+// An extension of ours (`tg tune --blocking`, `--pack`) appends `extra` actions of `op`, from
+// `first` to `last`, after the reference's 193 and stays last when `also` is on too; without
+// it the list has none.
+void ExpectExtension(bool SearchSettings::*flag, bool SearchSettings::*also, size_t extra, const Opt& first,
+                     const Opt& last) {
   SearchSettings s;
-  s.block = true;
+  s.*flag = true;
   std::vector<Opt> a = BeamActions(s);
-  ASSERT_EQ(a.size(), 193u + 21);
+  ASSERT_EQ(a.size(), 193u + extra);
   EXPECT_EQ(std::vector<Opt>(a.begin(), a.begin() + 193), BeamActions(SearchSettings{}));
-  EXPECT_EQ(a[193], (Opt{OptOps::BLOCK, 0, int64_t{1}}));
-  EXPECT_EQ(a.back(), (Opt{OptOps::BLOCK, 2, int64_t{64}}));
-  s.simd = true;
-  EXPECT_EQ(BeamActions(s).back(), (Opt{OptOps::BLOCK, 2, int64_t{64}}));
-  for (const Opt& o : BeamActions(SearchSettings{})) EXPECT_NE(o.op, OptOps::BLOCK);
+  EXPECT_EQ(a[193], first);
+  EXPECT_EQ(a.back(), last);
+  s.*also = true;
+  EXPECT_EQ(BeamActions(s).back(), last);
+  for (const Opt& o : BeamActions(SearchSettings{})) EXPECT_NE(o.op, first.op);
+}
+
+// BLOCK by 1..64 on 3 axes, after everything else (SIMD included).
+TEST(BeamActionsTest, BlockingExtendsTheList) {
+  ExpectExtension(&SearchSettings::block, &SearchSettings::simd, 21, Opt{OptOps::BLOCK, 0, int64_t{1}},
+                  Opt{OptOps::BLOCK, 2, int64_t{64}});
+}
+
+// PACK of buffers 1..3, after BLOCK.
+TEST(BeamActionsTest, PackExtendsTheList) {
+  ExpectExtension(&SearchSettings::pack, &SearchSettings::block, 3, Opt{OptOps::PACK, std::nullopt, int64_t{1}},
+                  Opt{OptOps::PACK, std::nullopt, int64_t{3}});
+}
+
+// The actions of `op` GetKernelActions offers on a 64 x 64 x 64 CPU matmul with `flag` on.
+std::vector<Opt> OfferedOnMatmul64(bool SearchSettings::*flag, OptOps op) {
+  Scheduler k(MatmulKernel(64), Cpu());
+  k.ConvertLoopToGlobal();
+  SearchSettings s;
+  s.*flag = true;
+  std::vector<Opt> actions = BeamActions(s), offered;
+  for (const auto& [i, sched] : GetKernelActions(k, actions, s, false))
+    if (actions[i - 1].op == op) offered.push_back(actions[i - 1]);
+  return offered;
+}
+
+// On a CPU matmul, PACK is offered for its two inputs (64 x 64: small enough to copy whole),
+// not for its output or a buffer it lacks.
+TEST(GetKernelActionsTest, PackActionsOnACpuMatmul) {
+  std::vector<int64_t> packed;
+  for (const Opt& a : OfferedOnMatmul64(&SearchSettings::pack, OptOps::PACK)) packed.push_back(std::get<int64_t>(a.arg));
+  EXPECT_EQ(packed, (std::vector<int64_t>{1, 2}));
 }
 
 // On a CPU matmul the BLOCK actions that divide an output loop are offered; none on the reduce.
 TEST(GetKernelActionsTest, BlockActionsOnCpuOutputLoops) {
-  Scheduler k(MatmulKernel(64), Cpu());
-  k.ConvertLoopToGlobal();
-  SearchSettings s;
-  s.block = true;
-  std::vector<Opt> actions = BeamActions(s);
-  int blocks = 0;
-  for (const auto& [i, sched] : GetKernelActions(k, actions, s, false)) {
-    const Opt& a = actions[i - 1];
-    if (a.op != OptOps::BLOCK) continue;
-    ++blocks;
-    EXPECT_LT(*a.axis, 2) << "axis 2 is the reduce";
-  }
-  EXPECT_EQ(blocks, 2 * 6);  // 1..32 on both output loops of 64 (64 is a single block)
+  const std::vector<Opt> blocks = OfferedOnMatmul64(&SearchSettings::block, OptOps::BLOCK);
+  for (const Opt& a : blocks) EXPECT_LT(*a.axis, 2) << "axis 2 is the reduce";
+  EXPECT_EQ(blocks.size(), 2u * 6);  // 1..32 on both output loops of 64 (64 is a single block)
 }
 
 TEST(GetKernelActionsTest, ValidActionsOnly) {

@@ -61,11 +61,16 @@ expect_in "$out/simd.jsonl" '"block": false'
 BEAM_UPCAST_MAX=16 run blocking 0 tune matmul --m 32 --n 32 --k 32 --beam 2 --db "$db" --blocking --json "$out/blocking.jsonl"
 expect_count "$out/blocking.out" '\(cached\)$' 0
 expect_in "$out/blocking.jsonl" '"block": true'
+expect_in "$out/blocking.jsonl" '"pack": false'
 # BEAM_BLOCK=1 is --blocking: the same search settings, so the same record answers.
 BEAM_BLOCK=1 BEAM_UPCAST_MAX=16 run blocking_env 0 tune matmul --m 32 --n 32 --k 32 --beam 2 --db "$db" \
   --json "$out/blocking_env.jsonl"
 expect_count "$out/blocking_env.out" '\(cached\)$' 1
 expect_in "$out/blocking_env.jsonl" '"block": true'
+# --pack (the PACK opt) likewise, with --blocking: another key again.
+BEAM_UPCAST_MAX=16 run pack 0 tune matmul --m 32 --n 32 --k 32 --beam 2 --db "$db" --blocking --pack --json "$out/pack.jsonl"
+expect_count "$out/pack.out" '\(cached\)$' 0
+expect_in "$out/pack.jsonl" '"pack": true'
 # Records stored by the farm are named too: no blank "kernel:" in the database.
 simd_name=$(grep -E '^kernel 1/1 .* -> ' "$out/simd.out" | awk '{print $3}')
 run show_all 0 db --db "$db" show ""

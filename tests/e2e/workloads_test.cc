@@ -93,7 +93,7 @@ Vec Relu(Vec v) {
 TEST(WorkloadsE2E, EveryWorkloadHasATest) {
   std::vector<std::string> names;
   for (const Workload& w : Workloads()) names.push_back(std::string(w.name));
-  EXPECT_EQ(names, (std::vector<std::string>{"matmul", "bmm", "conv2d", "mlp", "attention", "resnet_block",
+  EXPECT_EQ(names, (std::vector<std::string>{"matmul", "matmul_packed_b", "bmm", "conv2d", "mlp", "attention", "resnet_block",
                                              "train_mlp", "train_cnn", "sum", "rowsum", "softmax"}))
       << "a new workload needs a test here";
 }
@@ -104,6 +104,21 @@ void CheckMatmul() {
   ASSERT_EQ(b.in.size(), 2u);
   ExpectAllClose(Output(b, 1, {m, n}), e2e::MatMul(b.in[0], b.in[1], m, k, n), kAtol, kRtol,
                  "matmul");
+}
+
+// B given as panels Bp[j / nr, k, j % nr]: the same product as with B itself; an nr that does
+// not divide n is an errored output.
+TEST(WorkloadsE2E, MatmulPackedB) {
+  const int64_t m = 5, n = 8, k = 9, nr = 4;
+  Built b = Build("matmul_packed_b", {{"m", m}, {"n", n}, {"k", k}, {"nr", nr}});
+  ASSERT_EQ(b.in.size(), 2u);
+  Vec unpacked(k * n);
+  for (int64_t kk = 0; kk < k; ++kk)
+    for (int64_t j = 0; j < n; ++j) unpacked[kk * n + j] = b.in[1][(j / nr) * k * nr + kk * nr + j % nr];
+  ExpectAllClose(Output(b, 1, {m, n}), e2e::MatMul(b.in[0], unpacked, m, k, n), kAtol, kRtol, "matmul_packed_b");
+  WorkloadGraph bad = FindWorkload("matmul_packed_b")->build({{"n", 6}, {"nr", 4}});
+  ASSERT_EQ(bad.outputs.size(), 1u);
+  EXPECT_FALSE(bad.outputs[0].ok());
 }
 
 TEST(WorkloadsE2E, BatchedMatmul) {

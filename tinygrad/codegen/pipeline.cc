@@ -19,6 +19,7 @@
 #include "tinygrad/codegen/lower/devectorizer.h"
 #include "tinygrad/codegen/lower/lower_index.h"
 #include "tinygrad/codegen/opt/opt.h"
+#include "tinygrad/codegen/opt/pack_operands.h"
 #include "tinygrad/codegen/opt/postrange.h"
 #include "tinygrad/codegen/program.h"
 #include "tinygrad/schedule/local_buffers.h"
@@ -124,6 +125,8 @@ absl::StatusOr<UOp> FullRewriteToSinkTraced(const UOp& ast, const Renderer& ren,
     ASSIGN_OR_RETURN(sink, ApplyOpts(sink, ren, cfg));
     observer("apply_opts", sink);
   }
+  // ours: the PACK opts' copies of operand panels, in the final loop nest
+  ASSIGN_OR_RETURN(sink, PackOperands(sink));
 
   // ** expander (expand_rewrite) **
   run(m.postopt_symbolic, {.name = "postopt symbolic"});

@@ -41,6 +41,18 @@ WorkloadGraph Matmul(const WorkloadParams& p, const WorkloadOptions& o) {
   return {{a, b}, {a.matmul(b)}};
 }
 
+// C = A @ B with B stored packed: Bp[j / nr, k, j % nr], the K x nr column panels of B one
+// after another (what BLAS's packing makes); the matmul reads B through a view of Bp.
+WorkloadGraph MatmulPackedB(const WorkloadParams& p, const WorkloadOptions& o) {
+  const int64_t n = P(p, "n"), k = P(p, "k"), nr = P(p, "nr");
+  Tensor a = Rand({P(p, "m"), k}, o);
+  if (n % nr != 0)
+    return {{a}, {Tensor::Error(absl::InvalidArgumentError(
+                 absl::StrCat("matmul_packed_b: nr ", nr, " does not divide n ", n)))}};
+  Tensor bp = Rand({n / nr, k, nr}, o);
+  return {{a, bp}, {a.matmul(bp.permute({1, 0, 2}).reshape({k, n}))}};
+}
+
 // C[i] = A[i] @ B[i] for every i of the batch: one kernel with a batch axis (attention's shape).
 WorkloadGraph BatchedMatmul(const WorkloadParams& p, const WorkloadOptions& o) {
   Tensor a = Rand({P(p, "batch"), P(p, "m"), P(p, "k")}, o);
@@ -205,6 +217,8 @@ WorkloadGraph Softmax(const WorkloadParams& p, const WorkloadOptions& o) {
 const std::vector<Workload>& All() {
   static const auto* const kWorkloads = new std::vector<Workload>{
       {"matmul", "C = A @ B", {{"m", 512}, {"n", 512}, {"k", 512}}, Matmul},
+      {"matmul_packed_b", "C = A @ B, B stored as K x nr panels", {{"m", 512}, {"n", 512}, {"k", 512}, {"nr", 32}},
+       MatmulPackedB},
       {"bmm", "batched C[i] = A[i] @ B[i]", {{"batch", 8}, {"m", 256}, {"n", 256}, {"k", 256}}, BatchedMatmul},
       {"conv2d", "a 2-D convolution, padding kernel/2",
        {{"batch", 8}, {"cin", 16}, {"cout", 32}, {"size", 32}, {"kernel", 3}}, Conv2d},

@@ -112,6 +112,8 @@ int Main(int argc, char** argv) {
   app.add_option("--m", m)->capture_default_str();
   app.add_option("--n", n)->capture_default_str();
   app.add_option("--k", k)->capture_default_str();
+  std::vector<std::string> extra_params;
+  app.add_option("--param", extra_params, "another workload parameter, NAME=VALUE (matmul_packed_b's nr=32)");
   app.add_option("--kernel", kernel, "which of the workload's kernels")->capture_default_str();
   app.add_option("--runs", runs, "rounds; each list runs once a round")->capture_default_str()->check(CLI::PositiveNumber);
   app.add_flag("--src", print_src, "print each list's C source");
@@ -123,7 +125,17 @@ int Main(int argc, char** argv) {
     std::fprintf(stderr, "unknown workload %s\n", workload.c_str());
     return 2;
   }
-  WorkloadGraph g = w->build({{"m", m}, {"n", n}, {"k", k}});
+  WorkloadParams params{{"m", m}, {"n", n}, {"k", k}};
+  for (const std::string& p : extra_params) {
+    std::vector<std::string> kv = absl::StrSplit(p, absl::MaxSplits('=', 1));
+    int64_t v = 0;
+    if (kv.size() != 2 || !absl::SimpleAtoi(kv[1], &v)) {
+      std::fprintf(stderr, "bad --param '%s' (NAME=VALUE)\n", p.c_str());
+      return 2;
+    }
+    params[kv[0]] = v;
+  }
+  WorkloadGraph g = w->build(params);
   if (absl::Status s = Realize(g.inputs); !s.ok()) {
     std::fprintf(stderr, "inputs: %s\n", s.ToString().c_str());
     return 1;

@@ -113,7 +113,7 @@ std::string Quote(const std::string& s) {
 // estimates), its three times and what the search cost.
 absl::Status AppendJson(const std::string& path, const Workload& w, const WorkloadParams& p, int index,
                         const std::string& name, const UOp& ast, Device& dev, const KernelTuning& t, int beam,
-                        bool simd, bool block) {
+                        bool simd, const SearchSettings& settings) {
   const autotune::TuningRecord& rec = *t.record;
   KernelInfo ki = KernelInfo::IsKernelInfo(ast.arg()) ? KernelInfo::FromArg(ast.arg()) : KernelInfo{};
   std::vector<Arg> opts;
@@ -131,7 +131,8 @@ absl::Status AppendJson(const std::string& path, const Workload& w, const Worklo
   std::string line = absl::StrCat(
       "{\"workload\": ", Quote(S(w.name)), ", \"params\": {", params, "}, \"kernel\": ", index,
       ", \"name\": ", Quote(name), ", \"beam\": ", beam, ", \"simd\": ", simd ? "true" : "false",
-      ", \"block\": ", block ? "true" : "false", ", \"cpu_target\": ", Quote(S(dev.cpu_target())),
+      ", \"block\": ", settings.block ? "true" : "false", ", \"pack\": ", settings.pack ? "true" : "false",
+      ", \"cpu_target\": ", Quote(S(dev.cpu_target())),
       ", \"flops\": ", flops.to_int64(),
       ", \"bytes\": ", bytes.to_int64(), ", \"noopt_s\": ", Num(rec.noopt_time_s),
       ", \"heuristic_s\": ", Num(rec.heuristic_time_s), ", \"tuned_s\": ", Num(rec.time_s),
@@ -168,7 +169,7 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
   topts.beam = 2;
   std::string json_path;
   FarmTuneFlags farm;
-  bool in_process = false, simd = false, blocking = false;
+  bool in_process = false, simd = false, blocking = false, pack = false;
   std::string cpu_target = GetConfig().cpu_target;  // CPU_TARGET; --cpu-target overrides it
   app.add_option("--beam", topts.beam, "BEAM width")->capture_default_str()->check(IntAtLeast(1));
   app.add_option("--db", topts.db, "another database: a SQLite file, or postgresql://... for a shared one")
@@ -181,6 +182,8 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
                                "stores of 8 or 16 floats (AVX-512 vectors) where the reference stops at 4");
   app.add_flag("--blocking", blocking, "(same as BEAM_BLOCK=1) add our BLOCK opt to the search: cache\n"
                                        "blocking of an output loop (its loop over blocks runs outermost)");
+  app.add_flag("--pack", pack, "add our PACK opt to the search: a copy of an input's panel (a matmul's B inside\n"
+                               "a BLOCK loop) into a contiguous stack array before the loops that read it");
   CLI::Option* workers = app.add_option("--workers", farm.workers, "N local workers instead of one per core")
                              ->check(IntAtLeast(1));
   CLI::Option* bind = app.add_option("--bind", farm.bind, "take remote workers on EP instead (tcp:// with\n"
@@ -220,6 +223,7 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
     topts.settings.simd = true;
   }
   if (blocking) topts.settings.block = true;
+  if (pack) topts.settings.pack = true;
 
   if (!in_process && !WantsFarm(farm)) farm.workers = std::max(1, GetConfig().cpu_count);
 
@@ -334,7 +338,7 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
                                                                 t->record->search_wall_s).c_str());
       if (!json_path.empty()) {
         if (absl::Status s = AppendJson(json_path, *w, p, static_cast<int>(i), name, kernels[i], **dev, *t, topts.beam, simd,
-                                       topts.settings.block);
+                                       topts.settings);
             !s.ok()) {
           std::fprintf(stderr, "tg tune: writing %s: %s\n", json_path.c_str(), s.ToString().c_str());
           return 1;

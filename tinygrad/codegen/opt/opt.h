@@ -31,8 +31,8 @@
 
 namespace tg {
 
-// In the reference's declaration order (its enum values order opts). SIMD and BLOCK are ours,
-// last.
+// In the reference's declaration order (its enum values order opts). SIMD, BLOCK and PACK are
+// ours, last.
 //
 // SIMD (an extension, not in the reference; never chosen by the heuristic, and tried by BEAM
 // only with BEAM_SIMD=1): loads and stores of the kernel fold into vectors of up to `arg` lanes
@@ -45,8 +45,14 @@ namespace tg {
 // into blocks of n and moves the loop over the blocks outside every other output loop, so the
 // operand panel one block reads stays in cache while the other output loops sweep it (see
 // scheduler_block.cc).
+//
+// PACK (an extension, like BLOCK; BEAM tries it only with BEAM_PACK / `tg tune --pack`):
+// packing of an operand on CPU renderers. PACK arg b copies the part of input buffer b that
+// the kernel's innermost loops read (the K x n panel of B inside a BLOCK loop) into a
+// contiguous stack buffer before those loops run, and the loops read the copy instead: the
+// panel's rows no longer map to the same cache sets (see pack_operands.h).
 enum class OptOps : uint8_t {
-  TC = 1, UPCAST, UNROLL, LOCAL, THREAD, GROUP, GROUPTOP, NOLOCALS, PADTO, SWAP, SIMD, BLOCK
+  TC = 1, UPCAST, UNROLL, LOCAL, THREAD, GROUP, GROUPTOP, NOLOCALS, PADTO, SWAP, SIMD, BLOCK, PACK
 };
 
 std::string_view OptOpsName(OptOps op);                   // "UPCAST"

@@ -409,6 +409,11 @@ absl::StatusOr<std::vector<UOp>> Scheduler::ApplyOptImpl(const Opt& opt, bool ap
     if (append_opt) applied_opts_.push_back(opt);
     return std::vector<UOp>{};
   }
+  if (opt.op == OptOps::PACK) {
+    RETURN_IF_ERROR(ApplyPackOpt(opt));
+    if (append_opt) applied_opts_.push_back(opt);
+    return std::vector<UOp>{};
+  }
   if (opt.op == OptOps::BLOCK) {
     ASSIGN_OR_RETURN(std::vector<UOp> ret, ApplyBlockOpt(opt));
     if (append_opt) applied_opts_.push_back(opt);

@@ -128,6 +128,9 @@ class Scheduler {
                                                              int64_t tc_select, int64_t opt_level);
   // The BLOCK opt (ours), in scheduler_block.cc: {replaced range, loop over blocks}.
   absl::StatusOr<std::vector<UOp>> ApplyBlockOpt(const Opt& opt);
+  // The PACK opt (ours), in scheduler_pack.cc: its checks, and the loop it may move outermost;
+  // the copy is made by PackOperands.
+  absl::Status ApplyPackOpt(const Opt& opt);
   std::vector<UOp> OutputRngs() const;
   std::vector<UOp> GlobalizableRngs() const;
   int64_t NextRangeId() { return next_range_id_++; }

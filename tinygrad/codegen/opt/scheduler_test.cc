@@ -9,7 +9,9 @@
 
 #include "gtest/gtest.h"
 #include "tinygrad/codegen/opt/opt.h"
+#include "tinygrad/codegen/opt/pack_operands.h"
 #include "tinygrad/codegen/opt/test_renderers.h"
+#include "tinygrad/uop/graph_util.h"
 #include "tinygrad/uop/kernel_info.h"
 
 namespace tg {
@@ -223,6 +225,81 @@ TEST(SchedulerTest, BlockOptPreconditions) {
   gpu.ConvertLoopToGlobal();
   EXPECT_EQ(gpu.ApplyOpt({OptOps::BLOCK, 0, int64_t{4}}).message(),
             "BLOCK is for CPU loops: this renderer launches the output axes as a grid");
+}
+
+// PACK (ours) changes nothing in the Scheduler (PackOperands makes the copy after the opts):
+// it checks that the buffer is read once and not written, that the copy fits, and records itself.
+TEST(SchedulerTest, PackOptPreconditions) {
+  CpuLike ren;
+  Scheduler k(Matmul(), ren);  // c (0) = a (1) @ b (2), 16 x 32 @ 32 x 8
+  const UOp ast = k.ast();
+  auto message = [&](const Opt& o) { return std::string(k.ApplyOpt(o).message()); };
+  EXPECT_EQ(message({OptOps::PACK, std::nullopt, int64_t{0}}), "PACK: buffer 0 is written by the kernel");
+  EXPECT_EQ(message({OptOps::PACK, std::nullopt, int64_t{3}}), "PACK: the kernel reads no buffer 3");
+  EXPECT_EQ(message({OptOps::PACK, std::nullopt, int64_t{-1}}), "PACK needs a buffer number");
+  EXPECT_EQ(message({OptOps::PACK, std::nullopt, {}}), "PACK needs a buffer number");
+  EXPECT_EQ(message({OptOps::PACK, 1, int64_t{2}}), "PACK takes no axis, its arg is the buffer to pack");
+  EXPECT_EQ(k.ast(), ast);
+  EXPECT_TRUE(k.applied_opts().empty());
+  ASSERT_TRUE(k.ApplyOpt({OptOps::PACK, std::nullopt, int64_t{2}}).ok());
+  EXPECT_EQ(k.ast(), ast);
+  EXPECT_EQ(message({OptOps::PACK, std::nullopt, int64_t{2}}), "PACK of buffer 2 applied twice");
+  EXPECT_TRUE(k.ApplyOpt({OptOps::PACK, std::nullopt, int64_t{1}}).ok());
+
+  // all of a 512 x 512 B is more than a copy may hold: PACK moves the column loop outermost
+  // (as BLOCK1:1), one column's K x 1 panel per iteration
+  Scheduler big(Matmul(dtypes::float32, 64, 512, 512), ren);  // L0 64, L1 512, R0 512
+  const UOp columns = big.rngs()[1];
+  ASSERT_TRUE(big.ApplyOpt({OptOps::PACK, std::nullopt, int64_t{2}}).ok());
+  EXPECT_EQ(big.full_shape(), (std::vector<SInt>{512, 64, 512}));
+  EXPECT_LT(big.rngs()[0].arg()[0].int64(), 0);
+  EXPECT_EQ(big.rngs()[0].src(0), columns.src(0));
+  EXPECT_EQ(big.applied_opts(), (std::vector<Opt>{{OptOps::PACK, std::nullopt, int64_t{2}}}));
+  // not when a BLOCK chose the loops (rows here, which B's load does not use)
+  Scheduler rows(Matmul(dtypes::float32, 64, 512, 512), ren);
+  ASSERT_TRUE(rows.ApplyOpt({OptOps::BLOCK, 0, int64_t{2}}).ok());
+  EXPECT_EQ(std::string(rows.ApplyOpt({OptOps::PACK, std::nullopt, int64_t{2}}).message()),
+            "PACK: the copy of buffer 2 would hold more than 131072 elements: block the loops that read it (BLOCK)");
+  // nor when even one column is too long: the error, and nothing moved
+  Scheduler tall(Matmul(dtypes::float32, 16, 262144, 8), ren);
+  const UOp tall_ast = tall.ast();
+  EXPECT_EQ(std::string(tall.ApplyOpt({OptOps::PACK, std::nullopt, int64_t{2}}).message()),
+            "PACK: the copy of buffer 2 would hold more than 131072 elements: block the loops that read it (BLOCK)");
+  EXPECT_EQ(tall.ast(), tall_ast);
+
+  // on a GPU a local buffer is shared memory
+  Scheduler gpu(Matmul(), CudaLikeRenderer());
+  EXPECT_EQ(gpu.ApplyOpt({OptOps::PACK, std::nullopt, int64_t{2}}).message(),
+            "PACK is for CPU kernels: on this renderer a local buffer is shared memory");
+}
+
+// The plan: inside BLOCK's loop over blocks of B's columns, the copy spans the column loop
+// of the block, the reduce and the register tile's columns, in that order (B's panel as
+// [j-tiles][K][nr], the first UPCAST innermost).
+TEST(SchedulerTest, PackPlanOfABlockedMatmul) {
+  CpuLike ren;
+  Scheduler k(Matmul(dtypes::float32, 16, 32, 64), ren);  // L0 16, L1 64, R0 32
+  ASSERT_TRUE(k.ApplyOpt({OptOps::UPCAST, 1, int64_t{4}}).ok());
+  ASSERT_TRUE(k.ApplyOpt({OptOps::UPCAST, 1, int64_t{2}}).ok());
+  ASSERT_TRUE(k.ApplyOpt({OptOps::UNROLL, 0, int64_t{4}}).ok());
+  ASSERT_TRUE(k.ApplyOpt({OptOps::BLOCK, 1, int64_t{2}}).ok());  // 4 blocks of 2 x 8 columns
+  absl::StatusOr<PackPlan> plan = PlanPack(k.ast(), 2);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  ASSERT_EQ(plan->outer.size(), 1u);
+  EXPECT_LT(plan->outer[0].arg()[0].int64(), 0);  // the loop over blocks
+  std::vector<std::pair<AxisType, int64_t>> inner;
+  for (const UOp& r : plan->inner) inner.emplace_back(RangeAxisType(r), r.vmax().to_int64() + 1);
+  EXPECT_EQ(inner, (std::vector<std::pair<AxisType, int64_t>>{{AxisType::LOOP, 2},
+                                                               {AxisType::REDUCE, 8},
+                                                               {AxisType::UNROLL, 4},
+                                                               {AxisType::UPCAST, 2},
+                                                               {AxisType::UPCAST, 4}}));
+  EXPECT_EQ(plan->elements, 2 * 32 * 8);
+  // A is read by the row loop, inside the loop over blocks of B: all of A's rows would be copied
+  absl::StatusOr<PackPlan> a = PlanPack(k.ast(), 1);
+  ASSERT_TRUE(a.ok()) << a.status();
+  EXPECT_TRUE(a->outer.empty());
+  EXPECT_EQ(a->elements, 16 * 32);
 }
 
 }  // namespace

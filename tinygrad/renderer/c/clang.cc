@@ -18,6 +18,9 @@ ClangRenderer::ClangRenderer(const CpuRendererOptions& options) {
   float4_style = {"{", "}"};
   gep_arr_threshold = 0;
   has_local = false;
+  // ours: the PACK opt's stack arrays (DEFINE_LOCAL; a CPU kernel has no others) are read as
+  // whole vectors, whose typedefs are aligned to their size, up to 64 bytes (float16)
+  smem_align = "__attribute__((aligned(64))) ";
   has_threads = options.threads;
   global_max = LaunchDims{options.cpu_count, 0, 0};
   infinity = "__builtin_inff()";

@@ -6,6 +6,7 @@
 // the first rule that matches a uop renders it, in the reference's order.
 #include "tinygrad/renderer/llvm/llvmir.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -305,6 +306,28 @@ std::string LCast(DType input_type, DType output_type) {
   return "";
 }
 
+namespace {
+
+// A DEFINE_LOCAL's alignment: the reference's 16, or the size of the widest vector loaded from
+// or stored to it (ours: the PACK opt's stack arrays are read as <16 x float>, whose loads
+// LLVM takes to be 64-byte aligned).
+int64_t LocalAlignment(std::span<const UOp> uops, const UOp& local) {
+  auto reaches = [&](UOp p) {
+    while (p.op() == Ops::CAST || p.op() == Ops::INDEX || p.op() == Ops::AFTER) p = p.src(0);
+    return p == local;
+  };
+  int64_t align = 16;
+  for (const UOp& u : uops) {
+    if (u.op() != Ops::LOAD && u.op() != Ops::STORE) continue;
+    const DType dt = u.op() == Ops::LOAD ? u.dtype() : u.src(1).dtype();
+    if (dt.count() > 1 && reaches(u.src(0)))
+      align = std::max<int64_t>(align, static_cast<int64_t>(std::bit_floor(static_cast<uint64_t>(dt.itemsize()))));
+  }
+  return align;
+}
+
+}  // namespace
+
 const PatternMatcher& LlvmExtraMatcher() {
   static const auto* const kRules =
       new PatternMatcher(CreateNonNativeFloatPats({dtypes::bfloat16}) + PmManualBf16Cast());
@@ -357,7 +380,7 @@ std::string LLVMRenderer::Render(std::span<const UOp> uops) const {
           "  ", r[u], " = alloca ",
           llvm14 ? absl::StrCat(base, ", i32 ", u.dtype().size())
                          : absl::StrCat("[", u.dtype().size(), " x ", base, "]"),
-          op == Ops::DEFINE_LOCAL ? ", align 16" : ""));
+          op == Ops::DEFINE_LOCAL ? absl::StrCat(", align ", LocalAlignment(uops, u)) : ""));
     } else if (op == Ops::SPECIAL) {
       // the threads extension: the THREAD axis is the core id, a trailing i32 parameter
       TG_CHECK(u.arg().str() == "gidx0") << "LLVMRenderer: only gidx0 (threads) on the CPU, got "
