@@ -1,7 +1,7 @@
 // File: autotune/db/record_json.cc
-// A tuning record <-> one JSON line, through nlohmann-json. nlohmann reports errors by
-// throwing; this file is where they are caught and become absl::Status, and the fields are
-// read with type checks first, so a bad line is an error that names the field.
+// A tuning record <-> one JSON line, through nlohmann-json. Lines are parsed and their fields
+// read by tinygrad/base:json_fields (no exceptions, every type checked before it is read), so
+// a bad line is an error that names the field: "time_s: is missing".
 #include "autotune/db/record_json.h"
 
 #include <cstdint>
@@ -16,6 +16,7 @@
 #include "autotune/db/schema.h"
 #include "nlohmann/json.hpp"
 #include "tinygrad/base/check.h"
+#include "tinygrad/base/json_fields.h"
 #include "tinygrad/base/status_macros.h"
 
 namespace tg::autotune {
@@ -37,124 +38,54 @@ OrderedJson OptionalNumber(const std::optional<double>& v) {
   return v ? OrderedJson(*v) : OrderedJson(nullptr);
 }
 
-// Debian's Abseil has its own string_view: `why` is one, so Status messages pass as they are.
-absl::Status Bad(std::string_view field, absl::string_view why) {
-  return absl::InvalidArgumentError(absl::StrCat("field '", std::string(field), "': ", why));
-}
-
-// nlohmann's what() is "[json.exception.parse_error.101] parse error at line 1, column 5:
-// syntax error ..."; the tag in brackets is for nlohmann's developers, not for our users.
-std::string WithoutTag(const char* what) {
-  std::string s = what;
-  if (s.starts_with("[json.exception.")) {
-    size_t end = s.find("] ");
-    if (end != std::string::npos) s.erase(0, end + 2);
-  }
-  return s;
-}
-
-// Typed access to an object's fields. Every type is checked before nlohmann's get<>, which
-// would otherwise throw (or, for a number out of an integer's range, convert silently).
-class Fields {
- public:
-  explicit Fields(const Json& obj) : obj_(obj) {}
-
-  absl::StatusOr<const Json*> Get(std::string_view name) const {
-    auto it = obj_.find(name);
-    if (it == obj_.end()) return Bad(name, "missing");
-    return &*it;
-  }
-  absl::StatusOr<std::string> Str(std::string_view name, bool optional = false) const {
-    if (optional && !obj_.contains(name)) return std::string();
-    ASSIGN_OR_RETURN(const Json* v, Get(name));
-    if (!v->is_string()) return Bad(name, "wrong type");
-    return v->get<std::string>();
-  }
-  absl::StatusOr<double> Double(std::string_view name) const {
-    ASSIGN_OR_RETURN(const Json* v, Get(name));
-    if (!v->is_number()) return Bad(name, "wrong type");
-    return v->get<double>();
-  }
-  absl::StatusOr<std::optional<double>> OptionalDouble(std::string_view name) const {
-    ASSIGN_OR_RETURN(const Json* v, Get(name));
-    if (v->is_null()) return std::optional<double>();
-    ASSIGN_OR_RETURN(double d, Double(name));
-    return std::optional<double>(d);
-  }
-  // nlohmann reads an integer too big for int64 as unsigned, or as a double past uint64.
-  absl::StatusOr<int64_t> Int(std::string_view name) const {
-    ASSIGN_OR_RETURN(const Json* v, Get(name));
-    if (!v->is_number()) return Bad(name, "wrong type");
-    if (v->is_number_float()) return Bad(name, absl::StrCat("not an integer: ", v->dump()));
-    if (v->is_number_unsigned() &&
-        v->get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
-      return Bad(name, absl::StrCat("out of range: ", v->dump()));
-    return v->get<int64_t>();
-  }
-  absl::StatusOr<std::vector<double>> Doubles(std::string_view name) const {
-    if (!obj_.contains(name)) return std::vector<double>();
-    ASSIGN_OR_RETURN(const Json* v, Get(name));
-    if (!v->is_array()) return Bad(name, "wrong type");
-    std::vector<double> out;
-    for (const Json& item : *v) {
-      if (!item.is_number()) return Bad(name, "not a list of numbers");
-      out.push_back(item.get<double>());
-    }
-    return out;
-  }
-
- private:
-  const Json& obj_;
-};
-
 absl::StatusOr<TuningRecord> RecordFromObject(const Json& doc) {
   if (!doc.is_object()) return absl::InvalidArgumentError("not a JSON object");
-  Fields f(doc);
+  JsonFields f(doc, "");
   TuningRecord r;
-  ASSIGN_OR_RETURN(std::string digest, f.Str("key"));
-  ASSIGN_OR_RETURN(std::string ast, f.Str("ast_hash"));
+  ASSIGN_OR_RETURN(std::string digest, f.String("key"));
+  ASSIGN_OR_RETURN(std::string ast, f.String("ast_hash"));
   absl::StatusOr<uint64_t> ast_hash = schema::ParseHex64(ast);
-  if (!ast_hash.ok()) return Bad("ast_hash", "not 16 hex digits");
+  if (!ast_hash.ok()) return f.Bad("ast_hash", "is not 16 hex digits");
   r.key.ast_hash = *ast_hash;
-  ASSIGN_OR_RETURN(r.key.device, f.Str("device"));
-  ASSIGN_OR_RETURN(r.key.renderer, f.Str("renderer"));
-  ASSIGN_OR_RETURN(r.key.compiler, f.Str("compiler"));
-  ASSIGN_OR_RETURN(r.key.codegen_version, f.Str("codegen_version"));
-  ASSIGN_OR_RETURN(int64_t opt_version, f.Int("opt_version"));
-  if (opt_version < std::numeric_limits<int>::min() || opt_version > std::numeric_limits<int>::max())
-    return Bad("opt_version", absl::StrCat("out of range: ", opt_version));
+  ASSIGN_OR_RETURN(r.key.device, f.String("device"));
+  ASSIGN_OR_RETURN(r.key.renderer, f.String("renderer"));
+  ASSIGN_OR_RETURN(r.key.compiler, f.String("compiler"));
+  ASSIGN_OR_RETURN(r.key.codegen_version, f.String("codegen_version"));
+  ASSIGN_OR_RETURN(int64_t opt_version,
+                   f.Int("opt_version", std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
   r.key.opt_version = static_cast<int>(opt_version);
-  ASSIGN_OR_RETURN(std::string settings, f.Str("settings"));
+  ASSIGN_OR_RETURN(std::string settings, f.String("settings"));
   absl::StatusOr<SearchSettings> s = SearchSettings::Parse(settings);
-  if (!s.ok()) return Bad("settings", s.status().message());
+  if (!s.ok()) return f.Bad("settings", std::string(s.status().message()));
   r.key.settings = *s;
   // absent or empty: a record from before the codegen options were part of the key
-  ASSIGN_OR_RETURN(std::string codegen, f.Str("codegen_options", /*optional=*/true));
+  ASSIGN_OR_RETURN(std::string codegen, f.OptionalString("codegen_options"));
   if (!codegen.empty()) {
     absl::StatusOr<CodegenOptions> o = CodegenOptions::FromKeyText(codegen);
-    if (!o.ok()) return Bad("codegen_options", o.status().message());
+    if (!o.ok()) return f.Bad("codegen_options", std::string(o.status().message()));
     r.key.codegen_options = *o;
   }
-  ASSIGN_OR_RETURN(r.kernel_name, f.Str("kernel_name"));
-  ASSIGN_OR_RETURN(const Json* opts, f.Get("opts"));
-  if (!opts->is_array()) return Bad("opts", "wrong type");
+  ASSIGN_OR_RETURN(r.kernel_name, f.String("kernel_name"));
+  ASSIGN_OR_RETURN(const Json* opts, f.Array("opts"));
   absl::StatusOr<std::vector<Opt>> parsed = OptsFromText(opts->dump());
-  if (!parsed.ok()) return Bad("opts", parsed.status().message());
+  if (!parsed.ok()) return f.Bad("opts", std::string(parsed.status().message()));
   r.opts = std::move(*parsed);
-  ASSIGN_OR_RETURN(r.time_s, f.Double("time_s"));
-  ASSIGN_OR_RETURN(r.noopt_time_s, f.OptionalDouble("noopt_time_s"));
-  ASSIGN_OR_RETURN(r.heuristic_time_s, f.OptionalDouble("heuristic_time_s"));
+  ASSIGN_OR_RETURN(r.time_s, f.Number("time_s"));
+  ASSIGN_OR_RETURN(r.noopt_time_s, f.NullableNumber("noopt_time_s"));
+  ASSIGN_OR_RETURN(r.heuristic_time_s, f.NullableNumber("heuristic_time_s"));
   ASSIGN_OR_RETURN(r.candidates, f.Int("candidates"));
-  ASSIGN_OR_RETURN(r.device_description, f.Str("device_description"));
-  ASSIGN_OR_RETURN(r.tinygrad_cc_version, f.Str("tinygrad_cc_version"));
+  ASSIGN_OR_RETURN(r.device_description, f.String("device_description"));
+  ASSIGN_OR_RETURN(r.tinygrad_cc_version, f.String("tinygrad_cc_version"));
   ASSIGN_OR_RETURN(r.created_unix_ms, f.Int("created_unix_ms"));
-  ASSIGN_OR_RETURN(r.search_wall_s, f.Double("search_wall_s"));
-  ASSIGN_OR_RETURN(r.worker, f.Str("worker", /*optional=*/true));
-  ASSIGN_OR_RETURN(r.host, f.Str("host", /*optional=*/true));
-  ASSIGN_OR_RETURN(r.samples_s, f.Doubles("samples_s"));
-  ASSIGN_OR_RETURN(r.gpu_arch, f.Str("gpu_arch", /*optional=*/true));  // absent before schema 4
+  ASSIGN_OR_RETURN(r.search_wall_s, f.Number("search_wall_s"));
+  ASSIGN_OR_RETURN(r.worker, f.OptionalString("worker"));
+  ASSIGN_OR_RETURN(r.host, f.OptionalString("host"));
+  if (f.Has("samples_s")) {  // absent in records from before the samples were kept
+    ASSIGN_OR_RETURN(r.samples_s, f.Numbers("samples_s"));
+  }
+  ASSIGN_OR_RETURN(r.gpu_arch, f.OptionalString("gpu_arch"));  // absent before schema 4
   if (r.key.Digest() != digest)
-    return Bad("key", absl::StrCat("is not the digest of the key's parts (", r.key.Digest(), ")"));
+    return f.Bad("key", absl::StrCat("is not the digest of the key's parts (", r.key.Digest(), ")"));
   RETURN_IF_ERROR(schema::ValidateRecord(r));
   return r;
 }
@@ -192,16 +123,8 @@ std::string RecordToJson(const TuningRecord& r) {
 }
 
 absl::StatusOr<TuningRecord> RecordFromJson(std::string_view line) {
-  try {
-    return RecordFromObject(Json::parse(line));
-  } catch (const Json::parse_error& e) {
-    // e.byte counts from 1 and is the byte where parsing stopped.
-    const size_t offset = e.byte > 0 ? e.byte - 1 : 0;
-    return absl::InvalidArgumentError(absl::StrCat("bad JSON at offset ", offset, ": ", WithoutTag(e.what())));
-  } catch (const Json::exception& e) {
-    // e.g. out_of_range.406, a number too big for a double
-    return absl::InvalidArgumentError(absl::StrCat("bad JSON: ", WithoutTag(e.what())));
-  }
+  ASSIGN_OR_RETURN(Json doc, ParseJson(line));
+  return RecordFromObject(doc);
 }
 
 }  // namespace tg::autotune
