@@ -3,6 +3,7 @@
 #include "autotune/farm/farm_status_json.h"
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -10,6 +11,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "nlohmann/json.hpp"
+#include "tinygrad/base/json_fields.h"
+#include "tinygrad/base/status_macros.h"
 
 namespace tg::autotune::farm {
 namespace {
@@ -86,30 +89,29 @@ json Write(const T& v, std::span<const Field<T>> fields) {
   return j;
 }
 
+// Each member read by its type's checked read: an int field out of int's range is an error,
+// not a wrapped number.
 template <class T>
 absl::Status Read(const json& j, T& v, std::span<const Field<T>> fields, const std::string& where) {
-  if (!j.is_object()) return absl::InvalidArgumentError(absl::StrCat(where, " is not an object"));
+  JsonFields in(j, where);
+  RETURN_IF_ERROR(in.IsObject());
   for (const Field<T>& f : fields) {
-    auto it = j.find(f.name);
-    if (it == j.end()) return absl::InvalidArgumentError(absl::StrCat(where, ".", f.name, " is missing"));
-    const json& x = *it;
-    bool ok = std::visit(
-        [&](auto m) {
+    absl::Status read = std::visit(
+        [&](auto m) -> absl::Status {
           using V = std::remove_reference_t<decltype(v.*m)>;
           if constexpr (std::is_same_v<V, std::string>) {
-            if (!x.is_string()) return false;
+            ASSIGN_OR_RETURN(v.*m, in.String(f.name));
           } else if constexpr (std::is_same_v<V, bool>) {
-            if (!x.is_boolean()) return false;
+            ASSIGN_OR_RETURN(v.*m, in.Bool(f.name));
           } else if constexpr (std::is_same_v<V, double>) {
-            if (!x.is_number()) return false;
+            ASSIGN_OR_RETURN(v.*m, in.Number(f.name));
           } else {
-            if (!x.is_number_integer()) return false;
+            ASSIGN_OR_RETURN(v.*m, in.Int(f.name, std::numeric_limits<V>::min(), std::numeric_limits<V>::max()));
           }
-          v.*m = x.get<V>();
-          return true;
+          return absl::OkStatus();
         },
         f.member);
-    if (!ok) return absl::InvalidArgumentError(absl::StrCat(where, ".", f.name, " has the wrong type"));
+    RETURN_IF_ERROR(read);
   }
   return absl::OkStatus();
 }
@@ -122,12 +124,11 @@ json WriteList(const std::vector<T>& items, std::span<const Field<T>> fields) {
 }
 
 template <class T>
-absl::Status ReadList(const json& j, const char* name, std::vector<T>& out, std::span<const Field<T>> fields) {
-  auto it = j.find(name);
-  if (it == j.end() || !it->is_array()) return absl::InvalidArgumentError(absl::StrCat(name, " is missing or not a list"));
-  for (size_t i = 0; i < it->size(); ++i) {
+absl::Status ReadList(const JsonFields& in, const char* name, std::vector<T>& out, std::span<const Field<T>> fields) {
+  ASSIGN_OR_RETURN(const json* list, in.Array(name));
+  for (size_t i = 0; i < list->size(); ++i) {
     T item;
-    if (absl::Status s = Read((*it)[i], item, fields, absl::StrCat(name, "[", i, "]")); !s.ok()) return s;
+    RETURN_IF_ERROR(Read((*list)[i], item, fields, JsonIndexPath(name, i)));
     out.push_back(std::move(item));
   }
   return absl::OkStatus();
@@ -145,16 +146,16 @@ std::string FarmStatusToJson(const FarmStatus& s) {
 }
 
 absl::StatusOr<FarmStatus> FarmStatusFromJson(std::string_view text) {
-  json j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return absl::InvalidArgumentError("the farm status is not JSON");
-  if (!j.is_object()) return absl::InvalidArgumentError("the farm status is not a JSON object");
+  absl::StatusOr<json> j = ParseJson(text);
+  if (!j.ok()) return absl::InvalidArgumentError(absl::StrCat("the farm status is not JSON: ", j.status().message()));
+  if (!j->is_object()) return absl::InvalidArgumentError("the farm status is not a JSON object");
+  JsonFields in(*j, "");
   FarmStatus s;
-  if (absl::Status e = ReadList<WorkerStatus>(j, "workers", s.workers, kWorkerFields); !e.ok()) return e;
-  if (absl::Status e = ReadList<FarmStatus::ClassQueue>(j, "classes", s.classes, kClassFields); !e.ok()) return e;
-  if (absl::Status e = ReadList<EvictedWorker>(j, "evicted", s.evicted, kEvictedFields); !e.ok()) return e;
-  auto counters = j.find("counters");
-  if (counters == j.end()) return absl::InvalidArgumentError("counters is missing");
-  if (absl::Status e = Read<FarmStatus>(*counters, s, kCounterFields, "counters"); !e.ok()) return e;
+  RETURN_IF_ERROR(ReadList<WorkerStatus>(in, "workers", s.workers, kWorkerFields));
+  RETURN_IF_ERROR(ReadList<FarmStatus::ClassQueue>(in, "classes", s.classes, kClassFields));
+  RETURN_IF_ERROR(ReadList<EvictedWorker>(in, "evicted", s.evicted, kEvictedFields));
+  ASSIGN_OR_RETURN(const json* counters, in.Get("counters"));
+  RETURN_IF_ERROR(Read<FarmStatus>(*counters, s, kCounterFields, "counters"));
   return s;
 }
 

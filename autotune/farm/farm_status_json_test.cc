@@ -56,13 +56,24 @@ TEST(FarmStatusJson, ErrorsNameTheField) {
   EXPECT_NE(FarmStatusFromJson("[1]").status().message().find("not a JSON object"), std::string::npos);
   nlohmann::json j = nlohmann::json::parse(FarmStatusToJson(Sample()));
   j["workers"][0]["capacity"] = "two";
-  EXPECT_EQ(FarmStatusFromJson(j.dump()).status().message(), "workers[0].capacity has the wrong type");
+  EXPECT_EQ(FarmStatusFromJson(j.dump()).status().message(), "workers[0].capacity: is not an integer");
   j = nlohmann::json::parse(FarmStatusToJson(Sample()));
   j["counters"].erase("poisoned");
-  EXPECT_EQ(FarmStatusFromJson(j.dump()).status().message(), "counters.poisoned is missing");
+  EXPECT_EQ(FarmStatusFromJson(j.dump()).status().message(), "counters.poisoned: is missing");
   j = nlohmann::json::parse(FarmStatusToJson(Sample()));
   j.erase("classes");
-  EXPECT_EQ(FarmStatusFromJson(j.dump()).status().message(), "classes is missing or not a list");
+  EXPECT_EQ(FarmStatusFromJson(j.dump()).status().message(), "classes: is missing");
+  j = nlohmann::json::parse(FarmStatusToJson(Sample()));
+  j["classes"] = 3;
+  EXPECT_EQ(FarmStatusFromJson(j.dump()).status().message(), "classes: is not an array");
+  // an int field past int's range is an error, not a wrapped number
+  j = nlohmann::json::parse(FarmStatusToJson(Sample()));
+  j["workers"][0]["capacity"] = 4294967297LL;
+  EXPECT_EQ(FarmStatusFromJson(j.dump()).status().message(),
+            "workers[0].capacity: is out of range: 4294967297 (not in [-2147483648, 2147483647])");
+  j = nlohmann::json::parse(FarmStatusToJson(Sample()));
+  j["evicted"][0] = "x";
+  EXPECT_EQ(FarmStatusFromJson(j.dump()).status().message(), "evicted[0]: is not an object");
   j = nlohmann::json::parse(FarmStatusToJson(Sample()));
   j["extra"] = 1;  // a newer build's field
   EXPECT_TRUE(FarmStatusFromJson(j.dump()).ok());
