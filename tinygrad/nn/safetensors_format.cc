@@ -1,6 +1,6 @@
 // File: tinygrad/nn/safetensors_format.cc
-// The header is parsed by nlohmann-json, which reports errors by throwing: they are caught in
-// ParseJson and become a Status; every field is type-checked before it is read.
+// The header is parsed by tinygrad/base:json_fields (no exceptions, limits on depth and
+// duplicate names); every field is type-checked before it is read.
 #include "tinygrad/nn/safetensors_format.h"
 
 #include <algorithm>
@@ -8,11 +8,11 @@
 #include <bit>
 #include <cstring>
 #include <limits>
-#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "nlohmann/json.hpp"
+#include "tinygrad/base/json_fields.h"
 #include "tinygrad/base/status_macros.h"
 
 namespace tg {
@@ -56,41 +56,11 @@ class Complaint {
   std::string_view file_;
 };
 
-// The JSON of a header, or why it is not JSON. Duplicate names (at any level) are errors,
-// which JSON leaves open and nlohmann resolves silently; so is nesting beyond kMaxJsonDepth.
-absl::StatusOr<Json> ParseJson(std::string_view text, const Complaint& bad) {
-  std::vector<std::set<std::string>> keys;  // the names seen in each open object
-  std::string duplicate;
-  bool too_deep = false;
-  auto check = [&](int depth, Json::parse_event_t event, Json& parsed) {
-    if (depth > kMaxJsonDepth) too_deep = true;
-    if (event == Json::parse_event_t::object_start) keys.emplace_back();
-    if (event == Json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
-    if (event == Json::parse_event_t::key && !keys.empty() && duplicate.empty() &&
-        !keys.back().insert(parsed.get<std::string>()).second)
-      duplicate = parsed.get<std::string>();
-    return !too_deep;  // a value too deep is dropped, not kept
-  };
-  Json j;
-  try {
-    j = Json::parse(text.begin(), text.end(), check);
-  } catch (const Json::exception& e) {
-    std::string what = e.what();  // "[json.exception.parse_error.101] parse error at ..."
-    if (size_t tag_end = what.find("] "); what.starts_with("[json.") && tag_end != std::string::npos)
-      what.erase(0, tag_end + 2);
-    return bad(absl::StrCat("header is not JSON: ", what));
-  }
-  if (too_deep) return bad(absl::StrCat("header JSON nests deeper than ", kMaxJsonDepth, " levels"));
-  if (!duplicate.empty()) return bad(absl::StrCat("header JSON names '", duplicate, "' twice"));
-  return j;
-}
-
 // A JSON number that is a non-negative integer, else nullopt (negative, fractional, too big
 // for u64 — nlohmann reads those as floats — or not a number).
 std::optional<uint64_t> NonNegativeInt(const Json& v) {
-  if (v.is_number_unsigned()) return v.get<uint64_t>();
-  if (v.is_number_integer() && v.get<int64_t>() >= 0) return static_cast<uint64_t>(v.get<int64_t>());
-  return std::nullopt;
+  absl::StatusOr<uint64_t> n = JsonCount(v, "");
+  return n.ok() ? std::optional<uint64_t>(*n) : std::nullopt;
 }
 
 absl::StatusOr<SafetensorsEntry> ParseEntry(const std::string& name, const Json& v,
@@ -197,7 +167,12 @@ absl::StatusOr<SafetensorsHeader> ParseSafetensors(std::span<const std::byte> fi
     return bad(absl::StrCat("header length ", n, " is over the format's limit of ",
                             kMaxSafetensorsHeaderBytes, " bytes"));
   std::string_view text(reinterpret_cast<const char*>(file.data()) + 8, n);
-  ASSIGN_OR_RETURN(Json j, ParseJson(text, bad));
+  // Duplicate names (at any level) are errors, which JSON leaves open and nlohmann resolves
+  // silently; so is nesting beyond kMaxJsonDepth.
+  absl::StatusOr<Json> parsed =
+      ParseJson(text, {.max_depth = kMaxJsonDepth, .reject_duplicate_names = true});
+  if (!parsed.ok()) return bad(absl::StrCat("header: ", std::string(parsed.status().message())));
+  const Json& j = *parsed;
   if (!j.is_object()) return bad("header JSON is not an object");
 
   SafetensorsHeader h;

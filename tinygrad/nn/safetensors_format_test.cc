@@ -94,13 +94,13 @@ TEST(ParseSafetensorsTest, AbsurdHeaderLengths) {
 }
 
 TEST(ParseSafetensorsTest, BadJson) {
-  EXPECT_ERROR(File(""), "header is not JSON: parse error at line 1, column 1");
-  EXPECT_ERROR(File(R"({"t":)"), "header is not JSON");
-  EXPECT_ERROR(File(R"({"t":{}} x)"), "header is not JSON");
-  EXPECT_ERROR(File("{\"\xff\":1}"), "header is not JSON") << "invalid UTF-8";
-  EXPECT_ERROR(File(std::string("{\"a\0\":1}", 8)), "header is not JSON");
+  EXPECT_ERROR(File(""), "header: bad JSON at offset 0: parse error at line 1, column 1");
+  EXPECT_ERROR(File(R"({"t":)"), "header: bad JSON");
+  EXPECT_ERROR(File(R"({"t":{}} x)"), "header: bad JSON");
+  EXPECT_ERROR(File("{\"\xff\":1}"), "header: bad JSON") << "invalid UTF-8";
+  EXPECT_ERROR(File(std::string("{\"a\0\":1}", 8)), "header: bad JSON");
   EXPECT_ERROR(File(std::string(100000, '[') + std::string(100000, ']')),
-               "header JSON nests deeper than 16 levels");
+               "header: bad JSON: nests deeper than 16 levels");
 }
 
 TEST(ParseSafetensorsTest, HeaderThatIsNotAnObject) {
@@ -113,9 +113,9 @@ TEST(ParseSafetensorsTest, HeaderThatIsNotAnObject) {
 TEST(ParseSafetensorsTest, DuplicateNames) {
   EXPECT_ERROR(File(R"({"t":{"dtype":"U8","shape":[1],"data_offsets":[0,1]},)"
                     R"("t":{"dtype":"U8","shape":[1],"data_offsets":[1,2]}})", "ab"),
-               "header JSON names 't' twice");
+               "header: bad JSON: names 't' twice");
   EXPECT_ERROR(File(R"({"t":{"dtype":"U8","dtype":"I8","shape":[1],"data_offsets":[0,1]}})", "a"),
-               "header JSON names 'dtype' twice");
+               "header: bad JSON: names 'dtype' twice");
   EXPECT_ERROR(File(R"({"__metadata__":{"k":"a","k":"b"}})"), "names 'k' twice");
   // The same name in different objects is fine.
   EXPECT_TRUE(Parse(File(R"({"__metadata__":{"t":"x"},"t":{"dtype":"U8","shape":[1],"data_offsets":[0,1]}})", "a")).ok());
