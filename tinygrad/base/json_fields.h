@@ -71,6 +71,8 @@ class JsonFields {
  public:
   JsonFields(const nlohmann::json& object, std::string where)
       : object_(object), where_(std::move(where)) {}
+  // A temporary would be gone before the reads: name the document first.
+  JsonFields(nlohmann::json&& object, std::string where) = delete;
 
   const std::string& where() const { return where_; }
   // The path of a field: "<where>.<name>", or "<name>" at an unnamed root.
