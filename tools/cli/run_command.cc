@@ -1,12 +1,14 @@
 // File: tools/cli/run_command.cc
 #include "tools/cli/run_command.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -19,8 +21,10 @@
 #include "tinygrad/workloads/workloads.h"
 #include "tinygrad/base/check.h"
 #include "tools/cli/command_line.h"
+#include "tools/cli/serve_flags.h"
 #include "tools/cli/workload_flags.h"
 #include "tools/viz/viz_server.h"
+#include "tools/web/local_server.h"
 
 namespace tg {
 namespace {
@@ -30,7 +34,8 @@ constexpr char kDescription[] =
     "then the time of each run. Kernels tuned before (tg tune) run with their tuned opts from the\n"
     "tuning database; BEAM=N tunes the others first. DEBUG, NOOPT, BEAM, CACHELEVEL, ... from the\n"
     "environment apply. VIZ=1 serves the rewrite viewer on the run afterwards (prints its URL,\n"
-    "until Ctrl-C); VIZ=-1 saves its trace for `tg viz` instead.";
+    "until Ctrl-C; --viz-port N chooses its port, checked before the run); VIZ=-1 saves its\n"
+    "trace for `tg viz` instead.";
 
 struct Snapshot {
   EngineStats stats;
@@ -87,7 +92,27 @@ int RunWorkloadCommand(std::span<const std::string_view> args) {
   Config config = GetConfig();
   app.add_option("--runs", runs, "how many times to run it")->capture_default_str()->check(IntAtLeast(1));
   app.add_flag("--noopt", config.noopt, "no opts (as NOOPT=1)");
+  // The viewer's address under VIZ=1 (tinygrad reads PORT; a flag here, as tg tune's
+  // --dashboard-port, so that the settings every library reads stay as they are).
+  web::ServeOptions viz_serve;
+  std::vector<CLI::Option*> viz_flags = AddServeFlags(app, viz_serve, "viz-");
   if (std::optional<int> rc = ParseCommandLine(app, args)) return *rc;
+  if (std::optional<int> rc = CheckServeFlags(viz_serve, "run")) return *rc;
+  const bool viz_flag_given =
+      std::any_of(viz_flags.begin(), viz_flags.end(), [](const CLI::Option* o) { return o->count() > 0; });
+  if (viz_flag_given && config.viz <= 0) {
+    std::fprintf(stderr, "tg run: --viz-host, --viz-port and --allow-remote are for the viewer VIZ=1 serves; "
+                         "set VIZ=1\n");
+    return kExitUsage;
+  }
+  // A port in use is found now, not after a run that may take minutes: bind it once and let it go.
+  if (config.viz > 0) {
+    if (absl::Status s = web::LocalServer::Start(viz_serve, [](httplib::Server&) {}).status(); !s.ok()) {
+      std::fprintf(stderr, "tg run: VIZ: %s; --viz-port N serves on another port (0: any free one)\n",
+                   std::string(s.message()).c_str());
+      return kExitFailed;
+    }
+  }
   TG_CHECK(w != nullptr && w->name == name) << "WORKLOAD was checked";
   ScopedConfig scoped(config);
   // Tuned opts from the database (BEAM=0: lookup only), or BEAM search for kernels not in it.
@@ -121,7 +146,7 @@ int RunWorkloadCommand(std::span<const std::string_view> args) {
   }
   // VIZ=1: the viewer on this run's trace, on loopback, until Ctrl-C (tinygrad serves it at exit).
   if (config.viz > 0) {
-    if (absl::Status s = viz::ServeViz(CaptureVizTrace(), {}); !s.ok()) {
+    if (absl::Status s = viz::ServeViz(CaptureVizTrace(), viz_serve); !s.ok()) {
       std::fprintf(stderr, "tg run: VIZ: %s\n", std::string(s.message()).c_str());
       return 1;
     }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs `tg viz` (tg binary in $1) end to end: serves a hand-written trace on a free loopback
 # port, prints its URL, answers the page and the API over HTTP, stops on Ctrl-C (SIGINT) with
-# exit code 0; the same after `VIZ=1 tg run sum`; bad traces, bad addresses and --help.
+# exit code 0; the same after `VIZ=1 tg run sum --viz-port P` (on port P; a port in use is an
+# error before the run); bad traces, bad addresses and --help.
 set -u
 source tests/tg_test_lib.sh
 
@@ -49,10 +50,24 @@ rc=$?
 [[ $rc -eq 0 ]] || fail "tg viz ended with exit code $rc after Ctrl-C, want 0"
 expect_in "$out/serve.err" "until Ctrl-C"
 
-# VIZ=1 tg run: the run, then the viewer on its trace, until Ctrl-C.
-TG_CACHE_DIR="$out/cache" VIZ=1 "$tg" run sum --runs 1 >"$out/run.out" 2>"$out/run.err" &
+# A loopback port that something else holds until `kill $holder`: its number in $held_port.
+hold_port() {
+  python3 -c 'import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); print(s.getsockname()[1], flush=True)
+time.sleep(3600)' >"$out/held_port" &
+  holder=$!
+  port_printed() { [[ -s "$out/held_port" ]]; }
+  wait_for "a port is held" port_printed
+  held_port=$(cat "$out/held_port")
+}
+# A port free a moment ago (the OS hands out another one each time).
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+# VIZ=1 tg run: the run, then the viewer on its trace, on the port --viz-port names, until Ctrl-C.
+viz_port=$(free_port)
+TG_CACHE_DIR="$out/cache" VIZ=1 "$tg" run sum --runs 1 --viz-port "$viz_port" >"$out/run.out" 2>"$out/run.err" &
 pid=$!
-run_url_printed() { grep -qs '^VIZ: http://127.0.0.1:[0-9]*/$' "$out/run.out"; }
+run_url_printed() { grep -qs "^VIZ: http://127.0.0.1:$viz_port/\$" "$out/run.out"; }
 if wait_for "VIZ=1 tg run prints the viewer's URL" run_url_printed; then
   url=$(sed -n 's/^VIZ: //p' "$out/run.out")
   expect_in "$out/run.out" "run 1: sum"
@@ -73,6 +88,23 @@ kill -INT "$pid"
 wait "$pid"
 rc=$?
 [[ $rc -eq 0 ]] || { fail "VIZ=1 tg run ended with exit code $rc after Ctrl-C, want 0"; cat "$out/run.err" >&2; }
+
+# VIZ=1 tg run on a port in use: an error that names the address and the flag, before the run.
+hold_port
+TG_CACHE_DIR="$out/cache" VIZ=1 run busy 1 run sum --runs 1 --viz-port "$held_port"
+expect_in "$out/busy.err" "tg run: VIZ: cannot listen on 127.0.0.1:$held_port (the port is in use"
+expect_in "$out/busy.err" "--viz-port N serves on another port"
+expect_not_in "$out/busy.out" "run 1:"
+kill "$holder"
+wait "$holder" 2>/dev/null
+# The viewer's flags without VIZ=1 are a usage error; a bad port or remote host too.
+run noviz 2 run sum --runs 1 --viz-port 8123
+expect_in "$out/noviz.err" "set VIZ=1"
+VIZ=1 run vizbadport 2 run sum --runs 1 --viz-port 70000
+VIZ=1 run vizremote 2 run sum --runs 1 --viz-host 0.0.0.0
+expect_in "$out/vizremote.err" "--allow-remote"
+run runhelp 0 run --help
+expect_in "$out/runhelp.out" "--viz-port"
 
 # Bad traces: a clear message naming the file, exit code 1, no crash.
 run missing 1 viz "$out/nothing.json"

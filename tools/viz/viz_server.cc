@@ -95,7 +95,28 @@ ApiReply VizApi::Step(size_t rewrite, size_t step) {
   return reply;
 }
 
-ApiReply VizApi::RenderStep(size_t rewrite, size_t step) const {
+absl::StatusOr<std::string> VizApi::Layout(const std::string& dot, size_t nodes, ApiReply* busy) {
+  {
+    // Held only to look at the flag: the layout itself runs unlocked.
+    layout_mu_.Lock();
+    if (!layout_mu_.AwaitWithTimeout(absl::Condition(&layout_free_), options_.layout_wait)) {
+      *busy = Error(503, absl::StrCat("another graph (", layout_nodes_, " nodes) is being laid out; this one (",
+                                      nodes, " nodes) waited ", absl::FormatDuration(options_.layout_wait),
+                                      " for it: ask again in a moment"));
+      layout_mu_.Unlock();
+      return absl::UnavailableError("busy");
+    }
+    layout_free_ = false;
+    layout_nodes_ = nodes;
+    layout_mu_.Unlock();
+  }
+  absl::StatusOr<std::string> svg = options_.layout ? options_.layout(dot) : RenderDotToSvg(dot);
+  absl::MutexLock lock(&layout_mu_);
+  layout_free_ = true;
+  return svg;
+}
+
+ApiReply VizApi::RenderStep(size_t rewrite, size_t step) {
   if (rewrite >= trace_.rewrites.size()) {
     return Error(404, absl::StrCat("no rewrite ", rewrite, ": the trace has ", trace_.rewrites.size()));
   }
@@ -130,7 +151,9 @@ ApiReply VizApi::RenderStep(size_t rewrite, size_t step) const {
                                    "draws bigger ones, slowly)");
     return {200, std::move(body)};
   }
-  absl::StatusOr<std::string> svg = RenderDotToSvg(dot.text);
+  ApiReply busy;
+  absl::StatusOr<std::string> svg = Layout(dot.text, dot.drawn, &busy);
+  if (busy.status == 503) return busy;
   if (!svg.ok()) {
     body["message"] = std::string(svg.status().message());
   } else {

@@ -5,10 +5,13 @@
 #include "tools/viz/viz_server.h"
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/notification.h"
 #include "gtest/gtest.h"
 #include "httplib.h"
 #include "nlohmann/json.hpp"
@@ -185,6 +188,51 @@ nlohmann::json ChainTrace(int n, const std::string& arg) {
                          {"input", n + 1}, {"output", n + 1},
                          {"matches", {{{"rule", "r.cc:1"}, {"function", "f"}, {"before", 1}, {"after", 0}, {"ns", 5}}}}}}},
           {"match_stats", nlohmann::json::array()}};
+}
+
+// While one graph is laid out (a stand-in layout that waits to be let go), the page, the API
+// and drawn steps are answered at once; another step waits layout_wait, then is told why with a
+// 503 rather than holding a server thread; once the layout ends, that step is drawn.
+TEST_F(VizServerTest, ALongLayoutHoldsUpNoOtherRequest) {
+  absl::StatusOr<VizTrace> trace = LoadVizTrace("tools/viz/testdata/small_trace.json");
+  ASSERT_TRUE(trace.ok()) << trace.status();
+  absl::Notification started, release;
+  std::atomic<int> layouts = 0;
+  VizOptions options;
+  options.layout_wait = absl::Milliseconds(50);
+  options.layout = [&](const std::string&) -> absl::StatusOr<std::string> {
+    if (layouts++ == 1) {
+      started.Notify();
+      release.WaitForNotification();
+    }
+    return std::string("<svg>stand-in</svg>");
+  };
+  Serve(*std::move(trace), options);
+  ASSERT_EQ(Get("/api/step?rewrite=0&step=0").first, 200);  // the first layout: quick, then cached
+
+  int slow_status = 0;
+  std::thread slow([&] {
+    httplib::Client client("127.0.0.1", server_->port());
+    client.set_read_timeout(600, 0);  // as long as the test takes to let the layout go
+    httplib::Result r = client.Get("/api/step?rewrite=0&step=1");
+    slow_status = r ? r->status : -1;
+  });
+  started.WaitForNotification();
+  EXPECT_EQ(Get("/api/kernels").first, 200);
+  EXPECT_EQ(Get("/").first, 200);
+  EXPECT_EQ(Get("/api/program?kernel=0").first, 200);
+  EXPECT_EQ(Get("/api/step?rewrite=0&step=0").first, 200) << "a drawn step comes from the cache";
+  auto [busy_status, busy] = Get("/api/step?rewrite=0&step=2");
+  EXPECT_EQ(busy_status, 503) << busy;
+  EXPECT_TRUE(Contains(busy.value("error", ""), "another graph (8 nodes) is being laid out")) << busy;
+  EXPECT_TRUE(Contains(busy.value("error", ""), "waited 50ms for it: ask again")) << busy;
+  release.Notify();
+  slow.join();
+  EXPECT_EQ(slow_status, 200);
+  auto [status, step] = Get("/api/step?rewrite=0&step=2");
+  EXPECT_EQ(status, 200) << step;
+  EXPECT_EQ(step["svg"], "<svg>stand-in</svg>");
+  EXPECT_EQ(layouts, 3);
 }
 
 TEST_F(VizServerTest, AGraphOverTheNodeLimitIsNotDrawnButAnswered) {
