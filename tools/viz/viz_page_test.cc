@@ -4,16 +4,20 @@
 // what the page shows at each step (node count, rule) against the trace and the API; the
 // source and match-stats tabs. Skips visibly without Chromium. Keeps a screenshot in the
 // test's outputs (bazel-testlogs/tools/viz/viz_page_test/test.outputs/viz_page.png).
+#include <atomic>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/notification.h"
 #include "gtest/gtest.h"
 #include "httplib.h"
 #include "nlohmann/json.hpp"
 #include "tests/browser/headless_browser.h"
 #include "tests/browser/launch_or_skip.h"
 #include "tinygrad/viz/viz_trace_json.h"
+#include "tools/viz/graph_dot.h"
 #include "tools/viz/viz_server.h"
 #include "tools/web/local_server.h"
 
@@ -98,6 +102,39 @@ TEST(VizPageTest, AnAddressNamingAStepOpensIt) {
   ASSERT_TRUE(browser->Evaluate("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowDown'}))").ok());
   ASSERT_TRUE(WaitForStep(*browser, 1, 0).ok());
   EXPECT_EQ(browser->Text("#rewrite-name").value_or("<none>"), "linearize");
+  EXPECT_TRUE(browser->PageErrors().empty()) << browser->PageErrors().front();
+}
+
+// A step the server answers 503 (another graph's layout kept it waiting) says why on the page,
+// then is asked for again and shown once that layout is done.
+TEST(VizPageTest, AStepKeptWaitingByAnotherLayoutIsShownWhenItEnds) {
+  absl::StatusOr<VizTrace> trace = LoadVizTrace("tools/viz/testdata/small_trace.json");
+  ASSERT_TRUE(trace.ok()) << trace.status();
+  absl::Notification started, release;
+  std::atomic<bool> first = true;
+  VizOptions options;
+  options.layout_wait = absl::Milliseconds(50);
+  options.layout = [&](const std::string& dot) {
+    if (first.exchange(false)) {
+      started.Notify();
+      release.WaitForNotification();
+    }
+    return RenderDotToSvg(dot);
+  };
+  VizApi api(*std::move(trace), options);
+  auto server = web::LocalServer::Start({}, [&](httplib::Server& s) { api.AddRoutes(s); });
+  ASSERT_TRUE(server.ok()) << server.status();
+  LAUNCH_BROWSER_OR_SKIP(browser, {});
+  std::thread slow([&] { EXPECT_EQ(api.Step(0, 1).status, 200); });
+  started.WaitForNotification();
+  ASSERT_TRUE(browser->Navigate((*server)->url() + "#k=0&r=0&s=2").ok());
+  EXPECT_TRUE(browser->WaitFor("document.getElementById('graph-message').textContent.includes('is being laid out')").ok())
+      << browser->Text("#graph-message").value_or("<none>");
+  release.Notify();
+  slow.join();
+  ASSERT_TRUE(WaitForStep(*browser, 0, 2).ok()) << browser->Text("#graph-message").value_or("<none>");
+  EXPECT_EQ(browser->Text("#graph-message").value_or("<none>"), "");
+  EXPECT_EQ(browser->Count("#graph svg g.node").value_or(-1), 7);
   EXPECT_TRUE(browser->PageErrors().empty()) << browser->PageErrors().front();
 }
 

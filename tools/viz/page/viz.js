@@ -10,7 +10,7 @@ const state = { kernels: [], kernel: -1, rewrite: -1, step: 0, steps: 0, matches
 async function api(path) {
   const response = await fetch(path);
   const body = await response.json();
-  if (!response.ok) throw new Error(body.error || `${path}: HTTP ${response.status}`);
+  if (!response.ok) throw Object.assign(new Error(body.error || `${path}: HTTP ${response.status}`), { status: response.status });
   return body;
 }
 
@@ -111,7 +111,10 @@ async function showStep(step) {
     if (token !== state.token) return;
     renderStep(data);
   } catch (e) {
-    if (token === state.token) showError(e);
+    if (token !== state.token) return;
+    showError(e);
+    // 503: the server was laying out another graph; ask again while this step is still wanted.
+    if (e.status === 503) setTimeout(() => { if (token === state.token) showStep(step); }, 1000);
   }
 }
 
