@@ -28,6 +28,9 @@ ClangRenderer::ClangRenderer(const CpuRendererOptions& options) {
   extra_args = {"int core_id"};
   // C vector types of any width compile everywhere; clang splits what the CPU lacks
   simd_widths = {8, 16};
+  // ours: SIMD tiles' accumulators as C vectors (vector_acc.h: clang 14 spills them otherwise);
+  // only the SIMD opt makes vectors this wide
+  vector_acc_min_width = 8;
   // language options
   buffer_suffix = " restrict";
   type_map = {{ScalarType::kBool, "_Bool"}, {ScalarType::kFloat16, "__fp16"}};

@@ -12,6 +12,7 @@
 #include "absl/strings/str_replace.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/dtype/const_value.h"
+#include "tinygrad/renderer/c/vector_acc.h"
 #include "tinygrad/uop/kernel_info.h"
 #include "tinygrad/uop/render.h"
 #include "tinygrad/uop/symbolic/symbolic.h"
@@ -314,6 +315,25 @@ CStyleLanguage::Body CStyleLanguage::RenderBody(std::span<const UOp> uops) const
   static constexpr OpSet kInlineSingleUse =
       (GroupOp::ALU | OpSet{Ops::VECTORIZE, Ops::CAST, Ops::BITCAST});
   static constexpr OpSet kNoDecl{Ops::RANGE, Ops::DEFINE_LOCAL, Ops::STORE, Ops::DEFINE_REG};
+  const VectorAccPlan vacc = PlanVectorAccs(uops, vector_acc_min_width);
+  // a register of the plan: `float8 acc0[8];`, its slots acc0[vector][lane] (lvalues)
+  auto render_vector_acc = [&](const UOp& u) -> std::optional<std::string> {
+    auto n = [&](const UOp& x) -> const std::string& { return NameOf(r, x); };
+    if (u.op() == Ops::DEFINE_REG) {
+      auto w = vacc.width.find(u);
+      if (w == vacc.width.end()) return std::nullopt;
+      return absl::StrCat(RenderDType(u.dtype().base().vec(w->second)), " ", n(u), "[",
+                          u.dtype().size() / w->second, "];");
+    }
+    if (u.op() == Ops::INDEX) {
+      if (const VectorAccLane* l = vacc.Lane(u)) return absl::StrCat(n(u.src(0)), "[", l->vector, "][", l->lane, "]");
+    }
+    if ((u.op() == Ops::LOAD || u.op() == Ops::STORE) && !u.src().empty() && vacc.Lane(u.src(0)) != nullptr) {
+      if (u.op() == Ops::LOAD) return n(u.src(0));
+      if (u.src().size() >= 2) return absl::StrCat(n(u.src(0)), " = ", n(u.src(1)), ";");
+    }
+    return std::nullopt;
+  };
 
   for (const UOp& u : uops) {
     Ops op = u.op();
@@ -357,7 +377,8 @@ CStyleLanguage::Body CStyleLanguage::RenderBody(std::span<const UOp> uops) const
       r[u] = absl::StrCat(std::string(*prefix), c[*prefix]);
     }
 
-    std::optional<std::string> rendered = StringRewrite(u, r);
+    std::optional<std::string> rendered = render_vector_acc(u);
+    if (!rendered) rendered = StringRewrite(u, r);
     TG_CHECK(rendered.has_value()) << "failed to render " << op << " " << u.dtype();
     std::string l = std::move(*rendered);
 

@@ -61,6 +61,9 @@ class CStyleLanguage : public Renderer {
   std::string infinity = "INFINITY";
   std::string nan = "NAN";
   bool expand_ssa = false;  // EXPAND_SSA: never inline single-use expressions
+  // ours: register accumulators whose slots are all lanes of vector constructors at least this
+  // wide render as arrays of vectors (vector_acc.h); 0: never (the reference's rendering)
+  int vector_acc_min_width = 0;
 
   // ** hooks **
   virtual std::string RenderDType(DType dt, bool is_mutable = true) const;
