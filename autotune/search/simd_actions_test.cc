@@ -133,6 +133,55 @@ void ExpectEveryCandidateCorrect(const char* target, const VectorIsa& isa) {
 }
 
 TEST(SimdActionsTest, EveryAvx2CandidateIsCorrect) { ExpectEveryCandidateCorrect("x86-64-v3", kAvx2); }
+
+// The register tiles measured for AVX2 (README "AVX2 register tiles"), on a 64x64 matmul whose
+// 64 rows a 6-row tile must pad (PADTO after SIMD clamps the padded rows' loads), with their
+// accumulators as C vectors: each correct against the unoptimized kernel. Also a padded column
+// axis (its B loads clamped lane by lane) and a padded reduce axis (which stays gated: its
+// padding must add zeros).
+void ExpectTilesCorrect(const char* target, int64_t lanes) {
+  if (absl::Status s = CheckCpuTarget(target); !s.ok()) GTEST_SKIP() << s;
+  CpuDeviceOptions o = CpuDeviceOptions::FromConfig(GetConfig());
+  o.cpu_target = target;
+  o.cachelevel = 0;
+  absl::StatusOr<Device*> dev = GetDevice("CPU", DeviceOptions{.cpu = o});
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  absl::StatusOr<KernelTask> task = KernelTask::FromAst(MatmulKernel(64));
+  ASSERT_TRUE(task.ok()) << task.status();
+  const Opt simd{OptOps::SIMD, std::nullopt, lanes};
+  auto up = [](int64_t axis, int64_t amt) { return Opt{OptOps::UPCAST, axis, amt}; };
+  auto pad = [](int64_t axis, int64_t amt) { return Opt{OptOps::PADTO, axis, amt}; };
+  const Opt unroll4{OptOps::UNROLL, 0, int64_t{4}}, thread0{OptOps::THREAD, 0, int64_t{2}},
+      thread1{OptOps::THREAD, 1, int64_t{2}}, pack_b{OptOps::PACK, std::nullopt, int64_t{2}};
+  const std::vector<std::vector<Opt>> candidates = {
+      {up(1, 16), up(0, 4), simd},                                       // 4x16
+      {up(1, 16), up(0, 4), simd, unroll4, thread0, pack_b},             // 4x16 U4, packed B
+      {up(1, 16), up(1, 2), up(0, 2), simd, unroll4},                    // 2x32
+      {up(1, 8), up(0, 8), simd, unroll4},                               // 8x8
+      {simd, pad(0, 6), up(0, 6), up(1, 16), thread1, pack_b},           // 6x16, rows padded 64 -> 66
+      {simd, pad(0, 6), up(0, 6), up(1, 16), unroll4},
+      {simd, pad(0, 3), up(0, 3), up(1, 16), up(1, 2)},                  // 3x32
+      {simd, pad(1, 24), up(1, 8), up(0, 4)},                            // columns padded 64 -> 72
+      {simd, pad(2, 48), up(1, 16), up(0, 4)},                           // the reduce padded (gated)
+      {pad(0, 6), up(0, 6), up(1, 16), simd},                            // PADTO before SIMD: gated
+  };
+  LocalMeasurer m(*dev, {});
+  MeasureOptions mo;
+  mo.runs = 1;
+  mo.uops_max = 0;
+  absl::StatusOr<MeasureBatch> b = m.Measure(*task, candidates, mo);
+  ASSERT_TRUE(b.ok()) << b.status();
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const CandidateResult& r = b->results[i];
+    std::string opts;
+    for (const Opt& x : candidates[i]) opts += x.ToString() + " ";
+    EXPECT_TRUE(r.outcome == Outcome::kOk || r.outcome == Outcome::kDuplicate || r.outcome == Outcome::kTooSlow)
+        << opts << OutcomeName(r.outcome) << ": " << r.error;
+  }
+}
+
+TEST(SimdActionsTest, Avx2TilesAreCorrect) { ExpectTilesCorrect("x86-64-v3", 8); }
+TEST(SimdActionsTest, Avx512TilesAreCorrect) { ExpectTilesCorrect("x86-64-v4", 16); }
 TEST(SimdActionsTest, EveryAvx512CandidateIsCorrect) { ExpectEveryCandidateCorrect("x86-64-v4", kAvx512); }
 
 }  // namespace

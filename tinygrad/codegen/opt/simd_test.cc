@@ -1,7 +1,8 @@
 // File: tinygrad/codegen/opt/simd_test.cc
 // The SIMD extension opt end to end on the C renderer: loads and stores of an upcast of 16
 // contiguous floats fold into one float16 (float8 with SIMD 8) access; without the opt they stay
-// the reference's float4.
+// the reference's float4. With SIMD the tile's accumulators render as C vectors
+// (renderer/c/vector_acc.h), and a PADTO after SIMD clamps its loads instead of gating them.
 #include <string>
 #include <vector>
 
@@ -26,7 +27,7 @@ UOp Matmul(int64_t n) {
   return UOp::Sink({UOp::Make(Ops::END, dtypes::void_, {c.index(std::vector<UOp>{i * n + j}, true).store(red), i, j})});
 }
 
-std::string Source(const std::vector<Opt>& opts) {
+std::string Source(const std::vector<Opt>& opts, int64_t n = 64) {
   KernelInfo ki;
   ki.opts_to_apply.emplace();
   for (const Opt& o : opts) ki.opts_to_apply->push_back(OptToArg(o));
@@ -34,7 +35,7 @@ std::string Source(const std::vector<Opt>& opts) {
   c.threads = 0;
   ScopedConfig scoped(c);
   ClangRenderer ren(CpuRendererOptions::FromConfig(c));
-  absl::StatusOr<ProgramSpec> p = GetProgram(Matmul(64).replace_arg(ki.ToArg()), ren);
+  absl::StatusOr<ProgramSpec> p = GetProgram(Matmul(n).replace_arg(ki.ToArg()), ren);
   EXPECT_TRUE(p.ok()) << p.status();
   return p.ok() ? p->src : "";
 }
@@ -60,6 +61,44 @@ TEST(SimdOpt, WithoutItLoadsStayFloat4) {
   EXPECT_NE(src.find("(*((float4*)("), std::string::npos) << src;
   EXPECT_EQ(src.find("float16"), std::string::npos) << src;
   EXPECT_EQ(src.find("float8"), std::string::npos) << src;
+}
+
+const Opt kUpcastRows4{OptOps::UPCAST, 0, int64_t{4}};
+const Opt kSimd8{OptOps::SIMD, std::nullopt, int64_t{8}};
+
+TEST(SimdOpt, TileAccumulatorsBecomeVectors) {
+  // 4x16 tile: 64 accumulators, 8 vectors of 8 (each lane group is one float8 store of the tile)
+  std::string src = Source({kUpcastCols16, kUpcastRows4, kSimd8});
+  EXPECT_NE(src.find("float8 acc0[8];"), std::string::npos) << src;
+  EXPECT_NE(src.find("acc0[7][7]"), std::string::npos) << src;
+  EXPECT_EQ(src.find("*(acc0+"), std::string::npos) << src;
+  // SIMD 16: 4 vectors of 16
+  EXPECT_NE(Source({kUpcastCols16, kUpcastRows4, Opt{OptOps::SIMD, std::nullopt, int64_t{16}}}).find("float16 acc0[4];"),
+            std::string::npos);
+}
+
+TEST(SimdOpt, AccumulatorsStayScalarWithoutWideStores) {
+  // without SIMD: the reference's scalar array (its float4 stores are too narrow to group)
+  std::string plain = Source({kUpcastCols16, kUpcastRows4});
+  EXPECT_NE(plain.find("float acc0[64];"), std::string::npos) << plain;
+  EXPECT_NE(plain.find("*(acc0+0) = 0.0f;"), std::string::npos) << plain;
+  // SIMD with a 4-wide column tile: its stores are float4, so the accumulators stay scalar
+  std::string narrow = Source({Opt{OptOps::UPCAST, 1, int64_t{4}}, kUpcastRows4, kSimd8});
+  EXPECT_NE(narrow.find("float acc0[16];"), std::string::npos) << narrow;
+}
+
+// A 60x60 matmul with a 6-row tile needs no padding; 64 rows do: PADTO0:6 pads them to 66.
+TEST(SimdOpt, PadtoAfterSimdClampsLoads) {
+  const Opt pad{OptOps::PADTO, 0, int64_t{6}}, rows6{OptOps::UPCAST, 0, int64_t{6}};
+  std::string clamped = Source({kSimd8, pad, rows6, kUpcastCols16});
+  // the A loads read a clamped row, no load is gated; the stores of the padded rows are
+  EXPECT_EQ(clamped.find("?*(data1"), std::string::npos) << clamped;
+  EXPECT_NE(clamped.find("if ("), std::string::npos) << clamped;
+  EXPECT_NE(clamped.find("float8 acc0[12];"), std::string::npos) << clamped;
+  // PADTO before SIMD (and so without SIMD): the reference's gated loads
+  std::string gated = Source({pad, rows6, kUpcastCols16, kSimd8});
+  EXPECT_NE(gated.find("?*(data1"), std::string::npos) << gated;
+  EXPECT_NE(Source({pad, rows6, kUpcastCols16}).find("?*(data1"), std::string::npos);
 }
 
 }  // namespace
