@@ -38,7 +38,10 @@ namespace tg {
 // only with BEAM_SIMD=1): loads and stores of the kernel fold into vectors of up to `arg` lanes
 // (a width in Renderer::simd_widths) instead of the reference's 4, so that clang emits
 // full-width vector code (float16 = one AVX-512 register). The reference's CPU code tops out at
-// 128-bit vectors, about half of a Zen 4 core's FMA throughput.
+// 128-bit vectors, about half of a Zen 4 core's FMA throughput. With SIMD the C renderer also
+// declares the tile's accumulators as C vectors (renderer/c/vector_acc.h), and a PADTO applied
+// after SIMD on a CPU renderer clamps the padded output axis in its loads instead of gating
+// them (the stores stay gated): the 6x16 AVX2 tile on power-of-two sizes.
 //
 // BLOCK (an extension, like SIMD; BEAM tries it only with BEAM_BLOCK / `tg tune --blocking`):
 // cache blocking of an output loop on CPU renderers. BLOCK axis n splits LOOP axis `axis`
