@@ -93,18 +93,42 @@ TEST(SimdActionsTest, RegisterBound) {
   EXPECT_EQ(AccumulatorFloats(add), 0);
 }
 
-// Every candidate BEAM_SIMD's actions make from a 48x48 matmul in two steps (6-row tiles
-// included) runs correctly, compiled for the ISA the actions were sized for.
-void ExpectEveryCandidateCorrect(const char* target, const VectorIsa& isa) {
-  if (absl::Status s = CheckCpuTarget(target); !s.ok()) GTEST_SKIP() << s;
+// The CPU device compiling for `target` (the caller skips a target this CPU lacks).
+Device* TargetDevice(const char* target) {
   CpuDeviceOptions o = CpuDeviceOptions::FromConfig(GetConfig());
   o.cpu_target = target;
   o.cachelevel = 0;
   absl::StatusOr<Device*> dev = GetDevice("CPU", DeviceOptions{.cpu = o});
-  ASSERT_TRUE(dev.ok()) << dev.status();
-  absl::StatusOr<KernelTask> task = KernelTask::FromAst(MatmulKernel(48));
+  TG_CHECK(dev.ok()) << dev.status();
+  return *dev;
+}
+
+// Each candidate of `ast` runs on `dev` and matches the unoptimized kernel (or is a duplicate,
+// or slow enough to be stopped).
+void ExpectCandidatesCorrect(Device* dev, const UOp& ast, const std::vector<std::vector<Opt>>& candidates) {
+  absl::StatusOr<KernelTask> task = KernelTask::FromAst(ast);
   ASSERT_TRUE(task.ok()) << task.status();
-  Scheduler root(MatmulKernel(48), (*dev)->renderer());
+  LocalMeasurer m(dev, {});
+  MeasureOptions mo;
+  mo.runs = 1;
+  mo.uops_max = 0;  // check big tiles too (the search would skip those over BEAM_UOPS_MAX)
+  absl::StatusOr<MeasureBatch> b = m.Measure(*task, candidates, mo);
+  ASSERT_TRUE(b.ok()) << b.status();
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const CandidateResult& r = b->results[i];
+    std::string opts;
+    for (const Opt& x : candidates[i]) opts += x.ToString() + " ";
+    EXPECT_TRUE(r.outcome == Outcome::kOk || r.outcome == Outcome::kDuplicate || r.outcome == Outcome::kTooSlow)
+        << opts << OutcomeName(r.outcome) << ": " << r.error;
+  }
+}
+
+// Every candidate BEAM_SIMD's actions make from a 48x48 matmul in two steps (6-row tiles
+// included) runs correctly, compiled for the ISA the actions were sized for.
+void ExpectEveryCandidateCorrect(const char* target, const VectorIsa& isa) {
+  if (absl::Status s = CheckCpuTarget(target); !s.ok()) GTEST_SKIP() << s;
+  Device* dev = TargetDevice(target);
+  Scheduler root(MatmulKernel(48), dev->renderer());
   root.ConvertLoopToGlobal();
   const std::vector<Opt> actions = SimdActions(isa);
   std::vector<std::vector<Opt>> candidates;
@@ -114,21 +138,10 @@ void ExpectEveryCandidateCorrect(const char* target, const VectorIsa& isa) {
       candidates.push_back(grandchild.applied_opts());
   }
   ASSERT_GT(candidates.size(), 20u);
-  LocalMeasurer m(*dev, {});
-  MeasureOptions mo;
-  mo.runs = 1;
-  mo.uops_max = 0;  // check big tiles too (the search would skip those over BEAM_UOPS_MAX)
-  absl::StatusOr<MeasureBatch> b = m.Measure(*task, candidates, mo);
-  ASSERT_TRUE(b.ok()) << b.status();
+  ExpectCandidatesCorrect(dev, MatmulKernel(48), candidates);
   int simd = 0;
-  for (size_t i = 0; i < candidates.size(); ++i) {
-    const CandidateResult& r = b->results[i];
-    std::string opts;
-    for (const Opt& x : candidates[i]) opts += x.ToString() + " ";
-    EXPECT_TRUE(r.outcome == Outcome::kOk || r.outcome == Outcome::kDuplicate || r.outcome == Outcome::kTooSlow)
-        << opts << OutcomeName(r.outcome) << ": " << r.error;
-    simd += std::any_of(candidates[i].begin(), candidates[i].end(), [](const Opt& x) { return x.op == OptOps::SIMD; });
-  }
+  for (const std::vector<Opt>& c : candidates)
+    simd += std::any_of(c.begin(), c.end(), [](const Opt& x) { return x.op == OptOps::SIMD; });
   EXPECT_GT(simd, 0);
 }
 
@@ -141,13 +154,6 @@ TEST(SimdActionsTest, EveryAvx2CandidateIsCorrect) { ExpectEveryCandidateCorrect
 // padding must add zeros).
 void ExpectTilesCorrect(const char* target, int64_t lanes) {
   if (absl::Status s = CheckCpuTarget(target); !s.ok()) GTEST_SKIP() << s;
-  CpuDeviceOptions o = CpuDeviceOptions::FromConfig(GetConfig());
-  o.cpu_target = target;
-  o.cachelevel = 0;
-  absl::StatusOr<Device*> dev = GetDevice("CPU", DeviceOptions{.cpu = o});
-  ASSERT_TRUE(dev.ok()) << dev.status();
-  absl::StatusOr<KernelTask> task = KernelTask::FromAst(MatmulKernel(64));
-  ASSERT_TRUE(task.ok()) << task.status();
   const Opt simd{OptOps::SIMD, std::nullopt, lanes};
   auto up = [](int64_t axis, int64_t amt) { return Opt{OptOps::UPCAST, axis, amt}; };
   auto pad = [](int64_t axis, int64_t amt) { return Opt{OptOps::PADTO, axis, amt}; };
@@ -165,19 +171,7 @@ void ExpectTilesCorrect(const char* target, int64_t lanes) {
       {simd, pad(2, 48), up(1, 16), up(0, 4)},                           // the reduce padded (gated)
       {pad(0, 6), up(0, 6), up(1, 16), simd},                            // PADTO before SIMD: gated
   };
-  LocalMeasurer m(*dev, {});
-  MeasureOptions mo;
-  mo.runs = 1;
-  mo.uops_max = 0;
-  absl::StatusOr<MeasureBatch> b = m.Measure(*task, candidates, mo);
-  ASSERT_TRUE(b.ok()) << b.status();
-  for (size_t i = 0; i < candidates.size(); ++i) {
-    const CandidateResult& r = b->results[i];
-    std::string opts;
-    for (const Opt& x : candidates[i]) opts += x.ToString() + " ";
-    EXPECT_TRUE(r.outcome == Outcome::kOk || r.outcome == Outcome::kDuplicate || r.outcome == Outcome::kTooSlow)
-        << opts << OutcomeName(r.outcome) << ": " << r.error;
-  }
+  ExpectCandidatesCorrect(TargetDevice(target), MatmulKernel(64), candidates);
 }
 
 TEST(SimdActionsTest, Avx2TilesAreCorrect) { ExpectTilesCorrect("x86-64-v3", 8); }
