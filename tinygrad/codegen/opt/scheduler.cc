@@ -537,14 +537,27 @@ absl::StatusOr<std::vector<UOp>> Scheduler::ApplyOptImpl(const Opt& opt, bool ap
     // A reduce axis must stay gated (its padding has to add zeros).
     const bool clamp_loads = !ren_->has_local && rt != AxisType::REDUCE && rt != AxisType::GROUP_REDUCE &&
                              std::ranges::any_of(applied_opts_, [](const Opt& o) { return o.op == OptOps::SIMD; });
+    // the buffers any STORE writes (their loads keep the gate too: a clamped read of a buffer
+    // the kernel also writes is not worth the reasoning)
+    auto buffers_of = [](const UOp& u) {
+      std::vector<UOp> out;
+      for (const UOp& y : u.toposort())
+        if (y.op() == Ops::DEFINE_GLOBAL || y.op() == Ops::DEFINE_LOCAL || y.op() == Ops::DEFINE_REG) out.push_back(y);
+      return out;
+    };
     absl::flat_hash_set<UOp> stored;
     for (const UOp& x : ast_.toposort())
-      if (x.op() == Ops::STORE) stored.insert(x.src(0).op() == Ops::CAST ? x.src(0).src(0) : x.src(0));
+      if (x.op() == Ops::STORE)
+        for (const UOp& y : buffers_of(x.src(0))) stored.insert(y);
+    auto only_read = [&](const UOp& index) {
+      std::vector<UOp> bs = buffers_of(index.src(0));
+      return !bs.empty() && std::ranges::none_of(bs, [&](const UOp& y) { return stored.contains(y); });
+    };
     const UOp clamped = valid.where(replaced_rng, ConstValue(sz - 1));
     for (const UOp& b : bufs()) {
       UOp i = GetIdx(b.src(1));
       if (!InBackwardSliceWithSelf(i, rng)) continue;
-      if (clamp_loads && !stored.contains(b)) {
+      if (clamp_loads && only_read(b)) {
         replaces[b] = b.replace_src({b.src(0), Substitute(b.src(1), {{rng, clamped}})});
         continue;
       }

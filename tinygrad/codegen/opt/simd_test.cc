@@ -27,7 +27,15 @@ UOp Matmul(int64_t n) {
   return UOp::Sink({UOp::Make(Ops::END, dtypes::void_, {c.index(std::vector<UOp>{i * n + j}, true).store(red), i, j})});
 }
 
-std::string Source(const std::vector<Opt>& opts, int64_t n = 64) {
+// c[i] = c[i] + a[i], n elements: c is read and written
+UOp AddInPlace(int64_t n) {
+  UOp c = DG(n, 0), a = DG(n, 1);
+  UOp i = UOp::Range(n, 1);
+  UOp sum = c.index(std::vector<UOp>{i}) + a.index(std::vector<UOp>{i});
+  return UOp::Sink({UOp::Make(Ops::END, dtypes::void_, {c.index(std::vector<UOp>{i}, true).store(sum), i})});
+}
+
+std::string SourceOf(const UOp& ast, const std::vector<Opt>& opts) {
   KernelInfo ki;
   ki.opts_to_apply.emplace();
   for (const Opt& o : opts) ki.opts_to_apply->push_back(OptToArg(o));
@@ -35,10 +43,12 @@ std::string Source(const std::vector<Opt>& opts, int64_t n = 64) {
   c.threads = 0;
   ScopedConfig scoped(c);
   ClangRenderer ren(CpuRendererOptions::FromConfig(c));
-  absl::StatusOr<ProgramSpec> p = GetProgram(Matmul(n).replace_arg(ki.ToArg()), ren);
+  absl::StatusOr<ProgramSpec> p = GetProgram(ast.replace_arg(ki.ToArg()), ren);
   EXPECT_TRUE(p.ok()) << p.status();
   return p.ok() ? p->src : "";
 }
+
+std::string Source(const std::vector<Opt>& opts, int64_t n = 64) { return SourceOf(Matmul(n), opts); }
 
 const Opt kUpcastCols16{OptOps::UPCAST, 1, int64_t{16}};
 
@@ -99,6 +109,13 @@ TEST(SimdOpt, PadtoAfterSimdClampsLoads) {
   std::string gated = Source({pad, rows6, kUpcastCols16, kSimd8});
   EXPECT_NE(gated.find("?*(data1"), std::string::npos) << gated;
   EXPECT_NE(Source({pad, rows6, kUpcastCols16}).find("?*(data1"), std::string::npos);
+}
+
+TEST(SimdOpt, PadtoKeepsTheGateOnABufferTheKernelWrites) {
+  // 60 elements padded to 64: a is only read (clamped), c is read and written (gated)
+  std::string src = SourceOf(AddInPlace(60), {kSimd8, Opt{OptOps::PADTO, 0, int64_t{16}}});
+  EXPECT_NE(src.find("?*(data0"), std::string::npos) << src;
+  EXPECT_EQ(src.find("?*(data1"), std::string::npos) << src;
 }
 
 }  // namespace
