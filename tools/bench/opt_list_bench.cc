@@ -108,6 +108,7 @@ int Main(int argc, char** argv) {
   int64_t m = 1024, n = 1024, k = 1024;
   std::vector<std::string> lists;
   bool print_src = false;
+  std::string cpu_target;
   app.add_option("--workload", workload, "a built-in workload with m, n, k parameters")->capture_default_str();
   app.add_option("--m", m)->capture_default_str();
   app.add_option("--n", n)->capture_default_str();
@@ -117,6 +118,7 @@ int Main(int argc, char** argv) {
   app.add_option("--kernel", kernel, "which of the workload's kernels")->capture_default_str();
   app.add_option("--runs", runs, "rounds; each list runs once a round")->capture_default_str()->check(CLI::PositiveNumber);
   app.add_flag("--src", print_src, "print each list's C source");
+  app.add_option("--cpu-target", cpu_target, "the kernels' ISA (x86-64-v3, x86-64-v4; default the host's)");
   app.add_option("lists", lists, "opt lists (\"UPCAST1:16 SIMD:16\", \"none\"), the first is the reference")->required();
   CLI11_PARSE(app, argc, argv);
 
@@ -155,7 +157,9 @@ int Main(int argc, char** argv) {
     return 2;
   }
   const ScheduleItem& item = *kernels[kernel];
-  absl::StatusOr<Device*> dev = GetDevice("CPU");
+  DeviceOptions dev_options = DeviceOptions::FromConfig(GetConfig());
+  dev_options.cpu.cpu_target = cpu_target;
+  absl::StatusOr<Device*> dev = GetDevice("CPU", dev_options);
   if (!dev.ok()) {
     std::fprintf(stderr, "device: %s\n", dev.status().ToString().c_str());
     return 1;

@@ -279,10 +279,11 @@ std::vector<UOp> Scheduler::bufs() const {
 
 std::vector<UOp> Scheduler::OutputRngs() const {
   std::vector<UOp> out;
+  const std::optional<UOp> k_blocks = ReduceBlockLoop();  // ours: it ends the store but is no output axis
   for (const UOp& s : ast_.src()) {
     if (s.op() != Ops::END) continue;
     for (const UOp& r : Ranges(UOp::Sink(s.src().subspan(1))))
-      if (RangeAxisType(r) != AxisType::REDUCE) out.push_back(r);
+      if (RangeAxisType(r) != AxisType::REDUCE && r != k_blocks) out.push_back(r);
   }
   return out;
 }
@@ -425,6 +426,9 @@ absl::StatusOr<std::vector<UOp>> Scheduler::ApplyOptImpl(const Opt& opt, bool ap
 
   ASSIGN_OR_RETURN(int real_axis, RealAxis(opt.op, opt.axis));
   UOp rng = real_axis >= 0 ? rngs()[real_axis] : UOp::Make(Ops::NOOP);
+  // ours: the loop over BLOCK's K blocks runs the reduction in order
+  RETURN_IF_ERROR(check(real_axis < 0 || rng != ReduceBlockLoop(),
+                        absl::StrCat(opt.ToString(), ": axis ", *opt.axis, " is the loop over K blocks (BLOCK)")));
   const int64_t* int_arg = std::get_if<int64_t>(&opt.arg);
 
   std::optional<AxisType> new_type;

@@ -128,6 +128,13 @@ class Scheduler {
                                                              int64_t tc_select, int64_t opt_level);
   // The BLOCK opt (ours), in scheduler_block.cc: {replaced range, loop over blocks}.
   absl::StatusOr<std::vector<UOp>> ApplyBlockOpt(const Opt& opt);
+  // BLOCK of a reduce axis: the loop over `blocks` K blocks (id `outer_id`) around the store.
+  absl::StatusOr<std::vector<UOp>> BlockReduction(const UOp& rng, int64_t blocks, int64_t outer_id);
+  // The loop over K blocks a BLOCK of the reduction made: a LOOP the store's END closes that
+  // the stored address does not use.
+  std::optional<UOp> ReduceBlockLoop() const;
+  // Whether a BLOCK of an output loop was applied.
+  bool OutputBlocked() const;
   // The PACK opt (ours), in scheduler_pack.cc: its checks, and the loop it may move outermost;
   // the copy is made by PackOperands.
   absl::Status ApplyPackOpt(const Opt& opt);

@@ -25,11 +25,9 @@ absl::Status Scheduler::ApplyPackOpt(const Opt& opt) {
   RETURN_IF_ERROR(check(!opt.axis.has_value(), "PACK takes no axis, its arg is the buffer to pack"));
   const int64_t* buffer = std::get_if<int64_t>(&opt.arg);
   RETURN_IF_ERROR(check(buffer != nullptr && *buffer >= 0, "PACK needs a buffer number"));
-  bool blocked = false;
-  for (const Opt& o : applied_opts_) {
+  for (const Opt& o : applied_opts_)
     RETURN_IF_ERROR(check(!(o.op == OptOps::PACK && o.arg == opt.arg), absl::StrCat("PACK of buffer ", *buffer, " applied twice")));
-    blocked = blocked || o.op == OptOps::BLOCK;
-  }
+  const bool blocked = OutputBlocked();
   ASSIGN_OR_RETURN(UOp load, PackedLoad(ast_, *buffer));
   const absl::Status fits = PlanPack(ast_, *buffer).status();
   if (fits.ok() || blocked) return fits;
