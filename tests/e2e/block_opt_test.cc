@@ -162,6 +162,70 @@ TEST_F(BlockOptTest, PackMatchesTheUnoptimizedKernel) {
   }
 }
 
+// BLOCK of the reduce axis (K blocks: the output read back and added to between blocks) alone
+// for every block size, and with the opts BEAM combines it with (upcasts, unrolls, threads,
+// output BLOCK, PACK inside a K block), on the odd shapes and a tall-K one: the values' sums are
+// exact in float, so any order gives the unoptimized kernel's bits. The output starts as
+// poison: block 0 must not read it.
+TEST_F(BlockOptTest, BlockOfTheReductionMatchesTheUnoptimizedKernel) {
+  using O = OptOps;
+  const Opt pack_a{O::PACK, std::nullopt, int64_t{1}}, pack_b{O::PACK, std::nullopt, int64_t{2}};
+  const std::vector<std::pair<Dims, std::vector<std::vector<Opt>>>> cases = {
+      {kOdd,
+       {
+           {{O::UPCAST, 1, int64_t{4}}, {O::UPCAST, 0, int64_t{3}}, {O::BLOCK, 4, int64_t{1}}},
+           {{O::BLOCK, 2, int64_t{1}}, {O::THREAD, 1, int64_t{2}}, pack_b},
+           {{O::BLOCK, 1, int64_t{4}}, {O::BLOCK, 3, int64_t{1}}, pack_a, pack_b},
+       }},
+      {{21, 20, 9},
+       {
+           {{O::BLOCK, 2, int64_t{3}}, {O::UPCAST, 2, int64_t{4}}, {O::UNROLL, 0, int64_t{3}}, {O::BLOCK, 2, int64_t{1}}, pack_b},
+           {{O::UNROLL, 0, int64_t{3}}, {O::BLOCK, 2, int64_t{1}}, {O::UPCAST, 1, int64_t{3}}, pack_a},
+       }},
+      {{6, 512, 300},
+       {
+           {{O::BLOCK, 2, int64_t{60}}, pack_b},
+           {{O::UPCAST, 1, int64_t{16}}, {O::UPCAST, 0, int64_t{3}}, {O::UNROLL, 0, int64_t{4}}, {O::BLOCK, 4, int64_t{25}}, pack_b},
+           {{O::UPCAST, 1, int64_t{16}}, {O::THREAD, 1, int64_t{2}}, {O::BLOCK, 4, int64_t{50}}, pack_b},
+       }},
+      // tall K: 64 columns of B's panel per block, packed per (K block, column tile)
+      {{8, 48, 1024},
+       {
+           {{O::UPCAST, 1, int64_t{16}}, {O::UPCAST, 0, int64_t{4}}, {O::SIMD, std::nullopt, int64_t{16}}, {O::UNROLL, 0, int64_t{4}},
+            {O::BLOCK, 1, int64_t{1}}, {O::BLOCK, 4, int64_t{64}}, {O::THREAD, 2, int64_t{2}}, pack_b},
+           {{O::BLOCK, 2, int64_t{256}}, {O::UPCAST, 2, int64_t{16}}, {O::THREAD, 1, int64_t{2}}, pack_b, pack_a},
+       }},
+  };
+  for (const auto& [d, lists] : cases) {
+    const std::vector<float> want = Run({}, nullptr, d);
+    ASSERT_EQ(want.size(), static_cast<size_t>(d.m * d.n));
+    for (int64_t block = 1; block < d.k; ++block) {
+      if (d.k % block != 0) continue;
+      const Opt o{O::BLOCK, 2, block};
+      EXPECT_EQ(Run({o}, nullptr, d), want) << d.m << "x" << d.n << "x" << d.k << ": " << o.ToString();
+    }
+    for (const std::vector<Opt>& opts : lists)
+      EXPECT_EQ(Run(opts, nullptr, d), want) << d.m << "x" << d.n << "x" << d.k << ": " << Describe(opts);
+  }
+}
+
+// The loop over K blocks is the outermost loop; the packed panel holds one K block of the
+// column tile; the output is read back under a condition (block 0 reads nothing).
+TEST_F(BlockOptTest, TheLoopOverKBlocksIsOutermostAndThePanelHoldsOneBlock) {
+  using O = OptOps;
+  const Dims d{8, 48, 1024};
+  std::string src;
+  const std::vector<Opt> opts{{O::UPCAST, 1, int64_t{16}}, {O::UPCAST, 0, int64_t{4}}, {O::SIMD, std::nullopt, int64_t{16}},
+                              {O::UNROLL, 0, int64_t{4}},  {O::BLOCK, 1, int64_t{1}},  {O::BLOCK, 4, int64_t{64}},
+                              {O::PACK, std::nullopt, int64_t{2}}};
+  EXPECT_EQ(Run(opts, &src, d), Run({}, nullptr, d)) << Describe(opts);
+  const size_t k_blocks = src.find("< 4; Lidxm2++)");  // 1024 = 4 blocks of 64 x 4 (UNROLL)
+  ASSERT_NE(k_blocks, std::string::npos) << src;
+  EXPECT_EQ(src.find("for ("), src.rfind("for (", k_blocks)) << src;
+  EXPECT_NE(src.find("float temp0[4096];"), std::string::npos) << src;  // 256 x 16
+  EXPECT_NE(src.find("?*((float16*)((data0_"), std::string::npos) << src;
+}
+
 // A 16-wide register tile reads the copy with float16 loads: the stack array is aligned for
 // them (a misaligned one crashes), and the copy of each block's panel precedes the row loop.
 const std::vector<Opt>& SimdPackOpts() {

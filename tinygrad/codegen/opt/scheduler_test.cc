@@ -5,6 +5,7 @@
 // TC opt's bookkeeping (tensor_core(), WMMA).
 #include "tinygrad/codegen/opt/scheduler.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -12,6 +13,7 @@
 #include "tinygrad/codegen/opt/pack_operands.h"
 #include "tinygrad/codegen/opt/test_renderers.h"
 #include "tinygrad/uop/graph_util.h"
+#include "tinygrad/uop/symbolic/helpers.h"
 #include "tinygrad/uop/kernel_info.h"
 
 namespace tg {
@@ -208,7 +210,7 @@ TEST(SchedulerTest, BlockOptPreconditions) {
   auto message = [&](const Opt& o) { return std::string(k.ApplyOpt(o).message()); };
   EXPECT_EQ(message({OptOps::BLOCK, 1, int64_t{3}}), "BLOCK 3 does not divide axis 1 of size 8");
   EXPECT_EQ(message({OptOps::BLOCK, 1, int64_t{8}}), "BLOCK 8 of axis 1 of size 8 is a single block");
-  EXPECT_EQ(message({OptOps::BLOCK, 2, int64_t{4}}), "BLOCK is for output loops, axis 2 is not one");
+  EXPECT_EQ(message({OptOps::BLOCK, 2, int64_t{5}}), "BLOCK 5 does not divide axis 2 of size 32");
   EXPECT_EQ(message({OptOps::BLOCK, std::nullopt, int64_t{4}}), "BLOCK needs an axis");
   EXPECT_EQ(message({OptOps::BLOCK, 0, int64_t{0}}), "BLOCK needs a block size of at least 1");
   EXPECT_EQ(message({OptOps::BLOCK, 0, {}}), "BLOCK needs a block size of at least 1");
@@ -218,13 +220,84 @@ TEST(SchedulerTest, BlockOptPreconditions) {
   EXPECT_TRUE(k.applied_opts().empty());
   // an upcast axis is in the register tile, not a loop
   ASSERT_TRUE(k.ApplyOpt({OptOps::UPCAST, 0, int64_t{4}}).ok());
-  EXPECT_EQ(message({OptOps::BLOCK, 2, int64_t{2}}), "BLOCK is for output loops, axis 2 is not one");
+  EXPECT_EQ(message({OptOps::BLOCK, 2, int64_t{2}}), "BLOCK is for output and reduce loops, axis 2 is neither");
 
   // on a GPU the output axes are the launch grid: there is no loop to order
   Scheduler gpu(Matmul(), CudaLikeRenderer());
   gpu.ConvertLoopToGlobal();
   EXPECT_EQ(gpu.ApplyOpt({OptOps::BLOCK, 0, int64_t{4}}).message(),
             "BLOCK is for CPU loops: this renderer launches the output axes as a grid");
+}
+
+// BLOCK of a reduce axis (ours): K splits into blocks, the loop over them (axis 0: the lowest id)
+// closes the store, outside the REDUCE, which keeps the inner part; the store adds what earlier
+// blocks stored (a load gated off in block 0). No other opt may split that loop.
+TEST(SchedulerTest, BlockOfTheReductionLoopsOverKBlocksAroundTheStore) {
+  CpuLike ren;
+  Scheduler k(Matmul(), ren);  // L0 16, L1 8, R0 32
+  absl::StatusOr<std::vector<UOp>> r = k.ApplyOptRanges({OptOps::BLOCK, 2, int64_t{8}});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(k.full_shape(), (std::vector<SInt>{4, 16, 8, 8}));
+  EXPECT_EQ(k.shape_str(), (std::vector<std::string>{"L0", "L1", "L2", "R0"}));
+  const UOp outer = k.rngs()[0];
+  EXPECT_EQ(outer, (*r)[1]);
+  EXPECT_LT(outer.arg()[0].int64(), 0);
+  const UOp end = k.ast().src(0), store = end.src(0);
+  EXPECT_TRUE(std::find(end.src().begin(), end.src().end(), outer) != end.src().end());
+  ASSERT_EQ(store.src(1).op(), Ops::ADD);
+  std::vector<UOp> reduces;
+  for (const UOp& u : k.ast().toposort())
+    if (u.op() == Ops::REDUCE) reduces.push_back(u);
+  ASSERT_EQ(reduces.size(), 1u);
+  EXPECT_EQ(Ranges(UOp::Sink(reduces[0].src().subspan(1))), std::vector<UOp>{(*r)[0]});  // the block, not the loop over blocks
+  // the loop over K blocks is no axis for the other opts, nor for BLOCK or PACK's move
+  EXPECT_EQ(k.ApplyOpt({OptOps::UPCAST, 0, int64_t{2}}).message(),
+            "Opt(op=OptOps.UPCAST, axis=0, arg=2): axis 0 is the loop over K blocks (BLOCK)");
+  EXPECT_EQ(k.ApplyOpt({OptOps::THREAD, 0, int64_t{2}}).message(),
+            "Opt(op=OptOps.THREAD, axis=0, arg=2): axis 0 is the loop over K blocks (BLOCK)");
+  EXPECT_EQ(k.ApplyOpt({OptOps::BLOCK, 0, int64_t{2}}).message(), "BLOCK is for output and reduce loops, axis 0 is neither");
+  EXPECT_EQ(k.ApplyOpt({OptOps::BLOCK, 3, int64_t{2}}).message(), "BLOCK of the reduction applied twice");
+  // the output loops still take one BLOCK; then it is outermost, the K blocks inside
+  ASSERT_TRUE(k.ApplyOpt({OptOps::UNROLL, 0, int64_t{4}}).ok());
+  ASSERT_TRUE(k.ApplyOpt({OptOps::BLOCK, 2, int64_t{1}}).ok());
+  EXPECT_EQ(k.full_shape(), (std::vector<SInt>{8, 4, 16, 2, 4}));
+  EXPECT_EQ(k.ApplyOpt({OptOps::BLOCK, 2, int64_t{2}}).message(), "BLOCK applied twice");
+  // a Scheduler over the optimized AST finds the loop again
+  Scheduler again(k.GetOptimizedAst().replace_tag(Arg()), ren);
+  EXPECT_EQ(again.ApplyOpt({OptOps::UPCAST, 1, int64_t{2}}).message(),
+            "Opt(op=OptOps.UPCAST, axis=1, arg=2): axis 1 is the loop over K blocks (BLOCK)");
+}
+
+// What BLOCK of a reduction needs: a kernel whose store is the sum itself, of the output's
+// dtype, that does not read its output.
+TEST(SchedulerTest, BlockOfTheReductionPreconditions) {
+  CpuLike ren;
+  auto message = [&](const UOp& ast, const Opt& o) {
+    Scheduler k(ast, ren);
+    return std::string(k.ApplyOpt(o).message());
+  };
+  const Opt block{OptOps::BLOCK, 2, int64_t{8}};
+  UOp c = DG(16 * 8, 0), a = DG(16 * 32, 1), b = DG(32 * 8, 2);
+  UOp i = UOp::Range(16, 1), j = UOp::Range(8, 2), r = UOp::Range(32, 0, AxisType::REDUCE);
+  UOp mul = a.index(std::vector<UOp>{i * 32 + r}) * b.index(std::vector<UOp>{r * 8 + j});
+  UOp out = c.index(std::vector<UOp>{i * 8 + j}, true);
+  auto kernel = [&](const UOp& value) { return UOp::Sink({UOp::Make(Ops::END, dtypes::void_, {out.store(value), i, j})}); };
+  UOp sum = UOp::Make(Ops::REDUCE, dtypes::float32, {mul, r}, Ops::ADD);
+  EXPECT_EQ(message(kernel(sum * 2.0f), block), "BLOCK of a reduction needs the REDUCE stored as it is (no epilogue)");
+  EXPECT_EQ(message(kernel(UOp::Make(Ops::REDUCE, dtypes::float32, {mul, r}, Ops::MAX)), block),
+            "BLOCK of a reduction needs a sum (the blocks' partial sums are added)");
+  UOp reads_c = mul + c.index(std::vector<UOp>{i * 8 + j});
+  EXPECT_EQ(message(kernel(UOp::Make(Ops::REDUCE, dtypes::float32, {reads_c, r}, Ops::ADD)), block),
+            "BLOCK of a reduction needs a kernel that does not read its output");
+  UOp half_out = DG(16 * 8, 0, dtypes::float16).index(std::vector<UOp>{i * 8 + j}, true);
+  EXPECT_EQ(message(UOp::Sink({UOp::Make(Ops::END, dtypes::void_, {half_out.store(sum.cast(dtypes::float16)), i, j})}), block),
+            "BLOCK of a reduction needs the REDUCE stored as it is (no epilogue)");
+  EXPECT_EQ(message(kernel(sum), {OptOps::BLOCK, 2, int64_t{32}}), "BLOCK 32 of axis 2 of size 32 is a single block");
+  EXPECT_EQ(message(kernel(sum), block), "");
+  // two sums: one of them cannot take the other's blocks
+  UOp r2 = UOp::Range(32, 3, AxisType::REDUCE);
+  UOp sum2 = UOp::Make(Ops::REDUCE, dtypes::float32, {a.index(std::vector<UOp>{i * 32 + r2}), r2}, Ops::ADD);
+  EXPECT_EQ(message(kernel(sum + sum2), block), "BLOCK of a reduction needs a kernel with one REDUCE, this one has 2");
 }
 
 // PACK (ours) changes nothing in the Scheduler (PackOperands makes the copy after the opts):
