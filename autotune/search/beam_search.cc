@@ -83,8 +83,14 @@ std::vector<Opt> BeamActions(const SearchSettings& s, const VectorIsa& isa) {
     a.insert(a.end(), simd.begin(), simd.end());
   }
   // ours: cache blocking of an output loop (1: move the whole loop outermost), on the first
-  // three axes, where a CPU kernel's output loops are
-  if (s.block) add(OptOps::BLOCK, {1, 2, 4, 8, 16, 32, 64}, 3);
+  // three axes, where a CPU kernel's output loops are (and a plain matmul's reduce: K blocks);
+  // then K blocks of 128 and 256 iterations on the axes a reduce takes after the register
+  // tile's upcasts
+  if (s.block) {
+    add(OptOps::BLOCK, {1, 2, 4, 8, 16, 32, 64}, 3);
+    for (int64_t amt : {128, 256})
+      for (int axis = 2; axis < 6; ++axis) a.push_back(Opt{OptOps::BLOCK, axis, amt});
+  }
   // ours: a packed copy of input buffer 1, 2 or 3 (a matmul's A and B; a fused kernel's third)
   if (s.pack)
     for (int64_t buffer = 1; buffer <= 3; ++buffer) a.push_back(Opt{OptOps::PACK, std::nullopt, buffer});

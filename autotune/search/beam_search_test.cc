@@ -165,10 +165,11 @@ void ExpectExtension(bool SearchSettings::*flag, bool SearchSettings::*also, siz
   for (const Opt& o : BeamActions(SearchSettings{})) EXPECT_NE(o.op, first.op);
 }
 
-// BLOCK by 1..64 on 3 axes, after everything else (SIMD included).
+// BLOCK by 1..64 on 3 axes, then K blocks of 128 and 256 on axes 2..5, after everything else
+// (SIMD included).
 TEST(BeamActionsTest, BlockingExtendsTheList) {
-  ExpectExtension(&SearchSettings::block, &SearchSettings::simd, 21, Opt{OptOps::BLOCK, 0, int64_t{1}},
-                  Opt{OptOps::BLOCK, 2, int64_t{64}});
+  ExpectExtension(&SearchSettings::block, &SearchSettings::simd, 21 + 8, Opt{OptOps::BLOCK, 0, int64_t{1}},
+                  Opt{OptOps::BLOCK, 5, int64_t{256}});
 }
 
 // PACK of buffers 1..3, after BLOCK.
@@ -197,11 +198,12 @@ TEST(GetKernelActionsTest, PackActionsOnACpuMatmul) {
   EXPECT_EQ(packed, (std::vector<int64_t>{1, 2}));
 }
 
-// On a CPU matmul the BLOCK actions that divide an output loop are offered; none on the reduce.
-TEST(GetKernelActionsTest, BlockActionsOnCpuOutputLoops) {
+// On a CPU matmul the BLOCK actions that divide an output loop or the reduce (K blocks) are
+// offered: 1..32 on each axis of 64 (64 is a single block; 128 and 256 do not divide).
+TEST(GetKernelActionsTest, BlockActionsOnCpuLoopsAndTheReduce) {
   const std::vector<Opt> blocks = OfferedOnMatmul64(&SearchSettings::block, OptOps::BLOCK);
-  for (const Opt& a : blocks) EXPECT_LT(*a.axis, 2) << "axis 2 is the reduce";
-  EXPECT_EQ(blocks.size(), 2u * 6);  // 1..32 on both output loops of 64 (64 is a single block)
+  for (const Opt& a : blocks) EXPECT_LE(*a.axis, 2) << "axis 2 is the reduce";
+  EXPECT_EQ(blocks.size(), 3u * 6);
 }
 
 TEST(GetKernelActionsTest, ValidActionsOnly) {
