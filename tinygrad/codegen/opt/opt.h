@@ -46,8 +46,10 @@ namespace tg {
 // BLOCK (an extension, like SIMD; BEAM tries it only with BEAM_BLOCK / `tg tune --blocking`):
 // cache blocking of an output loop on CPU renderers. BLOCK axis n splits LOOP axis `axis`
 // into blocks of n and moves the loop over the blocks outside every other output loop, so the
-// operand panel one block reads stays in cache while the other output loops sweep it (see
-// scheduler_block.cc).
+// operand panel one block reads stays in cache while the other output loops sweep it. BLOCK
+// of a REDUCE axis blocks the reduction instead (BLAS's kc): the loop over K blocks runs
+// outermost around the store, which adds each block's partial sum to what the earlier blocks
+// stored (see scheduler_block.cc). One BLOCK of an output loop and one of the reduce per kernel.
 //
 // PACK (an extension, like BLOCK; BEAM tries it only with BEAM_PACK / `tg tune --pack`):
 // packing of an operand on CPU renderers. PACK arg b copies the part of input buffer b that

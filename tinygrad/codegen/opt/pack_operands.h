@@ -19,7 +19,11 @@
 // tile's vector loads stay contiguous); the kernel then reads the array instead of b. The copy
 // is a sibling loop of the compute's loops under the innermost outer range, ordered before
 // them through AFTER (the linearizer's sibling rule), so it runs once per panel: with
-// BLOCK1:n on a matmul, once per block of n columns, not once per row tile.
+// BLOCK1:n on a matmul, once per block of n columns, not once per row tile. Inside a BLOCK of
+// the reduce (the loop over K blocks is an outer loop that L uses) the copy holds one K block:
+// a kc x n panel. A THREAD range L uses is outside the copy too, so each thread copies only
+// the part it reads; with THREAD on ranges L does not use (a matmul's rows for B) every thread
+// reads, and so copies, the whole panel into its own stack array.
 //
 // The array is the inner ranges' product of floats; more than kMaxPackElements is an error (a
 // stack array must stay well inside a thread's stack): block the loops first. (The Scheduler's

@@ -368,6 +368,21 @@ TEST(SchedulerTest, PackPlanOfABlockedMatmul) {
                                                                {AxisType::UPCAST, 2},
                                                                {AxisType::UPCAST, 4}}));
   EXPECT_EQ(plan->elements, 2 * 32 * 8);
+  // with THREAD on B's columns each thread copies only its half: the thread range is outside
+  Scheduler threaded(Matmul(dtypes::float32, 16, 32, 64), ren);
+  ASSERT_TRUE(threaded.ApplyOpt({OptOps::UPCAST, 1, int64_t{4}}).ok());
+  ASSERT_TRUE(threaded.ApplyOpt({OptOps::THREAD, 1, int64_t{2}}).ok());
+  absl::StatusOr<PackPlan> half = PlanPack(threaded.ast(), 2);
+  ASSERT_TRUE(half.ok()) << half.status();
+  ASSERT_EQ(half->outer.size(), 1u);
+  EXPECT_EQ(RangeAxisType(half->outer[0]), AxisType::THREAD);
+  EXPECT_EQ(half->elements, 64 / 2 * 32);
+  // inside a K block (BLOCK of the reduce) the copy holds one block of K
+  ASSERT_TRUE(threaded.ApplyOpt({OptOps::BLOCK, 4, int64_t{8}}).ok());
+  absl::StatusOr<PackPlan> k_block = PlanPack(threaded.ast(), 2);
+  ASSERT_TRUE(k_block.ok()) << k_block.status();
+  EXPECT_EQ(k_block->outer.size(), 2u);  // the thread and the loop over K blocks
+  EXPECT_EQ(k_block->elements, 64 / 2 * 8);
   // A is read by the row loop, inside the loop over blocks of B: all of A's rows would be copied
   absl::StatusOr<PackPlan> a = PlanPack(k.ast(), 1);
   ASSERT_TRUE(a.ok()) << a.status();
