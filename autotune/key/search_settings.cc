@@ -36,6 +36,7 @@ const std::vector<TextField<SearchSettings>>& ParsedFields() {
     auto* f = new std::vector<TextField<SearchSettings>>(Fields());
     f->push_back({"block", &SearchSettings::block, /*added_later=*/true});
     f->push_back({"pack", &SearchSettings::pack, /*added_later=*/true});
+    f->push_back({"tiles", &SearchSettings::tiles, /*added_later=*/true});
     return f;
   }();
   return *kFields;
@@ -56,6 +57,7 @@ SearchSettings SearchSettings::FromConfig(const Config& c) {
   s.tc = c.tc;
   s.tc_opt = c.tc_opt.value_or(2);  // search.py reads TC_OPT with default 2
   s.simd = c.beam_simd;
+  s.tiles = c.beam_simd;  // BEAM_SIMD's search is sized by the ISA's register tiles
   s.block = c.beam_block;
   return s;
 }
@@ -64,6 +66,7 @@ std::string SearchSettings::ToString() const {
   std::string text = FieldsToText(*this, Fields());
   if (block) text += " block=1";
   if (pack) text += " pack=1";
+  if (tiles) text += " tiles=1";
   return text;
 }
 

@@ -3,7 +3,8 @@
 // (tinygrad/codegen/opt/search.py and helpers.py: BEAM, BEAM_UPCAST_MAX, BEAM_LOCAL_MAX,
 // BEAM_UOPS_MAX, BEAM_MIN_PROGRESS, BEAM_TIMEOUT_SEC, BEAM_PADTO, NOLOCALS, TC, TC_OPT), plus
 // our BEAM_SIMD (the SIMD extension opt, tinygrad/codegen/opt/opt.h), `block` (the BLOCK
-// opt, `tg tune --blocking`) and `pack` (the PACK opt, `tg tune --pack`).
+// opt, `tg tune --blocking`), `pack` (the PACK opt, `tg tune --pack`) and `tiles` (the ISA's
+// register tiles, with BEAM_SIMD).
 //
 // Port of the getenv() reads of tinygrad/codegen/opt/search.py, gathered into one value: the
 // search reads them from here and the tuning database keys its records by them, so a search
@@ -44,12 +45,19 @@ struct SearchSettings {
   bool block = false;
   // `tg tune --pack` (ours): PACK actions, in the text only when on (as block).
   bool pack = false;
+  // Register tiles (ours; BEAM_SIMD=1 and `tg tune --simd` turn it on with simd): where the
+  // device's vector ISA is known, the search's first round also gets the ISA's BLAS-style
+  // register tiles as whole opt lists, and the register file bounds a reducing kernel's tile
+  // in place of upcast_max (which counts UNROLL), with uops_max scaled to such tiles: see
+  // autotune/search/register_tiles.h (an upcast_max or uops_max other than the reference's
+  // default is the user's, and stands). In the text only when on (as block).
+  bool tiles = false;
 
   // The reference defaults overridden by `c` (width from c.beam when it is > 0).
   static SearchSettings FromConfig(const Config& c);
 
-  // Canonical text: every field as name=value in declaration order, one space apart (block
-  // and pack only when on); the tuning key hashes it and the database stores it.
+  // Canonical text: every field as name=value in declaration order, one space apart (block,
+  // pack and tiles only when on); the tuning key hashes it and the database stores it.
   // Parse(ToString()) == *this.
   std::string ToString() const;
   // Errors name the field that is missing, unknown or malformed.

@@ -42,7 +42,11 @@ TEST(SearchSettingsTest, FromConfigTakesEveryKnob) {
   SearchSettings s = SearchSettings::FromConfig(c);
   EXPECT_EQ(s.ToString(),
             "width=4 upcast_max=64 local_max=256 uops_max=0 min_progress_us=0.5 timeout_sec=3 "
-            "padto=1 nolocals=1 tc=2 tc_opt=1 simd=1 block=1");
+            "padto=1 nolocals=1 tc=2 tc_opt=1 simd=1 block=1 tiles=1");
+  // the register tiles come with BEAM_SIMD only
+  c.beam_simd = false;
+  EXPECT_FALSE(SearchSettings::FromConfig(c).tiles);
+  EXPECT_FALSE(SearchSettings::FromConfig(Config{}).tiles);
 }
 
 TEST(SearchSettingsTest, TextRoundTrips) {
@@ -84,10 +88,11 @@ TEST(SearchSettingsTest, TextWithoutLaterFieldsParsesToTheirDefaults) {
   EXPECT_EQ(*s, SearchSettings{});
 }
 
-// BLOCK and PACK (ours) are in the text only when on: keys of searches without them stay what
-// they were.
-TEST(SearchSettingsTest, BlockAndPackAreInTheTextOnlyWhenOn) {
-  for (const auto& [name, flag] : {std::pair{"block", &SearchSettings::block}, std::pair{"pack", &SearchSettings::pack}}) {
+// BLOCK, PACK and the register tiles (ours) are in the text only when on: keys of searches
+// without them stay what they were.
+TEST(SearchSettingsTest, BlockPackAndTilesAreInTheTextOnlyWhenOn) {
+  for (const auto& [name, flag] : {std::pair{"block", &SearchSettings::block}, std::pair{"pack", &SearchSettings::pack},
+                                   std::pair{"tiles", &SearchSettings::tiles}}) {
     SCOPED_TRACE(name);
     SearchSettings s;
     EXPECT_EQ(s.ToString().find(name), std::string::npos);
@@ -103,6 +108,10 @@ TEST(SearchSettingsTest, BlockAndPackAreInTheTextOnlyWhenOn) {
   both.block = both.pack = true;
   EXPECT_EQ(both.ToString(), SearchSettings{}.ToString() + " block=1 pack=1");
   EXPECT_EQ(SearchSettings::Parse(both.ToString()).value(), both);
+  SearchSettings simd;  // what `tg tune --simd --pack` searches with
+  simd.simd = simd.pack = simd.tiles = true;
+  EXPECT_TRUE(simd.ToString().ends_with(" simd=1 pack=1 tiles=1")) << simd.ToString();
+  EXPECT_EQ(SearchSettings::Parse(simd.ToString()).value(), simd);
 }
 
 }  // namespace tg::autotune

@@ -11,6 +11,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "autotune/search/register_tiles.h"
 #include "autotune/search/simd_actions.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/clock.h"
@@ -97,10 +98,31 @@ std::vector<Opt> BeamActions(const SearchSettings& s, const VectorIsa& isa) {
   return a;
 }
 
+bool WithinLimits(const Scheduler& s2, const SearchLimits& limits, const SearchSettings& settings,
+                  const VectorIsa& isa) {
+  int64_t up = 1, unroll = 1, lcl = 1, tc_up = 1;
+  if (const TensorCore* tc = s2.tensor_core())
+    tc_up = tc->dims[0] * tc->dims[1] * tc->dims[2] / tc->threads;
+  const std::vector<SInt> shape2 = s2.full_shape();
+  const std::vector<AxisType> types = s2.axis_types();
+  for (size_t k = 0; k < shape2.size() && k < types.size(); ++k) {
+    if (types[k] == AxisType::UPCAST) up *= MaxOf(shape2[k]);
+    else if (types[k] == AxisType::UNROLL) unroll *= MaxOf(shape2[k]);
+    else if (types[k] == AxisType::WARP || types[k] == AxisType::LOCAL || types[k] == AxisType::GROUP_REDUCE)
+      lcl *= MaxOf(shape2[k]);
+  }
+  // the reference counts UNROLL in the upcast product; register tiles bound it apart
+  if (limits.unroll_max == 0) up *= unroll;
+  else if (unroll > limits.unroll_max) return false;
+  if (up / tc_up > limits.upcast_max || lcl > settings.local_max) return false;
+  return !settings.simd || FitsVectorRegisters(s2, isa);  // ours: no tile that spills
+}
+
 std::vector<std::pair<int, Scheduler>> GetKernelActions(const Scheduler& s, const std::vector<Opt>& actions,
                                                         const SearchSettings& settings, bool include_0,
                                                         const VectorIsa& isa) {
   std::vector<std::pair<int, Scheduler>> acted;
+  const SearchLimits limits = SearchLimitsFor(settings, isa);
   if (include_0) acted.emplace_back(0, s);
   const std::vector<SInt> shape = s.full_shape();
   for (size_t i = 0; i < actions.size(); ++i) {
@@ -117,18 +139,7 @@ std::vector<std::pair<int, Scheduler>> GetKernelActions(const Scheduler& s, cons
     }
     Scheduler s2 = s;
     if (!s2.ApplyOpt(a).ok()) continue;
-    int64_t up = 1, lcl = 1, tc_up = 1;
-    if (const TensorCore* tc = s2.tensor_core())
-      tc_up = tc->dims[0] * tc->dims[1] * tc->dims[2] / tc->threads;
-    const std::vector<SInt> shape2 = s2.full_shape();
-    const std::vector<AxisType> types = s2.axis_types();
-    for (size_t k = 0; k < shape2.size() && k < types.size(); ++k) {
-      if (types[k] == AxisType::UPCAST || types[k] == AxisType::UNROLL) up *= MaxOf(shape2[k]);
-      else if (types[k] == AxisType::WARP || types[k] == AxisType::LOCAL || types[k] == AxisType::GROUP_REDUCE)
-        lcl *= MaxOf(shape2[k]);
-    }
-    if (up / tc_up > settings.upcast_max || lcl > settings.local_max) continue;
-    if (settings.simd && !FitsVectorRegisters(s2, isa)) continue;  // ours: no tile that spills
+    if (!WithinLimits(s2, limits, settings, isa)) continue;
     acted.emplace_back(static_cast<int>(i) + 1, std::move(s2));
   }
   return acted;
@@ -188,7 +199,7 @@ BeamSearcher::BeamSearcher(KernelTask task, const UOp& optimizer_input, const Re
       actions_(BeamActions(settings_, options_.vector_isa)),
       start_(Clock::now()) {
   base_.runs = options_.runs;
-  base_.uops_max = settings_.uops_max;
+  base_.uops_max = SearchLimitsFor(settings_, options_.vector_isa).uops_max;
   base_.timeout_s = settings_.timeout_sec;
   root_.ConvertLoopToGlobal();
   beam_.push_back({root_, kInf});
@@ -251,6 +262,25 @@ std::optional<BeamRequest> BeamSearcher::Next() {
       for (const BeamEntry& e : beam_)
         for (auto& [idx, child] : GetKernelActions(e.sched, actions_, settings_, /*include_0=*/false, options_.vector_isa))
           round_.push_back(std::move(child));
+      // ours: the first round also tries the ISA's register tiles whole (register_tiles.h)
+      seeds_ = 0;
+      if (result_.rounds == 0 && UsesRegisterTiles(settings_, options_.vector_isa)) {
+        const SearchLimits limits = SearchLimitsFor(settings_, options_.vector_isa);
+        for (const std::vector<Opt>& seed : RegisterTileSeeds(root_, options_.vector_isa)) {
+          Scheduler t = root_;
+          bool ok = true;
+          for (const Opt& o : seed) ok = ok && t.ApplyOpt(o).ok();
+          if (!ok || !WithinLimits(t, limits, settings_, options_.vector_isa)) continue;
+          round_.push_back(std::move(t));
+          seeds_ += 1;
+        }
+        if (options_.beam_debug >= 1 && seeds_ > 0) {
+          std::printf("BEAM_SEARCH: %zu register tile seeds:", seeds_);
+          for (size_t i = round_.size() - seeds_; i < round_.size(); ++i)
+            std::printf(" %s", OptsRepr(round_[i].applied_opts()).c_str());
+          std::printf("\n");
+        }
+      }
       result_.actions_wall_s += SecondsSince(a0);
       for (const Scheduler& c : round_) req.candidates.push_back(c.applied_opts());
       // the reference stops a candidate at 3x the best of the beam; the baselines bound it too
@@ -365,9 +395,10 @@ void BeamSearcher::Feed(const MeasureBatch& b) {
       if (cfg.beam_debug >= 2) {
         for (size_t i = 0; i < round_.size(); ++i) {
           const CandidateResult& c = b.results[i];
-          std::printf("%7.2fs: %5zu %5lld uops %s compile/%s run  %-13s %s\n", elapsed_s(), i,
+          std::printf("%7.2fs: %5zu %5lld uops %s compile/%s run  %-13s %s%s\n", elapsed_s(), i,
                       static_cast<long long>(c.uops), TimeStr(c.cost.compile_s).c_str(), TimeStr(c.min_s).c_str(),
-                      std::string(OutcomeName(c.outcome)).c_str(), OptsRepr(round_[i].applied_opts()).c_str());
+                      std::string(OutcomeName(c.outcome)).c_str(), OptsRepr(round_[i].applied_opts()).c_str(),
+                      i + seeds_ >= round_.size() ? " (seed)" : "");
           if (cfg.beam_debug >= 3) {  // every sample, and why the candidate stopped or failed
             std::string samples;
             for (double x : c.samples_s) absl::StrAppend(&samples, " ", TimeStr(x));

@@ -50,6 +50,7 @@
 #include "autotune/key/search_settings.h"
 #include "autotune/key/vector_isa.h"
 #include "autotune/measure/measurer.h"
+#include "autotune/search/register_tiles.h"
 #include "tinygrad/codegen/opt/opt.h"
 #include "tinygrad/codegen/opt/scheduler.h"
 #include "tinygrad/codegen/renderer.h"
@@ -63,11 +64,18 @@ std::vector<Opt> BeamActions(const SearchSettings& settings, const VectorIsa& is
 // get_kernel_actions: each action (its index in `actions` + 1; 0 is `s` itself when include_0)
 // that applies to a copy of `s`, skipping actions on axes that do not exist, "split by the
 // whole axis" duplicates of the arg-0 action, and results over BEAM_UPCAST_MAX upcast or
-// BEAM_LOCAL_MAX local size; with BEAM_SIMD also register tiles that do not fit `isa`'s vector
-// registers (FitsVectorRegisters).
+// BEAM_LOCAL_MAX local size (WithinLimits: with BEAM_SIMD's register tiles, UNROLL apart);
+// with BEAM_SIMD also register tiles that do not fit `isa`'s vector registers
+// (FitsVectorRegisters).
 std::vector<std::pair<int, Scheduler>> GetKernelActions(const Scheduler& s, const std::vector<Opt>& actions,
                                                         const SearchSettings& settings, bool include_0 = true,
                                                         const VectorIsa& isa = {});
+
+// Whether `s` (an action's or a seed's result) respects the settings' limits for `isa`
+// (SearchLimitsFor, register_tiles.h): the upcast product, UNROLL's own bound with register
+// tiles, the local size, and with BEAM_SIMD FitsVectorRegisters.
+bool WithinLimits(const Scheduler& s, const SearchLimits& limits, const SearchSettings& settings,
+                  const VectorIsa& isa);
 
 // The kernel AST as apply_opts sees it inside GetProgram (after the range passes that run
 // first: split ranges, simplify ranges, cut store ranges): the Scheduler BEAM and the heuristic
@@ -250,6 +258,7 @@ class BeamSearcher {
   BeamProgress::Phase phase_ = BeamProgress::Phase::kBaseline;
   std::vector<BeamEntry> beam_;
   std::vector<Scheduler> round_;        // the candidates of the round being measured
+  size_t seeds_ = 0;                    // of them, the last seeds_ are register tile seeds
   std::vector<BeamEntry> confirm_;      // the beam's best, then the last round's best: to re-time
   std::vector<BeamEntry> all_timed_;    // every timed candidate, for the finalists
   std::vector<Finalist> finalists_;

@@ -221,6 +221,7 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
   if (app.count("--db") > 0) topts.db_create = autotune::DbCreate::kFile;
   if (simd) {
     topts.settings.simd = true;
+    topts.settings.tiles = true;  // as BEAM_SIMD=1: the ISA's register tiles (autotune/search/register_tiles.h)
   }
   if (blocking) topts.settings.block = true;
   if (pack) topts.settings.pack = true;
