@@ -132,6 +132,7 @@ absl::Status AppendJson(const std::string& path, const Workload& w, const Worklo
       "{\"workload\": ", Quote(S(w.name)), ", \"params\": {", params, "}, \"kernel\": ", index,
       ", \"name\": ", Quote(name), ", \"beam\": ", beam, ", \"simd\": ", simd ? "true" : "false",
       ", \"block\": ", settings.block ? "true" : "false", ", \"pack\": ", settings.pack ? "true" : "false",
+      ", \"tiles\": ", settings.tiles ? "true" : "false",
       ", \"cpu_target\": ", Quote(S(dev.cpu_target())),
       ", \"flops\": ", flops.to_int64(),
       ", \"bytes\": ", bytes.to_int64(), ", \"noopt_s\": ", Num(rec.noopt_time_s),
