@@ -14,6 +14,7 @@
 #include "autotune/measure/local_measurer.h"
 #include "autotune/measure/test_kernels.h"
 #include "autotune/search/beam_search.h"
+#include "autotune/search/search_test_util.h"
 #include "autotune/search/simd_actions.h"
 #include "gtest/gtest.h"
 #include "tinygrad/base/check.h"
@@ -117,12 +118,7 @@ TEST(RegisterTilesTest, UnrollIsBoundedApartFromTheTile) {
   ASSERT_EQ(seeds.size(), 3u);
   for (const Opt& o : seeds[2]) ASSERT_TRUE(tile.ApplyOpt(o).ok()) << o.ToString();
   const std::vector<Opt> unroll = {Opt{OptOps::UNROLL, 0, int64_t{4}}, Opt{OptOps::UNROLL, 0, int64_t{16}}};
-  auto tried = [&](const SearchSettings& s, const VectorIsa& isa) {
-    std::vector<int64_t> amts;
-    for (const auto& [i, child] : GetKernelActions(tile, unroll, s, false, isa))
-      amts.push_back(std::get<int64_t>(unroll[i - 1].arg));
-    return amts;
-  };
+  auto tried = [&](const SearchSettings& s, const VectorIsa& isa) { return AmountsTried(tile, unroll, s, isa); };
   EXPECT_EQ(tried(Tiles(), kAvx512), std::vector<int64_t>{4});  // 16 is over kTileUnrollMax
   EXPECT_TRUE(tried(Tiles(true, false), kAvx512).empty());
   EXPECT_TRUE(tried(Tiles(), VectorIsa{}).empty());
@@ -136,31 +132,14 @@ TEST(RegisterTilesTest, UnrollIsBoundedApartFromTheTile) {
 // Every seed, and every seed with UNROLL 4, runs correctly compiled for its ISA.
 void ExpectSeedsCorrect(const char* target, const VectorIsa& isa, int n) {
   if (absl::Status s = CheckCpuTarget(target); !s.ok()) GTEST_SKIP() << s;
-  CpuDeviceOptions o = CpuDeviceOptions::FromConfig(GetConfig());
-  o.cpu_target = target;
-  o.cachelevel = 0;
-  absl::StatusOr<Device*> dev = GetDevice("CPU", DeviceOptions{.cpu = o});
-  ASSERT_TRUE(dev.ok()) << dev.status();
-  absl::StatusOr<KernelTask> task = KernelTask::FromAst(MatmulKernel(n));
-  ASSERT_TRUE(task.ok()) << task.status();
-  std::vector<std::vector<Opt>> candidates = RegisterTileSeeds(Root(MatmulKernel(n), (*dev)->renderer()), isa);
+  Device* dev = CpuDeviceFor(target);
+  std::vector<std::vector<Opt>> candidates = RegisterTileSeeds(Root(MatmulKernel(n), dev->renderer()), isa);
   ASSERT_GE(candidates.size(), 2u);
   for (size_t i = 0, seeds = candidates.size(); i < seeds; ++i) {
     candidates.push_back(candidates[i]);
     candidates.back().push_back(Opt{OptOps::UNROLL, 0, int64_t{4}});
   }
-  LocalMeasurer m(*dev, {});
-  MeasureOptions mo;
-  mo.runs = 1;
-  mo.uops_max = 0;
-  absl::StatusOr<MeasureBatch> b = m.Measure(*task, candidates, mo);
-  ASSERT_TRUE(b.ok()) << b.status();
-  for (size_t i = 0; i < candidates.size(); ++i) {
-    const CandidateResult& r = b->results[i];
-    std::string opts;
-    for (const Opt& x : candidates[i]) opts += x.ToString() + " ";
-    EXPECT_TRUE(r.outcome == Outcome::kOk || r.outcome == Outcome::kDuplicate) << opts << OutcomeName(r.outcome) << ": " << r.error;
-  }
+  ExpectCandidatesCorrect(dev, MatmulKernel(n), candidates);
 }
 
 TEST(RegisterTilesTest, Avx2SeedsAreCorrect) { ExpectSeedsCorrect("x86-64-v3", kAvx2, 48); }

@@ -11,6 +11,7 @@
 #include "autotune/measure/local_measurer.h"
 #include "autotune/measure/test_kernels.h"
 #include "autotune/search/beam_search.h"
+#include "autotune/search/search_test_util.h"
 #include "gtest/gtest.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/engine/device.h"
@@ -71,12 +72,7 @@ TEST(SimdActionsTest, RegisterBound) {
   ASSERT_TRUE(k.ApplyOpt(Opt{OptOps::UPCAST, 0, int64_t{8}}).ok());
   EXPECT_EQ(AccumulatorFloats(k), 8);
   const std::vector<Opt> actions = {Opt{OptOps::UPCAST, 1, int64_t{16}}, Opt{OptOps::UPCAST, 1, int64_t{8}}};
-  auto tried = [&](const SearchSettings& s, const VectorIsa& isa) {
-    std::vector<int64_t> amts;
-    for (const auto& [i, child] : GetKernelActions(k, actions, s, false, isa))
-      amts.push_back(std::get<int64_t>(actions[i - 1].arg));
-    return amts;
-  };
+  auto tried = [&](const SearchSettings& s, const VectorIsa& isa) { return AmountsTried(k, actions, s, isa); };
   EXPECT_EQ(tried(Simd(true), kAvx2), std::vector<int64_t>{8});  // 8x8 = 64 floats = 8 ymm
   EXPECT_EQ(tried(Simd(true), kAvx512), (std::vector<int64_t>{16, 8}));
   EXPECT_EQ(tried(Simd(false), kAvx2), (std::vector<int64_t>{16, 8}));  // no bound without BEAM_SIMD
@@ -93,41 +89,11 @@ TEST(SimdActionsTest, RegisterBound) {
   EXPECT_EQ(AccumulatorFloats(add), 0);
 }
 
-// The CPU device compiling for `target` (the caller skips a target this CPU lacks).
-Device* TargetDevice(const char* target) {
-  CpuDeviceOptions o = CpuDeviceOptions::FromConfig(GetConfig());
-  o.cpu_target = target;
-  o.cachelevel = 0;
-  absl::StatusOr<Device*> dev = GetDevice("CPU", DeviceOptions{.cpu = o});
-  TG_CHECK(dev.ok()) << dev.status();
-  return *dev;
-}
-
-// Each candidate of `ast` runs on `dev` and matches the unoptimized kernel (or is a duplicate,
-// or slow enough to be stopped).
-void ExpectCandidatesCorrect(Device* dev, const UOp& ast, const std::vector<std::vector<Opt>>& candidates) {
-  absl::StatusOr<KernelTask> task = KernelTask::FromAst(ast);
-  ASSERT_TRUE(task.ok()) << task.status();
-  LocalMeasurer m(dev, {});
-  MeasureOptions mo;
-  mo.runs = 1;
-  mo.uops_max = 0;  // check big tiles too (the search would skip those over BEAM_UOPS_MAX)
-  absl::StatusOr<MeasureBatch> b = m.Measure(*task, candidates, mo);
-  ASSERT_TRUE(b.ok()) << b.status();
-  for (size_t i = 0; i < candidates.size(); ++i) {
-    const CandidateResult& r = b->results[i];
-    std::string opts;
-    for (const Opt& x : candidates[i]) opts += x.ToString() + " ";
-    EXPECT_TRUE(r.outcome == Outcome::kOk || r.outcome == Outcome::kDuplicate || r.outcome == Outcome::kTooSlow)
-        << opts << OutcomeName(r.outcome) << ": " << r.error;
-  }
-}
-
 // Every candidate BEAM_SIMD's actions make from a 48x48 matmul in two steps (6-row tiles
 // included) runs correctly, compiled for the ISA the actions were sized for.
 void ExpectEveryCandidateCorrect(const char* target, const VectorIsa& isa) {
   if (absl::Status s = CheckCpuTarget(target); !s.ok()) GTEST_SKIP() << s;
-  Device* dev = TargetDevice(target);
+  Device* dev = CpuDeviceFor(target);
   Scheduler root(MatmulKernel(48), dev->renderer());
   root.ConvertLoopToGlobal();
   const std::vector<Opt> actions = SimdActions(isa);
@@ -171,7 +137,7 @@ void ExpectTilesCorrect(const char* target, int64_t lanes) {
       {simd, pad(2, 48), up(1, 16), up(0, 4)},                           // the reduce padded (gated)
       {pad(0, 6), up(0, 6), up(1, 16), simd},                            // PADTO before SIMD: gated
   };
-  ExpectCandidatesCorrect(TargetDevice(target), MatmulKernel(64), candidates);
+  ExpectCandidatesCorrect(CpuDeviceFor(target), MatmulKernel(64), candidates);
 }
 
 TEST(SimdActionsTest, Avx2TilesAreCorrect) { ExpectTilesCorrect("x86-64-v3", 8); }
