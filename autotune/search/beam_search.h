@@ -23,6 +23,9 @@
 //   would end the search early); a final phase in which every finalist ran far slower than in
 //   the search is measured again. (The measurer adds a second run for near-best candidates
 //   whose one run was stopped.)
+// - With BEAM_SIMD's register tiles (SearchSettings::tiles, register_tiles.h) the first round
+//   also times the ISA's BLAS-style register tiles as whole opt lists ("(seed)" in BEAM_DEBUG=2,
+//   listed at BEAM_DEBUG=1), and the register file bounds a tile in place of upcast_max.
 // - Everything is counted: candidates by outcome, rounds, wall time preparing vs running.
 //
 // BeamSearcher is the same search as a state machine (Next() a batch, Feed() its results), so a
