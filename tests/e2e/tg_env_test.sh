@@ -95,7 +95,8 @@ fi
 
 # ** our search extensions **
 # BEAM_BLOCK=1: BEAM's search has BLOCK actions, so its records carry block=1 in their search
-# settings (as BEAM_SIMD=1's carry simd=1); without it they do not.
+# settings (as BEAM_SIMD=1's carry simd=1, with tiles=1: the ISA's register tiles); without it
+# they do not.
 BEAM=1 BEAM_BLOCK=1 run beam_block 0 "${small[@]}"
 BEAM=1 BEAM_SIMD=1 run beam_simd 0 "${small[@]}"
 BEAM=1 run beam_plain 0 "${small[@]}"
@@ -103,7 +104,7 @@ run beam_db 0 db --db "$TG_CACHE_DIR/tuning.db" show ""
 # (a record per kernel of each run; every run has the same kernels)
 n_block=$(grep -cE '^search settings: .* simd=0 block=1$' "$out/beam_db.out")
 [[ $n_block -ge 1 ]] || fail "BEAM_BLOCK=1 stored no record with block=1"
-expect_count "$out/beam_db.out" '^search settings: .* simd=1$' "$n_block"
+expect_count "$out/beam_db.out" '^search settings: .* simd=1 tiles=1$' "$n_block"
 expect_count "$out/beam_db.out" '^search settings: .* simd=0$' "$n_block"
 expect_count "$out/beam_db.out" 'block=1' "$n_block"
 # CPU_TARGET: the CPU device compiles for it; an unknown one is an error of tg run naming it, a
