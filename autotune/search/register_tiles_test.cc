@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "autotune/measure/local_measurer.h"
 #include "autotune/measure/test_kernels.h"
 #include "autotune/search/beam_search.h"
 #include "autotune/search/search_test_util.h"
