@@ -49,23 +49,38 @@ std::vector<std::vector<Opt>> RegisterTileSeeds(const Scheduler& s, const Vector
   const std::vector<SInt> shape = s.full_shape();
   const int64_t n = shape[n_axis].value(), m = shape[m_axis].value();  // upcastable: constant
   const int64_t lanes = isa.lanes(), regs = isa.vector_registers;
+  auto add = [&](std::vector<Opt> tile) {  // only tiles that apply to `s` and fit the registers
+    Scheduler t = s;
+    for (const Opt& o : tile)
+      if (!t.ApplyOpt(o).ok()) return;
+    if (FitsVectorRegisters(t, isa)) seeds.push_back(std::move(tile));
+  };
   // A BLAS micro-kernel holds mr x v accumulator vectors, v vectors of B's row and A's
   // broadcast element at once; the accumulators also stay within MaxAccumulatorFloats.
   for (int64_t v = 1; v <= 4; ++v) {
     const int64_t nr = v * lanes;
     if (n % nr != 0) continue;
-    const int64_t mr_max = std::min((regs - v - 1) / v, isa.MaxAccumulatorFloats() / nr);
-    const int64_t mr = LargestDivisorUpTo(m, std::min<int64_t>(mr_max, 16));  // 16: UPCAST's limit
-    if (mr < 2) continue;  // a one-row tile is what the UPCAST actions offer already
+    const int64_t mr_max = std::min<int64_t>({(regs - v - 1) / v, isa.MaxAccumulatorFloats() / nr, 16});  // 16: UPCAST's limit
+    const int64_t mr = LargestDivisorUpTo(m, mr_max);
     // the first UPCAST on the columns makes the vectors (stride 1), the second their count
-    std::vector<Opt> tile = {Opt{OptOps::UPCAST, n_axis, lanes}};
-    if (v > 1) tile.push_back(Opt{OptOps::UPCAST, n_axis, v});
-    tile.push_back(Opt{OptOps::UPCAST, m_axis, mr});
-    tile.push_back(Opt{OptOps::SIMD, std::nullopt, lanes});
-    Scheduler t = s;
-    bool ok = true;
-    for (const Opt& o : tile) ok = ok && t.ApplyOpt(o).ok();
-    if (ok && FitsVectorRegisters(t, isa)) seeds.push_back(std::move(tile));
+    std::vector<Opt> columns = {Opt{OptOps::UPCAST, n_axis, lanes}};
+    if (v > 1) columns.push_back(Opt{OptOps::UPCAST, n_axis, v});
+    if (mr >= 2) {  // a one-row tile is what the UPCAST actions offer already
+      std::vector<Opt> tile = columns;
+      tile.push_back(Opt{OptOps::UPCAST, m_axis, mr});
+      tile.push_back(Opt{OptOps::SIMD, std::nullopt, lanes});
+      add(std::move(tile));
+    }
+    // Where the rows do not divide by the full tile's (6x16 on AVX2 with 1024 rows), the rows
+    // padded to two tiles' multiple (so that THREAD on the rows still splits them evenly).
+    // Order as measured (README "AVX2 register tiles"): SIMD before PADTO (the padded rows'
+    // loads are clamped, not gated), the rows' UPCAST before the columns'.
+    if (mr < mr_max) {
+      std::vector<Opt> tile = {Opt{OptOps::SIMD, std::nullopt, lanes}, Opt{OptOps::PADTO, m_axis, 2 * mr_max},
+                               Opt{OptOps::UPCAST, m_axis, mr_max}};
+      tile.insert(tile.end(), columns.begin(), columns.end());
+      add(std::move(tile));
+    }
   }
   return seeds;
 }

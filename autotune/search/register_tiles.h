@@ -10,7 +10,9 @@
 // - Seeds: the first round also gets, as whole opt lists, the mr x nr tiles a BLAS kernel
 //   would use on the ISA: nr = v vectors of B's row (v = 1..4), mr the most rows whose
 //   accumulators fit beside those v vectors and A's broadcast element (AVX-512: 16x16, 8x32,
-//   4x64 on a 1024 matmul; AVX2: 8x8, 4x16, 2x32), only where the kernel's axes divide by them.
+//   4x64 on a 1024 matmul; AVX2: 8x8, 4x16, 2x32), only where the kernel's axes divide by them;
+//   where the rows do not divide by the full tile's, also the full tile with its rows padded
+//   (PADTO after SIMD: AVX2's 6x16, README "AVX2 register tiles").
 //   They are candidates like any other: measured, checked against the unoptimized kernel, and
 //   kept in the beam only if fast; later rounds add THREAD, UNROLL, PACK to them as usual.
 // Without BEAM_SIMD, or with an unknown ISA, none of this applies: the reference's limits.

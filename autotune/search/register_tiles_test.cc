@@ -44,14 +44,16 @@ Scheduler Root(const UOp& ast, const Renderer& ren = Cpu()) {
   return k;
 }
 
-// "mr x nr" of each seed: the product of the UPCASTs on axis 0 (rows) and on axis 1 (columns).
+// "mr x nr" of each seed: the product of the UPCASTs on axis 0 (rows) and on axis 1 (columns),
+// "p" when the rows are padded.
 std::vector<std::string> TileShapes(const std::vector<std::vector<Opt>>& seeds) {
   std::vector<std::string> out;
   for (const std::vector<Opt>& seed : seeds) {
     int64_t rows = 1, cols = 1;
     for (const Opt& o : seed)
       if (o.op == OptOps::UPCAST) (o.axis == 0 ? rows : cols) *= std::get<int64_t>(o.arg);
-    out.push_back(absl::StrCat(rows, "x", cols));
+    const bool padded = std::any_of(seed.begin(), seed.end(), [](const Opt& o) { return o.op == OptOps::PADTO; });
+    out.push_back(absl::StrCat(rows, "x", cols, padded ? "p" : ""));
   }
   return out;
 }
@@ -78,15 +80,22 @@ TEST(RegisterTilesTest, LimitsFollowTheIsaWithSimdAndTilesOnly) {
 
 TEST(RegisterTilesTest, SeedsOfEachIsa) {
   const Scheduler m1024 = Root(MatmulKernel(1024)), m48 = Root(MatmulKernel(48));
-  EXPECT_EQ(TileShapes(RegisterTileSeeds(m1024, kAvx512)), (std::vector<std::string>{"16x16", "8x32", "4x64"}));
-  EXPECT_EQ(TileShapes(RegisterTileSeeds(m1024, kAvx2)), (std::vector<std::string>{"8x8", "4x16", "2x32"}));
+  // rows that do not divide by the full tile's: the largest that does, and the full one padded
+  EXPECT_EQ(TileShapes(RegisterTileSeeds(m1024, kAvx512)),
+            (std::vector<std::string>{"16x16", "8x32", "14x32p", "4x64", "6x64p"}));
+  EXPECT_EQ(TileShapes(RegisterTileSeeds(m1024, kAvx2)), (std::vector<std::string>{"8x8", "12x8p", "4x16", "6x16p", "2x32"}));
   // rows are the largest divisor of M that fits: 6x16 and 4x24 on AVX2 where 48 allows them
   EXPECT_EQ(TileShapes(RegisterTileSeeds(m48, kAvx2)), (std::vector<std::string>{"12x8", "6x16", "4x24"}));
-  EXPECT_EQ(TileShapes(RegisterTileSeeds(m48, kAvx512)), (std::vector<std::string>{"16x16", "8x48"}));
+  EXPECT_EQ(TileShapes(RegisterTileSeeds(m48, kAvx512)), (std::vector<std::string>{"16x16", "8x48", "9x48p"}));
   // the opts: vectors first (stride 1), then their count, the rows, the SIMD width
-  EXPECT_EQ(RegisterTileSeeds(m1024, kAvx512)[2],
+  EXPECT_EQ(RegisterTileSeeds(m1024, kAvx512)[3],
             (std::vector<Opt>{Opt{OptOps::UPCAST, 1, int64_t{16}}, Opt{OptOps::UPCAST, 1, int64_t{4}},
                               Opt{OptOps::UPCAST, 0, int64_t{4}}, Opt{OptOps::SIMD, std::nullopt, int64_t{16}}}));
+  // padded: SIMD, then PADTO to two tiles (THREAD on the rows still splits them), rows, columns
+  EXPECT_EQ(RegisterTileSeeds(m1024, kAvx2)[3],
+            (std::vector<Opt>{Opt{OptOps::SIMD, std::nullopt, int64_t{8}}, Opt{OptOps::PADTO, 0, int64_t{12}},
+                              Opt{OptOps::UPCAST, 0, int64_t{6}}, Opt{OptOps::UPCAST, 1, int64_t{8}},
+                              Opt{OptOps::UPCAST, 1, int64_t{2}}}));
   // every seed applies to the kernel and fits the registers
   for (const VectorIsa& isa : {kAvx2, kAvx512})
     for (const Scheduler& root : {m1024, m48})
@@ -106,7 +115,7 @@ TEST(RegisterTilesTest, NoSeedsWhereTheKernelDoesNotAllowThem) {
   EXPECT_TRUE(RegisterTileSeeds(Root(MatmulKernel(20)), kAvx2).empty());
   EXPECT_TRUE(RegisterTileSeeds(Root(MatmulKernel(40)), kAvx512).empty());
   // 40 columns take 8-float vectors, but no 2 (16), 3 (24) or 4 (32) of them; 10 rows divide 40
-  EXPECT_EQ(TileShapes(RegisterTileSeeds(Root(MatmulKernel(40)), kAvx2)), (std::vector<std::string>{"10x8"}));
+  EXPECT_EQ(TileShapes(RegisterTileSeeds(Root(MatmulKernel(40)), kAvx2)), (std::vector<std::string>{"10x8", "12x8p"}));
 }
 
 // The 4x64 seed's UNROLL 4 (1024 by the reference's count) is a child with register tiles, and
@@ -114,8 +123,8 @@ TEST(RegisterTilesTest, NoSeedsWhereTheKernelDoesNotAllowThem) {
 TEST(RegisterTilesTest, UnrollIsBoundedApartFromTheTile) {
   Scheduler tile = Root(MatmulKernel(1024));
   const std::vector<std::vector<Opt>> seeds = RegisterTileSeeds(tile, kAvx512);
-  ASSERT_EQ(seeds.size(), 3u);
-  for (const Opt& o : seeds[2]) ASSERT_TRUE(tile.ApplyOpt(o).ok()) << o.ToString();
+  ASSERT_EQ(TileShapes(seeds).at(3), "4x64");
+  for (const Opt& o : seeds[3]) ASSERT_TRUE(tile.ApplyOpt(o).ok()) << o.ToString();
   const std::vector<Opt> unroll = {Opt{OptOps::UNROLL, 0, int64_t{4}}, Opt{OptOps::UNROLL, 0, int64_t{16}}};
   auto tried = [&](const SearchSettings& s, const VectorIsa& isa) { return AmountsTried(tile, unroll, s, isa); };
   EXPECT_EQ(tried(Tiles(), kAvx512), std::vector<int64_t>{4});  // 16 is over kTileUnrollMax
@@ -180,14 +189,14 @@ TEST(RegisterTilesTest, TheFirstRoundTimesTheSeeds) {
   absl::StatusOr<UOp> input = OptimizerInput(ast, Cpu(), task->codegen);
   ASSERT_TRUE(input.ok()) << input.status();
   const std::vector<std::vector<Opt>> seeds = RegisterTileSeeds(Root(*input), kAvx512);
-  ASSERT_EQ(seeds.size(), 3u);  // 16x16, 8x32, 4x64
+  ASSERT_EQ(seeds.size(), 5u);  // 16x16, 8x32, 14x32 padded, 4x64, 6x64 padded
   struct Case {
     SearchSettings settings;
     VectorIsa isa;
     int seeds_in_round1;
     int64_t uops_max;
   };
-  for (const Case& c : {Case{Tiles(), kAvx512, 3, 21000}, Case{Tiles(true, false), kAvx512, 0, 3000},
+  for (const Case& c : {Case{Tiles(), kAvx512, 5, 21000}, Case{Tiles(true, false), kAvx512, 0, 3000},
                         Case{Tiles(), VectorIsa{}, 0, 3000}, Case{Tiles(false, true), kAvx512, 0, 3000}}) {
     SCOPED_TRACE(c.settings.ToString());
     RecordingMeasurer m;
