@@ -54,24 +54,25 @@ expect_not_in "$out/in_process_again.out" "farm:"
 # --simd is another search setting: a new search (not the cached one), marked in the JSON.
 BEAM_UPCAST_MAX=16 run simd 0 tune matmul --m 32 --n 32 --k 32 --beam 2 --db "$db" --simd --json "$out/simd.jsonl"
 expect_count "$out/simd.out" '\(cached\)$' 0
-expect_in "$out/simd.jsonl" '"simd": true'
-expect_in "$out/simd.jsonl" '"tiles": true'  # the ISA's register tiles come with --simd
-expect_in "$out/simd.jsonl" '"compile_cpu_s": '  # where the search's thread time went
-expect_in "$out/simd.jsonl" '"block": false'
+expect_in "$out/simd.jsonl" '"simd":true'
+expect_in "$out/simd.jsonl" '"tiles":true'  # the ISA's register tiles come with --simd
+expect_in "$out/simd.jsonl" '"compile_cpu_s":'  # where the search's thread time went
+expect_in "$out/simd.jsonl" '"block":false'
+expect_in "$out/simd.jsonl" '"flops":65536'  # 2*32^3: the unoptimized kernel's work, whatever the opts pad
 # --blocking (the BLOCK opt) too: its key differs from the plain search's, so it searches again.
 BEAM_UPCAST_MAX=16 run blocking 0 tune matmul --m 32 --n 32 --k 32 --beam 2 --db "$db" --blocking --json "$out/blocking.jsonl"
 expect_count "$out/blocking.out" '\(cached\)$' 0
-expect_in "$out/blocking.jsonl" '"block": true'
-expect_in "$out/blocking.jsonl" '"pack": false'
+expect_in "$out/blocking.jsonl" '"block":true'
+expect_in "$out/blocking.jsonl" '"pack":false'
 # BEAM_BLOCK=1 is --blocking: the same search settings, so the same record answers.
 BEAM_BLOCK=1 BEAM_UPCAST_MAX=16 run blocking_env 0 tune matmul --m 32 --n 32 --k 32 --beam 2 --db "$db" \
   --json "$out/blocking_env.jsonl"
 expect_count "$out/blocking_env.out" '\(cached\)$' 1
-expect_in "$out/blocking_env.jsonl" '"block": true'
+expect_in "$out/blocking_env.jsonl" '"block":true'
 # --pack (the PACK opt) likewise, with --blocking: another key again.
 BEAM_UPCAST_MAX=16 run pack 0 tune matmul --m 32 --n 32 --k 32 --beam 2 --db "$db" --blocking --pack --json "$out/pack.jsonl"
 expect_count "$out/pack.out" '\(cached\)$' 0
-expect_in "$out/pack.jsonl" '"pack": true'
+expect_in "$out/pack.jsonl" '"pack":true'
 # Records stored by the farm are named too: no blank "kernel:" in the database.
 simd_name=$(grep -E '^kernel 1/1 .* -> ' "$out/simd.out" | awk '{print $3}')
 run show_all 0 db --db "$db" show ""
@@ -89,7 +90,7 @@ if grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo && grep -qw bmi2 /p
   expect_in "$out/target_farm.out" "CPU target x86-64-v3"
   expect_in "$out/target_farm.out" "farm: local worker pids: "
   expect_in "$out/target_farm.out" "kernels 1/1 done"
-  expect_in "$out/target_farm.jsonl" '"cpu_target": "x86-64-v3"'
+  expect_in "$out/target_farm.jsonl" '"cpu_target":"x86-64-v3"'
   run target_stats 0 db --db "$tdb" stats
   expect_count "$out/target_stats.out" "x86-64-v3" 1
   expect_count "$out/target_stats.out" "avx2" 1

@@ -14,6 +14,7 @@
 #include "autotune/db/opts_text.h"
 #include "autotune/measure/local_measurer.h"
 #include "autotune/tuner.h"
+#include "nlohmann/json.hpp"
 #include "tools/cli/command_line.h"
 #include "tools/cli/farm_tune.h"
 #include "tools/cli/progress_line.h"
@@ -96,63 +97,53 @@ void PrintTable(const std::vector<Row>& rows) {
 }
 
 // A JSON number; null for "not measured".
-std::string Num(std::optional<double> v) {
-  return v.has_value() && *v < 1e30 ? absl::StrFormat("%.9g", *v) : "null";
+nlohmann::ordered_json Num(std::optional<double> v) {
+  return v.has_value() && *v < 1e30 ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
 }
 
-std::string Quote(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
-// One line of --json output: the kernel's work (flops and bytes from the tuned program's
-// estimates), its three times and what the search cost.
+// One line of --json output: the kernel's work (flops and bytes estimated on the unoptimized
+// program, so that a PADTO's padding or a PACK's copy does not count as work done), its three
+// times and what the search cost.
 absl::Status AppendJson(const std::string& path, const Workload& w, const WorkloadParams& p, int index,
                         const std::string& name, const UOp& ast, Device& dev, const KernelTuning& t, int beam,
                         bool simd, const SearchSettings& settings) {
   const autotune::TuningRecord& rec = *t.record;
   KernelInfo ki = KernelInfo::IsKernelInfo(ast.arg()) ? KernelInfo::FromArg(ast.arg()) : KernelInfo{};
-  std::vector<Arg> opts;
-  for (const Opt& o : rec.opts) opts.push_back(OptToArg(o));
-  ki.opts_to_apply = opts;
+  ki.opts_to_apply = std::vector<Arg>{};
   ASSIGN_OR_RETURN(ProgramSpec spec, GetProgram(ast.replace_arg(ki.ToArg()), dev.renderer(),
                                                 rec.key.codegen_options.value_or(CodegenOptions{})));
   absl::flat_hash_map<std::string, ConstValue> no_vars;
   ASSIGN_OR_RETURN(ConstValue flops, SymInfer(spec.estimates.ops, no_vars));
   ASSIGN_OR_RETURN(ConstValue bytes, SymInfer(spec.estimates.mem, no_vars));
-  std::string params;
-  for (const auto& [k, v] : p) absl::StrAppend(&params, params.empty() ? "" : ", ", Quote(k), ": ", v);
-  std::vector<std::string> opt_text;
-  for (const Opt& o : rec.opts) opt_text.push_back(Quote(o.ToString()));
-  std::string line = absl::StrCat(
-      "{\"workload\": ", Quote(S(w.name)), ", \"params\": {", params, "}, \"kernel\": ", index,
-      ", \"name\": ", Quote(name), ", \"beam\": ", beam, ", \"simd\": ", simd ? "true" : "false",
-      ", \"block\": ", settings.block ? "true" : "false", ", \"pack\": ", settings.pack ? "true" : "false",
-      ", \"tiles\": ", settings.tiles ? "true" : "false",
-      ", \"cpu_target\": ", Quote(S(dev.cpu_target())),
-      ", \"flops\": ", flops.to_int64(),
-      ", \"bytes\": ", bytes.to_int64(), ", \"noopt_s\": ", Num(rec.noopt_time_s),
-      ", \"heuristic_s\": ", Num(rec.heuristic_time_s), ", \"tuned_s\": ", Num(rec.time_s),
-      ", \"opts\": [", absl::StrJoin(opt_text, ", "), "], \"candidates\": ", rec.candidates,
-      ", \"search_s\": ", Num(rec.search_wall_s), ", \"from_cache\": ", t.from_cache ? "true" : "false");
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();
+  for (const auto& [k, v] : p) params[k] = v;
+  nlohmann::ordered_json opts = nlohmann::ordered_json::array();
+  for (const Opt& o : rec.opts) opts.push_back(o.ToString());
+  nlohmann::ordered_json line = {
+      {"workload", S(w.name)}, {"params", params}, {"kernel", index}, {"name", name}, {"beam", beam},
+      {"simd", simd}, {"block", settings.block}, {"pack", settings.pack}, {"tiles", settings.tiles},
+      {"cpu_target", S(dev.cpu_target())}, {"flops", flops.to_int64()}, {"bytes", bytes.to_int64()},
+      {"noopt_s", Num(rec.noopt_time_s)}, {"heuristic_s", Num(rec.heuristic_time_s)},
+      {"tuned_s", Num(rec.time_s)}, {"opts", opts}, {"candidates", rec.candidates},
+      {"search_s", Num(rec.search_wall_s)}, {"from_cache", t.from_cache}};
   if (t.search.has_value()) {
     const autotune::BeamResult& r = *t.search;
-    absl::StrAppend(&line, ", \"rounds\": ", r.rounds, ", \"measured\": ", r.candidates,
-                    ", \"failed\": ", r.failed(), ", \"prepare_wall_s\": ", Num(r.prepare_wall_s),
-                    ", \"run_wall_s\": ", Num(r.run_wall_s), ", \"actions_wall_s\": ", Num(r.actions_wall_s),
-                    ", \"run_fraction\": ", Num(r.run_fraction()), ", \"lower_cpu_s\": ", Num(r.cost.lower_s),
-                    ", \"compile_cpu_s\": ", Num(r.cost.compile_s), ", \"run_cpu_s\": ", Num(r.cost.run_s),
-                    ", \"program\": \"",
-                    absl::StrFormat("%016x", r.program_hash), "\"");
+    line["rounds"] = r.rounds;
+    line["measured"] = r.candidates;
+    line["failed"] = r.failed();
+    line["prepare_wall_s"] = Num(r.prepare_wall_s);
+    line["run_wall_s"] = Num(r.run_wall_s);
+    line["actions_wall_s"] = Num(r.actions_wall_s);
+    line["run_fraction"] = Num(r.run_fraction());
+    line["lower_cpu_s"] = Num(r.cost.lower_s);
+    line["compile_cpu_s"] = Num(r.cost.compile_s);
+    line["run_cpu_s"] = Num(r.cost.run_s);
+    line["program"] = absl::StrFormat("%016x", r.program_hash);
   }
-  absl::StrAppend(&line, "}\n");
+  const std::string text = line.dump() + "\n";
   std::FILE* f = std::fopen(path.c_str(), "a");
   if (f == nullptr) return absl::NotFoundError(absl::StrCat("cannot open ", path, " for appending"));
-  std::fputs(line.c_str(), f);
+  std::fputs(text.c_str(), f);
   if (std::fclose(f) != 0) return absl::DataLossError(absl::StrCat("writing ", path, " failed"));
   return absl::OkStatus();
 }
