@@ -22,7 +22,7 @@ namespace tg::autotune {
 
 // Vector registers a matmul's register tile cannot use for accumulators: the loaded row of B
 // (one or more vectors), the broadcast element of A and the address arithmetic's spills.
-// Measured with //autotune/search:tile_benchmark (README Performance): on AVX2, 4x16 (8 of 16
+// Measured with //autotune/search:tile_benchmark (tools/bench/cpu_matmul_log.md): on AVX2, 4x16 (8 of 16
 // ymm) and 8x16 (16 of 16: spills) tiles; on AVX-512, 8x32 (16 of 32 zmm) and 16x32 (32 of 32).
 inline constexpr int kReservedVectorRegisters = 4;
 

@@ -73,8 +73,9 @@ std::vector<std::vector<Opt>> RegisterTileSeeds(const Scheduler& s, const Vector
     }
     // Where the rows do not divide by the full tile's (6x16 on AVX2 with 1024 rows), the rows
     // padded to two tiles' multiple (so that THREAD on the rows still splits them evenly).
-    // Order as measured (README "AVX2 register tiles"): SIMD before PADTO (the padded rows'
-    // loads are clamped, not gated), the rows' UPCAST before the columns'.
+    // Order as measured (tools/bench/cpu_matmul_log.md, "AVX2 register tiles"): SIMD before
+    // PADTO (the padded rows' loads are clamped, not gated), the rows' UPCAST before the
+    // columns'.
     if (mr < mr_max) {
       std::vector<Opt> tile = {Opt{OptOps::SIMD, std::nullopt, lanes}, Opt{OptOps::PADTO, m_axis, 2 * mr_max},
                                Opt{OptOps::UPCAST, m_axis, mr_max}};

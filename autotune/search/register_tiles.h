@@ -12,7 +12,7 @@
 //   accumulators fit beside those v vectors and A's broadcast element (AVX-512: 16x16, 8x32,
 //   4x64 on a 1024 matmul; AVX2: 8x8, 4x16, 2x32), only where the kernel's axes divide by them;
 //   where the rows do not divide by the full tile's, also the full tile with its rows padded
-//   (PADTO after SIMD: AVX2's 6x16, README "AVX2 register tiles").
+//   (PADTO after SIMD: AVX2's 6x16, tools/bench/cpu_matmul_log.md, "AVX2 register tiles").
 //   They are candidates like any other: measured, checked against the unoptimized kernel, and
 //   kept in the beam only if fast; later rounds add THREAD, UNROLL, PACK to them as usual.
 // Without BEAM_SIMD, or with an unknown ISA, none of this applies: the reference's limits.
@@ -37,7 +37,7 @@ namespace tg::autotune {
 inline constexpr int kReferenceUpcastMax = 256;
 inline constexpr int kReferenceUopsMax = 3000;
 // UNROLL's own bound with register tiles: the 8x32 and 4x64 tiles that come near BLAS on
-// AVX-512 unroll the reduction by 4 (README Performance, "With packed panels").
+// AVX-512 unroll the reduction by 4 (tools/bench/cpu_matmul_log.md, "With packed panels").
 inline constexpr int64_t kTileUnrollMax = 8;
 
 // The limits a candidate must respect.

@@ -113,11 +113,11 @@ void ExpectEveryCandidateCorrect(const char* target, const VectorIsa& isa) {
 
 TEST(SimdActionsTest, EveryAvx2CandidateIsCorrect) { ExpectEveryCandidateCorrect("x86-64-v3", kAvx2); }
 
-// The register tiles measured for AVX2 (README "AVX2 register tiles"), on a 64x64 matmul whose
-// 64 rows a 6-row tile must pad (PADTO after SIMD clamps the padded rows' loads), with their
-// accumulators as C vectors: each correct against the unoptimized kernel. Also a padded column
-// axis (its B loads clamped lane by lane) and a padded reduce axis (which stays gated: its
-// padding must add zeros).
+// The register tiles measured for AVX2 (tools/bench/cpu_matmul_log.md, "AVX2 register tiles"), on a
+// 64x64 matmul whose 64 rows a 6-row tile must pad (PADTO after SIMD clamps the padded rows'
+// loads), with their accumulators as C vectors: each correct against the unoptimized kernel. Also a
+// padded column axis (its B loads clamped lane by lane) and a padded reduce axis (which stays
+// gated: its padding must add zeros).
 void ExpectTilesCorrect(const char* target, int64_t lanes) {
   if (absl::Status s = CheckCpuTarget(target); !s.ok()) GTEST_SKIP() << s;
   const Opt simd{OptOps::SIMD, std::nullopt, lanes};
