@@ -18,9 +18,10 @@
 #   SHAPES   matmul shapes, N for NxNxN or MxNxK (default: 256 512 1024 2048 4096x1024x64 64x1024x4096)
 #   CASES    other `tg tune` cases, NAME=ARGS separated by ';' (default: a conv2d and a bmm)
 #   BEAMS    BEAM widths (default: 2 4)
-#   MODES    LABEL:FLAGS separated by ';' (default: "base:;simd:--simd;simd+blocking:--simd --blocking;
-#            simd+blocking+pack:--simd --blocking --pack": the reference's search, ours with SIMD,
-#            with the cache-blocking BLOCK opt too, and with the PACK opt's packed panels too)
+#   MODES    LABEL:FLAGS separated by ';' (default: "base:;simd:--simd;simd+pack:--simd --pack;
+#            simd+blocking+pack:--simd --blocking --pack": the reference's search, ours with SIMD
+#            (and the ISA's register tiles), with the PACK opt's packed panels too, and with the
+#            cache-blocking BLOCK opt (output and K blocks) as well)
 #   THREADS  cores for OpenBLAS, the peak and tg (CPU_COUNT; default: all of this process's)
 # OUT_DIR gets bench.jsonl (machine, peak, OpenBLAS), ours.<mode>.jsonl (tg tune --json) and table.md.
 set -euo pipefail
@@ -35,7 +36,7 @@ rm -f "$out"/bench.jsonl "$out"/ours.*.jsonl "$out"/bench.db "$out"/table.md
 threads="${THREADS:-$(nproc)}"
 read -r -a shapes <<<"${SHAPES:-256 512 1024 2048 4096x1024x64 64x1024x4096}"
 read -r -a beams <<<"${BEAMS:-2 4}"
-IFS=';' read -r -a modes <<<"${MODES-base:;simd:--simd;simd+blocking:--simd --blocking;simd+blocking+pack:--simd --blocking --pack}"
+IFS=';' read -r -a modes <<<"${MODES-base:;simd:--simd;simd+pack:--simd --pack;simd+blocking+pack:--simd --blocking --pack}"
 IFS=';' read -r -a cases <<<"${CASES-conv2d_1x32x56x56_64x3x3=conv2d --batch 1 --cin 32 --cout 64 --size 56 --kernel 3;bmm_8x256=bmm --batch 8 --m 256 --n 256 --k 256}"
 
 has_flag() { grep -qw "$1" /proc/cpuinfo; }
