@@ -127,7 +127,13 @@ int Main(int argc, char** argv) {
     std::fprintf(stderr, "unknown workload %s\n", workload.c_str());
     return 2;
   }
-  WorkloadParams params{{"m", m}, {"n", n}, {"k", k}};
+  // --m/--n/--k only for workloads that have them (mlp's sizes come through --param)
+  WorkloadParams params;
+  for (const auto& [name, def] : w->params) {
+    if (name == "m") params["m"] = m;
+    if (name == "n") params["n"] = n;
+    if (name == "k") params["k"] = k;
+  }
   for (const std::string& p : extra_params) {
     std::vector<std::string> kv = absl::StrSplit(p, absl::MaxSplits('=', 1));
     int64_t v = 0;
