@@ -1,7 +1,8 @@
 // File: autotune/search/simd_actions_test.cc
 // BEAM_SIMD's actions sized by the vector unit: the lists for AVX2 and AVX-512, the register
-// bound, the reference's list untouched without BEAM_SIMD, and every new candidate shape
-// correct against the unoptimized kernel on a device compiling for that ISA.
+// bound, the reference's list untouched without BEAM_SIMD, and every new candidate shape (and
+// tiles of a linear + relu kernel) correct against the unoptimized kernel on a device compiling
+// for that ISA.
 #include "autotune/search/simd_actions.h"
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include "tinygrad/base/check.h"
 #include "tinygrad/engine/device.h"
 #include "tinygrad/runtime/cpu/cpu_target.h"
+#include "tinygrad/tensor/tensor.h"
 
 namespace tg::autotune {
 namespace {
@@ -142,6 +144,33 @@ void ExpectTilesCorrect(const char* target, int64_t lanes) {
 
 TEST(SimdActionsTest, Avx2TilesAreCorrect) { ExpectTilesCorrect("x86-64-v3", 8); }
 TEST(SimdActionsTest, Avx512TilesAreCorrect) { ExpectTilesCorrect("x86-64-v4", 16); }
+
+// relu(x @ w + bias), all n x n: a linear layer whose tile is stored through a fused epilogue, so
+// its accumulators are C vectors read lane by lane by the epilogue (renderer/c/vector_acc.h).
+UOp LinearReluKernel(int64_t n) {
+  const std::vector<int64_t> shape{n, n};
+  return LastKernelAst(Tensor::Empty(shape).linear(Tensor::Empty(shape), Tensor::Empty({n})).relu());
+}
+
+// Tiles of the linear + relu kernel, each correct against its unoptimized kernel.
+void ExpectEpilogueTilesCorrect(const char* target, int64_t lanes) {
+  if (absl::Status s = CheckCpuTarget(target); !s.ok()) GTEST_SKIP() << s;
+  const Opt simd{OptOps::SIMD, std::nullopt, lanes};
+  auto up = [](int64_t axis, int64_t amt) { return Opt{OptOps::UPCAST, axis, amt}; };
+  const Opt unroll4{OptOps::UNROLL, 0, int64_t{4}}, thread0{OptOps::THREAD, 0, int64_t{2}},
+      pad6{OptOps::PADTO, 0, int64_t{6}};
+  const std::vector<std::vector<Opt>> candidates = {
+      {up(1, 16), up(0, 4), simd},                            // 4x16
+      {up(1, 16), up(0, 4), simd, unroll4, thread0},          // 4x16 U4, two threads
+      {up(1, 16), up(1, 2), up(0, 2), simd},                  // 2x32
+      {up(1, 8), up(0, 8), simd, unroll4},                    // 8x8
+      {simd, pad6, up(0, 6), up(1, 16)},                      // 6x16, rows padded 64 -> 66
+  };
+  ExpectCandidatesCorrect(CpuDeviceFor(target), LinearReluKernel(64), candidates);
+}
+
+TEST(SimdActionsTest, Avx2EpilogueTilesAreCorrect) { ExpectEpilogueTilesCorrect("x86-64-v3", 8); }
+TEST(SimdActionsTest, Avx512EpilogueTilesAreCorrect) { ExpectEpilogueTilesCorrect("x86-64-v4", 16); }
 TEST(SimdActionsTest, EveryAvx512CandidateIsCorrect) { ExpectEveryCandidateCorrect("x86-64-v4", kAvx512); }
 
 }  // namespace

@@ -2,7 +2,8 @@
 // The SIMD extension opt end to end on the C renderer: loads and stores of an upcast of 16
 // contiguous floats fold into one float16 (float8 with SIMD 8) access; without the opt they stay
 // the reference's float4. With SIMD the tile's accumulators render as C vectors
-// (renderer/c/vector_acc.h), and a PADTO after SIMD clamps its loads instead of gating them.
+// (renderer/c/vector_acc.h), also under a fused epilogue (bias + relu), and a PADTO after SIMD
+// clamps its loads instead of gating them.
 #include <string>
 #include <vector>
 
@@ -25,6 +26,16 @@ UOp Matmul(int64_t n) {
   UOp mul = a.index(std::vector<UOp>{i * n + r}) * b.index(std::vector<UOp>{r * n + j});
   UOp red = UOp::Make(Ops::REDUCE, dtypes::float32, {mul, r}, Ops::ADD);
   return UOp::Sink({UOp::Make(Ops::END, dtypes::void_, {c.index(std::vector<UOp>{i * n + j}, true).store(red), i, j})});
+}
+
+// c[i, j] = max(sum_k a[i, k] * b[k, j] + bias[j], 0): a linear layer with its fused epilogue
+UOp MatmulBiasRelu(int64_t n) {
+  UOp c = DG(n * n, 0), a = DG(n * n, 1), b = DG(n * n, 2), bias = DG(n, 3);
+  UOp i = UOp::Range(n, 1), j = UOp::Range(n, 2), r = UOp::Range(n, 0, AxisType::REDUCE);
+  UOp mul = a.index(std::vector<UOp>{i * n + r}) * b.index(std::vector<UOp>{r * n + j});
+  UOp red = UOp::Make(Ops::REDUCE, dtypes::float32, {mul, r}, Ops::ADD);
+  UOp out = (red + bias.index(std::vector<UOp>{j})).maximum(0.0);
+  return UOp::Sink({UOp::Make(Ops::END, dtypes::void_, {c.index(std::vector<UOp>{i * n + j}, true).store(out), i, j})});
 }
 
 // c[i] = c[i] + a[i], n elements: c is read and written
@@ -95,6 +106,16 @@ TEST(SimdOpt, AccumulatorsStayScalarWithoutWideStores) {
   // SIMD with a 4-wide column tile: its stores are float4, so the accumulators stay scalar
   std::string narrow = Source({Opt{OptOps::UPCAST, 1, int64_t{4}}, kUpcastRows4, kSimd8});
   EXPECT_NE(narrow.find("float acc0[16];"), std::string::npos) << narrow;
+}
+
+TEST(SimdOpt, FusedEpilogueKeepsVectorAccumulators) {
+  // the tile's stores are float8s of max(acc + bias, 0): each lane still reads one accumulator
+  std::string src = SourceOf(MatmulBiasRelu(64), {kUpcastCols16, kUpcastRows4, kSimd8});
+  EXPECT_NE(src.find("float8 acc0[8];"), std::string::npos) << src;
+  EXPECT_EQ(src.find("*(acc0+"), std::string::npos) << src;
+  // without SIMD the epilogue's float4 stores are too narrow: the reference's scalar array
+  std::string plain = SourceOf(MatmulBiasRelu(64), {kUpcastCols16, kUpcastRows4});
+  EXPECT_NE(plain.find("float acc0[64];"), std::string::npos) << plain;
 }
 
 // A 60x60 matmul with a 6-row tile needs no padding; 64 rows do: PADTO0:6 pads them to 66.

@@ -1,7 +1,9 @@
 // File: tinygrad/renderer/c/vector_acc.cc
 #include "tinygrad/renderer/c/vector_acc.h"
 
+#include <algorithm>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
@@ -38,34 +40,62 @@ VectorAccPlan PlanVectorAccs(std::span<const UOp> uops, int min_width) {
       if (!ok) rejected.insert(*reg);
     }
   }
-  // the wide vector constructors of a register's loads: its lane groups, in first-seen order
+  // the register slots each value is an elementwise function of: a constant-INDEX load of a
+  // register is its slot; ALU ops, casts, GEPs and vector constructors pass their sources' slots
+  // on; anything else (other loads, ranges) depends on none. Kept to at most two: a lane needs
+  // exactly one. `uops` is in order, so sources come first.
+  using Slot = std::pair<UOp, int64_t>;
+  absl::flat_hash_map<UOp, std::vector<Slot>> slots_of;
+  for (const UOp& u : uops) {
+    std::vector<Slot> deps;
+    if (u.op() == Ops::LOAD) {
+      std::optional<UOp> reg;
+      std::optional<int64_t> slot;
+      if (u.src().size() == 1 && u.src(0).op() == Ops::INDEX) {
+        reg = RegOf(u.src(0).src(0));
+        slot = ConstSlot(u.src(0));
+      }
+      if (reg && slot) deps.emplace_back(*reg, *slot);
+    } else if (GroupOp::ALU.contains(u.op()) || u.op() == Ops::CAST || u.op() == Ops::BITCAST ||
+               u.op() == Ops::GEP || u.op() == Ops::VECTORIZE) {
+      for (const UOp& s : u.src()) {
+        auto it = slots_of.find(s);
+        if (it == slots_of.end()) continue;
+        for (const Slot& d : it->second) {
+          if (deps.size() < 2 && std::find(deps.begin(), deps.end(), d) == deps.end()) deps.push_back(d);
+        }
+      }
+    }
+    if (!deps.empty()) slots_of[u] = std::move(deps);
+  }
+  // the wide vector constructors whose lanes each depend on one slot of one register (its loads,
+  // or an epilogue of them such as max(acc+bias, 0)): its lane groups, in first-seen order
   absl::flat_hash_map<UOp, std::vector<std::vector<int64_t>>> groups;
   for (const UOp& u : uops) {
     if (u.op() != Ops::VECTORIZE || u.dtype().count() < min_width) continue;
     std::optional<UOp> group_reg;
     std::vector<int64_t> slots;
-    bool all_reg_loads = true;
+    bool one_slot_each = true;
     for (const UOp& s : u.src()) {
-      std::optional<UOp> reg;
-      std::optional<int64_t> slot;
-      if (s.op() == Ops::LOAD && s.src().size() == 1 && s.src(0).op() == Ops::INDEX) {
-        reg = RegOf(s.src(0).src(0));
-        slot = ConstSlot(s.src(0));
-      }
-      if (!reg || !slot) {
-        all_reg_loads = false;
-        if (reg) rejected.insert(*reg);
+      auto it = slots_of.find(s);
+      const std::vector<Slot>* deps = it == slots_of.end() ? nullptr : &it->second;
+      if (deps == nullptr || deps->size() != 1) {
+        one_slot_each = false;
+        if (deps != nullptr) {
+          for (const Slot& d : *deps) rejected.insert(d.first);
+        }
         continue;
       }
-      if (group_reg && *group_reg != *reg) {
-        rejected.insert(*reg);
+      const UOp& reg = deps->front().first;
+      if (group_reg && *group_reg != reg) {
+        rejected.insert(reg);
         rejected.insert(*group_reg);
       }
-      group_reg = reg;
-      slots.push_back(*slot);
+      if (!group_reg) group_reg = reg;
+      slots.push_back(deps->front().second);
     }
     if (!group_reg) continue;
-    if (!all_reg_loads) {
+    if (!one_slot_each) {
       rejected.insert(*group_reg);
       continue;
     }

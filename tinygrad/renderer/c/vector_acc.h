@@ -12,10 +12,13 @@
 // the start and the loop keeps one copy.
 //
 // When: only where every slot of a DEFINE_REG is a lane of exactly one vector constructor
-// (VECTORIZE) of its loads at least `min_width` wide -- the tile's stores after the reduce --
-// and the register is used only through constant INDEXes. Vectors that wide come only from the
-// SIMD opt (without it the reference's float4 is the widest), so kernels without SIMD render as
-// before.
+// (VECTORIZE) at least `min_width` wide -- the tile's stores after the reduce -- each of whose
+// lanes is its load or an elementwise function of that one slot (a fused epilogue:
+// VECTORIZE(max(acc0[0]+b0, 0), ...), which reads acc0[v][l] and clang revectorizes), and the
+// register is used only through constant INDEXes. Vectors that wide come only from the SIMD opt
+// (without it the reference's float4 is the widest), so kernels without SIMD render as before.
+// Measured on the mlp's first linear layer + relu (x86-64-v3, 4x16 SIMD:8 tile, two threads):
+// 2.83 ms with scalar accumulators, 2.23 ms as vectors.
 //
 // Example:
 //   VectorAccPlan plan = PlanVectorAccs(uops, 8);
