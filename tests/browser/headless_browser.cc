@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -24,6 +25,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "tinygrad/base/json_fields.h"
 #include "tinygrad/base/status_macros.h"
 
 extern char** environ;
@@ -603,8 +605,9 @@ absl::StatusOr<std::string> HeadlessBrowser::Text(const std::string& selector) {
 
 absl::StatusOr<int> HeadlessBrowser::Count(const std::string& selector) {
   ASSIGN_OR_RETURN(json n, Evaluate("document.querySelectorAll(" + Dump(selector) + ").length"));
-  if (!n.is_number_integer()) return absl::InternalError(absl::StrCat("a count that is no number: ", Dump(n)));
-  return n.get<int>();
+  absl::StatusOr<int64_t> count = JsonInt(n, "the element count", 0, INT_MAX);
+  if (!count.ok()) return absl::InternalError(count.status().message());
+  return static_cast<int>(*count);
 }
 
 absl::StatusOr<std::string> HeadlessBrowser::ScreenshotPng() {
