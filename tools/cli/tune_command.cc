@@ -10,7 +10,6 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/str_join.h"
 #include "autotune/db/opts_text.h"
 #include "autotune/measure/local_measurer.h"
 #include "autotune/tuner.h"
