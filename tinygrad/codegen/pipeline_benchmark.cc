@@ -9,7 +9,7 @@
 #include "benchmark/benchmark.h"
 #include "tinygrad/base/config.h"
 #include "tinygrad/codegen/pipeline.h"
-#include "tinygrad/renderer/c/uops_text.h"
+#include "tinygrad/uop/linear_text.h"
 
 namespace tg {
 namespace {

@@ -21,7 +21,7 @@
 #include "tinygrad/codegen/opt/scheduler.h"
 #include "tinygrad/codegen/renderer.h"
 #include "tinygrad/codegen/ast_text.h"
-#include "tinygrad/renderer/c/uops_text.h"
+#include "tinygrad/uop/linear_text.h"
 #include "tinygrad/uop/render.h"
 
 namespace tg {

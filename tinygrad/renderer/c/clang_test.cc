@@ -19,7 +19,7 @@
 #include "tinygrad/runtime/cpu/buffer.h"
 #include "tinygrad/runtime/cpu/compiler.h"
 #include "tinygrad/runtime/cpu/program.h"
-#include "tinygrad/renderer/c/uops_text.h"
+#include "tinygrad/uop/linear_text.h"
 #include "tinygrad/uop/graph_rewrite.h"
 #include "tinygrad/uop/kernel_info.h"
 
@@ -54,7 +54,7 @@ class ClangGoldenTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ClangGoldenTest, RendersLikeTinygrad) {
   std::filesystem::path base = std::filesystem::path(kTestdata) / GetParam();
-  absl::StatusOr<std::vector<UOp>> uops = ParseLinearUOps(ReadFile(base.string() + ".uops"));
+  absl::StatusOr<std::vector<UOp>> uops = ParseLinearProgram(ReadFile(base.string() + ".uops"));
   ASSERT_TRUE(uops.ok()) << uops.status();
   ClangRenderer ren(CpuRendererOptions::FromConfig(TestConfig()));
   EXPECT_EQ(ren.Render(*uops), ReadFile(base.string() + ".c"));
@@ -97,7 +97,7 @@ INSTANTIATE_TEST_SUITE_P(Goldens, ClangGoldenTest, ::testing::ValuesIn(CaseNames
 // Renders a golden linear program, compiles it with the CPU runtime and returns the program.
 CpuProgram CompileGolden(const std::string& name, int* num_bufs) {
   absl::StatusOr<std::vector<UOp>> uops =
-      ParseLinearUOps(ReadFile(std::string(kTestdata) + "/" + name + ".uops"));
+      ParseLinearProgram(ReadFile(std::string(kTestdata) + "/" + name + ".uops"));
   TG_CHECK(uops.ok()) << uops.status();
   ClangRenderer ren(CpuRendererOptions::FromConfig(TestConfig()));
   CStyleLanguage::Body body = ren.RenderBody(*uops);

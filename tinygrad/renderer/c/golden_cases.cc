@@ -12,7 +12,7 @@
 #include "gtest/gtest.h"
 #include "tinygrad/codegen/ast_text.h"
 #include "tinygrad/codegen/pipeline.h"
-#include "tinygrad/renderer/c/uops_text.h"
+#include "tinygrad/uop/linear_text.h"
 #include "tinygrad/uop/kernel_info.h"
 
 namespace tg {

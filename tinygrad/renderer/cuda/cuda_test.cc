@@ -17,7 +17,7 @@
 #include "tinygrad/codegen/pipeline.h"
 #include "tinygrad/codegen/tensor_core.h"
 #include "tinygrad/renderer/c/golden_cases.h"
-#include "tinygrad/renderer/c/uops_text.h"
+#include "tinygrad/uop/linear_text.h"
 #include "tinygrad/uop/graph_rewrite.h"
 #include "tinygrad/uop/kernel_info.h"
 
@@ -37,7 +37,7 @@ CudaRenderer RendererFor(const std::string& arch) {
 class CudaRenderGoldenTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CudaRenderGoldenTest, RendersLikeTinygrad) {
-  absl::StatusOr<std::vector<UOp>> uops = ParseLinearUOps(ReadGoldenFile(Path(GetParam(), ".uops")));
+  absl::StatusOr<std::vector<UOp>> uops = ParseLinearProgram(ReadGoldenFile(Path(GetParam(), ".uops")));
   ASSERT_TRUE(uops.ok()) << uops.status();
   EXPECT_EQ(RendererFor(ReadGoldenMeta(Path(GetParam(), ".meta")).arch).Render(*uops),
             ReadGoldenFile(Path(GetParam(), ".cu")));

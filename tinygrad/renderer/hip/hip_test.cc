@@ -15,7 +15,7 @@
 #include "tinygrad/codegen/pipeline.h"
 #include "tinygrad/codegen/tensor_core.h"
 #include "tinygrad/renderer/c/golden_cases.h"
-#include "tinygrad/renderer/c/uops_text.h"
+#include "tinygrad/uop/linear_text.h"
 #include "tinygrad/uop/graph_rewrite.h"
 
 namespace tg {
@@ -34,7 +34,7 @@ HipRenderer RendererFor(const std::string& arch) {
 class HipRenderGoldenTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(HipRenderGoldenTest, RendersLikeTinygrad) {
-  absl::StatusOr<std::vector<UOp>> uops = ParseLinearUOps(ReadGoldenFile(Path(GetParam(), ".uops")));
+  absl::StatusOr<std::vector<UOp>> uops = ParseLinearProgram(ReadGoldenFile(Path(GetParam(), ".uops")));
   ASSERT_TRUE(uops.ok()) << uops.status();
   EXPECT_EQ(RendererFor(ReadGoldenMeta(Path(GetParam(), ".meta")).arch).Render(*uops),
             ReadGoldenFile(Path(GetParam(), ".hip")));

@@ -21,7 +21,7 @@
 #include "tinygrad/base/config.h"
 #include "tinygrad/codegen/ast_text.h"
 #include "tinygrad/codegen/pipeline.h"
-#include "tinygrad/renderer/c/uops_text.h"
+#include "tinygrad/uop/linear_text.h"
 
 namespace tg {
 namespace {
@@ -59,7 +59,7 @@ LLVMRenderer ReferenceRenderer() {
 class LlvmRenderGoldenTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(LlvmRenderGoldenTest, RendersLikeTinygrad) {
-  absl::StatusOr<std::vector<UOp>> uops = ParseLinearUOps(ReadFile(Path(GetParam(), ".uops")));
+  absl::StatusOr<std::vector<UOp>> uops = ParseLinearProgram(ReadFile(Path(GetParam(), ".uops")));
   ASSERT_TRUE(uops.ok()) << uops.status();
   EXPECT_EQ(ReferenceRenderer().Render(*uops), ReadFile(Path(GetParam(), ".ll")));
 }
@@ -142,7 +142,7 @@ TEST(LlvmRendererTest, TypedPointersOnlyAddBitcastsAndElementAllocas) {
   for (const std::string name :
        {"lin_vector", "lin_control", "opt_hco_matmul_relu", "opt_half4", "lin_alu_float"}) {
     SCOPED_TRACE(name);
-    absl::StatusOr<std::vector<UOp>> uops = ParseLinearUOps(ReadFile(Path(name, ".uops")));
+    absl::StatusOr<std::vector<UOp>> uops = ParseLinearProgram(ReadFile(Path(name, ".uops")));
     ASSERT_TRUE(uops.ok()) << uops.status();
     int typed_casts = 0, ref_casts = 0;
     EXPECT_EQ(Untype(LLVMRenderer().Render(*uops), &typed_casts),

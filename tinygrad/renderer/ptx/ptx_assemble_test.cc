@@ -13,7 +13,7 @@
 #include "gtest/gtest.h"
 #include "tinygrad/codegen/pipeline.h"
 #include "tinygrad/renderer/c/golden_cases.h"
-#include "tinygrad/renderer/c/uops_text.h"
+#include "tinygrad/uop/linear_text.h"
 #include "tinygrad/renderer/ptx/ptx.h"
 #include "tinygrad/runtime/cuda/library_search.h"
 #include "tinygrad/runtime/cuda/nvjitlink_api.h"
@@ -89,7 +89,7 @@ class PtxAssembleRenderedTest : public PtxAssembleTest {};
 TEST_P(PtxAssembleRenderedTest, RenderedProgramAssembles) {
   const std::string arch = ReadGoldenMeta(Path(GetParam(), ".meta")).arch;
   absl::StatusOr<std::vector<UOp>> uops =
-      ParseLinearUOps(ReadGoldenFile(Path(GetParam(), ".uops")));
+      ParseLinearProgram(ReadGoldenFile(Path(GetParam(), ".uops")));
   ASSERT_TRUE(uops.ok()) << uops.status();
   std::string ptx = RendererFor(arch).Render(*uops);
   std::string name = KernelInfo::FromArg(uops->back().arg()).function_name();
@@ -120,7 +120,7 @@ INSTANTIATE_TEST_SUITE_P(Goldens, PtxAssembleLoweredTest,
 // its tensor-core table (as the reference's PTXCompiler fills them per device).
 TEST_F(PtxAssembleTest, OneRenderingAssemblesForEveryArchFromSm80) {
   absl::StatusOr<std::vector<UOp>> uops =
-      ParseLinearUOps(ReadGoldenFile(Path("lin_wmma_sm80_8_16_16_half_float", ".uops")));
+      ParseLinearProgram(ReadGoldenFile(Path("lin_wmma_sm80_8_16_16_half_float", ".uops")));
   ASSERT_TRUE(uops.ok()) << uops.status();
   std::string ptx = RendererFor("sm_80").Render(*uops);
   for (const char* arch : {"sm_80", "sm_86", "sm_89", "sm_90", "sm_90a", "sm_120"}) {
@@ -134,7 +134,7 @@ TEST_F(PtxAssembleTest, OneRenderingAssemblesForEveryArchFromSm80) {
 // for sm_75: tf32 mma.sync needs sm_80).
 TEST_F(PtxAssembleTest, TensorCoreTheArchLacksIsAnAssemblerError) {
   absl::StatusOr<std::vector<UOp>> uops =
-      ParseLinearUOps(ReadGoldenFile(Path("lin_wmma_sm80_8_16_8_float_float", ".uops")));
+      ParseLinearProgram(ReadGoldenFile(Path("lin_wmma_sm80_8_16_8_float_float", ".uops")));
   ASSERT_TRUE(uops.ok()) << uops.status();
   absl::StatusOr<std::string> cubin = Assemble("sm_75", RendererFor("sm_80").Render(*uops));
   ASSERT_FALSE(cubin.ok());

@@ -18,7 +18,7 @@
 #include "tinygrad/codegen/pipeline.h"
 #include "tinygrad/codegen/tensor_core.h"
 #include "tinygrad/renderer/c/golden_cases.h"
-#include "tinygrad/renderer/c/uops_text.h"
+#include "tinygrad/uop/linear_text.h"
 #include "tinygrad/uop/graph_rewrite.h"
 
 namespace tg {
@@ -40,7 +40,7 @@ class PtxRenderGoldenTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(PtxRenderGoldenTest, RendersLikeTinygrad) {
   absl::StatusOr<std::vector<UOp>> uops =
-      ParseLinearUOps(ReadGoldenFile(Path(GetParam(), ".uops")));
+      ParseLinearProgram(ReadGoldenFile(Path(GetParam(), ".uops")));
   ASSERT_TRUE(uops.ok()) << uops.status();
   EXPECT_EQ(RendererFor(ReadGoldenMeta(Path(GetParam(), ".meta")).arch).Render(*uops),
             ReadGoldenFile(Path(GetParam(), ".ptx")));

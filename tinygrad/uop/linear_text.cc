@@ -1,6 +1,6 @@
 // File: tinygrad/renderer/c/uops_text.cc (testonly)
 // Reader of the golden linear UOp lists (format in uops_text.h).
-#include "tinygrad/renderer/c/uops_text.h"
+#include "tinygrad/uop/linear_text.h"
 
 #include <cmath>
 #include <limits>
@@ -9,7 +9,9 @@
 #include <charconv>
 #include <cstdlib>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/uop/kernel_info.h"
 
@@ -66,17 +68,19 @@ class ArgParser {
 
  private:
   absl::StatusOr<Arg> Parse() {
+    // tuples nest a few levels in real args; a bound keeps hostile text off the stack's end
+    if (++depth_ > kMaxDepth) return Error("args nested too deep");
+    absl::StatusOr<Arg> a = ParseValue();
+    --depth_;
+    return a;
+  }
+
+  absl::StatusOr<Arg> ParseValue() {
     SkipSpace();
     if (pos_ >= s_.size()) return Error("unexpected end");
     char c = s_[pos_];
     if (c == '(') return ParseTuple();
-    if (c == '\'') {
-      size_t end = s_.find('\'', pos_ + 1);
-      if (end == std::string_view::npos) return Error("unclosed string");
-      std::string str(s_.substr(pos_ + 1, end - pos_ - 1));
-      pos_ = end + 1;
-      return Arg(str);
-    }
+    if (c == '\'' || c == '"') return ParseString(c);
     if (s_.substr(pos_).starts_with("KernelInfo(")) {
       pos_ += 11;
       ASSIGN_OR_RETURN(Arg name, Parse());
@@ -88,7 +92,9 @@ class ArgParser {
     size_t start = pos_;
     while (pos_ < s_.size() && s_[pos_] != ',' && s_[pos_] != ')' && s_[pos_] != ' ') ++pos_;
     std::string_view tok = s_.substr(start, pos_ - start);
+    if (tok.empty()) return Error("expected a value");
     if (tok == "None") return Arg();
+    if (tok == "Invalid") return Arg(ConstValue::Invalid());
     if (tok == "True") return Arg(true);
     if (tok == "False") return Arg(false);
     if (tok == "inf") return Arg(std::numeric_limits<double>::infinity());
@@ -109,8 +115,11 @@ class ArgParser {
       if (ParseInt(tok, &v)) return Arg(v);
       // beyond int64 (uint64 consts): through 128 bits
       bool neg = tok.starts_with("-");
+      std::string_view digits = tok.substr(neg ? 1 : 0);
+      // 38 digits always fit 127 bits; ConstValue holds no more
+      if (digits.empty() || digits.size() > 38) return Error("bad number");
       __int128 acc = 0;
-      for (char d : tok.substr(neg ? 1 : 0)) {
+      for (char d : digits) {
         if (d < '0' || d > '9') return Error("bad number");
         acc = acc * 10 + (d - '0');
       }
@@ -121,6 +130,37 @@ class ArgParser {
     double d = std::strtod(t.c_str(), &end);
     if (end != t.c_str() + t.size()) return Error("bad float");
     return Arg(d);
+  }
+
+  // A Python str literal as repr() writes it: either quote, backslash escapes of the quote,
+  // the backslash, \n, \t and \xNN.
+  absl::StatusOr<Arg> ParseString(char quote) {
+    std::string out;
+    for (++pos_; pos_ < s_.size() && s_[pos_] != quote; ++pos_) {
+      char c = s_[pos_];
+      if (c != '\\') {
+        out += c;
+        continue;
+      }
+      if (++pos_ >= s_.size()) break;
+      switch (s_[pos_]) {
+        case 'n': out += '\n'; break;
+        case 't': out += '\t'; break;
+        case '\\': case '\'': case '"': out += s_[pos_]; break;
+        case 'x': {
+          unsigned v = 0;
+          if (pos_ + 2 >= s_.size() || std::from_chars(s_.data() + pos_ + 1, s_.data() + pos_ + 3, v, 16).ptr != s_.data() + pos_ + 3)
+            return Error("bad \\x escape");
+          out += static_cast<char>(v);
+          pos_ += 2;
+          break;
+        }
+        default: return Error("unknown escape");
+      }
+    }
+    if (pos_ >= s_.size()) return Error("unclosed string");
+    ++pos_;
+    return Arg(std::move(out));
   }
 
   absl::StatusOr<Arg> ParseTuple() {
@@ -147,8 +187,10 @@ class ArgParser {
         absl::StrCat(std::string(what), " at ", pos_, " in: ", std::string(s_)));
   }
 
+  static constexpr int kMaxDepth = 64;
   std::string_view s_;
   size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace
@@ -166,11 +208,16 @@ absl::StatusOr<DType> ParseDTypeSpec(std::string_view spec) {
     if (p.size() < 2 || !ParseInt(p[1], &n))
       return absl::InvalidArgumentError("dtype step " + toks[i]);
     if (p[0] == "vec" && p.size() == 2) {
+      // once for the value, once more for a pointer to it; void has no vectors
+      if ((d.is_ptr() ? d.v() : d.count()) != 1 || n < (d.is_ptr() ? 1 : 0) || n > 0xFFFF)
+        return absl::InvalidArgumentError("dtype step " + toks[i] + " on " + d.repr());
       d = d.vec(static_cast<int>(n));
-    } else if (p[0] == "ptr" && p.size() == 3) {
-      AddrSpace as = p[2] == "GLOBAL"  ? AddrSpace::GLOBAL
-                     : p[2] == "LOCAL" ? AddrSpace::LOCAL
-                                       : AddrSpace::REG;
+    } else if (p[0] == "ptr" && p.size() == 3 && !d.is_ptr() && n >= -1) {
+      AddrSpace as;
+      if (p[2] == "GLOBAL") as = AddrSpace::GLOBAL;
+      else if (p[2] == "LOCAL") as = AddrSpace::LOCAL;
+      else if (p[2] == "REG") as = AddrSpace::REG;
+      else return absl::InvalidArgumentError("address space " + p[2]);
       d = d.ptr(n, as);
     } else {
       return absl::InvalidArgumentError("dtype step " + toks[i]);
@@ -181,7 +228,38 @@ absl::StatusOr<DType> ParseDTypeSpec(std::string_view spec) {
 
 absl::StatusOr<Arg> ParseArgText(std::string_view text) { return ArgParser(text).ParseAll(); }
 
-absl::StatusOr<std::vector<UOp>> ParseLinearUOps(std::string_view text) {
+std::string DTypeSpec(DType d) {
+  DType base = d.base();
+  std::string out = base.scalar().repr().substr(7);  // "dtypes.uchar": the name FromName reads
+  if (base.count() != 1) absl::StrAppend(&out, " vec:", base.count());
+  if (!d.is_ptr()) return out;
+  absl::StrAppend(&out, " ptr:", d.size(), ":",
+                  d.addrspace() == AddrSpace::GLOBAL  ? "GLOBAL"
+                  : d.addrspace() == AddrSpace::LOCAL ? "LOCAL"
+                                                      : "REG");
+  if (d.v() != 1) absl::StrAppend(&out, " vec:", d.v());
+  return out;
+}
+
+std::string FormatLinearProgram(std::span<const UOp> uops) {
+  absl::flat_hash_map<UOp, size_t> index;
+  std::string out;
+  for (size_t i = 0; i < uops.size(); ++i) {
+    const UOp& u = uops[i];
+    std::vector<std::string> srcs;
+    for (const UOp& s : u.src()) {
+      auto it = index.find(s);
+      // a source outside the list cannot be written: the line says so, and parsing refuses it
+      srcs.push_back(it == index.end() ? "?" : std::to_string(it->second));
+    }
+    absl::StrAppend(&out, i, " | Ops.", std::string(OpName(u.op())), " | ", DTypeSpec(u.dtype()), " | ",
+                    srcs.empty() ? "-" : absl::StrJoin(srcs, ","), " | ", u.arg().repr(), "\n");
+    index.emplace(u, i);
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<UOp>> ParseLinearProgram(std::string_view text) {
   std::vector<UOp> uops;
   int line_no = 0;
   for (const std::string& raw : Split(text, "\n")) {
