@@ -2,13 +2,16 @@
 // random matmul scattered into lane fragments and gathered back, compared with a plain matmul.
 // CUDA's fragments are laid out from the PTX ISA's own description of mma.m16n8k{8,16,32}
 // (independent of the models); the other devices have no such statement here, so their test
-// inverts the model's maps and checks that they cover every entry and slot exactly once.
+// inverts the model's maps and checks that they cover every entry and slot exactly once, and a
+// golden test replays what the reference's own emulator computed for every tensor core.
 #include "tinygrad/emulator/wmma_models.h"
 
 #include <cmath>
+#include <fstream>
 #include <map>
 #include <random>
 #include <set>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -215,6 +218,55 @@ TEST(WmmaModelsTest, EveryTensorCoreOfEveryTableComputesItsMatmul) {
     }
   }
   EXPECT_EQ(checked, 2 + 6 + 8 + 3 + 4 + 4 + 8 + 5 + 1 + 1);
+}
+
+// ** the reference's own results (testdata/wmma_golden.txt, tools/golden/gen_wmma_golden.py) **
+
+// The operand values the generator's threads build (its `operand`): keep the two in step.
+double GoldenOperand(int op, int e, int t) { return (t * 7 + e * 13 + op * 5) % 17 - 8; }
+
+// Checks the layouts the test cannot state independently (AMD, METAL, INTEL, AMX) against what
+// the reference's PythonProgram computed, and CUDA's once more.
+TEST(WmmaModelsTest, MatchesTheReferenceEmulatorOnEveryTensorCore) {
+  std::ifstream in("tinygrad/emulator/testdata/wmma_golden.txt");
+  ASSERT_TRUE(in.good()) << "missing testdata";
+  std::set<std::string> cases;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream ls(line);
+    std::string device, name, din, dout, colon;
+    int64_t n, m, k, threads, warps, num_a, num_b, num_c;
+    ls >> device >> name >> n >> m >> k >> din >> dout >> threads >> warps >> num_a >> num_b >> num_c >> colon;
+    ASSERT_EQ(colon, ":") << line.substr(0, 80);
+    SCOPED_TRACE(absl::StrCat(device, " ", name, " ", num_a));
+    cases.insert(absl::StrCat(device, " ", name, " ", num_a));
+    const int lanes = static_cast<int>(threads * warps);
+    const bool rdna3 = device == "AMD" && threads == 32 && num_a == 16;
+    WmmaFragment ops[3] = {WmmaFragment(num_a, std::vector<double>(lanes)),
+                           WmmaFragment(num_b, std::vector<double>(lanes)),
+                           WmmaFragment(num_c, std::vector<double>(lanes))};
+    for (int op = 0; op < 3; ++op)
+      for (size_t e = 0; e < ops[op].size(); ++e)
+        for (int t = 0; t < lanes; ++t) ops[op][e][t] = GoldenOperand(op, e, rdna3 ? t - (t % 32) / 16 * 16 : t);
+    const Arg arg = Arg::Tuple({name, Arg::Tuple({n, m, k}), din, dout, device, threads, Arg::Tuple({}), Arg::Tuple({})});
+    absl::StatusOr<WmmaFragment> d = EmulateWmma(arg, ops[0], ops[1], ops[2]);
+    ASSERT_TRUE(d.ok()) << d.status();
+    for (int t = 0; t < lanes; ++t) {
+      for (int e = 0; e < num_c; ++e) {
+        double want;
+        ASSERT_TRUE(ls >> want) << "short line";
+        EXPECT_EQ((*d)[e][t], want) << "thread " << t << " element " << e;
+      }
+    }
+    double extra;
+    EXPECT_FALSE(ls >> extra) << "long line";
+  }
+  // every tensor core of every table the emulator supports (the test above counts them)
+  for (const Table& t : Tables())
+    for (const TensorCore& tc : t.tcs())
+      EXPECT_TRUE(cases.contains(absl::StrCat(t.device, " ", tc.ToString(), " ", tc.elements_per_thread[0])))
+          << t.name << " " << tc.ToString();
 }
 
 // The reference adds the K products up first, then adds C: with C = 2^53 each product alone
