@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -81,9 +82,10 @@ struct Model {
 };
 
 // The devices tinygrad's emulator models (ops_python.py), in its order.
-const std::array<Model, 12>& Models() {
+constexpr size_t kNumModels = 12;
+const std::array<Model, kNumModels>& Models() {
   using L = WmmaLayout;
-  static const std::array<Model, 12> kModels = {{
+  static const std::array<Model, kNumModels> kModels = {{
       {"METAL", {8, 8, 8}, {}, L{32, 8, 8, 8, 2, 2, 2, false, MetalA, MetalB, MetalD}},
       {"AMD", {16, 16, 16}, {}, L{64, 16, 16, 16, 4, 4, 4, false, CdnaA, CdnaB, CdnaD}},
       {"AMD", {16, 16, 32}, {}, L{64, 16, 16, 32, 8, 8, 4, false, CdnaA, CdnaB, CdnaD}},
@@ -153,39 +155,55 @@ absl::StatusOr<WmmaArg> ParseWmmaArg(const Arg& arg) {
   return w;
 }
 
+std::string KnownDevices() {
+  std::vector<std::string> names;
+  for (const Model& m : Models())
+    if (names.empty() || names.back() != m.device) names.emplace_back(m.device);
+  return absl::StrJoin(names, ", ");
+}
+
+std::string KnownDims(std::string_view device) {
+  std::vector<std::string> dims;
+  for (const Model& m : Models())
+    if (m.device == device) dims.push_back(absl::StrCat("(", absl::StrJoin(m.dims, ", "), ")"));
+  return absl::StrJoin(dims, " ");
+}
+
 // Picks the model as the reference's if-chain does: device, dims, then (AMD) the warp and A's
-// element count, (CUDA m16n8k8) the input dtype.
+// element count, (CUDA m16n8k8) the input dtype. Error messages are built only on error: this
+// runs once per WMMA per workgroup.
 absl::StatusOr<WmmaLayout> SelectLayout(const WmmaArg& w, size_t a_elements) {
-  std::vector<const Model*> cands;
-  std::vector<std::string> known_devices, known_dims;
+  std::array<const Model*, kNumModels> cands{};
+  size_t n_cands = 0;
+  bool device_known = false, dims_known = false, threads_known = false;
   for (const Model& m : Models()) {
-    if (known_devices.empty() || known_devices.back() != m.device) known_devices.emplace_back(m.device);
     if (m.device != w.device) continue;
-    known_dims.push_back(absl::StrCat("(", m.dims[0], ", ", m.dims[1], ", ", m.dims[2], ")"));
-    if (m.dims[0] == w.dims[0] && m.dims[1] == w.dims[1] && m.dims[2] == w.dims[2]) cands.push_back(&m);
+    device_known = true;
+    if (m.dims[0] != w.dims[0] || m.dims[1] != w.dims[1] || m.dims[2] != w.dims[2]) continue;
+    dims_known = true;
+    if (m.layout.threads != w.threads) continue;
+    threads_known = true;
+    if (!m.dtype_in || *m.dtype_in == w.dtype_in) cands[n_cands++] = &m;
   }
-  if (known_dims.empty()) {
+  if (!device_known) {
     return absl::InvalidArgumentError(absl::StrCat(Describe(w), ": no WMMA model for device '", std::string(w.device),
-                                                   "' (known: ", absl::StrJoin(known_devices, ", "), ")"));
+                                                   "' (known: ", KnownDevices(), ")"));
   }
-  if (cands.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(Describe(w), ": unknown tensor core dims (known: ",
-                                                   absl::StrJoin(known_dims, " "), ")"));
+  if (!dims_known) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(Describe(w), ": unknown tensor core dims (known: ", KnownDims(w.device), ")"));
   }
-  std::erase_if(cands, [&](const Model* m) { return m->layout.threads != w.threads; });
-  if (cands.empty()) {
+  if (!threads_known) {
     return absl::InvalidArgumentError(absl::StrCat(Describe(w), ": no model with ", w.threads, " threads"));
   }
-  std::erase_if(cands, [&](const Model* m) { return m->dtype_in && *m->dtype_in != w.dtype_in; });
-  if (cands.empty()) {
+  if (n_cands == 0) {
     return absl::InvalidArgumentError(absl::StrCat(Describe(w), ": no model for input dtype ", w.dtype_in.repr()));
   }
-  if (cands.size() == 1) return cands[0]->layout;
+  if (n_cands == 1) return cands[0]->layout;  // CheckShape reports a wrong element count
+  for (size_t i = 0; i < n_cands; ++i)
+    if (static_cast<size_t>(cands[i]->layout.num_a) == a_elements) return cands[i]->layout;
   std::vector<int> counts;
-  for (const Model* m : cands) {
-    if (static_cast<size_t>(m->layout.num_a) == a_elements) return m->layout;
-    counts.push_back(m->layout.num_a);
-  }
+  for (size_t i = 0; i < n_cands; ++i) counts.push_back(cands[i]->layout.num_a);
   return absl::InvalidArgumentError(absl::StrCat(Describe(w), ": A must have ", absl::StrJoin(counts, " or "),
                                                  " elements per thread, it has ", a_elements));
 }
