@@ -39,9 +39,11 @@ from tinygrad.renderer.cstyle import CUDARenderer
 from gen_clang_golden import dspec, gbuf
 from gen_codegen_pipeline import aspec as ast_aspec
 
-# What the writers below produce; tools/golden/gen_hip_golden.py reuses them for AMDHIPRenderer.
+# What the writers below produce; tools/golden/gen_hip_golden.py reuses them for AMDHIPRenderer,
+# gen_emulator_golden.py for PythonRenderer: ext None writes no source file, prefix goes before
+# every pipeline case's name, and extra(out, name, program) writes a pipeline case's own files.
 TARGET = dict(renderer=CUDARenderer, name="CUDARenderer", test="//tinygrad/renderer/cuda:cuda_test",
-              script="gen_cuda_golden.py", ext="cu", arch="sm_89")
+              script="gen_cuda_golden.py", ext="cu", arch="sm_89", prefix="", extra=None)
 HEADER = "# Golden {what} for {test} ({how}). Do not edit: regenerate with\n" \
          "#   tools/golden/{script} (see its header)\n"
 def header(what, how): return HEADER.format(what=what, how=how, test=TARGET["test"], script=TARGET["script"])
@@ -65,6 +67,7 @@ def write_uops(out, name, uops, src, how):
     for i, u in enumerate(uops):
       srcs = ",".join(str(idx[s]) for s in u.src) or "-"
       f.write(f"{i} | {u.op.name} | {dspec(u.dtype)} | {srcs} | {aspec(u.arg)}\n")
+  if TARGET["ext"] is None: return
   with open(os.path.join(out, f"{name}.{TARGET['ext']}"), "w") as f: f.write(src)
 
 
@@ -91,12 +94,13 @@ def write_meta(out, name, arch, opts=None, applied=None, allow_tf32=0):
 # ** pipeline cases **
 
 def pipe_ast(out, name, ast, opts=None, arch=None, allow_tf32=0):
-  arch = arch or TARGET["arch"]
+  arch, name = arch or TARGET["arch"], TARGET["prefix"] + name
   with Context(ALLOW_TF32=allow_tf32):
     p = get_program(ast, ren(arch), opts)
   write_ast(out, name, ast)
   write_uops(out, name, p.uops, p.src, f"get_program, {rname(arch)}")
   write_meta(out, name, arch, opts, p.applied_opts, allow_tf32)
+  if TARGET["extra"] is not None: TARGET["extra"](out, name, p)
 
 
 def pipe(out, name, t, opts=None, which=-1, **kw): pipe_ast(out, name, t.schedule_with_vars()[0][which].ast, opts, **kw)
