@@ -1,0 +1,312 @@
+// File: tinygrad/emulator/uop_interpreter_pipeline_test.cc
+// The uop interpreter on kernels made by our own pipeline for a GPU-like renderer (locals,
+// shared memory, vectors), against the CPU device's results for the same Tensor programs:
+// elementwise with broadcasting, casts, reductions, matmuls, gated loads (padding), argmax,
+// integer division, and explicit opts that use locals, GROUP reductions in shared memory,
+// UPCAST and UNROLL.
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "tinygrad/base/status_macros.h"
+#include "tinygrad/codegen/codegen_options.h"
+#include "tinygrad/codegen/opt/opt.h"
+#include "tinygrad/codegen/pipeline.h"
+#include "tinygrad/codegen/program.h"
+#include "tinygrad/emulator/uop_interpreter.h"
+#include "tinygrad/engine/realize.h"
+#include "tinygrad/schedule/schedule.h"
+#include "tinygrad/tensor/tensor.h"
+#include "tinygrad/uop/kernel_info.h"
+
+namespace tg {
+namespace {
+
+// A GPU as tinygrad's PythonRenderer describes one: locals, shared memory, float4, the
+// Renderer's default limits, and python_alu's ops rendered natively.
+class TestGpuRenderer : public Renderer {
+ public:
+  TestGpuRenderer() {
+    device = "PYTHON";
+    code_for_op = OpSet{Ops::LOG2,  Ops::EXP2,  Ops::SQRT, Ops::RECIPROCAL, Ops::SIN, Ops::POW,  Ops::TRUNC,
+                        Ops::NEG,   Ops::ADD,   Ops::SUB,  Ops::MUL,        Ops::CMPNE, Ops::CMPLT, Ops::XOR,
+                        Ops::OR,    Ops::AND,   Ops::SHR,  Ops::SHL,        Ops::MAX, Ops::MOD,  Ops::IDIV,
+                        Ops::MULACC, Ops::WHERE, Ops::CMPEQ};
+  }
+  std::string Render(std::span<const UOp> uops) const override { return PrintUops(uops); }
+};
+
+struct EmulatorOptions {
+  CodegenOptions codegen;
+  std::optional<std::vector<Opt>> last_kernel_opts;  // opts_to_apply of the output's kernel
+};
+
+struct EmulatedResult {
+  std::vector<std::byte> bytes;
+  std::vector<ProgramSpec> programs;
+  double run_seconds = 0;
+};
+
+LaunchDims Dims(const std::vector<UOp>& d) {
+  LaunchDims out{1, 1, 1};
+  for (size_t k = 0; k < d.size() && k < 3; ++k) out[k] = d[k].arg().int64();
+  return out;
+}
+
+// Schedules t (contiguous), lowers each kernel with GetProgram for the test GPU, and runs them
+// in order on the interpreter over host memory. The output's bytes.
+absl::StatusOr<EmulatedResult> RunOnEmulator(const Tensor& t, const EmulatorOptions& o = {}) {
+  TestGpuRenderer ren;
+  Tensor x = t.contiguous();
+  if (!x.ok()) return x.status();
+  ASSIGN_OR_RETURN(Schedule s, CreateScheduleWithVars(UOp::Sink({x.uop()})));
+  absl::flat_hash_map<UOp, std::vector<std::byte>> memory;
+  auto host = [&](const UOp& b) -> absl::StatusOr<std::vector<std::byte>*> {
+    if (auto it = memory.find(b); it != memory.end()) return &it->second;
+    std::vector<std::byte> bytes(static_cast<size_t>(b.arg().int64() * b.dtype().itemsize()));
+    RETURN_IF_ERROR(EnsureOnDevice(b));
+    // inputs hold data; buffers kernels make here were never realized
+    if (absl::Status st = CopyOut(b, bytes); !st.ok() && st.code() != absl::StatusCode::kFailedPrecondition) return st;
+    return &memory.emplace(b, std::move(bytes)).first->second;
+  };
+  size_t last_kernel = 0;
+  for (size_t k = 0; k < s.items.size(); ++k)
+    if (s.items[k].ast.op() == Ops::SINK) last_kernel = k;
+  EmulatedResult result;
+  for (size_t k = 0; k < s.items.size(); ++k) {
+    const ScheduleItem& item = s.items[k];
+    if (item.ast.op() != Ops::SINK) return absl::UnimplementedError(absl::StrCat("schedule item ", std::string(OpName(item.ast.op()))));
+    UOp ast = item.ast;
+    if (k == last_kernel && o.last_kernel_opts) {
+      KernelInfo ki = ast.arg().is_none() ? KernelInfo{} : KernelInfo::FromArg(ast.arg());
+      ki.opts_to_apply.emplace();
+      for (const Opt& opt : *o.last_kernel_opts) ki.opts_to_apply->push_back(OptToArg(opt));
+      ast = ast.replace_arg(ki.ToArg());
+    }
+    ASSIGN_OR_RETURN(ProgramSpec p, GetProgram(ast, ren, o.codegen));
+    ASSIGN_OR_RETURN(UopInterpreter prog, UopInterpreter::Load(p.uops));
+    std::vector<std::span<std::byte>> bufs;
+    for (int64_t slot : p.globals) {
+      ASSIGN_OR_RETURN(std::vector<std::byte> * b, host(item.bufs.at(static_cast<size_t>(slot))));
+      bufs.emplace_back(*b);
+    }
+    if (!p.vars.empty()) return absl::UnimplementedError("variables");
+    auto start = std::chrono::steady_clock::now();
+    absl::Status run = prog.Run(bufs, {}, Dims(p.global_size), p.local_size ? Dims(*p.local_size) : LaunchDims{1, 1, 1});
+    result.run_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!run.ok()) return absl::Status(run.code(), absl::StrCat(p.function_name, ": ", run.message(), "\n", p.src));
+    result.programs.push_back(std::move(p));
+  }
+  UOp out = s.becomes_map.at(x.uop()).base();
+  if (out.op() == Ops::AFTER) out = out.src(0);
+  if (out.op() != Ops::BUFFER) return absl::InternalError(absl::StrCat("the output is ", std::string(OpName(out.op()))));
+  ASSIGN_OR_RETURN(std::vector<std::byte> * bytes, host(out));
+  result.bytes = *bytes;
+  return result;
+}
+
+// Deterministic inputs in [-1, 1) in steps of 1/64 (exact in every float dtype we use).
+std::vector<float> Inputs(int64_t n, uint32_t seed) {
+  std::vector<float> v(static_cast<size_t>(n));
+  uint32_t x = seed * 2654435761u + 12345u;
+  for (float& f : v) {
+    x = x * 1664525u + 1013904223u;
+    f = static_cast<float>(static_cast<int>((x >> 16) % 128) - 64) / 64.0f;
+  }
+  return v;
+}
+
+int64_t Numel(const std::vector<int64_t>& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+Tensor In(const std::vector<int64_t>& shape, uint32_t seed) { return Tensor::FromVector<float>(Inputs(Numel(shape), seed), shape, "CPU"); }
+
+// Ints in [lo, hi] (never 0 with `nonzero`).
+Tensor IntIn(const std::vector<int64_t>& shape, uint32_t seed, int lo, int hi, bool nonzero = false) {
+  std::vector<int32_t> v;
+  for (float x : Inputs(Numel(shape), seed)) {
+    int k = lo + static_cast<int>((x + 1) * 1000) % (hi - lo + 1);
+    v.push_back(nonzero && k == 0 ? 1 : k);
+  }
+  return Tensor::FromVector<int32_t>(v, shape, "CPU");
+}
+
+template <typename T>
+std::vector<T> As(const std::vector<std::byte>& b) {
+  std::vector<T> v(b.size() / sizeof(T));
+  std::memcpy(v.data(), b.data(), v.size() * sizeof(T));
+  return v;
+}
+
+// The emulated result of `t` equals the CPU's: exactly for ints, within `rtol` for floats.
+template <typename T>
+void ExpectMatchesCpu(const Tensor& t, const EmulatorOptions& o = {}, double rtol = 1e-5, size_t* programs = nullptr) {
+  absl::StatusOr<EmulatedResult> got = RunOnEmulator(t, o);
+  ASSERT_TRUE(got.ok()) << got.status();
+  absl::StatusOr<std::vector<T>> want = t.to_vector<T>();
+  ASSERT_TRUE(want.ok()) << want.status();
+  std::vector<T> emulated = As<T>(got->bytes);
+  ASSERT_EQ(emulated.size(), want->size());
+  int bad = 0;
+  for (size_t i = 0; i < want->size() && bad < 5; ++i) {
+    if constexpr (std::is_floating_point_v<T>) {
+      double w = (*want)[i], e = emulated[i];
+      if (!(std::fabs(w - e) <= rtol * std::max(1.0, std::fabs(w)))) {
+        ADD_FAILURE() << "element " << i << ": emulated " << e << ", CPU " << w;
+        ++bad;
+      }
+    } else {
+      if (emulated[i] != (*want)[i]) {
+        ADD_FAILURE() << "element " << i << ": emulated " << +emulated[i] << ", CPU " << +(*want)[i];
+        ++bad;
+      }
+    }
+  }
+  if (bad) {
+    for (const ProgramSpec& p : got->programs) std::cerr << p.function_name << ":\n" << p.src;
+  }
+  if (programs) *programs = got->programs.size();
+}
+
+bool UsesOp(const EmulatedResult& r, Ops op) {
+  for (const ProgramSpec& p : r.programs)
+    for (const UOp& u : p.uops)
+      if (u.op() == op) return true;
+  return false;
+}
+
+TEST(UopInterpreterPipeline, Elementwise) {
+  ExpectMatchesCpu<float>(In({64, 64}, 1) * In({64, 64}, 2) + 0.5);
+  ExpectMatchesCpu<float>(In({64, 1}, 3) - In({1, 64}, 4));
+  Tensor a = In({4096}, 5), b = In({4096}, 6);
+  ExpectMatchesCpu<float>((a > 0).where(a.div(b.abs() + 1), b * 2));
+  ExpectMatchesCpu<float>((In({1024}, 7).exp() + 1).log() + In({1024}, 8).sin() + In({1024}, 9).abs().sqrt(), {}, 1e-5);
+}
+
+TEST(UopInterpreterPipeline, Casts) {
+  Tensor a = In({512}, 10) * 200;
+  ExpectMatchesCpu<int32_t>(a.cast(dtypes::int32));
+  ExpectMatchesCpu<uint8_t>(a.cast(dtypes::int32).cast(dtypes::uint8));
+  ExpectMatchesCpu<float>(a.cast(dtypes::float16).cast(dtypes::float32) * 3);
+  // The CPU's clang keeps half products in float within an expression; the emulator rounds
+  // every half op, as the reference's python_alu does: equal to half precision.
+  ExpectMatchesCpu<float>((a.cast(dtypes::float16) * 1.37).cast(dtypes::float32), {}, 1e-3);
+  ExpectMatchesCpu<int32_t>(IntIn({512}, 11, -1000, 1000).cast(dtypes::float16).cast(dtypes::int32));
+  ExpectMatchesCpu<float>(IntIn({512}, 11, -1000, 1000).cast(dtypes::float32) / 7);
+}
+
+// bfloat16 against the host (the CPU device's clang has no __bf16 on every target): each op
+// rounds to bfloat16.
+TEST(UopInterpreterPipeline, Bfloat16) {
+  std::vector<float> x = Inputs(512, 12);
+  for (float& v : x) v *= 200;
+  Tensor a = Tensor::FromVector<float>(x, {512}, "CPU");
+  absl::StatusOr<EmulatedResult> r = RunOnEmulator((a.cast(dtypes::bfloat16) + 0.01).cast(dtypes::float32));
+  ASSERT_TRUE(r.ok()) << r.status();
+  std::vector<float> got = As<float>(r->bytes);
+  ASSERT_EQ(got.size(), x.size());
+  for (size_t i = 0; i < x.size(); ++i)
+    EXPECT_EQ(got[i], RoundToBFloat16(RoundToBFloat16(x[i]) + RoundToBFloat16(0.01))) << i;
+}
+
+TEST(UopInterpreterPipeline, Reductions) {
+  ExpectMatchesCpu<float>(In({256, 300}, 12).sum(1));
+  ExpectMatchesCpu<float>(In({4096}, 13).sum());
+  ExpectMatchesCpu<float>(In({64, 100}, 14).max(1));
+  ExpectMatchesCpu<float>(In({32, 48}, 15).max(0));
+  ExpectMatchesCpu<int32_t>(In({32, 50}, 16).argmax(1));
+  ExpectMatchesCpu<float>(In({16, 64}, 17).softmax(1));
+}
+
+TEST(UopInterpreterPipeline, IntegerDivision) {
+  Tensor a = IntIn({1000}, 18, -500, 500), b = IntIn({1000}, 19, -9, 9, /*nonzero=*/true);
+  ExpectMatchesCpu<int32_t>(a.idiv(b));
+  ExpectMatchesCpu<int32_t>(a.mod(b));
+  ExpectMatchesCpu<int32_t>(a.idiv(7) + a.mod(3));
+}
+
+TEST(UopInterpreterPipeline, PaddingGatesLoads) {
+  Tensor x = In({40, 30}, 20);
+  ExpectMatchesCpu<float>(x.pad({{1, 2}, {3, 0}}) + 1);
+  // a 1-D convolution-like window sum over a padded input
+  Tensor v = In({300}, 21);
+  Tensor padded = v.pad({{1, 1}});
+  ExpectMatchesCpu<float>(padded.shrink({{0, 300}}) + padded.shrink({{1, 301}}) * 2 + padded.shrink({{2, 302}}));
+  absl::StatusOr<EmulatedResult> r = RunOnEmulator(x.pad({{1, 2}, {3, 0}}) + 1);
+  ASSERT_TRUE(r.ok()) << r.status();
+  bool gated = false;
+  for (const ProgramSpec& p : r->programs)
+    for (const UOp& u : p.uops) gated |= u.op() == Ops::INDEX && u.src().size() == 3;
+  EXPECT_TRUE(gated) << "padding should load through a gated INDEX";
+}
+
+TEST(UopInterpreterPipeline, Matmul) {
+  Tensor a = In({64, 64}, 22), b = In({64, 64}, 23);
+  ExpectMatchesCpu<float>(a.matmul(b));
+  ExpectMatchesCpu<float>(a.matmul(b), {.codegen = {.noopt = true}});
+  ExpectMatchesCpu<float>(In({33, 17}, 24).matmul(In({17, 29}, 25)));
+}
+
+// Opts that put a reduction in shared memory (GROUP, GROUPTOP: DEFINE_LOCAL and BARRIER).
+TEST(UopInterpreterPipeline, GroupReductionsUseSharedMemory) {
+  Tensor x = In({128, 256}, 26);
+  for (OptOps op : {OptOps::GROUP, OptOps::GROUPTOP}) {
+    SCOPED_TRACE(std::string(OptOpsName(op)));
+    EmulatorOptions o{.last_kernel_opts = std::vector<Opt>{{op, 0, int64_t{16}}}};
+    ExpectMatchesCpu<float>(x.sum(1), o);
+    absl::StatusOr<EmulatedResult> r = RunOnEmulator(x.sum(1), o);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_TRUE(UsesOp(*r, Ops::DEFINE_LOCAL));
+    EXPECT_TRUE(UsesOp(*r, Ops::BARRIER));
+  }
+  EmulatorOptions both{.last_kernel_opts = std::vector<Opt>{{OptOps::LOCAL, 0, int64_t{8}}, {OptOps::GROUPTOP, 0, int64_t{8}}}};
+  ExpectMatchesCpu<float>(x.max(1), both);
+}
+
+TEST(UopInterpreterPipeline, LocalsUpcastsAndUnrolls) {
+  Tensor x = In({128, 256}, 27);
+  ExpectMatchesCpu<float>(x.sum(1), {.last_kernel_opts = std::vector<Opt>{{OptOps::LOCAL, 0, int64_t{16}}}});
+  ExpectMatchesCpu<float>(x.sum(1), {.last_kernel_opts = std::vector<Opt>{{OptOps::UPCAST, 0, int64_t{4}}}});
+  ExpectMatchesCpu<float>(x.sum(1), {.last_kernel_opts = std::vector<Opt>{{OptOps::UNROLL, 0, int64_t{4}}}});
+  Tensor a = In({64, 64}, 28), b = In({64, 64}, 29);
+  EmulatorOptions mm{.last_kernel_opts = std::vector<Opt>{{OptOps::LOCAL, 0, int64_t{4}},
+                                                          {OptOps::LOCAL, 1, int64_t{8}},
+                                                          {OptOps::UPCAST, 0, int64_t{4}},
+                                                          {OptOps::UPCAST, 1, int64_t{4}},
+                                                          {OptOps::UNROLL, 0, int64_t{4}}}};
+  ExpectMatchesCpu<float>(a.matmul(b), mm);
+  absl::StatusOr<EmulatedResult> r = RunOnEmulator(a.matmul(b), mm);
+  ASSERT_TRUE(r.ok()) << r.status();
+  bool vector_load = false;
+  for (const ProgramSpec& p : r->programs)
+    for (const UOp& u : p.uops) vector_load |= u.op() == Ops::LOAD && u.dtype().count() > 1;
+  EXPECT_TRUE(vector_load) << "upcasts should load float vectors";
+}
+
+// Not a pass/fail check of speed (tests never depend on the machine's): the time is printed.
+TEST(UopInterpreterPipeline, MatmulRunTime) {
+  Tensor a = In({64, 64}, 30), b = In({64, 64}, 31);
+  for (bool noopt : {false, true}) {
+    absl::StatusOr<EmulatedResult> r = RunOnEmulator(a.matmul(b), {.codegen = {.noopt = noopt}});
+    ASSERT_TRUE(r.ok()) << r.status();
+    std::cout << "64x64x64 float matmul (" << (noopt ? "NOOPT" : "default opts") << "): " << r->run_seconds * 1e3
+              << " ms in the interpreter\n";
+  }
+}
+
+}  // namespace
+}  // namespace tg
