@@ -1,6 +1,6 @@
 // File: tinygrad/emulator/uop_interpreter_pipeline_test.cc
-// The uop interpreter on kernels made by our own pipeline for a GPU-like renderer (locals,
-// shared memory, vectors), against the CPU device's results for the same Tensor programs:
+// The uop interpreter on kernels made by our own pipeline for the emulator's renderer (a GPU:
+// locals, shared memory, vectors), their text parsed back as the device does, against the CPU device's results for the same Tensor programs:
 // elementwise with broadcasting, casts, reductions, matmuls, gated loads (padding), argmax,
 // integer division, and explicit opts that use locals, GROUP reductions in shared memory,
 // UPCAST and UNROLL.
@@ -23,31 +23,19 @@
 #include "tinygrad/codegen/codegen_options.h"
 #include "tinygrad/codegen/opt/opt.h"
 #include "tinygrad/codegen/pipeline.h"
-#include "tinygrad/codegen/program.h"
+#include "tinygrad/emulator/emulator_renderer.h"
 #include "tinygrad/emulator/uop_interpreter.h"
 #include "tinygrad/engine/realize.h"
 #include "tinygrad/schedule/schedule.h"
 #include "tinygrad/tensor/tensor.h"
 #include "tinygrad/uop/kernel_info.h"
+#include "tinygrad/uop/linear_text.h"
 
 namespace tg {
 namespace {
 
-// A GPU as tinygrad's PythonRenderer describes one: locals, shared memory, float4, the
-// Renderer's default limits, and python_alu's ops rendered natively.
-class TestGpuRenderer : public Renderer {
- public:
-  TestGpuRenderer() {
-    device = "PYTHON";
-    code_for_op = OpSet{Ops::LOG2,  Ops::EXP2,  Ops::SQRT, Ops::RECIPROCAL, Ops::SIN, Ops::POW,  Ops::TRUNC,
-                        Ops::NEG,   Ops::ADD,   Ops::SUB,  Ops::MUL,        Ops::CMPNE, Ops::CMPLT, Ops::XOR,
-                        Ops::OR,    Ops::AND,   Ops::SHR,  Ops::SHL,        Ops::MAX, Ops::MOD,  Ops::IDIV,
-                        Ops::MULACC, Ops::WHERE, Ops::CMPEQ};
-  }
-  std::string Render(std::span<const UOp> uops) const override { return PrintUops(uops); }
-};
-
 struct EmulatorOptions {
+  EmulateTarget target = EmulateTarget::kNone;
   CodegenOptions codegen;
   std::optional<std::vector<Opt>> last_kernel_opts;  // opts_to_apply of the output's kernel
 };
@@ -64,10 +52,11 @@ LaunchDims Dims(const std::vector<UOp>& d) {
   return out;
 }
 
-// Schedules t (contiguous), lowers each kernel with GetProgram for the test GPU, and runs them
-// in order on the interpreter over host memory. The output's bytes.
+// Schedules t (contiguous), lowers each kernel with GetProgram for the emulator's renderer,
+// parses the rendered text back (as the device's Load does) and runs the kernels in order on
+// the interpreter over host memory. The output's bytes.
 absl::StatusOr<EmulatedResult> RunOnEmulator(const Tensor& t, const EmulatorOptions& o = {}) {
-  TestGpuRenderer ren;
+  EmulatorRenderer ren(o.target);
   Tensor x = t.contiguous();
   if (!x.ok()) return x.status();
   ASSIGN_OR_RETURN(Schedule s, CreateScheduleWithVars(UOp::Sink({x.uop()})));
@@ -95,7 +84,8 @@ absl::StatusOr<EmulatedResult> RunOnEmulator(const Tensor& t, const EmulatorOpti
       ast = ast.replace_arg(ki.ToArg());
     }
     ASSIGN_OR_RETURN(ProgramSpec p, GetProgram(ast, ren, o.codegen));
-    ASSIGN_OR_RETURN(UopInterpreter prog, UopInterpreter::Load(p.uops));
+    ASSIGN_OR_RETURN(std::vector<UOp> parsed, ParseLinearProgram(p.src));
+    ASSIGN_OR_RETURN(UopInterpreter prog, UopInterpreter::Load(parsed));
     std::vector<std::span<std::byte>> bufs;
     for (int64_t slot : p.globals) {
       ASSIGN_OR_RETURN(std::vector<std::byte> * b, host(item.bufs.at(static_cast<size_t>(slot))));
@@ -177,7 +167,7 @@ void ExpectMatchesCpu(const Tensor& t, const EmulatorOptions& o = {}, double rto
     }
   }
   if (bad) {
-    for (const ProgramSpec& p : got->programs) std::cerr << p.function_name << ":\n" << p.src;
+    for (const ProgramSpec& p : got->programs) std::cerr << p.function_name << ":\n" << p.src;  // the linear program as text
   }
   if (programs) *programs = got->programs.size();
 }
