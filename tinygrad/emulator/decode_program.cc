@@ -18,6 +18,7 @@
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/emulator/decoded_program.h"
 #include "tinygrad/emulator/scalar_storage.h"
+#include "tinygrad/emulator/wmma_models.h"
 
 namespace tg::emulator_internal {
 namespace {
@@ -382,6 +383,22 @@ class Decoder {
     }
   }
 
+  // WMMA(A, B, C): D has C's elements; the device's lane model must exist for the arg.
+  absl::Status DecodeWmma(int32_t i, Inst& in) {
+    RETURN_IF_ERROR(NeedSources(i, in, 3, 3));
+    RETURN_IF_ERROR(ValueDType(i));
+    GiveValueRows(in, uops_[i].dtype());
+    for (int k = 0; k < 3; ++k) RETURN_IF_ERROR(NeedValue(i, in, k));
+    if (Src(in, 2).count != in.count || Src(in, 2).scalar != in.scalar)
+      return Bad(i, absl::StrCat("the accumulator is ", DTypeText(Src(in, 2).dtype), ", the result ", DTypeText(in.dtype)));
+    absl::StatusOr<WmmaLayout> layout = WmmaLayoutFor(uops_[i].arg(), static_cast<size_t>(Src(in, 0).count));
+    if (!layout.ok()) return Bad(i, std::string(layout.status().message()));
+    in.exec = Exec::kWmma;
+    in.aux = static_cast<int64_t>(p_.wmma_args.size());
+    p_.wmma_args.push_back(uops_[i].arg());
+    return absl::OkStatus();
+  }
+
   absl::Status DecodeOne(int32_t i) {
     const UOp& u = uops_[i];
     Inst& in = p_.insts[i];
@@ -457,7 +474,7 @@ class Decoder {
       case Ops::BARRIER:
         return DecodeControl(i, in);
       case Ops::WMMA:
-        return Unsupported(i, "WMMA is not emulated yet");
+        return DecodeWmma(i, in);
       default:
         if (GroupOp::ALU.contains(u.op())) return DecodeAlu(i, in);
         return Unsupported(i, "the emulator does not run this op");

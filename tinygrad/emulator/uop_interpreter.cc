@@ -15,6 +15,7 @@
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/emulator/decoded_program.h"
 #include "tinygrad/emulator/scalar_storage.h"
+#include "tinygrad/emulator/wmma_models.h"
 #include "tinygrad/uop/exec_alu.h"
 
 namespace tg {
@@ -301,6 +302,7 @@ class Runner {
       case Exec::kAlu:
         return Alu(i, in);
       case Exec::kWmma:
+        return Wmma(i, in);
       case Exec::kRange:
       case Exec::kEnd:
         break;
@@ -396,6 +398,35 @@ class Runner {
     return absl::OkStatus();
   }
 
+  // The three operands as the WMMA models take them (fragment[element][thread], doubles), the
+  // result back as values: floats unrounded, as the reference keeps them until a store or cast.
+  absl::Status Wmma(int32_t i, const Inst& in) {
+    for (int k = 0; k < 3; ++k) {
+      const Inst& s = Src(in, k);
+      wmma_in_[k].resize(static_cast<size_t>(s.count));
+      for (int e = 0; e < s.count; ++e) {
+        wmma_in_[k][e].resize(static_cast<size_t>(warp_));
+        for (int t = 0; t < warp_; ++t) wmma_in_[k][e][t] = V(s.row + e, t).to_float();
+      }
+    }
+    absl::StatusOr<WmmaFragment> d = EmulateWmma(p_.wmma_args[in.aux], wmma_in_[0], wmma_in_[1], wmma_in_[2]);
+    if (!d.ok()) return Fail(i, -1, std::string(d.status().message()));
+    const bool is_int = dtypes::is_int(in.scalar);
+    for (int e = 0; e < in.count; ++e) {
+      for (int t = 0; t < warp_; ++t) {
+        const double x = (*d)[e][t];
+        if (!is_int) {
+          V(in.row + e, t) = ConstValue(x);
+        } else if (std::isfinite(x)) {
+          V(in.row + e, t) = Truncate(ConstValue(static_cast<i128>(x)), in.scalar);
+        } else {
+          return Fail(i, t, absl::StrCat("an int WMMA result of ", x));
+        }
+      }
+    }
+    return absl::OkStatus();
+  }
+
   const DecodedProgram& p_;
   std::span<const std::span<std::byte>> bufs_;
   std::span<const int64_t> vals_in_;
@@ -413,6 +444,7 @@ class Runner {
   std::vector<uint8_t> mask_;  // IF nesting: a row of active flags per depth
   int32_t depth_ = 0;
   std::vector<std::byte> bits_;
+  std::array<WmmaFragment, 3> wmma_in_;
 };
 
 }  // namespace

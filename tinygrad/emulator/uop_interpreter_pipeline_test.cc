@@ -287,6 +287,28 @@ TEST(UopInterpreterPipeline, LocalsUpcastsAndUnrolls) {
   EXPECT_TRUE(vector_load) << "upcasts should load float vectors";
 }
 
+// Matmuls on every emulated target's tensor cores: WMMA uops with each device's lane layout.
+// Inputs are multiples of 1/64 in [-1, 1), so every sum is exact in float32 in any order.
+TEST(UopInterpreterPipeline, TensorCoresOfEveryTarget) {
+  Tensor a = In({64, 64}, 32), b = In({64, 64}, 33);
+  for (EmulateTarget target : {EmulateTarget::kCuda, EmulateTarget::kCudaSm75, EmulateTarget::kCudaSm89, EmulateTarget::kAmd,
+                               EmulateTarget::kAmdMfma, EmulateTarget::kAmdRdna4, EmulateTarget::kMetal,
+                               EmulateTarget::kIntel, EmulateTarget::kAmx}) {
+    SCOPED_TRACE(std::string(EmulateTargetName(target)));
+    const bool amx = target == EmulateTarget::kAmx;  // AMX multiplies floats
+    auto matmul = [&] {
+      return amx ? a.matmul(b) : a.cast(dtypes::float16).matmul(b.cast(dtypes::float16), dtypes::float32);
+    };
+    absl::StatusOr<EmulatedResult> r = RunOnEmulator(matmul(), {.target = target});
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_TRUE(UsesOp(*r, Ops::WMMA));
+    ExpectMatchesCpu<float>(matmul(), {.target = target}, 0);
+  }
+  // half accumulation: the WMMA result is rounded when it is stored
+  ExpectMatchesCpu<float>(a.cast(dtypes::float16).matmul(b.cast(dtypes::float16)).cast(dtypes::float32),
+                          {.target = EmulateTarget::kCuda}, 1e-3);
+}
+
 // Not a pass/fail check of speed (tests never depend on the machine's): the time is printed.
 TEST(UopInterpreterPipeline, MatmulRunTime) {
   Tensor a = In({64, 64}, 30), b = In({64, 64}, 31);
