@@ -168,8 +168,12 @@ class Runner {
     return m.data + static_cast<int64_t>(at) * m.itemsize;
   }
 
+  void Zero(int32_t memory) {
+    const Memory& m = memory_[memory];
+    std::memset(m.data, 0, static_cast<size_t>(m.elements * m.itemsize));
+  }
+
   absl::Status RunWorkgroup() {
-    for (auto& s : scratch_) std::fill(s.begin(), s.end(), std::byte{0});
     std::fill(range_active_.begin(), range_active_.end(), 0);
     depth_ = 0;
     const auto n = static_cast<int32_t>(p_.insts.size());
@@ -223,12 +227,18 @@ class Runner {
       case Exec::kNop:
         return absl::OkStatus();
       case Exec::kDefineGlobal:
-      case Exec::kDefineLocal:
-        for (int t = 0; t < warp_; ++t)
-          P(in.row, t) = {.memory = static_cast<int32_t>(in.aux) + (in.exec == Exec::kDefineLocal ? local_base_ : 0)};
+        for (int t = 0; t < warp_; ++t) P(in.row, t) = {.memory = static_cast<int32_t>(in.aux)};
+        return absl::OkStatus();
+      case Exec::kDefineLocal:  // fresh zeroed memory each time, as the reference's bytearray
+        Zero(local_base_ + static_cast<int32_t>(in.aux));
+        for (int t = 0; t < warp_; ++t) P(in.row, t) = {.memory = local_base_ + static_cast<int32_t>(in.aux)};
         return absl::OkStatus();
       case Exec::kDefineReg:
-        for (int t = 0; t < warp_; ++t) P(in.row, t) = {.memory = reg_base_ + static_cast<int32_t>(in.aux) * warp_ + t};
+        for (int t = 0; t < warp_; ++t) {
+          const int32_t m = reg_base_ + static_cast<int32_t>(in.aux) * warp_ + t;
+          Zero(m);
+          P(in.row, t) = {.memory = m};
+        }
         return absl::OkStatus();
       case Exec::kDefineVar:
         for (int t = 0; t < warp_; ++t) V(in.row, t) = var_values_[in.aux];

@@ -8,12 +8,14 @@
 // outermost, x innermost); inside a workgroup every thread executes each uop in lockstep, so a
 // BARRIER has nothing to wait for. A value is one number per vector element per thread
 // (tinygrad's Python numbers: ConstValue, ALU ops through ExecAlu with truncation to the dtype).
-// Memory is the caller's buffers (DEFINE_GLOBAL), one fresh zeroed buffer per workgroup for each
-// DEFINE_LOCAL, and one per thread for each DEFINE_REG. Loads and stores are bounds-checked:
-// an access outside its buffer is an error naming the uop, the buffer and the element, never a
-// write to memory the program does not own. IF/ENDIF mask the stores of the threads whose
+// Memory is the caller's buffers (DEFINE_GLOBAL), a zeroed buffer per workgroup for each
+// DEFINE_LOCAL, and one per thread for each DEFINE_REG (fresh each time the define runs).
+// Loads and stores are bounds-checked: an access outside its buffer is an error naming the
+// uop, the buffer and the element, never a write to memory the program does not own. IF/ENDIF mask the stores of the threads whose
 // condition is false (the reference relies on the gate the INDEX carries, which our pipeline
-// keeps as well).
+// keeps as well). A WMMA gathers its operands across the workgroup's threads and runs the
+// model of the device its arg names (wmma_models.h); its float results stay unrounded until a
+// store or cast, as the reference's.
 //
 // Load checks and pre-decodes the program once (it may come from a file or a cache, so
 // anything it cannot run is an error, never an abort); Run runs it, as many times as wanted.
