@@ -34,6 +34,8 @@ constexpr OpSet kRunnableAlu{Ops::EXP2, Ops::LOG2,  Ops::SIN,   Ops::SQRT,  Ops:
                              Ops::MULACC};
 // Ops whose result is a float whatever the operands: an int dtype cannot hold it.
 constexpr OpSet kFloatOnlyAlu{Ops::LOG2, Ops::SQRT, Ops::RECIPROCAL, Ops::SIN, Ops::FDIV};
+// Value and pointer rows (each a number per thread) a program may have.
+constexpr int32_t kMaxRows = int32_t{1} << 24;
 // A DEFINE_LOCAL/DEFINE_REG larger than this is a broken program, not one to allocate.
 constexpr int64_t kMaxMemoryElements = int64_t{1} << 28;
 
@@ -57,12 +59,15 @@ class Decoder {
     RETURN_IF_ERROR(IndexUops());
     NumberArguments();
     p_.insts.resize(uops_.size());
-    for (size_t i = 0; i < uops_.size(); ++i) RETURN_IF_ERROR(DecodeOne(static_cast<int32_t>(i)));
     for (size_t i = 0; i < uops_.size(); ++i) {
-      if (p_.insts[i].exec == Exec::kRange && p_.insts[i].aux < 0)
-        return Bad(static_cast<int32_t>(i), "a RANGE without its END");
+      RETURN_IF_ERROR(DecodeOne(static_cast<int32_t>(i)));
+      if (p_.value_rows > kMaxRows || p_.pointer_rows > kMaxRows)
+        return Unsupported(static_cast<int32_t>(i), "a program with too many values");
     }
-    if (if_depth_ != 0) return absl::InvalidArgumentError("an IF without its ENDIF");
+    for (int32_t b : open_blocks_) {
+      if (p_.insts[b].exec == Exec::kRange) return Bad(b, "a RANGE without its END");
+    }
+    if (!open_blocks_.empty()) return Bad(open_blocks_.back(), "an IF without its ENDIF");
     return std::move(p_);
   }
 
@@ -356,11 +361,16 @@ class Decoder {
         GiveValueRows(in, u.dtype());
         in.exec = Exec::kRange;
         in.aux = -1;  // its END, when found
+        open_blocks_.push_back(i);
         return absl::OkStatus();
       case Ops::END: {
         if (u.src().size() < 2 || u.src(1).op() != Ops::RANGE) return Bad(i, "an END whose second source is not a RANGE");
         int32_t r = index_.at(u.src(1).id());
         if (p_.insts[r].aux >= 0) return Bad(i, absl::StrCat("a second END of the RANGE at uop ", r));
+        // Loops and IFs nest: a jump back to a RANGE or past its END never crosses an IF.
+        if (open_blocks_.empty() || open_blocks_.back() != r)
+          return Bad(i, absl::StrCat("the END of uop ", r, " does not close the innermost open RANGE or IF"));
+        open_blocks_.pop_back();
         p_.insts[r].aux = i;
         in.exec = Exec::kEnd;
         in.aux = r;
@@ -371,9 +381,13 @@ class Decoder {
           return Bad(i, "an IF whose condition is not a bool");
         in.exec = Exec::kIf;
         p_.max_if_depth = std::max(p_.max_if_depth, ++if_depth_);
+        open_blocks_.push_back(i);
         return absl::OkStatus();
       case Ops::ENDIF:
-        if (u.src().size() != 1 || u.src(0).op() != Ops::IF || if_depth_ == 0) return Bad(i, "an ENDIF without its IF");
+        if (u.src().size() != 1 || u.src(0).op() != Ops::IF || open_blocks_.empty() ||
+            open_blocks_.back() != index_.at(u.src(0).id()))
+          return Bad(i, "an ENDIF that does not close the innermost open IF");
+        open_blocks_.pop_back();
         --if_depth_;
         in.exec = Exec::kEndIf;
         return absl::OkStatus();
@@ -485,6 +499,7 @@ class Decoder {
   absl::flat_hash_map<const void*, int32_t> index_;
   absl::flat_hash_map<int32_t, int64_t> var_position_;
   int32_t if_depth_ = 0;
+  std::vector<int32_t> open_blocks_;  // RANGEs and IFs not closed yet, innermost last
   DecodedProgram p_;
 };
 

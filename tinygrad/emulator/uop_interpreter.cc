@@ -258,7 +258,7 @@ class Runner {
           const PointerLane& b = P(buf, t);
           P(in.row, t) = {.memory = b.memory,
                           .gate = b.gate && (gate < 0 || V(gate, t).to_bool()),
-                          .offset = b.offset + AsOffset(V(idx, t))};
+                          .offset = AsOffset(ConstValue(i128{b.offset} + V(idx, t).to_int()))};
         }
         return absl::OkStatus();
       }

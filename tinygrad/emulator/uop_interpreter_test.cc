@@ -179,6 +179,25 @@ TEST(UopInterpreter, MalformedProgramsAreLoadErrors) {
   EXPECT_FALSE(p.ok());
 }
 
+// A loop that ends inside an IF would jump across it: such a program is refused at load.
+TEST(UopInterpreter, LoopsAndIfsMustNest) {
+  UOp out = DG(0, 4), r = Loop(4);
+  UOp cond = UOp::Make(Ops::CMPLT, dtypes::bool_, {r, I32(2)});
+  UOp idx = Idx(out, r);
+  UOp mif = UOp::Make(Ops::IF, dtypes::void_, {cond, idx});
+  UOp st = St(idx, F32(1));
+  UOp end = End(st, r);
+  UOp endif = UOp::Make(Ops::ENDIF, dtypes::void_, {mif});
+  std::vector<UOp> crossed = {out, r.src(0), r, I32(2), cond, idx, mif, F32(1), st, end, endif, UOp::Sink({end})};
+  absl::StatusOr<UopInterpreter> p = UopInterpreter::Load(crossed);
+  EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(p.status().message()), HasSubstr("does not close the innermost open RANGE or IF"));
+  std::vector<UOp> nested = {out, r.src(0), r, I32(2), cond, idx, mif, F32(1), st, endif, end, UOp::Sink({end})};
+  std::vector<float> got(4, 0);
+  ASSERT_TRUE(RunProgram(nested, {Bytes(got)}).ok());
+  EXPECT_EQ(got, (std::vector<float>{1, 1, 0, 0}));
+}
+
 TEST(UopInterpreter, RunChecksItsArguments) {
   std::vector<UOp> prog = Linear(ShiftedCopy(4, 0));
   absl::StatusOr<UopInterpreter> p = UopInterpreter::Load(prog);
