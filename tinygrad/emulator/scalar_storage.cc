@@ -41,23 +41,17 @@ bool IsStorableScalar(DType scalar) {
 
 void StoreScalar(const ConstValue& v, DType scalar, std::byte* out) {
   using S = ScalarType;
+  if (scalar == dtypes::bool_) {
+    *out = std::byte{v.to_bool() ? uint8_t{1} : uint8_t{0}};
+    return;
+  }
+  if (dtypes::is_int(scalar) && scalar != dtypes::index) {
+    // Two's complement low bits, little-endian (the hosts we build for are).
+    const auto bits = static_cast<uint64_t>(v.to_int());
+    std::memcpy(out, &bits, static_cast<size_t>(scalar.itemsize()));
+    return;
+  }
   switch (scalar.scalar_type()) {
-    case S::kBool:
-      *out = std::byte{v.to_bool() ? uint8_t{1} : uint8_t{0}};
-      return;
-    case S::kInt8:
-    case S::kUInt8:
-    case S::kInt16:
-    case S::kUInt16:
-    case S::kInt32:
-    case S::kUInt32:
-    case S::kInt64:
-    case S::kUInt64: {
-      // Two's complement low bits, little-endian (the hosts we build for are).
-      const auto bits = static_cast<uint64_t>(v.to_int());
-      std::memcpy(out, &bits, static_cast<size_t>(scalar.itemsize()));
-      return;
-    }
     case S::kFloat32: {
       const auto f = static_cast<float>(v.to_float());
       std::memcpy(out, &f, 4);
@@ -84,8 +78,7 @@ void StoreScalar(const ConstValue& v, DType scalar, std::byte* out) {
     case S::kFp8e5m2:
       *out = std::byte{FloatToFp8(v.to_float(), scalar)};
       return;
-    case S::kVoid:
-    case S::kIndex:
+    default:  // void, index (bool and ints above)
       break;
   }
   TG_CHECK(false) << "no storage for " << scalar;

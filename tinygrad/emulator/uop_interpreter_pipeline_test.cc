@@ -108,13 +108,13 @@ absl::StatusOr<EmulatedResult> RunOnEmulator(const Tensor& t, const EmulatorOpti
   return result;
 }
 
-// Deterministic inputs in [-1, 1) in steps of 1/64 (exact in every float dtype we use).
+// Deterministic inputs: multiples of 1/64 in [-1, 1) (exact in every float dtype we use),
+// scrambled by a multiplicative hash so that neighbours differ.
 std::vector<float> Inputs(int64_t n, uint32_t seed) {
   std::vector<float> v(static_cast<size_t>(n));
-  uint32_t x = seed * 2654435761u + 12345u;
-  for (float& f : v) {
-    x = x * 1664525u + 1013904223u;
-    f = static_cast<float>(static_cast<int>((x >> 16) % 128) - 64) / 64.0f;
+  for (int64_t i = 0; i < n; ++i) {
+    const uint32_t h = (static_cast<uint32_t>(i) + seed * 7919u) * 2246822519u;
+    v[static_cast<size_t>(i)] = static_cast<float>(static_cast<int>(h >> 25) - 64) / 64.0f;
   }
   return v;
 }
