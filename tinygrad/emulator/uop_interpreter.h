@@ -6,7 +6,8 @@
 //
 // The model, as the reference's: the launch grid's workgroups run one after another (z
 // outermost, x innermost); inside a workgroup every thread executes each uop in lockstep, so a
-// BARRIER has nothing to wait for. A value is one number per vector element per thread
+// BARRIER has nothing to wait for. SPECIAL "gidxN" (and "idxN") is the workgroup's index in
+// dim N, "lidxN" the thread's. A value is one number per vector element per thread
 // (tinygrad's Python numbers: ConstValue, ALU ops through ExecAlu with truncation to the dtype).
 // Memory is the caller's buffers (DEFINE_GLOBAL), a zeroed buffer per workgroup for each
 // DEFINE_LOCAL, and one per thread for each DEFINE_REG (fresh each time the define runs).

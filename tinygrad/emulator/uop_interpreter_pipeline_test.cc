@@ -48,9 +48,10 @@ struct EmulatedResult {
   double run_seconds = 0;
 };
 
+// Constant launch dims (the tests' kernels have no symbolic ones).
 LaunchDims Dims(const std::vector<UOp>& d) {
   LaunchDims out{1, 1, 1};
-  for (size_t k = 0; k < d.size() && k < 3; ++k) out[k] = d[k].arg().int64();
+  for (size_t k = 0; k < d.size() && k < 3; ++k) out[k] = d[k].op() == Ops::CONST ? d[k].arg().int64() : -1;
   return out;
 }
 
@@ -93,9 +94,20 @@ absl::StatusOr<EmulatedResult> RunOnEmulator(const Tensor& t, const EmulatorOpti
       ASSIGN_OR_RETURN(std::vector<std::byte> * b, host(item.bufs.at(static_cast<size_t>(slot))));
       bufs.emplace_back(*b);
     }
-    if (!p.vars.empty()) return absl::UnimplementedError("variables");
+    std::vector<int64_t> vals;
+    for (const UOp& v : p.vars) {
+      const std::string& name = v.arg()[0].str();
+      auto fixed = item.fixedvars.find(name);
+      if (fixed != item.fixedvars.end()) {
+        vals.push_back(fixed->second);
+      } else if (auto bound = s.var_vals.find(name); bound != s.var_vals.end()) {
+        vals.push_back(bound->second);
+      } else {
+        return absl::InvalidArgumentError(absl::StrCat("no value for ", name));
+      }
+    }
     auto start = std::chrono::steady_clock::now();
-    absl::Status run = prog.Run(bufs, {}, Dims(p.global_size), p.local_size ? Dims(*p.local_size) : LaunchDims{1, 1, 1});
+    absl::Status run = prog.Run(bufs, vals, Dims(p.global_size), p.local_size ? Dims(*p.local_size) : LaunchDims{1, 1, 1});
     result.run_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!run.ok()) return absl::Status(run.code(), absl::StrCat(p.function_name, ": ", run.message(), "\n", p.src));
     result.programs.push_back(std::move(p));
@@ -248,6 +260,17 @@ TEST(UopInterpreterPipeline, PaddingGatesLoads) {
   for (const ProgramSpec& p : r.programs)
     for (const UOp& u : p.uops) gated |= u.op() == Ops::INDEX && u.src().size() == 3;
   EXPECT_TRUE(gated) << "padding should load through a gated INDEX";
+}
+
+// A loop bound by a variable: the kernel's DEFINE_VAR takes the bound value.
+TEST(UopInterpreterPipeline, SymbolicLoopBound) {
+  Tensor t = In({10, 4}, 34);
+  Variable rows("rows", 1, 10);
+  for (int64_t v : {1, 6, 10}) {
+    SCOPED_TRACE(v);
+    EmulatedResult r = ExpectMatchesCpu<float>(t.shrink({{0, rows.bind(v)}, {0, 4}}).sum(0));
+    EXPECT_TRUE(UsesOp(r, Ops::DEFINE_VAR));
+  }
 }
 
 TEST(UopInterpreterPipeline, Matmul) {

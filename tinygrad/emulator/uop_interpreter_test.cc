@@ -91,6 +91,15 @@ TEST(UopInterpreter, LaunchIndicesFollowTheReference) {
         for (int lx = 0; lx < 4; ++lx) EXPECT_EQ(got[((gy * 2 + gx) * 2 + ly) * 4 + lx], gx * 1000 + gy * 100 + ly * 10 + lx);
 }
 
+// "idxN" (kernels that use no locals: KernelInfo.dont_use_locals) are global indices too.
+TEST(UopInterpreter, IdxSpecialsAreGlobalIndices) {
+  UOp out = DG(0, 6, dtypes::int32), i0 = Special("idx0", 3), i1 = Special("idx1", 2);
+  UOp flat = Alu(Ops::ADD, Alu(Ops::MUL, i1, I32(3)), i0);
+  std::vector<int32_t> got(6, -1);
+  ASSERT_TRUE(RunProgram(Linear(UOp::Sink({St(Idx(out, flat), flat)})), {Bytes(got)}, {3, 2, 1}).ok());
+  EXPECT_EQ(got, (std::vector<int32_t>{0, 1, 2, 3, 4, 5}));
+}
+
 TEST(UopInterpreter, VariablesComeInNameOrder) {
   UOp out = DG(0, 2, dtypes::int32);
   UOp b = UOp::Make(Ops::DEFINE_VAR, dtypes::int32, {}, Arg::Tuple({"b", 0, 100}));
