@@ -19,6 +19,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "tinygrad/base/device_name.h"
 #include "tinygrad/base/stable_hash.h"
 #include "tinygrad/runtime/cpu/cpu_target.h"
 
@@ -172,7 +173,9 @@ DeviceClass GpuDeviceClass(const std::string& device, const GpuDescription& gpu,
 }
 
 absl::StatusOr<DeviceClass> DeviceClassFor(const Device& dev) {
-  const std::string kind = dev.renderer().device.empty() ? dev.name() : dev.renderer().device;
+  // The device's kind, not its renderer's device: the UOp emulator (PYTHON) renders for the GPU
+  // it emulates ("CUDA"), but its times are the host's interpreting it.
+  const std::string kind(DeviceKind(dev.name()));
   // A GPU's kernel times are the GPU's (events on the device): the host CPU is not part of it.
   if (const GpuDescription* gpu = dev.gpu(); gpu != nullptr)
     return GpuDeviceClass(kind, *gpu, dev.compiler_id(), RendererName(dev.renderer()));
@@ -186,7 +189,7 @@ absl::StatusOr<DeviceClass> DeviceClassFor(const Device& dev) {
   const int cores = ren.has_threads && ren.global_max ? static_cast<int>((*ren.global_max)[0]) : 1;
   DeviceClass dc = CpuDeviceClass(ParseCpuInfo(text.str()), cores, dev.compiler_id(), RendererName(ren),
                                   dev.cpu_target());
-  dc.device = dev.renderer().device.empty() ? dev.name() : dev.renderer().device;
+  dc.device = kind;
   if (dc.device != "CPU") dc.cores = 0;  // a GPU kernel's speed does not depend on host cores
   return dc;
 }

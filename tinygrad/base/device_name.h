@@ -22,8 +22,9 @@
 
 namespace tg {
 
-// The kinds of device tinygrad-cc has, in the order of tinygrad's ALL_DEVICES.
-inline constexpr std::array<std::string_view, 2> kDeviceKinds = {"CUDA", "CPU"};
+// The kinds of device tinygrad-cc has, in the order of tinygrad's ALL_DEVICES, then the UOp
+// emulator (tinygrad's PYTHON device, never picked unless asked for).
+inline constexpr std::array<std::string_view, 3> kDeviceKinds = {"CUDA", "CPU", "PYTHON"};
 
 // tinygrad's Device.canonicalize: the kind (before the first ':') upper-cased, the rest kept,
 // and a trailing ":0" dropped (device 0 is the kind's plain name).

@@ -20,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/engine/cpu_inprocess.h"
+#include "tinygrad/engine/host_buffer.h"
 #include "tinygrad/renderer/c/clang.h"
 #include "tinygrad/renderer/llvm/llvmir.h"
 #include "tinygrad/runtime/cpu/buffer.h"
@@ -29,33 +30,6 @@
 
 namespace tg {
 namespace {
-
-class CpuRawBuffer : public RawBuffer {
- public:
-  explicit CpuRawBuffer(CpuBuffer b) : buf_(std::move(b)) {}
-  void* data() override { return buf_.data(); }
-  size_t nbytes() const override { return buf_.size(); }
-  absl::Status CopyIn(std::span<const std::byte> src, size_t offset) override {
-    RETURN_IF_ERROR(CheckRange(offset, src.size()));
-    if (!src.empty()) std::memcpy(buf_.bytes().data() + offset, src.data(), src.size());
-    return absl::OkStatus();
-  }
-  absl::Status CopyOut(std::span<std::byte> dst, size_t offset) const override {
-    RETURN_IF_ERROR(CheckRange(offset, dst.size()));
-    if (!dst.empty()) std::memcpy(dst.data(), buf_.bytes().data() + offset, dst.size());
-    return absl::OkStatus();
-  }
-
- private:
-  absl::Status CheckRange(size_t offset, size_t n) const {
-    if (offset > buf_.size() || n > buf_.size() - offset)
-      return absl::InvalidArgumentError(absl::StrCat("copy of ", n, " bytes at offset ", offset,
-                                                     " is outside a ", buf_.size(), "-byte buffer"));
-    return absl::OkStatus();
-  }
-
-  CpuBuffer buf_;
-};
 
 class CpuKernel : public Program {
  public:
@@ -140,7 +114,7 @@ class CpuDevice : public Device {
   absl::StatusOr<std::string> Disassemble(const std::string& lib) const override { return DisassembleCpuObject(lib); }
   absl::StatusOr<std::shared_ptr<RawBuffer>> Allocate(size_t nbytes) override {
     ASSIGN_OR_RETURN(CpuBuffer b, CpuBuffer::Allocate(nbytes));
-    return std::make_shared<CpuRawBuffer>(std::move(b));
+    return std::make_shared<HostRawBuffer>(std::move(b));
   }
 
  private:

@@ -13,6 +13,7 @@
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/engine/cpu_device.h"
 #include "tinygrad/engine/cuda_device.h"
+#include "tinygrad/engine/emulator_device.h"
 #include "tinygrad/runtime/cpu/cpu_target.h"
 
 namespace tg {
@@ -25,10 +26,11 @@ constexpr char kDeviceLostPayload[] = "tinygrad-cc/device-lost";
 bool SameOptions(std::string_view kind, const DeviceOptions& a, const DeviceOptions& b) {
   if (kind == "CPU") return a.cpu == b.cpu;
   if (kind == "CUDA") return a.cuda == b.cuda;
+  if (kind == "PYTHON") return a.emulator == b.emulator;
   return a == b;
 }
 
-// "CUDA, CPU"
+// "CUDA, CPU, PYTHON"
 std::string KnownKinds() {
   std::string out;
   for (std::string_view k : kDeviceKinds) absl::StrAppend(&out, out.empty() ? "" : ", ", std::string(k));
@@ -78,6 +80,8 @@ absl::StatusOr<Device*> GetDevice(const std::string& requested, const DeviceOpti
   } else if (kind == "CUDA") {
     // a failure is not remembered: the next request tries again (a driver installed since)
     ASSIGN_OR_RETURN(dev, MakeCudaDevice(name, options.cuda));
+  } else if (kind == "PYTHON") {
+    ASSIGN_OR_RETURN(dev, MakeEmulatorDevice(name, options.emulator));
   } else {
     return absl::NotFoundError(absl::StrCat("unknown device '", requested,
                                             "' (available: ", KnownKinds(), ")"));

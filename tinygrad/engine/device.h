@@ -5,7 +5,8 @@
 // A Device renders with its Renderer, compiles the source to a loadable library, loads
 // programs and allocates memory. Backends are wired explicitly in GetDevice() (no static
 // registration): "CPU" is clang-compiled C run in this process; "CUDA" (and "CUDA:1", ... for
-// more GPUs) an NVIDIA GPU through the driver API, kernels compiled by NVRTC (cuda_device.h).
+// more GPUs) an NVIDIA GPU through the driver API, kernels compiled by NVRTC (cuda_device.h);
+// "PYTHON" the UOp emulator, a GPU's semantics run on the host (emulator_device.h).
 // Names are canonicalized as tinygrad does ("cuda:0" is "CUDA").
 //
 // How a device renders and compiles (tinygrad's CPU_LLVM, CPU_CC, ...) is a DeviceOptions value
@@ -35,6 +36,7 @@
 #include "tinygrad/codegen/renderer.h"
 #include "tinygrad/engine/cpu_device_options.h"
 #include "tinygrad/engine/cuda_device_options.h"
+#include "tinygrad/engine/emulator_device_options.h"
 
 namespace tg {
 
@@ -141,10 +143,13 @@ bool IsDeviceLost(const absl::Status& s);
 struct DeviceOptions {
   CpuDeviceOptions cpu;
   CudaDeviceOptions cuda;
+  EmulatorDeviceOptions emulator;
 
   // At the edge (the Tensor API's realize, `tg`'s commands): the process's settings.
   static DeviceOptions FromConfig(const Config& c) {
-    return {.cpu = CpuDeviceOptions::FromConfig(c), .cuda = CudaDeviceOptions::FromConfig(c)};
+    return {.cpu = CpuDeviceOptions::FromConfig(c),
+            .cuda = CudaDeviceOptions::FromConfig(c),
+            .emulator = EmulatorDeviceOptions::FromConfig(c)};
   }
 
   friend bool operator==(const DeviceOptions&, const DeviceOptions&) = default;

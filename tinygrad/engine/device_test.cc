@@ -22,7 +22,7 @@ TEST(DeviceTest, UnknownDeviceIsAnError) {
   auto d = GetDevice("TPU");
   ASSERT_FALSE(d.ok());
   EXPECT_EQ(d.status().code(), absl::StatusCode::kNotFound);
-  EXPECT_NE(d.status().message().find("unknown device 'TPU' (available: CUDA, CPU)"), std::string::npos)
+  EXPECT_NE(d.status().message().find("unknown device 'TPU' (available: CUDA, CPU, PYTHON)"), std::string::npos)
       << d.status();
   ASSERT_TRUE(GetDevice("CPU").ok());
   EXPECT_EQ(*GetDevice("CPU"), *GetDevice("CPU"));
