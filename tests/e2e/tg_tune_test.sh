@@ -3,7 +3,8 @@
 # `tg tune` end to end (the tg binary's path in $1): a small matmul is tuned with BEAM=2 into a
 # fresh database (in-process, then on the default local farm), the records carry the kernels'
 # names (tg db show), a second run answers from it,
-# `tg run` then uses the tuned opts, and bad input exits 2 with a message.
+# `tg run` then uses the tuned opts, a GPU's search runs on the UOp emulator, and bad input
+# exits 2 with a message.
 set -u
 source tests/tg_test_lib.sh
 
@@ -110,6 +111,17 @@ DEBUG=3 run use 0 run matmul --m 32 --n 32 --k 32 --runs 1
 tuned=$(grep -E '^kernel 1/1 .* -> ' "$out/tune_default.out" | awk '{print $3}')
 sed 's/\x1b\[[0-9;]*m//g' "$out/use.out" >"$out/use.plain"   # kernel names are colored
 expect_count "$out/use.plain" "^\*\*\* CPU +[0-9]+ $tuned " 1
+
+# A GPU's search space without a GPU: the UOp emulator (DEV=PYTHON) with CUDA's tensor cores, on
+# the local farm (each candidate checked against the unoptimized kernel, as on a GPU); the
+# records are the emulator's class, not a GPU's.
+DEV=PYTHON EMULATE=CUDA run emulated 0 tune matmul --m 32 --n 32 --k 32 --dtype half --beam 2 --db "$out/emulated.db"
+expect_in "$out/emulated.out" "kernels 1/1 done"
+expect_count "$out/emulated.out" '^r_[0-9_]+ .* TC[0-9]' 1
+run emulated_stats 0 db --db "$out/emulated.db" stats
+expect_in "$out/emulated_stats.out" "PYTHON"
+DEV=PYTHON EMULATE=NOPE run emulated_bad 1 tune matmul --m 8 --n 8 --k 8
+expect_in "$out/emulated_bad.err" "can't EMULATE device 'NOPE'"
 
 # Bad input.
 run nope 2 tune nope

@@ -68,7 +68,7 @@ int WorkerCommand(std::span<const std::string_view> args) {
                    ? std::string()
                    : "takes tcp://HOST:PORT or ipc://PATH, not '" + ep + "'";
       });
-  app.add_option("--device", o.device, "the device candidates run on: CPU, CUDA, CUDA:N")
+  app.add_option("--device", o.device, "the device candidates run on: CPU, CUDA, CUDA:N, PYTHON (the UOp emulator, EMULATE=CUDA etc.)")
       ->capture_default_str()
       ->check(NotEmpty);
   o.cpu_target = GetConfig().cpu_target;  // CPU_TARGET; --cpu-target overrides it
