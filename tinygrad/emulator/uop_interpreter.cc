@@ -64,8 +64,8 @@ bool CastValue(const ConstValue& v, DType to, ConstValue* out) {
 class Runner {
  public:
   Runner(const DecodedProgram& p, std::span<const std::span<std::byte>> bufs, std::span<const int64_t> vals,
-         const LaunchDims& global_size, const LaunchDims& local_size)
-      : p_(p), bufs_(bufs), vals_in_(vals), global_(global_size), local_(local_size) {}
+         const LaunchDims& global_size, const LaunchDims& local_size, std::chrono::steady_clock::time_point stop_at)
+      : p_(p), bufs_(bufs), vals_in_(vals), global_(global_size), local_(local_size), stop_at_(stop_at) {}
 
   absl::Status Run() {
     RETURN_IF_ERROR(Setup());
@@ -73,6 +73,7 @@ class Runner {
       for (int64_t y = 0; y < global_[1]; ++y) {
         for (int64_t x = 0; x < global_[0]; ++x) {
           gid_ = {x, y, z};
+          RETURN_IF_ERROR(CheckStop());
           RETURN_IF_ERROR(RunWorkgroup());
         }
       }
@@ -173,6 +174,13 @@ class Runner {
     std::memset(m.data, 0, static_cast<size_t>(m.elements * m.itemsize));
   }
 
+  // DeadlineExceeded once the clock passes stop_at_ (read only when there is a deadline).
+  absl::Status CheckStop() const {
+    if (stop_at_ == std::chrono::steady_clock::time_point::max() || std::chrono::steady_clock::now() < stop_at_)
+      return absl::OkStatus();
+    return absl::DeadlineExceededError("the emulated run was stopped at its deadline");
+  }
+
   absl::Status RunWorkgroup() {
     std::fill(range_active_.begin(), range_active_.end(), 0);
     depth_ = 0;
@@ -190,6 +198,7 @@ class Runner {
           break;
         }
         case Exec::kEnd:
+          RETURN_IF_ERROR(CheckStop());
           i = static_cast<int32_t>(in.aux);
           continue;
         default:
@@ -441,6 +450,7 @@ class Runner {
   std::span<const std::span<std::byte>> bufs_;
   std::span<const int64_t> vals_in_;
   LaunchDims global_, local_;
+  std::chrono::steady_clock::time_point stop_at_;
   int warp_ = 1;
   std::vector<std::array<int64_t, 3>> thread_ids_;  // (lidx0, lidx1, lidx2) of each thread
   std::array<int64_t, 3> gid_{};                     // (gidx0, gidx1, gidx2) of the workgroup
@@ -465,8 +475,9 @@ absl::StatusOr<UopInterpreter> UopInterpreter::Load(std::span<const UOp> uops) {
 }
 
 absl::Status UopInterpreter::Run(std::span<const std::span<std::byte>> bufs, std::span<const int64_t> vals,
-                                 const LaunchDims& global_size, const LaunchDims& local_size) const {
-  return Runner(*program_, bufs, vals, global_size, local_size).Run();
+                                 const LaunchDims& global_size, const LaunchDims& local_size,
+                                 std::chrono::steady_clock::time_point stop_at) const {
+  return Runner(*program_, bufs, vals, global_size, local_size, stop_at).Run();
 }
 
 size_t UopInterpreter::num_buffers() const { return program_->buffer_scalars.size(); }

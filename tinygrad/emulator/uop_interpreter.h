@@ -36,6 +36,7 @@
 #ifndef TINYGRAD_EMULATOR_UOP_INTERPRETER_H_
 #define TINYGRAD_EMULATOR_UOP_INTERPRETER_H_
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -68,8 +69,13 @@ class UopInterpreter {
   // integer division by zero, a negative shift, the wrong number of buffers or values, launch
   // dims < 1 or more threads per workgroup than kMaxThreads. Buffers may be partly written
   // when a run fails. Thread-compatible: runs of one program may go on at once.
+  //
+  // `stop_at` (the autotuner's early stop) cuts the run short once the steady clock passes it:
+  // DeadlineExceeded, checked before each workgroup and each loop iteration, and the buffers
+  // hold what was written so far.
   absl::Status Run(std::span<const std::span<std::byte>> bufs, std::span<const int64_t> vals,
-                   const LaunchDims& global_size, const LaunchDims& local_size) const;
+                   const LaunchDims& global_size, const LaunchDims& local_size,
+                   std::chrono::steady_clock::time_point stop_at = std::chrono::steady_clock::time_point::max()) const;
 
   // How many buffers and variable values Run takes.
   size_t num_buffers() const;

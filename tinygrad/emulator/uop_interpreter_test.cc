@@ -76,6 +76,18 @@ TEST(UopInterpreter, LoadIsReusableAcrossRuns) {
   }
 }
 
+TEST(UopInterpreter, ARunPastItsStopEndsWithDeadlineExceeded) {
+  absl::StatusOr<UopInterpreter> p = UopInterpreter::Load(Linear(ShiftedCopy(4, 0)));
+  ASSERT_TRUE(p.ok()) << p.status();
+  std::vector<float> out(4), in = {1, 2, 3, 4};
+  std::vector<std::span<std::byte>> bufs = {Bytes(out), Bytes(in)};
+  // a stop in the past: checked before the first workgroup and at each loop's end
+  absl::Status s = p->Run(bufs, {}, {1, 1, 1}, {1, 1, 1}, std::chrono::steady_clock::now() - std::chrono::seconds(1));
+  EXPECT_TRUE(absl::IsDeadlineExceeded(s)) << s;
+  EXPECT_TRUE(p->Run(bufs, {}, {1, 1, 1}, {1, 1, 1}, std::chrono::steady_clock::now() + std::chrono::hours(1)).ok());
+  EXPECT_EQ(out, (std::vector<float>{3, 5, 7, 9}));
+}
+
 // Workgroups run z, y, x (x fastest); thread t of a workgroup is (lidx0, lidx1) = (t % 4, t / 4).
 TEST(UopInterpreter, LaunchIndicesFollowTheReference) {
   UOp out = DG(0, 48, dtypes::int32);

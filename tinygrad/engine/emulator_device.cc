@@ -1,6 +1,7 @@
 // File: tinygrad/engine/emulator_device.cc
 #include "tinygrad/engine/emulator_device.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -68,16 +69,24 @@ class EmulatedKernel : public Program {
 
   absl::StatusOr<double> Run(std::span<void* const> bufs, std::span<const int64_t> vals,
                              const LaunchDims& global_size, const std::optional<LaunchDims>& local_size,
-                             bool, double) override {
+                             bool, double stop_after_s) override {
     std::vector<std::span<std::byte>> memory;
     for (size_t i = 0; i < bufs.size(); ++i) {
       absl::StatusOr<std::span<std::byte>> m = table_->Find(bufs[i]);
       if (!m.ok()) return absl::InvalidArgumentError(absl::StrCat("buffer argument ", i, ": ", m.status().message()));
       memory.push_back(*m);
     }
-    auto start = std::chrono::steady_clock::now();
-    RETURN_IF_ERROR(program_.Run(memory, vals, global_size, local_size.value_or(LaunchDims{1, 1, 1})));
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const auto start = std::chrono::steady_clock::now();
+    auto stop_at = std::chrono::steady_clock::time_point::max();
+    if (stop_after_s < 1e9)  // beyond that (and kNoStop): no deadline
+      stop_at = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(std::max(stop_after_s, 0.0)));
+    absl::Status run = program_.Run(memory, vals, global_size, local_size.value_or(LaunchDims{1, 1, 1}), stop_at);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (absl::IsDeadlineExceeded(run))
+      return absl::DeadlineExceededError(absl::StrCat("stopped after ", seconds, " s (allowed ", stop_after_s, " s)"));
+    RETURN_IF_ERROR(run);
+    return seconds;
   }
 
  private:
@@ -105,8 +114,6 @@ class EmulatorDevice : public Device {
     ASSIGN_OR_RETURN(CpuBuffer b, CpuBuffer::Allocate(nbytes));
     return std::make_shared<EmulatorBuffer>(std::move(b), buffers_);
   }
-  // A run cannot be cut short (a BEAM candidate's timeout waits for its end).
-  bool can_stop_runs() const override { return false; }
 
  private:
   const std::string name_;

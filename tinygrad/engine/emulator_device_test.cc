@@ -76,6 +76,21 @@ TEST_F(EmulatorDeviceTest, AnAccessPastTheBuffersMemoryIsAnErrorNotACorruption) 
   EXPECT_NE(t.status().message().find("buffer argument 1"), std::string::npos) << t.status();
 }
 
+TEST_F(EmulatorDeviceTest, ARunPastItsStopIsCutShort) {
+  EXPECT_TRUE(dev_->can_stop_runs());
+  absl::StatusOr<std::unique_ptr<Program>> prog = dev_->Load("E_4", kDouble);
+  ASSERT_TRUE(prog.ok()) << prog.status();
+  auto out = dev_->Allocate(16), in = dev_->Allocate(16);
+  ASSERT_TRUE(out.ok() && in.ok());
+  std::vector<void*> bufs = {(*out)->data(), (*in)->data()};
+  // a stop already passed: the deadline is checked before the first workgroup, whatever the
+  // machine's speed
+  absl::StatusOr<double> t = (*prog)->Run(bufs, {}, {8, 1, 1}, LaunchDims{4, 1, 1}, true, 0.0);
+  ASSERT_FALSE(t.ok());
+  EXPECT_TRUE(absl::IsDeadlineExceeded(t.status())) << t.status();
+  EXPECT_TRUE((*prog)->Run(bufs, {}, {1, 1, 1}, LaunchDims{4, 1, 1}, true, 3600).ok());
+}
+
 TEST_F(EmulatorDeviceTest, TextThatIsNoProgramIsALoadError) {
   for (const char* bad : {"", "garbage", "0 | Ops.CUSTOM | void | - | 'system(\"rm -rf /\")'\n1 | Ops.SINK | void | 0 | None\n"}) {
     absl::StatusOr<std::unique_ptr<Program>> prog = dev_->Load("k", bad);
