@@ -290,6 +290,12 @@ absl::StatusOr<std::optional<Shape>> MovementShape(Ops op, std::span<const UOp> 
 absl::StatusOr<std::optional<Shape>> InferShape(Ops op, DType dtype, std::span<const UOp> src,
                                                 const Arg& arg) {
   using R = std::optional<Shape>;
+  // The ops whose shape is their first source's have none without one: a malformed graph
+  // (spec reports it), which inference must not read past.
+  static constexpr OpSet kFromFirstSource{Ops::INDEX, Ops::REDUCE, Ops::MSTACK, Ops::MSELECT, Ops::DETACH,
+                                          Ops::CONTIGUOUS, Ops::CONTIGUOUS_BACKWARD, Ops::AFTER, Ops::END,
+                                          Ops::BITCAST};
+  if (src.empty() && kFromFirstSource.contains(op)) return R();
   switch (op) {
     case Ops::INDEX: {
       if (!dtype.is_ptr()) return R();
@@ -396,6 +402,7 @@ Arg DeviceOf(Ops op, std::span<const UOp> src, const Arg& arg) {
     case Ops::AFTER:
       return src.empty() ? Arg() : dev(src[0]);
     case Ops::MSELECT: {
+      if (src.empty()) return Arg();
       Arg d = dev(src[0]);
       if (!d.is_tuple()) return d;
       int64_t i = arg.is_number() ? arg.int64() : -1;
