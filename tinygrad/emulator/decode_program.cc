@@ -355,7 +355,14 @@ class Decoder {
     const UOp& u = uops_[i];
     switch (u.op()) {
       case Ops::RANGE:
-        RETURN_IF_ERROR(NeedSources(i, in, 1, 1));
+        // Sources past the bound are the linearizer's ordering edges (pm_add_control_flow: the
+        // enclosing RANGE, or the END of a sibling loop, which is void); the loop runs on the bound
+        // alone, as the reference's.
+        if (in.num_srcs < 1 || uops_[i].src().empty() || kVoidOps.contains(uops_[i].src(0).op()))
+          return Bad(i, "a RANGE without its bound");
+        for (size_t k = 1; k < uops_[i].src().size(); ++k)
+          if (Ops op = uops_[i].src(k).op(); op != Ops::RANGE && op != Ops::END)
+            return Bad(i, absl::StrCat("source ", k, " of a RANGE is Ops.", std::string(OpName(op)), ", not an ordering edge"));
         RETURN_IF_ERROR(NeedIntScalar(i, in, 0));
         if (!IsIntScalar(u.dtype())) return Bad(i, absl::StrCat("a RANGE of ", DTypeText(u.dtype())));
         GiveValueRows(in, u.dtype());

@@ -7,154 +7,30 @@
 #include <pthread.h>
 
 #include <algorithm>
-#include <chrono>
-#include <cstring>
 #include <cmath>
 #include <cstdint>
 #include <functional>
 #include <iostream>
-#include <optional>
 #include <string>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
-#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "tinygrad/base/status_macros.h"
-#include "tinygrad/codegen/codegen_options.h"
 #include "tinygrad/codegen/opt/opt.h"
-#include "tinygrad/codegen/pipeline.h"
 #include "tinygrad/emulator/emulator_renderer.h"
-#include "tinygrad/emulator/uop_interpreter.h"
-#include "tinygrad/engine/realize.h"
-#include "tinygrad/schedule/schedule.h"
+#include "tinygrad/emulator/emulator_test_util.h"
 #include "tinygrad/tensor/tensor.h"
-#include "tinygrad/uop/kernel_info.h"
-#include "tinygrad/uop/linear_text.h"
 
 namespace tg {
 namespace {
 
-struct EmulatorOptions {
-  EmulateTarget target = EmulateTarget::kNone;
-  CodegenOptions codegen;
-  std::optional<std::vector<Opt>> last_kernel_opts;  // opts_to_apply of the output's kernel
-};
-
-struct EmulatedResult {
-  std::vector<std::byte> bytes;
-  std::vector<ProgramSpec> programs;
-  double run_seconds = 0;
-};
-
-// Constant launch dims (the tests' kernels have no symbolic ones).
-LaunchDims Dims(const std::vector<UOp>& d) {
-  LaunchDims out{1, 1, 1};
-  for (size_t k = 0; k < d.size() && k < 3; ++k) out[k] = d[k].op() == Ops::CONST ? d[k].arg().int64() : -1;
-  return out;
-}
-
-// Schedules t (contiguous), lowers each kernel with GetProgram for the emulator's renderer,
-// parses the rendered text back (as the device's Load does) and runs the kernels in order on
-// the interpreter over host memory. The output's bytes.
-absl::StatusOr<EmulatedResult> RunOnEmulator(const Tensor& t, const EmulatorOptions& o = {}) {
-  EmulatorRenderer ren(o.target);
-  Tensor x = t.contiguous();
-  if (!x.ok()) return x.status();
-  ASSIGN_OR_RETURN(Schedule s, CreateScheduleWithVars(UOp::Sink({x.uop()})));
-  absl::flat_hash_map<UOp, std::vector<std::byte>> memory;
-  auto host = [&](const UOp& b) -> absl::StatusOr<std::vector<std::byte>*> {
-    if (auto it = memory.find(b); it != memory.end()) return &it->second;
-    std::vector<std::byte> bytes(static_cast<size_t>(b.arg().int64() * b.dtype().itemsize()));
-    RETURN_IF_ERROR(EnsureOnDevice(b));
-    // inputs hold data; buffers kernels make here were never realized
-    if (absl::Status st = CopyOut(b, bytes); !st.ok() && st.code() != absl::StatusCode::kFailedPrecondition) return st;
-    return &memory.emplace(b, std::move(bytes)).first->second;
-  };
-  size_t last_kernel = 0;
-  for (size_t k = 0; k < s.items.size(); ++k)
-    if (s.items[k].ast.op() == Ops::SINK) last_kernel = k;
-  EmulatedResult result;
-  for (size_t k = 0; k < s.items.size(); ++k) {
-    const ScheduleItem& item = s.items[k];
-    if (item.ast.op() != Ops::SINK) return absl::UnimplementedError(absl::StrCat("schedule item ", std::string(OpName(item.ast.op()))));
-    UOp ast = item.ast;
-    if (k == last_kernel && o.last_kernel_opts) {
-      KernelInfo ki = ast.arg().is_none() ? KernelInfo{} : KernelInfo::FromArg(ast.arg());
-      ki.opts_to_apply.emplace();
-      for (const Opt& opt : *o.last_kernel_opts) ki.opts_to_apply->push_back(OptToArg(opt));
-      ast = ast.replace_arg(ki.ToArg());
-    }
-    ASSIGN_OR_RETURN(ProgramSpec p, GetProgram(ast, ren, o.codegen));
-    ASSIGN_OR_RETURN(std::vector<UOp> parsed, ParseLinearProgram(p.src));
-    ASSIGN_OR_RETURN(UopInterpreter prog, UopInterpreter::Load(parsed));
-    std::vector<std::span<std::byte>> bufs;
-    for (int64_t slot : p.globals) {
-      ASSIGN_OR_RETURN(std::vector<std::byte> * b, host(item.bufs.at(static_cast<size_t>(slot))));
-      bufs.emplace_back(*b);
-    }
-    std::vector<int64_t> vals;
-    for (const UOp& v : p.vars) {
-      const std::string& name = v.arg()[0].str();
-      auto fixed = item.fixedvars.find(name);
-      if (fixed != item.fixedvars.end()) {
-        vals.push_back(fixed->second);
-      } else if (auto bound = s.var_vals.find(name); bound != s.var_vals.end()) {
-        vals.push_back(bound->second);
-      } else {
-        return absl::InvalidArgumentError(absl::StrCat("no value for ", name));
-      }
-    }
-    auto start = std::chrono::steady_clock::now();
-    absl::Status run = prog.Run(bufs, vals, Dims(p.global_size), p.local_size ? Dims(*p.local_size) : LaunchDims{1, 1, 1});
-    result.run_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (!run.ok()) return absl::Status(run.code(), absl::StrCat(p.function_name, ": ", run.message(), "\n", p.src));
-    result.programs.push_back(std::move(p));
-  }
-  UOp out = s.becomes_map.at(x.uop()).base();
-  if (out.op() == Ops::AFTER) out = out.src(0);
-  if (out.op() != Ops::BUFFER) return absl::InternalError(absl::StrCat("the output is ", std::string(OpName(out.op()))));
-  ASSIGN_OR_RETURN(std::vector<std::byte> * bytes, host(out));
-  result.bytes = *bytes;
-  return result;
-}
-
-// Deterministic inputs: multiples of 1/64 in [-1, 1) (exact in every float dtype we use),
-// scrambled by a multiplicative hash so that neighbours differ.
-std::vector<float> Inputs(int64_t n, uint32_t seed) {
-  std::vector<float> v(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) {
-    const uint32_t h = (static_cast<uint32_t>(i) + seed * 7919u) * 2246822519u;
-    v[static_cast<size_t>(i)] = static_cast<float>(static_cast<int>(h >> 25) - 64) / 64.0f;
-  }
-  return v;
-}
-
-int64_t Numel(const std::vector<int64_t>& shape) {
-  int64_t n = 1;
-  for (int64_t d : shape) n *= d;
-  return n;
-}
-
-Tensor In(const std::vector<int64_t>& shape, uint32_t seed) { return Tensor::FromVector<float>(Inputs(Numel(shape), seed), shape, "CPU"); }
-
-// Ints in [lo, hi] (never 0 with `nonzero`).
-Tensor IntIn(const std::vector<int64_t>& shape, uint32_t seed, int lo, int hi, bool nonzero = false) {
-  std::vector<int32_t> v;
-  for (float x : Inputs(Numel(shape), seed)) {
-    int k = lo + static_cast<int>((x + 1) * 1000) % (hi - lo + 1);
-    v.push_back(nonzero && k == 0 ? 1 : k);
-  }
-  return Tensor::FromVector<int32_t>(v, shape, "CPU");
-}
-
-template <typename T>
-std::vector<T> As(const std::vector<std::byte>& b) {
-  std::vector<T> v(b.size() / sizeof(T));
-  std::memcpy(v.data(), b.data(), v.size() * sizeof(T));
-  return v;
-}
+using emulator_testing::As;
+using emulator_testing::EmulatedResult;
+using emulator_testing::EmulatorOptions;
+using emulator_testing::In;
+using emulator_testing::Inputs;
+using emulator_testing::IntIn;
+using emulator_testing::RunOnEmulator;
 
 // The emulated result of `t` equals the CPU's: exactly for ints, within `rtol` for floats.
 // Returns the emulated run (no programs when it failed).

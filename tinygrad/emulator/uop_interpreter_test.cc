@@ -219,6 +219,25 @@ TEST(UopInterpreter, LoopsAndIfsMustNest) {
   EXPECT_EQ(got, (std::vector<float>{1, 1, 0, 0}));
 }
 
+// The linearizer orders loops by giving a RANGE extra sources (pm_add_control_flow): the RANGE
+// it nests in, or the END of the sibling loop before it. The loop runs on its bound alone.
+TEST(UopInterpreter, RangesMayCarryOrderingEdges) {
+  UOp out = DG(0, 9, dtypes::int32), r0 = Loop(2, 0);
+  UOp r1 = Loop(3, 1).replace_src({I32(3), r0});
+  UOp inner = End(St(Idx(out, Alu(Ops::ADD, Alu(Ops::MUL, r0, I32(3)), r1)), Alu(Ops::ADD, Alu(Ops::MUL, r0, I32(10)), r1)), r1);
+  UOp outer = End(inner, r0);
+  UOp r2 = Loop(3, 2).replace_src({I32(3), outer});  // after the nest: a sibling's END
+  UOp last = End(St(Idx(out, Alu(Ops::ADD, r2, I32(6))), Alu(Ops::MUL, r2, I32(100))), r2);
+  std::vector<int32_t> got(9, -1);
+  absl::Status st = RunProgram(Linear(UOp::Sink({last})), {Bytes(got)});
+  ASSERT_TRUE(st.ok()) << st;
+  EXPECT_EQ(got, (std::vector<int32_t>{0, 1, 2, 10, 11, 12, 0, 100, 200}));
+  // anything else past the bound is malformed
+  UOp bad = Loop(3, 1).replace_src({I32(3), I32(1)});
+  absl::StatusOr<UopInterpreter> p = UopInterpreter::Load(Linear(UOp::Sink({End(St(Idx(out, bad), I32(0)), bad)})));
+  EXPECT_THAT(std::string(p.status().message()), HasSubstr("not an ordering edge"));
+}
+
 TEST(UopInterpreter, RunChecksItsArguments) {
   std::vector<UOp> prog = Linear(ShiftedCopy(4, 0));
   absl::StatusOr<UopInterpreter> p = UopInterpreter::Load(prog);
