@@ -19,6 +19,7 @@
 // opts, first differing elements and program are printed. Each kernel's outputs start as a
 // sentinel (all bits set), so an element a candidate never writes differs too.
 #include <csignal>
+#include <cstdlib>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -40,6 +41,8 @@
 #include "tinygrad/codegen/pipeline.h"
 #include "tinygrad/emulator/emulator_renderer.h"
 #include "tinygrad/emulator/emulator_test_util.h"
+#include "tinygrad/renderer/cuda/cuda.h"
+#include "tinygrad/runtime/cuda/arch.h"
 #include "tinygrad/schedule/schedule.h"
 #include "tinygrad/tensor/tensor.h"
 
@@ -75,6 +78,7 @@ struct Totals {
   int64_t refused = 0;     // failed to lower with an error (BEAM skips them)
   int64_t compared = 0;    // ran and compared equal
   int64_t bugs = 0;        // failed in the interpreter, or a different output
+  int64_t unrunnable = 0;  // lowered by a real GPU renderer to ops the emulator cannot load
   absl::flat_hash_map<std::string, int64_t> refusals;  // by the error's first line
 };
 
@@ -136,23 +140,35 @@ struct KernelUnderTest {
   std::vector<std::vector<std::byte>> want;            // per slot: the unoptimized outputs
   std::vector<int64_t> vals;
   std::vector<UOp> vars;
+  emulator_testing::ProgramForm form = emulator_testing::ProgramForm::kText;
+};
+
+// What running a program gave: "" (outputs equal), the differences or the interpreter's
+// error, or `unrunnable` (the interpreter cannot load what a non-emulator renderer left).
+struct RunOutcome {
+  std::string diff;
+  bool unrunnable = false;
 };
 
 // Runs `p` on copies of k's inputs; the error, or the differences of its outputs.
-std::string RunAndCompare(const KernelUnderTest& k, const ProgramSpec& p, std::vector<std::vector<std::byte>>* outs) {
+RunOutcome RunAndCompare(const KernelUnderTest& k, const ProgramSpec& p, std::vector<std::vector<std::byte>>* outs) {
   std::vector<std::vector<std::byte>> mem = k.inputs;
   std::vector<std::span<std::byte>> bufs;
   for (int64_t slot : p.globals) {
-    if (slot < 0 || static_cast<size_t>(slot) >= mem.size()) return absl::StrCat("  global slot ", slot, " is not the kernel's\n");
+    if (slot < 0 || static_cast<size_t>(slot) >= mem.size()) return {absl::StrCat("  global slot ", slot, " is not the kernel's\n")};
     bufs.emplace_back(mem[static_cast<size_t>(slot)]);
   }
   std::vector<int64_t> vals;
   for (const UOp& v : p.vars) {
     auto it = std::find(k.vars.begin(), k.vars.end(), v);
-    if (it == k.vars.end()) return absl::StrCat("  a variable the unoptimized kernel does not have: ", v.arg()[0].str(), "\n");
+    if (it == k.vars.end()) return {absl::StrCat("  a variable the unoptimized kernel does not have: ", v.arg()[0].str(), "\n")};
     vals.push_back(k.vals[static_cast<size_t>(it - k.vars.begin())]);
   }
-  if (absl::Status st = emulator_testing::RunProgram(p, bufs, vals); !st.ok()) return absl::StrCat("  interpreter: ", st.ToString(), "\n");
+  if (absl::Status st = emulator_testing::RunProgram(p, bufs, vals, nullptr, k.form); !st.ok()) {
+    // a renderer's late rewrites may leave ops the emulator has no model for (Load's Unimplemented)
+    const bool unrunnable = k.form == emulator_testing::ProgramForm::kUops && st.code() == absl::StatusCode::kUnimplemented;
+    return {absl::StrCat("  interpreter: ", st.ToString(), "\n"), unrunnable};
+  }
   std::string diff;
   for (size_t slot = 0; slot < mem.size(); ++slot) {
     if (!k.is_output[slot]) continue;
@@ -162,7 +178,7 @@ std::string RunAndCompare(const KernelUnderTest& k, const ProgramSpec& p, std::v
     }
   }
   if (outs != nullptr) *outs = std::move(mem);
-  return diff;
+  return {diff};
 }
 
 // Lowers and checks one candidate, counting it.
@@ -177,7 +193,13 @@ void TryCandidate(const KernelUnderTest& k, const Renderer& ren, const std::vect
     return;
   }
   t.lowered += 1;
-  std::string diff = RunAndCompare(k, *p, nullptr);
+  RunOutcome run = RunAndCompare(k, *p, nullptr);
+  if (run.unrunnable) {
+    t.unrunnable += 1;
+    t.refusals[absl::StrCat("(not run) ", run.diff.substr(0, run.diff.find('\n')).substr(0, 100))] += 1;
+    return;
+  }
+  const std::string& diff = run.diff;
   if (diff.empty()) {
     t.compared += 1;
     return;
@@ -214,8 +236,18 @@ std::vector<std::vector<Opt>> RandomChains(const std::vector<std::pair<int, Sche
   return chains;
 }
 
+// GPU_ACTION_SWEEP_SCALE=N (bazel test --test_env=...) multiplies the random chains per kernel
+// for a deeper sweep than CI's; 1 by default.
+int ChainScale() {
+  const char* v = std::getenv("GPU_ACTION_SWEEP_SCALE");
+  const int n = v == nullptr ? 1 : std::atoi(v);
+  return n > 0 ? n : 1;
+}
+
 struct SweepOptions {
   EmulateTarget target = EmulateTarget::kCuda;
+  // Another GPU renderer in place of the emulator's (its uops run as they are), or null.
+  const Renderer* renderer = nullptr;
   int chains = 24;        // random chains per kernel
   bool tc_only = false;   // only candidates that start with a TC action
 };
@@ -224,7 +256,10 @@ struct SweepOptions {
 // kernel), then its candidates.
 Totals Sweep(const std::string& name, const Tensor& t, const SweepOptions& o) {
   Totals totals;
-  EmulatorRenderer ren(o.target);
+  EmulatorRenderer emulator_renderer(o.target);
+  const Renderer& ren = o.renderer != nullptr ? *o.renderer : emulator_renderer;
+  const emulator_testing::ProgramForm form =
+      o.renderer != nullptr ? emulator_testing::ProgramForm::kUops : emulator_testing::ProgramForm::kText;
   const SearchSettings settings = GpuSettings();
   const std::vector<Opt> actions = BeamActions(settings);
   Tensor x = t.contiguous();
@@ -237,7 +272,7 @@ Totals Sweep(const std::string& name, const Tensor& t, const SweepOptions& o) {
   for (size_t i = 0; i < s->items.size(); ++i) {
     const ScheduleItem& item = s->items[i];
     if (item.ast.op() != Ops::SINK) continue;
-    KernelUnderTest k{.name = absl::StrCat(name, " kernel ", i), .ast = item.ast};
+    KernelUnderTest k{.name = absl::StrCat(name, " kernel ", i), .ast = item.ast, .form = form};
     absl::StatusOr<ProgramSpec> base = GetProgram(CandidateAst(item.ast, {}), ren, CodegenOptions{});
     EXPECT_TRUE(base.ok()) << k.name << ": " << base.status();
     if (!base.ok()) return totals;
@@ -256,7 +291,7 @@ Totals Sweep(const std::string& name, const Tensor& t, const SweepOptions& o) {
     if (!vals.ok()) return totals;
     k.vals = *vals;
     k.vars = base->vars;
-    std::string err = RunAndCompare(k, *base, &k.want);
+    const std::string err = RunAndCompare(k, *base, &k.want).diff;
     EXPECT_TRUE(err.empty()) << k.name << " unoptimized:\n" << err;
     if (!err.empty()) return totals;
     for (size_t slot = 0; slot < item.bufs.size(); ++slot)
@@ -273,15 +308,17 @@ Totals Sweep(const std::string& name, const Tensor& t, const SweepOptions& o) {
       std::erase_if(singles, [&](const auto& a) { return actions[static_cast<size_t>(a.first - 1)].op != OptOps::TC; });
     for (const auto& [idx, child] : singles) TryCandidate(k, ren, child.applied_opts(), totals);
     const uint64_t seed = std::hash<std::string>{}(k.name) ^ static_cast<uint64_t>(o.target);
-    for (const std::vector<Opt>& chain : RandomChains(singles, actions, settings, o.chains, seed))
+    for (const std::vector<Opt>& chain : RandomChains(singles, actions, settings, o.chains * ChainScale(), seed))
       TryCandidate(k, ren, chain, totals);
   }
-  std::printf("%s on %s (EMULATE=%s): %lld kernels, %lld candidates, %lld lowered, %lld compared equal, %lld refused, %lld bugs\n",
-              name.c_str(), ren.device.c_str(), std::string(EmulateTargetName(o.target)).c_str(), static_cast<long long>(totals.kernels),
-              static_cast<long long>(totals.candidates), static_cast<long long>(totals.lowered),
-              static_cast<long long>(totals.compared), static_cast<long long>(totals.refused),
+  const std::string on = o.renderer != nullptr ? absl::StrCat(ren.device, "'s renderer, its uops")
+                                               : absl::StrCat("the emulator, EMULATE=", std::string(EmulateTargetName(o.target)));
+  std::printf("%s on %s: %lld kernels, %lld candidates, %lld lowered, %lld compared equal, %lld refused, %lld not runnable, %lld bugs\n",
+              name.c_str(), on.c_str(), static_cast<long long>(totals.kernels), static_cast<long long>(totals.candidates),
+              static_cast<long long>(totals.lowered), static_cast<long long>(totals.compared),
+              static_cast<long long>(totals.refused), static_cast<long long>(totals.unrunnable),
               static_cast<long long>(totals.bugs));
-  for (const auto& [why, n] : totals.refusals) std::printf("  refused x%lld: %s\n", static_cast<long long>(n), why.c_str());
+  for (const auto& [why, n] : totals.refusals) std::printf("  x%lld: %s\n", static_cast<long long>(n), why.c_str());
   std::fflush(stdout);
   return totals;
 }
@@ -295,6 +332,11 @@ TEST_F(GpuActionSweep, FloatMatmul) { Sweep("float matmul 16x24x16", In({16, 24}
 
 TEST_F(GpuActionSweep, HalfMatmul) {
   Sweep("half matmul 32x32x32", In({32, 32}, 3).cast(dtypes::float16).matmul(In({32, 32}, 4).cast(dtypes::float16)), {});
+}
+
+// Sizes no tensor core divides: TC pads (opt level 2), PADTO pads.
+TEST_F(GpuActionSweep, HalfMatmulOddSizes) {
+  Sweep("half matmul 24x40x20", In({24, 40}, 22).cast(dtypes::float16).matmul(In({40, 20}, 23).cast(dtypes::float16)), {});
 }
 
 TEST_F(GpuActionSweep, Bfloat16Matmul) {
@@ -313,6 +355,9 @@ TEST_F(GpuActionSweep, SumAndMaxOverEachAxis) {
     Sweep(absl::StrCat("max axis ", axis, " of 8x12x16"), x.max(axis), {.chains = 12});
   }
 }
+
+// A long reduce: GROUPTOP's 16, 32 and 64, GROUP's 4, 8 and 16 all split it.
+TEST_F(GpuActionSweep, LongReduce) { Sweep("sum axis 1 of 6x64", In({6, 64}, 24).sum(1), {}); }
 
 TEST_F(GpuActionSweep, Softmax) { Sweep("softmax 8x32", In({8, 32}, 10).softmax(1), {.chains = 12}); }
 
@@ -337,6 +382,33 @@ TEST_F(GpuActionSweep, SymbolicReduce) {
   Sweep("sum over a symbolic 11 of 16 rows", In({16, 24}, 19).shrink({{0, rows.bind(11)}, {0, 24}}).sum(0), {});
 }
 
+// Tensor cores on a batched matmul (the TC actions' axis picks among more output axes), and a
+// matmul with an elementwise epilogue.
+TEST_F(GpuActionSweep, BatchedHalfMatmul) {
+  Sweep("batched half matmul 2x16x32x16",
+        In({2, 16, 32}, 25).cast(dtypes::float16).matmul(In({2, 32, 16}, 26).cast(dtypes::float16)), {});
+}
+
+TEST_F(GpuActionSweep, MatmulBiasRelu) {
+  Sweep("matmul 12x16x20 + bias, relu", (In({12, 16}, 27).matmul(In({16, 20}, 28)) + In({20}, 29)).relu(), {});
+}
+
+// Two reduces of one input (mean, then the squared deviations' mean).
+TEST_F(GpuActionSweep, Variance) { Sweep("var axis 1 of 8x32", In({8, 32}, 30).var(1), {}); }
+
+// Exact dtypes other than int32 arithmetic: an int reduce and bool outputs.
+TEST_F(GpuActionSweep, IntReduceAndBools) {
+  Tensor a = IntIn({12, 20}, 31, -50, 50);
+  Sweep("int sum axis 0 of 12x20", a.sum(0), {});
+  Sweep("any axis 1 of 12x20 > 40", (a > IntIn({1, 20}, 32, -50, 50)).any(1), {});
+}
+
+// A symbolic output axis: the launch dims depend on the variable.
+TEST_F(GpuActionSweep, SymbolicOutputAxis) {
+  Variable rows("rows", 1, 16);
+  Sweep("row sums of a symbolic 13 of 16 rows", In({16, 24}, 33).shrink({{0, rows.bind(13)}, {0, 24}}).sum(1), {});
+}
+
 // The other tensor-core layouts: RDNA3 (operands duplicated across lanes), CDNA's MFMA, Metal.
 TEST_F(GpuActionSweep, TensorCoresOfOtherTargets) {
   Tensor a = In({32, 32}, 20), b = In({32, 32}, 21);
@@ -344,6 +416,21 @@ TEST_F(GpuActionSweep, TensorCoresOfOtherTargets) {
     SweepOptions o{.target = target, .chains = 12, .tc_only = true};
     Sweep("half matmul 32x32x32", a.cast(dtypes::float16).matmul(b.cast(dtypes::float16)), o);
   }
+}
+
+// The CUDA renderer's own programs (sm_89: its tensor cores, launch limits and late rewrites),
+// their uops run on the emulator: what a real GPU would run, short of the CUDA C++ text.
+TEST_F(GpuActionSweep, CudaRendererPrograms) {
+  absl::StatusOr<CudaArch> arch = ParseCudaArch("sm_89");
+  ASSERT_TRUE(arch.ok()) << arch.status();
+  CudaRenderer cuda(*arch);
+  SweepOptions o{.renderer = &cuda, .chains = 12};
+  Tensor a = In({32, 32}, 34), b = In({32, 32}, 35);
+  Sweep("half matmul 32x32x32", a.cast(dtypes::float16).matmul(b.cast(dtypes::float16)), o);
+  Sweep("bfloat16 matmul 32x32x32", a.cast(dtypes::bfloat16).matmul(b.cast(dtypes::bfloat16)), o);
+  Sweep("softmax 8x32", In({8, 32}, 36).softmax(1), o);
+  Sweep("argmax 12x20", In({12, 20}, 37).argmax(1), o);
+  Sweep("conv2d 4->8 3x3 pad 1 on 10x10", In({1, 4, 10, 10}, 38).conv2d(In({8, 4, 3, 3}, 39), std::nullopt, {.padding = {1}}), o);
 }
 
 }  // namespace

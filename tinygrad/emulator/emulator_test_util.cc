@@ -90,9 +90,12 @@ absl::StatusOr<LaunchDims> Dims(const std::vector<UOp>& d, const absl::flat_hash
 }  // namespace
 
 absl::Status RunProgram(const ProgramSpec& p, std::span<const std::span<std::byte>> bufs, std::span<const int64_t> vals,
-                        double* seconds) {
-  ASSIGN_OR_RETURN(std::vector<UOp> parsed, ParseLinearProgram(p.src));
-  ASSIGN_OR_RETURN(UopInterpreter prog, UopInterpreter::Load(parsed));
+                        double* seconds, ProgramForm form) {
+  std::vector<UOp> parsed;
+  if (form == ProgramForm::kText) {
+    ASSIGN_OR_RETURN(parsed, ParseLinearProgram(p.src));
+  }
+  ASSIGN_OR_RETURN(UopInterpreter prog, UopInterpreter::Load(form == ProgramForm::kText ? parsed : p.uops));
   absl::flat_hash_map<std::string, ConstValue> vars;
   for (size_t i = 0; i < p.vars.size() && i < vals.size(); ++i) vars[p.vars[i].arg()[0].str()] = ConstValue(vals[i]);
   ASSIGN_OR_RETURN(LaunchDims global, Dims(p.global_size, vars));

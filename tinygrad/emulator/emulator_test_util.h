@@ -66,12 +66,17 @@ class HostBuffers {
 absl::StatusOr<std::vector<int64_t>> ProgramVarValues(const ProgramSpec& p, const ScheduleItem& item,
                                                       const Schedule& s);
 
-// Parses p.src back (as the device's Load does) and runs it once over `bufs` (p.globals
-// order) with `vals` (p.vars order); the launch dims are p's, symbolic ones evaluated with
-// `vals`. Adds the interpreter's time to *seconds when given. Errors: the parser's, the
-// interpreter's (with the program text appended to a run error).
+// Which form of a ProgramSpec the interpreter runs: its text parsed back (what the emulator's
+// renderer makes and the device's Load parses), or its linear uops as they are (a program
+// another GPU renderer lowered: its late rewrites and launch limits, run with GPU semantics).
+enum class ProgramForm { kText, kUops };
+
+// Runs p once over `bufs` (p.globals order) with `vals` (p.vars order); the launch dims are
+// p's, symbolic ones evaluated with `vals`. Adds the interpreter's time to *seconds when
+// given. Errors: the parser's, the interpreter's (with the program text appended to a run
+// error).
 absl::Status RunProgram(const ProgramSpec& p, std::span<const std::span<std::byte>> bufs, std::span<const int64_t> vals,
-                        double* seconds = nullptr);
+                        double* seconds = nullptr, ProgramForm form = ProgramForm::kText);
 
 struct EmulatorOptions {
   EmulateTarget target = EmulateTarget::kNone;
