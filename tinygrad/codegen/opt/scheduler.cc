@@ -15,6 +15,7 @@
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/base/terminal.h"
+#include "tinygrad/codegen/opt/padded_reduce.h"
 #include "tinygrad/uop/graph_rewrite.h"
 #include "tinygrad/uop/graph_util.h"
 #include "tinygrad/uop/kernel_info.h"
@@ -528,6 +529,9 @@ absl::StatusOr<std::vector<UOp>> Scheduler::ApplyOptImpl(const Opt& opt, bool ap
     if (std::optional<UOp> r = reduceop(); r && (rt == AxisType::GROUP_REDUCE || rt == AxisType::REDUCE))
       RETURN_IF_ERROR(check(r->arg()[0].ops() == Ops::ADD && !OpInBackwardSliceWithSelf(*r, GroupOp::UnsafePad),
                             "cannot pad " + ReprOf(*r)));
+    // ours: every reduce over the axis must add zeros on the added iterations (padded_reduce.h)
+    if (rt == AxisType::GROUP_REDUCE || rt == AxisType::REDUCE)
+      RETURN_IF_ERROR(check(PaddedReducesAddZeros(ast_, rng), "cannot pad a reduce that adds nonzero values where its reads are padded"));
     int64_t sz = (rng.vmax() + ConstValue(1)).to_int64();
     int64_t new_sz = (sz + *int_arg - 1) / *int_arg * *int_arg;
     RETURN_IF_ERROR(check(sz > new_sz / 4, "pad adds more than quadruple the work"));

@@ -6,6 +6,7 @@
 #include "tinygrad/codegen/opt/scheduler.h"
 
 #include <algorithm>
+#include <functional>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -100,6 +101,52 @@ TEST(SchedulerTest, RejectedOptsLeaveTheSchedulerUnchanged) {
     EXPECT_EQ(k.applied_opts().size(), 1u);
     EXPECT_FALSE(k.dont_use_locals());
   }
+}
+
+// out[i] = sum_r f(x[i, r], m[i]) over r < 24: PADTO of r to 32 gates the reads of x, so the 8
+// added iterations read x = 0 and add f(0, m[i]).
+UOp RowReduce(const std::function<UOp(const UOp& x, const UOp& m)>& f) {
+  UOp out = DG(8, 0), i = UOp::Range(8, 1), r = UOp::Range(24, 0, AxisType::REDUCE);
+  UOp x = DG(8 * 24, 1).index(std::vector<UOp>{i * 24 + r}), m = DG(8, 2).index(std::vector<UOp>{i});
+  UOp red = UOp::Make(Ops::REDUCE, dtypes::float32, {f(x, m), r}, Ops::ADD);
+  return UOp::Sink({UOp::Make(Ops::END, dtypes::void_, {out.index(std::vector<UOp>{i}, true).store(red), i})});
+}
+
+// Found by autotune/search:gpu_action_sweep_test: a variance's sum((x - mean)^2) padded summed
+// mean^2 per added iteration (the reference, which checks only for UnsafePad ops, does too).
+TEST(SchedulerTest, PadtoOfAReduceNeedsZerosWhereItsReadsArePadded) {
+  const Renderer& ren = CudaLikeRenderer();
+  auto pad = [&](const UOp& ast) {
+    Scheduler k(ast, ren);
+    k.ConvertLoopToGlobal();
+    return k.ApplyOpt({OptOps::PADTO, 1, int64_t{32}});
+  };
+  // the same after GROUP split the reduce (its REDUCE then ranges over an expression of ranges)
+  auto group_then_pad = [&](const UOp& ast) {
+    Scheduler k(ast, ren);
+    k.ConvertLoopToGlobal();
+    absl::Status st = k.ApplyOpt({OptOps::GROUP, 0, int64_t{12}});
+    return st.ok() ? k.ApplyOpt({OptOps::PADTO, 1, int64_t{32}}) : st;
+  };
+  auto sub = [](const UOp& a, const UOp& b) { return a + b * UOp::Const(dtypes::float32, -1.0); };
+  absl::Status variance = pad(RowReduce([&](const UOp& x, const UOp& m) { return sub(x, m) * sub(x, m); }));
+  EXPECT_TRUE(IsKernelOptError(variance)) << variance;
+  EXPECT_NE(variance.message().find("adds nonzero values"), std::string_view::npos) << variance;
+  absl::Status grouped = group_then_pad(RowReduce([&](const UOp& x, const UOp& m) { return sub(x, m) * sub(x, m); }));
+  EXPECT_TRUE(IsKernelOptError(grouped)) << grouped;
+  EXPECT_NE(grouped.message().find("adds nonzero values"), std::string_view::npos) << grouped;
+  EXPECT_TRUE(group_then_pad(RowReduce([](const UOp& x, const UOp& m) { return x * m; })).ok());
+  absl::Status plus_one = pad(RowReduce([](const UOp& x, const UOp&) { return x + UOp::Const(dtypes::float32, 1.0); }));
+  EXPECT_TRUE(IsKernelOptError(plus_one)) << plus_one;
+  // 0 * m, 0 - 0, a cast of 0, a where of zeros: all 0
+  EXPECT_TRUE(pad(RowReduce([](const UOp& x, const UOp& m) { return x * m; })).ok());
+  EXPECT_TRUE(pad(RowReduce([&](const UOp& x, const UOp&) { return sub(x, x * x).cast(dtypes::float16).cast(dtypes::float32); })).ok());
+  EXPECT_TRUE(pad(RowReduce([](const UOp& x, const UOp& m) {
+                return UOp::Make(Ops::WHERE, dtypes::float32, {m.lt(ConstValue(0.0)), x, UOp::Const(dtypes::float32, 0.0)});
+              })).ok());
+  Scheduler matmul(Matmul(dtypes::float32, 16, 24, 8), ren);  // a sum of products: its K pads
+  matmul.ConvertLoopToGlobal();
+  EXPECT_TRUE(matmul.ApplyOpt({OptOps::PADTO, 2, int64_t{32}}).ok());
 }
 
 TEST(SchedulerTest, ApplyOptRangesReturnsTheSplitRanges) {
