@@ -437,6 +437,18 @@ TEST_F(GpuActionSweep, IntReduceAndBools) {
   Sweep("any axis 1 of 12x20 > 40", (a > IntIn({1, 20}, 32, -50, 50)).any(1), {});
 }
 
+// Reduces fused with their surroundings: over two axes at once, a count of comparisons (f(0)
+// is not 0: PADTO must not pad it), a reduce kept and broadcast back, log_softmax, layernorm.
+TEST_F(GpuActionSweep, FusedReduces) {
+  Tensor x = In({6, 10, 12}, 40);
+  Sweep("mean over axes 1 and 2 of 6x10x12", x.mean({1, 2}), {.chains = 8});
+  Sweep("count of x < 0.25 over axis 1 of 8x24", (In({8, 24}, 41) < 0.25).cast(dtypes::int32).sum(1), {.chains = 8});
+  Tensor y = In({8, 20}, 42);
+  Sweep("x - x.sum(1, keepdim) of 8x20", y - y.sum(1, /*keepdim=*/true), {.chains = 8});
+  Sweep("log_softmax 8x20", y.log_softmax(1), {.chains = 8});
+  Sweep("layernorm 8x20", y.layernorm(), {.chains = 8});
+}
+
 // A symbolic output axis: the launch dims depend on the variable.
 TEST_F(GpuActionSweep, SymbolicOutputAxis) {
   Variable rows("rows", 1, 16);
