@@ -237,12 +237,12 @@ std::vector<std::vector<Opt>> RandomChains(const std::vector<std::pair<int, Sche
   return chains;
 }
 
-// GPU_ACTION_SWEEP_SCALE=N (bazel test --test_env=...) multiplies the random chains per kernel
-// for a deeper sweep than CI's; 1 by default.
+// GPU_ACTION_SWEEP_SCALE=N (bazel test --test_env=...) multiplies the random chains per kernel:
+// more for a deeper sweep than CI's, 0 for single actions only (an ASAN run); 1 by default.
 int ChainScale() {
   const char* v = std::getenv("GPU_ACTION_SWEEP_SCALE");
   const int n = v == nullptr ? 1 : std::atoi(v);
-  return n > 0 ? n : 1;
+  return n >= 0 ? n : 1;
 }
 
 struct SweepOptions {
@@ -255,7 +255,7 @@ struct SweepOptions {
 
 // Every kernel of `t`'s schedule, in order: unoptimized first (its outputs feed the next
 // kernel), then its candidates.
-Totals Sweep(const std::string& name, const Tensor& t, const SweepOptions& o) {
+Totals SweepOnThisStack(const std::string& name, const Tensor& t, const SweepOptions& o) {
   Totals totals;
   EmulatorRenderer emulator_renderer(o.target);
   const Renderer& ren = o.renderer != nullptr ? *o.renderer : emulator_renderer;
@@ -355,6 +355,15 @@ TEST(GpuActionSweepCheck, FlagsWrongAndUnwrittenElements) {
   EXPECT_NE(d.find("element 1: got -1, unoptimized -3"), std::string::npos) << d;
   std::vector<uint16_t> hwant = {0x3c00}, hgot = {0x3c01};  // 1.0 and the next half: within 4e-3
   EXPECT_EQ(Differences(dtypes::float16, std::as_bytes(std::span(hgot)), std::as_bytes(std::span(hwant))), "");
+}
+
+// SweepOnThisStack on a big stack (lowering tensor-core kernels needs more than 8 MiB under
+// ASAN: emulator_test_util.h).
+Totals Sweep(const std::string& name, const Tensor& t, const SweepOptions& o) {
+  Totals totals;
+  absl::Status started = emulator_testing::OnBigStack([&] { totals = SweepOnThisStack(name, t, o); });
+  EXPECT_TRUE(started.ok()) << started;
+  return totals;
 }
 
 class GpuActionSweep : public ::testing::Test {

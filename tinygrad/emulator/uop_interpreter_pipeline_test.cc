@@ -4,8 +4,6 @@
 // elementwise with broadcasting, casts, reductions, matmuls, gated loads (padding), argmax,
 // integer division, and explicit opts that use locals, GROUP reductions in shared memory,
 // UPCAST and UNROLL.
-#include <pthread.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -188,28 +186,11 @@ TEST(UopInterpreterPipeline, LocalsUpcastsAndUnrolls) {
   EXPECT_TRUE(vector_load) << "upcasts should load float vectors";
 }
 
-// Runs `fn` on a thread with a 512 MiB stack. TODO(cleanup): the codegen's pattern matcher
-// recurses once per source of a node (MatchSrcs), which overflows the 8 MiB main stack under
-// ASAN while lowering tensor-core kernels; this test is about the interpreter.
 void TensorCoresOfEveryTarget();
-
-void OnBigStack(const std::function<void()>& fn) {
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, size_t{512} << 20);
-  pthread_t thread;
-  auto body = [](void* f) -> void* {
-    (*static_cast<const std::function<void()>*>(f))();
-    return nullptr;
-  };
-  ASSERT_EQ(pthread_create(&thread, &attr, body, const_cast<std::function<void()>*>(&fn)), 0);
-  pthread_join(thread, nullptr);
-  pthread_attr_destroy(&attr);
-}
 
 // Matmuls on every emulated target's tensor cores: WMMA uops with each device's lane layout.
 // Inputs are multiples of 1/64 in [-1, 1), so every sum is exact in float32 in any order.
-TEST(UopInterpreterPipeline, TensorCoresOfEveryTarget) { OnBigStack(TensorCoresOfEveryTarget); }
+TEST(UopInterpreterPipeline, TensorCoresOfEveryTarget) { ASSERT_TRUE(emulator_testing::OnBigStack(TensorCoresOfEveryTarget).ok()); }
 
 void TensorCoresOfEveryTarget() {
   Tensor a = In({64, 64}, 32), b = In({64, 64}, 33);
