@@ -37,6 +37,7 @@
 #include "autotune/measure/candidate_ast.h"
 #include "autotune/search/beam_search.h"
 #include "gtest/gtest.h"
+#include "tinygrad/base/check.h"
 #include "tinygrad/codegen/opt/scheduler.h"
 #include "tinygrad/codegen/pipeline.h"
 #include "tinygrad/emulator/emulator_renderer.h"
@@ -475,16 +476,30 @@ TEST_F(GpuActionSweep, TensorCoresOfOtherTargets) {
 
 // The CUDA renderer's own programs (sm_89: its tensor cores, launch limits and late rewrites),
 // their uops run on the emulator: what a real GPU would run, short of the CUDA C++ text.
-TEST_F(GpuActionSweep, CudaRendererPrograms) {
-  absl::StatusOr<CudaArch> arch = ParseCudaArch("sm_89");
-  ASSERT_TRUE(arch.ok()) << arch.status();
-  CudaRenderer cuda(*arch);
-  SweepOptions o{.renderer = &cuda, .chains = 8};
+const Renderer& CudaSm89() {
+  static const CudaRenderer* const cuda = [] {
+    absl::StatusOr<CudaArch> arch = ParseCudaArch("sm_89");
+    TG_CHECK(arch.ok()) << arch.status();
+    return new CudaRenderer(*arch);
+  }();
+  return *cuda;
+}
+
+TEST_F(GpuActionSweep, CudaRendererMatmuls) {
+  SweepOptions o{.renderer = &CudaSm89(), .chains = 8};
   Tensor a = In({32, 32}, 34), b = In({32, 32}, 35);
   Sweep("half matmul 32x32x32", a.cast(dtypes::float16).matmul(b.cast(dtypes::float16)), o);
   Sweep("bfloat16 matmul 32x32x32", a.cast(dtypes::bfloat16).matmul(b.cast(dtypes::bfloat16)), o);
+}
+
+TEST_F(GpuActionSweep, CudaRendererReduces) {
+  SweepOptions o{.renderer = &CudaSm89(), .chains = 8};
   Sweep("softmax 8x32", In({8, 32}, 36).softmax(1), o);
   Sweep("argmax 12x20", In({12, 20}, 37).argmax(1), o);
+}
+
+TEST_F(GpuActionSweep, CudaRendererConv2d) {
+  SweepOptions o{.renderer = &CudaSm89(), .chains = 8};
   Sweep("conv2d 4->8 3x3 pad 1 on 10x10", In({1, 4, 10, 10}, 38).conv2d(In({8, 4, 3, 3}, 39), std::nullopt, {.padding = {1}}), o);
 }
 
