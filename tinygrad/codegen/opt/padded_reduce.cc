@@ -53,6 +53,12 @@ class ZeroWherePadded {
         return Zero(u.src(0)) && Zero(u.src(1));
       case Ops::NEG:
       case Ops::CAST:
+      case Ops::SQRT:
+      case Ops::SIN:
+      case Ops::TRUNC:  // f(0) = 0
+        return Zero(u.src(0));
+      case Ops::SHL:
+      case Ops::SHR:  // 0 shifted
         return Zero(u.src(0));
       case Ops::WHERE:  // either branch is 0, whatever the condition
         return Zero(u.src(1)) && Zero(u.src(2));

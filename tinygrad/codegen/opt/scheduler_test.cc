@@ -138,7 +138,8 @@ TEST(SchedulerTest, PadtoOfAReduceNeedsZerosWhereItsReadsArePadded) {
   EXPECT_TRUE(group_then_pad(RowReduce([](const UOp& x, const UOp& m) { return x * m; })).ok());
   absl::Status plus_one = pad(RowReduce([](const UOp& x, const UOp&) { return x + UOp::Const(dtypes::float32, 1.0); }));
   EXPECT_TRUE(IsKernelOptError(plus_one)) << plus_one;
-  // 0 * m, 0 - 0, a cast of 0, a where of zeros: all 0
+  // 0 * m, 0 - 0, a cast of 0, a where of zeros, sqrt(0): all 0
+  EXPECT_TRUE(pad(RowReduce([](const UOp& x, const UOp& m) { return UOp::Make(Ops::SQRT, dtypes::float32, {x * m}); })).ok());
   EXPECT_TRUE(pad(RowReduce([](const UOp& x, const UOp& m) { return x * m; })).ok());
   EXPECT_TRUE(pad(RowReduce([&](const UOp& x, const UOp&) { return sub(x, x * x).cast(dtypes::float16).cast(dtypes::float32); })).ok());
   EXPECT_TRUE(pad(RowReduce([](const UOp& x, const UOp& m) {
