@@ -5,15 +5,20 @@
 #include <algorithm>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 
 namespace tg {
 namespace {
 
 class ZeroWherePadded {
  public:
-  explicit ZeroWherePadded(const UOp& rng) : rng_(rng) {}
+  // The nodes of `ast` that depend on `rng`, sources first (no recursion: ASTs can be deep).
+  ZeroWherePadded(const UOp& ast, const UOp& rng) {
+    for (const UOp& u : ast.toposort())
+      if (u == rng || std::ranges::any_of(u.src(), [&](const UOp& s) { return uses_.contains(s); })) uses_.insert(u);
+  }
 
-  // Whether u is 0 on the added iterations of rng_ (reads indexed by it give 0 there).
+  // Whether u is 0 on the added iterations of the range (reads indexed by it give 0 there).
   bool Zero(const UOp& u) {
     if (auto it = zero_.find(u); it != zero_.end()) return it->second;
     const bool z = Compute(u);
@@ -21,15 +26,11 @@ class ZeroWherePadded {
     return z;
   }
 
-  // Whether u depends on rng_.
-  bool Uses(const UOp& u) {
-    if (auto it = uses_.find(u); it != uses_.end()) return it->second;
-    const bool used = u == rng_ || std::ranges::any_of(u.src(), [&](const UOp& s) { return Uses(s); });
-    uses_.emplace(u, used);
-    return used;
-  }
+  // Whether u depends on the range.
+  bool Uses(const UOp& u) const { return uses_.contains(u); }
+
  private:
-  // A read of a buffer (an INDEX used as a value, or a LOAD of one) at an index that uses rng_.
+  // A read of a buffer (an INDEX used as a value, or a LOAD of one) at an index that uses the range.
   bool GatedRead(const UOp& index) {
     if (index.op() != Ops::INDEX || index.src().size() < 2) return false;
     return std::any_of(index.src().begin() + 1, index.src().end(), [&](const UOp& s) { return Uses(s); });
@@ -69,14 +70,14 @@ class ZeroWherePadded {
     }
   }
 
-  UOp rng_;
-  absl::flat_hash_map<UOp, bool> zero_, uses_;
+  absl::flat_hash_set<UOp> uses_;
+  absl::flat_hash_map<UOp, bool> zero_;
 };
 
 }  // namespace
 
 bool PaddedReducesAddZeros(const UOp& ast, const UOp& rng) {
-  ZeroWherePadded zero(rng);
+  ZeroWherePadded zero(ast, rng);
   for (const UOp& r : ast.toposort()) {
     // a REDUCE's range sources are expressions of ranges once an opt split one (shift_to)
     if (r.op() != Ops::REDUCE || !std::any_of(r.src().begin() + 1, r.src().end(), [&](const UOp& s) { return zero.Uses(s); }))
