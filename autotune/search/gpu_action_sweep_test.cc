@@ -20,7 +20,7 @@
 // sentinel (all bits set), so an element a candidate never writes differs too. An action the
 // Scheduler refuses with an error that is no KernelOptError is a bug as well (it would end a
 // search). Besides the emulator's own renderer (EMULATE=CUDA, and the tensor cores of AMD's
-// RDNA3 and CDNA and of Metal), the CUDA renderer's programs run as uops.
+// RDNA3 and CDNA and of Metal), the CUDA and HIP renderers' programs run as uops.
 //
 // Bugs it found: the interpreter refused RANGEs carrying the linearizer's ordering edges
 // (uop_interpreter_test), and PADTO padded reduces whose padded iterations add nonzero values
@@ -54,6 +54,7 @@
 #include "tinygrad/emulator/emulator_renderer.h"
 #include "tinygrad/emulator/emulator_test_util.h"
 #include "tinygrad/renderer/cuda/cuda.h"
+#include "tinygrad/renderer/hip/hip.h"
 #include "tinygrad/runtime/cuda/arch.h"
 #include "tinygrad/schedule/schedule.h"
 #include "tinygrad/tensor/tensor.h"
@@ -510,6 +511,21 @@ TEST_F(GpuActionSweep, CudaRendererConv2d) {
   SweepOptions o{.renderer = &CudaSm89(), .chains = 8};
   Sweep("conv2d 4->8 3x3 pad 1 on 10x10", In({1, 4, 10, 10}, 38).conv2d(In({8, 4, 3, 3}, 39), std::nullopt, {.padding = {1}}), o);
 }
+
+// The HIP renderer's programs for an AMD arch, their uops run on the emulator.
+void SweepHip(const char* arch_name) {
+  absl::StatusOr<AmdArch> arch = AmdArch::Parse(arch_name);
+  ASSERT_TRUE(arch.ok()) << arch.status();
+  HipRenderer hip(*arch);
+  SweepOptions o{.renderer = &hip, .chains = 6};
+  Tensor a = In({32, 32}, 43), b = In({32, 32}, 44);
+  Sweep(absl::StrCat("half matmul 32x32x32 for ", arch_name), a.cast(dtypes::float16).matmul(b.cast(dtypes::float16)), o);
+  Sweep(absl::StrCat("softmax 8x32 for ", arch_name), In({8, 32}, 45).softmax(1), o);
+}
+
+// RDNA3: WMMA with operands duplicated across lanes; CDNA3: MFMA.
+TEST_F(GpuActionSweep, HipRendererRdna3) { SweepHip("gfx1100"); }
+TEST_F(GpuActionSweep, HipRendererCdna3) { SweepHip("gfx942"); }
 
 }  // namespace
 }  // namespace tg::autotune
