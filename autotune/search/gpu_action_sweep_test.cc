@@ -259,7 +259,7 @@ struct SweepOptions {
   EmulateTarget target = EmulateTarget::kCuda;
   // Another GPU renderer in place of the emulator's (its uops run as they are), or null.
   const Renderer* renderer = nullptr;
-  int chains = 24;        // random chains per kernel
+  int chains = 16;        // random chains per kernel
   bool tc_only = false;   // only candidates that start with a TC action
 };
 
