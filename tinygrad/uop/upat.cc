@@ -88,6 +88,10 @@ bool ArgMatches(const Arg& want, const Arg& have) {
   }
   return want == have;
 }
+
+// Whether a pattern's op set rules `u` out (an Any has none of its own: never). Most tries fail
+// on the op, so the callers check it first, before any call.
+bool OpRejects(bool any_op, const OpSet& ops, const UOp& u) { return !any_op && !ops.contains(u.op()); }
 }  // namespace
 
 void RewriteCtx::CheckType(const void* want) const {
@@ -233,9 +237,9 @@ UPat UPat::or_casted(std::string name) const {
 OpSet UPat::ops() const { return n_->any_op ? OpSet() : n_->ops; }
 OpSet UPat::early_reject() const { return n_->early_reject; }
 
-bool UPat::MatchSelf(const UOp& u, tg::Match& m) const {
-  const UPat::Node& p = *n_;
-  if (!p.any_op && !p.ops.contains(u.op())) return false;
+// Inlined into its two callers: it runs on every try that passes the op check.
+[[gnu::always_inline]] inline bool UPat::MatchSelf(const UOp& u, tg::Match& m) const {
+  const UPat::Node& p = *n_;  // the op was checked by the caller (OpRejects)
   if (!p.dtypes.empty()) {
     DType d = u.dtype(), s = d.scalar();
     if (std::none_of(p.dtypes.begin(), p.dtypes.end(), [&](DType x) { return x == d || x == s; })) return false;
@@ -253,6 +257,7 @@ bool UPat::MatchSelf(const UOp& u, tg::Match& m) const {
 
 bool UPat::MatchOnce(const UOp& u, tg::Match& m) const {
   const UPat::Node& p = *n_;
+  if (OpRejects(p.any_op, p.ops, u)) return false;
   if (p.is_any) {
     for (const UPat& alt : p.srcs)
       if (alt.MatchOnce(u, m)) return true;
@@ -332,6 +337,7 @@ bool UPat::MatchRepeatBacktracking(const UPat& p, std::span<const UOp> srcs, siz
 
 bool UPat::Match(const UOp& u, tg::Match& m, absl::FunctionRef<bool()> k) const {
   const UPat::Node& p = *n_;
+  if (OpRejects(p.any_op, p.ops, u)) return false;
   const size_t mark = m.captures_.size();
   auto fail = [&] {
     m.captures_.resize(mark);
