@@ -148,7 +148,8 @@ class UPat {
   // Matching without a continuation, for patterns with at most one way to match (Node::single):
   // leaves the captures on success, restores them on failure. Recurses per pattern level only.
   bool MatchOnce(const UOp& u, tg::Match& m) const;
-  // Checks `u` itself (op, name, dtype, arg, source count), not its sources; binds the name.
+  // Checks `u` itself (dtype, arg, source count, name; its op the caller checked first), not
+  // its sources; binds the name.
   bool MatchSelf(const UOp& u, tg::Match& m) const;
   // Matches srcs[i:] against `pats` (or pats[0] for each when `repeat`), then calls `k`.
   static bool MatchSrcs(std::span<const UPat> pats, bool repeat, std::span<const UOp> srcs, size_t i,
