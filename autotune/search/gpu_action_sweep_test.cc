@@ -265,7 +265,7 @@ struct SweepOptions {
 
 // Every kernel of `t`'s schedule, in order: unoptimized first (its outputs feed the next
 // kernel), then its candidates.
-Totals SweepOnThisStack(const std::string& name, const Tensor& t, const SweepOptions& o) {
+Totals Sweep(const std::string& name, const Tensor& t, const SweepOptions& o) {
   Totals totals;
   EmulatorRenderer emulator_renderer(o.target);
   const Renderer& ren = o.renderer != nullptr ? *o.renderer : emulator_renderer;
@@ -367,14 +367,6 @@ TEST(GpuActionSweepCheck, FlagsWrongAndUnwrittenElements) {
   EXPECT_EQ(Differences(dtypes::float16, std::as_bytes(std::span(hgot)), std::as_bytes(std::span(hwant))), "");
 }
 
-// SweepOnThisStack on a big stack (lowering tensor-core kernels needs more than 8 MiB under
-// ASAN: emulator_test_util.h).
-Totals Sweep(const std::string& name, const Tensor& t, const SweepOptions& o) {
-  Totals totals;
-  absl::Status started = emulator_testing::OnBigStack([&] { totals = SweepOnThisStack(name, t, o); });
-  EXPECT_TRUE(started.ok()) << started;
-  return totals;
-}
 
 class GpuActionSweep : public ::testing::Test {
  protected:

@@ -2,7 +2,6 @@
 // Running Tensor programs' kernels on the emulator, for tests (see the header).
 #include "tinygrad/emulator/emulator_test_util.h"
 
-#include <pthread.h>
 
 #include <chrono>
 #include <string>
@@ -148,22 +147,6 @@ absl::StatusOr<EmulatedResult> RunOnEmulator(const Tensor& t, const EmulatorOpti
   ASSIGN_OR_RETURN(std::vector<std::byte> * bytes, memory.Get(out));
   result.bytes = *bytes;
   return result;
-}
-
-absl::Status OnBigStack(const std::function<void()>& fn) {
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, size_t{512} << 20);
-  pthread_t thread;
-  auto body = [](void* f) -> void* {
-    (*static_cast<const std::function<void()>*>(f))();
-    return nullptr;
-  };
-  const int err = pthread_create(&thread, &attr, body, const_cast<std::function<void()>*>(&fn));
-  pthread_attr_destroy(&attr);
-  if (err != 0) return absl::ResourceExhaustedError(absl::StrCat("pthread_create: error ", err));
-  pthread_join(thread, nullptr);
-  return absl::OkStatus();
 }
 
 }  // namespace tg::emulator_testing

@@ -12,7 +12,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <functional>
 #include <optional>
 #include <span>
 #include <vector>
@@ -94,12 +93,6 @@ struct EmulatedResult {
 // Schedules t (contiguous), lowers each kernel with GetProgram for the emulator's renderer and
 // runs the kernels in order on the interpreter over host memory. The output's bytes.
 absl::StatusOr<EmulatedResult> RunOnEmulator(const Tensor& t, const EmulatorOptions& o = {});
-
-// Runs `fn` on a thread with a 512 MiB stack and waits for it; an error when no such thread
-// can start. TODO(cleanup): the codegen's pattern matcher recurses once per source of a node
-// (MatchSrcs), which overflows the 8 MiB main stack under ASAN while lowering tensor-core
-// kernels.
-absl::Status OnBigStack(const std::function<void()>& fn);
 
 }  // namespace tg::emulator_testing
 

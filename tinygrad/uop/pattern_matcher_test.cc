@@ -1,8 +1,11 @@
 #include "tinygrad/uop/pattern_matcher.h"
 
+#include <cstdio>
 #include <sstream>
 
 #include "gtest/gtest.h"
+#include "tinygrad/base/stack_probe.h"
+#include "tinygrad/uop/graph_rewrite.h"
 
 namespace tg {
 namespace {
@@ -87,6 +90,94 @@ TEST(UPatTest, AnyTriesAlternatives) {
   EXPECT_TRUE(Matches(p, a));
   EXPECT_TRUE(Matches(p, a.cast(dtypes::int32)));
   EXPECT_FALSE(Matches(p, UOp::Const(dtypes::float32, 1.0)));
+}
+
+// Every way `p` matches `u`, each as the DEFINE_VARs that "x", "y", "z" bound ("x=a,y=b,").
+std::vector<std::string> AllBindings(const UPat& p, const UOp& u) {
+  std::vector<std::string> out;
+  Match m;
+  p.Match(u, m, [&] {
+    std::string s;
+    for (const char* n : {"x", "y", "z"})
+      if (m.has(n)) s += std::string(n) + "=" + m[n].arg()[0].str() + ",";
+    out.push_back(s);
+    return false;
+  });
+  return out;
+}
+
+// Expected orders from the reference (UPat.match at tinygrad 35900290): a repeated pattern with
+// alternatives keeps every store that survives all sources, in the order of the alternatives.
+TEST(UPatTest, RepeatedAlternativesBacktrackAcrossSources) {
+  UOp a = UOp::Variable("a", 0, 10), b = UOp::Variable("b", 0, 10);
+  UPat xy = UPat(Ops::VECTORIZE).src_repeat(UPat::Any({UPat().named("x"), UPat().named("y")}));
+  const std::vector<std::string> both{"x=a,y=b,", "x=b,y=a,"};
+  EXPECT_EQ(AllBindings(xy, UOp::Make(Ops::VECTORIZE, dtypes::index.vec(3), {a, b, a})), both);
+  EXPECT_EQ(AllBindings(xy, UOp::Make(Ops::VECTORIZE, dtypes::index.vec(2), {a, b})), both);
+  EXPECT_TRUE(AllBindings(xy, UOp::Make(Ops::VECTORIZE, dtypes::index.vec(3), {a, b, a + 1})).empty());
+}
+
+TEST(UPatTest, AlternativesInATupleBacktrackIntoLaterSources) {
+  UOp a = UOp::Variable("a", 0, 10), b = UOp::Variable("b", 0, 10);
+  UOp abb = UOp::Make(Ops::VECTORIZE, dtypes::index.vec(3), {a, b, b});
+  UPat p = UPat(Ops::VECTORIZE).src({UPat::Var("x"), UPat::Any({UPat::Var("x"), UPat::Var("y")}), UPat::Var("y")});
+  EXPECT_EQ(AllBindings(p, abb), std::vector<std::string>{"x=a,y=b,"});
+  UPat q = UPat(Ops::VECTORIZE).src({UPat::Var("x"), UPat::Any({UPat::Var("y"), UPat::Var("z")}), UPat::Var("y")});
+  EXPECT_EQ(AllBindings(q, abb), (std::vector<std::string>{"x=a,y=b,", "x=a,y=b,z=b,"}));
+  // alternatives that cannot both match one node (disjoint ops) still give each of theirs
+  UPat r = UPat(Ops::VECTORIZE).src_repeat(
+      UPat::Any({UPat(Ops::DEFINE_VAR).named("x"), UPat(Ops::ADD).src({UPat::Var("y"), UPat()})}));
+  EXPECT_EQ(AllBindings(r, UOp::Make(Ops::VECTORIZE, dtypes::index.vec(3), {a, b + 1, a})),
+            std::vector<std::string>{"x=a,y=b,"});
+  EXPECT_TRUE(AllBindings(r, UOp::Make(Ops::VECTORIZE, dtypes::index.vec(3), {a, b + 1, b})).empty());
+}
+
+// ** stack use does not grow with the number of sources **
+// A node with this many sources overflowed a 256 KiB stack when the matcher recursed per
+// source; the limit below is far above what a bounded recursion needs.
+constexpr size_t kManySources = 100000;
+constexpr size_t kSmallStack = size_t{256} << 10;
+
+UOp SinkOf(const std::vector<UOp>& srcs) { return UOp::Sink(srcs); }
+
+TEST(UPatStackTest, RepeatedPatternOverManySources) {
+  UOp a = UOp::Variable("a", 0, 10), b = UOp::Variable("b", 0, 10);
+  UOp same = SinkOf(std::vector<UOp>(kManySources, a));
+  std::vector<UOp> alternating;
+  for (size_t i = 0; i < kManySources; ++i) alternating.push_back(i % 2 ? b : a);
+  UOp ab = SinkOf(alternating);
+  std::vector<std::string> one, two;
+  bool tuple = false, any_len = false;
+  size_t used = RunOnSmallStack(kSmallStack, [&] {
+    // one way to match each source: matched in a loop
+    one = AllBindings(UPat(Ops::SINK).src_repeat(UPat::Var("x")), same);
+    // several ways: the backtracking across sources keeps its stack on the heap
+    two = AllBindings(UPat(Ops::SINK).src_repeat(UPat::Any({UPat().named("x"), UPat().named("y")})), ab);
+    tuple = !AllBindings(UPat(Ops::SINK).src({UPat::Var("x"), UPat::Var("y")}).allow_any_len(), ab).empty();
+    Match m;
+    any_len = UPat(Ops::SINK).src_repeat(UPat(Ops::DEFINE_VAR).named("x")).Match(ab, m, [] { return true; });
+  });
+  EXPECT_EQ(one, std::vector<std::string>{"x=a,"});
+  EXPECT_EQ(two, (std::vector<std::string>{"x=a,y=b,", "x=b,y=a,"}));
+  EXPECT_TRUE(tuple);
+  EXPECT_FALSE(any_len) << "x cannot bind both a and b";
+  EXPECT_LT(used, kSmallStack / 2);
+  std::printf("matching %zu sources used %zu KiB of stack\n", kManySources, used >> 10);
+}
+
+TEST(UPatStackTest, GraphRewriteOfAWideSink) {
+  UOp a = UOp::Variable("a", 0, 100000);
+  std::vector<UOp> srcs;
+  for (size_t i = 0; i < kManySources; ++i) srcs.push_back(a + static_cast<int64_t>(i));
+  UOp sink = SinkOf(srcs);
+  // SINK(ADD(x, c), ...) -> SINK(x): every source must be an ADD of `a` and a const, either order
+  PatternMatcher pm({{UPat(Ops::SINK).src_repeat(UPat::Var("x") + UPat::CVar()),
+                      [](const Match& m) { return UOp::Sink({m["x"]}); }}});
+  UOp out;
+  size_t used = RunOnSmallStack(kSmallStack, [&] { out = GraphRewrite(sink, pm); });
+  EXPECT_EQ(out, UOp::Sink({a}));
+  EXPECT_LT(used, kSmallStack / 2);
+  std::printf("graph_rewrite of a %zu-source sink used %zu KiB of stack\n", kManySources, used >> 10);
 }
 
 TEST(UPatTest, EarlyRejectIsTheSingleOpChildren) {

@@ -1,5 +1,13 @@
 // Port of tinygrad/uop/ops.py: UPat and its matching (tinygrad's UPat.match), written as
 // continuation passing so that every match is tried without building lists of stores.
+//
+// The stack a match needs must not grow with the number of sources of the node (a VECTORIZE
+// or SINK of a big-upcast kernel has thousands; a thread that runs out of stack kills the
+// process). So continuations are used only where there are alternatives to come back to: a
+// source pattern with at most one way to match (Node::single, most of them) is matched in a
+// loop, a pattern with alternatives in a fixed source list continues into the next sources
+// (the recursion is bounded by the pattern's size), and a repeated pattern with alternatives
+// backtracks over the sources with an explicit stack on the heap.
 #include "tinygrad/uop/upat.h"
 
 #include <algorithm>
@@ -21,6 +29,10 @@ struct UPat::Node {
   bool is_any = false;                    // srcs are alternatives
   bool allow_any_len = false;
   OpSet early_reject;
+  // Matches any node in at most one way, so nothing is left to try after it matched: no
+  // alternatives (an Any's have disjoint op sets, so one node passes one at most), one source
+  // order, and every source pattern single.
+  bool single = true;
 
   // Recomputes what derives from the fields above (tinygrad's __init__ tail).
   void Finalize() {
@@ -42,6 +54,18 @@ struct UPat::Node {
       for (const UPat& p : src_kind == Src::kRepeat ? srcs : orders[0])
         if (!p.n_->any_op && p.n_->ops.size() == 1 && !p.n_->is_any) early_reject.Add(p.n_->ops.First());
     }
+    single = is_any ? AlternativesExclusive() : orders.size() <= 1;
+    for (const UPat& p : srcs) single = single && p.n_->single;  // sources, or an Any's alternatives
+  }
+  // Whether at most one of an Any's alternatives can match a node: each names its ops (no Any
+  // among them) and no op is in two.
+  bool AlternativesExclusive() const {
+    OpSet seen;
+    for (const UPat& p : srcs) {
+      if (p.n_->any_op || p.n_->is_any || (seen | p.n_->ops).size() != seen.size() + p.n_->ops.size()) return false;
+      seen = seen | p.n_->ops;
+    }
+    return true;
   }
   bool strict_length() const { return !(allow_any_len || src_kind == Src::kRepeat || src_kind == Src::kNone); }
   size_t required_len() const { return src_kind == Src::kRepeat || src_kind == Src::kNone ? 0 : srcs.size(); }
@@ -65,13 +89,9 @@ bool ArgMatches(const Arg& want, const Arg& have) {
   return want == have;
 }
 
-bool MatchSrcs(std::span<const UPat> pats, bool repeat, std::span<const UOp> srcs, size_t i,
-               tg::Match& m, absl::FunctionRef<bool()> k) {
-  size_t n = repeat ? srcs.size() : std::min(srcs.size(), pats.size());
-  if (i == n) return k();
-  const UPat& p = repeat ? pats[0] : pats[i];
-  return p.Match(srcs[i], m, [&] { return MatchSrcs(pats, repeat, srcs, i + 1, m, k); });
-}
+// Whether a pattern's op set rules `u` out (an Any has none of its own: never). Most tries fail
+// on the op, so the callers check it first, before any call.
+bool OpRejects(bool any_op, const OpSet& ops, const UOp& u) { return !any_op && !ops.contains(u.op()); }
 }  // namespace
 
 void RewriteCtx::CheckType(const void* want) const {
@@ -217,42 +237,119 @@ UPat UPat::or_casted(std::string name) const {
 OpSet UPat::ops() const { return n_->any_op ? OpSet() : n_->ops; }
 OpSet UPat::early_reject() const { return n_->early_reject; }
 
-bool UPat::Match(const UOp& u, tg::Match& m, absl::FunctionRef<bool()> k) const {
+// Inlined into its two callers: it runs on every try that passes the op check.
+[[gnu::always_inline]] inline bool UPat::MatchSelf(const UOp& u, tg::Match& m) const {
+  const UPat::Node& p = *n_;  // the op was checked by the caller (OpRejects)
+  if (!p.dtypes.empty()) {
+    DType d = u.dtype(), s = d.scalar();
+    if (std::none_of(p.dtypes.begin(), p.dtypes.end(), [&](DType x) { return x == d || x == s; })) return false;
+  }
+  if (p.arg && !ArgMatches(*p.arg, u.arg())) return false;
+  if (u.src().size() < p.required_len()) return false;
+  if (p.strict_length() && u.src().size() != p.required_len()) return false;
+  // the name last: the checks are pure, so their order does not change the result
+  if (p.name.empty()) return true;
+  for (const tg::Match::Capture& c : m.captures_)
+    if (c.name == p.name) return *c.uop == u;
+  m.captures_.push_back({p.name, &u});
+  return true;
+}
+
+bool UPat::MatchOnce(const UOp& u, tg::Match& m) const {
   const UPat::Node& p = *n_;
+  if (OpRejects(p.any_op, p.ops, u)) return false;
   if (p.is_any) {
-    for (const UPat& alt : p.srcs) {
-      size_t mark = m.captures_.size();
-      if (alt.Match(u, m, k)) return true;
-      m.captures_.resize(mark);
-    }
+    for (const UPat& alt : p.srcs)
+      if (alt.MatchOnce(u, m)) return true;
     return false;
   }
-  if (!p.any_op && !p.ops.contains(u.op())) return false;
-  size_t mark = m.captures_.size();
+  const size_t mark = m.captures_.size();
+  if (!MatchSelf(u, m)) return false;
+  if (p.src_kind == UPat::Node::Src::kNone) return true;
+  const bool repeat = p.src_kind == UPat::Node::Src::kRepeat;
+  std::span<const UPat> pats = repeat ? std::span<const UPat>(p.srcs) : std::span<const UPat>(p.orders[0]);
+  std::span<const UOp> srcs = u.src();
+  const size_t n = repeat ? srcs.size() : std::min(srcs.size(), pats.size());
+  for (size_t i = 0; i < n; ++i) {
+    if (!(repeat ? pats[0] : pats[i]).MatchOnce(srcs[i], m)) {
+      m.captures_.resize(mark);
+      return false;
+    }
+  }
+  return true;
+}
+
+bool UPat::MatchSrcs(std::span<const UPat> pats, bool repeat, std::span<const UOp> srcs, size_t i,
+                     tg::Match& m, absl::FunctionRef<bool()> k) {
+  const size_t n = repeat ? srcs.size() : std::min(srcs.size(), pats.size());
+  const size_t mark = m.captures_.size();
   auto fail = [&] {
     m.captures_.resize(mark);
     return false;
   };
-  if (!p.name.empty()) {
-    bool bound = false;
-    for (const tg::Match::Capture& c : m.captures_) {
-      if (c.name == p.name) {
-        if (*c.uop != u) return false;
-        bound = true;
-        break;
-      }
+  for (; i < n; ++i) {  // the sources with one way to match, in a loop
+    const UPat& p = repeat ? pats[0] : pats[i];
+    if (!p.n_->single) break;
+    if (!p.MatchOnce(srcs[i], m)) return fail();
+  }
+  if (i == n) return k() || fail();
+  if (repeat) return MatchRepeatBacktracking(pats[0], srcs, i, m, k) || fail();
+  // alternatives: the sources after this one are the continuation of each of its matches
+  return pats[i].Match(srcs[i], m, [&] { return MatchSrcs(pats, repeat, srcs, i + 1, m, k); }) || fail();
+}
+
+bool UPat::MatchRepeatBacktracking(const UPat& p, std::span<const UOp> srcs, size_t i, tg::Match& m,
+                                   absl::FunctionRef<bool()> k) {
+  using Captures = std::vector<tg::Match::Capture>;
+  const Captures entry = m.captures_;
+  // Level j holds the captures of every way srcs[i + j] matches, given the way taken at level
+  // j - 1, in the order the continuation-passing match would try them; `next` is the next to try.
+  struct Level {
+    std::vector<Captures> ways;
+    size_t next = 0;
+  };
+  std::vector<Level> stack;
+  auto descend = [&] {
+    Level level;
+    p.Match(srcs[i + stack.size()], m, [&] {
+      level.ways.push_back(m.captures_);
+      return false;
+    });
+    stack.push_back(std::move(level));
+  };
+  descend();
+  while (!stack.empty()) {
+    Level& top = stack.back();
+    if (top.next == top.ways.size()) {
+      stack.pop_back();
+      continue;
     }
-    if (!bound) m.captures_.push_back({p.name, &u});
+    m.captures_ = top.ways[top.next++];
+    if (i + stack.size() == srcs.size()) {
+      if (k()) return true;
+    } else {
+      descend();
+    }
   }
-  if (!p.dtypes.empty()) {
-    DType d = u.dtype(), s = d.scalar();
-    if (std::none_of(p.dtypes.begin(), p.dtypes.end(), [&](DType x) { return x == d || x == s; }))
-      return fail();
+  m.captures_ = entry;
+  return false;
+}
+
+bool UPat::Match(const UOp& u, tg::Match& m, absl::FunctionRef<bool()> k) const {
+  const UPat::Node& p = *n_;
+  if (OpRejects(p.any_op, p.ops, u)) return false;
+  const size_t mark = m.captures_.size();
+  auto fail = [&] {
+    m.captures_.resize(mark);
+    return false;
+  };
+  if (p.single) return MatchOnce(u, m) && (k() || fail());
+  if (p.is_any) {
+    for (const UPat& alt : p.srcs)
+      if (alt.Match(u, m, k)) return true;
+    return false;
   }
-  if (p.arg && !ArgMatches(*p.arg, u.arg())) return fail();
-  if (u.src().size() < p.required_len()) return fail();
-  if (p.strict_length() && u.src().size() != p.required_len()) return fail();
-  if (p.src_kind == UPat::Node::Src::kNone) return k() || fail();
+  if (!MatchSelf(u, m)) return false;
   if (p.src_kind == UPat::Node::Src::kRepeat) return MatchSrcs(p.srcs, true, u.src(), 0, m, k) || fail();
   for (const std::vector<UPat>& order : p.orders)
     if (MatchSrcs(order, false, u.src(), 0, m, k)) return true;

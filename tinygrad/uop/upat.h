@@ -20,6 +20,7 @@
 #include <initializer_list>
 #include <memory>
 #include <optional>
+#include <span>
 #include <source_location>
 #include <string>
 #include <string_view>
@@ -144,6 +145,19 @@ class UPat {
  private:
   struct Node;
   explicit UPat(std::shared_ptr<const Node> n) : n_(std::move(n)) {}
+  // Matching without a continuation, for patterns with at most one way to match (Node::single):
+  // leaves the captures on success, restores them on failure. Recurses per pattern level only.
+  bool MatchOnce(const UOp& u, tg::Match& m) const;
+  // Checks `u` itself (dtype, arg, source count, name; its op the caller checked first), not
+  // its sources; binds the name.
+  bool MatchSelf(const UOp& u, tg::Match& m) const;
+  // Matches srcs[i:] against `pats` (or pats[0] for each when `repeat`), then calls `k`.
+  static bool MatchSrcs(std::span<const UPat> pats, bool repeat, std::span<const UOp> srcs, size_t i,
+                        tg::Match& m, absl::FunctionRef<bool()> k);
+  // The repeated pattern `p` has several ways to match: backtracks over srcs[i:] with an
+  // explicit stack on the heap.
+  static bool MatchRepeatBacktracking(const UPat& p, std::span<const UOp> srcs, size_t i, tg::Match& m,
+                                      absl::FunctionRef<bool()> k);
   UPat With(const std::function<void(Node&)>& edit) const;
   std::shared_ptr<const Node> n_;
 };
