@@ -1,0 +1,44 @@
+// File: tinygrad/renderer/cuda/gemm_sm90.h
+// Matmul kernels for Hopper (sm_90a) generated from a GemmProblem and a GemmTiling: tiles of a
+// and b staged through shared memory by cp.async in a multi-stage pipeline, laid out with the
+// 128-byte swizzle the warpgroup MMA (wgmma.mma_async) reads, one 64-row warpgroup per 64 rows
+// of the block's tile, float accumulators in registers, the result cast and stored from them.
+// Beyond the reference (its CUDA kernels are UOp programs with mma.sync fed from registers).
+//
+// Example:
+//   GemmProblem p{.m = 4096, .n = 4096, .k = 4096, .in = dtypes::half, .acc = dtypes::float32,
+//                 .out = dtypes::half};
+//   RETURN_IF_ERROR(CheckGemmSm90(p, {.bm = 128, .bn = 128, .stages = 3}, 227 * 1024));
+//   ASSIGN_OR_RETURN(GemmKernel k, RenderGemmSm90(p, {.bm = 128, .bn = 128, .stages = 3}, "gemm"));
+//   // compile k.src for sm_90a; launch k.global_size blocks of k.local_size threads with
+//   // k.dynamic_shared_bytes of shared memory
+#ifndef TINYGRAD_RENDERER_CUDA_GEMM_SM90_H_
+#define TINYGRAD_RENDERER_CUDA_GEMM_SM90_H_
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "tinygrad/codegen/gemm_problem.h"
+
+namespace tg {
+
+// OK when `t` tiles `p` exactly and its stages fit in `shared_max` bytes of shared memory (a
+// block's opt-in maximum); else InvalidArgument saying which size does not fit.
+absl::Status CheckGemmSm90(const GemmProblem& p, const GemmTiling& t, int64_t shared_max);
+
+// The kernel's CUDA C++ source (for NVRTC with --gpu-architecture=sm_90a) and launch sizes.
+// InvalidArgument when CheckGemmSm90 fails with an unlimited shared memory, or for dtypes it
+// has no instruction for (inputs half or bfloat16, accumulator float, output half, bfloat16 or
+// float).
+absl::StatusOr<GemmKernel> RenderGemmSm90(const GemmProblem& p, const GemmTiling& t,
+                                          std::string_view function_name);
+
+// The tilings BEAM tries (bm x bn x stages), before CheckGemmSm90 filters them for a problem.
+std::vector<GemmTiling> GemmSm90Tilings();
+
+}  // namespace tg
+
+#endif  // TINYGRAD_RENDERER_CUDA_GEMM_SM90_H_
