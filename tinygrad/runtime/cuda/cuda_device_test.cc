@@ -255,6 +255,31 @@ TEST_P(CudaDeviceTest, BadLaunchConfigurationsAreInvalidArgument) {
   EXPECT_TRUE(ctx_->Synchronize().ok()) << "a refused launch leaves the context usable";
 }
 
+TEST_P(CudaDeviceTest, DynamicSharedMemoryPastTheDefaultRaisesTheLimitUpToTheOptIn) {
+  absl::StatusOr<CudaProgram> prg = CudaProgram::Load(ctx_, "add_n", AddImage());
+  ASSERT_TRUE(prg.ok()) << prg.status();
+  auto buf = CudaBuffer::Allocate(ctx_, 32 * sizeof(float));
+  ASSERT_TRUE(buf.ok());
+  std::vector<float> host(32, 1.0f);
+  ASSERT_TRUE(buf->CopyIn(Bytes(host)).ok());
+  std::vector<CudaBuffer::CUdeviceptr> bufs = {buf->address(), buf->address()};
+  const uint32_t optin = static_cast<uint32_t>(ctx_->info().max_shared_per_block_optin);
+  ASSERT_GT(optin, 64u * 1024) << "every GPU from Volta on opts in to more than 64 KiB";
+  // past the 48 KiB any function may take: the launch raises the function's limit first
+  absl::StatusOr<double> ran = prg->Launch(bufs, std::vector<int32_t>{32},
+                                           {.block = {32, 1, 1}, .shared_bytes = 64 * 1024}, true);
+  ASSERT_TRUE(ran.ok()) << ran.status();
+  ASSERT_TRUE(buf->CopyOut(Bytes(host)).ok());
+  EXPECT_EQ(host, std::vector<float>(32, 33.0f));
+  // past the opt-in maximum: refused, naming the call, and the context stays usable
+  absl::StatusOr<double> refused = prg->Launch(
+      bufs, std::vector<int32_t>{32}, {.block = {32, 1, 1}, .shared_bytes = optin + 1024}, true);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument) << refused.status();
+  EXPECT_THAT(std::string(refused.status().message()), HasSubstr("cuFuncSetAttribute(add_n"));
+  EXPECT_TRUE(ctx_->Synchronize().ok());
+}
+
 TEST_P(CudaDeviceTest, AnImageThatDoesNotLoadCarriesTheJitLog) {
   absl::StatusOr<CudaProgram> prg = CudaProgram::Load(
       ctx_, "add_n", ".version 7.8\n.target sm_75\n.address_size 64\nthis is not ptx;\n");

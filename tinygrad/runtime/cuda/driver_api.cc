@@ -75,6 +75,7 @@ absl::StatusOr<std::shared_ptr<const CudaDriverApi>> CudaDriverApi::Load(
   RETURN_IF_ERROR(l.Bind(api->cuModuleLoadDataEx, {"cuModuleLoadDataEx"}));
   RETURN_IF_ERROR(l.Bind(api->cuModuleUnload, {"cuModuleUnload"}));
   RETURN_IF_ERROR(l.Bind(api->cuModuleGetFunction, {"cuModuleGetFunction"}));
+  RETURN_IF_ERROR(l.Bind(api->cuFuncSetAttribute, {"cuFuncSetAttribute"}));
   RETURN_IF_ERROR(l.Bind(api->cuLaunchKernel, {"cuLaunchKernel"}));
   RETURN_IF_ERROR(l.Bind(api->cuEventCreate, {"cuEventCreate"}));
   RETURN_IF_ERROR(l.Bind(api->cuEventRecord, {"cuEventRecord"}));

@@ -41,6 +41,7 @@ using CUfunction = CUfunc_st*;
 using CUevent = CUevent_st*;
 using CUstream = CUstream_st*;
 using CUdevice_attribute = int;
+using CUfunction_attribute = int;
 using CUjit_option = int;
 
 inline constexpr CUresult CUDA_SUCCESS = 0;
@@ -72,6 +73,9 @@ inline constexpr CUdevice_attribute CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE = 38;
 inline constexpr CUdevice_attribute CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
 inline constexpr CUdevice_attribute CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
 inline constexpr CUdevice_attribute CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97;
+// CUfunction_attribute: how much dynamic shared memory a launch of the function may ask for
+// (48 KiB unless raised, up to the device's opt-in maximum).
+inline constexpr CUfunction_attribute CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
 
 // CUjit_option values: where cuModuleLoadDataEx writes the PTX JIT's error log.
 inline constexpr CUjit_option CU_JIT_ERROR_LOG_BUFFER = 5;
@@ -129,6 +133,8 @@ struct CudaDriverApi {
                                  cuda_abi::CUjit_option* options, void** values) = nullptr;
   CUresult (*cuModuleUnload)(CUmodule module) = nullptr;
   CUresult (*cuModuleGetFunction)(CUfunction* fn, CUmodule module, const char* name) = nullptr;
+  CUresult (*cuFuncSetAttribute)(CUfunction fn, cuda_abi::CUfunction_attribute attrib,
+                                 int value) = nullptr;
   CUresult (*cuLaunchKernel)(CUfunction fn, unsigned grid_x, unsigned grid_y, unsigned grid_z,
                              unsigned block_x, unsigned block_y, unsigned block_z,
                              unsigned shared_bytes, CUstream stream, void** params,

@@ -44,8 +44,11 @@ struct Module {
   std::set<std::string> kernels;
   bool any_kernel = false;  // an ELF image: every name is a (do-nothing) kernel
 };
+constexpr int kSharedOptin = 232448;  // an H100's shared memory per block, opted in
+
 struct Function {
   std::string name;
+  int max_dynamic_shared = 49152;  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
 };
 struct Event {
   std::chrono::steady_clock::time_point at;
@@ -284,7 +287,7 @@ CUresult cuDeviceGetAttribute(int* v, int attribute, int dev) {
       *v = 0;
       return kSuccess;
     case 97:
-      *v = 232448;
+      *v = kSharedOptin;
       return kSuccess;  // shared memory per block, opted in
     default:
       return kInvalidValue;
@@ -437,6 +440,15 @@ CUresult cuModuleGetFunction(Function** fn, Module* module, const char* name) {
   return kSuccess;
 }
 
+CUresult cuFuncSetAttribute(Function* fn, int attrib, int value) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (fn == nullptr) return kInvalidHandle;
+  // only the dynamic shared memory limit, up to the opt-in maximum cuDeviceGetAttribute reports
+  if (attrib != 8 || value < 0 || value > kSharedOptin) return kInvalidValue;
+  fn->max_dynamic_shared = value;
+  return kSuccess;
+}
+
 #ifndef TG_FAKE_CUDA_WITHOUT_LAUNCH
 CUresult cuLaunchKernel(Function* fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                         unsigned by, unsigned bz, unsigned shared, void* stream, void** params,
@@ -445,7 +457,8 @@ CUresult cuLaunchKernel(Function* fn, unsigned gx, unsigned gy, unsigned gz, uns
   if (CUresult r = Ready(); r != kSuccess) return r;
   if (fn == nullptr) return kInvalidHandle;
   if (gx == 0 || gy == 0 || gz == 0 || bx == 0 || by == 0 || bz == 0) return kInvalidValue;
-  if (uint64_t{bx} * by * bz > 1024 || shared > 49152 || stream != nullptr || extra != nullptr)
+  if (uint64_t{bx} * by * bz > 1024 || shared > static_cast<unsigned>(fn->max_dynamic_shared) ||
+      stream != nullptr || extra != nullptr)
     return kInvalidValue;
   const uint64_t threads = uint64_t{gx} * gy * gz * bx * by * bz;
   ++launches;

@@ -11,6 +11,9 @@
 namespace tg {
 namespace {
 
+// The dynamic shared memory any function may take without raising its limit.
+constexpr uint32_t kDefaultDynamicSharedBytes = 48 * 1024;
+
 using cuda_abi::CUevent;
 
 // An event destroyed on every path out of Launch.
@@ -105,9 +108,16 @@ absl::Status CudaProgram::Enqueue(std::span<const CUdeviceptr> bufs, std::span<c
   params.reserve(bufs.size() + vals.size());
   for (CUdeviceptr& b : buf_values) params.push_back(&b);
   for (int32_t& v : var_values) params.push_back(&v);
+  if (dims.shared_bytes > kDefaultDynamicSharedBytes) {
+    RETURN_IF_ERROR(cu.Check(
+        cu.cuFuncSetAttribute(function_, cuda_abi::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                              static_cast<int>(dims.shared_bytes)),
+        absl::StrCat("cuFuncSetAttribute(", name_, ", max dynamic shared memory ",
+                     dims.shared_bytes, ")")));
+  }
   return cu.Check(cu.cuLaunchKernel(function_, dims.grid[0], dims.grid[1], dims.grid[2],
                                     dims.block[0], dims.block[1], dims.block[2],
-                                    /*shared_bytes=*/0, /*stream=*/nullptr,
+                                    dims.shared_bytes, /*stream=*/nullptr,
                                     params.empty() ? nullptr : params.data(), /*extra=*/nullptr),
                   absl::StrCat("cuLaunchKernel(", name_, ")"));
 }

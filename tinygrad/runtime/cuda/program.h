@@ -30,6 +30,9 @@ namespace tg {
 struct CudaLaunchDims {
   std::array<uint32_t, 3> grid = {1, 1, 1};   // blocks (tinygrad's global_size on CUDA)
   std::array<uint32_t, 3> block = {1, 1, 1};  // threads per block (tinygrad's local_size)
+  // Dynamic shared memory per block (kernels with `extern __shared__` storage); past the 48 KiB
+  // every function may use, the launch first raises the function's limit to it.
+  uint32_t shared_bytes = 0;
 };
 
 class CudaProgram {
