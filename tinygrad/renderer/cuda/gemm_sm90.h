@@ -6,8 +6,8 @@
 // Beyond the reference (its CUDA kernels are UOp programs with mma.sync fed from registers).
 //
 // Example:
-//   GemmProblem p{.m = 4096, .n = 4096, .k = 4096, .in = dtypes::half, .acc = dtypes::float32,
-//                 .out = dtypes::half};
+//   GemmProblem p{.m = 4096, .n = 4096, .k = 4096, .in = dtypes::float16, .acc = dtypes::float32,
+//                 .out = dtypes::float16};
 //   RETURN_IF_ERROR(CheckGemmSm90(p, {.bm = 128, .bn = 128, .stages = 3}, 227 * 1024));
 //   ASSIGN_OR_RETURN(GemmKernel k, RenderGemmSm90(p, {.bm = 128, .bn = 128, .stages = 3}, "gemm"));
 //   // compile k.src for sm_90a; launch k.global_size blocks of k.local_size threads with

@@ -1,0 +1,294 @@
+// File: tests/gpu/gemm_check.cc
+// Runs the generated Hopper matmul kernels (renderer/cuda/gemm_sm90) on a GPU: every tiling BEAM
+// may pick, each checked against a float64 product of sampled outputs and timed with CUDA events.
+// A line per tiling: compile time, whether it is right, its best time and TFLOP/s.
+//
+//   gemm_check [--m 4096 --n 4096 --k 4096] [--dtype half|bfloat16] [--runs 10]
+//              [--tilings BMxBNxSTAGES,...]     the tilings to run (default: all that fit)
+//   gemm_check --print BMxBNxSTAGES [...]       the kernel's source, nothing run
+//
+// Exit status: 0 every kernel run was right, 1 some was not, 2 usage or no GPU.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
+#include "tinygrad/renderer/cuda/gemm_sm90.h"
+#include "tinygrad/runtime/cuda/buffer.h"
+#include "tinygrad/runtime/cuda/context.h"
+#include "tinygrad/runtime/cuda/driver_api.h"
+#include "tinygrad/runtime/cuda/library_search.h"
+#include "tinygrad/runtime/cuda/nvrtc_compiler.h"
+#include "tinygrad/runtime/cuda/program.h"
+
+namespace tg {
+namespace {
+
+// Inputs k/64 for k in [-64, 64): exact in half and bfloat16, so the bits need no rounding.
+std::vector<float> Inputs(int64_t n, uint32_t seed) {
+  std::vector<float> v(static_cast<size_t>(n));
+  uint32_t x = seed * 2654435761u + 12345u;
+  for (float& f : v) {
+    x = x * 1664525u + 1013904223u;
+    f = static_cast<float>(static_cast<int>((x >> 16) % 128) - 64) / 64.0f;
+  }
+  return v;
+}
+
+uint32_t Bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+
+// Exact for the inputs above (normal numbers with few mantissa bits, and zero).
+uint16_t ToHalfBits(float f) {
+  if (f == 0.0f) return 0;
+  const uint32_t u = Bits(f);
+  const uint32_t sign = (u >> 16) & 0x8000u;
+  const int exp = static_cast<int>((u >> 23) & 0xff) - 127 + 15;
+  return static_cast<uint16_t>(sign | (static_cast<uint32_t>(exp) << 10) | ((u >> 13) & 0x3ffu));
+}
+
+float FromHalfBits(uint16_t h) {
+  const int exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
+  float v;
+  if (exp == 0) v = std::ldexp(static_cast<float>(mant), -24);
+  else if (exp == 31) v = mant ? NAN : INFINITY;
+  else v = std::ldexp(static_cast<float>(mant | 0x400), exp - 25);
+  return (h & 0x8000) ? -v : v;
+}
+
+float FromBf16Bits(uint16_t b) {
+  const uint32_t u = static_cast<uint32_t>(b) << 16;
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+absl::StatusOr<GemmTiling> ParseTiling(const std::string& s) {
+  std::vector<std::string> parts = absl::StrSplit(s, 'x');
+  GemmTiling t;
+  if (parts.size() != 3 || !absl::SimpleAtoi(parts[0], &t.bm) ||
+      !absl::SimpleAtoi(parts[1], &t.bn) || !absl::SimpleAtoi(parts[2], &t.stages))
+    return absl::InvalidArgumentError(absl::StrCat("tiling '", s, "': want BMxBNxSTAGES"));
+  return t;
+}
+
+int Run(int argc, char** argv) {
+  GemmProblem p{.m = 4096, .n = 4096, .k = 4096, .in = dtypes::float16, .acc = dtypes::float32,
+                .out = dtypes::float16};
+  int runs = 10;
+  std::vector<GemmTiling> tilings;
+  std::string print;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const std::string v = i + 1 < argc ? argv[i + 1] : "";
+    bool ok = true;
+    if (a == "--m") ok = absl::SimpleAtoi(v, &p.m), ++i;
+    else if (a == "--n") ok = absl::SimpleAtoi(v, &p.n), ++i;
+    else if (a == "--k") ok = absl::SimpleAtoi(v, &p.k), ++i;
+    else if (a == "--runs") ok = absl::SimpleAtoi(v, &runs), ++i;
+    else if (a == "--dtype") {
+      ++i;
+      if (v == "half") p.in = p.out = dtypes::float16;
+      else if (v == "bfloat16") p.in = p.out = dtypes::bfloat16;
+      else ok = false;
+    } else if (a == "--tilings" || a == "--print") {
+      ++i;
+      for (const std::string& s : std::vector<std::string>(absl::StrSplit(v, ','))) {
+        absl::StatusOr<GemmTiling> t = ParseTiling(s);
+        if (!t.ok()) {
+          std::fprintf(stderr, "gemm_check: %s\n", std::string(t.status().message()).c_str());
+          return 2;
+        }
+        tilings.push_back(*t);
+      }
+      if (a == "--print") print = v;
+    } else {
+      ok = false;
+    }
+    if (!ok) {
+      std::fprintf(stderr, "gemm_check: bad argument '%s %s' (see the file comment)\n", a.c_str(),
+                   v.c_str());
+      return 2;
+    }
+  }
+  if (!print.empty()) {
+    absl::StatusOr<GemmKernel> k = RenderGemmSm90(p, tilings[0], "gemm");
+    if (!k.ok()) {
+      std::fprintf(stderr, "gemm_check: %s\n", std::string(k.status().message()).c_str());
+      return 2;
+    }
+    std::printf("%s", k->src.c_str());
+    return 0;
+  }
+
+  const CudaLibraryOptions libs = CudaLibraryOptions::FromEnvironment();
+  absl::StatusOr<std::shared_ptr<const CudaDriverApi>> cu = CudaDriverApi::Load(libs);
+  absl::StatusOr<std::shared_ptr<const NvrtcApi>> nvrtc = NvrtcApi::Load(libs);
+  if (!cu.ok() || !nvrtc.ok()) {
+    std::fprintf(stderr, "gemm_check: no CUDA here: %s %s\n",
+                 std::string(cu.status().message()).c_str(),
+                 std::string(nvrtc.status().message()).c_str());
+    return 2;
+  }
+  absl::StatusOr<std::shared_ptr<CudaContext>> ctx = CudaContext::Open(*cu, 0);
+  if (!ctx.ok()) {
+    std::fprintf(stderr, "gemm_check: %s\n", std::string(ctx.status().message()).c_str());
+    return 2;
+  }
+  const CudaDeviceInfo& info = (*ctx)->info();
+  std::printf("gemm_check: %s; %lldx%lldx%lld %s\n", info.Describe().c_str(),
+              static_cast<long long>(p.m), static_cast<long long>(p.n),
+              static_cast<long long>(p.k), p.in.name().c_str());
+  if (info.cc_major != 9 || info.cc_minor != 0) {
+    std::fprintf(stderr, "gemm_check: the kernels are for sm_90a, this GPU is %s\n",
+                 info.arch().c_str());
+    return 2;
+  }
+  absl::StatusOr<std::unique_ptr<NvrtcCompiler>> compiler = NvrtcCompiler::Create(
+      *nvrtc, {.arch = "sm_90a", .output = CudaBinaryKind::kCubin, .include_dirs = CudaIncludeDirs(libs)});
+  if (!compiler.ok()) {
+    std::fprintf(stderr, "gemm_check: %s\n", std::string(compiler.status().message()).c_str());
+    return 2;
+  }
+  if (tilings.empty()) tilings = GemmSm90Tilings();
+
+  // inputs, as bits of the input dtype
+  const std::vector<float> a = Inputs(p.m * p.k, 1), b = Inputs(p.k * p.n, 2);
+  auto bits = [&](const std::vector<float>& v) {
+    std::vector<uint16_t> out(v.size());
+    for (size_t i = 0; i < v.size(); ++i)
+      out[i] = p.in == dtypes::float16 ? ToHalfBits(v[i]) : static_cast<uint16_t>(Bits(v[i]) >> 16);
+    return out;
+  };
+  const std::vector<uint16_t> a_bits = bits(a), b_bits = bits(b);
+  auto da = CudaBuffer::Allocate(*ctx, a_bits.size() * 2);
+  auto db = CudaBuffer::Allocate(*ctx, b_bits.size() * 2);
+  auto dc = CudaBuffer::Allocate(*ctx, static_cast<size_t>(p.m * p.n) * 2);
+  if (!da.ok() || !db.ok() || !dc.ok()) {
+    std::fprintf(stderr, "gemm_check: allocation failed\n");
+    return 2;
+  }
+  (void)da->CopyIn(std::as_bytes(std::span(a_bits)));
+  (void)db->CopyIn(std::as_bytes(std::span(b_bits)));
+
+  // sampled outputs: a tile's corners and random ones
+  std::vector<std::pair<int64_t, int64_t>> samples;
+  uint32_t x = 7;
+  for (int s = 0; s < 4096; ++s) {
+    x = x * 1664525u + 1013904223u;
+    const int64_t r = (x >> 8) % p.m;
+    x = x * 1664525u + 1013904223u;
+    samples.push_back({r, (x >> 8) % p.n});
+  }
+  for (int64_t r : {int64_t{0}, p.m - 1})
+    for (int64_t c : {int64_t{0}, p.n - 1}) samples.push_back({r, c});
+  std::vector<double> ref(samples.size());
+  for (size_t s = 0; s < samples.size(); ++s) {
+    double acc = 0;
+    for (int64_t k = 0; k < p.k; ++k)
+      acc += static_cast<double>(a[samples[s].first * p.k + k]) * b[k * p.n + samples[s].second];
+    ref[s] = acc;
+  }
+
+  const double flops = 2.0 * p.m * p.n * p.k;
+  int wrong = 0;
+  std::printf("%-14s %8s %8s %10s %10s %9s %s\n", "tiling", "smem_KiB", "compile", "max_err",
+              "best_ms", "TFLOP/s", "result");
+  for (const GemmTiling& t : tilings) {
+    const std::string name = absl::StrCat(t.bm, "x", t.bn, "x", t.stages);
+    if (absl::Status s = CheckGemmSm90(p, t, info.max_shared_per_block_optin); !s.ok()) continue;
+    absl::StatusOr<GemmKernel> k = RenderGemmSm90(p, t, "gemm");
+    if (!k.ok()) {
+      std::printf("%-14s render failed: %s\n", name.c_str(), std::string(k.status().message()).c_str());
+      ++wrong;
+      continue;
+    }
+   // A diagnosis for a wrong kernel: the same with b's descriptor offsets swapped (the reading
+   // of the N-major leading/stride offsets), with the MMAs waited for at once (the overlap of
+   // one k-tile's MMAs with the next), and both.
+   const std::string original = k->src;
+   for (int variant = 0; variant < 4; ++variant) {
+    k->src = original;
+    auto edit = [&](const std::string& from, const std::string& to) {
+      const size_t at = k->src.find(from);
+      if (at != std::string::npos) k->src.replace(at, from.size(), to);
+    };
+    if (variant & 1)
+      edit("tg_desc(sb + kk * 2048, BK * 128, 1024)", "tg_desc(sb + kk * 2048, 1024, BK * 128)");
+    if (variant & 2) edit("wgmma.wait_group.sync.aligned 1;", "wgmma.wait_group.sync.aligned 0;");
+    const absl::Time t0 = absl::Now();
+    absl::StatusOr<std::string> cubin = (*compiler)->CompileUncached(k->src);
+    const double compile_ms = absl::ToDoubleMilliseconds(absl::Now() - t0);
+    if (!cubin.ok()) {
+      std::printf("%-14s compile failed: %s\n", name.c_str(), std::string(cubin.status().message()).c_str());
+      ++wrong;
+      continue;
+    }
+    absl::StatusOr<CudaProgram> prg = CudaProgram::Load(*ctx, "gemm", *cubin);
+    if (!prg.ok()) {
+      std::printf("%-14s load failed: %s\n", name.c_str(), std::string(prg.status().message()).c_str());
+      ++wrong;
+      continue;
+    }
+    (void)dc->Fill(0xff);  // NaN everywhere: an output never written shows
+    std::vector<CudaBuffer::CUdeviceptr> bufs(3);
+    bufs[p.out_slot] = dc->address();
+    bufs[p.a_slot] = da->address();
+    bufs[p.b_slot] = db->address();
+    const CudaLaunchDims dims{
+        .grid = {static_cast<uint32_t>(k->global_size[0]), static_cast<uint32_t>(k->global_size[1]), 1},
+        .block = {static_cast<uint32_t>(k->local_size[0]), 1, 1},
+        .shared_bytes = static_cast<uint32_t>(k->dynamic_shared_bytes)};
+    absl::StatusOr<double> first = prg->Launch(bufs, {}, dims, true);
+    if (!first.ok()) {
+      std::printf("%-14s launch failed: %s\n", name.c_str(), std::string(first.status().message()).c_str());
+      return 1;  // a fault leaves the context unusable
+    }
+    std::vector<uint16_t> c(static_cast<size_t>(p.m * p.n));
+    (void)dc->CopyOut(std::as_writable_bytes(std::span(c)));
+    double max_err = 0;
+    int bad = 0;
+    std::string first_bad;
+    for (size_t s = 0; s < samples.size(); ++s) {
+      const uint16_t h = c[samples[s].first * p.n + samples[s].second];
+      const double got = p.out == dtypes::float16 ? FromHalfBits(h) : FromBf16Bits(h);
+      const double err = std::fabs(got - ref[s]) / (std::fabs(ref[s]) + 1.0);
+      if (!(err <= (p.out == dtypes::float16 ? 2e-3 : 1e-2)) && ++bad <= 6)
+        absl::StrAppend(&first_bad, " (", samples[s].first, ",", samples[s].second, ")=", got,
+                        " want ", ref[s]);
+      if (!(err <= max_err)) max_err = err;
+    }
+    double best = 1e30;
+    for (int r = 0; r < runs; ++r) {
+      absl::StatusOr<double> s = prg->Launch(bufs, {}, dims, true);
+      if (s.ok()) best = std::min(best, *s);
+    }
+    if (bad && variant == 0) ++wrong;
+    std::printf("%-14s %8lld %7.0fms %10.2e %10.4f %9.1f %s\n",
+                absl::StrCat(name, (variant & 1) ? "/swapB" : "", (variant & 2) ? "/serial" : "").c_str(),
+                static_cast<long long>(k->dynamic_shared_bytes / 1024), compile_ms, max_err,
+                best * 1e3, flops / best / 1e12,
+                bad ? absl::StrCat("WRONG (", bad, " of ", samples.size(), " sampled)", first_bad).c_str()
+                    : "ok");
+    std::fflush(stdout);
+    if (!bad) break;
+   }
+  }
+  return wrong ? 1 : 0;
+}
+
+}  // namespace
+}  // namespace tg
+
+int main(int argc, char** argv) { return tg::Run(argc, argv); }
