@@ -5,6 +5,7 @@
 //
 //   gemm_check [--m 4096 --n 4096 --k 4096] [--dtype half|bfloat16] [--runs 10]
 //              [--tilings BMxBNxSTAGES,...]     the tilings to run (default: all that fit)
+//              [--row-order]                  each kernel also with its blocks in row order
 //   gemm_check --print BMxBNxSTAGES [...]       the kernel's source, nothing run
 //
 // Exit status: 0 every kernel run was right, 1 some was not, 2 usage or no GPU.
@@ -61,9 +62,12 @@ uint16_t ToHalfBits(float f) {
 float FromHalfBits(uint16_t h) {
   const int exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
   float v;
-  if (exp == 0) v = std::ldexp(static_cast<float>(mant), -24);
-  else if (exp == 31) v = mant ? NAN : INFINITY;
-  else v = std::ldexp(static_cast<float>(mant | 0x400), exp - 25);
+  if (exp == 0)
+    v = std::ldexp(static_cast<float>(mant), -24);
+  else if (exp == 31)
+    v = mant ? NAN : INFINITY;
+  else
+    v = std::ldexp(static_cast<float>(mant | 0x400), exp - 25);
   return (h & 0x8000) ? -v : v;
 }
 
@@ -84,24 +88,38 @@ absl::StatusOr<GemmTiling> ParseTiling(const std::string& s) {
 }
 
 int Run(int argc, char** argv) {
-  GemmProblem p{.m = 4096, .n = 4096, .k = 4096, .in = dtypes::float16, .acc = dtypes::float32,
+  GemmProblem p{.m = 4096,
+                .n = 4096,
+                .k = 4096,
+                .in = dtypes::float16,
+                .acc = dtypes::float32,
                 .out = dtypes::float16};
   int runs = 10;
   std::vector<GemmTiling> tilings;
   std::string print;
+  bool compare_row_order = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const std::string v = i + 1 < argc ? argv[i + 1] : "";
     bool ok = true;
-    if (a == "--m") ok = absl::SimpleAtoi(v, &p.m), ++i;
-    else if (a == "--n") ok = absl::SimpleAtoi(v, &p.n), ++i;
-    else if (a == "--k") ok = absl::SimpleAtoi(v, &p.k), ++i;
-    else if (a == "--runs") ok = absl::SimpleAtoi(v, &runs), ++i;
+    if (a == "--m")
+      ok = absl::SimpleAtoi(v, &p.m), ++i;
+    else if (a == "--n")
+      ok = absl::SimpleAtoi(v, &p.n), ++i;
+    else if (a == "--k")
+      ok = absl::SimpleAtoi(v, &p.k), ++i;
+    else if (a == "--runs")
+      ok = absl::SimpleAtoi(v, &runs), ++i;
+    else if (a == "--row-order")
+      compare_row_order = true;
     else if (a == "--dtype") {
       ++i;
-      if (v == "half") p.in = p.out = dtypes::float16;
-      else if (v == "bfloat16") p.in = p.out = dtypes::bfloat16;
-      else ok = false;
+      if (v == "half")
+        p.in = p.out = dtypes::float16;
+      else if (v == "bfloat16")
+        p.in = p.out = dtypes::bfloat16;
+      else
+        ok = false;
     } else if (a == "--tilings" || a == "--print") {
       ++i;
       for (const std::string& s : std::vector<std::string>(absl::StrSplit(v, ','))) {
@@ -148,15 +166,16 @@ int Run(int argc, char** argv) {
   }
   const CudaDeviceInfo& info = (*ctx)->info();
   std::printf("gemm_check: %s; %lldx%lldx%lld %s\n", info.Describe().c_str(),
-              static_cast<long long>(p.m), static_cast<long long>(p.n),
-              static_cast<long long>(p.k), p.in.name().c_str());
+              static_cast<long long>(p.m), static_cast<long long>(p.n), static_cast<long long>(p.k),
+              p.in.name().c_str());
   if (info.cc_major != 9 || info.cc_minor != 0) {
     std::fprintf(stderr, "gemm_check: the kernels are for sm_90a, this GPU is %s\n",
                  info.arch().c_str());
     return 2;
   }
   absl::StatusOr<std::unique_ptr<NvrtcCompiler>> compiler = NvrtcCompiler::Create(
-      *nvrtc, {.arch = "sm_90a", .output = CudaBinaryKind::kCubin, .include_dirs = CudaIncludeDirs(libs)});
+      *nvrtc,
+      {.arch = "sm_90a", .output = CudaBinaryKind::kCubin, .include_dirs = CudaIncludeDirs(libs)});
   if (!compiler.ok()) {
     std::fprintf(stderr, "gemm_check: %s\n", std::string(compiler.status().message()).c_str());
     return 2;
@@ -210,80 +229,83 @@ int Run(int argc, char** argv) {
     if (absl::Status s = CheckGemmSm90(p, t, info.max_shared_per_block_optin); !s.ok()) continue;
     absl::StatusOr<GemmKernel> k = RenderGemmSm90(p, t, "gemm");
     if (!k.ok()) {
-      std::printf("%-14s render failed: %s\n", name.c_str(), std::string(k.status().message()).c_str());
+      std::printf("%-14s render failed: %s\n", name.c_str(),
+                  std::string(k.status().message()).c_str());
       ++wrong;
       continue;
     }
-   // A diagnosis for a wrong kernel: the same with b's descriptor offsets swapped (the reading
-   // of the N-major leading/stride offsets), with the MMAs waited for at once (the overlap of
-   // one k-tile's MMAs with the next), and both.
-   const std::string original = k->src;
-   for (int variant = 0; variant < 4; ++variant) {
-    k->src = original;
-    auto edit = [&](const std::string& from, const std::string& to) {
-      const size_t at = k->src.find(from);
-      if (at != std::string::npos) k->src.replace(at, from.size(), to);
-    };
-    if (variant & 1)
-      edit("tg_desc(sb + kk * 2048, BK * 128, 1024)", "tg_desc(sb + kk * 2048, 1024, BK * 128)");
-    if (variant & 2) edit("wgmma.wait_group.sync.aligned 1;", "wgmma.wait_group.sync.aligned 0;");
-    const absl::Time t0 = absl::Now();
-    absl::StatusOr<std::string> cubin = (*compiler)->CompileUncached(k->src);
-    const double compile_ms = absl::ToDoubleMilliseconds(absl::Now() - t0);
-    if (!cubin.ok()) {
-      std::printf("%-14s compile failed: %s\n", name.c_str(), std::string(cubin.status().message()).c_str());
-      ++wrong;
-      continue;
+    // with --row-order, the same kernel with its blocks in plain row order too (A/B of the
+    // grouped block order's L2 reuse)
+    const std::string original = k->src;
+    for (bool row_order : {false, true}) {
+      if (row_order && !compare_row_order) break;
+      k->src = original;
+      if (row_order) {
+        const std::string from = "constexpr int GROUP = 8,";
+        const size_t at = k->src.find(from);
+        if (at == std::string::npos) break;
+        k->src.replace(at, from.size(), "constexpr int GROUP = 1,");
+      }
+      const absl::Time t0 = absl::Now();
+      absl::StatusOr<std::string> cubin = (*compiler)->CompileUncached(k->src);
+      const double compile_ms = absl::ToDoubleMilliseconds(absl::Now() - t0);
+      if (!cubin.ok()) {
+        std::printf("%-14s compile failed: %s\n", name.c_str(),
+                    std::string(cubin.status().message()).c_str());
+        ++wrong;
+        continue;
+      }
+      absl::StatusOr<CudaProgram> prg = CudaProgram::Load(*ctx, "gemm", *cubin);
+      if (!prg.ok()) {
+        std::printf("%-14s load failed: %s\n", name.c_str(),
+                    std::string(prg.status().message()).c_str());
+        ++wrong;
+        continue;
+      }
+      (void)dc->Fill(0xff);  // NaN everywhere: an output never written shows
+      std::vector<CudaBuffer::CUdeviceptr> bufs(3);
+      bufs[p.out_slot] = dc->address();
+      bufs[p.a_slot] = da->address();
+      bufs[p.b_slot] = db->address();
+      const CudaLaunchDims dims{.grid = {static_cast<uint32_t>(k->global_size[0]),
+                                         static_cast<uint32_t>(k->global_size[1]), 1},
+                                .block = {static_cast<uint32_t>(k->local_size[0]), 1, 1},
+                                .shared_bytes = static_cast<uint32_t>(k->dynamic_shared_bytes)};
+      absl::StatusOr<double> first = prg->Launch(bufs, {}, dims, true);
+      if (!first.ok()) {
+        std::printf("%-14s launch failed: %s\n", name.c_str(),
+                    std::string(first.status().message()).c_str());
+        return 1;  // a fault leaves the context unusable
+      }
+      std::vector<uint16_t> c(static_cast<size_t>(p.m * p.n));
+      (void)dc->CopyOut(std::as_writable_bytes(std::span(c)));
+      double max_err = 0;
+      int bad = 0;
+      std::string first_bad;
+      for (size_t s = 0; s < samples.size(); ++s) {
+        const uint16_t h = c[samples[s].first * p.n + samples[s].second];
+        const double got = p.out == dtypes::float16 ? FromHalfBits(h) : FromBf16Bits(h);
+        const double err = std::fabs(got - ref[s]) / (std::fabs(ref[s]) + 1.0);
+        if (!(err <= (p.out == dtypes::float16 ? 2e-3 : 1e-2)) && ++bad <= 6)
+          absl::StrAppend(&first_bad, " (", samples[s].first, ",", samples[s].second, ")=", got,
+                          " want ", ref[s]);
+        if (!(err <= max_err)) max_err = err;
+      }
+      double best = 1e30;
+      for (int r = 0; r < runs; ++r) {
+        absl::StatusOr<double> s = prg->Launch(bufs, {}, dims, true);
+        if (s.ok()) best = std::min(best, *s);
+      }
+      if (bad) ++wrong;
+      std::printf(
+          "%-14s %8lld %7.0fms %10.2e %10.4f %9.1f %s\n",
+          absl::StrCat(name, row_order ? "/row-order" : "").c_str(),
+          static_cast<long long>(k->dynamic_shared_bytes / 1024), compile_ms, max_err, best * 1e3,
+          flops / best / 1e12,
+          bad ? absl::StrCat("WRONG (", bad, " of ", samples.size(), " sampled)", first_bad).c_str()
+              : "ok");
+      std::fflush(stdout);
     }
-    absl::StatusOr<CudaProgram> prg = CudaProgram::Load(*ctx, "gemm", *cubin);
-    if (!prg.ok()) {
-      std::printf("%-14s load failed: %s\n", name.c_str(), std::string(prg.status().message()).c_str());
-      ++wrong;
-      continue;
-    }
-    (void)dc->Fill(0xff);  // NaN everywhere: an output never written shows
-    std::vector<CudaBuffer::CUdeviceptr> bufs(3);
-    bufs[p.out_slot] = dc->address();
-    bufs[p.a_slot] = da->address();
-    bufs[p.b_slot] = db->address();
-    const CudaLaunchDims dims{
-        .grid = {static_cast<uint32_t>(k->global_size[0]), static_cast<uint32_t>(k->global_size[1]), 1},
-        .block = {static_cast<uint32_t>(k->local_size[0]), 1, 1},
-        .shared_bytes = static_cast<uint32_t>(k->dynamic_shared_bytes)};
-    absl::StatusOr<double> first = prg->Launch(bufs, {}, dims, true);
-    if (!first.ok()) {
-      std::printf("%-14s launch failed: %s\n", name.c_str(), std::string(first.status().message()).c_str());
-      return 1;  // a fault leaves the context unusable
-    }
-    std::vector<uint16_t> c(static_cast<size_t>(p.m * p.n));
-    (void)dc->CopyOut(std::as_writable_bytes(std::span(c)));
-    double max_err = 0;
-    int bad = 0;
-    std::string first_bad;
-    for (size_t s = 0; s < samples.size(); ++s) {
-      const uint16_t h = c[samples[s].first * p.n + samples[s].second];
-      const double got = p.out == dtypes::float16 ? FromHalfBits(h) : FromBf16Bits(h);
-      const double err = std::fabs(got - ref[s]) / (std::fabs(ref[s]) + 1.0);
-      if (!(err <= (p.out == dtypes::float16 ? 2e-3 : 1e-2)) && ++bad <= 6)
-        absl::StrAppend(&first_bad, " (", samples[s].first, ",", samples[s].second, ")=", got,
-                        " want ", ref[s]);
-      if (!(err <= max_err)) max_err = err;
-    }
-    double best = 1e30;
-    for (int r = 0; r < runs; ++r) {
-      absl::StatusOr<double> s = prg->Launch(bufs, {}, dims, true);
-      if (s.ok()) best = std::min(best, *s);
-    }
-    if (bad && variant == 0) ++wrong;
-    std::printf("%-14s %8lld %7.0fms %10.2e %10.4f %9.1f %s\n",
-                absl::StrCat(name, (variant & 1) ? "/swapB" : "", (variant & 2) ? "/serial" : "").c_str(),
-                static_cast<long long>(k->dynamic_shared_bytes / 1024), compile_ms, max_err,
-                best * 1e3, flops / best / 1e12,
-                bad ? absl::StrCat("WRONG (", bad, " of ", samples.size(), " sampled)", first_bad).c_str()
-                    : "ok");
-    std::fflush(stdout);
-    if (!bad) break;
-   }
   }
   return wrong ? 1 : 0;
 }

@@ -20,7 +20,11 @@ using ::testing::Not;
 constexpr int64_t kH100Shared = 232448;
 
 GemmProblem HalfMatmul(int64_t m, int64_t n, int64_t k) {
-  return {.m = m, .n = n, .k = k, .in = dtypes::float16, .acc = dtypes::float32,
+  return {.m = m,
+          .n = n,
+          .k = k,
+          .in = dtypes::float16,
+          .acc = dtypes::float32,
           .out = dtypes::float16};
 }
 
@@ -94,10 +98,12 @@ TEST(GemmSm90Test, EveryTilingCompilesForSm90aWithoutSpilling) {
   absl::StatusOr<std::shared_ptr<const NvrtcApi>> api = NvrtcApi::Load(libs);
   if (!api.ok()) GTEST_SKIP() << "NVRTC is not available here: " << api.status();
   absl::StatusOr<std::unique_ptr<NvrtcCompiler>> compiler = NvrtcCompiler::Create(
-      *api, {.arch = "sm_90a", .output = CudaBinaryKind::kPtx, .include_dirs = CudaIncludeDirs(libs)});
+      *api,
+      {.arch = "sm_90a", .output = CudaBinaryKind::kPtx, .include_dirs = CudaIncludeDirs(libs)});
   ASSERT_TRUE(compiler.ok()) << compiler.status();
   absl::StatusOr<std::unique_ptr<NvrtcCompiler>> assembler = NvrtcCompiler::Create(
-      *api, {.arch = "sm_90a", .output = CudaBinaryKind::kCubin, .include_dirs = CudaIncludeDirs(libs)});
+      *api,
+      {.arch = "sm_90a", .output = CudaBinaryKind::kCubin, .include_dirs = CudaIncludeDirs(libs)});
   ASSERT_TRUE(assembler.ok()) << assembler.status();
   int compiled = 0;
   for (const GemmTiling& t : GemmSm90Tilings()) {
