@@ -4,7 +4,8 @@
 // A line per tiling: compile time, whether it is right, its best time and TFLOP/s.
 //
 //   gemm_check [--m 4096 --n 4096 --k 4096] [--dtype half|bfloat16] [--runs 10]
-//              [--tilings BMxBNxSTAGES,...]     the tilings to run (default: all that fit)
+//              [--tilings BMxBNxSTAGES[ws],...] the tilings to run (default: all that fit;
+//                                             ws: the warp-specialized kernel)
 //              [--row-order]                  each kernel also with its blocks in row order
 //   gemm_check --print BMxBNxSTAGES [...]       the kernel's source, nothing run
 //
@@ -78,13 +79,22 @@ float FromBf16Bits(uint16_t b) {
   return f;
 }
 
-absl::StatusOr<GemmTiling> ParseTiling(const std::string& s) {
-  std::vector<std::string> parts = absl::StrSplit(s, 'x');
+// "BMxBNxSTAGES", with "ws" after it for the warp-specialized kernel; and back.
+absl::StatusOr<GemmTiling> ParseTiling(std::string s) {
   GemmTiling t;
+  if (s.size() > 2 && s.substr(s.size() - 2) == "ws") {
+    t.warp_specialized = true;
+    s.resize(s.size() - 2);
+  }
+  std::vector<std::string> parts = absl::StrSplit(s, 'x');
   if (parts.size() != 3 || !absl::SimpleAtoi(parts[0], &t.bm) ||
       !absl::SimpleAtoi(parts[1], &t.bn) || !absl::SimpleAtoi(parts[2], &t.stages))
-    return absl::InvalidArgumentError(absl::StrCat("tiling '", s, "': want BMxBNxSTAGES"));
+    return absl::InvalidArgumentError(absl::StrCat("tiling '", s, "': want BMxBNxSTAGES[ws]"));
   return t;
+}
+
+std::string TilingName(const GemmTiling& t) {
+  return absl::StrCat(t.bm, "x", t.bn, "x", t.stages, t.warp_specialized ? "ws" : "");
 }
 
 int Run(int argc, char** argv) {
@@ -225,7 +235,7 @@ int Run(int argc, char** argv) {
   std::printf("%-14s %8s %8s %10s %10s %9s %s\n", "tiling", "smem_KiB", "compile", "max_err",
               "best_ms", "TFLOP/s", "result");
   for (const GemmTiling& t : tilings) {
-    const std::string name = absl::StrCat(t.bm, "x", t.bn, "x", t.stages);
+    const std::string name = TilingName(t);
     if (absl::Status s = CheckGemmSm90(p, t, info.max_shared_per_block_optin); !s.ok()) continue;
     absl::StatusOr<GemmKernel> k = RenderGemmSm90(p, t, "gemm");
     if (!k.ok()) {
