@@ -4,9 +4,7 @@
 // A line per tiling: compile time, whether it is right, its best time and TFLOP/s.
 //
 //   gemm_check [--m 4096 --n 4096 --k 4096] [--dtype half|bfloat16] [--runs 10]
-//              [--tilings BMxBNxSTAGES[ws],...] the tilings to run (default: all that fit;
-//                                             ws: the warp-specialized kernel)
-//              [--row-order]                  each kernel also with its blocks in row order
+//              [--tilings BMxBNxSTAGES,...]     the tilings to run (default: all that fit)
 //   gemm_check --print BMxBNxSTAGES [...]       the kernel's source, nothing run
 //
 // Exit status: 0 every kernel run was right, 1 some was not, 2 usage or no GPU.
@@ -79,22 +77,13 @@ float FromBf16Bits(uint16_t b) {
   return f;
 }
 
-// "BMxBNxSTAGES", with "ws" after it for the warp-specialized kernel; and back.
-absl::StatusOr<GemmTiling> ParseTiling(std::string s) {
-  GemmTiling t;
-  if (s.size() > 2 && s.substr(s.size() - 2) == "ws") {
-    t.warp_specialized = true;
-    s.resize(s.size() - 2);
-  }
+absl::StatusOr<GemmTiling> ParseTiling(const std::string& s) {
   std::vector<std::string> parts = absl::StrSplit(s, 'x');
+  GemmTiling t;
   if (parts.size() != 3 || !absl::SimpleAtoi(parts[0], &t.bm) ||
       !absl::SimpleAtoi(parts[1], &t.bn) || !absl::SimpleAtoi(parts[2], &t.stages))
-    return absl::InvalidArgumentError(absl::StrCat("tiling '", s, "': want BMxBNxSTAGES[ws]"));
+    return absl::InvalidArgumentError(absl::StrCat("tiling '", s, "': want BMxBNxSTAGES"));
   return t;
-}
-
-std::string TilingName(const GemmTiling& t) {
-  return absl::StrCat(t.bm, "x", t.bn, "x", t.stages, t.warp_specialized ? "ws" : "");
 }
 
 int Run(int argc, char** argv) {
@@ -107,7 +96,6 @@ int Run(int argc, char** argv) {
   int runs = 10;
   std::vector<GemmTiling> tilings;
   std::string print;
-  bool compare_row_order = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const std::string v = i + 1 < argc ? argv[i + 1] : "";
@@ -120,8 +108,6 @@ int Run(int argc, char** argv) {
       ok = absl::SimpleAtoi(v, &p.k), ++i;
     else if (a == "--runs")
       ok = absl::SimpleAtoi(v, &runs), ++i;
-    else if (a == "--row-order")
-      compare_row_order = true;
     else if (a == "--dtype") {
       ++i;
       if (v == "half")
@@ -235,7 +221,7 @@ int Run(int argc, char** argv) {
   std::printf("%-14s %8s %8s %10s %10s %9s %s\n", "tiling", "smem_KiB", "compile", "max_err",
               "best_ms", "TFLOP/s", "result");
   for (const GemmTiling& t : tilings) {
-    const std::string name = TilingName(t);
+    const std::string name = absl::StrCat(t.bm, "x", t.bn, "x", t.stages);
     if (absl::Status s = CheckGemmSm90(p, t, info.max_shared_per_block_optin); !s.ok()) continue;
     absl::StatusOr<GemmKernel> k = RenderGemmSm90(p, t, "gemm");
     if (!k.ok()) {
@@ -244,78 +230,64 @@ int Run(int argc, char** argv) {
       ++wrong;
       continue;
     }
-    // with --row-order, the same kernel with its blocks in plain row order too (A/B of the
-    // grouped block order's L2 reuse)
-    const std::string original = k->src;
-    for (bool row_order : {false, true}) {
-      if (row_order && !compare_row_order) break;
-      k->src = original;
-      if (row_order) {
-        const std::string from = "constexpr int GROUP = 8,";
-        const size_t at = k->src.find(from);
-        if (at == std::string::npos) break;
-        k->src.replace(at, from.size(), "constexpr int GROUP = 1,");
-      }
-      const absl::Time t0 = absl::Now();
-      absl::StatusOr<std::string> cubin = (*compiler)->CompileUncached(k->src);
-      const double compile_ms = absl::ToDoubleMilliseconds(absl::Now() - t0);
-      if (!cubin.ok()) {
-        std::printf("%-14s compile failed: %s\n", name.c_str(),
-                    std::string(cubin.status().message()).c_str());
-        ++wrong;
-        continue;
-      }
-      absl::StatusOr<CudaProgram> prg = CudaProgram::Load(*ctx, "gemm", *cubin);
-      if (!prg.ok()) {
-        std::printf("%-14s load failed: %s\n", name.c_str(),
-                    std::string(prg.status().message()).c_str());
-        ++wrong;
-        continue;
-      }
-      (void)dc->Fill(0xff);  // NaN everywhere: an output never written shows
-      std::vector<CudaBuffer::CUdeviceptr> bufs(3);
-      bufs[p.out_slot] = dc->address();
-      bufs[p.a_slot] = da->address();
-      bufs[p.b_slot] = db->address();
-      const CudaLaunchDims dims{.grid = {static_cast<uint32_t>(k->global_size[0]),
-                                         static_cast<uint32_t>(k->global_size[1]), 1},
-                                .block = {static_cast<uint32_t>(k->local_size[0]), 1, 1},
-                                .shared_bytes = static_cast<uint32_t>(k->dynamic_shared_bytes)};
-      absl::StatusOr<double> first = prg->Launch(bufs, {}, dims, true);
-      if (!first.ok()) {
-        std::printf("%-14s launch failed: %s\n", name.c_str(),
-                    std::string(first.status().message()).c_str());
-        return 1;  // a fault leaves the context unusable
-      }
-      std::vector<uint16_t> c(static_cast<size_t>(p.m * p.n));
-      (void)dc->CopyOut(std::as_writable_bytes(std::span(c)));
-      double max_err = 0;
-      int bad = 0;
-      std::string first_bad;
-      for (size_t s = 0; s < samples.size(); ++s) {
-        const uint16_t h = c[samples[s].first * p.n + samples[s].second];
-        const double got = p.out == dtypes::float16 ? FromHalfBits(h) : FromBf16Bits(h);
-        const double err = std::fabs(got - ref[s]) / (std::fabs(ref[s]) + 1.0);
-        if (!(err <= (p.out == dtypes::float16 ? 2e-3 : 1e-2)) && ++bad <= 6)
-          absl::StrAppend(&first_bad, " (", samples[s].first, ",", samples[s].second, ")=", got,
-                          " want ", ref[s]);
-        if (!(err <= max_err)) max_err = err;
-      }
-      double best = 1e30;
-      for (int r = 0; r < runs; ++r) {
-        absl::StatusOr<double> s = prg->Launch(bufs, {}, dims, true);
-        if (s.ok()) best = std::min(best, *s);
-      }
-      if (bad) ++wrong;
-      std::printf(
-          "%-14s %8lld %7.0fms %10.2e %10.4f %9.1f %s\n",
-          absl::StrCat(name, row_order ? "/row-order" : "").c_str(),
-          static_cast<long long>(k->dynamic_shared_bytes / 1024), compile_ms, max_err, best * 1e3,
-          flops / best / 1e12,
-          bad ? absl::StrCat("WRONG (", bad, " of ", samples.size(), " sampled)", first_bad).c_str()
-              : "ok");
-      std::fflush(stdout);
+    const absl::Time t0 = absl::Now();
+    absl::StatusOr<std::string> cubin = (*compiler)->CompileUncached(k->src);
+    const double compile_ms = absl::ToDoubleMilliseconds(absl::Now() - t0);
+    if (!cubin.ok()) {
+      std::printf("%-14s compile failed: %s\n", name.c_str(),
+                  std::string(cubin.status().message()).c_str());
+      ++wrong;
+      continue;
     }
+    absl::StatusOr<CudaProgram> prg = CudaProgram::Load(*ctx, "gemm", *cubin);
+    if (!prg.ok()) {
+      std::printf("%-14s load failed: %s\n", name.c_str(),
+                  std::string(prg.status().message()).c_str());
+      ++wrong;
+      continue;
+    }
+    (void)dc->Fill(0xff);  // NaN everywhere: an output never written shows
+    std::vector<CudaBuffer::CUdeviceptr> bufs(3);
+    bufs[p.out_slot] = dc->address();
+    bufs[p.a_slot] = da->address();
+    bufs[p.b_slot] = db->address();
+    const CudaLaunchDims dims{.grid = {static_cast<uint32_t>(k->global_size[0]),
+                                       static_cast<uint32_t>(k->global_size[1]), 1},
+                              .block = {static_cast<uint32_t>(k->local_size[0]), 1, 1},
+                              .shared_bytes = static_cast<uint32_t>(k->dynamic_shared_bytes)};
+    absl::StatusOr<double> first = prg->Launch(bufs, {}, dims, true);
+    if (!first.ok()) {
+      std::printf("%-14s launch failed: %s\n", name.c_str(),
+                  std::string(first.status().message()).c_str());
+      return 1;  // a fault leaves the context unusable
+    }
+    std::vector<uint16_t> c(static_cast<size_t>(p.m * p.n));
+    (void)dc->CopyOut(std::as_writable_bytes(std::span(c)));
+    double max_err = 0;
+    int bad = 0;
+    std::string first_bad;
+    for (size_t s = 0; s < samples.size(); ++s) {
+      const uint16_t h = c[samples[s].first * p.n + samples[s].second];
+      const double got = p.out == dtypes::float16 ? FromHalfBits(h) : FromBf16Bits(h);
+      const double err = std::fabs(got - ref[s]) / (std::fabs(ref[s]) + 1.0);
+      if (!(err <= (p.out == dtypes::float16 ? 2e-3 : 1e-2)) && ++bad <= 6)
+        absl::StrAppend(&first_bad, " (", samples[s].first, ",", samples[s].second, ")=", got,
+                        " want ", ref[s]);
+      if (!(err <= max_err)) max_err = err;
+    }
+    double best = 1e30;
+    for (int r = 0; r < runs; ++r) {
+      absl::StatusOr<double> s = prg->Launch(bufs, {}, dims, true);
+      if (s.ok()) best = std::min(best, *s);
+    }
+    if (bad) ++wrong;
+    std::printf(
+        "%-14s %8lld %7.0fms %10.2e %10.4f %9.1f %s\n", name.c_str(),
+        static_cast<long long>(k->dynamic_shared_bytes / 1024), compile_ms, max_err, best * 1e3,
+        flops / best / 1e12,
+        bad ? absl::StrCat("WRONG (", bad, " of ", samples.size(), " sampled)", first_bad).c_str()
+            : "ok");
+    std::fflush(stdout);
   }
   return wrong ? 1 : 0;
 }

@@ -33,9 +33,6 @@ struct GemmTiling {
   int64_t bm = 128;     // rows of the output a block computes (a multiple of 64)
   int64_t bn = 128;     // columns of the output a block computes
   int64_t stages = 3;   // k-tiles in flight in shared memory
-  // An extra warpgroup copies tiles while the others only multiply (synchronized through
-  // mbarriers), instead of every thread doing both between block-wide barriers.
-  bool warp_specialized = false;
   static constexpr int64_t kBk = 64;  // the k extent of a tile: one 128-byte swizzle row of halves
   friend bool operator==(const GemmTiling&, const GemmTiling&) = default;
 };

@@ -4,13 +4,11 @@
 //     contiguous), each in the 128-byte swizzle wgmma reads: a row of 64 halves is 128 bytes,
 //     its 16-byte chunk c lies at chunk c ^ (row % 8); b is cut into 64-column strips so that
 //     its rows are 128 bytes too (wgmma reads it "N-major": the transpose bit set);
-//   - 16-byte chunks of upcoming tiles are copied with cp.async (no registers), so `stages - 2`
-//     tiles are in flight while the tensor cores work on the current one and the previous
-//     one's MMAs may still run; by every thread between block-wide barriers, or (warp
-//     specialized) by one extra warpgroup in step with the others through mbarriers;
+//   - every thread copies 16-byte chunks of upcoming tiles with cp.async (no registers), so
+//     `stages - 2` tiles are in flight while the tensor cores work on the current one and the
+//     previous one's MMAs may still run;
 //   - warpgroup g (128 threads) multiplies rows 64g..64g+63 of the tile by all bn columns: four
 //     wgmma.mma_async m64n<bn>k16 per k-tile, float accumulators in registers;
-//   - blocks take their tiles in groups of 8 tile rows (L2 reuse);
 //   - at the end each thread casts its accumulators and stores them (the wgmma D layout: warp w
 //     of the group holds rows 16w.., lane l row l/4 and l/4+8, columns 8i + 2(l%4) and +1).
 // The async proxy (wgmma) only sees what the generic proxy (cp.async) wrote after a
@@ -35,21 +33,7 @@ constexpr int64_t kAlign = 1024;    // the 128-byte swizzle's period, 8 rows
 int64_t StageBytes(const GemmTiling& t) { return (t.bm + t.bn) * kRowBytes; }
 
 // The shared memory a launch asks for: the stages and the slack to align them to 1024 bytes.
-// The shared memory a launch asks for: the stages, the slack to align them to 1024 bytes, and the
-// warp-specialized kernel's two 8-byte mbarriers per stage.
-int64_t SharedBytes(const GemmTiling& t) {
-  return t.stages * StageBytes(t) + kAlign + (t.warp_specialized ? 16 * t.stages : 0);
-}
-
-int64_t Consumers(const GemmTiling& t) { return t.bm / 64; }
-int64_t Threads(const GemmTiling& t) { return (Consumers(t) + (t.warp_specialized ? 1 : 0)) * 128; }
-
-// The registers per consumer thread once the producer gave its own back (setmaxnreg: 24 to 256,
-// a multiple of 8; the block's total within the SM's 64K).
-int64_t ConsumerRegisters(const GemmTiling& t) {
-  const int64_t fit = (65536 - 128 * 40) / (Consumers(t) * 128) / 8 * 8;
-  return fit < 240 ? fit : 240;
-}
+int64_t SharedBytes(const GemmTiling& t) { return t.stages * StageBytes(t) + kAlign; }
 
 absl::Status CheckTiling(const GemmProblem& p, const GemmTiling& t) {
   if (t.bm < 64 || t.bm % 64 != 0 || t.bm > 256)
@@ -68,9 +52,8 @@ absl::Status CheckTiling(const GemmProblem& p, const GemmTiling& t) {
     return absl::InvalidArgumentError(absl::StrCat("GEMM tiling ", t.bm, "x", t.bn, " (k by ",
                                                    GemmTiling::kBk, ") does not divide the ", p.m,
                                                    "x", p.n, "x", p.k, " matmul"));
-  // registers: bn/2 float accumulators per consumer thread, 64K registers per SM for the block
-  if (t.warp_specialized ? ConsumerRegisters(t) < t.bn / 2 + 40
-                         : Consumers(t) * 128 * (t.bn / 2 + 40) > 65536)
+  // registers: bn/2 float accumulators per thread, 64K registers per SM for the block
+  if ((t.bm / 64) * 128 * (t.bn / 2 + 40) > 65536)
     return absl::InvalidArgumentError(absl::StrCat(
         "GEMM tile ", t.bm, "x", t.bn, ": its accumulators do not fit one SM's registers"));
   return absl::OkStatus();
@@ -113,147 +96,68 @@ __device__ __forceinline__ unsigned long long tg_desc(unsigned addr, unsigned le
 __device__ __forceinline__ void tg_cp16(unsigned dst, const void* src) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" :: "r"(dst), "l"(src));
 }
-__device__ __forceinline__ void tg_bar_init(unsigned bar, unsigned count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" :: "r"(bar), "r"(count) : "memory");
-}
-__device__ __forceinline__ void tg_bar_arrive(unsigned bar) {
-  asm volatile("{\n.reg .b64 state;\nmbarrier.arrive.shared::cta.b64 state, [%0];\n}\n" :: "r"(bar) : "memory");
-}
-// until the phase of `parity` completed (a fresh barrier's phase "-1", parity 1, has)
-__device__ __forceinline__ void tg_bar_wait(unsigned bar, unsigned parity) {
-  unsigned done = 0;
-  while (!done)
-    asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
-                 : "=r"(done) : "r"(bar), "r"(parity) : "memory");
-}
 __device__ __forceinline__ void tg_store2(@OUT_T@* o, float x, float y) { @STORE_PAIR@ }
 
 extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @NAME@(@P0@, @P1@, @P2@) {
   constexpr int M = @M@, N = @N@, K = @K@, BM = @BM@, BN = @BN@, BK = 64, STAGES = @STAGES@;
-  constexpr int KT = K / BK, STAGE = (BM + BN) * 128, THREADS = @THREADS@, LOADERS = @LOADERS@;
+  constexpr int KT = K / BK, STAGE = (BM + BN) * 128, THREADS = @THREADS@;
   const @IN_T@* __restrict__ A = data@A@;
   const @IN_T@* __restrict__ B = data@B@;
   @OUT_T@* __restrict__ C = data@C@;
   extern __shared__ __align__(128) unsigned char tg_smem[];
   const unsigned base = ((unsigned)__cvta_generic_to_shared(tg_smem) + 1023u) & ~1023u;
-  const int tid = threadIdx.x;
-  // Blocks in groups of GROUP tile rows, column by column within a group: the blocks running at
-  // once share fewer rows of a and columns of b than in row order, so more of both stay in L2.
-  constexpr int GROUP = 8, TILES_M = M / BM, TILES_N = N / BN;
-  const int id = blockIdx.y * TILES_N + blockIdx.x, in_group = id % (GROUP * TILES_N);
-  const int first_m = id / (GROUP * TILES_N) * GROUP;
-  const int group_rows = TILES_M - first_m < GROUP ? TILES_M - first_m : GROUP;
-  const int m0 = (first_m + in_group % group_rows) * BM, n0 = in_group / group_rows * BN;
-  // k-tile kt into stage s by loader thread lt of LOADERS: a's rows of 8 chunks, b's 64 rows of
-  // BN/8 chunks in 64-column strips
-  auto load = [&](int kt, int s, int lt) {
+  const int tid = threadIdx.x, wg = tid >> 7;
+  const int m0 = blockIdx.y * BM, n0 = blockIdx.x * BN;
+  // k-tile kt into stage s: a's rows of 8 chunks, b's 64 rows of BN/8 chunks in 64-column strips
+  auto load = [&](int kt, int s) {
     const unsigned sa = base + s * STAGE, sb = sa + BM * 128;
 #pragma unroll
-    for (int i = lt; i < BM * 8; i += LOADERS) {
+    for (int i = tid; i < BM * 8; i += THREADS) {
       const int r = i >> 3, c = i & 7;
       tg_cp16(sa + r * 128 + ((c ^ (r & 7)) << 4), A + (size_t)(m0 + r) * K + kt * BK + c * 8);
     }
 #pragma unroll
-    for (int i = lt; i < BK * (BN / 8); i += LOADERS) {
+    for (int i = tid; i < BK * (BN / 8); i += THREADS) {
       const int r = i / (BN / 8), j = i % (BN / 8), c = j & 7;
       tg_cp16(sb + (j >> 3) * (BK * 128) + r * 128 + ((c ^ (r & 7)) << 4),
               B + (size_t)(kt * BK + r) * N + n0 + j * 8);
     }
   };
-  // the MMAs of k-tile kt by warpgroup w (rows 64w.. of the tile), into d
-  auto mma = [&](float* d, int kt, int w) {
-    const unsigned sa = base + (kt % STAGES) * STAGE + w * 64 * 128, sb = base + (kt % STAGES) * STAGE + BM * 128;
-    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-#pragma unroll
-    for (int kk = 0; kk < BK / 16; ++kk)
-      tg_wgmma(d, tg_desc(sa + kk * 32, 16, 1024), tg_desc(sb + kk * 2048, BK * 128, 1024));
-    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-  };
-  // warpgroup w's accumulators, cast and stored by its thread t (0..127)
-  auto store = [&](const float* d, int w, int t) {
-    const int warp = t >> 5, lane = t & 31;
-    const int row = m0 + w * 64 + warp * 16 + (lane >> 2);
-#pragma unroll
-    for (int i = 0; i < BN / 8; ++i) {
-      const int col = n0 + i * 8 + (lane & 3) * 2;
-      tg_store2(C + (size_t)row * N + col, d[4 * i], d[4 * i + 1]);
-      tg_store2(C + (size_t)(row + 8) * N + col, d[4 * i + 2], d[4 * i + 3]);
-    }
-  };
-@MAIN@}
-)";
-
-// Every thread copies and multiplies. Tiles kt + 1 .. kt + STAGES - 2 are being copied while tile
-// kt is multiplied and the MMAs of tile kt - 1 may still run: the stage refilled at kt is the one
-// of tile kt - 2, whose MMAs every warpgroup waited for (wait_group 1 at kt - 1) before this
-// iteration's barrier.
-constexpr std::string_view kAllThreadsMain = R"(  float d[BN / 2];
+  float d[BN / 2];
 #pragma unroll
   for (int i = 0; i < BN / 2; ++i) d[i] = 0.0f;
+  // Tiles kt + 1 .. kt + STAGES - 2 are being copied while tile kt is multiplied and the MMAs of
+  // tile kt - 1 may still run: the stage refilled at kt is the one of tile kt - 2, whose MMAs
+  // every warpgroup waited for (wait_group 1 at kt - 1) before this iteration's barrier.
 #pragma unroll
   for (int s = 0; s < STAGES - 2; ++s) {
-    if (s < KT) load(s, s, tid);
+    if (s < KT) load(s, s);
     asm volatile("cp.async.commit_group;\n" ::);
   }
   for (int kt = 0; kt < KT; ++kt) {
     asm volatile("cp.async.wait_group %0;\n" :: "n"(STAGES - 3));
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
     __syncthreads();
-    mma(d, kt, tid >> 7);  // first, so the tensor cores start while the copies are issued
-    if (kt + STAGES - 2 < KT) load(kt + STAGES - 2, (kt + STAGES - 2) % STAGES, tid);
+    if (kt + STAGES - 2 < KT) load(kt + STAGES - 2, (kt + STAGES - 2) % STAGES);
     asm volatile("cp.async.commit_group;\n" ::);
+    const unsigned sa = base + (kt % STAGES) * STAGE + wg * 64 * 128, sb = base + (kt % STAGES) * STAGE + BM * 128;
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+    for (int kk = 0; kk < BK / 16; ++kk)
+      tg_wgmma(d, tg_desc(sa + kk * 32, 16, 1024), tg_desc(sb + kk * 2048, BK * 128, 1024));
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
     asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
   }
   asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-  store(d, tid >> 7, tid & 127);
-)";
-
-// Warpgroup 0 copies, the others multiply, in step through two mbarriers per stage: `full`
-// (the producer's 128 threads each arrive once their copies into the stage are done and fenced
-// for the async proxy) and `empty` (every consumer thread arrives once its MMAs on the stage
-// completed). The producer keeps STAGES - 2 tiles in flight before it signals the oldest, so that
-// it never waits for a stage whose consumers wait for it. Registers move from the producer
-// (setmaxnreg 40) to the consumers' accumulators.
-constexpr std::string_view kWarpSpecializedMain =
-    R"(  const unsigned bars = base + STAGES * STAGE;  // full[s] at bars + 8s, empty[s] at bars + 8(STAGES + s)
-  if (tid == 0) {
+  const int warp = (tid & 127) >> 5, lane = tid & 31;
+  const int row = m0 + wg * 64 + warp * 16 + (lane >> 2);
 #pragma unroll
-    for (int s = 0; s < STAGES; ++s) {
-      tg_bar_init(bars + 8 * s, LOADERS);
-      tg_bar_init(bars + 8 * (STAGES + s), THREADS - LOADERS);
-    }
+  for (int i = 0; i < BN / 8; ++i) {
+    const int col = n0 + i * 8 + (lane & 3) * 2;
+    tg_store2(C + (size_t)row * N + col, d[4 * i], d[4 * i + 1]);
+    tg_store2(C + (size_t)(row + 8) * N + col, d[4 * i + 2], d[4 * i + 3]);
   }
-  __syncthreads();
-  if (tid < LOADERS) {
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::);
-    for (int kt = 0; kt < KT + STAGES - 2; ++kt) {
-      if (kt < KT) {
-        tg_bar_wait(bars + 8 * (STAGES + kt % STAGES), ((kt / STAGES) & 1) ^ 1);
-        load(kt, kt % STAGES, tid);
-      }
-      asm volatile("cp.async.commit_group;\n" ::);
-      const int done = kt - (STAGES - 2);
-      if (done >= 0) {
-        asm volatile("cp.async.wait_group %0;\n" :: "n"(STAGES - 2));
-        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-        tg_bar_arrive(bars + 8 * (done % STAGES));
-      }
-    }
-  } else {
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 @CONSUMER_REGS@;\n" ::);
-    const int w = (tid >> 7) - 1;
-    float d[BN / 2];
-#pragma unroll
-    for (int i = 0; i < BN / 2; ++i) d[i] = 0.0f;
-    for (int kt = 0; kt < KT; ++kt) {
-      tg_bar_wait(bars + 8 * (kt % STAGES), (kt / STAGES) & 1);
-      mma(d, kt, w);
-      asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
-      if (kt > 0) tg_bar_arrive(bars + 8 * (STAGES + (kt - 1) % STAGES));
-    }
-    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-    store(d, w, tid & 127);
-  }
+}
 )";
 
 }  // namespace
@@ -272,9 +176,8 @@ std::vector<GemmTiling> GemmSm90Tilings() {
   for (int64_t bm : {64, 128, 256})
     for (int64_t bn : {64, 128, 256})
       for (int64_t stages : {3, 4, 5, 6})
-        for (bool ws : {false, true})
-          if (CheckTiling({.m = bm, .n = bn, .k = 64}, {bm, bn, stages, ws}).ok())
-            out.push_back({bm, bn, stages, ws});
+        if (CheckTiling({.m = bm, .n = bn, .k = 64}, {bm, bn, stages}).ok())
+          out.push_back({bm, bn, stages});
   return out;
 }
 
@@ -304,7 +207,7 @@ absl::StatusOr<GemmKernel> RenderGemmSm90(const GemmProblem& p, const GemmTiling
   params[p.a_slot] = absl::StrCat("const ", in_t, "* __restrict__ data", p.a_slot);
   params[p.b_slot] = absl::StrCat("const ", in_t, "* __restrict__ data", p.b_slot);
 
-  const int64_t threads = Threads(t);
+  const int64_t warpgroups = t.bm / 64, threads = warpgroups * 128;
   std::string src = "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n";
   absl::StrAppend(&src, WgmmaFunction(t, in_ptx));
   // The pair stored at once, per output type.
@@ -318,8 +221,6 @@ absl::StatusOr<GemmKernel> RenderGemmSm90(const GemmProblem& p, const GemmTiling
   }
   const std::vector<std::pair<std::string, std::string>> values = {
       {"@THREADS@", absl::StrCat(threads)},
-      {"@LOADERS@", absl::StrCat(t.warp_specialized ? 128 : threads)},
-      {"@CONSUMER_REGS@", absl::StrCat(ConsumerRegisters(t))},
       {"@NAME@", fn},
       {"@P0@", params[0]},
       {"@P1@", params[1]},
@@ -336,11 +237,7 @@ absl::StatusOr<GemmKernel> RenderGemmSm90(const GemmProblem& p, const GemmTiling
       {"@A@", absl::StrCat(p.a_slot)},
       {"@B@", absl::StrCat(p.b_slot)},
       {"@C@", absl::StrCat(p.out_slot)}};
-  // the main loop first: it holds placeholders too
-  const std::string kernel = absl::StrReplaceAll(
-      std::string(kKernelTemplate),
-      {{"@MAIN@", std::string(t.warp_specialized ? kWarpSpecializedMain : kAllThreadsMain)}});
-  absl::StrAppend(&src, absl::StrReplaceAll(kernel, values));
+  absl::StrAppend(&src, absl::StrReplaceAll(std::string(kKernelTemplate), values));
   GemmKernel k;
   k.src = std::move(src);
   k.function_name = fn;

@@ -4,7 +4,6 @@
 // tests/gpu:gemm_check runs them there (tools/gpu_check).
 #include "tinygrad/renderer/cuda/gemm_sm90.h"
 
-#include <algorithm>
 #include <string>
 
 #include "gmock/gmock.h"
@@ -52,23 +51,14 @@ TEST(GemmSm90Test, TilingsMustDivideTheProblemAndFitSharedMemory) {
 
 TEST(GemmSm90Test, BeamsTilingsAllRenderForA4096Matmul) {
   const std::vector<GemmTiling> tilings = GemmSm90Tilings();
-  EXPECT_GE(tilings.size(), 40u);
-  EXPECT_EQ(std::count_if(tilings.begin(), tilings.end(),
-                          [](const GemmTiling& t) { return t.warp_specialized; }) *
-                2,
-            static_cast<int64_t>(tilings.size()))
-      << "every tile shape both ways";
+  EXPECT_GE(tilings.size(), 20u);
   for (const GemmTiling& t : tilings) {
     if (!CheckGemmSm90(HalfMatmul(4096, 4096, 4096), t, kH100Shared).ok()) continue;
     absl::StatusOr<GemmKernel> k = RenderGemmSm90(HalfMatmul(4096, 4096, 4096), t, "r_gemm");
     ASSERT_TRUE(k.ok()) << k.status();
     EXPECT_EQ(k->global_size, (std::array<int64_t, 3>{4096 / t.bn, 4096 / t.bm, 1}));
-    // the warp-specialized kernel: a producer warpgroup more, and two mbarriers per stage
-    const int64_t producer = t.warp_specialized ? 1 : 0;
-    EXPECT_EQ(k->local_size, (std::array<int64_t, 3>{(t.bm / 64 + producer) * 128, 1, 1}));
-    EXPECT_EQ(k->dynamic_shared_bytes,
-              t.stages * (t.bm + t.bn) * 128 + 1024 + producer * 16 * t.stages);
-    EXPECT_EQ(k->src.find("setmaxnreg") != std::string::npos, t.warp_specialized);
+    EXPECT_EQ(k->local_size, (std::array<int64_t, 3>{t.bm / 64 * 128, 1, 1}));
+    EXPECT_EQ(k->dynamic_shared_bytes, t.stages * (t.bm + t.bn) * 128 + 1024);
     EXPECT_THAT(k->src, HasSubstr(absl::StrCat("wgmma.mma_async.sync.aligned.m64n", t.bn,
                                                "k16.f32.f16.f16")));
   }
@@ -129,7 +119,6 @@ TEST(GemmSm90Test, EveryTilingCompilesForSm90aWithoutSpilling) {
       ASSERT_TRUE(ptx.ok()) << t.bm << "x" << t.bn << ": " << ptx.status() << "\n" << k->src;
       EXPECT_THAT(*ptx, HasSubstr("wgmma.mma_async.sync.aligned"));
       EXPECT_THAT(*ptx, HasSubstr("cp.async.cg.shared.global"));
-      if (t.warp_specialized) EXPECT_THAT(*ptx, HasSubstr("mbarrier.try_wait.parity"));
       EXPECT_THAT(*ptx, Not(HasSubstr(".local"))) << "accumulators put in local memory";
       if (in == dtypes::float16) {  // ptxas accepts the inline PTX (wgmma's operands)
         absl::StatusOr<std::string> cubin = (*assembler)->CompileUncached(k->src);
@@ -138,7 +127,7 @@ TEST(GemmSm90Test, EveryTilingCompilesForSm90aWithoutSpilling) {
       ++compiled;
     }
   }
-  EXPECT_GE(compiled, 20);
+  EXPECT_GE(compiled, 10);
 }
 
 }  // namespace
