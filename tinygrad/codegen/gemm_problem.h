@@ -13,9 +13,11 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "tinygrad/dtype/dtype.h"
+#include "tinygrad/uop/uop.h"
 
 namespace tg {
 
@@ -39,6 +41,11 @@ struct GemmTiling {
   static constexpr int64_t kBk = 64;  // the k extent of a tile: one 128-byte swizzle row of halves
   friend bool operator==(const GemmTiling&, const GemmTiling&) = default;
 };
+
+// The matmul `kernel_ast` (a kernel AST as scheduled, before opts) computes, when it is exactly
+// out[m, n] = cast(sum_k a[m, k] * b[k, n]) with half or bfloat16 inputs, a float sum and
+// contiguous row-major buffers: no batch, no transposed operand, nothing fused before or after.
+std::optional<GemmProblem> MatchGemm(const UOp& kernel_ast);
 
 // What launching a generated matmul kernel takes.
 struct GemmKernel {
