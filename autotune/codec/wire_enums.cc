@@ -71,7 +71,7 @@ constexpr std::pair<OptOps, PO> kOptOps[] = {
     {OptOps::GROUPTOP, PO::GROUP_TOP}, {OptOps::NOLOCALS, PO::NO_LOCALS},
     {OptOps::PADTO, PO::PAD_TO},    {OptOps::SWAP, PO::SWAP},
     {OptOps::SIMD, PO::SIMD},       {OptOps::BLOCK, PO::BLOCK},
-    {OptOps::PACK, PO::PACK},
+    {OptOps::PACK, PO::PACK},       {OptOps::GEMM, PO::GEMM},
 };
 
 using O = Outcome;

@@ -241,7 +241,7 @@ absl::StatusOr<LocalMeasurer::TaskState*> LocalMeasurer::StateFor(const KernelTa
   absl::StatusOr<std::string> lib = device_->Compile(*spec);
   compiling = DeviceLock::Hold();
   if (!lib.ok()) return noopt_error(lib.status());
-  absl::StatusOr<std::unique_ptr<Program>> prog = device_->Load(spec->function_name, *lib);
+  absl::StatusOr<std::unique_ptr<Program>> prog = device_->LoadProgram(*spec, *lib);
   if (!prog.ok()) return noopt_error(prog.status());
   for (int64_t slot : spec->outs) {
     st->outs.push_back(st->IndexOfSlot(slot));
@@ -636,7 +636,7 @@ absl::StatusOr<MeasureBatch> LocalMeasurer::Measure(const KernelTask& task,
     const Clock::TimePoint s = clock_.Now();
     absl::StatusOr<std::string> lib = device_->Compile(prep[i].spec);
     absl::StatusOr<std::unique_ptr<Program>> prog =
-        lib.ok() ? device_->Load(prep[i].spec.function_name, *lib)
+        lib.ok() ? device_->LoadProgram(prep[i].spec, *lib)
                  : absl::StatusOr<std::unique_ptr<Program>>(lib.status());
     r.cost.compile_s = clock_.SecondsSince(s);
     if (!prog.ok()) {

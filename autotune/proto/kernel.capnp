@@ -210,6 +210,7 @@ enum OptOp {
   simd @10;  # ours: tinygrad/codegen/opt/opt.h OptOps::SIMD
   block @11;  # ours: tinygrad/codegen/opt/opt.h OptOps::BLOCK
   pack @12;  # ours: tinygrad/codegen/opt/opt.h OptOps::PACK
+  gemm @13;  # ours: tinygrad/codegen/opt/opt.h OptOps::GEMM
 }
 
 # TC's arg: (tc_select, tc_opt, use_tensor_cores).

@@ -17,6 +17,7 @@
 #include "tinygrad/base/clock.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/base/terminal.h"
+#include "tinygrad/codegen/opt/gemm_opt.h"
 #include "tinygrad/codegen/opt/heuristic.h"
 #include "tinygrad/codegen/pipeline.h"
 #include "tinygrad/uop/kernel_info.h"
@@ -127,7 +128,7 @@ std::vector<std::pair<int, Scheduler>> GetKernelActions(const Scheduler& s, cons
   const std::vector<SInt> shape = s.full_shape();
   for (size_t i = 0; i < actions.size(); ++i) {
     const Opt& a = actions[i];
-    if (a.axis.has_value() && a.op != OptOps::TC) {
+    if (a.axis.has_value() && a.op != OptOps::TC && a.op != OptOps::GEMM) {
       absl::StatusOr<int> ax = s.RealAxis(a.op, a.axis);
       if (!ax.ok()) continue;
       if (*ax >= s.shape_len()) continue;
@@ -198,6 +199,10 @@ BeamSearcher::BeamSearcher(KernelTask task, const UOp& optimizer_input, const Re
       root_(optimizer_input, ren, task_.codegen),
       actions_(BeamActions(settings_, options_.vector_isa)),
       start_(Clock::now()) {
+  // ours: the renderer's generated matmuls, one action per tiling (ApplyOpt keeps them to plain
+  // matmuls), wherever the renderer has them: beyond the reference's opt space, the only way to a
+  // Hopper matmul near cuBLAS
+  for (const GemmTiling& t : ren.gemm_tilings) actions_.push_back(GemmOpt(t));
   base_.runs = options_.runs;
   base_.uops_max = SearchLimitsFor(settings_, options_.vector_isa).uops_max;
   base_.timeout_s = settings_.timeout_sec;

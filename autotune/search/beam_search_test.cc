@@ -18,6 +18,8 @@
 #include "tinygrad/codegen/opt/scheduler.h"
 #include "tinygrad/codegen/pipeline.h"
 #include "tinygrad/engine/device.h"
+#include "tinygrad/renderer/cuda/cuda.h"
+#include "tinygrad/runtime/cuda/arch.h"
 #include "tinygrad/schedule/schedule.h"
 #include "tinygrad/uop/kernel_info.h"
 #include "tinygrad/workloads/workloads.h"
@@ -204,6 +206,38 @@ TEST(GetKernelActionsTest, BlockActionsOnCpuLoopsAndTheReduce) {
   const std::vector<Opt> blocks = OfferedOnMatmul64(&SearchSettings::block, OptOps::BLOCK);
   for (const Opt& a : blocks) EXPECT_LE(*a.axis, 2) << "axis 2 is the reduce";
   EXPECT_EQ(blocks.size(), 3u * 6);
+}
+
+// The GEMM opt (ours): BEAM tries the renderer's generated matmuls on a plain half matmul where
+// the renderer has them (CUDA sm_90), as first opts only, and nowhere else.
+std::vector<Opt> FirstRoundGemms(const UOp& ast, const char* arch) {
+  const CudaRenderer ren(*ParseCudaArch(arch));
+  FakeMeasurer m;
+  SearchSettings s = Width(2);
+  absl::StatusOr<BeamResult> r = BeamSearch(Task(ast), ren, m, s);
+  EXPECT_TRUE(r.ok()) << r.status();
+  std::vector<Opt> gemms;
+  for (const auto& batch : m.batches)
+    for (const std::vector<Opt>& opts : batch)
+      for (size_t i = 0; i < opts.size(); ++i)
+        if (opts[i].op == OptOps::GEMM) {
+          EXPECT_EQ(opts.size(), 1u) << "GEMM is the only opt: " << Str(opts);
+          gemms.push_back(opts[i]);
+        }
+  return gemms;
+}
+
+TEST(BeamSearchTest, GemmActionsOnlyOnHopperHalfMatmuls) {
+  const std::vector<Opt> sm90 = FirstRoundGemms(MatmulKernel(256, dtypes::float16), "sm_90");
+  EXPECT_GE(sm90.size(), 20u);
+  for (const Opt& o : sm90) {
+    const auto& [bm, bn, stages] = std::get<std::array<int64_t, 3>>(o.arg);
+    EXPECT_EQ(256 % bm, 0) << o.ToString();
+    EXPECT_EQ(256 % bn, 0) << o.ToString();
+    EXPECT_GE(stages, 3) << o.ToString();
+  }
+  EXPECT_TRUE(FirstRoundGemms(MatmulKernel(256, dtypes::float16), "sm_89").empty());
+  EXPECT_TRUE(FirstRoundGemms(MatmulKernel(256, dtypes::float32), "sm_90").empty());
 }
 
 TEST(GetKernelActionsTest, ValidActionsOnly) {

@@ -18,9 +18,14 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "tinygrad/base/status_macros.h"
+#include "tinygrad/codegen/gemm_problem.h"
 #include "tinygrad/codegen/tensor_core.h"
 #include "tinygrad/uop/ops.h"
 #include "tinygrad/uop/pattern_matcher.h"
@@ -64,6 +69,23 @@ class Renderer {
   OpSet code_for_op;
   const PatternMatcher* pre_matcher = nullptr;
   const PatternMatcher* extra_matcher = nullptr;
+
+  // ** generated matmul kernels (the GEMM opt, ours) **
+  // The tilings this target generates matmuls with; empty: no GEMM opt here.
+  std::vector<GemmTiling> gemm_tilings;
+  // Whether `t` can compute `p` here (sizes, shared memory), and why not: InvalidArgument.
+  virtual absl::Status CheckGemm(const GemmProblem& p, const GemmTiling& t) const {
+    (void)p;
+    (void)t;
+    return absl::UnimplementedError(absl::StrCat(device, " generates no matmul kernels"));
+  }
+  // The generated kernel's source and launch sizes.
+  virtual absl::StatusOr<GemmKernel> RenderGemm(const GemmProblem& p, const GemmTiling& t,
+                                                std::string_view function_name) const {
+    (void)function_name;
+    RETURN_IF_ERROR(CheckGemm(p, t));
+    return absl::UnimplementedError(absl::StrCat(device, " generates no matmul kernels"));
+  }
 };
 
 // tinygrad's Estimates: flops, bytes loaded/stored, and bytes of memory touched. Symbolic
@@ -90,6 +112,9 @@ struct ProgramSpec {
   std::vector<int64_t> ins;      // slots loaded from
   Estimates estimates;
   std::vector<Arg> applied_opts;
+  // Shared memory the launch allocates for the kernel (`extern __shared__`): a generated matmul
+  // (GEMM opt) stages its tiles there; 0 for every lowered kernel.
+  int64_t dynamic_shared_bytes = 0;
 };
 
 }  // namespace tg

@@ -112,8 +112,9 @@ class CudaRawBuffer : public RawBuffer {
 
 class CudaKernel : public Program {
  public:
-  CudaKernel(CudaProgram p, std::shared_ptr<Health> health, const CudaDeviceInfo& info)
-      : prog_(std::move(p)), health_(std::move(health)), info_(info) {}
+  CudaKernel(CudaProgram p, std::shared_ptr<Health> health, const CudaDeviceInfo& info,
+             uint32_t shared_bytes = 0)
+      : prog_(std::move(p)), health_(std::move(health)), info_(info), shared_bytes_(shared_bytes) {}
 
   // stop_after_s is not honoured: a launched kernel runs to its end (can_stop_runs()).
   absl::StatusOr<double> Run(std::span<void* const> bufs, std::span<const int64_t> vals,
@@ -139,7 +140,7 @@ class CudaKernel : public Program {
       block = PickLocalSize(global_size, info_.max_block_dims, info_.max_threads_per_block);
       for (int i = 0; i < 3; ++i) grid[i] = global_size[i] / block[i];
     }
-    CudaLaunchDims dims;
+    CudaLaunchDims dims{.shared_bytes = shared_bytes_};
     for (int i = 0; i < 3; ++i) {
       if (grid[i] < 1 || grid[i] > UINT32_MAX || block[i] < 1 || block[i] > UINT32_MAX)
         return absl::InvalidArgumentError(
@@ -159,6 +160,7 @@ class CudaKernel : public Program {
   CudaProgram prog_;
   std::shared_ptr<Health> health_;
   const CudaDeviceInfo& info_;  // the device's, which outlives its programs
+  uint32_t shared_bytes_;       // dynamic shared memory per launch
 };
 
 std::string DriverText(const CudaDeviceInfo& info) {
@@ -244,9 +246,22 @@ class CudaDevice : public Device {
   }
   absl::StatusOr<std::unique_ptr<Program>> Load(const std::string& function_name,
                                                 const std::string& lib) override {
+    return LoadWithShared(function_name, lib, 0);
+  }
+  absl::StatusOr<std::unique_ptr<Program>> LoadProgram(const ProgramSpec& spec,
+                                                       const std::string& lib) override {
+    const int64_t optin = ctx_->info().max_shared_per_block_optin;
+    if (spec.dynamic_shared_bytes < 0 || spec.dynamic_shared_bytes > optin)
+      return absl::InvalidArgumentError(absl::StrCat(
+          spec.function_name, " asks for ", spec.dynamic_shared_bytes,
+          " bytes of dynamic shared memory; ", name_, " gives a block at most ", optin));
+    return LoadWithShared(spec.function_name, lib, static_cast<uint32_t>(spec.dynamic_shared_bytes));
+  }
+  absl::StatusOr<std::unique_ptr<Program>> LoadWithShared(const std::string& function_name,
+                                                          const std::string& lib, uint32_t shared) {
     RETURN_IF_ERROR(health_->Check());
     ASSIGN_OR_RETURN(CudaProgram p, health_->Note(CudaProgram::Load(ctx_, function_name, lib)));
-    return std::make_unique<CudaKernel>(std::move(p), health_, ctx_->info());
+    return std::make_unique<CudaKernel>(std::move(p), health_, ctx_->info(), shared);
   }
   absl::StatusOr<std::shared_ptr<RawBuffer>> Allocate(size_t nbytes) override {
     RETURN_IF_ERROR(health_->Check());
@@ -340,7 +355,7 @@ absl::StatusOr<std::unique_ptr<Device>> MakeCudaDevice(const std::string& name,
     if (absl::StatusOr<std::shared_ptr<const NvrtcApi>> nvrtc = NvrtcApi::Load(options.libs); nvrtc.ok()) {
       runtime = absl::StrCat("NVRTC ", (*nvrtc)->version_major, ".", (*nvrtc)->version_minor);
       nvrtc_file = (*nvrtc)->library.file();
-      compiler.nvrtc = NvrtcCompiler::Create(*nvrtc, {.arch = arch->name(),
+      compiler.nvrtc = NvrtcCompiler::Create(*nvrtc, {.arch = CompileArch(*arch).name(),
                                                       .output = CudaBinaryKind::kCubin,
                                                       .include_dirs = CudaIncludeDirs(options.libs),
                                                       .cachelevel = options.cachelevel,

@@ -43,6 +43,15 @@ absl::Status RawBuffer::CopyFromDevice(const RawBuffer&, size_t, size_t, size_t)
   return absl::UnimplementedError("no device-to-device copy between these buffers");
 }
 
+absl::StatusOr<std::unique_ptr<Program>> Device::LoadProgram(const ProgramSpec& spec,
+                                                              const std::string& lib) {
+  if (spec.dynamic_shared_bytes != 0)
+    return absl::UnimplementedError(absl::StrCat(name(), " cannot launch ", spec.function_name, " with ",
+                                                 spec.dynamic_shared_bytes,
+                                                 " bytes of dynamic shared memory"));
+  return Load(spec.function_name, lib);
+}
+
 absl::StatusOr<std::string> Device::Disassemble(const std::string&) const {
   return absl::UnimplementedError(absl::StrCat("device ", name(), " has no disassembler"));
 }

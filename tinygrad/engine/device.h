@@ -105,6 +105,11 @@ class Device {
   // this before its sandbox closes). Compiles work either way: an error says why they still
   // share a lock. Default: nothing to ready.
   virtual absl::Status PrepareCompileThreads(int /*threads*/) { return absl::OkStatus(); }
+  // A compiled ProgramSpec, loaded with what its launches need beyond the function: the
+  // dynamic shared memory of a generated matmul (GEMM opt). Devices without such memory refuse a
+  // program that asks for some (Unimplemented); the rest is Load's.
+  virtual absl::StatusOr<std::unique_ptr<Program>> LoadProgram(const ProgramSpec& spec,
+                                                               const std::string& lib);
   virtual absl::StatusOr<std::unique_ptr<Program>> Load(const std::string& function_name,
                                                         const std::string& lib) = 0;
   virtual absl::StatusOr<std::shared_ptr<RawBuffer>> Allocate(size_t nbytes) = 0;

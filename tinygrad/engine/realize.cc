@@ -128,7 +128,7 @@ class MethodCache {
       if (s.debug >= 7) PrintDisassembly(dev, lib);
       compiled = std::make_shared<const CompiledProgram>(CompiledProgram{std::move(spec), std::move(lib)});
     }
-    ASSIGN_OR_RETURN(std::unique_ptr<Program> prog, dev.Load(compiled->spec.function_name, compiled->lib));
+    ASSIGN_OR_RETURN(std::unique_ptr<Program> prog, dev.LoadProgram(compiled->spec, compiled->lib));
     EngineStats& stats = GetEngineStats();
     stats.codegen_s += std::chrono::duration<double>(t1 - t0).count();
     stats.compile_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();

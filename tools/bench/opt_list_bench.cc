@@ -91,7 +91,7 @@ absl::StatusOr<Compiled> Compile(Device& dev, const UOp& ast, const std::string&
   Compiled c{.text = text};
   ASSIGN_OR_RETURN(c.spec, GetProgram(ast.replace_arg(ki.ToArg()), dev.renderer()));
   ASSIGN_OR_RETURN(std::string lib, dev.Compile(c.spec));
-  ASSIGN_OR_RETURN(c.prog, dev.Load(c.spec.function_name, lib));
+  ASSIGN_OR_RETURN(c.prog, dev.LoadProgram(c.spec, lib));
   for (size_t i = 0; i < 3; ++i) c.global[i] = c.spec.global_size[i].arg().int64();
   return c;
 }

@@ -40,7 +40,7 @@ absl::StatusOr<std::unique_ptr<TargetCompiler>> MakeNvrtcCubinCompiler(const Cud
                                                                        const CudaArch& arch) {
   ASSIGN_OR_RETURN(std::shared_ptr<const NvrtcApi> api, NvrtcApi::Load(libs));
   ASSIGN_OR_RETURN(std::unique_ptr<NvrtcCompiler> nvrtc,
-                   NvrtcCompiler::Create(api, {.arch = arch.name(),
+                   NvrtcCompiler::Create(api, {.arch = CompileArch(arch).name(),
                                                .output = CudaBinaryKind::kCubin,
                                                .include_dirs = CudaIncludeDirs(libs),
                                                .cachelevel = 0}));

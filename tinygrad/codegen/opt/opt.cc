@@ -15,7 +15,7 @@ constexpr std::pair<OptOps, std::string_view> kNames[] = {
     {OptOps::LOCAL, "LOCAL"},   {OptOps::THREAD, "THREAD"},     {OptOps::GROUP, "GROUP"},
     {OptOps::GROUPTOP, "GROUPTOP"}, {OptOps::NOLOCALS, "NOLOCALS"}, {OptOps::PADTO, "PADTO"},
     {OptOps::SWAP, "SWAP"},         {OptOps::SIMD, "SIMD"},
-    {OptOps::BLOCK, "BLOCK"},       {OptOps::PACK, "PACK"},
+    {OptOps::BLOCK, "BLOCK"},       {OptOps::PACK, "PACK"},         {OptOps::GEMM, "GEMM"},
 };
 
 // The payload that tells a KernelOptError from other kFailedPrecondition statuses.

@@ -31,8 +31,8 @@
 
 namespace tg {
 
-// In the reference's declaration order (its enum values order opts). SIMD, BLOCK and PACK are
-// ours, last.
+// In the reference's declaration order (its enum values order opts). SIMD, BLOCK, PACK and GEMM
+// are ours, last.
 //
 // SIMD (an extension, not in the reference; never chosen by the heuristic, and tried by BEAM
 // only with BEAM_SIMD=1): loads and stores of the kernel fold into vectors of up to `arg` lanes
@@ -56,8 +56,15 @@ namespace tg {
 // the kernel's innermost loops read (the K x n panel of B inside a BLOCK loop) into a
 // contiguous stack buffer before those loops run, and the loops read the copy instead: the
 // panel's rows no longer map to the same cache sets (see pack_operands.h).
+//
+// GEMM (an extension; BEAM tries it wherever the renderer generates matmul kernels): the whole
+// kernel becomes the renderer's generated matmul (Renderer::RenderGemm; CudaRenderer on sm_90:
+// shared-memory staging and wgmma, renderer/cuda/gemm_sm90.h), for a kernel that is a plain
+// matmul (codegen/gemm_problem.h MatchGemm). Arg (bm, bn, stages): the block's output tile and
+// the k-tiles in flight; axis: the output tiles each block computes in turn. Only as the first
+// opt, and no opt after it.
 enum class OptOps : uint8_t {
-  TC = 1, UPCAST, UNROLL, LOCAL, THREAD, GROUP, GROUPTOP, NOLOCALS, PADTO, SWAP, SIMD, BLOCK, PACK
+  TC = 1, UPCAST, UNROLL, LOCAL, THREAD, GROUP, GROUPTOP, NOLOCALS, PADTO, SWAP, SIMD, BLOCK, PACK, GEMM
 };
 
 std::string_view OptOpsName(OptOps op);                   // "UPCAST"

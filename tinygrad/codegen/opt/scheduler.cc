@@ -15,6 +15,8 @@
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/base/terminal.h"
+#include "tinygrad/codegen/gemm_problem.h"
+#include "tinygrad/codegen/opt/gemm_opt.h"
 #include "tinygrad/codegen/opt/padded_reduce.h"
 #include "tinygrad/uop/graph_rewrite.h"
 #include "tinygrad/uop/graph_util.h"
@@ -394,6 +396,18 @@ absl::StatusOr<std::vector<UOp>> Scheduler::ApplyOptRanges(const Opt& opt, bool 
 
 absl::StatusOr<std::vector<UOp>> Scheduler::ApplyOptImpl(const Opt& opt, bool append_opt) {
   auto check = [](bool cond, std::string_view msg) { return cond ? absl::OkStatus() : KernelOptError(msg); };
+  // ours: after GEMM the kernel is the renderer's generated matmul, with nothing left to shape
+  for (const Opt& o : applied_opts_)
+    RETURN_IF_ERROR(check(o.op != OptOps::GEMM, "no opt after GEMM: the kernel is a generated matmul"));
+  if (opt.op == OptOps::GEMM) {
+    RETURN_IF_ERROR(check(applied_opts_.empty(), "GEMM must be the first opt"));
+    ASSIGN_OR_RETURN(GemmTiling tiling, GemmTilingOf(opt));
+    const std::optional<GemmProblem> problem = MatchGemm(ast_);
+    RETURN_IF_ERROR(check(problem.has_value(), "GEMM needs a plain half or bfloat16 matmul kernel"));
+    RETURN_IF_ERROR(CheckGemmOn(*ren_, *problem, tiling));
+    if (append_opt) applied_opts_.push_back(opt);
+    return std::vector<UOp>{};
+  }
   if (opt.op == OptOps::NOLOCALS) {
     for (AxisType t : axis_types())
       RETURN_IF_ERROR(check(t != AxisType::WARP && t != AxisType::LOCAL && t != AxisType::GROUP_REDUCE,

@@ -2,6 +2,8 @@
 // Port of tinygrad/renderer/cstyle.py: CUDARenderer (and uops_to_dtypes / wmma_args).
 #include "tinygrad/renderer/cuda/cuda.h"
 
+#include "tinygrad/renderer/cuda/gemm_sm90.h"
+
 #include <algorithm>
 #include <string>
 #include <utility>
@@ -9,8 +11,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "tinygrad/base/check.h"
+#include "tinygrad/base/status_macros.h"
 #include "tinygrad/codegen/tensor_core.h"
 #include "tinygrad/renderer/c/float_patterns.h"
+#include "tinygrad/renderer/cuda/gemm_sm90.h"
 #include "tinygrad/uop/upat.h"
 
 namespace tg {
@@ -72,6 +76,21 @@ CudaRenderer::CudaRenderer(const CudaArch& arch) : arch_(arch) {
               {ScalarType::kFp8e5m2, "__nv_fp8_e5m2"}};
   // code_for_op: the C-style set (CStyleLanguage's constructor), half/bf16 spellings below
   extra_matcher = &CudaExtraMatcher();
+  // Hopper's generated matmuls (GEMM opt): wgmma, an sm_90a feature of exactly compute 9.0
+  if (arch.major == 9 && arch.minor == 0) gemm_tilings = GemmSm90Tilings();
+}
+
+absl::Status CudaRenderer::CheckGemm(const GemmProblem& p, const GemmTiling& t) const {
+  if (gemm_tilings.empty())
+    return absl::UnimplementedError(
+        absl::StrCat("CUDA ", arch_.name(), " generates no matmul kernels (sm_90 only)"));
+  return CheckGemmSm90(p, t, kSm90SharedPerBlockOptIn);
+}
+
+absl::StatusOr<GemmKernel> CudaRenderer::RenderGemm(const GemmProblem& p, const GemmTiling& t,
+                                                    std::string_view function_name) const {
+  RETURN_IF_ERROR(CheckGemm(p, t));
+  return RenderGemmSm90(p, t, function_name);
 }
 
 std::string CudaRenderer::CodeForOp(Ops op, std::span<const std::string> args, DType dtype) const {

@@ -52,6 +52,12 @@ class CudaRenderer : public CStyleLanguage {
   // the WMMA uop's scalar dtype. CHECK-fails on a dtype mma.sync has no spelling for here
   // (only the renderer's own tensor cores produce WMMAs).
   std::string RenderWmma(const Arg& wmma_arg, DType dtype_out) const;
+  // The GEMM opt's kernels: sm_90 (H100, H200) only, through renderer/cuda/gemm_sm90.h, with
+  // the shared memory every sm_90 GPU lets a block opt in to.
+  absl::Status CheckGemm(const GemmProblem& p, const GemmTiling& t) const override;
+  absl::StatusOr<GemmKernel> RenderGemm(const GemmProblem& p, const GemmTiling& t,
+                                        std::string_view function_name) const override;
+  static constexpr int64_t kSm90SharedPerBlockOptIn = 232448;  // 227 KiB
 
  private:
   CudaArch arch_;

@@ -8,6 +8,11 @@
 
 namespace tg {
 
+CudaArch CompileArch(const CudaArch& gpu) {
+  if (gpu.major == 9 && gpu.minor == 0 && gpu.variant == 0) return {9, 0, 'a'};
+  return gpu;
+}
+
 std::string CudaArch::name() const {
   std::string s = absl::StrCat("sm_", sm());
   if (variant != 0) s.push_back(variant);

@@ -32,6 +32,11 @@ struct CudaArch {
 // Whether a compiler supports the arch is the compiler's to say.
 absl::StatusOr<CudaArch> ParseCudaArch(std::string_view name);
 
+// The arch CUDA C++ is compiled for on a GPU of arch `gpu`: sm_90 becomes sm_90a, whose
+// arch-specific instructions (wgmma, setmaxnreg: the GEMM opt's kernels) run on exactly compute
+// 9.0, the GPU compiled for; every other arch is itself.
+CudaArch CompileArch(const CudaArch& gpu);
+
 // The ".version" of PTX for `arch`. The reference's rule (8.7 from sm_120, 7.8 from sm_89, else
 // 7.5), raised to the first PTX ISA that knows the target where the reference's is too old for
 // it: sm_90a 8.0, sm_100/sm_101 8.6, sm_103/sm_121 and every 'f' variant 8.8, sm_110 9.0. The

@@ -34,6 +34,12 @@ TEST(CudaArchTest, RejectsMalformedNames) {
   }
 }
 
+TEST(CudaArchTest, AnSm90GpuCompilesForSm90aAndEveryOtherForItself) {
+  EXPECT_EQ(CompileArch(*ParseCudaArch("sm_90")).name(), "sm_90a");
+  for (const char* arch : {"sm_90a", "sm_89", "sm_80", "sm_100", "sm_100f", "sm_120"})
+    EXPECT_EQ(CompileArch(*ParseCudaArch(arch)).name(), arch);
+}
+
 TEST(CudaArchTest, PtxIsaVersionIsTheReferencesRaisedToWhatTheTargetNeeds) {
   struct Case {
     const char* arch;
