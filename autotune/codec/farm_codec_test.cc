@@ -31,6 +31,7 @@ std::vector<Opt> SomeOpts() {
           Opt{OptOps::SIMD, std::nullopt, int64_t{16}},
           Opt{OptOps::BLOCK, 1, int64_t{64}},
           Opt{OptOps::PACK, std::nullopt, int64_t{2}},
+          Opt{OptOps::GEMM, 4, std::array<int64_t, 3>{256, 128, 4}},
           Opt{OptOps::PADTO, 1, int64_t{32}},
           Opt{OptOps::THREAD, 0, int64_t{2}},
           Opt{OptOps::GROUP, 1, int64_t{0}}};
@@ -275,7 +276,7 @@ TEST(FarmCodecHostileTest, TcArgOnlyOnTc) {
   capnp::MallocMessageBuilder m;
   auto b = m.initRoot<proto::OptList>();
   internal::WriteOpts(std::vector<Opt>{Opt{OptOps::UPCAST, 0, std::array<int64_t, 3>{1, 2, 3}}}, b);
-  ExpectError(DecodeOpts(internal::ToBytes(m)).status(), "opt 0: TC and only TC");
+  ExpectError(DecodeOpts(internal::ToBytes(m)).status(), "opt 0: TC and GEMM, and only they");
   capnp::MallocMessageBuilder m2;
   internal::WriteOpts(std::vector<Opt>{Opt{OptOps::TC, 0, int64_t{4}}}, m2.initRoot<proto::OptList>());
   ExpectError(DecodeOpts(internal::ToBytes(m2)).status(), "TC without one");

@@ -84,11 +84,12 @@ absl::StatusOr<std::vector<Opt>> ReadOpts(proto::OptList::Reader r, const Decode
       }
       default: return Bad(at, "unknown arg kind");
     }
-    // TC's arg is its triple and only TC has one (opt.h's OptArg).
-    bool is_tc_arg = std::holds_alternative<std::array<int64_t, 3>>(o.arg);
-    if (is_tc_arg != (o.op == OptOps::TC))
-      return Bad(at, absl::StrCat("TC and only TC has a (tc_select, tc_opt, use_tensor_cores) arg, got ",
-                                  Sv(OptOpsName(o.op)), is_tc_arg ? " with one" : " without one"));
+    // TC's arg is its triple and so is GEMM's (bm, bn, stages), in the same three fields; no
+    // other op has one (opt.h's OptArg).
+    bool is_triple = std::holds_alternative<std::array<int64_t, 3>>(o.arg);
+    if (is_triple != (o.op == OptOps::TC || o.op == OptOps::GEMM))
+      return Bad(at, absl::StrCat("TC and GEMM, and only they, have a triple arg, got ",
+                                  Sv(OptOpsName(o.op)), is_triple ? " with one" : " without one"));
     out.push_back(o);
   }
   return out;

@@ -213,7 +213,8 @@ enum OptOp {
   gemm @13;  # ours: tinygrad/codegen/opt/opt.h OptOps::GEMM
 }
 
-# TC's arg: (tc_select, tc_opt, use_tensor_cores).
+# TC's arg: (tc_select, tc_opt, use_tensor_cores); GEMM's triple (bm, bn, stages) travels in the
+# same three fields.
 struct TcArg {
   tcSelect @0 :Int64;
   tcOpt @1 :Int64;
