@@ -31,7 +31,7 @@ std::vector<Opt> SomeOpts() {
           Opt{OptOps::SIMD, std::nullopt, int64_t{16}},
           Opt{OptOps::BLOCK, 1, int64_t{64}},
           Opt{OptOps::PACK, std::nullopt, int64_t{2}},
-          Opt{OptOps::GEMM, 4, std::array<int64_t, 3>{256, 128, 4}},
+          Opt{OptOps::GEMM, std::nullopt, std::array<int64_t, 3>{256, 128, 4}},
           Opt{OptOps::PADTO, 1, int64_t{32}},
           Opt{OptOps::THREAD, 0, int64_t{2}},
           Opt{OptOps::GROUP, 1, int64_t{0}}};

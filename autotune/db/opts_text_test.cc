@@ -21,13 +21,13 @@ TEST(OptsTextTest, EveryOpShapeRoundTrips) {
       Opt{OptOps::SWAP, 0, int64_t{4}},
       Opt{OptOps::TC, 0, std::array<int64_t, 3>{-1, 2, 1}},
       Opt{OptOps::NOLOCALS, std::nullopt, std::monostate{}},
-      Opt{OptOps::GEMM, 2, std::array<int64_t, 3>{128, 256, 4}},
+      Opt{OptOps::GEMM, std::nullopt, std::array<int64_t, 3>{128, 256, 4}},
   };
   std::string text = OptsToText(opts);
   EXPECT_EQ(text,
             "[[\"UPCAST\",0,4],[\"UNROLL\",1,0],[\"LOCAL\",2,16],[\"GROUPTOP\",0,256],"
             "[\"GROUP\",1,8],[\"THREAD\",0,2],[\"PADTO\",6,32],[\"SWAP\",0,4],"
-            "[\"TC\",0,[-1,2,1]],[\"NOLOCALS\",null,null],[\"GEMM\",2,[128,256,4]]]");
+            "[\"TC\",0,[-1,2,1]],[\"NOLOCALS\",null,null],[\"GEMM\",null,[128,256,4]]]");
   absl::StatusOr<std::vector<Opt>> back = OptsFromText(text);
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(*back, opts);

@@ -4,8 +4,7 @@
 // A line per tiling: compile time, whether it is right, its best time and TFLOP/s.
 //
 //   gemm_check [--m 4096 --n 4096 --k 4096] [--dtype half|bfloat16] [--runs 10]
-//              [--tilings BMxBNxSTAGES[xT],...] the tilings to run (default: all that fit;
-//                                             T: output tiles per block, default 1)
+//              [--tilings BMxBNxSTAGES,...]     the tilings to run (default: all that fit)
 //   gemm_check --print BMxBNxSTAGES [...]       the kernel's source, nothing run
 //
 // Exit status: 0 every kernel run was right, 1 some was not, 2 usage or no GPU.
@@ -78,21 +77,13 @@ float FromBf16Bits(uint16_t b) {
   return f;
 }
 
-// "BMxBNxSTAGES[xTILES_PER_BLOCK]", and back.
 absl::StatusOr<GemmTiling> ParseTiling(const std::string& s) {
   std::vector<std::string> parts = absl::StrSplit(s, 'x');
   GemmTiling t;
-  if (parts.size() < 3 || parts.size() > 4 || !absl::SimpleAtoi(parts[0], &t.bm) ||
-      !absl::SimpleAtoi(parts[1], &t.bn) || !absl::SimpleAtoi(parts[2], &t.stages) ||
-      (parts.size() == 4 && !absl::SimpleAtoi(parts[3], &t.tiles_per_block)))
-    return absl::InvalidArgumentError(
-        absl::StrCat("tiling '", s, "': want BMxBNxSTAGES or BMxBNxSTAGESxTILES_PER_BLOCK"));
+  if (parts.size() != 3 || !absl::SimpleAtoi(parts[0], &t.bm) ||
+      !absl::SimpleAtoi(parts[1], &t.bn) || !absl::SimpleAtoi(parts[2], &t.stages))
+    return absl::InvalidArgumentError(absl::StrCat("tiling '", s, "': want BMxBNxSTAGES"));
   return t;
-}
-
-std::string TilingName(const GemmTiling& t) {
-  return absl::StrCat(t.bm, "x", t.bn, "x", t.stages,
-                      t.tiles_per_block > 1 ? absl::StrCat("x", t.tiles_per_block) : "");
 }
 
 int Run(int argc, char** argv) {
@@ -230,7 +221,7 @@ int Run(int argc, char** argv) {
   std::printf("%-14s %8s %8s %10s %10s %9s %s\n", "tiling", "smem_KiB", "compile", "max_err",
               "best_ms", "TFLOP/s", "result");
   for (const GemmTiling& t : tilings) {
-    const std::string name = TilingName(t);
+    const std::string name = absl::StrCat(t.bm, "x", t.bn, "x", t.stages);
     if (absl::Status s = CheckGemmSm90(p, t, info.max_shared_per_block_optin); !s.ok()) continue;
     absl::StatusOr<GemmKernel> k = RenderGemmSm90(p, t, "gemm");
     if (!k.ok()) {

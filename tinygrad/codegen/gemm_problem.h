@@ -35,9 +35,6 @@ struct GemmTiling {
   int64_t bm = 128;     // rows of the output a block computes (a multiple of 64)
   int64_t bn = 128;     // columns of the output a block computes
   int64_t stages = 3;   // k-tiles in flight in shared memory
-  // Output tiles one block computes in turn, the next one's first tiles copied while the last
-  // one's results are stored (1: a block per tile).
-  int64_t tiles_per_block = 1;
   static constexpr int64_t kBk = 64;  // the k extent of a tile: one 128-byte swizzle row of halves
   friend bool operator==(const GemmTiling&, const GemmTiling&) = default;
 };

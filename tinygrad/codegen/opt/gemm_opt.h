@@ -3,7 +3,7 @@
 // tiling an Opt names, whether a renderer generates it for a kernel, and the Opt of a tiling.
 //
 // Example:
-//   ASSIGN_OR_RETURN(GemmTiling t, GemmTilingOf(opt));              // Opt(GEMM, 1, (128, 256, 4))
+//   ASSIGN_OR_RETURN(GemmTiling t, GemmTilingOf(opt));         // Opt(GEMM, None, (128, 256, 4))
 //   RETURN_IF_ERROR(CheckGemmOn(renderer, *MatchGemm(ast), t));
 #ifndef TINYGRAD_CODEGEN_OPT_GEMM_OPT_H_
 #define TINYGRAD_CODEGEN_OPT_GEMM_OPT_H_
@@ -16,8 +16,7 @@
 
 namespace tg {
 
-// Arg (bm, bn, stages), axis the output tiles per block (None: 1). KernelOptError for another
-// op or a malformed opt.
+// Arg (bm, bn, stages), no axis. KernelOptError for another op or a malformed opt.
 absl::StatusOr<GemmTiling> GemmTilingOf(const Opt& opt);
 Opt GemmOpt(const GemmTiling& t);
 

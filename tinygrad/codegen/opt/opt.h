@@ -61,8 +61,7 @@ namespace tg {
 // kernel becomes the renderer's generated matmul (Renderer::RenderGemm; CudaRenderer on sm_90:
 // shared-memory staging and wgmma, renderer/cuda/gemm_sm90.h), for a kernel that is a plain
 // matmul (codegen/gemm_problem.h MatchGemm). Arg (bm, bn, stages): the block's output tile and
-// the k-tiles in flight; axis: the output tiles each block computes in turn. Only as the first
-// opt, and no opt after it.
+// the k-tiles in flight in shared memory; no axis. Only as the first opt, and no opt after it.
 enum class OptOps : uint8_t {
   TC = 1, UPCAST, UNROLL, LOCAL, THREAD, GROUP, GROUPTOP, NOLOCALS, PADTO, SWAP, SIMD, BLOCK, PACK, GEMM
 };

@@ -45,7 +45,7 @@ const CudaRenderer& Sm(const char* arch) {
 int64_t ConstOf(const UOp& u) { return u.arg().int64(); }
 
 TEST(CudaGemmOptTest, AHalfMatmulBecomesTheGeneratedKernel) {
-  const Opt gemm = GemmOpt({.bm = 128, .bn = 256, .stages = 4, .tiles_per_block = 2});
+  const Opt gemm = GemmOpt({.bm = 128, .bn = 256, .stages = 4});
   absl::StatusOr<ProgramSpec> p =
       GetProgram(WithOpts(MatmulAst(1024, 512, 256, dtypes::float16), {gemm}), Sm("sm_90"));
   ASSERT_TRUE(p.ok()) << p.status();
@@ -54,7 +54,8 @@ TEST(CudaGemmOptTest, AHalfMatmulBecomesTheGeneratedKernel) {
   EXPECT_THAT(p->src, HasSubstr(p->function_name + "(half* __restrict__ data0"));
   EXPECT_EQ(p->dynamic_shared_bytes, 4 * (128 + 256) * 128 + 1024);
   ASSERT_EQ(p->global_size.size(), 3u);
-  EXPECT_EQ(ConstOf(p->global_size[0]), 1024 / 128 * (512 / 256) / 2);
+  EXPECT_EQ(ConstOf(p->global_size[0]), 512 / 256);
+  EXPECT_EQ(ConstOf(p->global_size[1]), 1024 / 128);
   ASSERT_TRUE(p->local_size.has_value());
   EXPECT_EQ(ConstOf((*p->local_size)[0]), 256);
   EXPECT_EQ(p->outs, (std::vector<int64_t>{0}));
@@ -75,18 +76,28 @@ TEST(CudaGemmOptTest, WhereItDoesNotApplyItIsAKernelOptErrorSayingWhy) {
     return std::string(p.status().message());
   };
   EXPECT_THAT(error_of(GetProgram(WithOpts(half, {gemm}), Sm("sm_89"))), HasSubstr("generates no"));
-  EXPECT_THAT(error_of(GetProgram(WithOpts(MatmulAst(512, 512, 512, dtypes::float32), {gemm}), Sm("sm_90"))),
+  EXPECT_THAT(error_of(GetProgram(WithOpts(MatmulAst(512, 512, 512, dtypes::float32), {gemm}),
+                                  Sm("sm_90"))),
               HasSubstr("plain half or bfloat16 matmul"));
-  EXPECT_THAT(error_of(GetProgram(WithOpts(half, {gemm, Opt{OptOps::UPCAST, 0, int64_t{4}}}), Sm("sm_90"))),
-              HasSubstr("only opt"));
-  EXPECT_THAT(error_of(GetProgram(WithOpts(half, {Opt{OptOps::UPCAST, 0, int64_t{4}}, gemm}), Sm("sm_90"))),
-              HasSubstr("only opt"));
-  EXPECT_THAT(error_of(GetProgram(WithOpts(half, {GemmOpt({.bm = 128, .bn = 96, .stages = 3})}), Sm("sm_90"))),
+  EXPECT_THAT(
+      error_of(GetProgram(WithOpts(half, {gemm, Opt{OptOps::UPCAST, 0, int64_t{4}}}), Sm("sm_90"))),
+      HasSubstr("only opt"));
+  EXPECT_THAT(
+      error_of(GetProgram(WithOpts(half, {Opt{OptOps::UPCAST, 0, int64_t{4}}, gemm}), Sm("sm_90"))),
+      HasSubstr("only opt"));
+  EXPECT_THAT(error_of(GetProgram(WithOpts(half, {GemmOpt({.bm = 128, .bn = 96, .stages = 3})}),
+                                  Sm("sm_90"))),
               HasSubstr("generates no 128x96 GEMM"));
-  EXPECT_THAT(error_of(GetProgram(WithOpts(MatmulAst(512, 512, 96, dtypes::float16), {gemm}), Sm("sm_90"))),
-              HasSubstr("does not divide"));
-  EXPECT_THAT(error_of(GetProgram(WithOpts(half, {Opt{OptOps::GEMM, std::nullopt, int64_t{4}}}), Sm("sm_90"))),
-              HasSubstr("GEMM takes (bm, bn, stages)"));
+  EXPECT_THAT(
+      error_of(GetProgram(WithOpts(MatmulAst(512, 512, 96, dtypes::float16), {gemm}), Sm("sm_90"))),
+      HasSubstr("does not divide"));
+  EXPECT_THAT(error_of(GetProgram(WithOpts(half, {Opt{OptOps::GEMM, std::nullopt, int64_t{4}}}),
+                                  Sm("sm_90"))),
+              HasSubstr("GEMM takes no axis and (bm, bn, stages)"));
+  EXPECT_THAT(error_of(GetProgram(
+                  WithOpts(half, {Opt{OptOps::GEMM, 1, std::array<int64_t, 3>{128, 128, 3}}}),
+                  Sm("sm_90"))),
+              HasSubstr("GEMM takes no axis"));
 }
 
 }  // namespace

@@ -47,18 +47,11 @@ absl::Status CheckTiling(const GemmProblem& p, const GemmTiling& t) {
         absl::StrCat("GEMM with ", t.stages,
                      " stages: must be 3 to 8 (one being refilled, one "
                      "multiplied, one whose MMAs may still run)"));
-  if (t.tiles_per_block < 1 || t.tiles_per_block > 16)
-    return absl::InvalidArgumentError(
-        absl::StrCat("GEMM with ", t.tiles_per_block, " tiles per block: must be 1 to 16"));
   if (p.m <= 0 || p.n <= 0 || p.k <= 0 || p.m % t.bm != 0 || p.n % t.bn != 0 ||
       p.k % GemmTiling::kBk != 0)
     return absl::InvalidArgumentError(absl::StrCat("GEMM tiling ", t.bm, "x", t.bn, " (k by ",
                                                    GemmTiling::kBk, ") does not divide the ", p.m,
                                                    "x", p.n, "x", p.k, " matmul"));
-  if ((p.m / t.bm) * (p.n / t.bn) % t.tiles_per_block != 0)
-    return absl::InvalidArgumentError(absl::StrCat("GEMM tiling ", t.bm, "x", t.bn, ": ",
-                                                   (p.m / t.bm) * (p.n / t.bn), " tiles do not go ",
-                                                   t.tiles_per_block, " to a block"));
   // registers: bn/2 float accumulators per thread, 64K registers per SM for the block
   if ((t.bm / 64) * 128 * (t.bn / 2 + 40) > 65536)
     return absl::InvalidArgumentError(absl::StrCat(
@@ -114,17 +107,10 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @NAME@(@P0@, @P1@, @P
   extern __shared__ __align__(128) unsigned char tg_smem[];
   const unsigned base = ((unsigned)__cvta_generic_to_shared(tg_smem) + 1023u) & ~1023u;
   const int tid = threadIdx.x, wg = tid >> 7;
-  // Block b computes tiles b, b + blocks, ..., TILES_PER_BLOCK of them (in row order, so that the
-  // blocks at work at once cover the rows of tiles a plain grid's wave would); the k-steps of all
-  // of them are one stream g = tile * KT + kt, so the next tile's first copies are in flight while
-  // this one's accumulators are stored.
-  constexpr int TILES_N = N / BN, TILES_PER_BLOCK = @TILES_PER_BLOCK@, STEPS = TILES_PER_BLOCK * KT;
-  auto m0_of = [&](int tile) { return (int)((tile * gridDim.x + blockIdx.x) / TILES_N) * BM; };
-  auto n0_of = [&](int tile) { return (int)((tile * gridDim.x + blockIdx.x) % TILES_N) * BN; };
-  // k-step g into stage s: a's rows of 8 chunks, b's 64 rows of BN/8 chunks in 64-column strips
-  auto load = [&](int g, int s) {
+  const int m0 = blockIdx.y * BM, n0 = blockIdx.x * BN;
+  // k-tile kt into stage s: a's rows of 8 chunks, b's 64 rows of BN/8 chunks in 64-column strips
+  auto load = [&](int kt, int s) {
     const unsigned sa = base + s * STAGE, sb = sa + BM * 128;
-    const int kt = g % KT, m0 = m0_of(g / KT), n0 = n0_of(g / KT);
 #pragma unroll
     for (int i = tid; i < BM * 8; i += THREADS) {
       const int r = i >> 3, c = i & 7;
@@ -140,39 +126,36 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @NAME@(@P0@, @P1@, @P
   float d[BN / 2];
 #pragma unroll
   for (int i = 0; i < BN / 2; ++i) d[i] = 0.0f;
-  // Steps g + 1 .. g + STAGES - 2 are being copied while step g is multiplied and the MMAs of
-  // step g - 1 may still run: the stage refilled at g is the one of step g - 2, whose MMAs every
-  // warpgroup waited for (wait_group 1 at g - 1) before this iteration's barrier.
+  // Tiles kt + 1 .. kt + STAGES - 2 are being copied while tile kt is multiplied and the MMAs of
+  // tile kt - 1 may still run: the stage refilled at kt is the one of tile kt - 2, whose MMAs
+  // every warpgroup waited for (wait_group 1 at kt - 1) before this iteration's barrier.
 #pragma unroll
   for (int s = 0; s < STAGES - 2; ++s) {
-    if (s < STEPS) load(s, s);
+    if (s < KT) load(s, s);
     asm volatile("cp.async.commit_group;\n" ::);
   }
-  for (int g = 0; g < STEPS; ++g) {
+  for (int kt = 0; kt < KT; ++kt) {
     asm volatile("cp.async.wait_group %0;\n" :: "n"(STAGES - 3));
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
     __syncthreads();
-    if (g + STAGES - 2 < STEPS) load(g + STAGES - 2, (g + STAGES - 2) % STAGES);
+    if (kt + STAGES - 2 < KT) load(kt + STAGES - 2, (kt + STAGES - 2) % STAGES);
     asm volatile("cp.async.commit_group;\n" ::);
-    const unsigned sa = base + (g % STAGES) * STAGE + wg * 64 * 128, sb = base + (g % STAGES) * STAGE + BM * 128;
+    const unsigned sa = base + (kt % STAGES) * STAGE + wg * 64 * 128, sb = base + (kt % STAGES) * STAGE + BM * 128;
     asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
     for (int kk = 0; kk < BK / 16; ++kk)
       tg_wgmma(d, tg_desc(sa + kk * 32, 16, 1024), tg_desc(sb + kk * 2048, BK * 128, 1024));
     asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
     asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
-    if (g % KT == KT - 1) {  // the tile's last step: store its accumulators, start the next at 0
-      asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-      const int warp = (tid & 127) >> 5, lane = tid & 31;
-      const int row = m0_of(g / KT) + wg * 64 + warp * 16 + (lane >> 2), n0 = n0_of(g / KT);
+  }
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+  const int warp = (tid & 127) >> 5, lane = tid & 31;
+  const int row = m0 + wg * 64 + warp * 16 + (lane >> 2);
 #pragma unroll
-      for (int i = 0; i < BN / 8; ++i) {
-        const int col = n0 + i * 8 + (lane & 3) * 2;
-        tg_store2(C + (size_t)row * N + col, d[4 * i], d[4 * i + 1]);
-        tg_store2(C + (size_t)(row + 8) * N + col, d[4 * i + 2], d[4 * i + 3]);
-        d[4 * i] = d[4 * i + 1] = d[4 * i + 2] = d[4 * i + 3] = 0.0f;
-      }
-    }
+  for (int i = 0; i < BN / 8; ++i) {
+    const int col = n0 + i * 8 + (lane & 3) * 2;
+    tg_store2(C + (size_t)row * N + col, d[4 * i], d[4 * i + 1]);
+    tg_store2(C + (size_t)(row + 8) * N + col, d[4 * i + 2], d[4 * i + 3]);
   }
 }
 )";
@@ -193,9 +176,8 @@ std::vector<GemmTiling> GemmSm90Tilings() {
   for (int64_t bm : {64, 128, 256})
     for (int64_t bn : {64, 128, 256})
       for (int64_t stages : {3, 4, 5, 6})
-        for (int64_t tiles : {1, 2, 4})
-          if (CheckTiling({.m = bm * tiles, .n = bn, .k = 64}, {bm, bn, stages, tiles}).ok())
-            out.push_back({bm, bn, stages, tiles});
+        if (CheckTiling({.m = bm, .n = bn, .k = 64}, {bm, bn, stages}).ok())
+          out.push_back({bm, bn, stages});
   return out;
 }
 
@@ -239,7 +221,6 @@ absl::StatusOr<GemmKernel> RenderGemmSm90(const GemmProblem& p, const GemmTiling
   }
   const std::vector<std::pair<std::string, std::string>> values = {
       {"@THREADS@", absl::StrCat(threads)},
-      {"@TILES_PER_BLOCK@", absl::StrCat(t.tiles_per_block)},
       {"@NAME@", fn},
       {"@P0@", params[0]},
       {"@P1@", params[1]},
@@ -260,7 +241,7 @@ absl::StatusOr<GemmKernel> RenderGemmSm90(const GemmProblem& p, const GemmTiling
   GemmKernel k;
   k.src = std::move(src);
   k.function_name = fn;
-  k.global_size = {p.m / t.bm * (p.n / t.bn) / t.tiles_per_block, 1, 1};
+  k.global_size = {p.n / t.bn, p.m / t.bm, 1};
   k.local_size = {threads, 1, 1};
   k.dynamic_shared_bytes = SharedBytes(t);
   return k;

@@ -47,24 +47,16 @@ TEST(GemmSm90Test, TilingsMustDivideTheProblemAndFitSharedMemory) {
               HasSubstr("2 stages"));
   EXPECT_THAT(std::string(CheckGemmSm90(p, {256, 256, 3}, kH100Shared).message()),
               HasSubstr("registers"));
-  // tiles per block: the tile count must split evenly
-  EXPECT_TRUE(CheckGemmSm90(p, {256, 128, 4, 4}, kH100Shared).ok());
-  EXPECT_THAT(
-      std::string(CheckGemmSm90(HalfMatmul(768, 128, 64), {256, 128, 3, 2}, kH100Shared).message()),
-      HasSubstr("3 tiles do not go 2 to a block"));
-  EXPECT_THAT(std::string(CheckGemmSm90(p, {256, 128, 3, 0}, kH100Shared).message()),
-              HasSubstr("0 tiles per block"));
 }
 
 TEST(GemmSm90Test, BeamsTilingsAllRenderForA4096Matmul) {
   const std::vector<GemmTiling> tilings = GemmSm90Tilings();
-  EXPECT_GE(tilings.size(), 60u);
+  EXPECT_GE(tilings.size(), 20u);
   for (const GemmTiling& t : tilings) {
     if (!CheckGemmSm90(HalfMatmul(4096, 4096, 4096), t, kH100Shared).ok()) continue;
     absl::StatusOr<GemmKernel> k = RenderGemmSm90(HalfMatmul(4096, 4096, 4096), t, "r_gemm");
     ASSERT_TRUE(k.ok()) << k.status();
-    EXPECT_EQ(k->global_size,
-              (std::array<int64_t, 3>{4096 / t.bn * (4096 / t.bm) / t.tiles_per_block, 1, 1}));
+    EXPECT_EQ(k->global_size, (std::array<int64_t, 3>{4096 / t.bn, 4096 / t.bm, 1}));
     EXPECT_EQ(k->local_size, (std::array<int64_t, 3>{t.bm / 64 * 128, 1, 1}));
     EXPECT_EQ(k->dynamic_shared_bytes, t.stages * (t.bm + t.bn) * 128 + 1024);
     EXPECT_THAT(k->src, HasSubstr(absl::StrCat("wgmma.mma_async.sync.aligned.m64n", t.bn,
@@ -116,7 +108,7 @@ TEST(GemmSm90Test, EveryTilingCompilesForSm90aWithoutSpilling) {
   int compiled = 0;
   for (const GemmTiling& t : GemmSm90Tilings()) {
     // one stage count per tile shape: the stages change constants, not the code's shape
-    if (t.stages != 3 || t.tiles_per_block == 2) continue;
+    if (t.stages != 3) continue;
     for (DType in : {dtypes::float16, dtypes::bfloat16}) {
       GemmProblem p = HalfMatmul(512, 512, 256);
       p.in = in;
