@@ -172,6 +172,36 @@ TEST_F(CompileWithDatabaseTest, TunedOptsComeFromTheDatabase) {
   EXPECT_FALSE(ks->front().tuned);
 }
 
+// A tuned GEMM (ours: the generated Hopper matmul) for a half matmul on sm_90: tg compile renders
+// and compiles the generated kernel (for sm_90a, where wgmma is).
+TEST(CompileWorkloadTest, ATunedGemmCompilesTheGeneratedKernelForSm90) {
+  TARGET_OR_SKIP(target, "CUDA", "sm_90");
+  const std::string path = ::testing::TempDir() + "/gemm.db";
+  std::remove(path.c_str());
+  absl::StatusOr<std::unique_ptr<autotune::TuningDb>> db = autotune::OpenTuningDb(path);
+  ASSERT_TRUE(db.ok()) << db.status();
+  CompileWorkloadOptions options = SmallMatmul(dtypes::float16);
+  options.params = {{"m", 256}, {"n", 256}, {"k", 128}};
+  absl::StatusOr<std::vector<CompiledKernel>> plain = CompileWorkload(*target, options);
+  ASSERT_TRUE(plain.ok() && plain->size() == 1u) << plain.status();
+  autotune::TuningRecord r;
+  r.key = plain->front().key;
+  r.opts = {Opt{OptOps::GEMM, std::nullopt, std::array<int64_t, 3>{128, 128, 3}}};
+  r.time_s = 1e-5;
+  ASSERT_TRUE((*db)->Put(r).ok());
+  options.db = db->get();
+  absl::StatusOr<std::vector<CompiledKernel>> ks = CompileWorkload(*target, options);
+  ASSERT_TRUE(ks.ok()) << ks.status();
+  const CompiledKernel& k = ks->front();
+  ASSERT_TRUE(k.status.ok()) << k.status;
+  EXPECT_TRUE(k.tuned);
+  EXPECT_EQ(ShortOptsText(k.opts), "GEMM:128,128,3");
+  EXPECT_EQ(k.name, "gemm_256_256_128");
+  EXPECT_THAT(k.src, HasSubstr("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16"));
+  EXPECT_FALSE(k.binary.empty());
+  EXPECT_THAT(target->compiler().id(), HasSubstr("sm_90a"));
+}
+
 // A record a real GPU of the target's arch stored (its class names the GPU and its driver,
 // which the compile-only target's cannot) is found by the arch: the fastest of them, saying
 // which. A record under the target's own class still comes first.
