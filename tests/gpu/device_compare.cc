@@ -30,27 +30,16 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "tests/gpu/exact_inputs.h"
 #include "tinygrad/tensor/tensor.h"
 
 namespace tg {
 namespace {
 
-// Deterministic inputs without running a kernel: a linear congruential sequence mapped to
-// [-1, 1) in steps of 1/64, exactly representable in half and bfloat16.
-std::vector<float> Inputs(int64_t n, uint32_t seed) {
-  std::vector<float> v(static_cast<size_t>(n));
-  uint32_t x = seed * 2654435761u + 12345u;
-  for (float& f : v) {
-    x = x * 1664525u + 1013904223u;
-    f = static_cast<float>(static_cast<int>((x >> 16) % 128) - 64) / 64.0f;
-  }
-  return v;
-}
-
 Tensor Input(const std::vector<int64_t>& shape, uint32_t seed, const std::string& device) {
   int64_t n = 1;
   for (int64_t d : shape) n *= d;
-  return Tensor::FromVector<float>(Inputs(n, seed), shape, device);
+  return Tensor::FromVector<float>(ExactInputs(n, seed), shape, device);
 }
 
 struct Program {
@@ -62,51 +51,87 @@ struct Program {
 std::vector<Program> Suite() {
   auto in = Input;
   return {
-      {"add_mul", 1e-6, [=](const std::string& d) { return in({64, 64}, 1, d) * in({64, 64}, 2, d) + 0.5; }},
-      {"broadcast", 1e-6, [=](const std::string& d) { return in({64, 1}, 3, d) - in({1, 64}, 4, d); }},
+      {"add_mul", 1e-6,
+       [=](const std::string& d) {
+         return in({64, 64}, 1, d) * in({64, 64}, 2, d) + 0.5;
+       }},
+      {"broadcast", 1e-6,
+       [=](const std::string& d) {
+         return in({64, 1}, 3, d) - in({1, 64}, 4, d);
+       }},
       {"div_where", 1e-6,
        [=](const std::string& d) {
          Tensor a = in({4096}, 5, d), b = in({4096}, 6, d);
          return (a > 0).where(a.div(b.abs() + 1), b);
        }},
       {"exp_log", 1e-5, [=](const std::string& d) { return (in({4096}, 7, d).exp() + 1).log(); }},
-      {"sin_sqrt", 1e-5, [=](const std::string& d) { return in({4096}, 8, d).sin() + (in({4096}, 9, d).abs()).sqrt(); }},
+      {"sin_sqrt", 1e-5,
+       [=](const std::string& d) {
+         return in({4096}, 8, d).sin() + (in({4096}, 9, d).abs()).sqrt();
+       }},
       {"sigmoid_tanh_gelu", 1e-5,
        [=](const std::string& d) {
          Tensor a = in({2048}, 10, d);
          return a.sigmoid() + a.tanh() + a.gelu();
        }},
-      {"sum_rows", 1e-5, [=](const std::string& d) { return in({256, 300}, 11, d).sum(1); }},
+      {"sum_rows", 1e-5,
+       [=](const std::string& d) {
+         return in({256, 300}, 11, d).sum(1);
+       }},
       {"sum_all", 1e-5, [=](const std::string& d) { return in({1 << 16}, 12, d).sum(); }},
       {"max_mean", 1e-6,
        [=](const std::string& d) {
          Tensor a = in({128, 96}, 13, d);
          return a.max(0) + a.mean(0);
        }},
-      {"argmax", 0, [=](const std::string& d) { return in({64, 333}, 14, d).argmax(1); }},
+      {"argmax", 0,
+       [=](const std::string& d) {
+         return in({64, 333}, 14, d).argmax(1);
+       }},
       {"cumsum", 1e-5, [=](const std::string& d) { return in({512}, 15, d).cumsum(0); }},
       {"permute_pad_shrink", 0,
        [=](const std::string& d) {
-         return in({8, 16, 24}, 16, d).permute({2, 0, 1}).pad({{1, 2}, {0, 0}, {3, 0}}).shrink({{0, 20}, {2, 8}, {1, 10}});
+         return in({8, 16, 24}, 16, d)
+             .permute({2, 0, 1})
+             .pad({{1, 2}, {0, 0}, {3, 0}})
+             .shrink({{0, 20}, {2, 8}, {1, 10}});
        }},
       {"flip_cat", 0,
-       [=](const std::string& d) { return in({32, 32}, 17, d).flip(1).cat({in({32, 32}, 18, d)}, 0); }},
+       [=](const std::string& d) {
+         return in({32, 32}, 17, d).flip(1).cat({in({32, 32}, 18, d)}, 0);
+       }},
       {"cast_int_half", 1e-3,
        [=](const std::string& d) {
          Tensor a = in({1024}, 19, d) * 100;
-         return a.cast(dtypes::int32).cast(dtypes::float32) + a.cast(dtypes::float16).cast(dtypes::float32);
+         return a.cast(dtypes::int32).cast(dtypes::float32) +
+                a.cast(dtypes::float16).cast(dtypes::float32);
        }},
-      {"matmul_f32", 1e-5, [=](const std::string& d) { return in({96, 200}, 20, d).matmul(in({200, 72}, 21, d)); }},
-      {"matmul_f32_big", 1e-5, [=](const std::string& d) { return in({512, 512}, 22, d).matmul(in({512, 512}, 23, d)); }},
+      {"matmul_f32", 1e-5,
+       [=](const std::string& d) {
+         return in({96, 200}, 20, d).matmul(in({200, 72}, 21, d));
+       }},
+      {"matmul_f32_big", 1e-5,
+       [=](const std::string& d) {
+         return in({512, 512}, 22, d).matmul(in({512, 512}, 23, d));
+       }},
       {"conv2d", 1e-5,
-       [=](const std::string& d) { return in({2, 8, 20, 20}, 24, d).conv2d(in({16, 8, 3, 3}, 25, d), std::nullopt, {.padding = {1}}); }},
+       [=](const std::string& d) {
+         return in({2, 8, 20, 20}, 24, d)
+             .conv2d(in({16, 8, 3, 3}, 25, d), std::nullopt, {.padding = {1}});
+       }},
       {"pools", 1e-6,
        [=](const std::string& d) {
          Tensor a = in({2, 4, 16, 16}, 26, d);
          return a.max_pool2d() + a.avg_pool2d();
        }},
-      {"softmax", 1e-5, [=](const std::string& d) { return in({64, 1000}, 27, d).softmax(1); }},
-      {"log_softmax", 1e-5, [=](const std::string& d) { return in({64, 1000}, 28, d).log_softmax(1); }},
+      {"softmax", 1e-5,
+       [=](const std::string& d) {
+         return in({64, 1000}, 27, d).softmax(1);
+       }},
+      {"log_softmax", 1e-5,
+       [=](const std::string& d) {
+         return in({64, 1000}, 28, d).log_softmax(1);
+       }},
       {"norm_chain", 1e-5,
        [=](const std::string& d) {
          Tensor x = in({32, 256}, 29, d);
@@ -144,7 +169,8 @@ int Record(const std::string& file, const std::string& device) {
   for (const Program& p : Suite()) {
     absl::StatusOr<std::vector<double>> v = Run(p, device);
     if (!v.ok()) {
-      std::fprintf(stderr, "device_compare: %s on %s: %s\n", p.name.c_str(), device.c_str(), v.status().ToString().c_str());
+      std::fprintf(stderr, "device_compare: %s on %s: %s\n", p.name.c_str(), device.c_str(),
+                   v.status().ToString().c_str());
       return 2;
     }
     out << p.name << " " << v->size();
@@ -174,7 +200,8 @@ int Check(const std::string& file, const std::string& device) {
     std::vector<double> v(n);
     for (double& x : v) ls >> x;
     if (!ls) {
-      std::fprintf(stderr, "device_compare: %s: the line of %s is cut short\n", file.c_str(), name.c_str());
+      std::fprintf(stderr, "device_compare: %s: the line of %s is cut short\n", file.c_str(),
+                   name.c_str());
       return 2;
     }
     ref[name] = std::move(v);
@@ -195,22 +222,24 @@ int Check(const std::string& file, const std::string& device) {
     }
     const double err = RelativeError(*v, it->second);
     const bool ok = err <= p.bound;
-    std::printf("%-20s %s rel err %.3g (bound %.0e, %zu values)\n", p.name.c_str(), ok ? "ok  " : "FAIL", err, p.bound,
-                v->size());
+    std::printf("%-20s %s rel err %.3g (bound %.0e, %zu values)\n", p.name.c_str(),
+                ok ? "ok  " : "FAIL", err, p.bound, v->size());
     bad += ok ? 0 : 1;
   }
-  std::printf("device_compare: %d of %zu programs outside their bound on %s\n", bad, Suite().size(), device.c_str());
+  std::printf("device_compare: %d of %zu programs outside their bound on %s\n", bad, Suite().size(),
+              device.c_str());
   return bad == 0 ? 0 : 1;
 }
 
 // half and/or bfloat16 matmuls (tensor cores where the device has them) against float64.
 int TensorCores(const std::string& device, int64_t n, bool half, bool bfloat16) {
-  const std::vector<float> a = Inputs(n * n, 101), b = Inputs(n * n, 102);
+  const std::vector<float> a = ExactInputs(n * n, 101), b = ExactInputs(n * n, 102);
   std::vector<double> want(static_cast<size_t>(n * n));
   for (int64_t i = 0; i < n; ++i)
     for (int64_t k = 0; k < n; ++k) {
       const double aik = a[static_cast<size_t>(i * n + k)];
-      for (int64_t j = 0; j < n; ++j) want[static_cast<size_t>(i * n + j)] += aik * b[static_cast<size_t>(k * n + j)];
+      for (int64_t j = 0; j < n; ++j)
+        want[static_cast<size_t>(i * n + j)] += aik * b[static_cast<size_t>(k * n + j)];
     }
   int bad = 0;
   // The inputs are exact in both types and the products accumulate in float32: what is left
@@ -219,16 +248,18 @@ int TensorCores(const std::string& device, int64_t n, bool half, bool bfloat16) 
     if (!(dt == dtypes::float16 ? half : bfloat16)) continue;
     Tensor ta = Tensor::FromVector<float>(a, {n, n}, device).cast(dt);
     Tensor tb = Tensor::FromVector<float>(b, {n, n}, device).cast(dt);
-    absl::StatusOr<std::vector<double>> got = ta.matmul(tb).cast(dtypes::float64).to_vector<double>();
+    absl::StatusOr<std::vector<double>> got =
+        ta.matmul(tb).cast(dtypes::float64).to_vector<double>();
     if (!got.ok()) {
-      std::printf("tc matmul %lld %-8s ERROR %s\n", static_cast<long long>(n), dt.repr().c_str(), got.status().ToString().c_str());
+      std::printf("tc matmul %lld %-8s ERROR %s\n", static_cast<long long>(n), dt.repr().c_str(),
+                  got.status().ToString().c_str());
       ++bad;
       continue;
     }
     const double err = RelativeError(*got, want);
     const bool ok = err <= bound;
-    std::printf("tc matmul %lld %-8s %s rel err %.3g (bound %.0e)\n", static_cast<long long>(n), dt.repr().c_str(),
-                ok ? "ok  " : "FAIL", err, bound);
+    std::printf("tc matmul %lld %-8s %s rel err %.3g (bound %.0e)\n", static_cast<long long>(n),
+                dt.repr().c_str(), ok ? "ok  " : "FAIL", err, bound);
     bad += ok ? 0 : 1;
   }
   return bad == 0 ? 0 : 1;
@@ -258,14 +289,17 @@ int Main(int argc, char** argv) {
     const std::string_view a = argv[i];
     if (a == "--device" && i + 1 < argc) {
       device = argv[++i];
-    } else if (a == "--n" && i + 1 < argc && absl::SimpleAtoi(argv[i + 1], &n) && n > 0 && n <= 8192) {
+    } else if (a == "--n" && i + 1 < argc && absl::SimpleAtoi(argv[i + 1], &n) && n > 0 &&
+               n <= 8192) {
       ++i;
     } else if (a == "--dtypes" && i + 1 < argc) {
       const std::string_view list = argv[++i];
       half = list == "half" || list == "half,bfloat16" || list == "bfloat16,half";
       bfloat16 = list == "bfloat16" || list == "half,bfloat16" || list == "bfloat16,half";
       if (!half && !bfloat16) {
-        std::fprintf(stderr, "device_compare: --dtypes '%s': want half, bfloat16 or both, comma-separated\n", argv[i]);
+        std::fprintf(
+            stderr, "device_compare: --dtypes '%s': want half, bfloat16 or both, comma-separated\n",
+            argv[i]);
         return Usage();
       }
     } else {

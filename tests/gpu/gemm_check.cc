@@ -21,6 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
+#include "tests/gpu/exact_inputs.h"
 #include "tinygrad/renderer/cuda/gemm_sm90.h"
 #include "tinygrad/runtime/cuda/buffer.h"
 #include "tinygrad/runtime/cuda/context.h"
@@ -32,24 +33,13 @@
 namespace tg {
 namespace {
 
-// Inputs k/64 for k in [-64, 64): exact in half and bfloat16, so the bits need no rounding.
-std::vector<float> Inputs(int64_t n, uint32_t seed) {
-  std::vector<float> v(static_cast<size_t>(n));
-  uint32_t x = seed * 2654435761u + 12345u;
-  for (float& f : v) {
-    x = x * 1664525u + 1013904223u;
-    f = static_cast<float>(static_cast<int>((x >> 16) % 128) - 64) / 64.0f;
-  }
-  return v;
-}
-
 uint32_t Bits(float f) {
   uint32_t u;
   std::memcpy(&u, &f, 4);
   return u;
 }
 
-// Exact for the inputs above (normal numbers with few mantissa bits, and zero).
+// Exact for ExactInputs (normal numbers with few mantissa bits, and zero).
 uint16_t ToHalfBits(float f) {
   if (f == 0.0f) return 0;
   const uint32_t u = Bits(f);
@@ -179,7 +169,7 @@ int Run(int argc, char** argv) {
   if (tilings.empty()) tilings = GemmSm90Tilings();
 
   // inputs, as bits of the input dtype
-  const std::vector<float> a = Inputs(p.m * p.k, 1), b = Inputs(p.k * p.n, 2);
+  const std::vector<float> a = ExactInputs(p.m * p.k, 1), b = ExactInputs(p.k * p.n, 2);
   auto bits = [&](const std::vector<float>& v) {
     std::vector<uint16_t> out(v.size());
     for (size_t i = 0; i < v.size(); ++i)

@@ -4,22 +4,14 @@
 
 #include <vector>
 
+#include "autotune/measure/test_kernels.h"
 #include "gtest/gtest.h"
-#include "tinygrad/schedule/schedule.h"
 #include "tinygrad/tensor/tensor.h"
 
 namespace tg {
 namespace {
 
-UOp LastKernelAst(const Tensor& out) {
-  EXPECT_TRUE(out.ok()) << out.status();
-  absl::StatusOr<Schedule> s = CreateScheduleWithVars(UOp::Sink({out.uop()}));
-  EXPECT_TRUE(s.ok()) << s.status();
-  UOp ast;
-  for (const ScheduleItem& item : s->items)
-    if (item.ast.op() == Ops::SINK) ast = item.ast;
-  return ast;
-}
+using autotune::LastKernelAst;
 
 Tensor Empty(std::vector<int64_t> shape, DType dtype = dtypes::float16) {
   return Tensor::Empty(shape, {.dtype = dtype});
@@ -37,22 +29,25 @@ TEST(MatchGemmTest, HalfAndBfloat16MatmulsMatchWithTheirSizesAndSlots) {
   EXPECT_EQ(p->out_slot, 0);
   EXPECT_EQ(p->a_slot, 1);
   EXPECT_EQ(p->b_slot, 2);
-  std::optional<GemmProblem> bf =
-      MatchGemm(LastKernelAst(Empty({128, 64}, dtypes::bfloat16).matmul(Empty({64, 256}, dtypes::bfloat16))));
+  std::optional<GemmProblem> bf = MatchGemm(
+      LastKernelAst(Empty({128, 64}, dtypes::bfloat16).matmul(Empty({64, 256}, dtypes::bfloat16))));
   ASSERT_TRUE(bf.has_value());
   EXPECT_EQ(bf->in, dtypes::bfloat16);
   EXPECT_EQ(bf->m * 10000 + bf->n * 10 + bf->k / 64, 128 * 10000 + 256 * 10 + 1);
 }
 
 TEST(MatchGemmTest, AnythingButAPlainMatmulDoesNot) {
-  EXPECT_FALSE(MatchGemm(LastKernelAst(Empty({64, 16}, dtypes::float32).matmul(Empty({16, 32}, dtypes::float32)))))
+  EXPECT_FALSE(MatchGemm(
+      LastKernelAst(Empty({64, 16}, dtypes::float32).matmul(Empty({16, 32}, dtypes::float32)))))
       << "float32";
   EXPECT_FALSE(MatchGemm(LastKernelAst(Empty({64, 16}).matmul(Empty({32, 16}).transpose()))))
       << "b transposed";
   EXPECT_FALSE(MatchGemm(LastKernelAst(Empty({16, 64}).transpose().matmul(Empty({16, 32})))))
       << "a transposed";
-  EXPECT_FALSE(MatchGemm(LastKernelAst(Empty({4, 64, 16}).matmul(Empty({4, 16, 32}))))) << "batched";
-  EXPECT_FALSE(MatchGemm(LastKernelAst(Empty({64, 16}).matmul(Empty({16, 32})).relu()))) << "relu fused";
+  EXPECT_FALSE(MatchGemm(LastKernelAst(Empty({4, 64, 16}).matmul(Empty({4, 16, 32})))))
+      << "batched";
+  EXPECT_FALSE(MatchGemm(LastKernelAst(Empty({64, 16}).matmul(Empty({16, 32})).relu())))
+      << "relu fused";
   EXPECT_FALSE(MatchGemm(LastKernelAst(Empty({64, 16}).sum(1)))) << "a sum";
   EXPECT_FALSE(MatchGemm(LastKernelAst(Empty({64}) + Empty({64})))) << "elementwise";
   EXPECT_FALSE(MatchGemm(UOp())) << "no AST";

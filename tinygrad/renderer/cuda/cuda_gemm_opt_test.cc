@@ -4,12 +4,12 @@
 #include <string>
 #include <vector>
 
+#include "autotune/measure/test_kernels.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tinygrad/codegen/opt/gemm_opt.h"
 #include "tinygrad/codegen/pipeline.h"
 #include "tinygrad/renderer/cuda/cuda.h"
-#include "tinygrad/schedule/schedule.h"
 #include "tinygrad/tensor/tensor.h"
 #include "tinygrad/uop/kernel_info.h"
 
@@ -19,14 +19,9 @@ namespace {
 using ::testing::HasSubstr;
 
 UOp MatmulAst(int64_t m, int64_t n, int64_t k, DType dtype) {
-  Tensor out = Tensor::Empty(std::vector<int64_t>{m, k}, {.dtype = dtype})
-                   .matmul(Tensor::Empty(std::vector<int64_t>{k, n}, {.dtype = dtype}));
-  absl::StatusOr<Schedule> s = CreateScheduleWithVars(UOp::Sink({out.uop()}));
-  EXPECT_TRUE(s.ok()) << s.status();
-  UOp ast;
-  for (const ScheduleItem& item : s->items)
-    if (item.ast.op() == Ops::SINK) ast = item.ast;
-  return ast;
+  return autotune::LastKernelAst(
+      Tensor::Empty(std::vector<int64_t>{m, k}, {.dtype = dtype})
+          .matmul(Tensor::Empty(std::vector<int64_t>{k, n}, {.dtype = dtype})));
 }
 
 UOp WithOpts(const UOp& ast, const std::vector<Opt>& opts) {
