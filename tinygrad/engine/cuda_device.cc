@@ -18,7 +18,6 @@
 #include "tinygrad/renderer/cuda/cuda.h"
 #include "tinygrad/renderer/ptx/ptx.h"
 #include "tinygrad/runtime/cuda/arch.h"
-#include "tinygrad/runtime/dynamic_library.h"
 #include "tinygrad/runtime/cuda/buffer.h"
 #include "tinygrad/runtime/cuda/context.h"
 #include "tinygrad/runtime/cuda/cuda_disassembler.h"
@@ -27,6 +26,7 @@
 #include "tinygrad/runtime/cuda/nvrtc_compiler.h"
 #include "tinygrad/runtime/cuda/program.h"
 #include "tinygrad/runtime/cuda/ptx_compiler.h"
+#include "tinygrad/runtime/dynamic_library.h"
 
 namespace tg {
 namespace {
@@ -93,7 +93,8 @@ class CudaRawBuffer : public RawBuffer {
     return health_->Note(buf_.CopyOut(dst, offset));
   }
   // From another CUDA buffer, of this GPU or another: a peer copy (cuMemcpyPeer).
-  absl::Status CopyFromDevice(const RawBuffer& src, size_t src_offset, size_t offset, size_t n) override {
+  absl::Status CopyFromDevice(const RawBuffer& src, size_t src_offset, size_t offset,
+                              size_t n) override {
     const auto* cuda = dynamic_cast<const CudaRawBuffer*>(&src);
     if (cuda == nullptr) return RawBuffer::CopyFromDevice(src, src_offset, offset, n);
     RETURN_IF_ERROR(health_->Check());
@@ -164,8 +165,8 @@ class CudaKernel : public Program {
 };
 
 std::string DriverText(const CudaDeviceInfo& info) {
-  std::string s = absl::StrCat("CUDA ", info.driver_version / 1000, ".",
-                               (info.driver_version % 1000) / 10);
+  std::string s =
+      absl::StrCat("CUDA ", info.driver_version / 1000, ".", (info.driver_version % 1000) / 10);
   if (!info.driver_release.empty()) absl::StrAppend(&s, " (", info.driver_release, ")");
   return s;
 }
@@ -174,7 +175,8 @@ std::string DriverText(const CudaDeviceInfo& info) {
 // or, with CUDA_PTX, PtxCompiler (the renderer's PTX with its placeholders filled, JIT-compiled
 // by the driver at load, as the reference's PTXCompiler).
 struct KernelCompiler {
-  absl::StatusOr<std::unique_ptr<NvrtcCompiler>> nvrtc = absl::UnavailableError("no NVRTC compiler");
+  absl::StatusOr<std::unique_ptr<NvrtcCompiler>> nvrtc =
+      absl::UnavailableError("no NVRTC compiler");
   std::unique_ptr<PtxCompiler> ptx;
   // With PTX: the driver's JIT library, held open. The driver loads it for each PTX module and
   // unloads it after, so without a hold of ours a module load opens it again: a cost per
@@ -191,7 +193,8 @@ struct KernelCompiler {
   absl::StatusOr<std::string> Compile(const std::string& device, std::string_view src) {
     if (ptx != nullptr) return ptx->Compile(src);
     if (!nvrtc.ok())
-      return absl::UnavailableError(absl::StrCat(device, " cannot compile kernels: ", nvrtc.status().message()));
+      return absl::UnavailableError(
+          absl::StrCat(device, " cannot compile kernels: ", nvrtc.status().message()));
     return (*nvrtc)->Compile(src);
   }
   // NVRTC: an instance per compiling thread (NvrtcCompiler::ReserveInstances), copied into
@@ -208,7 +211,8 @@ struct KernelCompiler {
 class CudaDevice : public Device {
  public:
   CudaDevice(std::string name, std::shared_ptr<CudaContext> ctx, std::unique_ptr<Renderer> renderer,
-             KernelCompiler compiler, std::string runtime, std::vector<std::string> tool_dirs, std::string temp_dir)
+             KernelCompiler compiler, std::string runtime, std::vector<std::string> tool_dirs,
+             std::string temp_dir)
       : name_(std::move(name)),
         ctx_(std::move(ctx)),
         health_(std::make_shared<Health>(name_)),
@@ -219,8 +223,10 @@ class CudaDevice : public Device {
     const CudaDeviceInfo& info = ctx_->info();
     // the optimizer's limits are this GPU's (the reference's CUDARenderer has the same
     // figures as constants, which every NVIDIA GPU since Kepler reports)
-    renderer_->global_max = LaunchDims{info.max_grid_dims[0], info.max_grid_dims[1], info.max_grid_dims[2]};
-    renderer_->local_max = LaunchDims{info.max_block_dims[0], info.max_block_dims[1], info.max_block_dims[2]};
+    renderer_->global_max =
+        LaunchDims{info.max_grid_dims[0], info.max_grid_dims[1], info.max_grid_dims[2]};
+    renderer_->local_max =
+        LaunchDims{info.max_block_dims[0], info.max_block_dims[1], info.max_block_dims[2]};
     renderer_->shared_max = info.max_shared_per_block;
     gpu_ = GpuDescription{.name = info.name,
                           .arch = info.arch(),
@@ -236,7 +242,9 @@ class CudaDevice : public Device {
   const std::string& name() const override { return name_; }
   const Renderer& renderer() const override { return *renderer_; }
   std::string compiler_id() const override { return compiler_.id(); }
-  absl::StatusOr<std::string> Compile(const ProgramSpec& spec) override { return compiler_.Compile(name_, spec.src); }
+  absl::StatusOr<std::string> Compile(const ProgramSpec& spec) override {
+    return compiler_.Compile(name_, spec.src);
+  }
   absl::Status PrepareCompileThreads(int threads) override {
     return compiler_.PrepareThreads(name_, threads, temp_dir_);
   }
@@ -255,13 +263,8 @@ class CudaDevice : public Device {
       return absl::InvalidArgumentError(absl::StrCat(
           spec.function_name, " asks for ", spec.dynamic_shared_bytes,
           " bytes of dynamic shared memory; ", name_, " gives a block at most ", optin));
-    return LoadWithShared(spec.function_name, lib, static_cast<uint32_t>(spec.dynamic_shared_bytes));
-  }
-  absl::StatusOr<std::unique_ptr<Program>> LoadWithShared(const std::string& function_name,
-                                                          const std::string& lib, uint32_t shared) {
-    RETURN_IF_ERROR(health_->Check());
-    ASSIGN_OR_RETURN(CudaProgram p, health_->Note(CudaProgram::Load(ctx_, function_name, lib)));
-    return std::make_unique<CudaKernel>(std::move(p), health_, ctx_->info(), shared);
+    return LoadWithShared(spec.function_name, lib,
+                          static_cast<uint32_t>(spec.dynamic_shared_bytes));
   }
   absl::StatusOr<std::shared_ptr<RawBuffer>> Allocate(size_t nbytes) override {
     RETURN_IF_ERROR(health_->Check());
@@ -286,6 +289,12 @@ class CudaDevice : public Device {
   const GpuDescription* gpu() const override { return &gpu_; }
 
  private:
+  absl::StatusOr<std::unique_ptr<Program>> LoadWithShared(const std::string& function_name,
+                                                          const std::string& lib, uint32_t shared) {
+    RETURN_IF_ERROR(health_->Check());
+    ASSIGN_OR_RETURN(CudaProgram p, health_->Note(CudaProgram::Load(ctx_, function_name, lib)));
+    return std::make_unique<CudaKernel>(std::move(p), health_, ctx_->info(), shared);
+  }
   const std::string name_;
   std::shared_ptr<CudaContext> ctx_;
   std::shared_ptr<Health> health_;
@@ -318,9 +327,9 @@ std::array<int64_t, 3> PickLocalSize(const std::array<int64_t, 3>& global,
 absl::StatusOr<std::unique_ptr<Device>> MakeCudaDevice(const std::string& name,
                                                        const CudaDeviceOptions& options) {
   auto unavailable = [&](const absl::Status& s) {
-    return absl::Status(s.code() == absl::StatusCode::kInvalidArgument ? s.code()
-                                                                       : absl::StatusCode::kUnavailable,
-                        absl::StrCat("device ", name, " is not available: ", s.message()));
+    return absl::Status(
+        s.code() == absl::StatusCode::kInvalidArgument ? s.code() : absl::StatusCode::kUnavailable,
+        absl::StrCat("device ", name, " is not available: ", s.message()));
   };
   ASSIGN_OR_RETURN(int ordinal, DeviceOrdinal(name));
   absl::StatusOr<std::shared_ptr<const CudaDriverApi>> api = CudaDriverApi::Load(options.libs);
@@ -339,9 +348,9 @@ absl::StatusOr<std::unique_ptr<Device>> MakeCudaDevice(const std::string& name,
     // needs no toolkit library at all.
     renderer = std::make_unique<PtxRenderer>(*arch);
     ASSIGN_OR_RETURN(compiler.ptx, PtxCompiler::Create(nullptr, {.arch = arch->name(),
-                                                                  .assemble = false,
-                                                                  .cachelevel = options.cachelevel,
-                                                                  .cache_dir = options.cache_dir}));
+                                                                 .assemble = false,
+                                                                 .cachelevel = options.cachelevel,
+                                                                 .cache_dir = options.cache_dir}));
     if (absl::StatusOr<DynamicLibrary> jit =
             DynamicLibrary::Open("the driver's PTX JIT compiler",
                                  std::vector<std::string>{"libnvidia-ptxjitcompiler.so.1"});
@@ -352,7 +361,8 @@ absl::StatusOr<std::unique_ptr<Device>> MakeCudaDevice(const std::string& name,
     renderer = std::make_unique<CudaRenderer>(*arch);
     // Without NVRTC the GPU still holds and copies memory; compiling reports what is missing.
     runtime = "NVRTC unavailable";
-    if (absl::StatusOr<std::shared_ptr<const NvrtcApi>> nvrtc = NvrtcApi::Load(options.libs); nvrtc.ok()) {
+    if (absl::StatusOr<std::shared_ptr<const NvrtcApi>> nvrtc = NvrtcApi::Load(options.libs);
+        nvrtc.ok()) {
       runtime = absl::StrCat("NVRTC ", (*nvrtc)->version_major, ".", (*nvrtc)->version_minor);
       nvrtc_file = (*nvrtc)->library.file();
       compiler.nvrtc = NvrtcCompiler::Create(*nvrtc, {.arch = CompileArch(*arch).name(),
@@ -365,8 +375,8 @@ absl::StatusOr<std::unique_ptr<Device>> MakeCudaDevice(const std::string& name,
     }
   }
   return std::unique_ptr<Device>(
-      new CudaDevice(name, *std::move(ctx), std::move(renderer), std::move(compiler), std::move(runtime),
-                     CudaToolDirs(options.libs, nvrtc_file), options.temp_dir));
+      new CudaDevice(name, *std::move(ctx), std::move(renderer), std::move(compiler),
+                     std::move(runtime), CudaToolDirs(options.libs, nvrtc_file), options.temp_dir));
 }
 
 }  // namespace tg

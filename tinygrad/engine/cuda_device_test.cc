@@ -75,6 +75,34 @@ TEST_F(CudaEngineDeviceTest, CopiesRoundTripAndRangesAreChecked) {
   EXPECT_EQ(huge.status().code(), absl::StatusCode::kResourceExhausted) << huge.status();
 }
 
+// A program that asks for dynamic shared memory (a generated matmul) is launched with it, up to
+// what the GPU lets a block opt in to; a CPU device refuses such a program.
+TEST_F(CudaEngineDeviceTest, ProgramsLaunchWithTheirDynamicSharedMemory) {
+  ProgramSpec spec;
+  spec.function_name = "add_n";
+  spec.dynamic_shared_bytes = 100 * 1024;
+  absl::StatusOr<std::unique_ptr<Program>> prg = dev_->LoadProgram(spec, kFakeImage);
+  ASSERT_TRUE(prg.ok()) << prg.status();
+  auto buf = dev_->Allocate(32 * sizeof(float));
+  ASSERT_TRUE(buf.ok());
+  std::vector<void*> bufs = {(*buf)->data(), (*buf)->data()};
+  absl::StatusOr<double> t =
+      (*prg)->Run(bufs, std::vector<int64_t>{32}, {1, 1, 1}, LaunchDims{32, 1, 1},
+                  /*wait=*/true, Program::kNoStop);
+  EXPECT_TRUE(t.ok()) << t.status()
+                      << ": the fake driver takes 100 KiB only once the limit is raised";
+  spec.dynamic_shared_bytes = 300 * 1024;
+  absl::StatusOr<std::unique_ptr<Program>> big = dev_->LoadProgram(spec, kFakeImage);
+  EXPECT_EQ(big.status().code(), absl::StatusCode::kInvalidArgument) << big.status();
+  EXPECT_NE(std::string(big.status().message()).find("307200 bytes of dynamic shared memory"),
+            std::string::npos)
+      << big.status();
+  absl::StatusOr<Device*> cpu = GetDevice("CPU", DeviceOptions{});
+  ASSERT_TRUE(cpu.ok()) << cpu.status();
+  spec.dynamic_shared_bytes = 1024;
+  EXPECT_EQ((*cpu)->LoadProgram(spec, "").status().code(), absl::StatusCode::kUnimplemented);
+}
+
 TEST_F(CudaEngineDeviceTest, RunsWithGridBlockBuffersAndVariables) {
   absl::StatusOr<std::unique_ptr<Program>> prg = dev_->Load("add_n", kFakeImage);
   ASSERT_TRUE(prg.ok()) << prg.status();
@@ -103,8 +131,9 @@ TEST_F(CudaEngineDeviceTest, RunsWithGridBlockBuffersAndVariables) {
   ASSERT_TRUE((*out)->CopyOut(Bytes(y)).ok());
   for (int i = 0; i < 64; ++i) EXPECT_EQ(y[i], i < 40 ? i + 40.0f : -1.0f) << i;
   // a value that does not fit the kernel's int
-  EXPECT_EQ((*prg)->Run(bufs, std::vector<int64_t>{int64_t{1} << 40}, {1, 1, 1}, std::nullopt,
-                        true, Program::kNoStop)
+  EXPECT_EQ((*prg)
+                ->Run(bufs, std::vector<int64_t>{int64_t{1} << 40}, {1, 1, 1}, std::nullopt, true,
+                      Program::kNoStop)
                 .status()
                 .code(),
             absl::StatusCode::kOutOfRange);
@@ -119,7 +148,10 @@ TEST_F(CudaEngineDeviceTest, WithoutALocalSizeTheBlockTilesTheGlobalSize) {
   auto buf = dev_->Allocate(4096 * sizeof(float));
   ASSERT_TRUE(buf.ok());
   std::vector<void*> bufs = {(*buf)->data(), (*buf)->data()};
-  ASSERT_TRUE((*prg)->Run(bufs, std::vector<int64_t>{0}, {4096, 6, 1}, std::nullopt, true, Program::kNoStop).ok());
+  ASSERT_TRUE(
+      (*prg)
+          ->Run(bufs, std::vector<int64_t>{0}, {4096, 6, 1}, std::nullopt, true, Program::kNoStop)
+          .ok());
   FakeLaunch l = fake_->LastLaunch();
   EXPECT_EQ(l.block, (std::array<unsigned, 3>{1024, 1, 1}));
   EXPECT_EQ(l.grid, (std::array<unsigned, 3>{4, 6, 1}));
@@ -164,7 +196,8 @@ TEST_F(CudaEngineDeviceTest, AFaultSeenByAWaitedRunIsReportedByThatRun) {
   ASSERT_TRUE(buf.ok());
   fake_->FaultOnLaunch(1);
   std::vector<void*> bufs = {(*buf)->data(), (*buf)->data()};
-  absl::StatusOr<double> t = (*prg)->Run(bufs, std::vector<int64_t>{0}, {1, 1, 1}, LaunchDims{1, 1, 1}, true, Program::kNoStop);
+  absl::StatusOr<double> t = (*prg)->Run(bufs, std::vector<int64_t>{0}, {1, 1, 1},
+                                         LaunchDims{1, 1, 1}, true, Program::kNoStop);
   EXPECT_TRUE(IsDeviceLost(t.status())) << t.status();
 }
 
@@ -174,7 +207,8 @@ TEST_F(CudaEngineDeviceTest, ARefusedLaunchIsNotAFault) {
   auto buf = dev_->Allocate(64);
   ASSERT_TRUE(buf.ok());
   std::vector<void*> bufs = {(*buf)->data(), (*buf)->data()};
-  absl::StatusOr<double> big = (*prg)->Run(bufs, std::vector<int64_t>{0}, {1, 1, 1}, LaunchDims{2048, 1, 1}, true, Program::kNoStop);
+  absl::StatusOr<double> big = (*prg)->Run(bufs, std::vector<int64_t>{0}, {1, 1, 1},
+                                           LaunchDims{2048, 1, 1}, true, Program::kNoStop);
   ASSERT_FALSE(big.ok());
   EXPECT_EQ(big.status().code(), absl::StatusCode::kInvalidArgument) << big.status();
   EXPECT_FALSE(IsDeviceLost(big.status()));
@@ -206,7 +240,8 @@ TEST_F(CudaEngineDeviceTest, BuffersCopyDeviceToDeviceOnlyBetweenGpus) {
   EXPECT_EQ(fake_->PeerCopies(), peer + 1);
   ASSERT_TRUE((*b)->CopyOut(Bytes(out)).ok());
   EXPECT_EQ(out, (std::vector<float>{2, 3, 0, 0}));
-  EXPECT_EQ((*b)->CopyFromDevice(**a, 0, 0, 5 * sizeof(float)).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ((*b)->CopyFromDevice(**a, 0, 0, 5 * sizeof(float)).code(),
+            absl::StatusCode::kInvalidArgument);
   // a CPU buffer is not a GPU's: the caller goes through the host
   absl::StatusOr<Device*> cpu = GetDevice("CPU", DeviceOptions{});
   ASSERT_TRUE(cpu.ok()) << cpu.status();
@@ -237,7 +272,8 @@ TEST_F(CudaEngineDeviceTest, TheRegistryCanonicalizesAndKeepsOneDevicePerOptions
   absl::StatusOr<Device*> second = GetDevice("CUDA:1", o);
   ASSERT_FALSE(second.ok());
   EXPECT_EQ(second.status().code(), absl::StatusCode::kUnavailable) << second.status();
-  EXPECT_NE(second.status().message().find("no CUDA device 1"), std::string_view::npos) << second.status();
+  EXPECT_NE(second.status().message().find("no CUDA device 1"), std::string_view::npos)
+      << second.status();
   EXPECT_EQ(GetDevice("CUDA:x", o).status().code(), absl::StatusCode::kInvalidArgument);
   // CUDA_PTX: another device of the same GPU, rendering PTX
   DeviceOptions ptx = o;
@@ -262,7 +298,9 @@ TEST_F(CudaEngineDeviceTest, PtxDevicesHandTheDriverPtx) {
   EXPECT_EQ((*dev)->gpu()->runtime, "driver PTX JIT");
   ProgramSpec spec;
   spec.function_name = "E_1";
-  spec.src = ".version VERSION\n.target TARGET\n.address_size 64\n.visible .entry E_1(.param .u64 data0) { ret; }\n";
+  spec.src =
+      ".version VERSION\n.target TARGET\n.address_size 64\n.visible .entry E_1(.param .u64 data0) "
+      "{ ret; }\n";
   absl::StatusOr<std::string> lib = (*dev)->Compile(spec);
   ASSERT_TRUE(lib.ok()) << lib.status();
   EXPECT_NE(lib->find(".target sm_90"), std::string::npos) << *lib;
@@ -301,12 +339,15 @@ TEST_F(CudaEngineDeviceTest, CompilesWithNvrtcToACubin) {
   EXPECT_EQ(dev_->gpu()->runtime.substr(0, 6), "NVRTC ");
   ProgramSpec spec;
   spec.function_name = "E_4";
-  spec.src = "extern \"C\" __global__ void __launch_bounds__(4) E_4(float* data0, const float* data1) {\n"
-             "  int lidx0 = threadIdx.x;\n  data0[lidx0] = data1[lidx0] + 1.0f;\n}\n";
+  spec.src =
+      "extern \"C\" __global__ void __launch_bounds__(4) E_4(float* data0, const float* data1) {\n"
+      "  int lidx0 = threadIdx.x;\n  data0[lidx0] = data1[lidx0] + 1.0f;\n}\n";
   absl::StatusOr<std::string> lib = dev_->Compile(spec);
   ASSERT_TRUE(lib.ok()) << lib.status();
   ASSERT_GE(lib->size(), 4u);
-  EXPECT_EQ(lib->substr(0, 4), "\x7f" "ELF");
+  EXPECT_EQ(lib->substr(0, 4),
+            "\x7f"
+            "ELF");
   absl::StatusOr<std::unique_ptr<Program>> prg = dev_->Load("E_4", *lib);
   ASSERT_TRUE(prg.ok()) << prg.status();
   auto out = dev_->Allocate(16), in = dev_->Allocate(16);
@@ -318,7 +359,8 @@ TEST_F(CudaEngineDeviceTest, CompilesWithNvrtcToACubin) {
   spec.src = "this is not CUDA";
   absl::StatusOr<std::string> bad = dev_->Compile(spec);
   ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.status().message().find("NVRTC_ERROR_COMPILATION"), std::string_view::npos) << bad.status();
+  EXPECT_NE(bad.status().message().find("NVRTC_ERROR_COMPILATION"), std::string_view::npos)
+      << bad.status();
 }
 
 }  // namespace
