@@ -15,6 +15,7 @@
 // fence.proxy.async; a stage is refilled only after every warpgroup's MMAs on it completed.
 #include "tinygrad/renderer/cuda/gemm_sm90.h"
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,6 +53,12 @@ absl::Status CheckTiling(const GemmProblem& p, const GemmTiling& t) {
     return absl::InvalidArgumentError(absl::StrCat("GEMM tiling ", t.bm, "x", t.bn, " (k by ",
                                                    GemmTiling::kBk, ") does not divide the ", p.m,
                                                    "x", p.n, "x", p.k, " matmul"));
+  // the kernel's int sizes and index math, and CUDA's grid (y at most 65535 blocks)
+  if (p.m > INT32_MAX || p.n > INT32_MAX || p.k > INT32_MAX || p.m / t.bm > 65535)
+    return absl::InvalidArgumentError(absl::StrCat("GEMM of ", p.m, "x", p.n, "x", p.k,
+                                                   ": sizes past 2^31, or more than 65535 tile "
+                                                   "rows of ",
+                                                   t.bm));
   // registers: bn/2 float accumulators per thread, 64K registers per SM for the block
   if ((t.bm / 64) * 128 * (t.bn / 2 + 40) > 65536)
     return absl::InvalidArgumentError(absl::StrCat(

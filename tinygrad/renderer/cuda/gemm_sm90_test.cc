@@ -43,6 +43,14 @@ TEST(GemmSm90Test, TilingsMustDivideTheProblemAndFitSharedMemory) {
               HasSubstr("96 rows"));
   EXPECT_THAT(std::string(CheckGemmSm90(p, {128, 320, 3}, kH100Shared).message()),
               HasSubstr("320 columns"));
+  EXPECT_THAT(
+      std::string(
+          CheckGemmSm90(HalfMatmul(64 * 70000, 128, 64), {64, 128, 3}, kH100Shared).message()),
+      HasSubstr("65535 tile rows"));
+  EXPECT_THAT(
+      std::string(CheckGemmSm90(HalfMatmul(128, int64_t{1} << 32, 64), {64, 128, 3}, kH100Shared)
+                      .message()),
+      HasSubstr("past 2^31"));
   EXPECT_THAT(std::string(CheckGemmSm90(p, {128, 128, 2}, kH100Shared).message()),
               HasSubstr("2 stages"));
   EXPECT_THAT(std::string(CheckGemmSm90(p, {256, 256, 3}, kH100Shared).message()),
