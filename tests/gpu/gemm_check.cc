@@ -6,6 +6,10 @@
 //   gemm_check [--m 4096 --n 4096 --k 4096] [--dtype half|bfloat16] [--runs 10]
 //              [--tilings BMxBNxSTAGES,...]     the tilings to run (default: all that fit)
 //   gemm_check --print BMxBNxSTAGES [...]       the kernel's source, nothing run
+//   gemm_check --source FILE --tilings T [...]  FILE's kernel (an edited --print: same name,
+//                                             parameters and launch) instead of the generator's,
+//                                             checked and timed the same way: kernel experiments
+//                                             on a GPU without changing the generator
 //
 // Exit status: 0 every kernel run was right, 1 some was not, 2 usage or no GPU.
 #include <algorithm>
@@ -13,6 +17,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -85,7 +91,7 @@ int Run(int argc, char** argv) {
                 .out = dtypes::float16};
   int runs = 10;
   std::vector<GemmTiling> tilings;
-  std::string print;
+  std::string print, source_file;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const std::string v = i + 1 < argc ? argv[i + 1] : "";
@@ -106,6 +112,9 @@ int Run(int argc, char** argv) {
         p.in = p.out = dtypes::bfloat16;
       else
         ok = false;
+    } else if (a == "--source") {
+      ++i;
+      source_file = v;
     } else if (a == "--tilings" || a == "--print") {
       ++i;
       for (const std::string& s : std::vector<std::string>(absl::StrSplit(v, ','))) {
@@ -125,6 +134,17 @@ int Run(int argc, char** argv) {
                    v.c_str());
       return 2;
     }
+  }
+  std::string source;
+  if (!source_file.empty()) {
+    std::ifstream in(source_file, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (!in || text.str().empty()) {
+      std::fprintf(stderr, "gemm_check: --source %s: cannot read it\n", source_file.c_str());
+      return 2;
+    }
+    source = text.str();
   }
   if (!print.empty()) {
     absl::StatusOr<GemmKernel> k = RenderGemmSm90(p, tilings[0], "gemm");
@@ -214,6 +234,7 @@ int Run(int argc, char** argv) {
     const std::string name = absl::StrCat(t.bm, "x", t.bn, "x", t.stages);
     if (absl::Status s = CheckGemmSm90(p, t, info.max_shared_per_block_optin); !s.ok()) continue;
     absl::StatusOr<GemmKernel> k = RenderGemmSm90(p, t, "gemm");
+    if (k.ok() && !source.empty()) k->src = source;
     if (!k.ok()) {
       std::printf("%-14s render failed: %s\n", name.c_str(),
                   std::string(k.status().message()).c_str());
