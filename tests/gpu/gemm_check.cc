@@ -6,6 +6,8 @@
 //   gemm_check [--m 4096 --n 4096 --k 4096] [--dtype half|bfloat16] [--runs 10]
 //              [--tilings BMxBNxSTAGES,...]     the tilings to run (default: all that fit)
 //   gemm_check --print BMxBNxSTAGES [...]       the kernel's source, nothing run
+//   gemm_check --compile-only [...]             the kernels compiled for sm_90a by NVRTC alone,
+//                                             no GPU (exit 3 without NVRTC)
 //   gemm_check --source FILE --tilings T [...]  FILE's kernel (an edited --print: same name,
 //                                             parameters and launch) instead of the generator's,
 //                                             checked and timed the same way: kernel experiments
@@ -92,6 +94,7 @@ int Run(int argc, char** argv) {
   int runs = 10;
   std::vector<GemmTiling> tilings;
   std::string print, source_file;
+  bool compile_only = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const std::string v = i + 1 < argc ? argv[i + 1] : "";
@@ -112,6 +115,8 @@ int Run(int argc, char** argv) {
         p.in = p.out = dtypes::bfloat16;
       else
         ok = false;
+    } else if (a == "--compile-only") {
+      compile_only = true;
     } else if (a == "--source") {
       ++i;
       source_file = v;
@@ -157,6 +162,35 @@ int Run(int argc, char** argv) {
   }
 
   const CudaLibraryOptions libs = CudaLibraryOptions::FromEnvironment();
+  if (compile_only) {
+    // NVRTC alone: each kernel to an sm_90a CUBIN, or why not
+    absl::StatusOr<std::shared_ptr<const NvrtcApi>> api = NvrtcApi::Load(libs);
+    if (!api.ok()) {
+      std::fprintf(stderr, "gemm_check: no NVRTC here: %s\n",
+                   std::string(api.status().message()).c_str());
+      return 3;
+    }
+    absl::StatusOr<std::unique_ptr<NvrtcCompiler>> c =
+        NvrtcCompiler::Create(*api, {.arch = "sm_90a",
+                                     .output = CudaBinaryKind::kCubin,
+                                     .include_dirs = CudaIncludeDirs(libs)});
+    if (!c.ok()) {
+      std::fprintf(stderr, "gemm_check: %s\n", std::string(c.status().message()).c_str());
+      return 2;
+    }
+    int failed = 0;
+    for (const GemmTiling& t : tilings.empty() ? GemmSm90Tilings() : tilings) {
+      absl::StatusOr<GemmKernel> k = RenderGemmSm90(p, t, "gemm");
+      if (k.ok() && !source.empty()) k->src = source;
+      absl::StatusOr<std::string> cubin = k.ok() ? (*c)->CompileUncached(k->src) : k.status();
+      std::printf("%lldx%lldx%lld %s\n", static_cast<long long>(t.bm), static_cast<long long>(t.bn),
+                  static_cast<long long>(t.stages),
+                  cubin.ok() ? absl::StrCat("compiled, ", cubin->size(), " bytes").c_str()
+                             : std::string(cubin.status().message()).c_str());
+      failed += cubin.ok() ? 0 : 1;
+    }
+    return failed ? 1 : 0;
+  }
   absl::StatusOr<std::shared_ptr<const CudaDriverApi>> cu = CudaDriverApi::Load(libs);
   absl::StatusOr<std::shared_ptr<const NvrtcApi>> nvrtc = NvrtcApi::Load(libs);
   if (!cu.ok() || !nvrtc.ok()) {
