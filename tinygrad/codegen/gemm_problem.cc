@@ -1,12 +1,14 @@
 // File: tinygrad/codegen/gemm_problem.cc
 // MatchGemm reads the kernel AST the scheduler makes for `a @ b`:
 //   SINK(END(STORE(INDEX(out, m*N + n), CAST?(REDUCE(CAST?(MUL(INDEX(a, m*K + k),
-//                                                               INDEX(b, k*N + n))), k, ADD))), m, n))
+//                                                               INDEX(b, k*N + n))), k, ADD))), m,
+//                                                               n))
 // Index expressions are checked as affine functions of the three ranges by evaluating them at
 // the origin and at a unit step of each range (and at one more point, so that products of ranges
 // are not mistaken for sums); anything else about the kernel is a reason to say no.
 #include "tinygrad/codegen/gemm_problem.h"
 
+#include <algorithm>
 #include <array>
 #include <optional>
 
@@ -68,7 +70,8 @@ const UOp& SkipCast(const UOp& u) { return u.op() == Ops::CAST ? u.src(0) : u; }
 std::optional<GemmProblem> MatchGemm(const UOp& ast) {
   if (!ast || ast.op() != Ops::SINK || ast.src().size() != 1) return std::nullopt;
   const UOp& end = ast.src(0);
-  if (end.op() != Ops::END || end.src().size() != 3 || end.src(0).op() != Ops::STORE) return std::nullopt;
+  if (end.op() != Ops::END || end.src().size() != 3 || end.src(0).op() != Ops::STORE)
+    return std::nullopt;
   const UOp& store = end.src(0);
   if (store.src().size() != 2) return std::nullopt;
   const UOp& out_index = store.src(0);
@@ -105,7 +108,10 @@ std::optional<GemmProblem> MatchGemm(const UOp& ast) {
   p.out_slot = out_index.src(0).arg().int64();
   p.a_slot = ReadSlot(a);
   p.b_slot = ReadSlot(b);
-  if (p.a_slot < 0 || p.b_slot < 0) return std::nullopt;
+  // three buffers, 0 to 2 (not a @ a, whose operands share one)
+  if (p.a_slot + p.b_slot + p.out_slot != 3 || p.a_slot == p.b_slot || p.a_slot == p.out_slot ||
+      p.b_slot == p.out_slot || std::min({p.a_slot, p.b_slot, p.out_slot}) < 0)
+    return std::nullopt;
   return p;
 }
 

@@ -49,6 +49,8 @@ TEST(MatchGemmTest, AnythingButAPlainMatmulDoesNot) {
   EXPECT_FALSE(MatchGemm(LastKernelAst(Empty({64, 16}).matmul(Empty({16, 32})).relu())))
       << "relu fused";
   EXPECT_FALSE(MatchGemm(LastKernelAst(Empty({64, 16}).sum(1)))) << "a sum";
+  const Tensor square = Empty({64, 64});
+  EXPECT_FALSE(MatchGemm(LastKernelAst(square.matmul(square)))) << "a @ a: one buffer for both";
   EXPECT_FALSE(MatchGemm(LastKernelAst(Empty({64}) + Empty({64})))) << "elementwise";
   EXPECT_FALSE(MatchGemm(UOp())) << "no AST";
 }
