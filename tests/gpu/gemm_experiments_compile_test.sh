@@ -1,25 +1,29 @@
 #!/usr/bin/env bash
-# Every kernel experiment in tools/bench/gemm_experiments (files after $1, the gemm_check binary)
-# compiles for sm_90a with NVRTC at the tiling its name starts with; skipped, saying so, where
-# NVRTC is not installed.
+# Every kernel experiment of tools/bench/gemm_experiments ($3...: patches; $1 gemm_check, $2 the
+# apply script) still applies to the generated kernel of its tiling and compiles for sm_90a with
+# NVRTC; the compile is skipped, saying so, where NVRTC is not installed.
 set -u
-tool="$1"
-shift
+tool="$1" apply="$2"
+shift 2
+(($# > 0)) || { echo "FAIL: no experiments given"; exit 1; }
+dir="${TEST_TMPDIR:-$(mktemp -d)}"
 fails=0
-for f in "$@"; do
-  name="$(basename "$f" .cu)"
-  out="$("$tool" --compile-only --source "$f" --tilings "${name%%-*}" 2>&1)"
+for patch in "$@"; do
+  name="$(basename "$patch" .patch)"
+  if ! "$apply" "$tool" "$patch" "$dir/$name.cu"; then
+    echo "FAIL: $name does not apply"
+    fails=$((fails + 1))
+    continue
+  fi
+  out="$("$tool" --compile-only --source "$dir/$name.cu" --tilings "${name%%-*}" 2>&1)"
   rc=$?
   if [[ $rc -eq 3 ]]; then
-    echo "SKIPPED: $out"
-    exit 0
-  fi
-  if [[ $rc -ne 0 ]]; then
+    echo "applies: $name; compile SKIPPED: $out"
+  elif [[ $rc -ne 0 ]]; then
     echo "FAIL: $name: $out"
     fails=$((fails + 1))
   else
     echo "ok: $name: $out"
   fi
 done
-(($# > 0)) || { echo "FAIL: no experiments given"; exit 1; }
 exit $((fails > 0))
