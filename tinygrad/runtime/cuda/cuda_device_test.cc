@@ -19,6 +19,7 @@
 #include "tinygrad/runtime/cuda/nvrtc_compiler.h"
 #include "tinygrad/runtime/cuda/program.h"
 #include "tinygrad/runtime/cuda/ptx_compiler.h"
+#include "tinygrad/runtime/cuda/tensor_map.h"
 
 namespace tg {
 namespace {
@@ -418,6 +419,88 @@ TEST_F(FakeCudaDriverTest, AMissingEntryPointIsNotFoundNamingIt) {
   EXPECT_THAT(std::string(api.status().message()), HasSubstr("has no symbol cuLaunchKernel"));
 }
 
+TEST_F(FakeCudaDriverTest, TensorMapsAreCheckedThenPassedByValueAfterTheBuffers) {
+  auto api = LoadFake("libfake_cuda.so");
+  ASSERT_TRUE(api.ok()) << api.status();
+  auto ctx = CudaContext::Open(*api, 0);
+  ASSERT_TRUE(ctx.ok()) << ctx.status();
+  auto a = CudaBuffer::Allocate(*ctx, 256 * 128 * 2);
+  auto out = CudaBuffer::Allocate(*ctx, 64);
+  ASSERT_TRUE(a.ok() && out.ok());
+  const TiledTensorMap2D good{.element = TensorMapElement::kFloat16,
+                              .address = a->address(),
+                              .cols = 256,
+                              .rows = 128,
+                              .row_stride_bytes = 512,
+                              .box_cols = 64,
+                              .box_rows = 64};
+  absl::StatusOr<cuda_abi::CUtensorMap> map = EncodeTiledTensorMap(**api, good);
+  ASSERT_TRUE(map.ok()) << map.status();
+  EXPECT_EQ(map->opaque[0], a->address());
+
+  // each rule names its field; the driver is not asked
+  auto refused = [&](TiledTensorMap2D m, const std::string& says) {
+    absl::StatusOr<cuda_abi::CUtensorMap> r = EncodeTiledTensorMap(**api, m);
+    EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument) << says;
+    EXPECT_THAT(std::string(r.status().message()), HasSubstr(says));
+  };
+  TiledTensorMap2D m = good;
+  m.address += 8;
+  refused(m, "not a multiple of 16 bytes");
+  m = good;
+  m.row_stride_bytes = 520;
+  refused(m, "row stride of 520 bytes");
+  m = good;
+  m.row_stride_bytes = 256;  // less than a row of 256 halves
+  refused(m, "at least a row (512 bytes)");
+  m = good;
+  m.box_rows = 300;
+  refused(m, "a box of 300 x 64");
+  m = good;
+  m.box_cols = 100;  // 200 bytes: past the swizzle's 128
+  refused(m, "a box row of 200 bytes: must be a multiple of 16");
+  m = good;
+  m.box_cols = 128;
+  refused(m, "the 128-byte swizzle takes at most 128");
+  m.swizzle_128b = false;
+  EXPECT_TRUE(EncodeTiledTensorMap(**api, m).ok()) << "without the swizzle a 256-byte row is fine";
+
+  // a launch passes the maps after the buffers and variables, as whole 128-byte values
+  auto prg = CudaProgram::Load(*ctx, "tma_box", "tg-fake-module\ntma_box\n");
+  ASSERT_TRUE(prg.ok()) << prg.status();
+  void (*record)(int) = nullptr;
+  void (*last)(char*, int, unsigned*, unsigned long long*) = nullptr;
+  ASSERT_TRUE((*api)->library.Bind(record, {"tgFakeCudaRecordParams"}).ok());
+  ASSERT_TRUE((*api)->library.Bind(last, {"tgFakeCudaLastLaunch"}).ok());
+  record(3);
+  m = good;
+  m.address = a->address() + 16 * 1024;
+  absl::StatusOr<cuda_abi::CUtensorMap> second = EncodeTiledTensorMap(**api, m);
+  ASSERT_TRUE(second.ok()) << second.status();
+  const std::vector<cuda_abi::CUtensorMap> maps = {*map, *second};
+  absl::StatusOr<double> ran = prg->Launch(std::vector<CudaBuffer::CUdeviceptr>{out->address()},
+                                           {}, {.block = {128, 1, 1}}, true, maps);
+  ASSERT_TRUE(ran.ok()) << ran.status();
+  unsigned dims[6];
+  unsigned long long params[3];
+  last(nullptr, 0, dims, params);
+  record(0);
+  EXPECT_EQ(params[0], out->address());
+  EXPECT_EQ(params[1], a->address());
+  EXPECT_EQ(params[2], a->address() + 16 * 1024);
+}
+
+TEST_F(FakeCudaDriverTest, ADriverBeforeCuda12HasNoTensorMaps) {
+  auto api = LoadFake("libfake_cuda_without_tensor_maps.so");
+  ASSERT_TRUE(api.ok()) << "the entry point is optional: " << api.status();
+  absl::StatusOr<cuda_abi::CUtensorMap> map = EncodeTiledTensorMap(
+      **api, {.address = 4096, .cols = 64, .rows = 64, .row_stride_bytes = 128, .box_cols = 64,
+              .box_rows = 64});
+  EXPECT_EQ(map.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(std::string(map.status().message()),
+              HasSubstr("has no cuTensorMapEncodeTiled: tensor maps need a CUDA 12 driver"));
+}
+
 TEST(CudaDriverLoadTest, NoDriverIsNotFoundNamingTheLibrary) {
   CudaLibraryOptions libs;
   libs.driver_path = "/nonexistent/libcuda.so.1";
@@ -478,6 +561,86 @@ TEST(CudaGpuTest, PtxJitCubinAndAssembledPtxAllRun) {
     EXPECT_EQ(host[1000], 2.0f) << how;
     std::printf("%s: %.3f us\n", how.c_str(), *s * 1e6);
   }
+}
+
+// One 64 x 64 box of a half matrix through the copy engine into shared memory, as the GEMM
+// experiments load their tiles (same PTX), and out again byte for byte.
+constexpr std::string_view kTmaBoxKernel = R"(
+struct __align__(64) tg_tmap { unsigned long long v[16]; };
+extern "C" __global__ void tma_box(unsigned short* out, int x, int y, const __grid_constant__ tg_tmap map) {
+  extern __shared__ __align__(128) unsigned char smem[];
+  __shared__ __align__(8) unsigned long long bar;
+  const unsigned box = ((unsigned)__cvta_generic_to_shared(smem) + 1023u) & ~1023u;
+  const unsigned sbar = (unsigned)__cvta_generic_to_shared(&bar);
+  if (threadIdx.x == 0) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" :: "r"(sbar), "r"(1) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" :: "r"(sbar), "r"(64 * 128) : "memory");
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%2, %3}], [%4];\n"
+                 :: "r"(box), "l"(reinterpret_cast<unsigned long long>(&map)), "r"(x), "r"(y), "r"(sbar) : "memory");
+  }
+  asm volatile("{\n.reg .pred p;\nTG_WAIT:\n"
+               "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+               "@!p bra TG_WAIT;\n}\n" :: "r"(sbar), "r"(0) : "memory");
+  const unsigned char* start = smem + (box - (unsigned)__cvta_generic_to_shared(smem));
+  for (int i = threadIdx.x; i < 64 * 64; i += blockDim.x) out[i] = ((const unsigned short*)start)[i];
+}
+)";
+
+TEST(CudaGpuTest, TheCopyEngineLandsABoxInThe128ByteSwizzle) {
+  CudaLibraryOptions libs = CudaLibraryOptions::FromEnvironment();
+  auto api = CudaDriverApi::Load(libs);
+  if (!api.ok()) GTEST_SKIP() << "no CUDA driver here: " << api.status();
+  auto ctx = CudaContext::Open(*api, 0);
+  if (!ctx.ok()) GTEST_SKIP() << "no GPU: " << ctx.status();
+  if ((*ctx)->info().cc_major < 9) GTEST_SKIP() << "the copy engine is Hopper's (sm_90 on)";
+  auto nvrtc = NvrtcApi::Load(libs);
+  ASSERT_TRUE(nvrtc.ok()) << "a GPU without NVRTC: " << nvrtc.status();
+  auto compiler = NvrtcCompiler::Create(
+      *nvrtc, {.arch = (*ctx)->info().arch(), .output = CudaBinaryKind::kCubin});
+  ASSERT_TRUE(compiler.ok()) << compiler.status();
+  absl::StatusOr<std::string> cubin = (*compiler)->Compile(kTmaBoxKernel);
+  ASSERT_TRUE(cubin.ok()) << cubin.status();
+  auto prg = CudaProgram::Load(*ctx, "tma_box", *cubin);
+  ASSERT_TRUE(prg.ok()) << prg.status();
+
+  // a 128 x 256 matrix whose every element says where it is
+  constexpr int kRows = 128, kCols = 256, kX = 64, kY = 8;
+  std::vector<uint16_t> src(kRows * kCols);
+  for (int i = 0; i < kRows * kCols; ++i) src[i] = static_cast<uint16_t>(i);
+  auto a = CudaBuffer::Allocate(*ctx, src.size() * 2);
+  auto out = CudaBuffer::Allocate(*ctx, 64 * 64 * 2);
+  ASSERT_TRUE(a.ok() && out.ok());
+  ASSERT_TRUE(a->CopyIn(Bytes(src)).ok());
+  absl::StatusOr<cuda_abi::CUtensorMap> map =
+      EncodeTiledTensorMap(**api, {.element = TensorMapElement::kFloat16,
+                                   .address = a->address(),
+                                   .cols = kCols,
+                                   .rows = kRows,
+                                   .row_stride_bytes = kCols * 2,
+                                   .box_cols = 64,
+                                   .box_rows = 64});
+  ASSERT_TRUE(map.ok()) << map.status();
+  absl::StatusOr<double> ran = prg->Launch(
+      std::vector<CudaBuffer::CUdeviceptr>{out->address()}, std::vector<int32_t>{kX, kY},
+      {.block = {128, 1, 1}, .shared_bytes = 64 * 128 + 1024}, true, std::span(&*map, 1));
+  ASSERT_TRUE(ran.ok()) << ran.status();
+  std::vector<uint16_t> got(64 * 64);
+  ASSERT_TRUE(out->CopyOut(Bytes(got)).ok());
+  // row r's 16-byte chunk c (8 elements) lies at chunk c ^ (r % 8) of the 128-byte row
+  int wrong = 0;
+  for (int r = 0; r < 64; ++r)
+    for (int c = 0; c < 8; ++c)
+      for (int e = 0; e < 8; ++e) {
+        const uint16_t want = src[(kY + r) * kCols + kX + c * 8 + e];
+        if (got[r * 64 + ((c ^ (r % 8)) * 8) + e] != want && ++wrong <= 5)
+          ADD_FAILURE() << "row " << r << " chunk " << c << " element " << e;
+      }
+  EXPECT_EQ(wrong, 0);
 }
 
 }  // namespace

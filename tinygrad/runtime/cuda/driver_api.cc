@@ -83,6 +83,7 @@ absl::StatusOr<std::shared_ptr<const CudaDriverApi>> CudaDriverApi::Load(
   // CUDA 12.8 added _v2 (cuda.h 13 maps the plain name to it); older drivers have only v1.
   RETURN_IF_ERROR(l.Bind(api->cuEventElapsedTime, {"cuEventElapsedTime_v2", "cuEventElapsedTime"}));
   RETURN_IF_ERROR(l.Bind(api->cuEventDestroy, {"cuEventDestroy_v2"}));
+  (void)l.Bind(api->cuTensorMapEncodeTiled, {"cuTensorMapEncodeTiled"});  // optional: stays null
   RETURN_IF_ERROR(api->Check(api->cuInit(0), "cuInit"));
   return std::shared_ptr<const CudaDriverApi>(std::move(api));
 }

@@ -43,6 +43,22 @@ using CUstream = CUstream_st*;
 using CUdevice_attribute = int;
 using CUfunction_attribute = int;
 using CUjit_option = int;
+using cuuint32_t = uint32_t;
+using cuuint64_t = uint64_t;
+// CUtensorMap: the copy engine's description of a region of global memory (cuda.h: 16 quad
+// words, 64-byte aligned), passed to a kernel by value.
+struct alignas(64) CUtensorMap {
+  cuuint64_t opaque[16];
+};
+// The CUtensorMap* enums, as ints (their values are cuda.h's).
+inline constexpr int CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6;
+inline constexpr int CU_TENSOR_MAP_DATA_TYPE_FLOAT32 = 7;
+inline constexpr int CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 = 9;
+inline constexpr int CU_TENSOR_MAP_INTERLEAVE_NONE = 0;
+inline constexpr int CU_TENSOR_MAP_SWIZZLE_NONE = 0;
+inline constexpr int CU_TENSOR_MAP_SWIZZLE_128B = 3;
+inline constexpr int CU_TENSOR_MAP_L2_PROMOTION_L2_256B = 3;
+inline constexpr int CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0;
 
 inline constexpr CUresult CUDA_SUCCESS = 0;
 inline constexpr CUresult CUDA_ERROR_INVALID_VALUE = 1;
@@ -144,6 +160,14 @@ struct CudaDriverApi {
   CUresult (*cuEventSynchronize)(CUevent event) = nullptr;
   CUresult (*cuEventElapsedTime)(float* ms, CUevent start, CUevent end) = nullptr;
   CUresult (*cuEventDestroy)(CUevent event) = nullptr;
+  // Optional (drivers of CUDA 12 and later; null where the driver lacks it): a tiled tensor map
+  // for the copy engine (cp.async.bulk.tensor). tensor_map.h wraps it.
+  CUresult (*cuTensorMapEncodeTiled)(cuda_abi::CUtensorMap* map, int data_type, cuda_abi::cuuint32_t rank,
+                                     void* global_address, const cuda_abi::cuuint64_t* global_dim,
+                                     const cuda_abi::cuuint64_t* global_strides,
+                                     const cuda_abi::cuuint32_t* box_dim,
+                                     const cuda_abi::cuuint32_t* element_strides, int interleave,
+                                     int swizzle, int l2_promotion, int oob_fill) = nullptr;
 
  private:
   explicit CudaDriverApi(DynamicLibrary lib) : library(std::move(lib)) {}

@@ -17,7 +17,11 @@
 // memory is the host's, so cuMemcpyPeer between them is a memcpy (counted, and made to fail on
 // request: tgFakeCudaFailPeerCopies).
 // Variants (compile-time defines): TG_FAKE_CUDA_NO_DEVICE (cuInit answers
-// CUDA_ERROR_NO_DEVICE), TG_FAKE_CUDA_WITHOUT_LAUNCH (no cuLaunchKernel symbol).
+// CUDA_ERROR_NO_DEVICE), TG_FAKE_CUDA_WITHOUT_LAUNCH (no cuLaunchKernel symbol),
+// TG_FAKE_CUDA_WITHOUT_TENSOR_MAPS (no cuTensorMapEncodeTiled, as drivers before CUDA 12).
+// cuTensorMapEncodeTiled checks cuda.h's documented rules and writes what it was given into the
+// map (opaque[0] the address, [1..] the sizes, row strides, box, data type and swizzle), so a
+// test sees the map a launch passed.
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -480,6 +484,38 @@ CUresult cuLaunchKernel(Function* fn, unsigned gx, unsigned gy, unsigned gz, uns
   } else if (fn->name == "fault") {
     poisoned = true;  // reported later, as a GPU reports a fault at the next sync
   }
+  return kSuccess;
+}
+#endif
+
+#ifndef TG_FAKE_CUDA_WITHOUT_TENSOR_MAPS
+CUresult cuTensorMapEncodeTiled(uint64_t* map, int data_type, uint32_t rank, void* address,
+                                const uint64_t* dims, const uint64_t* strides,
+                                const uint32_t* box, const uint32_t* element_strides,
+                                int interleave, int swizzle, int l2_promotion, int oob_fill) {
+  static const int kElementBytes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
+  if (map == nullptr || reinterpret_cast<uintptr_t>(map) % 64 != 0) return kInvalidValue;
+  if (data_type < 0 || data_type > 12 || rank < 1 || rank > 5 || address == nullptr ||
+      reinterpret_cast<uintptr_t>(address) % 16 != 0 || interleave != 0 || swizzle < 0 ||
+      swizzle > 3 || l2_promotion < 0 || l2_promotion > 3 || oob_fill < 0 || oob_fill > 1)
+    return kInvalidValue;
+  const uint64_t elem = kElementBytes[data_type];
+  for (uint32_t i = 0; i < rank; ++i) {
+    if (dims[i] == 0 || dims[i] > (uint64_t{1} << 32) || box[i] == 0 || box[i] > 256 ||
+        element_strides[i] == 0 || element_strides[i] > 8)
+      return kInvalidValue;
+    if (i > 0 && (strides[i - 1] % 16 != 0 || strides[i - 1] >= (uint64_t{1} << 40)))
+      return kInvalidValue;
+  }
+  if (box[0] * elem % 16 != 0 || (swizzle == 3 && box[0] * elem > 128)) return kInvalidValue;
+  std::memset(map, 0, 128);
+  map[0] = reinterpret_cast<uintptr_t>(address);
+  for (uint32_t i = 0; i < rank && i < 2; ++i) {
+    map[1 + i] = dims[i];
+    map[3 + i] = i > 0 ? strides[i - 1] : elem;
+    map[5 + i] = box[i];
+  }
+  map[7] = static_cast<uint64_t>(data_type) | (static_cast<uint64_t>(swizzle) << 8);
   return kSuccess;
 }
 #endif

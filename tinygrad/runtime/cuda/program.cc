@@ -99,15 +99,18 @@ void CudaProgram::Unload() {
 }
 
 absl::Status CudaProgram::Enqueue(std::span<const CUdeviceptr> bufs, std::span<const int32_t> vals,
+                                  std::span<const cuda_abi::CUtensorMap> tensor_maps,
                                   const CudaLaunchDims& dims) const {
   const CudaDriverApi& cu = ctx_->api();
   // kernelParams: one pointer per parameter, to a copy of its value that outlives the call.
   std::vector<CUdeviceptr> buf_values(bufs.begin(), bufs.end());
   std::vector<int32_t> var_values(vals.begin(), vals.end());
+  std::vector<cuda_abi::CUtensorMap> map_values(tensor_maps.begin(), tensor_maps.end());
   std::vector<void*> params;
-  params.reserve(bufs.size() + vals.size());
+  params.reserve(bufs.size() + vals.size() + tensor_maps.size());
   for (CUdeviceptr& b : buf_values) params.push_back(&b);
   for (int32_t& v : var_values) params.push_back(&v);
+  for (cuda_abi::CUtensorMap& m : map_values) params.push_back(&m);
   if (dims.shared_bytes > kDefaultDynamicSharedBytes) {
     RETURN_IF_ERROR(cu.Check(
         cu.cuFuncSetAttribute(function_, cuda_abi::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
@@ -124,7 +127,8 @@ absl::Status CudaProgram::Enqueue(std::span<const CUdeviceptr> bufs, std::span<c
 
 absl::StatusOr<double> CudaProgram::Launch(std::span<const CUdeviceptr> bufs,
                                            std::span<const int32_t> vals,
-                                           const CudaLaunchDims& dims, bool wait) const {
+                                           const CudaLaunchDims& dims, bool wait,
+                                           std::span<const cuda_abi::CUtensorMap> tensor_maps) const {
   if (ctx_ == nullptr) return absl::FailedPreconditionError("CUDA program was moved from");
   for (int i = 0; i < 3; ++i)
     if (dims.grid[i] == 0 || dims.block[i] == 0)
@@ -134,7 +138,7 @@ absl::StatusOr<double> CudaProgram::Launch(std::span<const CUdeviceptr> bufs,
                        dims.block[1], ", ", dims.block[2], ")"));
   RETURN_IF_ERROR(ctx_->MakeCurrent());
   if (!wait) {
-    RETURN_IF_ERROR(Enqueue(bufs, vals, dims));
+    RETURN_IF_ERROR(Enqueue(bufs, vals, tensor_maps, dims));
     return 0.0;
   }
   const CudaDriverApi& cu = ctx_->api();
@@ -142,7 +146,7 @@ absl::StatusOr<double> CudaProgram::Launch(std::span<const CUdeviceptr> bufs,
   RETURN_IF_ERROR(start.Create());
   RETURN_IF_ERROR(end.Create());
   RETURN_IF_ERROR(cu.Check(cu.cuEventRecord(start.get(), nullptr), "cuEventRecord"));
-  RETURN_IF_ERROR(Enqueue(bufs, vals, dims));
+  RETURN_IF_ERROR(Enqueue(bufs, vals, tensor_maps, dims));
   RETURN_IF_ERROR(cu.Check(cu.cuEventRecord(end.get(), nullptr), "cuEventRecord"));
   RETURN_IF_ERROR(cu.Check(cu.cuEventSynchronize(end.get()), absl::StrCat("running ", name_)));
   float ms = 0;

@@ -51,15 +51,17 @@ class CudaProgram {
   CudaProgram& operator=(const CudaProgram&) = delete;
   ~CudaProgram();  // unloads the module
 
-  // Launches once on the default stream: `bufs` then `vals`, in the kernel's parameter order
-  // (the CUDA renderer's: buffers, then its int variables). With `wait`, blocks until the
+  // Launches once on the default stream: `bufs`, `vals`, then `tensor_maps` (by value:
+  // tensor_map.h), in the kernel's parameter order (the CUDA renderer's: buffers, then its int
+  // variables). With `wait`, blocks until the
   // kernel is done and returns its GPU time in seconds, measured by events around the launch;
   // without, returns 0 once queued, and a fault of the kernel shows at the next synchronizing
   // call. InvalidArgument for a zero dimension or a launch the driver refuses (too many
   // threads, too much shared memory); Internal when the kernel faults (the context is then
   // unusable).
   absl::StatusOr<double> Launch(std::span<const CUdeviceptr> bufs, std::span<const int32_t> vals,
-                                const CudaLaunchDims& dims, bool wait) const;
+                                const CudaLaunchDims& dims, bool wait,
+                                std::span<const cuda_abi::CUtensorMap> tensor_maps = {}) const;
 
   const std::string& function_name() const { return name_; }
 
@@ -68,6 +70,7 @@ class CudaProgram {
               cuda_abi::CUfunction function, std::string name)
       : ctx_(std::move(ctx)), module_(module), function_(function), name_(std::move(name)) {}
   absl::Status Enqueue(std::span<const CUdeviceptr> bufs, std::span<const int32_t> vals,
+                       std::span<const cuda_abi::CUtensorMap> tensor_maps,
                        const CudaLaunchDims& dims) const;
   void Unload();
 
