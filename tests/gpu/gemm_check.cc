@@ -9,9 +9,15 @@
 //   gemm_check --compile-only [...]             the kernels compiled for sm_90a by NVRTC alone,
 //                                             no GPU (exit 3 without NVRTC)
 //   gemm_check --source FILE --tilings T [...]  FILE's kernel (an edited --print: same name,
-//                                             parameters and launch) instead of the generator's,
-//                                             checked and timed the same way: kernel experiments
-//                                             on a GPU without changing the generator
+//                                             parameters and launch unless told below) instead
+//                                             of the generator's, checked and timed the same
+//                                             way: kernel experiments on a GPU without changing
+//                                             the generator
+//     --threads N       launch N threads a block instead of the generator's (e.g. a kernel with
+//                       a producer warpgroup more)
+//     --tensor-maps     pass, after the three buffers, a's and b's tensor maps (tensor_map.h):
+//                       a as 64 x 64 boxes of (k, m), b as 64 x 64 boxes of (n, k), each landing
+//                       in the 128-byte swizzle the generated kernels use
 //
 // Exit status: 0 every kernel run was right, 1 some was not, 2 usage or no GPU.
 #include <algorithm>
@@ -37,6 +43,7 @@
 #include "tinygrad/runtime/cuda/library_search.h"
 #include "tinygrad/runtime/cuda/nvrtc_compiler.h"
 #include "tinygrad/runtime/cuda/program.h"
+#include "tinygrad/runtime/cuda/tensor_map.h"
 
 namespace tg {
 namespace {
@@ -94,7 +101,8 @@ int Run(int argc, char** argv) {
   int runs = 10;
   std::vector<GemmTiling> tilings;
   std::string print, source_file;
-  bool compile_only = false;
+  bool compile_only = false, tensor_maps = false;
+  int threads = 0;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const std::string v = i + 1 < argc ? argv[i + 1] : "";
@@ -107,6 +115,10 @@ int Run(int argc, char** argv) {
       ok = absl::SimpleAtoi(v, &p.k), ++i;
     else if (a == "--runs")
       ok = absl::SimpleAtoi(v, &runs), ++i;
+    else if (a == "--threads")
+      ok = absl::SimpleAtoi(v, &threads) && threads > 0 && threads <= 1024, ++i;
+    else if (a == "--tensor-maps")
+      tensor_maps = true;
     else if (a == "--dtype") {
       ++i;
       if (v == "half")
@@ -240,6 +252,28 @@ int Run(int argc, char** argv) {
   }
   (void)da->CopyIn(std::as_bytes(std::span(a_bits)));
   (void)db->CopyIn(std::as_bytes(std::span(b_bits)));
+  // --tensor-maps: a and b for the copy engine, in the boxes the kernel asks for
+  std::vector<cuda_abi::CUtensorMap> maps;
+  if (tensor_maps) {
+    const TensorMapElement e =
+        p.in == dtypes::float16 ? TensorMapElement::kFloat16 : TensorMapElement::kBfloat16;
+    for (const TiledTensorMap2D& m :
+         {TiledTensorMap2D{.element = e, .address = da->address(), .cols = static_cast<uint64_t>(p.k),
+                           .rows = static_cast<uint64_t>(p.m),
+                           .row_stride_bytes = static_cast<uint64_t>(p.k) * 2, .box_cols = 64,
+                           .box_rows = 64},
+          TiledTensorMap2D{.element = e, .address = db->address(), .cols = static_cast<uint64_t>(p.n),
+                           .rows = static_cast<uint64_t>(p.k),
+                           .row_stride_bytes = static_cast<uint64_t>(p.n) * 2, .box_cols = 64,
+                           .box_rows = 64}}) {
+      absl::StatusOr<cuda_abi::CUtensorMap> map = EncodeTiledTensorMap(**cu, m);
+      if (!map.ok()) {
+        std::fprintf(stderr, "gemm_check: %s\n", std::string(map.status().message()).c_str());
+        return 2;
+      }
+      maps.push_back(*map);
+    }
+  }
 
   // sampled outputs: a tile's corners and random ones
   std::vector<std::pair<int64_t, int64_t>> samples;
@@ -298,9 +332,11 @@ int Run(int argc, char** argv) {
     bufs[p.b_slot] = db->address();
     const CudaLaunchDims dims{.grid = {static_cast<uint32_t>(k->global_size[0]),
                                        static_cast<uint32_t>(k->global_size[1]), 1},
-                              .block = {static_cast<uint32_t>(k->local_size[0]), 1, 1},
+                              .block = {static_cast<uint32_t>(threads > 0 ? threads
+                                                                          : k->local_size[0]),
+                                        1, 1},
                               .shared_bytes = static_cast<uint32_t>(k->dynamic_shared_bytes)};
-    absl::StatusOr<double> first = prg->Launch(bufs, {}, dims, true);
+    absl::StatusOr<double> first = prg->Launch(bufs, {}, dims, true, maps);
     if (!first.ok()) {
       std::printf("%-14s launch failed: %s\n", name.c_str(),
                   std::string(first.status().message()).c_str());
@@ -322,7 +358,7 @@ int Run(int argc, char** argv) {
     }
     double best = 1e30;
     for (int r = 0; r < runs; ++r) {
-      absl::StatusOr<double> s = prg->Launch(bufs, {}, dims, true);
+      absl::StatusOr<double> s = prg->Launch(bufs, {}, dims, true, maps);
       if (s.ok()) best = std::min(best, *s);
     }
     if (bad) ++wrong;
