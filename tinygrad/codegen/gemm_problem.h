@@ -15,7 +15,9 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "tinygrad/codegen/tensor_map_spec.h"
 #include "tinygrad/dtype/dtype.h"
 #include "tinygrad/uop/uop.h"
 
@@ -51,6 +53,7 @@ struct GemmKernel {
   std::array<int64_t, 3> global_size{1, 1, 1};  // blocks
   std::array<int64_t, 3> local_size{1, 1, 1};   // threads per block
   int64_t dynamic_shared_bytes = 0;             // shared memory allocated at launch
+  std::vector<TensorMapSpec> tensor_maps;       // passed after the buffers (copy-engine loads)
 };
 
 }  // namespace tg

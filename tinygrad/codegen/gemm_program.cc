@@ -56,6 +56,7 @@ absl::StatusOr<std::optional<ProgramSpec>> GemmProgram(const UOp& kernel_ast, co
                  .mem = Index(in_bytes + out_bytes)};
   p.applied_opts = {OptToArg(opts[0])};
   p.dynamic_shared_bytes = kernel.dynamic_shared_bytes;
+  p.tensor_maps = std::move(kernel.tensor_maps);
   return p;
 }
 

@@ -27,6 +27,7 @@
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/codegen/gemm_problem.h"
 #include "tinygrad/codegen/tensor_core.h"
+#include "tinygrad/codegen/tensor_map_spec.h"
 #include "tinygrad/uop/ops.h"
 #include "tinygrad/uop/pattern_matcher.h"
 #include "tinygrad/uop/uop.h"
@@ -115,6 +116,9 @@ struct ProgramSpec {
   // Shared memory the launch allocates for the kernel (`extern __shared__`): a generated matmul
   // (GEMM opt) stages its tiles there; 0 for every lowered kernel.
   int64_t dynamic_shared_bytes = 0;
+  // Tensor maps the launch passes after the buffers and variables, for a kernel that loads
+  // through Hopper's copy engine (tensor_map_spec.h); none for every lowered kernel.
+  std::vector<TensorMapSpec> tensor_maps;
 };
 
 }  // namespace tg

@@ -26,6 +26,7 @@
 #include "tinygrad/runtime/cuda/nvrtc_compiler.h"
 #include "tinygrad/runtime/cuda/program.h"
 #include "tinygrad/runtime/cuda/ptx_compiler.h"
+#include "tinygrad/runtime/cuda/tensor_map.h"
 #include "tinygrad/runtime/dynamic_library.h"
 
 namespace tg {
@@ -114,8 +115,12 @@ class CudaRawBuffer : public RawBuffer {
 class CudaKernel : public Program {
  public:
   CudaKernel(CudaProgram p, std::shared_ptr<Health> health, const CudaDeviceInfo& info,
-             uint32_t shared_bytes = 0)
-      : prog_(std::move(p)), health_(std::move(health)), info_(info), shared_bytes_(shared_bytes) {}
+             uint32_t shared_bytes = 0, std::vector<TensorMapSpec> tensor_maps = {})
+      : prog_(std::move(p)),
+        health_(std::move(health)),
+        info_(info),
+        shared_bytes_(shared_bytes),
+        map_specs_(std::move(tensor_maps)) {}
 
   // stop_after_s is not honoured: a launched kernel runs to its end (can_stop_runs()).
   absl::StatusOr<double> Run(std::span<void* const> bufs, std::span<const int64_t> vals,
@@ -154,14 +159,56 @@ class CudaKernel : public Program {
     std::vector<CudaBuffer::CUdeviceptr> ptrs;
     ptrs.reserve(bufs.size());
     for (void* b : bufs) ptrs.push_back(reinterpret_cast<uintptr_t>(b));
-    return health_->Note(prog_.Launch(ptrs, vars, dims, wait));
+    RETURN_IF_ERROR(EncodeMaps(ptrs));
+    return health_->Note(prog_.Launch(ptrs, vars, dims, wait, maps_));
   }
 
  private:
+  // The tensor maps for these buffers: encoded again only when an address changed (a map holds
+  // its buffer's address; the measurer launches one program on the same buffers many times).
+  absl::Status EncodeMaps(std::span<const CudaBuffer::CUdeviceptr> ptrs) {
+    if (map_specs_.empty()) return absl::OkStatus();
+    std::lock_guard<std::mutex> l(maps_mu_);
+    bool same = map_addresses_.size() == map_specs_.size();
+    for (size_t i = 0; same && i < map_specs_.size(); ++i)
+      same = map_specs_[i].buffer < static_cast<int64_t>(ptrs.size()) &&
+             map_addresses_[i] == ptrs[map_specs_[i].buffer];
+    if (same) return absl::OkStatus();
+    maps_.clear();
+    map_addresses_.clear();
+    for (const TensorMapSpec& m : map_specs_) {
+      if (m.buffer < 0 || m.buffer >= static_cast<int64_t>(ptrs.size()))
+        return absl::InvalidArgumentError(
+            absl::StrCat(prog_.function_name(), ": a tensor map of buffer argument ", m.buffer,
+                         ", but the launch has ", ptrs.size(), " buffers"));
+      const TensorMapElement element = m.element == dtypes::bfloat16  ? TensorMapElement::kBfloat16
+                                       : m.element == dtypes::float32 ? TensorMapElement::kFloat32
+                                                                      : TensorMapElement::kFloat16;
+      ASSIGN_OR_RETURN(
+          cuda_abi::CUtensorMap map,
+          EncodeTiledTensorMap(
+              prog_.api(),
+              {.element = element,
+               .address = ptrs[m.buffer],
+               .cols = static_cast<uint64_t>(m.cols),
+               .rows = static_cast<uint64_t>(m.rows),
+               .row_stride_bytes = static_cast<uint64_t>(m.cols * m.element.itemsize()),
+               .box_cols = static_cast<uint32_t>(m.box_cols),
+               .box_rows = static_cast<uint32_t>(m.box_rows)}));
+      maps_.push_back(map);
+      map_addresses_.push_back(ptrs[m.buffer]);
+    }
+    return absl::OkStatus();
+  }
+
   CudaProgram prog_;
   std::shared_ptr<Health> health_;
   const CudaDeviceInfo& info_;  // the device's, which outlives its programs
   uint32_t shared_bytes_;       // dynamic shared memory per launch
+  const std::vector<TensorMapSpec> map_specs_;  // passed after the buffers and variables
+  std::mutex maps_mu_;                          // Run may be called from several threads
+  std::vector<cuda_abi::CUtensorMap> maps_;     // encoded for map_addresses_
+  std::vector<CudaBuffer::CUdeviceptr> map_addresses_;
 };
 
 std::string DriverText(const CudaDeviceInfo& info) {
@@ -263,8 +310,19 @@ class CudaDevice : public Device {
       return absl::InvalidArgumentError(absl::StrCat(
           spec.function_name, " asks for ", spec.dynamic_shared_bytes,
           " bytes of dynamic shared memory; ", name_, " gives a block at most ", optin));
+    for (const TensorMapSpec& m : spec.tensor_maps) {
+      if (ctx_->info().cc_major < 9)
+        return absl::UnimplementedError(
+            absl::StrCat(spec.function_name, " loads through tensor maps, which need Hopper's copy ",
+                         "engine (sm_90 on); ", name_, " is ", ctx_->info().arch()));
+      if (m.buffer < 0 || !(m.element == dtypes::float16 || m.element == dtypes::bfloat16 ||
+                            m.element == dtypes::float32))
+        return absl::InvalidArgumentError(
+            absl::StrCat(spec.function_name, ": a tensor map of buffer argument ", m.buffer,
+                         " of ", m.element.name(), " (want an argument of half, bfloat16 or float)"));
+    }
     return LoadWithShared(spec.function_name, lib,
-                          static_cast<uint32_t>(spec.dynamic_shared_bytes));
+                          static_cast<uint32_t>(spec.dynamic_shared_bytes), spec.tensor_maps);
   }
   absl::StatusOr<std::shared_ptr<RawBuffer>> Allocate(size_t nbytes) override {
     RETURN_IF_ERROR(health_->Check());
@@ -289,11 +347,13 @@ class CudaDevice : public Device {
   const GpuDescription* gpu() const override { return &gpu_; }
 
  private:
-  absl::StatusOr<std::unique_ptr<Program>> LoadWithShared(const std::string& function_name,
-                                                          const std::string& lib, uint32_t shared) {
+  absl::StatusOr<std::unique_ptr<Program>> LoadWithShared(
+      const std::string& function_name, const std::string& lib, uint32_t shared,
+      std::vector<TensorMapSpec> tensor_maps = {}) {
     RETURN_IF_ERROR(health_->Check());
     ASSIGN_OR_RETURN(CudaProgram p, health_->Note(CudaProgram::Load(ctx_, function_name, lib)));
-    return std::make_unique<CudaKernel>(std::move(p), health_, ctx_->info(), shared);
+    return std::make_unique<CudaKernel>(std::move(p), health_, ctx_->info(), shared,
+                                        std::move(tensor_maps));
   }
   const std::string name_;
   std::shared_ptr<CudaContext> ctx_;

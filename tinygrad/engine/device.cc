@@ -49,6 +49,9 @@ absl::StatusOr<std::unique_ptr<Program>> Device::LoadProgram(const ProgramSpec& 
     return absl::UnimplementedError(absl::StrCat(name(), " cannot launch ", spec.function_name, " with ",
                                                  spec.dynamic_shared_bytes,
                                                  " bytes of dynamic shared memory"));
+  if (!spec.tensor_maps.empty())
+    return absl::UnimplementedError(absl::StrCat(name(), " cannot launch ", spec.function_name,
+                                                 " with tensor maps (Hopper's copy engine)"));
   return Load(spec.function_name, lib);
 }
 

@@ -106,8 +106,8 @@ class Device {
   // share a lock. Default: nothing to ready.
   virtual absl::Status PrepareCompileThreads(int /*threads*/) { return absl::OkStatus(); }
   // A compiled ProgramSpec, loaded with what its launches need beyond the function: the
-  // dynamic shared memory of a generated matmul (GEMM opt). Devices without such memory refuse a
-  // program that asks for some (Unimplemented); the rest is Load's.
+  // dynamic shared memory and the tensor maps of a generated matmul (GEMM opt). Devices
+  // without them refuse a program that asks for some (Unimplemented); the rest is Load's.
   virtual absl::StatusOr<std::unique_ptr<Program>> LoadProgram(const ProgramSpec& spec,
                                                                const std::string& lib);
   virtual absl::StatusOr<std::unique_ptr<Program>> Load(const std::string& function_name,

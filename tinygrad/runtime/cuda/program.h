@@ -64,6 +64,7 @@ class CudaProgram {
                                 std::span<const cuda_abi::CUtensorMap> tensor_maps = {}) const;
 
   const std::string& function_name() const { return name_; }
+  const CudaDriverApi& api() const { return ctx_->api(); }  // not on a moved-from program
 
  private:
   CudaProgram(std::shared_ptr<CudaContext> ctx, cuda_abi::CUmodule module,
