@@ -5,19 +5,16 @@
 //
 //   gemm_check [--m 4096 --n 4096 --k 4096] [--dtype half|bfloat16] [--runs 10]
 //              [--tilings BMxBNxSTAGES,...]     the tilings to run (default: all that fit)
+//              [--loader cp.async|tma|tma-ws]   how the kernels load their tiles (gemm_sm90.h
+//                                             GemmLoader; the copy engine's take tensor maps)
 //   gemm_check --print BMxBNxSTAGES [...]       the kernel's source, nothing run
 //   gemm_check --compile-only [...]             the kernels compiled for sm_90a by NVRTC alone,
 //                                             no GPU (exit 3 without NVRTC)
-//   gemm_check --source FILE --tilings T [...]  FILE's kernel (an edited --print: same name,
-//                                             parameters and launch unless told below) instead
+//   gemm_check --source FILE --tilings T [...]  FILE's kernel (an edited --print of the same
+//                                             loader: same name, parameters and launch) instead
 //                                             of the generator's, checked and timed the same
 //                                             way: kernel experiments on a GPU without changing
 //                                             the generator
-//     --threads N       launch N threads a block instead of the generator's (e.g. a kernel with
-//                       a producer warpgroup more)
-//     --tensor-maps     pass, after the three buffers, a's and b's tensor maps (tensor_map.h):
-//                       a as 64 x 64 boxes of (k, m), b as 64 x 64 boxes of (n, k), each landing
-//                       in the 128-byte swizzle the generated kernels use
 //
 // Exit status: 0 every kernel run was right, 1 some was not, 2 usage or no GPU.
 #include <algorithm>
@@ -101,8 +98,8 @@ int Run(int argc, char** argv) {
   int runs = 10;
   std::vector<GemmTiling> tilings;
   std::string print, source_file;
-  bool compile_only = false, tensor_maps = false;
-  int threads = 0;
+  bool compile_only = false;
+  GemmLoader loader = GemmLoader::kCpAsync;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const std::string v = i + 1 < argc ? argv[i + 1] : "";
@@ -115,10 +112,12 @@ int Run(int argc, char** argv) {
       ok = absl::SimpleAtoi(v, &p.k), ++i;
     else if (a == "--runs")
       ok = absl::SimpleAtoi(v, &runs), ++i;
-    else if (a == "--threads")
-      ok = absl::SimpleAtoi(v, &threads) && threads > 0 && threads <= 1024, ++i;
-    else if (a == "--tensor-maps")
-      tensor_maps = true;
+    else if (a == "--loader") {
+      ++i;
+      const std::optional<GemmLoader> l = GemmLoaderFromName(v);
+      ok = l.has_value();
+      if (ok) loader = *l;
+    }
     else if (a == "--dtype") {
       ++i;
       if (v == "half")
@@ -164,7 +163,7 @@ int Run(int argc, char** argv) {
     source = text.str();
   }
   if (!print.empty()) {
-    absl::StatusOr<GemmKernel> k = RenderGemmSm90(p, tilings[0], "gemm");
+    absl::StatusOr<GemmKernel> k = RenderGemmSm90(p, tilings[0], "gemm", loader);
     if (!k.ok()) {
       std::fprintf(stderr, "gemm_check: %s\n", std::string(k.status().message()).c_str());
       return 2;
@@ -191,8 +190,8 @@ int Run(int argc, char** argv) {
       return 2;
     }
     int failed = 0;
-    for (const GemmTiling& t : tilings.empty() ? GemmSm90Tilings() : tilings) {
-      absl::StatusOr<GemmKernel> k = RenderGemmSm90(p, t, "gemm");
+    for (const GemmTiling& t : tilings.empty() ? GemmSm90Tilings(loader) : tilings) {
+      absl::StatusOr<GemmKernel> k = RenderGemmSm90(p, t, "gemm", loader);
       if (k.ok() && !source.empty()) k->src = source;
       absl::StatusOr<std::string> cubin = k.ok() ? (*c)->CompileUncached(k->src) : k.status();
       std::printf("%lldx%lldx%lld %s\n", static_cast<long long>(t.bm), static_cast<long long>(t.bn),
@@ -217,9 +216,9 @@ int Run(int argc, char** argv) {
     return 2;
   }
   const CudaDeviceInfo& info = (*ctx)->info();
-  std::printf("gemm_check: %s; %lldx%lldx%lld %s\n", info.Describe().c_str(),
+  std::printf("gemm_check: %s; %lldx%lldx%lld %s, loader %s\n", info.Describe().c_str(),
               static_cast<long long>(p.m), static_cast<long long>(p.n), static_cast<long long>(p.k),
-              p.in.name().c_str());
+              p.in.name().c_str(), std::string(GemmLoaderName(loader)).c_str());
   if (info.cc_major != 9 || info.cc_minor != 0) {
     std::fprintf(stderr, "gemm_check: the kernels are for sm_90a, this GPU is %s\n",
                  info.arch().c_str());
@@ -232,7 +231,7 @@ int Run(int argc, char** argv) {
     std::fprintf(stderr, "gemm_check: %s\n", std::string(compiler.status().message()).c_str());
     return 2;
   }
-  if (tilings.empty()) tilings = GemmSm90Tilings();
+  if (tilings.empty()) tilings = GemmSm90Tilings(loader);
 
   // inputs, as bits of the input dtype
   const std::vector<float> a = ExactInputs(p.m * p.k, 1), b = ExactInputs(p.k * p.n, 2);
@@ -252,29 +251,6 @@ int Run(int argc, char** argv) {
   }
   (void)da->CopyIn(std::as_bytes(std::span(a_bits)));
   (void)db->CopyIn(std::as_bytes(std::span(b_bits)));
-  // --tensor-maps: a and b for the copy engine, in the boxes the kernel asks for
-  std::vector<cuda_abi::CUtensorMap> maps;
-  if (tensor_maps) {
-    const TensorMapElement e =
-        p.in == dtypes::float16 ? TensorMapElement::kFloat16 : TensorMapElement::kBfloat16;
-    for (const TiledTensorMap2D& m :
-         {TiledTensorMap2D{.element = e, .address = da->address(), .cols = static_cast<uint64_t>(p.k),
-                           .rows = static_cast<uint64_t>(p.m),
-                           .row_stride_bytes = static_cast<uint64_t>(p.k) * 2, .box_cols = 64,
-                           .box_rows = 64},
-          TiledTensorMap2D{.element = e, .address = db->address(), .cols = static_cast<uint64_t>(p.n),
-                           .rows = static_cast<uint64_t>(p.k),
-                           .row_stride_bytes = static_cast<uint64_t>(p.n) * 2, .box_cols = 64,
-                           .box_rows = 64}}) {
-      absl::StatusOr<cuda_abi::CUtensorMap> map = EncodeTiledTensorMap(**cu, m);
-      if (!map.ok()) {
-        std::fprintf(stderr, "gemm_check: %s\n", std::string(map.status().message()).c_str());
-        return 2;
-      }
-      maps.push_back(*map);
-    }
-  }
-
   // sampled outputs: a tile's corners and random ones
   std::vector<std::pair<int64_t, int64_t>> samples;
   uint32_t x = 7;
@@ -300,8 +276,8 @@ int Run(int argc, char** argv) {
               "best_ms", "TFLOP/s", "result");
   for (const GemmTiling& t : tilings) {
     const std::string name = absl::StrCat(t.bm, "x", t.bn, "x", t.stages);
-    if (absl::Status s = CheckGemmSm90(p, t, info.max_shared_per_block_optin); !s.ok()) continue;
-    absl::StatusOr<GemmKernel> k = RenderGemmSm90(p, t, "gemm");
+    if (absl::Status s = CheckGemmSm90(p, t, info.max_shared_per_block_optin, loader); !s.ok()) continue;
+    absl::StatusOr<GemmKernel> k = RenderGemmSm90(p, t, "gemm", loader);
     if (k.ok() && !source.empty()) k->src = source;
     if (!k.ok()) {
       std::printf("%-14s render failed: %s\n", name.c_str(),
@@ -325,6 +301,25 @@ int Run(int argc, char** argv) {
       ++wrong;
       continue;
     }
+    // the copy engine's view of a and b, as the generator describes them
+    std::vector<cuda_abi::CUtensorMap> maps;
+    for (const TensorMapSpec& m : k->tensor_maps) {
+      absl::StatusOr<cuda_abi::CUtensorMap> map = EncodeTiledTensorMap(
+          **cu, {.element = p.in == dtypes::float16 ? TensorMapElement::kFloat16
+                                                    : TensorMapElement::kBfloat16,
+                 .address = m.buffer == p.a_slot ? da->address() : db->address(),
+                 .cols = static_cast<uint64_t>(m.cols),
+                 .rows = static_cast<uint64_t>(m.rows),
+                 .row_stride_bytes = static_cast<uint64_t>(m.cols) * 2,
+                 .box_cols = static_cast<uint32_t>(m.box_cols),
+                 .box_rows = static_cast<uint32_t>(m.box_rows)});
+      if (!map.ok()) {
+        std::printf("%-14s tensor map: %s\n", name.c_str(),
+                    std::string(map.status().message()).c_str());
+        return 2;
+      }
+      maps.push_back(*map);
+    }
     (void)dc->Fill(0xff);  // NaN everywhere: an output never written shows
     std::vector<CudaBuffer::CUdeviceptr> bufs(3);
     bufs[p.out_slot] = dc->address();
@@ -332,9 +327,7 @@ int Run(int argc, char** argv) {
     bufs[p.b_slot] = db->address();
     const CudaLaunchDims dims{.grid = {static_cast<uint32_t>(k->global_size[0]),
                                        static_cast<uint32_t>(k->global_size[1]), 1},
-                              .block = {static_cast<uint32_t>(threads > 0 ? threads
-                                                                          : k->local_size[0]),
-                                        1, 1},
+                              .block = {static_cast<uint32_t>(k->local_size[0]), 1, 1},
                               .shared_bytes = static_cast<uint32_t>(k->dynamic_shared_bytes)};
     absl::StatusOr<double> first = prg->Launch(bufs, {}, dims, true, maps);
     if (!first.ok()) {

@@ -12,6 +12,10 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 grep -q 'wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16' "$dir/k.cu" || fail "--print: no wgmma in the kernel"
 grep -q '__launch_bounds__(512, 1) gemm(' "$dir/k.cu" || fail "--print: not the 4-warpgroup kernel named gemm"
 "$tool" --print 256x128x4 --dtype bfloat16 | grep -q 'k16.f32.bf16.bf16' || fail "--dtype bfloat16: no bf16 wgmma"
+# the copy-engine loaders: TMA loads, and a producer warpgroup more for tma-ws
+"$tool" --print 128x256x4 --loader tma-ws >"$dir/ws.cu" || fail "--loader tma-ws exited $?"
+grep -q 'cp.async.bulk.tensor.2d' "$dir/ws.cu" || fail "--loader tma-ws: no copy-engine load"
+grep -q '__launch_bounds__(384, 1) gemm(' "$dir/ws.cu" || fail "--loader tma-ws: not 3 warpgroups"
 
 expect_usage_error() {
   local what="$1" want="$2"
@@ -26,6 +30,8 @@ expect_usage_error "a tiling it cannot generate" "96 rows" --print 96x128x3
 expect_usage_error "an unreadable --source" "cannot read it" --source "$dir/none.cu" --tilings 128x128x3
 expect_usage_error "an unknown flag" "bad argument" --bogus
 expect_usage_error "a bad dtype" "bad argument" --dtype float32
+expect_usage_error "an unknown loader" "bad argument" --loader tma2 --print 128x128x3
+expect_usage_error "a tiling the loader cannot fit" "(tma-ws): its accumulators" --print 256x128x4 --loader tma-ws
 
 if ((fails)); then
   echo "$fails check(s) failed"

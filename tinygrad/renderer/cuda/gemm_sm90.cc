@@ -13,9 +13,19 @@
 //     of the group holds rows 16w.., lane l row l/4 and l/4+8, columns 8i + 2(l%4) and +1).
 // The async proxy (wgmma) only sees what the generic proxy (cp.async) wrote after a
 // fence.proxy.async; a stage is refilled only after every warpgroup's MMAs on it completed.
+//
+// The copy-engine loaders (GemmLoader::kTma, kTmaWarpSpecialized) keep that shared layout and
+// the MMAs, and load each stage with cp.async.bulk.tensor: 64 x 64 boxes of a and b through the
+// tensor maps the launch passes (the 128-byte swizzle is the map's), issued by one thread, a
+// stage's arrival counted in bytes on its mbarrier ("full"). kTma keeps the loop above (block
+// barrier per k-tile, the stage of tile kt - 2 refilled at kt). kTmaWarpSpecialized adds a
+// producer warpgroup whose one thread refills each stage as soon as every MMA thread has
+// arrived on its second mbarrier ("empty") after its MMAs on it completed: the MMA warpgroups
+// never wait for one another.
 #include "tinygrad/renderer/cuda/gemm_sm90.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,7 +46,9 @@ int64_t StageBytes(const GemmTiling& t) { return (t.bm + t.bn) * kRowBytes; }
 // The shared memory a launch asks for: the stages and the slack to align them to 1024 bytes.
 int64_t SharedBytes(const GemmTiling& t) { return t.stages * StageBytes(t) + kAlign; }
 
-absl::Status CheckTiling(const GemmProblem& p, const GemmTiling& t) {
+int64_t Threads(const GemmTiling& t, GemmLoader loader);
+
+absl::Status CheckTiling(const GemmProblem& p, const GemmTiling& t, GemmLoader loader) {
   if (t.bm < 64 || t.bm % 64 != 0 || t.bm > 256)
     return absl::InvalidArgumentError(absl::StrCat(
         "GEMM tile of ", t.bm, " rows: must be 64, 128, 192 or 256 (64 per warpgroup)"));
@@ -59,10 +71,13 @@ absl::Status CheckTiling(const GemmProblem& p, const GemmTiling& t) {
                                                    ": sizes past 2^31, or more than 65535 tile "
                                                    "rows of ",
                                                    t.bm));
-  // registers: bn/2 float accumulators per thread, 64K registers per SM for the block
-  if ((t.bm / 64) * 128 * (t.bn / 2 + 40) > 65536)
-    return absl::InvalidArgumentError(absl::StrCat(
-        "GEMM tile ", t.bm, "x", t.bn, ": its accumulators do not fit one SM's registers"));
+  // registers: bn/2 float accumulators per thread (and some 40 more), 64K registers per SM for
+  // the block's threads (a producer warpgroup's too)
+  if (Threads(t, loader) * (t.bn / 2 + 40) > 65536)
+    return absl::InvalidArgumentError(absl::StrCat("GEMM tile ", t.bm, "x", t.bn, " (",
+                                                   std::string(GemmLoaderName(loader)),
+                                                   "): its accumulators do not fit one SM's "
+                                                   "registers"));
   return absl::OkStatus();
 }
 
@@ -92,19 +107,48 @@ std::string WgmmaFunction(const GemmTiling& t, std::string_view in_ptx) {
       t.bn, std::string(in_ptx), regs, acc, acc + 1, outs);
 }
 
-// The kernel, with @NAME@ placeholders for the problem, the tiling and the types.
-constexpr std::string_view kKernelTemplate = R"(
+// The pieces of the kernels, with @NAME@ placeholders for the problem, the tiling and the types.
+constexpr std::string_view kDescriptor = R"(
 // a shared-memory matrix descriptor of a 128-byte-swizzled operand (bits: address / 16, leading
 // and stride byte offsets / 16, swizzle mode 1 = 128 bytes)
 __device__ __forceinline__ unsigned long long tg_desc(unsigned addr, unsigned lead, unsigned stride) {
   return (unsigned long long)((addr & 0x3FFFF) >> 4) | ((unsigned long long)((lead & 0x3FFFF) >> 4) << 16) |
          ((unsigned long long)((stride & 0x3FFFF) >> 4) << 32) | (1ull << 62);
 }
-__device__ __forceinline__ void tg_cp16(unsigned dst, const void* src) {
+)";
+constexpr std::string_view kCpAsyncCopy = R"(__device__ __forceinline__ void tg_cp16(unsigned dst, const void* src) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" :: "r"(dst), "l"(src));
 }
-__device__ __forceinline__ void tg_store2(@OUT_T@* o, float x, float y) { @STORE_PAIR@ }
+)";
+constexpr std::string_view kStorePair =
+    "__device__ __forceinline__ void tg_store2(@OUT_T@* o, float x, float y) { @STORE_PAIR@ }\n";
 
+// mbarriers and the copy engine's 2-D tile load (the map is a __grid_constant__ parameter: its
+// generic address is what cp.async.bulk.tensor takes).
+constexpr std::string_view kCopyEngine = R"(struct __align__(64) tg_tmap { unsigned long long v[16]; };
+__device__ __forceinline__ void tg_bar_init(unsigned bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" :: "r"(bar), "r"(count) : "memory");
+}
+__device__ __forceinline__ void tg_bar_expect(unsigned bar, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" :: "r"(bar), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void tg_bar_arrive(unsigned bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" :: "r"(bar) : "memory");
+}
+__device__ __forceinline__ void tg_bar_wait(unsigned bar, unsigned parity) {
+  asm volatile("{\n.reg .pred p;\nTG_WAIT:\n"
+               "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+               "@!p bra TG_WAIT;\n}\n" :: "r"(bar), "r"(parity) : "memory");
+}
+__device__ __forceinline__ void tg_tma2d(unsigned dst, const tg_tmap* map, int x, int y, unsigned bar) {
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+               " [%0], [%1, {%2, %3}], [%4];\n"
+               :: "r"(dst), "l"(reinterpret_cast<unsigned long long>(map)), "r"(x), "r"(y), "r"(bar) : "memory");
+}
+)";
+
+// The cp.async kernel, up to its epilogue.
+constexpr std::string_view kCpAsyncKernel = R"(
 extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @NAME@(@P0@, @P1@, @P2@) {
   constexpr int M = @M@, N = @N@, K = @K@, BM = @BM@, BN = @BN@, BK = 64, STAGES = @STAGES@;
   constexpr int KT = K / BK, STAGE = (BM + BN) * 128, THREADS = @THREADS@;
@@ -156,7 +200,97 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @NAME@(@P0@, @P1@, @P
     asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
   }
   asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-  const int warp = (tid & 127) >> 5, lane = tid & 31;
+)";
+
+// The copy-engine kernels' start: the maps after the buffers, the full (and empty) barriers, and
+// the stage load one thread issues.
+constexpr std::string_view kCopyEngineStart = R"(
+extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @NAME@(@P0@, @P1@, @P2@,
+    const __grid_constant__ tg_tmap tma_a, const __grid_constant__ tg_tmap tma_b) {
+  constexpr int M = @M@, N = @N@, K = @K@, BM = @BM@, BN = @BN@, BK = 64, STAGES = @STAGES@;
+  constexpr int KT = K / BK, STAGE = (BM + BN) * 128;
+  @OUT_T@* __restrict__ C = data@C@;
+  extern __shared__ __align__(128) unsigned char tg_smem[];
+  const unsigned base = ((unsigned)__cvta_generic_to_shared(tg_smem) + 1023u) & ~1023u;
+  const int tid = threadIdx.x, wg = tid >> 7;
+  const int m0 = blockIdx.y * BM, n0 = blockIdx.x * BN;
+  // full[s]: stage s holds its next tile; empty[s] (warp-specialized): every MMA thread is done with it
+  __shared__ __align__(8) unsigned long long tg_bars[2 * STAGES];
+  const unsigned full = (unsigned)__cvta_generic_to_shared(tg_bars), empty = full + 8 * STAGES;
+  if (tid == 0) {
+#pragma unroll
+    for (int s = 0; s < STAGES; ++s) {
+      tg_bar_init(full + 8 * s, 1);
+      tg_bar_init(empty + 8 * s, BM / 64 * 128);
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+  __syncthreads();
+  // k-tile kt into stage s (one thread): a's BM rows and b's BN columns, 64 x 64 boxes each
+  auto load = [&](int kt, int s) {
+    const unsigned sa = base + s * STAGE, sb = sa + BM * 128, bar = full + 8 * s;
+    tg_bar_expect(bar, STAGE);
+#pragma unroll
+    for (int i = 0; i < BM / 64; ++i) tg_tma2d(sa + i * 8192, &tma_a, kt * BK, m0 + 64 * i, bar);
+#pragma unroll
+    for (int j = 0; j < BN / 64; ++j) tg_tma2d(sb + j * 8192, &tma_b, n0 + 64 * j, kt * BK, bar);
+  };
+)";
+
+// kTma: the cp.async kernel's loop, thread 0 loading.
+constexpr std::string_view kTmaLoop = R"(  float d[BN / 2];
+#pragma unroll
+  for (int i = 0; i < BN / 2; ++i) d[i] = 0.0f;
+#pragma unroll
+  for (int s = 0; s < STAGES - 2; ++s)
+    if (tid == 0 && s < KT) load(s, s);
+  for (int kt = 0; kt < KT; ++kt) {
+    tg_bar_wait(full + 8 * (kt % STAGES), (kt / STAGES) & 1);
+    __syncthreads();
+    if (tid == 0 && kt + STAGES - 2 < KT) load(kt + STAGES - 2, (kt + STAGES - 2) % STAGES);
+    const unsigned sa = base + (kt % STAGES) * STAGE + wg * 64 * 128, sb = base + (kt % STAGES) * STAGE + BM * 128;
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+    for (int kk = 0; kk < BK / 16; ++kk)
+      tg_wgmma(d, tg_desc(sa + kk * 32, 16, 1024), tg_desc(sb + kk * 2048, BK * 128, 1024));
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+    asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+  }
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+)";
+
+// kTmaWarpSpecialized: the last warpgroup produces, the others multiply.
+constexpr std::string_view kTmaWarpSpecializedLoop = R"(  if (wg == BM / 64) {
+    // the producer warpgroup: one thread refills each stage as soon as every consumer released it
+    if (tid == BM / 64 * 128) {
+      for (int kt = 0; kt < KT; ++kt) {
+        if (kt >= STAGES) tg_bar_wait(empty + 8 * (kt % STAGES), ((kt / STAGES) - 1) & 1);
+        load(kt, kt % STAGES);
+      }
+    }
+    return;
+  }
+  // a consumer warpgroup: rows 64 wg .. 64 wg + 63 of the tile; each of its threads releases a
+  // stage once the MMAs on it are complete (wait_group 1: those of the previous k-tile)
+  float d[BN / 2];
+#pragma unroll
+  for (int i = 0; i < BN / 2; ++i) d[i] = 0.0f;
+  for (int kt = 0; kt < KT; ++kt) {
+    tg_bar_wait(full + 8 * (kt % STAGES), (kt / STAGES) & 1);
+    const unsigned sa = base + (kt % STAGES) * STAGE + wg * 64 * 128, sb = base + (kt % STAGES) * STAGE + BM * 128;
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+    for (int kk = 0; kk < BK / 16; ++kk)
+      tg_wgmma(d, tg_desc(sa + kk * 32, 16, 1024), tg_desc(sb + kk * 2048, BK * 128, 1024));
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+    asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+    if (kt > 0) tg_bar_arrive(empty + 8 * ((kt - 1) % STAGES));
+  }
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+)";
+
+// Every kernel's end: each MMA thread casts and stores its accumulators.
+constexpr std::string_view kEpilogue = R"(  const int warp = (tid & 127) >> 5, lane = tid & 31;
   const int row = m0 + wg * 64 + warp * 16 + (lane >> 2);
 #pragma unroll
   for (int i = 0; i < BN / 8; ++i) {
@@ -167,30 +301,60 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @NAME@(@P0@, @P1@, @P
 }
 )";
 
+// Threads of a block: a warpgroup per 64 rows, and the producer's.
+int64_t Threads(const GemmTiling& t, GemmLoader loader) {
+  return (t.bm / 64 + (loader == GemmLoader::kTmaWarpSpecialized ? 1 : 0)) * 128;
+}
+
+// The mbarriers of the copy-engine kernels (static shared memory beside the dynamic stages).
+int64_t BarrierBytes(const GemmTiling& t, GemmLoader loader) {
+  return loader == GemmLoader::kCpAsync ? 0 : 2 * 8 * t.stages;
+}
+
 }  // namespace
 
-absl::Status CheckGemmSm90(const GemmProblem& p, const GemmTiling& t, int64_t shared_max) {
-  if (absl::Status s = CheckTiling(p, t); !s.ok()) return s;
-  if (SharedBytes(t) > shared_max)
+std::string_view GemmLoaderName(GemmLoader loader) {
+  switch (loader) {
+    case GemmLoader::kCpAsync:
+      return "cp.async";
+    case GemmLoader::kTma:
+      return "tma";
+    case GemmLoader::kTmaWarpSpecialized:
+      return "tma-ws";
+  }
+  return "?";
+}
+
+std::optional<GemmLoader> GemmLoaderFromName(std::string_view name) {
+  for (GemmLoader l : {GemmLoader::kCpAsync, GemmLoader::kTma, GemmLoader::kTmaWarpSpecialized})
+    if (GemmLoaderName(l) == name) return l;
+  return std::nullopt;
+}
+
+absl::Status CheckGemmSm90(const GemmProblem& p, const GemmTiling& t, int64_t shared_max,
+                           GemmLoader loader) {
+  if (absl::Status s = CheckTiling(p, t, loader); !s.ok()) return s;
+  const int64_t bytes = SharedBytes(t) + BarrierBytes(t, loader);
+  if (bytes > shared_max)
     return absl::InvalidArgumentError(absl::StrCat(
-        "GEMM tiling ", t.bm, "x", t.bn, " with ", t.stages, " stages needs ", SharedBytes(t),
+        "GEMM tiling ", t.bm, "x", t.bn, " with ", t.stages, " stages needs ", bytes,
         " bytes of shared memory, more than the ", shared_max, " a block may have"));
   return absl::OkStatus();
 }
 
-std::vector<GemmTiling> GemmSm90Tilings() {
+std::vector<GemmTiling> GemmSm90Tilings(GemmLoader loader) {
   std::vector<GemmTiling> out;
   for (int64_t bm : {64, 128, 256})
     for (int64_t bn : {64, 128, 256})
       for (int64_t stages : {3, 4, 5, 6})
-        if (CheckTiling({.m = bm, .n = bn, .k = 64}, {bm, bn, stages}).ok())
+        if (CheckTiling({.m = bm, .n = bn, .k = 64}, {bm, bn, stages}, loader).ok())
           out.push_back({bm, bn, stages});
   return out;
 }
 
 absl::StatusOr<GemmKernel> RenderGemmSm90(const GemmProblem& p, const GemmTiling& t,
-                                          std::string_view function_name) {
-  if (absl::Status s = CheckTiling(p, t); !s.ok()) return s;
+                                          std::string_view function_name, GemmLoader loader) {
+  if (absl::Status s = CheckTiling(p, t, loader); !s.ok()) return s;
   if (!(p.in == dtypes::float16 || p.in == dtypes::bfloat16) || p.acc != dtypes::float32 ||
       !(p.out == dtypes::float16 || p.out == dtypes::bfloat16 || p.out == dtypes::float32))
     return absl::InvalidArgumentError(absl::StrCat(
@@ -214,7 +378,7 @@ absl::StatusOr<GemmKernel> RenderGemmSm90(const GemmProblem& p, const GemmTiling
   params[p.a_slot] = absl::StrCat("const ", in_t, "* __restrict__ data", p.a_slot);
   params[p.b_slot] = absl::StrCat("const ", in_t, "* __restrict__ data", p.b_slot);
 
-  const int64_t warpgroups = t.bm / 64, threads = warpgroups * 128;
+  const int64_t threads = Threads(t, loader);
   std::string src = "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n";
   absl::StrAppend(&src, WgmmaFunction(t, in_ptx));
   // The pair stored at once, per output type.
@@ -244,13 +408,32 @@ absl::StatusOr<GemmKernel> RenderGemmSm90(const GemmProblem& p, const GemmTiling
       {"@A@", absl::StrCat(p.a_slot)},
       {"@B@", absl::StrCat(p.b_slot)},
       {"@C@", absl::StrCat(p.out_slot)}};
-  absl::StrAppend(&src, absl::StrReplaceAll(std::string(kKernelTemplate), values));
+  const bool copy_engine = loader != GemmLoader::kCpAsync;
+  std::string kernel;
+  for (std::string_view piece :
+       copy_engine ? std::vector<std::string_view>{kDescriptor, kCopyEngine, kStorePair,
+                                                   kCopyEngineStart,
+                                                   loader == GemmLoader::kTma
+                                                       ? kTmaLoop
+                                                       : kTmaWarpSpecializedLoop,
+                                                   kEpilogue}
+                   : std::vector<std::string_view>{kDescriptor, kCpAsyncCopy, kStorePair,
+                                                   kCpAsyncKernel, kEpilogue})
+    kernel.append(piece);
+  absl::StrAppend(&src, absl::StrReplaceAll(kernel, values));
   GemmKernel k;
   k.src = std::move(src);
   k.function_name = fn;
   k.global_size = {p.n / t.bn, p.m / t.bm, 1};
   k.local_size = {threads, 1, 1};
   k.dynamic_shared_bytes = SharedBytes(t);
+  if (copy_engine) {
+    // a as (m, k) and b as (k, n), each in 64 x 64 boxes: the launch encodes the maps
+    k.tensor_maps = {{.buffer = p.a_slot, .element = p.in, .rows = p.m, .cols = p.k,
+                      .box_rows = 64, .box_cols = 64},
+                     {.buffer = p.b_slot, .element = p.in, .rows = p.k, .cols = p.n,
+                      .box_rows = 64, .box_cols = 64}};
+  }
   return k;
 }
 

@@ -88,6 +88,55 @@ TEST(GemmSm90Test, ParametersFollowTheBufferSlotsAndDtypes) {
   EXPECT_THAT(k->src, HasSubstr("__launch_bounds__(128, 1)"));
 }
 
+TEST(GemmSm90Test, CopyEngineLoadersTakeTensorMapsOfAAndBAfterTheBuffers) {
+  GemmProblem p = HalfMatmul(512, 1024, 256);
+  p.out_slot = 2;
+  p.a_slot = 0;
+  p.b_slot = 1;
+  const std::vector<TensorMapSpec> maps = {
+      {.buffer = 0, .element = dtypes::float16, .rows = 512, .cols = 256, .box_rows = 64,
+       .box_cols = 64},
+      {.buffer = 1, .element = dtypes::float16, .rows = 256, .cols = 1024, .box_rows = 64,
+       .box_cols = 64}};
+  for (GemmLoader loader : {GemmLoader::kTma, GemmLoader::kTmaWarpSpecialized}) {
+    absl::StatusOr<GemmKernel> k = RenderGemmSm90(p, {128, 256, 4}, "g", loader);
+    ASSERT_TRUE(k.ok()) << k.status();
+    EXPECT_EQ(k->tensor_maps, maps);
+    EXPECT_THAT(k->src, HasSubstr("g(const half* __restrict__ data0, const half* __restrict__ "
+                                  "data1, half* __restrict__ data2,\n    const __grid_constant__ "
+                                  "tg_tmap tma_a, const __grid_constant__ tg_tmap tma_b)"));
+    EXPECT_THAT(k->src, HasSubstr("cp.async.bulk.tensor.2d"));
+    EXPECT_THAT(k->src, Not(HasSubstr("cp.async.cg")));
+    // a producer warpgroup more for the warp-specialized kernel
+    const int64_t threads = loader == GemmLoader::kTma ? 256 : 384;
+    EXPECT_EQ(k->local_size, (std::array<int64_t, 3>{threads, 1, 1}));
+    EXPECT_THAT(k->src, HasSubstr(absl::StrCat("__launch_bounds__(", threads, ", 1)")));
+    EXPECT_EQ(k->dynamic_shared_bytes, 4 * (128 + 256) * 128 + 1024);
+    EXPECT_EQ(GemmLoaderFromName(GemmLoaderName(loader)), loader);
+  }
+  absl::StatusOr<GemmKernel> cp = RenderGemmSm90(p, {128, 256, 4}, "g");
+  ASSERT_TRUE(cp.ok());
+  EXPECT_TRUE(cp->tensor_maps.empty());
+  EXPECT_EQ(GemmLoaderFromName("cp.async"), GemmLoader::kCpAsync);
+  EXPECT_EQ(GemmLoaderFromName("tma-wss"), std::nullopt);
+}
+
+TEST(GemmSm90Test, TheProducerWarpgroupAndTheBarriersCountAgainstTheLimits) {
+  const GemmProblem p = HalfMatmul(4096, 4096, 4096);
+  // 256 rows: 4 MMA warpgroups and the producer, 640 threads, leave each too few registers
+  EXPECT_TRUE(CheckGemmSm90(p, {256, 128, 4}, kH100Shared).ok());
+  absl::Status ws = CheckGemmSm90(p, {256, 128, 4}, kH100Shared, GemmLoader::kTmaWarpSpecialized);
+  EXPECT_THAT(std::string(ws.message()), HasSubstr("256x128 (tma-ws): its accumulators"));
+  for (const GemmTiling& t : GemmSm90Tilings(GemmLoader::kTmaWarpSpecialized))
+    EXPECT_FALSE(t.bm == 256 && t.bn >= 128) << t.bm << "x" << t.bn;
+  // the mbarriers take shared memory beside the stages
+  const GemmTiling t{128, 128, 3};
+  const int64_t stages_bytes = 3 * 256 * 128 + 1024;
+  EXPECT_TRUE(CheckGemmSm90(p, t, stages_bytes).ok());
+  EXPECT_FALSE(CheckGemmSm90(p, t, stages_bytes, GemmLoader::kTma).ok());
+  EXPECT_TRUE(CheckGemmSm90(p, t, stages_bytes + 48, GemmLoader::kTma).ok());
+}
+
 TEST(GemmSm90Test, WhatItCannotGenerateIsInvalidArgument) {
   GemmProblem f32 = HalfMatmul(128, 128, 64);
   f32.in = dtypes::float32;
@@ -114,28 +163,34 @@ TEST(GemmSm90Test, EveryTilingCompilesForSm90aWithoutSpilling) {
       {.arch = "sm_90a", .output = CudaBinaryKind::kCubin, .include_dirs = CudaIncludeDirs(libs)});
   ASSERT_TRUE(assembler.ok()) << assembler.status();
   int compiled = 0;
-  for (const GemmTiling& t : GemmSm90Tilings()) {
-    // one stage count per tile shape: the stages change constants, not the code's shape
-    if (t.stages != 3) continue;
-    for (DType in : {dtypes::float16, dtypes::bfloat16}) {
-      GemmProblem p = HalfMatmul(512, 512, 256);
-      p.in = in;
-      p.out = in;
-      absl::StatusOr<GemmKernel> k = RenderGemmSm90(p, t, "gemm");
-      ASSERT_TRUE(k.ok()) << k.status();
-      absl::StatusOr<std::string> ptx = (*compiler)->CompileUncached(k->src);
-      ASSERT_TRUE(ptx.ok()) << t.bm << "x" << t.bn << ": " << ptx.status() << "\n" << k->src;
-      EXPECT_THAT(*ptx, HasSubstr("wgmma.mma_async.sync.aligned"));
-      EXPECT_THAT(*ptx, HasSubstr("cp.async.cg.shared.global"));
-      EXPECT_THAT(*ptx, Not(HasSubstr(".local"))) << "accumulators put in local memory";
-      if (in == dtypes::float16) {  // ptxas accepts the inline PTX (wgmma's operands)
-        absl::StatusOr<std::string> cubin = (*assembler)->CompileUncached(k->src);
-        EXPECT_TRUE(cubin.ok()) << t.bm << "x" << t.bn << ": " << cubin.status();
+  for (GemmLoader loader :
+       {GemmLoader::kCpAsync, GemmLoader::kTma, GemmLoader::kTmaWarpSpecialized}) {
+    for (const GemmTiling& t : GemmSm90Tilings(loader)) {
+      // one stage count per tile shape: the stages change constants, not the code's shape
+      if (t.stages != 3) continue;
+      for (DType in : {dtypes::float16, dtypes::bfloat16}) {
+        GemmProblem p = HalfMatmul(512, 512, 256);
+        p.in = in;
+        p.out = in;
+        absl::StatusOr<GemmKernel> k = RenderGemmSm90(p, t, "gemm", loader);
+        ASSERT_TRUE(k.ok()) << k.status();
+        const std::string what =
+            absl::StrCat(t.bm, "x", t.bn, " ", std::string(GemmLoaderName(loader)));
+        absl::StatusOr<std::string> ptx = (*compiler)->CompileUncached(k->src);
+        ASSERT_TRUE(ptx.ok()) << what << ": " << ptx.status() << "\n" << k->src;
+        EXPECT_THAT(*ptx, HasSubstr("wgmma.mma_async.sync.aligned"));
+        EXPECT_THAT(*ptx, HasSubstr(loader == GemmLoader::kCpAsync ? "cp.async.cg.shared.global"
+                                                                   : "cp.async.bulk.tensor.2d"));
+        EXPECT_THAT(*ptx, Not(HasSubstr(".local"))) << what << ": accumulators in local memory";
+        if (in == dtypes::float16) {  // ptxas accepts the inline PTX (wgmma's operands)
+          absl::StatusOr<std::string> cubin = (*assembler)->CompileUncached(k->src);
+          EXPECT_TRUE(cubin.ok()) << what << ": " << cubin.status();
+        }
+        ++compiled;
       }
-      ++compiled;
     }
   }
-  EXPECT_GE(compiled, 10);
+  EXPECT_GE(compiled, 30);
 }
 
 }  // namespace
