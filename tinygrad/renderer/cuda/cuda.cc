@@ -53,6 +53,12 @@ std::string Constraints(const std::string& constraint, const std::string& packed
   return absl::StrJoin(r, ", ");
 }
 
+// How the generated matmuls load their tiles: cp.async, the loader measured on an H200 (0.73x
+// cuBLAS at 4096). A copy-engine loader (gemm_sm90.h) takes its place once a GPU run shows it
+// right and faster (tools/gpu_check steps gemm_kernels_tma, gemm_kernels_tma_ws); the engine
+// already passes such a kernel's tensor maps (ProgramSpec::tensor_maps).
+constexpr GemmLoader kGemmLoader = GemmLoader::kCpAsync;
+
 }  // namespace
 
 CudaRenderer::CudaRenderer(const CudaArch& arch) : arch_(arch) {
@@ -77,20 +83,20 @@ CudaRenderer::CudaRenderer(const CudaArch& arch) : arch_(arch) {
   // code_for_op: the C-style set (CStyleLanguage's constructor), half/bf16 spellings below
   extra_matcher = &CudaExtraMatcher();
   // Hopper's generated matmuls (GEMM opt): wgmma, an sm_90a feature of exactly compute 9.0
-  if (arch.major == 9 && arch.minor == 0) gemm_tilings = GemmSm90Tilings();
+  if (arch.major == 9 && arch.minor == 0) gemm_tilings = GemmSm90Tilings(kGemmLoader);
 }
 
 absl::Status CudaRenderer::CheckGemm(const GemmProblem& p, const GemmTiling& t) const {
   if (gemm_tilings.empty())
     return absl::UnimplementedError(
         absl::StrCat("CUDA ", arch_.name(), " generates no matmul kernels (sm_90 only)"));
-  return CheckGemmSm90(p, t, kSm90SharedPerBlockOptIn);
+  return CheckGemmSm90(p, t, kSm90SharedPerBlockOptIn, kGemmLoader);
 }
 
 absl::StatusOr<GemmKernel> CudaRenderer::RenderGemm(const GemmProblem& p, const GemmTiling& t,
                                                     std::string_view function_name) const {
   RETURN_IF_ERROR(CheckGemm(p, t));
-  return RenderGemmSm90(p, t, function_name);
+  return RenderGemmSm90(p, t, function_name, kGemmLoader);
 }
 
 std::string CudaRenderer::CodeForOp(Ops op, std::span<const std::string> args, DType dtype) const {

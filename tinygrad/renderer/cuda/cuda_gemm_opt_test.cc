@@ -10,6 +10,7 @@
 #include "tinygrad/codegen/opt/gemm_opt.h"
 #include "tinygrad/codegen/pipeline.h"
 #include "tinygrad/renderer/cuda/cuda.h"
+#include "tinygrad/renderer/cuda/gemm_sm90.h"
 #include "tinygrad/tensor/tensor.h"
 #include "tinygrad/uop/kernel_info.h"
 
@@ -60,6 +61,37 @@ TEST(CudaGemmOptTest, AHalfMatmulBecomesTheGeneratedKernel) {
   ASSERT_EQ(p->applied_opts.size(), 1u);
   EXPECT_EQ(*OptFromArg(p->applied_opts[0]), gemm);
   EXPECT_TRUE(p->uops.empty()) << "a generated kernel has no linear program";
+}
+
+// The CUDA renderer with the copy-engine loader a GPU run may make its own (cuda.cc kGemmLoader):
+// GetProgram hands the kernel's tensor maps and its producer warpgroup on to the launch.
+class CopyEngineRenderer : public CudaRenderer {
+ public:
+  using CudaRenderer::CudaRenderer;
+  absl::StatusOr<GemmKernel> RenderGemm(const GemmProblem& p, const GemmTiling& t,
+                                        std::string_view function_name) const override {
+    return RenderGemmSm90(p, t, function_name, GemmLoader::kTmaWarpSpecialized);
+  }
+};
+
+TEST(CudaGemmOptTest, ACopyEngineKernelsTensorMapsReachTheProgram) {
+  const CopyEngineRenderer ren(*ParseCudaArch("sm_90"));
+  absl::StatusOr<ProgramSpec> p = GetProgram(
+      WithOpts(MatmulAst(1024, 512, 256, dtypes::float16), {GemmOpt({128, 256, 4})}), ren);
+  ASSERT_TRUE(p.ok()) << p.status();
+  const std::vector<TensorMapSpec> maps = {
+      {.buffer = 1, .element = dtypes::float16, .rows = 1024, .cols = 256, .box_rows = 64,
+       .box_cols = 64},
+      {.buffer = 2, .element = dtypes::float16, .rows = 256, .cols = 512, .box_rows = 64,
+       .box_cols = 64}};
+  EXPECT_EQ(p->tensor_maps, maps);
+  ASSERT_TRUE(p->local_size.has_value());
+  EXPECT_EQ(ConstOf((*p->local_size)[0]), 384);
+  EXPECT_TRUE(GetProgram(WithOpts(MatmulAst(1024, 512, 256, dtypes::float16),
+                                  {GemmOpt({128, 256, 4})}),
+                         Sm("sm_90"))
+                  ->tensor_maps.empty())
+      << "the renderer's own loader (cp.async) passes none";
 }
 
 TEST(CudaGemmOptTest, WhereItDoesNotApplyItIsAKernelOptErrorSayingWhy) {
