@@ -29,6 +29,11 @@
 // copy each. nvJitLink on two threads (load 8 on the 2 vCPUs): 1.9 ms asleep per 16 ms
 // assembly, some waiting of its own (the CUDA device's CUDA_PTX path does not use it: the
 // driver assembles at module load).
+//
+// BM_DriverPtxJit (needs a GPU; skips without) loads a candidate's PTX as a module, the driver
+// assembling it, on 1, 2 and 16 threads of one process, as the measurer's compile threads load
+// CUDA_PTX candidates: whether the driver's JIT makes them wait for each other as NVRTC's lock
+// did (asleep_ms), and what a load costs against nvJitLink's assembly of the same PTX.
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -40,8 +45,10 @@
 
 #include "benchmark/benchmark.h"
 #include "tinygrad/base/asleep_meter.h"
+#include "tinygrad/runtime/cuda/context.h"
 #include "tinygrad/runtime/cuda/library_search.h"
 #include "tinygrad/runtime/cuda/nvrtc_compiler.h"
+#include "tinygrad/runtime/cuda/program.h"
 #include "tinygrad/runtime/cuda/ptx_compiler.h"
 
 namespace tg {
@@ -243,6 +250,58 @@ void BM_NvJitLinkPtxToCubin(benchmark::State& state, std::string_view kernel) {
   CompileLoop(state, **ptxas, *ptx);
 }
 
+// A GPU's context and a candidate's PTX with its kernel's name, made once for every thread.
+struct DriverJitSetup {
+  std::shared_ptr<CudaContext> ctx;
+  std::string ptx, function_name, error;
+};
+
+const DriverJitSetup& JitSetup(std::string_view kernel) {
+  static auto* const setups = new std::map<std::string, DriverJitSetup>;
+  static std::mutex mu;
+  std::lock_guard<std::mutex> lock(mu);
+  auto [it, fresh] = setups->try_emplace(std::string(kernel));
+  DriverJitSetup& s = it->second;
+  if (!fresh) return s;
+  const CudaLibraryOptions libs = CudaLibraryOptions::FromEnvironment();
+  auto api = CudaDriverApi::Load(libs);
+  auto ctx = api.ok() ? CudaContext::Open(*api, 0) : api.status();
+  std::unique_ptr<NvrtcCompiler> nvrtc = MakeNvrtc(CudaBinaryKind::kPtx);
+  if (!ctx.ok() || nvrtc == nullptr) {
+    s.error = ctx.ok() ? "NVRTC is not available" : std::string(ctx.status().message());
+    return s;
+  }
+  absl::StatusOr<std::string> ptx = nvrtc->CompileUncached(Source(kernel));
+  const size_t entry = ptx.ok() ? ptx->find(".entry ") : std::string::npos;
+  if (entry == std::string::npos) {
+    s.error = "no PTX entry for the kernel (its source is read from the workspace)";
+    return s;
+  }
+  const size_t name_start = entry + 7;
+  s.function_name = ptx->substr(name_start, ptx->find('(', name_start) - name_start);
+  s.ctx = *ctx;
+  s.ptx = *std::move(ptx);
+  return s;
+}
+
+void BM_DriverPtxJit(benchmark::State& state, std::string_view kernel) {
+  const DriverJitSetup& s = JitSetup(kernel);
+  if (!s.error.empty()) {
+    state.SkipWithError(s.error.c_str());
+    return;
+  }
+  const AsleepMeter meter;
+  for (auto _ : state) {
+    absl::StatusOr<CudaProgram> p = CudaProgram::Load(s.ctx, s.function_name, s.ptx);
+    if (!p.ok()) {
+      state.SkipWithError(std::string(p.status().message()).c_str());
+      return;
+    }
+  }
+  state.counters["asleep_ms"] =
+      benchmark::Counter(meter.AsleepSeconds() * 1e3, benchmark::Counter::kAvgIterations);
+}
+
 // CPU time is the process's: NVRTC may compile on threads of its own.
 #define TG_COMPILE_BENCHMARKS(kernel)                                                              \
   BENCHMARK_CAPTURE(BM_NvrtcToPtx, kernel, #kernel)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();   \
@@ -282,6 +341,19 @@ BENCHMARK_CAPTURE(BM_NvJitLinkPtxToCubin, heuristic, "heuristic")
     ->UseRealTime()
     ->Threads(1)
     ->Threads(2);
+// The driver's PTX JIT on the measurer's thread counts, beside nvJitLink on as many.
+BENCHMARK_CAPTURE(BM_DriverPtxJit, heuristic, "heuristic")
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime()
+    ->Threads(1)
+    ->Threads(2)
+    ->Threads(16);
+BENCHMARK_CAPTURE(BM_NvJitLinkPtxToCubin, heuristic, "heuristic")
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime()
+    ->Threads(16);
 // Whether the headers change how much two compiling threads wait for each other.
 BENCHMARK_CAPTURE(BM_NvrtcHeaders, closure_from_memory/heuristic, Headers::kClosureFromMemory, "heuristic")
     ->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime()->Threads(2);
