@@ -7,6 +7,9 @@
 //              [--tilings BMxBNxSTAGES,...]     the tilings to run (default: all that fit)
 //              [--loader cp.async|tma|tma-ws]   how the kernels load their tiles (gemm_sm90.h
 //                                             GemmLoader; the copy engine's take tensor maps)
+//              [--blocks N|sms]                 launch N blocks (or one per SM) in a 1-D grid
+//                                             instead of one per output tile: for a persistent
+//                                             kernel (an experiment) that loops over the tiles
 //   gemm_check --print BMxBNxSTAGES [...]       the kernel's source, nothing run
 //   gemm_check --compile-only [...]             the kernels compiled for sm_90a by NVRTC alone,
 //                                             no GPU (exit 3 without NVRTC)
@@ -100,6 +103,7 @@ int Run(int argc, char** argv) {
   std::string print, source_file;
   bool compile_only = false;
   GemmLoader loader = GemmLoader::kCpAsync;
+  int blocks = 0;  // 0: a block per output tile; -1: one per SM
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const std::string v = i + 1 < argc ? argv[i + 1] : "";
@@ -112,7 +116,10 @@ int Run(int argc, char** argv) {
       ok = absl::SimpleAtoi(v, &p.k), ++i;
     else if (a == "--runs")
       ok = absl::SimpleAtoi(v, &runs), ++i;
-    else if (a == "--loader") {
+    else if (a == "--blocks") {
+      ++i;
+      ok = v == "sms" ? (blocks = -1, true) : absl::SimpleAtoi(v, &blocks) && blocks > 0;
+    } else if (a == "--loader") {
       ++i;
       const std::optional<GemmLoader> l = GemmLoaderFromName(v);
       ok = l.has_value();
@@ -325,8 +332,11 @@ int Run(int argc, char** argv) {
     bufs[p.out_slot] = dc->address();
     bufs[p.a_slot] = da->address();
     bufs[p.b_slot] = db->address();
-    const CudaLaunchDims dims{.grid = {static_cast<uint32_t>(k->global_size[0]),
-                                       static_cast<uint32_t>(k->global_size[1]), 1},
+    const uint32_t grid_1d = static_cast<uint32_t>(blocks == -1 ? info.sm_count : blocks);
+    const CudaLaunchDims dims{.grid = {blocks != 0 ? grid_1d
+                                                   : static_cast<uint32_t>(k->global_size[0]),
+                                       blocks != 0 ? 1 : static_cast<uint32_t>(k->global_size[1]),
+                                       1},
                               .block = {static_cast<uint32_t>(k->local_size[0]), 1, 1},
                               .shared_bytes = static_cast<uint32_t>(k->dynamic_shared_bytes)};
     absl::StatusOr<double> first = prg->Launch(bufs, {}, dims, true, maps);

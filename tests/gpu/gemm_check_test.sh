@@ -30,6 +30,7 @@ expect_usage_error "a tiling it cannot generate" "96 rows" --print 96x128x3
 expect_usage_error "an unreadable --source" "cannot read it" --source "$dir/none.cu" --tilings 128x128x3
 expect_usage_error "an unknown flag" "bad argument" --bogus
 expect_usage_error "a bad dtype" "bad argument" --dtype float32
+expect_usage_error "a bad block count" "bad argument" --blocks 0 --print 128x128x3
 expect_usage_error "an unknown loader" "bad argument" --loader tma2 --print 128x128x3
 expect_usage_error "a tiling the loader cannot fit" "(tma-ws): its accumulators" --print 256x128x4 --loader tma-ws
 
