@@ -147,6 +147,17 @@ __device__ __forceinline__ void tg_tma2d(unsigned dst, const tg_tmap* map, int x
 }
 )";
 
+// One k-tile's MMAs, every kernel's: warpgroup wg's 64 rows of a by all of b from stage kt, the
+// MMAs of the k-tile before it complete once this returns (wait_group 1).
+constexpr std::string_view kMmaStep = R"(    const unsigned sa = base + (kt % STAGES) * STAGE + wg * 64 * 128, sb = base + (kt % STAGES) * STAGE + BM * 128;
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+    for (int kk = 0; kk < BK / 16; ++kk)
+      tg_wgmma(d, tg_desc(sa + kk * 32, 16, 1024), tg_desc(sb + kk * 2048, BK * 128, 1024));
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+    asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+)";
+
 // The cp.async kernel, up to its epilogue.
 constexpr std::string_view kCpAsyncKernel = R"(
 extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @NAME@(@P0@, @P1@, @P2@) {
@@ -191,13 +202,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @NAME@(@P0@, @P1@, @P
     __syncthreads();
     if (kt + STAGES - 2 < KT) load(kt + STAGES - 2, (kt + STAGES - 2) % STAGES);
     asm volatile("cp.async.commit_group;\n" ::);
-    const unsigned sa = base + (kt % STAGES) * STAGE + wg * 64 * 128, sb = base + (kt % STAGES) * STAGE + BM * 128;
-    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-#pragma unroll
-    for (int kk = 0; kk < BK / 16; ++kk)
-      tg_wgmma(d, tg_desc(sa + kk * 32, 16, 1024), tg_desc(sb + kk * 2048, BK * 128, 1024));
-    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-    asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+@MMA_STEP@
   }
   asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
 )";
@@ -248,13 +253,7 @@ constexpr std::string_view kTmaLoop = R"(  float d[BN / 2];
     tg_bar_wait(full + 8 * (kt % STAGES), (kt / STAGES) & 1);
     __syncthreads();
     if (tid == 0 && kt + STAGES - 2 < KT) load(kt + STAGES - 2, (kt + STAGES - 2) % STAGES);
-    const unsigned sa = base + (kt % STAGES) * STAGE + wg * 64 * 128, sb = base + (kt % STAGES) * STAGE + BM * 128;
-    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-#pragma unroll
-    for (int kk = 0; kk < BK / 16; ++kk)
-      tg_wgmma(d, tg_desc(sa + kk * 32, 16, 1024), tg_desc(sb + kk * 2048, BK * 128, 1024));
-    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-    asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+@MMA_STEP@
   }
   asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
 )";
@@ -277,13 +276,7 @@ constexpr std::string_view kTmaWarpSpecializedLoop = R"(  if (wg == BM / 64) {
   for (int i = 0; i < BN / 2; ++i) d[i] = 0.0f;
   for (int kt = 0; kt < KT; ++kt) {
     tg_bar_wait(full + 8 * (kt % STAGES), (kt / STAGES) & 1);
-    const unsigned sa = base + (kt % STAGES) * STAGE + wg * 64 * 128, sb = base + (kt % STAGES) * STAGE + BM * 128;
-    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-#pragma unroll
-    for (int kk = 0; kk < BK / 16; ++kk)
-      tg_wgmma(d, tg_desc(sa + kk * 32, 16, 1024), tg_desc(sb + kk * 2048, BK * 128, 1024));
-    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-    asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+@MMA_STEP@
     if (kt > 0) tg_bar_arrive(empty + 8 * ((kt - 1) % STAGES));
   }
   asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
@@ -405,6 +398,7 @@ absl::StatusOr<GemmKernel> RenderGemmSm90(const GemmProblem& p, const GemmTiling
       {"@IN_T@", in_t},
       {"@OUT_T@", out_t},
       {"@STORE_PAIR@", store_pair},
+      {"@MMA_STEP@\n", std::string(kMmaStep)},
       {"@A@", absl::StrCat(p.a_slot)},
       {"@B@", absl::StrCat(p.b_slot)},
       {"@C@", absl::StrCat(p.out_slot)}};
