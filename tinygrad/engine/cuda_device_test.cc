@@ -105,41 +105,42 @@ TEST_F(CudaEngineDeviceTest, ProgramsLaunchWithTheirDynamicSharedMemory) {
 
 TEST_F(CudaEngineDeviceTest, ProgramsLaunchWithTensorMapsOfTheirBuffers) {
   ProgramSpec spec;
-  spec.function_name = "add_n";
+  spec.function_name = "tma_box";  // a kernel of the fake's that does nothing
+  const std::string image = "tg-fake-module\ntma_box\n";
   spec.tensor_maps = {{.buffer = 1,
                        .element = dtypes::float16,
                        .rows = 16,
                        .cols = 64,
                        .box_rows = 8,
                        .box_cols = 64}};
-  absl::StatusOr<std::unique_ptr<Program>> prg = dev_->LoadProgram(spec, kFakeImage);
+  absl::StatusOr<std::unique_ptr<Program>> prg = dev_->LoadProgram(spec, image);
   ASSERT_TRUE(prg.ok()) << prg.status();
   auto a = dev_->Allocate(16 * 64 * 2);
   auto b = dev_->Allocate(16 * 64 * 2);
   ASSERT_TRUE(a.ok() && b.ok());
-  // after the two buffers and the variable: the map of buffer argument 1, by value (the fake
-  // driver's map starts with the address; 8-byte words 1, 2, 5, 6: columns, rows, box)
-  fake_->RecordParams(4);
+  // after the two buffers: the map of buffer argument 1, by value (the fake driver's map starts
+  // with the buffer's address)
+  fake_->RecordParams(3);
   for (void* second : {(*a)->data(), (*b)->data(), (*a)->data()}) {
     std::vector<void*> bufs = {(*a)->data(), second};
-    absl::StatusOr<double> t = (*prg)->Run(bufs, std::vector<int64_t>{0}, {1, 1, 1},
-                                           LaunchDims{32, 1, 1}, /*wait=*/true, Program::kNoStop);
+    absl::StatusOr<double> t = (*prg)->Run(bufs, {}, {1, 1, 1}, LaunchDims{32, 1, 1},
+                                           /*wait=*/true, Program::kNoStop);
     ASSERT_TRUE(t.ok()) << t.status();
-    EXPECT_EQ(fake_->LastLaunch().params[3], reinterpret_cast<uintptr_t>(second))
+    EXPECT_EQ(fake_->LastLaunch().params[2], reinterpret_cast<uintptr_t>(second))
         << "a map follows its buffer from launch to launch";
   }
   fake_->RecordParams(0);
   // a map of a buffer the launch does not have, of an element type the copy engine does not
   // take, and on a device without tensor maps
   std::vector<void*> one = {(*a)->data()};
-  absl::StatusOr<double> missing = (*prg)->Run(one, std::vector<int64_t>{0}, {1, 1, 1},
-                                               LaunchDims{32, 1, 1}, true, Program::kNoStop);
+  absl::StatusOr<double> missing =
+      (*prg)->Run(one, {}, {1, 1, 1}, LaunchDims{32, 1, 1}, true, Program::kNoStop);
   EXPECT_EQ(missing.status().code(), absl::StatusCode::kInvalidArgument) << missing.status();
   EXPECT_NE(std::string(missing.status().message()).find("buffer argument 1, but the launch has 1"),
             std::string::npos)
       << missing.status();
   spec.tensor_maps[0].element = dtypes::int32;
-  absl::StatusOr<std::unique_ptr<Program>> ints = dev_->LoadProgram(spec, kFakeImage);
+  absl::StatusOr<std::unique_ptr<Program>> ints = dev_->LoadProgram(spec, image);
   EXPECT_EQ(ints.status().code(), absl::StatusCode::kInvalidArgument) << ints.status();
   absl::StatusOr<Device*> cpu = GetDevice("CPU", DeviceOptions{});
   ASSERT_TRUE(cpu.ok()) << cpu.status();

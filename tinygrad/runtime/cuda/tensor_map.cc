@@ -4,6 +4,8 @@
 // CUDA_ERROR_INVALID_VALUE.
 #include "tinygrad/runtime/cuda/tensor_map.h"
 
+#include <memory>
+
 #include "absl/strings/str_cat.h"
 #include "tinygrad/base/status_macros.h"
 
@@ -56,19 +58,21 @@ absl::StatusOr<cuda_abi::CUtensorMap> EncodeTiledTensorMap(const CudaDriverApi& 
     return absl::UnimplementedError(
         absl::StrCat(cu.library.loaded_from(),
                      " has no cuTensorMapEncodeTiled: tensor maps need a CUDA 12 driver or later"));
-  cuda_abi::CUtensorMap map{};
+  // The driver wants the map 64-byte aligned: on the heap (aligned new) rather than the stack,
+  // which a sanitizer's fake stack frames do not align past 32 bytes.
+  auto map = std::make_unique<cuda_abi::CUtensorMap>();
   const cuda_abi::cuuint64_t dims[2] = {m.cols, m.rows};
   const cuda_abi::cuuint64_t strides[1] = {m.row_stride_bytes};
   const cuda_abi::cuuint32_t box[2] = {m.box_cols, m.box_rows};
   const cuda_abi::cuuint32_t element_strides[2] = {1, 1};
   RETURN_IF_ERROR(cu.Check(
       cu.cuTensorMapEncodeTiled(
-          &map, DataType(m.element), 2, reinterpret_cast<void*>(m.address), dims, strides, box,
+          map.get(), DataType(m.element), 2, reinterpret_cast<void*>(m.address), dims, strides, box,
           element_strides, cuda_abi::CU_TENSOR_MAP_INTERLEAVE_NONE,
           m.swizzle_128b ? cuda_abi::CU_TENSOR_MAP_SWIZZLE_128B : cuda_abi::CU_TENSOR_MAP_SWIZZLE_NONE,
           cuda_abi::CU_TENSOR_MAP_L2_PROMOTION_L2_256B, cuda_abi::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
       "cuTensorMapEncodeTiled"));
-  return map;
+  return *map;
 }
 
 }  // namespace tg
