@@ -253,6 +253,7 @@ constexpr std::string_view kTmaLoop = R"(  float d[BN / 2];
     tg_bar_wait(full + 8 * (kt % STAGES), (kt / STAGES) & 1);
     __syncthreads();
     if (tid == 0 && kt + STAGES - 2 < KT) load(kt + STAGES - 2, (kt + STAGES - 2) % STAGES);
+    __syncwarp();  // warp 0 whole again before the warpgroup-wide (.aligned) MMA instructions
 @MMA_STEP@
   }
   asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
