@@ -12,6 +12,7 @@
 
 #include "autotune/measure/local_measurer.h"
 #include "autotune/measure/test_kernels.h"
+#include "tinygrad/codegen/opt/gemm_opt.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tinygrad/engine/fake_cuda_device_test_base.h"
@@ -118,6 +119,26 @@ TEST_F(CudaMeasurerTest, ALaunchOverTheThreadsPerBlockIsRejectedBeforeItRuns) {
   EXPECT_NE(b->results[0].error.find("local size 2048 > the device's 1024 threads per block"), std::string::npos)
       << b->results[0].error;
   EXPECT_EQ(b->results[1].outcome, Outcome::kOk) << Describe(b->results[1]);
+}
+
+// The GEMM opt's candidate through every phase on the fake Hopper (compute 9.0): the generated
+// kernel compiled for sm_90a, loaded with its shared memory (past the 48 KiB default: the fake
+// refuses a launch whose function limit was not raised) and launched with its own grid and block.
+TEST_F(CudaMeasurerTest, AGemmCandidateLaunchesTheGeneratedKernelWithItsSharedMemory) {
+  std::unique_ptr<LocalMeasurer> m = Measurer();
+  absl::StatusOr<KernelTask> t = KernelTask::FromAst(MatmulKernel(256, dtypes::float16));
+  ASSERT_TRUE(t.ok()) << t.status();
+  const std::vector<std::vector<Opt>> cands = {{GemmOpt({.bm = 128, .bn = 128, .stages = 3})}};
+  MeasureOptions o;
+  o.runs = 2;
+  absl::StatusOr<MeasureBatch> b = m->Measure(*t, cands, o);
+  ASSERT_TRUE(b.ok()) << b.status();
+  ASSERT_EQ(b->results[0].outcome, Outcome::kOk) << Describe(b->results[0]);
+  EXPECT_EQ(b->results[0].samples_s.size(), 2u);
+  const FakeLaunch last = fake_->LastLaunch();
+  EXPECT_EQ(last.kernel, "gemm_256_256_256");
+  EXPECT_EQ(last.grid, (std::array<unsigned, 3>{2, 2, 1}));
+  EXPECT_EQ(last.block, (std::array<unsigned, 3>{256, 1, 1})) << "two warpgroups";
 }
 
 TEST_F(CudaMeasurerTest, AKernelFaultLosesTheDeviceAndTheRestOfTheBatch) {
