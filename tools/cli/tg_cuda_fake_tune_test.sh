@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# `tg tune` on a CUDA device whose driver is the fake libcuda ($2; tinygrad/runtime/cuda/
+# fake_cuda_driver.cc: memory and launches, no GPU code run): a BEAM=1 search of a half matmul
+# for the fake's compute 9.0, in-process and through the farm (a local worker whose sandboxed
+# children compile with NVRTC and launch on the fake). Every candidate, the GEMM opt's generated
+# kernels among them, must compile, load and launch: no compile or runtime errors. Skipped,
+# saying so, where NVRTC is not installed. Real GPUs: tools/gpu_check.
+set -u
+source tests/tg_test_lib.sh
+
+tg="$1"
+export DEV=CUDA CUDA_DRIVER_PATH="$PWD/$2" BEAM_DEBUG=2
+out="${TEST_TMPDIR:-$(mktemp -d)}/cuda_fake_tune"
+rm -rf "$out"
+mkdir -p "$out"
+matmul=(matmul --m 128 --n 128 --k 128 --dtype half)
+
+# NVRTC here? `tg compile` for sm_90 says "not found" where it is not (as tg_compile_test asks)
+if ! "$tg" compile matmul --device CUDA --arch sm_90 --m 64 --n 64 --k 64 >"$out/probe.out" 2>"$out/probe.err" &&
+  grep -q "not found" "$out/probe.err"; then
+  echo "SKIPPED: no NVRTC here: $(head -c 300 "$out/probe.err")"
+  exit 0
+fi
+run in_process 0 tune --beam 1 --in-process --ignore-cache --db "$out/t.db" "${matmul[@]}"
+run farm 0 tune --beam 1 --workers 1 --ignore-cache --db "$out/t.db" "${matmul[@]}"
+
+for how in in_process farm; do
+  f="$out/$how.out"
+  expect_in "$f" "kernel 1/1 "
+  # BEAM_DEBUG=2: a line per candidate, its outcome in the ninth field
+  awk '/ uops / {print $9}' "$f" | sort | uniq -c >"$out/$how.outcomes"
+  [[ -s $out/$how.outcomes ]] || fail "$how: no candidate lines"
+  if grep -vqE ' (ok|too_slow|duplicate|rejected)$' "$out/$how.outcomes"; then
+    fail "$how: candidates that failed on the fake GPU: $(tr '\n' ' ' <"$out/$how.outcomes")"
+    grep -E ' uops .*(compile_error|runtime_error|wrong_result|timeout)' "$f" | head -5 >&2
+  fi
+  # the 16 GEMM tilings of a 128 x 128 matmul (bm, bn 64 or 128; 3-6 stages), each launched
+  gemms=$(grep -cE ' uops .* (ok|too_slow) +\[Opt\(op=OptOps.GEMM' "$f")
+  [[ $gemms -eq 16 ]] || fail "$how: $gemms GEMM candidates measured, want 16"
+done
+finish tg_cuda_fake_tune_test
