@@ -20,8 +20,6 @@
 // uncached, through one compiler with I instances of NVRTC (1: every thread on the one library,
 // whose process-wide lock they sleep on; T: a private copy per thread), and prints compiles per
 // second and the time a compile slept. Skips, saying why, without NVRTC.
-#include <time.h>
-
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -36,6 +34,7 @@
 
 #include "autotune/measure/candidate_ast.h"
 #include "autotune/measure/test_kernels.h"
+#include "autotune/measure/thread_cpu_time.h"
 #include "benchmark/benchmark.h"
 #include "tinygrad/base/asleep_meter.h"
 #include "tinygrad/base/config.h"
@@ -109,12 +108,6 @@ int Dump(const std::string& dir) {
     std::ofstream(dir + "/candidate_" + std::to_string(i) + ".cu") << p->src;
   }
   return 0;
-}
-
-double ThreadCpuSeconds() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
 // Runs work(0..n-1) on `threads` threads taking the next index from a shared counter, as the

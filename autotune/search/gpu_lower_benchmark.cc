@@ -16,8 +16,6 @@
 // thread CPU times, and of the time they spent asleep (blocked on a lock) or runnable (waiting
 // for a CPU: more threads than cores). --passes=K prints each codegen pass's thread CPU time
 // for the K costliest candidates.
-#include <time.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -32,6 +30,7 @@
 #include "autotune/measure/candidate_ast.h"
 #include "autotune/measure/measurer.h"
 #include "autotune/measure/test_kernels.h"
+#include "autotune/measure/thread_cpu_time.h"
 #include "autotune/search/beam_search.h"
 #include "tinygrad/base/asleep_meter.h"
 #include "tinygrad/base/stable_hash.h"
@@ -41,12 +40,6 @@
 
 namespace tg::autotune {
 namespace {
-
-double ThreadCpuSeconds() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
 
 std::string Repr(const std::vector<Opt>& opts) {
   std::string s;
