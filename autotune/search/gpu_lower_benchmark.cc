@@ -25,7 +25,6 @@
 #include <thread>
 #include <vector>
 
-#include "absl/synchronization/mutex.h"
 #include "autotune/key/search_settings.h"
 #include "autotune/measure/candidate_ast.h"
 #include "autotune/measure/measurer.h"
@@ -49,7 +48,7 @@ std::string Repr(const std::vector<Opt>& opts) {
 
 struct Lowering {
   std::vector<Opt> opts;
-  double cpu_s = 0, wall_s = 0, asleep_s = 0;
+  double cpu_s = 0, wall_s = 0;
   int64_t uops = 0;
   bool ok = false;
 };
@@ -60,7 +59,8 @@ class LoweringMeasurer : public Measurer {
  public:
   LoweringMeasurer(const Renderer& ren, int threads) : ren_(ren), threads_(threads) {}
 
-  absl::StatusOr<MeasureBatch> Measure(const KernelTask& task, std::span<const std::vector<Opt>> candidates,
+  absl::StatusOr<MeasureBatch> Measure(const KernelTask& task,
+                                       std::span<const std::vector<Opt>> candidates,
                                        const MeasureOptions& options) override {
     const size_t n = candidates.size();
     MeasureBatch batch;
@@ -69,14 +69,14 @@ class LoweringMeasurer : public Measurer {
     std::atomic<size_t> next{0};
     using Clock = std::chrono::steady_clock;
     auto work = [&] {
+      const AsleepMeter meter;
       for (size_t i = next.fetch_add(1); i < n; i = next.fetch_add(1)) {
-        const AsleepMeter meter;
         const Clock::time_point w0 = Clock::now();
         const double c0 = ThreadCpuSeconds();
-        absl::StatusOr<ProgramSpec> p = GetProgram(CandidateAst(task.ast, candidates[i]), ren_, task.codegen);
+        absl::StatusOr<ProgramSpec> p =
+            GetProgram(CandidateAst(task.ast, candidates[i]), ren_, task.codegen);
         low[i].cpu_s = ThreadCpuSeconds() - c0;
         low[i].wall_s = std::chrono::duration<double>(Clock::now() - w0).count();
-        low[i].asleep_s = meter.AsleepSeconds();
         low[i].opts = candidates[i];
         low[i].ok = p.ok();
         CandidateResult& r = batch.results[i];
@@ -89,6 +89,7 @@ class LoweringMeasurer : public Measurer {
         low[i].uops = r.uops = static_cast<int64_t>(p->uops.size());
         r.program_hash = StableHasher().AddBytes(p->src).Finish();
       }
+      asleep_s_ += meter.AsleepSeconds();  // (atomic: the threads end at once)
     };
     const Clock::time_point t0 = Clock::now();
     std::vector<std::thread> pool;
@@ -102,7 +103,8 @@ class LoweringMeasurer : public Measurer {
       if (r.outcome != Outcome::kOk) continue;
       if (options.known_programs.contains(r.program_hash)) {
         r.outcome = Outcome::kDuplicate;
-      } else if (auto [it, fresh] = first_of.try_emplace(r.program_hash, static_cast<int>(i)); !fresh) {
+      } else if (auto [it, fresh] = first_of.try_emplace(r.program_hash, static_cast<int>(i));
+                 !fresh) {
         r.outcome = Outcome::kDuplicate;
         r.duplicate_of = it->second;
       } else if (options.uops_max > 0 && r.uops >= options.uops_max) {
@@ -118,11 +120,14 @@ class LoweringMeasurer : public Measurer {
   }
 
   const std::vector<Lowering>& lowerings() const { return lowerings_; }
+  // Seconds the lowering threads spent asleep (on a lock), over every batch.
+  double asleep_s() const { return asleep_s_; }
 
  private:
   const Renderer& ren_;
   int threads_;
   std::vector<Lowering> lowerings_;
+  std::atomic<double> asleep_s_{0};
 };
 
 void PrintPasses(const UOp& ast, const Lowering& l, const Renderer& ren) {
@@ -131,17 +136,20 @@ void PrintPasses(const UOp& ast, const Lowering& l, const Renderer& ren) {
   const CodegenOptions codegen;
   double last = ThreadCpuSeconds();
   const double t0 = last;
-  absl::StatusOr<UOp> sink = FullRewriteToSinkTraced(cand, ren, true, codegen, [&](std::string_view name, const UOp&) {
-    const double t = ThreadCpuSeconds();
-    if (t - last >= 0.5e-3) std::printf("  %8.1f ms  %s\n", (t - last) * 1e3, std::string(name).c_str());
-    last = ThreadCpuSeconds();
-  });
+  absl::StatusOr<UOp> sink =
+      FullRewriteToSinkTraced(cand, ren, true, codegen, [&](std::string_view name, const UOp&) {
+        const double t = ThreadCpuSeconds();
+        if (t - last >= 0.5e-3)
+          std::printf("  %8.1f ms  %s\n", (t - last) * 1e3, std::string(name).c_str());
+        last = ThreadCpuSeconds();
+      });
   const double rewrite = ThreadCpuSeconds() - t0;
   const double g0 = ThreadCpuSeconds();
   const bool ok = GetProgram(cand, ren, codegen).ok();
   const double whole = ThreadCpuSeconds() - g0;
-  std::printf("  %8.1f ms  linearize + render (GetProgram %.1f ms - rewrite %.1f ms)%s\n", (whole - rewrite) * 1e3,
-              whole * 1e3, rewrite * 1e3, sink.ok() && ok ? "" : " (failed)");
+  std::printf("  %8.1f ms  linearize + render (GetProgram %.1f ms - rewrite %.1f ms)%s\n",
+              (whole - rewrite) * 1e3, whole * 1e3, rewrite * 1e3,
+              sink.ok() && ok ? "" : " (failed)");
 }
 
 int Run(int64_t n, int beam, int threads, size_t top, size_t passes) {
@@ -162,19 +170,22 @@ int Run(int64_t n, int beam, int threads, size_t top, size_t passes) {
     std::fprintf(stderr, "%s\n", std::string(r.status().message()).c_str());
     return 1;
   }
-  std::printf("BEAM=%d on %d lowering threads: %ld candidates, %d rounds, winner [%s], search %.2f s wall, "
-              "lowering %.2f s wall\n",
-              beam, threads, static_cast<long>(r->candidates), r->rounds, Repr(r->opts).c_str(),
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), r->prepare_wall_s);
+  std::printf(
+      "BEAM=%d on %d lowering threads: %ld candidates, %d rounds, winner [%s], search %.2f s wall, "
+      "lowering %.2f s wall\n",
+      beam, threads, static_cast<long>(r->candidates), r->rounds, Repr(r->opts).c_str(),
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+      r->prepare_wall_s);
 
   std::vector<Lowering> all = m.lowerings();
-  std::sort(all.begin(), all.end(), [](const Lowering& a, const Lowering& b) { return a.cpu_s > b.cpu_s; });
-  double cpu = 0, wall = 0, asleep = 0, over_cpu = 0, top10 = 0;
+  std::sort(all.begin(), all.end(),
+            [](const Lowering& a, const Lowering& b) { return a.cpu_s > b.cpu_s; });
+  double cpu = 0, wall = 0, over_cpu = 0, top10 = 0;
+  const double asleep = m.asleep_s();
   size_t failed = 0, over = 0;
   for (size_t i = 0; i < all.size(); ++i) {
     cpu += all[i].cpu_s;
     wall += all[i].wall_s;
-    asleep += all[i].asleep_s;
     failed += !all[i].ok;
     if (all[i].ok && settings.uops_max > 0 && all[i].uops >= settings.uops_max) {
       over += 1;
@@ -183,19 +194,27 @@ int Run(int64_t n, int beam, int threads, size_t top, size_t passes) {
     if (i < all.size() / 10) top10 += all[i].cpu_s;
   }
   auto at = [&](double q) {
-    return all[std::min(all.size() - 1, static_cast<size_t>(q * static_cast<double>(all.size())))].cpu_s * 1e3;
+    return all[std::min(all.size() - 1, static_cast<size_t>(q * static_cast<double>(all.size())))]
+               .cpu_s *
+           1e3;
   };
   const double per = 1e3 / static_cast<double>(all.size());
-  std::printf("%zu lowerings (%zu failed): thread CPU mean %.1f ms, median %.1f, p90 %.1f, p99 %.1f, max %.1f ms; "
-              "the costliest 10%% take %.0f%%\n",
-              all.size(), failed, cpu * per, at(0.5), at(0.1), at(0.01), at(0), 100 * top10 / cpu);
-  std::printf("per lowering: %.1f ms wall (what lower_s sums: %.2f s), %.1f ms thread CPU (%.2f s), %.1f ms asleep, "
-              "%.1f ms runnable or other\n",
-              wall * per, wall, cpu * per, cpu, asleep * per, (wall - cpu - asleep) * per);
-  std::printf("%zu lowered to >= %d uops (then rejected): %.2f s thread CPU\n", over, settings.uops_max, over_cpu);
+  std::printf(
+      "%zu lowerings (%zu failed): thread CPU mean %.1f ms, median %.1f, p90 %.1f, p99 %.1f, max "
+      "%.1f ms; "
+      "the costliest 10%% take %.0f%%\n",
+      all.size(), failed, cpu * per, at(0.5), at(0.1), at(0.01), at(0), 100 * top10 / cpu);
+  std::printf(
+      "per lowering: %.1f ms wall (summed: %.2f s, tg tune's lower_wall_sum_s), %.1f ms thread CPU "
+      "(%.2f s, its lower_cpu_s), %.1f ms asleep, "
+      "%.1f ms runnable or other\n",
+      wall * per, wall, cpu * per, cpu, asleep * per, (wall - cpu - asleep) * per);
+  std::printf("%zu lowered to >= %d uops (then rejected): %.2f s thread CPU\n", over,
+              settings.uops_max, over_cpu);
   for (size_t i = 0; i < std::min(top, all.size()); ++i)
-    std::printf("  %7.1f ms CPU %7.1f ms wall %6ld uops%s  [%s]\n", all[i].cpu_s * 1e3, all[i].wall_s * 1e3,
-                static_cast<long>(all[i].uops), all[i].ok ? "" : " (failed)", Repr(all[i].opts).c_str());
+    std::printf("  %7.1f ms CPU %7.1f ms wall %6ld uops%s  [%s]\n", all[i].cpu_s * 1e3,
+                all[i].wall_s * 1e3, static_cast<long>(all[i].uops), all[i].ok ? "" : " (failed)",
+                Repr(all[i].opts).c_str());
   for (size_t i = 0; i < std::min(passes, all.size()); ++i) PrintPasses(ast, all[i], ren);
   return 0;
 }
@@ -216,12 +235,12 @@ int main(int argc, char** argv) {
       threads = std::max(1, std::atoi(argv[i] + 10));
     } else if (std::strncmp(argv[i], "--top=", 6) == 0) {
       top = static_cast<size_t>(std::atoll(argv[i] + 6));
-    } else if (std::strcmp(argv[i], "--nodl") == 0) {
-      absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
     } else if (std::strncmp(argv[i], "--passes=", 9) == 0) {
       passes = static_cast<size_t>(std::atoll(argv[i] + 9));
     } else {
-      std::fprintf(stderr, "usage: %s [--n=4096] [--beam=2] [--threads=T] [--top=15] [--passes=K]\n", argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s [--n=4096] [--beam=2] [--threads=T] [--top=15] [--passes=K]\n",
+                   argv[0]);
       return 2;
     }
   }
