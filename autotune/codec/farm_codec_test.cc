@@ -65,7 +65,7 @@ MeasureBatch SomeBatch() {
     c.program_hash = 0x1234567890abcdefULL + o;
     c.uops = 100 + o;
     c.duplicate_of = c.outcome == Outcome::kDuplicate ? 0 : -1;
-    c.cost = {0.01 * o, 0.02, 0.003};
+    c.cost = {0.01 * o, 0.02, 0.003, 0.004 * o};
     b.results.push_back(c);
   }
   b.prepare_wall_s = 0.5;
@@ -87,6 +87,7 @@ void ExpectSameBatch(const MeasureBatch& a, const MeasureBatch& b) {
     EXPECT_EQ(x.cost.lower_s, y.cost.lower_s);
     EXPECT_EQ(x.cost.compile_s, y.cost.compile_s);
     EXPECT_EQ(x.cost.run_s, y.cost.run_s);
+    EXPECT_EQ(x.cost.lower_cpu_s, y.cost.lower_cpu_s);
   }
   EXPECT_EQ(a.prepare_wall_s, b.prepare_wall_s);
   EXPECT_EQ(a.run_wall_s, b.run_wall_s);

@@ -221,6 +221,7 @@ void WriteResult(const MeasureResult& m, proto::MeasureResult::Builder b) {
     cost.setLowerS(c.cost.lower_s);
     cost.setCompileS(c.cost.compile_s);
     cost.setRunS(c.cost.run_s);
+    cost.setLowerCpuS(c.cost.lower_cpu_s);
   }
   b.setPrepareWallS(m.batch.prepare_wall_s);
   b.setRunWallS(m.batch.run_wall_s);
@@ -262,7 +263,7 @@ absl::StatusOr<MeasureResult> ReadResult(proto::MeasureResult::Reader r,
     if (c.duplicate_of < -1 || c.duplicate_of >= static_cast<int64_t>(list.size()))
       return Bad(at, absl::StrCat("duplicateOf ", c.duplicate_of, " is not a candidate of the batch"));
     auto cost = w.getCost();
-    c.cost = {cost.getLowerS(), cost.getCompileS(), cost.getRunS()};
+    c.cost = {cost.getLowerS(), cost.getCompileS(), cost.getRunS(), cost.getLowerCpuS()};
     m.batch.results.push_back(std::move(c));
   }
   m.batch.prepare_wall_s = r.getPrepareWallS();

@@ -18,6 +18,7 @@
 #include "autotune/measure/candidate_ast.h"
 #include "autotune/measure/output_check.h"
 #include "autotune/measure/parallel_for.h"
+#include "autotune/measure/thread_cpu_time.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/stable_hash.h"
 #include "tinygrad/base/status_macros.h"
@@ -569,8 +570,10 @@ absl::StatusOr<MeasureBatch> LocalMeasurer::Measure(const KernelTask& task,
     absl::StatusOr<DeviceLock::Hold> hold = HoldDevice(/*exclusive=*/false);
     if (!hold.ok()) return lock_error.Note(hold.status());
     const Clock::TimePoint s = clock_.Now();
+    const double cpu0 = ThreadCpuSeconds();
     absl::StatusOr<ProgramSpec> spec = GetProgram(CandidateAst(task.ast, candidates[i]), device_->renderer(), task.codegen);
     CandidateResult& r = batch.results[i];
+    r.cost.lower_cpu_s = ThreadCpuSeconds() - cpu0;
     r.cost.lower_s = clock_.SecondsSince(s);
     if (!spec.ok()) {
       r.outcome = IsKernelOptError(spec.status()) ? Outcome::kInvalidOpts : Outcome::kLoweringError;

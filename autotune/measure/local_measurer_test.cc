@@ -119,6 +119,7 @@ TEST(LocalMeasurerTest, TimesRealKernels) {
       EXPECT_NE(r.program_hash, 0u);
       EXPECT_GT(r.uops, 0);
       EXPECT_GT(r.cost.lower_s, 0);
+      EXPECT_GT(r.cost.lower_cpu_s, 0);
       EXPECT_GT(r.cost.compile_s, 0);
       EXPECT_GT(r.cost.run_s, 0);
     }

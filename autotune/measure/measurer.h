@@ -85,11 +85,14 @@ inline constexpr int kNumOutcomes = 11;
 std::string_view OutcomeName(Outcome o);  // "ok", "invalid_opts", ...
 
 // Seconds spent on a candidate, by stage (lowering and compiling run on several threads, so
-// these add up to more than the wall time of a batch).
+// these add up to more than the wall time of a batch). The stages' times are wall times: they
+// include any wait for a CPU (more threads than free cores) or on a lock, which lower_cpu_s
+// leaves out.
 struct MeasureCost {
   double lower_s = 0;    // opts + lowering + rendering
   double compile_s = 0;  // compiling + loading
   double run_s = 0;      // every run on the device, warm-up and checks included
+  double lower_cpu_s = 0;  // the lowering thread's CPU time in lower_s (ThreadCpuSeconds)
 };
 
 struct CandidateResult {

@@ -11,17 +11,16 @@
 // --passes prints each codegen pass's time for every candidate.
 // --threads=T lowers every candidate R times on T threads, as the measurer's phase 1a does
 // (threads taking the next candidate from a shared counter), and prints the sum of the
-// lowerings' wall times (what the search reports as lower_cpu_s), their thread CPU time and
-// the wall time of the whole, and the time a lowering spent asleep (neither on a CPU nor waiting
-// for one: blocked on a contended lock; on a busy machine wall time says little, this still does).
+// lowerings' wall times (tg tune --json: lower_wall_sum_s), their thread CPU time (its
+// lower_cpu_s) and the wall time of the whole, and the time a lowering spent asleep (neither
+// on a CPU nor waiting for one: blocked on a contended lock; on a busy machine wall time says
+// little, this still does).
 // The reference's get_program on the same ASTs and opts is timed by
 // tools/bench/tinygrad_tc_lower.py (the same candidates, in the same order).
 // --threads=T --compile=I compiles the candidates instead (phase 1b): NVRTC to sm_90 CUBINs,
 // uncached, through one compiler with I instances of NVRTC (1: every thread on the one library,
 // whose process-wide lock they sleep on; T: a private copy per thread), and prints compiles per
 // second and the time a compile slept. Skips, saying why, without NVRTC.
-#include <time.h>
-
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -36,6 +35,7 @@
 
 #include "autotune/measure/candidate_ast.h"
 #include "autotune/measure/test_kernels.h"
+#include "autotune/measure/thread_cpu_time.h"
 #include "benchmark/benchmark.h"
 #include "tinygrad/base/asleep_meter.h"
 #include "tinygrad/base/config.h"
@@ -111,16 +111,10 @@ int Dump(const std::string& dir) {
   return 0;
 }
 
-double ThreadCpuSeconds() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
 // Runs work(0..n-1) on `threads` threads taking the next index from a shared counter, as the
 // measurer's ParallelFor does, and prints per item: the wall time (summed over items: what the
-// search reports as lower_cpu_s / compile_cpu_s), thread CPU time and time asleep, then items
-// per second of the whole. Returns 1 if any item failed.
+// search reports as lower_wall_sum_s / compile_wall_sum_s), thread CPU time and time asleep,
+// then items per second of the whole. Returns 1 if any item failed.
 int RunOnThreads(int threads, size_t n, const char* items, const std::function<bool(size_t)>& work) {
   std::atomic<size_t> next{0};
   std::vector<double> wall(static_cast<size_t>(threads), 0), cpu(static_cast<size_t>(threads), 0);

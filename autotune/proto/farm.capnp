@@ -79,6 +79,7 @@ struct MeasureCost {
   lowerS @0 :Float64;
   compileS @1 :Float64;
   runS @2 :Float64;
+  lowerCpuS @3 :Float64;         # the lowering thread's CPU time in lowerS
 }
 
 struct CandidateResult {

@@ -89,8 +89,8 @@ int Main(int argc, char** argv) {
                     r->first_error[k].c_str());
     std::printf("\n  search      %.2f s wall: prepare (lower+compile) %.2f s, run %.2f s, actions %.2f s\n",
                 r->search_wall_s, r->prepare_wall_s, r->run_wall_s, r->actions_wall_s);
-    std::printf("  per stage   lower %.2f s, compile %.2f s, run %.2f s (thread seconds)\n", r->cost.lower_s,
-                r->cost.compile_s, r->cost.run_s);
+    std::printf("  per stage   lower %.2f s (%.2f s thread CPU), compile %.2f s, run %.2f s (summed wall times)\n",
+                r->cost.lower_s, r->cost.lower_cpu_s, r->cost.compile_s, r->cost.run_s);
     std::printf("  timed/s     %.1f (tinygrad: 2.95), run fraction %.1f%%\n", r->timed / r->search_wall_s,
                 100 * r->run_fraction());
   }

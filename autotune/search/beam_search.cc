@@ -350,6 +350,7 @@ void BeamSearcher::Account(const MeasureBatch& b, Batch kind) {
   result_.run_wall_s += b.run_wall_s;
   for (const CandidateResult& r : b.results) {
     result_.cost.lower_s += r.cost.lower_s;
+    result_.cost.lower_cpu_s += r.cost.lower_cpu_s;
     result_.cost.compile_s += r.cost.compile_s;
     result_.cost.run_s += r.cost.run_s;
     if (kind == Batch::kRetime) continue;  // programs counted when first measured

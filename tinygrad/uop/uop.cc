@@ -2,12 +2,13 @@
 #include "tinygrad/uop/uop.h"
 
 #include <algorithm>
+#include <atomic>
+#include <mutex>
 #include <new>
 #include <sstream>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
-#include "absl/synchronization/mutex.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/stable_hash.h"
 #include "tinygrad/uop/min_max.h"
@@ -17,11 +18,51 @@ namespace tg {
 
 using uop_internal::Node;
 
-// The intern table's shard lock: absl::Mutex, which spins a little before it sleeps. The critical
-// sections are a few hash-set probes, far shorter than a futex sleep and wake-up, which is what
-// std::mutex does at the first contended try: BEAM lowers candidates on many threads at once,
-// and with std::mutex two lowering threads slept up to 4 ms per tensor-core candidate (of 12 ms
-// of CPU) in futex waits on shard locks (autotune/measure:tc_lower_benchmark --threads=2).
+// The intern table's shard lock. The critical sections are a few hash-set probes, far shorter
+// than a futex sleep and wake-up, and BEAM lowers candidates on many threads at once (a thread
+// per core), so a lock spins a little before it sleeps:
+// - std::mutex sleeps at the first contended try: two lowering threads slept up to 4 ms per
+//   tensor-core candidate (of 12 ms of CPU) in futex waits on shard locks
+//   (autotune/measure:tc_lower_benchmark --threads=2).
+// - absl::Mutex spins first, but where Abseil is built without NDEBUG (Debian's packages are)
+//   every Lock also runs its deadlock detector under one process-wide spin lock, on one shared
+//   graph: every interning thread of the process meets there, however many shards there are
+//   (12% of a lowering's CPU on one thread; autotune/search:gpu_lower_benchmark --threads=2).
+// So: a futex mutex (Drepper's "Futexes Are Tricky", mutex 3, on C++20 atomic wait) that first
+// spins on a plain load, which stays in the spinning core's cache until the holder's release.
+class ShardLock {
+ public:
+  void lock() {
+    for (int i = 0; i < kSpins; ++i) {
+      int free = 0;
+      if (state_.load(std::memory_order_relaxed) == 0 &&
+          state_.compare_exchange_weak(free, 1, std::memory_order_acquire, std::memory_order_relaxed))
+        return;
+      CpuRelax();
+    }
+    // contended: mark it so (2), sleep until a release, take it marked (others may still wait)
+    int c = state_.exchange(2, std::memory_order_acquire);
+    while (c != 0) {
+      state_.wait(2, std::memory_order_relaxed);
+      c = state_.exchange(2, std::memory_order_acquire);
+    }
+  }
+  void unlock() {
+    if (state_.exchange(0, std::memory_order_release) == 2) state_.notify_one();
+  }
+
+ private:
+  // About a microsecond: a few times the longest critical section.
+  static constexpr int kSpins = 200;
+  static void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield");
+#endif
+  }
+  std::atomic<int> state_{0};  // 0: free, 1: held, 2: held and someone may be asleep on it
+};
 
 // The weak intern table: nodes are found by structure, owned by their handles. A node whose
 // count reached zero may still sit in the table until its releasing thread removes it; a
@@ -39,13 +80,13 @@ class Interner {
     Key k{op, dtype, src, &arg, &tag, KeyOf(op, dtype, src, arg)};
     Shard& shard = shards_[k.hash % kNumShards];
     {
-      absl::MutexLock lock(&shard.mu);
+      std::lock_guard<ShardLock> lock(shard.mu);
       if (UOp hit = Lookup(shard, k)) return hit;
     }
     // Built outside the lock: a symbolic shape may intern other nodes (maybe in this shard).
     UOp fresh(NewNode(op, dtype, src, std::move(arg), std::move(tag), k.hash));
     const Node* n = fresh.node_;
-    absl::MutexLock lock(&shard.mu);
+    std::lock_guard<ShardLock> lock(shard.mu);
     Key nk{n->op, n->dtype, {n->src(), n->num_src}, &n->arg, &n->tag, k.hash};
     // Another thread may have won the race; then `fresh` is dropped after the lock is released
     // (its release takes this shard's lock).
@@ -67,7 +108,7 @@ class Interner {
       pending.pop_back();
       {
         Shard& shard = shards_[d->key % kNumShards];
-        absl::MutexLock lock(&shard.mu);
+        std::lock_guard<ShardLock> lock(shard.mu);
         if (auto it = shard.set.find(d); it != shard.set.end() && *it == d) shard.set.erase(it);
       }
       UOp* srcs = const_cast<UOp*>(d->src());
@@ -87,7 +128,7 @@ class Interner {
   size_t LiveCount() {
     size_t total = 0;
     for (Shard& s : shards_) {
-      absl::MutexLock lock(&s.mu);
+      std::lock_guard<ShardLock> lock(s.mu);
       total += s.set.size();
     }
     return total;
@@ -130,7 +171,7 @@ class Interner {
     bool operator()(const Key& k, const Node* a) const { return (*this)(a, k); }
   };
   struct alignas(kCacheLine) Shard {
-    absl::Mutex mu;
+    ShardLock mu;
     absl::flat_hash_set<const Node*, Hash, Eq> set;
   };
 

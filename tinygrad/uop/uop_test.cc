@@ -201,6 +201,27 @@ TEST(UOpTest, InterningIsThreadSafe) {
   EXPECT_EQ(LiveUOpCount(), baseline);
 }
 
+// Every thread builds and drops the same nodes, which no one else holds: they die and are born
+// again all the time, on one shard of the intern table, whose lock is then contended (more
+// threads than cores: holders are preempted, and waiters go to sleep on it).
+TEST(UOpTest, OneShardFromManyThreads) {
+  size_t baseline = LiveUOpCount();
+  constexpr int kThreads = 8;
+  std::atomic<int> mismatches{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&mismatches] {
+      for (int i = 0; i < 20000; ++i) {
+        UOp c = UOp::Const(dtypes::int32, 987654321);
+        UOp sum = c + c;
+        if (UOp::Const(dtypes::int32, 987654321) != c || c + c != sum || sum.src(0) != c) ++mismatches;
+      }
+    });
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(mismatches.load(), 0);
+  EXPECT_EQ(LiveUOpCount(), baseline);
+}
+
 TEST(UOpTest, ConcurrentBuildersAgreeOnIdentity) {
   UOp v = UOp::Variable("agree", 0, 100);
   constexpr int kThreads = 4;

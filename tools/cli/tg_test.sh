@@ -65,6 +65,10 @@ if grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo; then
     --cpu-target x86-64-v3 --json "$out/cpu_target_v3.jsonl"
   expect_in "$out/cpu_target_v3.out" "CPU target x86-64-v3"
   expect_in "$out/cpu_target_v3.jsonl" '"cpu_target":"x86-64-v3"'
+  # the search's costs: the lowering threads' CPU time, and the stages' summed wall times
+  expect_in "$out/cpu_target_v3.jsonl" '"lower_cpu_s":'
+  expect_in "$out/cpu_target_v3.jsonl" '"lower_wall_sum_s":'
+  expect_in "$out/cpu_target_v3.jsonl" '"compile_wall_sum_s":'
 fi
 
 finish "tg"
