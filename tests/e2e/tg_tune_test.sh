@@ -57,7 +57,7 @@ BEAM_UPCAST_MAX=16 run simd 0 tune matmul --m 32 --n 32 --k 32 --beam 2 --db "$d
 expect_count "$out/simd.out" '\(cached\)$' 0
 expect_in "$out/simd.jsonl" '"simd":true'
 expect_in "$out/simd.jsonl" '"tiles":true'  # the ISA's register tiles come with --simd
-expect_in "$out/simd.jsonl" '"compile_cpu_s":'  # where the search's thread time went
+expect_in "$out/simd.jsonl" '"compile_wall_sum_s":'  # where the search's thread time went
 expect_in "$out/simd.jsonl" '"block":false'
 expect_in "$out/simd.jsonl" '"flops":65536'  # 2*32^3: the unoptimized kernel's work, whatever the opts pad
 # --blocking (the BLOCK opt) too: its key differs from the plain search's, so it searches again.
