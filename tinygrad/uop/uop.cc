@@ -2,6 +2,7 @@
 #include "tinygrad/uop/uop.h"
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 #include <new>
 #include <sstream>
@@ -27,17 +28,32 @@ using uop_internal::Node;
 //   every Lock also runs its deadlock detector under one process-wide spin lock, on one shared
 //   graph: every interning thread of the process meets there, however many shards there are
 //   (12% of a lowering's CPU on one thread; autotune/search:gpu_lower_benchmark --threads=2).
-// So: std::mutex, tried a while first (spinning on try_lock) before it is waited for.
+// - std::mutex tried with try_lock for the same while first: its waiters then sleep at once,
+//   38-103 ms asleep per lowering on 8 threads of 2 vCPUs against 8-11 ms for the lock below
+//   (gpu_lower_benchmark --threads=8 --n=1024, alternating runs), where C++20's atomic wait
+//   spins and yields before it sleeps.
+// So: a futex mutex (Drepper's "Futexes Are Tricky", mutex 3, on C++20 atomic wait) that first
+// spins on a plain load, which stays in the spinning core's cache until the holder's release.
 class ShardLock {
  public:
   void lock() {
     for (int i = 0; i < kSpins; ++i) {
-      if (mu_.try_lock()) return;
+      int free = 0;
+      if (state_.load(std::memory_order_relaxed) == 0 &&
+          state_.compare_exchange_weak(free, 1, std::memory_order_acquire, std::memory_order_relaxed))
+        return;
       CpuRelax();
     }
-    mu_.lock();
+    // contended: mark it so (2), sleep until a release, take it marked (others may still wait)
+    int c = state_.exchange(2, std::memory_order_acquire);
+    while (c != 0) {
+      state_.wait(2, std::memory_order_relaxed);
+      c = state_.exchange(2, std::memory_order_acquire);
+    }
   }
-  void unlock() { mu_.unlock(); }
+  void unlock() {
+    if (state_.exchange(0, std::memory_order_release) == 2) state_.notify_one();
+  }
 
  private:
   // About a microsecond: a few times the longest critical section.
@@ -49,7 +65,7 @@ class ShardLock {
     asm volatile("yield");
 #endif
   }
-  std::mutex mu_;
+  std::atomic<int> state_{0};  // 0: free, 1: held, 2: held and someone may be asleep on it
 };
 
 // The weak intern table: nodes are found by structure, owned by their handles. A node whose
