@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "CLI/CLI.hpp"
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -99,63 +100,49 @@ int Run(int argc, char** argv) {
                 .acc = dtypes::float32,
                 .out = dtypes::float16};
   int runs = 10;
-  std::vector<GemmTiling> tilings;
-  std::string print, source_file;
+  std::string dtype = "half", loader_name = "cp.async", blocks_text, tilings_text, print_text;
+  std::string source_file;
   bool compile_only = false;
-  GemmLoader loader = GemmLoader::kCpAsync;
+  CLI::App app("gemm_check: the generated Hopper matmul kernels, checked and timed on a GPU "
+               "(see the file comment)", "gemm_check");
+  app.add_option("--m", p.m, "rows of a and of the product")->check(CLI::PositiveNumber);
+  app.add_option("--n", p.n, "columns of b and of the product")->check(CLI::PositiveNumber);
+  app.add_option("--k", p.k, "the reduced size")->check(CLI::PositiveNumber);
+  app.add_option("--runs", runs, "timed runs per kernel")->check(CLI::PositiveNumber);
+  app.add_option("--dtype", dtype, "input and output type")->check(CLI::IsMember({"half", "bfloat16"}));
+  app.add_option("--loader", loader_name, "how the kernels load their tiles (gemm_sm90.h)")
+      ->check(CLI::IsMember({"cp.async", "tma", "tma-ws"}));
+  app.add_option("--blocks", blocks_text, "N blocks, or 'sms' (one per SM), in a 1-D grid");
+  app.add_option("--tilings", tilings_text, "BMxBNxSTAGES,...: the tilings to run");
+  app.add_option("--print", print_text, "BMxBNxSTAGES: print that kernel's source, run nothing");
+  app.add_flag("--compile-only", compile_only, "compile for sm_90a with NVRTC alone, no GPU");
+  app.add_option("--source", source_file, "a kernel file to run instead of the generator's");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+  if (dtype == "bfloat16") p.in = p.out = dtypes::bfloat16;
+  const GemmLoader loader = *GemmLoaderFromName(loader_name);  // IsMember checked the name
   int blocks = 0;  // 0: a block per output tile; -1: one per SM
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const std::string v = i + 1 < argc ? argv[i + 1] : "";
-    bool ok = true;
-    if (a == "--m")
-      ok = absl::SimpleAtoi(v, &p.m), ++i;
-    else if (a == "--n")
-      ok = absl::SimpleAtoi(v, &p.n), ++i;
-    else if (a == "--k")
-      ok = absl::SimpleAtoi(v, &p.k), ++i;
-    else if (a == "--runs")
-      ok = absl::SimpleAtoi(v, &runs), ++i;
-    else if (a == "--blocks") {
-      ++i;
-      ok = v == "sms" ? (blocks = -1, true) : absl::SimpleAtoi(v, &blocks) && blocks > 0;
-    } else if (a == "--loader") {
-      ++i;
-      const std::optional<GemmLoader> l = GemmLoaderFromName(v);
-      ok = l.has_value();
-      if (ok) loader = *l;
-    }
-    else if (a == "--dtype") {
-      ++i;
-      if (v == "half")
-        p.in = p.out = dtypes::float16;
-      else if (v == "bfloat16")
-        p.in = p.out = dtypes::bfloat16;
-      else
-        ok = false;
-    } else if (a == "--compile-only") {
-      compile_only = true;
-    } else if (a == "--source") {
-      ++i;
-      source_file = v;
-    } else if (a == "--tilings" || a == "--print") {
-      ++i;
-      for (const std::string& s : std::vector<std::string>(absl::StrSplit(v, ','))) {
-        absl::StatusOr<GemmTiling> t = ParseTiling(s);
-        if (!t.ok()) {
-          std::fprintf(stderr, "gemm_check: %s\n", std::string(t.status().message()).c_str());
-          return 2;
-        }
-        tilings.push_back(*t);
+  if (!blocks_text.empty() &&
+      !(blocks_text == "sms" ? (blocks = -1, true)
+                             : absl::SimpleAtoi(blocks_text, &blocks) && blocks > 0)) {
+    std::fprintf(stderr, "gemm_check: --blocks: want a number of blocks >= 1 or 'sms', got '%s'\n",
+                 blocks_text.c_str());
+    return 2;
+  }
+  std::vector<GemmTiling> tilings;
+  const std::string& listed = print_text.empty() ? tilings_text : print_text;
+  if (!listed.empty()) {
+    for (const std::string& t_text : std::vector<std::string>(absl::StrSplit(listed, ','))) {
+      absl::StatusOr<GemmTiling> t = ParseTiling(t_text);
+      if (!t.ok()) {
+        std::fprintf(stderr, "gemm_check: %s\n", std::string(t.status().message()).c_str());
+        return 2;
       }
-      if (a == "--print") print = v;
-    } else {
-      ok = false;
-    }
-    if (!ok) {
-      std::fprintf(stderr, "gemm_check: bad argument '%s %s' (see the file comment)\n", a.c_str(),
-                   v.c_str());
-      return 2;
+      tilings.push_back(*t);
     }
   }
   std::string source;
@@ -169,7 +156,7 @@ int Run(int argc, char** argv) {
     }
     source = text.str();
   }
-  if (!print.empty()) {
+  if (!print_text.empty()) {
     absl::StatusOr<GemmKernel> k = RenderGemmSm90(p, tilings[0], "gemm", loader);
     if (!k.ok()) {
       std::fprintf(stderr, "gemm_check: %s\n", std::string(k.status().message()).c_str());

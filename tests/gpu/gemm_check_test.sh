@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # gemm_check (binary in $1) without a GPU: it prints the generated kernels, and every bad input
-# (a tiling it cannot parse or generate, an unreadable --source, an unknown flag) is exit 2 with
-# a message; a GPU run itself is tools/gpu_check's.
+# (a tiling it cannot parse or generate, an unreadable --source, an unknown flag or value) is
+# exit 2 with a message naming it; a GPU run itself is tools/gpu_check's.
 set -u
 tool="$1"
 dir="${TEST_TMPDIR:-$(mktemp -d)}"
@@ -28,10 +28,10 @@ expect_usage_error() {
 expect_usage_error "a malformed tiling" "want BMxBNxSTAGES" --print 128x128
 expect_usage_error "a tiling it cannot generate" "96 rows" --print 96x128x3
 expect_usage_error "an unreadable --source" "cannot read it" --source "$dir/none.cu" --tilings 128x128x3
-expect_usage_error "an unknown flag" "bad argument" --bogus
-expect_usage_error "a bad dtype" "bad argument" --dtype float32
-expect_usage_error "a bad block count" "bad argument" --blocks 0 --print 128x128x3
-expect_usage_error "an unknown loader" "bad argument" --loader tma2 --print 128x128x3
+expect_usage_error "an unknown flag" "not expected: --bogus" --bogus
+expect_usage_error "a bad dtype" "--dtype: float32 not in" --dtype float32
+expect_usage_error "a bad block count" "--blocks: want a number of blocks" --blocks 0 --print 128x128x3
+expect_usage_error "an unknown loader" "--loader: tma2 not in" --loader tma2 --print 128x128x3
 expect_usage_error "a tiling the loader cannot fit" "(tma-ws): its accumulators" --print 256x128x4 --loader tma-ws
 
 if ((fails)); then
