@@ -112,6 +112,14 @@ class CudaRawBuffer : public RawBuffer {
   std::shared_ptr<Health> health_;
 };
 
+// The copy engine's element type for a dtype; nullopt for one it does not take here.
+std::optional<TensorMapElement> TensorMapElementOf(DType d) {
+  if (d == dtypes::float16) return TensorMapElement::kFloat16;
+  if (d == dtypes::bfloat16) return TensorMapElement::kBfloat16;
+  if (d == dtypes::float32) return TensorMapElement::kFloat32;
+  return std::nullopt;
+}
+
 class CudaKernel : public Program {
  public:
   CudaKernel(CudaProgram p, std::shared_ptr<Health> health, const CudaDeviceInfo& info,
@@ -181,14 +189,11 @@ class CudaKernel : public Program {
         return absl::InvalidArgumentError(
             absl::StrCat(prog_.function_name(), ": a tensor map of buffer argument ", m.buffer,
                          ", but the launch has ", ptrs.size(), " buffers"));
-      const TensorMapElement element = m.element == dtypes::bfloat16  ? TensorMapElement::kBfloat16
-                                       : m.element == dtypes::float32 ? TensorMapElement::kFloat32
-                                                                      : TensorMapElement::kFloat16;
       ASSIGN_OR_RETURN(
           cuda_abi::CUtensorMap map,
           EncodeTiledTensorMap(
               prog_.api(),
-              {.element = element,
+              {.element = *TensorMapElementOf(m.element),  // LoadProgram checked it
                .address = ptrs[m.buffer],
                .cols = static_cast<uint64_t>(m.cols),
                .rows = static_cast<uint64_t>(m.rows),
@@ -315,8 +320,7 @@ class CudaDevice : public Device {
         return absl::UnimplementedError(
             absl::StrCat(spec.function_name, " loads through tensor maps, which need Hopper's copy ",
                          "engine (sm_90 on); ", name_, " is ", ctx_->info().arch()));
-      if (m.buffer < 0 || !(m.element == dtypes::float16 || m.element == dtypes::bfloat16 ||
-                            m.element == dtypes::float32))
+      if (m.buffer < 0 || !TensorMapElementOf(m.element).has_value())
         return absl::InvalidArgumentError(
             absl::StrCat(spec.function_name, ": a tensor map of buffer argument ", m.buffer,
                          " of ", m.element.name(), " (want an argument of half, bfloat16 or float)"));
