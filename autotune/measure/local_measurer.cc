@@ -9,7 +9,6 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
-#include <mutex>
 #include <thread>
 #include <utility>
 
@@ -18,33 +17,14 @@
 #include "autotune/measure/candidate_ast.h"
 #include "autotune/measure/output_check.h"
 #include "autotune/measure/parallel_for.h"
-#include "autotune/measure/thread_cpu_time.h"
+#include "autotune/measure/prepare_batch.h"
 #include "tinygrad/base/check.h"
-#include "tinygrad/base/stable_hash.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/codegen/pipeline.h"
 #include "tinygrad/engine/launch.h"
 #include "tinygrad/uop/render.h"
 
 namespace tg::autotune {
-namespace {
-
-// The first error of a ParallelFor (a failed device lock), kept for after the loop.
-class FirstError {
- public:
-  void Note(absl::Status s) {
-    std::lock_guard<std::mutex> g(mu_);
-    if (status_.ok()) status_ = std::move(s);
-  }
-  absl::Status Take() { return std::move(status_); }
-
- private:
-  std::mutex mu_;
-  absl::Status status_;
-};
-
-}  // namespace
-
 // Buffers and reference outputs of one task, kept for when the same task is measured again
 // (a farm worker's child interleaves the jobs of several searches).
 struct LocalMeasurer::TaskState {
@@ -564,84 +544,51 @@ absl::StatusOr<MeasureBatch> LocalMeasurer::Measure(const KernelTask& task,
   batch.results.resize(n);
   std::vector<Prepared> prep(n);
 
+  // ** phase 1: lower, render and compile (here, or where options_.preparer says) **
+  absl::StatusOr<std::vector<PreparedCandidate>> ready = absl::UnavailableError("not prepared");
+  if (options_.preparer != nullptr) {
+    ready = options_.preparer->Prepare(task, candidates, options, batch.results);
+    if (ready.ok()) {
+      for (size_t i = 0; i < n; ++i) {
+        if (!(*ready)[i].pending) continue;
+        if (std::string why = OverDeviceLimits((*ready)[i].spec, st->vars); !why.empty()) {
+          batch.results[i].outcome = Outcome::kRejected;
+          batch.results[i].error = std::move(why);
+          (*ready)[i].pending = false;
+        }
+      }
+    } else {
+      // nothing is lost: this machine prepares the batch itself
+      std::fprintf(stderr, "warning: preparing a batch here: %s\n", std::string(ready.status().message()).c_str());
+      std::fill(batch.results.begin(), batch.results.end(), CandidateResult{});
+    }
+  }
+  if (!ready.ok()) {
+    DeviceCompiler compiler(*device_);
+    ready = PrepareBatch(compiler, task, candidates, options,
+                         PrepareSettings{.threads = compile_threads_,
+                                         .thread_setup = options_.prepare_thread_setup,
+                                         .clock = &clock_,
+                                         .hold = [this] { return HoldDevice(/*exclusive=*/false); },
+                                         .over_limits = [&](const ProgramSpec& spec) { return OverDeviceLimits(spec, st->vars); }},
+                         batch.results);
+    RETURN_IF_ERROR(ready.status());
+  }
+  for (size_t i = 0; i < n; ++i) {
+    prep[i].spec = std::move((*ready)[i].spec);
+    prep[i].pending = (*ready)[i].pending;
+  }
+
+  // ** load what compiled, in parallel **
   FirstError lock_error;
-  // ** phase 1a: lower and render every candidate, in parallel **
-  ParallelFor(n, compile_threads_, [&](size_t i) {
-    absl::StatusOr<DeviceLock::Hold> hold = HoldDevice(/*exclusive=*/false);
-    if (!hold.ok()) return lock_error.Note(hold.status());
-    const Clock::TimePoint s = clock_.Now();
-    const double cpu0 = ThreadCpuSeconds();
-    absl::StatusOr<ProgramSpec> spec = GetProgram(CandidateAst(task.ast, candidates[i]), device_->renderer(), task.codegen);
-    CandidateResult& r = batch.results[i];
-    r.cost.lower_cpu_s = ThreadCpuSeconds() - cpu0;
-    r.cost.lower_s = clock_.SecondsSince(s);
-    if (!spec.ok()) {
-      r.outcome = IsKernelOptError(spec.status()) ? Outcome::kInvalidOpts : Outcome::kLoweringError;
-      r.error = std::string(spec.status().message());
-      return;
-    }
-    prep[i].spec = *std::move(spec);
-    prep[i].pending = true;
-    r.uops = static_cast<int64_t>(prep[i].spec.uops.size());
-    r.program_hash = StableHasher().AddBytes(prep[i].spec.src).Finish();
-  }, options_.prepare_thread_setup);
-
-  // ** dedup and the cheap rejections, in candidate order (deterministic) **
-  absl::flat_hash_map<uint64_t, int> first_of;
-  double least_ops = kInf;
-  std::vector<double> ops(n, 0);
-  for (size_t i = 0; i < n; ++i) {
-    if (!prep[i].pending) continue;
-    CandidateResult& r = batch.results[i];
-    auto reject = [&](Outcome o, std::string why) {
-      r.outcome = o;
-      r.error = std::move(why);
-      prep[i].pending = false;
-    };
-    if (options.known_programs.contains(r.program_hash)) {
-      reject(Outcome::kDuplicate, "measured before");
-      continue;
-    }
-    if (auto [it, fresh] = first_of.try_emplace(r.program_hash, static_cast<int>(i)); !fresh) {
-      r.duplicate_of = it->second;
-      reject(Outcome::kDuplicate, absl::StrCat("same program as candidate ", it->second));
-      continue;
-    }
-    if (options.uops_max > 0 && r.uops >= options.uops_max) {
-      reject(Outcome::kRejected, absl::StrCat("too many uops: ", r.uops, " >= ", options.uops_max));
-      continue;
-    }
-    if (std::string why = OverDeviceLimits(prep[i].spec, st->vars); !why.empty()) {
-      reject(Outcome::kRejected, std::move(why));
-      continue;
-    }
-    if (const UOp& e = prep[i].spec.estimates.ops) {
-      absl::StatusOr<ConstValue> v = SymInfer(e, st->vars);
-      if (v.ok()) least_ops = std::min(least_ops, ops[i] = v->to_float());
-    }
-  }
-  // filter out kernels that use 1000x more compute than the smallest (a least of 0 ops, a copy,
-  // would reject every kernel that computes anything: not a ratio)
-  for (size_t i = 0; i < n; ++i) {
-    if (prep[i].pending && least_ops > 0 && ops[i] > least_ops * options.max_compute_ratio) {
-      batch.results[i].outcome = Outcome::kRejected;
-      batch.results[i].error = absl::StrCat("too much compute: ", ops[i], " when least is ", least_ops);
-      prep[i].pending = false;
-    }
-  }
-
-  // ** phase 1b: compile and load what is left, in parallel **
   ParallelFor(n, compile_threads_, [&](size_t i) {
     if (!prep[i].pending) return;
     absl::StatusOr<DeviceLock::Hold> hold = HoldDevice(/*exclusive=*/false);
     if (!hold.ok()) return lock_error.Note(hold.status());
     CandidateResult& r = batch.results[i];
     const Clock::TimePoint s = clock_.Now();
-    absl::StatusOr<std::string> lib = device_->Compile(prep[i].spec);
-    absl::StatusOr<std::unique_ptr<Program>> prog =
-        lib.ok() ? device_->LoadProgram(prep[i].spec, *lib)
-                 : absl::StatusOr<std::unique_ptr<Program>>(lib.status());
-    r.cost.compile_s = clock_.SecondsSince(s);
+    absl::StatusOr<std::unique_ptr<Program>> prog = device_->LoadProgram(prep[i].spec, (*ready)[i].binary);
+    r.cost.compile_s += clock_.SecondsSince(s);
     if (!prog.ok()) {
       r.outcome = Outcome::kCompileError;
       r.error = std::string(prog.status().message());

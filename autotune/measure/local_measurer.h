@@ -1,6 +1,7 @@
 // File: autotune/measure/local_measurer.h
-// The in-process Measurer: lowers and compiles a batch of candidates on several threads, then
-// times them one at a time on the device while nothing else runs.
+// The in-process Measurer: lowers and compiles a batch of candidates on several threads
+// (prepare_batch.h; or has a compile server do it), then times them one at a time on the
+// device while nothing else runs.
 //
 // Port of tinygrad/codegen/opt/search.py's _try_compile / _time_program as used by
 // beam_search, with these deliberate differences:
@@ -56,6 +57,7 @@
 #include "absl/status/statusor.h"
 #include "autotune/lock/device_lock.h"
 #include "autotune/measure/measurer.h"
+#include "autotune/measure/prepare_batch.h"
 #include "tinygrad/base/clock.h"
 #include "tinygrad/engine/device.h"
 
@@ -97,6 +99,11 @@ struct LocalMeasurerOptions {
   // Called once, at the end of the Measure in which a kernel fault lost the device, with the
   // DeviceLostError: a worker's child retires (workers/worker_child.h).
   std::function<void(const absl::Status& lost)> on_device_lost;
+  // Where batches are lowered, rendered and compiled (phase 1) when not here: a compile server
+  // (autotune/compile). Its programs are loaded and timed here as this machine's own; a batch
+  // it cannot prepare (unreachable, another target) is prepared here after a warning. Null:
+  // here, on compile_threads threads.
+  std::shared_ptr<CandidatePreparer> preparer;
 };
 
 // The fake_timing sample of a program: a deterministic 0.1-1.1 ms from its hash.

@@ -13,8 +13,12 @@
 #include <atomic>
 #include <cstddef>
 #include <functional>
+#include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
+
+#include "absl/status/status.h"
 
 namespace tg::autotune {
 
@@ -35,6 +39,21 @@ inline void ParallelFor(size_t n, int threads, const std::function<void(size_t)>
   if (!setup) work();
   for (std::thread& t : pool) t.join();
 }
+
+// The first error the calls of a ParallelFor note (a failed lock), kept for after the loop.
+class FirstError {
+ public:
+  void Note(absl::Status s) {
+    std::lock_guard<std::mutex> g(mu_);
+    if (status_.ok()) status_ = std::move(s);
+  }
+  // The error noted first (OK if none), leaving none noted: a FirstError may serve several loops.
+  absl::Status Take() { return std::exchange(status_, absl::OkStatus()); }
+
+ private:
+  std::mutex mu_;
+  absl::Status status_;
+};
 
 }  // namespace tg::autotune
 
