@@ -8,20 +8,6 @@
 #include "tinygrad/base/status_macros.h"
 
 namespace tg::autotune::codec {
-namespace {
-
-// Decodes a message whose root is `Root` with `read(root_reader)`, under the limits, with
-// capnp's exceptions turned into Statuses.
-template <typename Root, typename Read>
-auto DecodeRoot(absl::string_view what, std::string_view bytes, const DecodeLimits& limits,
-                Read&& read) -> decltype(read(std::declval<typename Root::Reader>())) {
-  return internal::CatchCapnp(what, [&]() -> decltype(read(std::declval<typename Root::Reader>())) {
-    ASSIGN_OR_RETURN(auto parsed, internal::ParsedMessage::Parse(bytes, limits));
-    return read(parsed->reader().template getRoot<Root>());
-  });
-}
-
-}  // namespace
 
 std::string_view FarmMessageKind(const FarmMessage& m) {
   static constexpr std::string_view kNames[] = {"hello", "ready", "heartbeat",
@@ -36,13 +22,13 @@ std::string EncodeFarmMessage(const FarmMessage& m) {
 }
 
 absl::StatusOr<FarmMessage> DecodeFarmMessage(std::string_view bytes, const DecodeLimits& limits) {
-  return DecodeRoot<proto::FarmMessage>("farm message", bytes, limits, [&](auto r) {
+  return internal::DecodeRoot<proto::FarmMessage>("farm message", bytes, limits, [&](auto r) {
     return internal::ReadMessage(r, limits);
   });
 }
 
 std::optional<JobIds> PeekJobIds(std::string_view bytes, const DecodeLimits& limits) {
-  absl::StatusOr<JobIds> ids = DecodeRoot<proto::FarmMessage>(
+  absl::StatusOr<JobIds> ids = internal::DecodeRoot<proto::FarmMessage>(
       "farm message", bytes, limits, [](auto r) -> absl::StatusOr<JobIds> {
         if (r.which() != proto::FarmMessage::JOB) return absl::InvalidArgumentError("not a job");
         return JobIds{.job_id = r.getJob().getJobId(), .search_id = r.getJob().getSearchId()};
@@ -59,7 +45,7 @@ std::string EncodeOpts(std::span<const Opt> opts) {
 }
 
 absl::StatusOr<std::vector<Opt>> DecodeOpts(std::string_view bytes, const DecodeLimits& limits) {
-  return DecodeRoot<proto::OptList>("opt list", bytes, limits, [&](auto r) {
+  return internal::DecodeRoot<proto::OptList>("opt list", bytes, limits, [&](auto r) {
     return internal::ReadOpts(r, limits, "opt list");
   });
 }
@@ -72,7 +58,7 @@ std::string EncodeKernelTask(const KernelTask& task) {
 }
 
 absl::StatusOr<KernelTask> DecodeKernelTask(std::string_view bytes, const DecodeLimits& limits) {
-  return DecodeRoot<proto::KernelTask>("kernel task", bytes, limits, [&](auto r) {
+  return internal::DecodeRoot<proto::KernelTask>("kernel task", bytes, limits, [&](auto r) {
     return internal::ReadTask(r, limits);
   });
 }
@@ -88,7 +74,7 @@ std::string EncodeMeasureOptions(const MeasureOptions& o) {
 
 absl::StatusOr<MeasureOptions> DecodeMeasureOptions(std::string_view bytes,
                                                     const DecodeLimits& limits) {
-  return DecodeRoot<proto::MeasureOptions>("measure options", bytes, limits, [&](auto r) {
+  return internal::DecodeRoot<proto::MeasureOptions>("measure options", bytes, limits, [&](auto r) {
     return internal::ReadOptions(r, limits);
   });
 }
@@ -102,7 +88,7 @@ std::string EncodeMeasureBatch(const MeasureBatch& b) {
 }
 
 absl::StatusOr<MeasureBatch> DecodeMeasureBatch(std::string_view bytes, const DecodeLimits& limits) {
-  return DecodeRoot<proto::MeasureResult>("measure batch", bytes, limits,
+  return internal::DecodeRoot<proto::MeasureResult>("measure batch", bytes, limits,
                                           [&](auto r) -> absl::StatusOr<MeasureBatch> {
                                             ASSIGN_OR_RETURN(MeasureResult m, internal::ReadResult(r, limits));
                                             return std::move(m.batch);
@@ -117,7 +103,7 @@ std::string EncodeDeviceClass(const DeviceClass& d) {
 }
 
 absl::StatusOr<DeviceClass> DecodeDeviceClass(std::string_view bytes, const DecodeLimits& limits) {
-  return DecodeRoot<proto::DeviceDescription>("device description", bytes, limits, [&](auto r) {
+  return internal::DecodeRoot<proto::DeviceDescription>("device description", bytes, limits, [&](auto r) {
     return internal::ReadDevice(r, limits);
   });
 }

@@ -3,7 +3,6 @@
 #include "autotune/codec/farm_wire.h"
 
 #include <algorithm>
-#include <cmath>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -16,14 +15,6 @@
 
 namespace tg::autotune::codec::internal {
 namespace {
-
-absl::Status Bad(absl::string_view where, absl::string_view what) {
-  return absl::InvalidArgumentError(absl::StrCat(where, ": ", what));
-}
-
-absl::Status CheckNotNan(double v, absl::string_view where) {
-  return std::isnan(v) ? Bad(where, "NaN") : absl::OkStatus();
-}
 
 template <typename L>
 absl::Status CheckList(const L& list, int64_t max, absl::string_view where) {
@@ -195,16 +186,29 @@ absl::StatusOr<MeasureOptions> ReadOptions(proto::MeasureOptions::Reader r,
   return o;
 }
 
+// ** status **
+
+void WriteStatus(const absl::Status& s, proto::BatchStatus::Builder b) {
+  b.setCode(static_cast<uint32_t>(s.code()));
+  b.setMessage(Txt(std::string(s.message())));
+}
+
+absl::Status ReadStatus(proto::BatchStatus::Reader r, const DecodeLimits& limits,
+                        absl::string_view where, absl::Status* status) {
+  if (r.getCode() > static_cast<uint32_t>(absl::StatusCode::kUnauthenticated))
+    return Bad(where, absl::StrCat("unknown status code ", r.getCode()));
+  ASSIGN_OR_RETURN(std::string msg, ReadText(r.getMessage(), limits, absl::StrCat(where, " message")));
+  *status = r.getCode() == 0 ? absl::OkStatus()
+                             : absl::Status(static_cast<absl::StatusCode>(r.getCode()), msg);
+  return absl::OkStatus();
+}
+
 // ** results **
 
 void WriteResult(const MeasureResult& m, proto::MeasureResult::Builder b) {
   b.setJobId(m.job_id);
   b.setSearchId(m.search_id);
-  if (!m.status.ok()) {
-    auto s = b.initStatus();
-    s.setCode(static_cast<uint32_t>(m.status.code()));
-    s.setMessage(Txt(std::string(m.status.message())));
-  }
+  if (!m.status.ok()) WriteStatus(m.status, b.initStatus());
   auto list = b.initResults(static_cast<unsigned>(m.batch.results.size()));
   for (unsigned i = 0; i < m.batch.results.size(); ++i) {
     const CandidateResult& c = m.batch.results[i];
@@ -232,13 +236,7 @@ absl::StatusOr<MeasureResult> ReadResult(proto::MeasureResult::Reader r,
   MeasureResult m;
   m.job_id = r.getJobId();
   m.search_id = r.getSearchId();
-  if (r.hasStatus()) {
-    auto s = r.getStatus();
-    if (s.getCode() > static_cast<uint32_t>(absl::StatusCode::kUnauthenticated))
-      return Bad("result status", absl::StrCat("unknown status code ", s.getCode()));
-    ASSIGN_OR_RETURN(std::string msg, ReadText(s.getMessage(), limits, "result status message"));
-    if (s.getCode() != 0) m.status = absl::Status(static_cast<absl::StatusCode>(s.getCode()), msg);
-  }
+  if (r.hasStatus()) RETURN_IF_ERROR(ReadStatus(r.getStatus(), limits, "result status", &m.status));
   auto list = r.getResults();
   RETURN_IF_ERROR(CheckList(list, limits.max_candidates, "result results"));
   m.batch.results.reserve(list.size());

@@ -26,6 +26,12 @@ void WriteOptions(const MeasureOptions& o, proto::MeasureOptions::Builder b);
 absl::StatusOr<MeasureOptions> ReadOptions(proto::MeasureOptions::Reader r,
                                            const DecodeLimits& limits);
 
+// A batch-level status (code and message); writers leave the field unset for OK. ReadStatus
+// sets `*status` to the one on the wire and returns an error naming `where` for a bad one.
+void WriteStatus(const absl::Status& s, proto::BatchStatus::Builder b);
+absl::Status ReadStatus(proto::BatchStatus::Reader r, const DecodeLimits& limits,
+                        absl::string_view where, absl::Status* status);
+
 void WriteResult(const MeasureResult& m, proto::MeasureResult::Builder b);
 absl::StatusOr<MeasureResult> ReadResult(proto::MeasureResult::Reader r,
                                          const DecodeLimits& limits);

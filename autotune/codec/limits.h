@@ -25,6 +25,8 @@ struct DecodeLimits {
   int64_t max_list_len = 1 << 20;     // buffers, var_vals, samples, known programs, isa flags
   int64_t max_candidates = 1 << 16;   // per request
   int64_t max_opts = 256;             // per candidate
+  // A prepared program's source and binary, each (compile service replies).
+  int64_t max_program_bytes = int64_t{16} << 20;
 
   // Source text in a kernel AST: the format strings of CUSTOM and CUSTOMI (C pasted into the
   // kernel as it is) and, in any other node's arg, a string that is not a plain identifier

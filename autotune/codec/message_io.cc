@@ -2,6 +2,7 @@
 // Flat-array serialization with size checks, canonical bytes, limit checks.
 #include "autotune/codec/message_io.h"
 
+#include <cmath>
 #include <cstring>
 
 namespace tg::autotune::codec::internal {
@@ -48,6 +49,14 @@ absl::StatusOr<std::unique_ptr<ParsedMessage>> ParsedMessage::Parse(std::string_
   });
   if (!s.ok()) return s;
   return m;
+}
+
+absl::Status Bad(absl::string_view where, absl::string_view what) {
+  return absl::InvalidArgumentError(absl::StrCat(where, ": ", what));
+}
+
+absl::Status CheckNotNan(double v, absl::string_view where) {
+  return std::isnan(v) ? Bad(where, "NaN") : absl::OkStatus();
 }
 
 absl::StatusOr<std::string> ReadText(capnp::Text::Reader t, const DecodeLimits& limits,

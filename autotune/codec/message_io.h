@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -61,12 +62,29 @@ auto CatchCapnp(absl::string_view what, Fn&& fn) -> decltype(fn()) {
   }
 }
 
+// Decodes a message whose root is `Root` with `read(root_reader)`, under the limits, with
+// capnp's exceptions turned into Statuses (`what` names the message in them).
+template <typename Root, typename Read>
+auto DecodeRoot(absl::string_view what, std::string_view bytes, const DecodeLimits& limits,
+                Read&& read) -> decltype(read(std::declval<typename Root::Reader>())) {
+  return CatchCapnp(what, [&]() -> decltype(read(std::declval<typename Root::Reader>())) {
+    absl::StatusOr<std::unique_ptr<ParsedMessage>> parsed = ParsedMessage::Parse(bytes, limits);
+    if (!parsed.ok()) return parsed.status();
+    return read((*parsed)->reader().template getRoot<Root>());
+  });
+}
+
 // std::string_view -> absl::string_view (this absl is not built on std::string_view).
 inline absl::string_view Sv(std::string_view s) { return {s.data(), s.size()}; }
 
 // A std::string as capnp Text with its length: kj's implicit conversion from std::string
 // uses c_str() and strlen, which cuts a string at its first NUL byte.
 inline capnp::Text::Reader Txt(const std::string& s) { return capnp::Text::Reader(s.data(), s.size()); }
+
+// An InvalidArgument error "<where>: <what>".
+absl::Status Bad(absl::string_view where, absl::string_view what);
+// An error naming `where` for a NaN.
+absl::Status CheckNotNan(double v, absl::string_view where);
 
 // Text with a length check; `where` names the field.
 absl::StatusOr<std::string> ReadText(capnp::Text::Reader t, const DecodeLimits& limits,

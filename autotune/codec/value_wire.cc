@@ -15,10 +15,6 @@
 namespace tg::autotune::codec::internal {
 namespace {
 
-absl::Status Bad(absl::string_view where, absl::string_view what) {
-  return absl::InvalidArgumentError(absl::StrCat(where, ": ", what));
-}
-
 void WriteNumber(const ConstValue& c, proto::Arg::Builder b) {
   switch (c.kind()) {
     case ConstValue::Kind::kBool: b.setBool(c.to_bool()); return;
