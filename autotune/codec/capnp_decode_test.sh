@@ -37,6 +37,14 @@ check farm.capnp FarmMessage farm_hello.bin \
   "isaFlags = [\"avx2\", \"fma\"]" "capacity = 4" "digest = \"" "incarnation = 24301" "holding = [7, 8]"
 check farm.capnp FarmMessage farm_result.bin \
   "result = (" "outcome = ok" "outcome = workerLost" "outcome = compileError" "samplesS = [0.001, 0.002]"
+check compile.capnp CompileMessage compile_request.bin \
+  "request = (" "protocolVersion = 1" "requestId = 11" "arch = \"sm_90\"" "globalMax = (none = void)" \
+  "value = (x = 1024, y = 1024, z = 64)" "task = (" "op = sink" "candidates = [" "op = tc" \
+  "knownPrograms = [5, 9]"
+check compile.capnp CompileMessage compile_reply.bin \
+  "reply = (" "outcome = ok" "outcome = compileError" "outcome = duplicate" "duplicateOf = 0" \
+  "localSize = (none = void)" "x = 4, y = 1, z = 1" "name = \"n\"" "boxRows = 8" \
+  "binary = \"\\177ELF\\000\\000\"" "prepareWallS = 0.5"
 check farm.capnp FarmMessage farm_ready.bin "ready = (credits = 2)"
 check farm.capnp FarmMessage farm_heartbeat.bin "heartbeat = (seq = 5, inFlight = 1)"
 check farm.capnp FarmMessage farm_bye.bin "bye = (reason = \"done\", refused = true)"

@@ -12,6 +12,7 @@
 
 #include "absl/strings/match.h"
 #include "autotune/codec/ast_codec.h"
+#include "autotune/codec/compile_codec.h"
 #include "autotune/codec/corpus.h"
 #include "autotune/codec/farm_codec.h"
 #include "autotune/codec/message_io.h"
@@ -46,6 +47,11 @@ int DecodeAll(const std::string& bytes) {
     ++ok;
     absl::StatusOr<std::vector<Opt>> again = DecodeOpts(EncodeOpts(*o));
     EXPECT_TRUE(again.ok() && *again == *o) << "opts re-encode differs";
+  }
+  if (absl::StatusOr<CompileMessage> m = DecodeCompileMessage(bytes); m.ok()) {
+    ++ok;
+    absl::StatusOr<CompileMessage> again = DecodeCompileMessage(EncodeCompileMessage(*m));
+    EXPECT_TRUE(again.ok() && again->index() == m->index()) << "compile message re-encode differs";
   }
   ok += DecodeKernelTask(bytes).ok();
   ok += DecodeMeasureOptions(bytes).ok();
@@ -148,6 +154,7 @@ bool OwnDecoderAccepts(const CorpusEntry& e) {
   }
   if (absl::StartsWith(n, "ast_")) return DecodeAst(e.bytes).ok();
   if (absl::StartsWith(n, "farm_")) return DecodeFarmMessage(e.bytes).ok();
+  if (absl::StartsWith(n, "compile_")) return DecodeCompileMessage(e.bytes).ok();
   if (absl::StartsWith(n, "opts_")) return DecodeOpts(e.bytes).ok();
   if (absl::StartsWith(n, "task_")) return DecodeKernelTask(e.bytes).ok();
   if (absl::StartsWith(n, "device_")) return DecodeDeviceClass(e.bytes).ok();

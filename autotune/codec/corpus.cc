@@ -14,6 +14,7 @@
 #include "autotune/codec/ast_codec.h"
 #include "autotune/codec/ast_wire.h"
 #include "autotune/codec/codec_test_kernels.h"
+#include "autotune/codec/compile_codec.h"
 #include "autotune/codec/farm_codec.h"
 #include "autotune/codec/message_io.h"
 #include "autotune/codec/value_wire.h"
@@ -189,6 +190,31 @@ std::vector<CorpusEntry> SeedCorpus() {
                                                                     .status = absl::OkStatus(),
                                                                     .batch = batch})});
   out.push_back({"farm_bye.bin", EncodeFarmMessage(Bye{.reason = "done", .refused = true})});
+
+  // The compile service: a request for the add kernel's candidates and a reply with an ok
+  // program (local size, a variable, a tensor map, a binary with NUL bytes), a compile error
+  // and a duplicate; a reply that says a run-only outcome.
+  CompileTargetInfo target{.device = "CUDA", .arch = "sm_90", .renderer = "PTX",
+                           .compiler_id = "ptxas 12.4", .local_max = {{1024, 1024, 64}},
+                           .shared_max = 232448};
+  out.push_back({"compile_request.bin",
+                 EncodeCompileMessage(PrepareRequest{.request_id = 11, .target = target,
+                                                     .task = *task, .candidates = {{}, opts},
+                                                     .options = job.options})});
+  PreparedProgram ok{.outcome = Outcome::kOk, .program_hash = 77, .uops = 42, .name = "E_16",
+                     .function_name = "E_16", .src = "// ptx", .global_size = {16, 1, 1},
+                     .local_size = {{4, 1, 1}}, .globals = {0, 1, 2}, .outs = {0}, .ins = {1, 2},
+                     .ops = 16, .mem = 192, .lds = 128,
+                     .binary = std::string("\x7f" "ELF\0\0", 6)};
+  ok.vars = {ProgramVar{.name = "n", .min = 1, .max = 16}};
+  ok.tensor_maps = {TensorMapSpec{.buffer = 1, .element = dtypes::float16, .rows = 16, .cols = 8,
+                                  .box_rows = 8, .box_cols = 8}};
+  PrepareReply reply{.request_id = 11, .target = target, .prepare_wall_s = 0.5};
+  reply.programs = {ok, PreparedProgram{.outcome = Outcome::kCompileError, .error = "ptxas: error"},
+                    PreparedProgram{.outcome = Outcome::kDuplicate, .duplicate_of = 0, .program_hash = 77}};
+  out.push_back({"compile_reply.bin", EncodeCompileMessage(reply)});
+  reply.programs[1].outcome = Outcome::kWrongResult;
+  out.push_back({"hostile_compile_reply_run_outcome.bin", EncodeCompileMessage(reply)});
 
   // Hostile: each must be rejected.
   out.push_back({"hostile_ast_self_ref.bin",
