@@ -62,8 +62,10 @@ absl::StatusOr<Measurer*> Tuner::MeasurerFor(Device& dev) {
     if (!options_.lock_dir.empty()) {
       ASSIGN_OR_RETURN(lock, DeviceLock::Open(DefaultDeviceLockPath(options_.lock_dir, dev.name())));
     }
-    m = std::make_unique<LocalMeasurer>(
-        &dev, LocalMeasurerOptions{.device = dev.name(), .compile_threads = options_.compile_threads, .device_lock = lock});
+    m = std::make_unique<LocalMeasurer>(&dev, LocalMeasurerOptions{.device = dev.name(),
+                                                                   .compile_threads = options_.compile_threads,
+                                                                   .device_lock = lock,
+                                                                   .preparer = options_.preparer});
   }
   return m.get();
 }

@@ -36,6 +36,7 @@
 #include "autotune/key/device_class.h"
 #include "autotune/key/search_settings.h"
 #include "autotune/measure/measurer.h"
+#include "autotune/measure/prepare_batch.h"
 #include "autotune/search/beam_search.h"
 #include "tinygrad/engine/opt_chooser.h"
 
@@ -69,6 +70,9 @@ struct TunerOptions {
   std::string lock_dir;
   // Threads of the default measurer that lower and compile candidates; 0: the machine's CPUs.
   int compile_threads = 0;
+  // Where the default measurers have batches prepared (a compile server:
+  // LocalMeasurerOptions::preparer); null: they prepare them themselves.
+  std::shared_ptr<CandidatePreparer> preparer;
 
   // From the Config: beam = c.beam, ignore_cache = c.ignore_beam_cache, db = the default file
   // in the cache directory (none at CACHELEVEL=0) with db_create = kFileAndDirectories, the search settings, codegen, the trace

@@ -271,8 +271,8 @@ TEST(CompileCodecHostileTest, InconsistentReplies) {
               "reply.programs[0].vars[0].dtype");
   ExpectError(DecodeCompileMessage(Broken([](auto r) { r.getPrograms()[0].setOps(std::nan("")); })).status(),
               "reply.programs[0].ops: NaN");
-  ExpectError(DecodeCompileMessage(Broken([](auto r) { r.getTarget().getLocalMax().initValue(); })).status(),
-              "reply.target.localMax: (0, 0, 0) is not positive");
+  ExpectError(DecodeCompileMessage(Broken([](auto r) { r.getTarget().getLocalMax().initValue().setZ(-1); })).status(),
+              "reply.target.localMax: (0, 0, -1) is negative");
 }
 
 TEST(CompileCodecHostileTest, RequestWithoutTaskOrWithBadCandidates) {

@@ -24,11 +24,17 @@ void WriteDims(const std::array<int64_t, 3>& d, proto::Dims3::Builder b) {
   b.setZ(d[2]);
 }
 
-// Launch sizes and limits are all positive: a zero or negative one is a broken peer.
-absl::StatusOr<std::array<int64_t, 3>> ReadDims(proto::Dims3::Reader r, absl::string_view where) {
+// Launch sizes are positive and limits never negative (a limit may be 0: the dimensions a CPU
+// renderer's threads do not use); anything else is a broken peer.
+enum class DimsRule { kPositive, kNonNegative };
+absl::StatusOr<std::array<int64_t, 3>> ReadDims(proto::Dims3::Reader r, absl::string_view where,
+                                                DimsRule rule = DimsRule::kPositive) {
   std::array<int64_t, 3> d{r.getX(), r.getY(), r.getZ()};
+  const int64_t least = rule == DimsRule::kPositive ? 1 : 0;
   for (int64_t v : d)
-    if (v < 1) return Bad(where, absl::StrCat("(", d[0], ", ", d[1], ", ", d[2], ") is not positive"));
+    if (v < least)
+      return Bad(where, absl::StrCat("(", d[0], ", ", d[1], ", ", d[2], ") is ",
+                                     rule == DimsRule::kPositive ? "not positive" : "negative"));
   return d;
 }
 
@@ -44,12 +50,13 @@ void WriteOptionalDims(const std::optional<std::array<int64_t, 3>>& d, Group b) 
 
 template <typename Group>
 absl::StatusOr<std::optional<std::array<int64_t, 3>>> ReadOptionalDims(Group r,
-                                                                       absl::string_view where) {
+                                                                       absl::string_view where,
+                                                                       DimsRule rule = DimsRule::kPositive) {
   using Which = decltype(r.which());
   switch (r.which()) {
     case Which::NONE: return std::optional<std::array<int64_t, 3>>();
     case Which::VALUE: {
-      ASSIGN_OR_RETURN(auto d, ReadDims(r.getValue(), where));
+      ASSIGN_OR_RETURN(auto d, ReadDims(r.getValue(), where, rule));
       return std::optional<std::array<int64_t, 3>>(d);
     }
   }
@@ -104,8 +111,8 @@ absl::StatusOr<CompileTargetInfo> ReadTarget(proto::CompileTargetInfo::Reader r,
   ASSIGN_OR_RETURN(t.renderer, ReadText(r.getRenderer(), limits, absl::StrCat(where, ".renderer")));
   ASSIGN_OR_RETURN(t.compiler_id,
                    ReadText(r.getCompilerId(), limits, absl::StrCat(where, ".compilerId")));
-  ASSIGN_OR_RETURN(t.global_max, ReadOptionalDims(r.getGlobalMax(), absl::StrCat(where, ".globalMax")));
-  ASSIGN_OR_RETURN(t.local_max, ReadOptionalDims(r.getLocalMax(), absl::StrCat(where, ".localMax")));
+  ASSIGN_OR_RETURN(t.global_max, ReadOptionalDims(r.getGlobalMax(), absl::StrCat(where, ".globalMax"), DimsRule::kNonNegative));
+  ASSIGN_OR_RETURN(t.local_max, ReadOptionalDims(r.getLocalMax(), absl::StrCat(where, ".localMax"), DimsRule::kNonNegative));
   t.shared_max = r.getSharedMax();
   RETURN_IF_ERROR(CheckNotNegative(t.shared_max, absl::StrCat(where, ".sharedMax")));
   return t;

@@ -558,8 +558,11 @@ absl::StatusOr<MeasureBatch> LocalMeasurer::Measure(const KernelTask& task,
         }
       }
     } else {
-      // nothing is lost: this machine prepares the batch itself
-      std::fprintf(stderr, "warning: preparing a batch here: %s\n", std::string(ready.status().message()).c_str());
+      // nothing is lost: this machine prepares the batch itself (said once per reason)
+      if (std::string why(ready.status().message()); why != last_preparer_error_) {
+        std::fprintf(stderr, "warning: preparing batches here: %s\n", why.c_str());
+        last_preparer_error_ = std::move(why);
+      }
       std::fill(batch.results.begin(), batch.results.end(), CandidateResult{});
     }
   }

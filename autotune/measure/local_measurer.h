@@ -169,6 +169,7 @@ class LocalMeasurer : public Measurer {
   std::vector<std::unique_ptr<TaskState>> states_;  // of the tasks measured last, most recent first
   absl::Status device_lost_;    // the DeviceLostError of the fault that lost the device
   bool lost_reported_ = false;  // on_device_lost was called
+  std::string last_preparer_error_;  // the last reason options_.preparer gave, as warned
 };
 
 }  // namespace tg::autotune

@@ -2,7 +2,9 @@
 # `tg tune` on a CUDA device whose driver is the fake libcuda ($2; tinygrad/runtime/cuda/
 # fake_cuda_driver.cc: memory and launches, no GPU code run): a BEAM=1 search of a half matmul
 # for the fake's compute 9.0, in-process and through the farm (a local worker whose sandboxed
-# children compile with NVRTC and launch on the fake). Every candidate, the GEMM opt's generated
+# children compile with NVRTC and launch on the fake), and in-process with a compile server
+# (tg compile-server for sm_90 on this machine: it lowers and compiles every batch, the tuning
+# process only loads and launches). Every candidate, the GEMM opt's generated
 # kernels among them, must compile, load and launch: no compile or runtime errors. Skipped,
 # saying so, where NVRTC is not installed. Real GPUs: tools/gpu_check.
 set -u
@@ -24,7 +26,33 @@ fi
 run in_process 0 tune --beam 1 --in-process --ignore-cache --db "$out/t.db" "${matmul[@]}"
 run farm 0 tune --beam 1 --workers 1 --ignore-cache --db "$out/t.db" "${matmul[@]}"
 
-for how in in_process farm; do
+# a compile server on a private ipc:// socket (mktemp -d makes it 0700, the ipc rule; short,
+# for the 107 bytes of a socket path)
+cs=$(mktemp -d /tmp/tg-cs-XXXXXX)
+trap 'rm -rf "$cs"' EXIT
+"$tg" compile-server --device CUDA --arch sm_90 --bind "ipc://$cs/sock" --threads 2 2>"$out/server.err" &
+server=$!
+wait_for "the compile server says it serves" grep -q "serving CUDA sm_90" "$out/server.err"
+run compile_server 0 tune --beam 1 --in-process --compile-with "ipc://$cs/sock" --ignore-cache --db "$out/t.db" "${matmul[@]}"
+kill -TERM "$server"
+wait "$server" || fail "tg compile-server exited with $? on SIGTERM"
+# every batch was prepared there, none here
+grep -qE "compile server ipc://.*: [1-9][0-9]* batches prepared there, 0 here" "$out/compile_server.out" ||
+  { fail "not every batch came from the compile server:"; tail -3 "$out/compile_server.out" >&2; cat "$out/server.err" >&2; }
+expect_in "$out/server.err" "prepared "
+expect_in "$out/server.err" "stopped after"
+# and it refuses a target it does not compile for, the search going on here
+"$tg" compile-server --device CUDA --arch sm_80 --bind "ipc://$cs/sock80" --threads 1 2>"$out/server80.err" &
+server=$!
+wait_for "the sm_80 compile server says it serves" grep -q "serving CUDA sm_80" "$out/server80.err"
+run other_target 0 tune --beam 1 --in-process --compile-with "ipc://$cs/sock80" --ignore-cache --db "$out/t.db" matmul --m 64 --n 64 --k 64
+kill -TERM "$server"
+wait "$server"
+expect_in "$out/other_target.err" "arch: server sm_80, client sm_90"
+grep -qE "0 batches prepared there, [1-9][0-9]* here" "$out/other_target.out" ||
+  { fail "a compile server of another target prepared batches:"; tail -3 "$out/other_target.out" >&2; }
+
+for how in in_process farm compile_server; do
   f="$out/$how.out"
   expect_in "$f" "kernel 1/1 "
   # BEAM_DEBUG=2: a line per candidate, its outcome in the ninth field

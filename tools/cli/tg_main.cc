@@ -16,6 +16,7 @@
 #include "tinygrad/base/version.h"
 #include "tinygrad/engine/diagnostics.h"
 #include "tools/cli/compile_command.h"
+#include "tools/cli/compile_server_command.h"
 #include "tools/cli/db_command.h"
 #include "tools/cli/farm_command.h"
 #include "tools/cli/keygen_command.h"
@@ -52,6 +53,8 @@ constexpr Command kCommands[] = {
      TrainCommand},
     {"compile", "render and compile a workload's kernels for a GPU target: CUDA sm_*, HIP gfx* (tg compile --help)",
      CompileWorkloadCommand},
+    {"compile-server", "serve a GPU target's compiling to GPU machines that tune (tg compile-server --help)",
+     CompileServerCommand},
     {"db", "tuning database: stats, show, export, import, gc, serve (a web page) (tg db --help)", DbCommand},
     {"keygen", "make a CURVE key pair for the tuning farm (tg keygen --help)", KeygenCommand},
     {"viz", "serve the VIZ rewrite viewer on a saved trace (tg viz --help)", VizCommand},

@@ -10,6 +10,8 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "autotune/compile/remote_preparer.h"
+#include "autotune/compile/target_info.h"
 #include "autotune/db/opts_text.h"
 #include "autotune/measure/local_measurer.h"
 #include "autotune/tuner.h"
@@ -150,6 +152,22 @@ absl::Status AppendJson(const std::string& path, const Workload& w, const Worklo
   return absl::OkStatus();
 }
 
+// The client of `tg tune --compile-with`: a GPU device's batches prepared by a compile server
+// for the device's own target. Errors: a device without a GPU, unreadable keys, a bad endpoint.
+absl::StatusOr<std::shared_ptr<autotune::RemotePreparer>> ConnectCompileServer(Device& dev, const std::string& endpoint,
+                                                                                const SecurityFlags& flags) {
+  const GpuDescription* gpu = dev.gpu();
+  if (gpu == nullptr)
+    return absl::InvalidArgumentError(absl::StrCat("device ", dev.name(), " is no GPU: its candidates compile where they run"));
+  absl::StatusOr<autotune::net::SecurityOptions> sec = ClientSecurity(flags);
+  if (!sec.ok()) return sec.status();
+  const std::string kind = dev.name().substr(0, dev.name().find(':'));  // "CUDA:1" -> "CUDA"
+  ASSIGN_OR_RETURN(std::unique_ptr<autotune::RemotePreparer> r,
+                   autotune::RemotePreparer::Connect(autotune::TargetInfoOf(kind, gpu->arch, autotune::DeviceCompiler(dev)),
+                                                     {.endpoint = endpoint, .security = *sec}));
+  return std::shared_ptr<autotune::RemotePreparer>(std::move(r));
+}
+
 }  // namespace
 
 int TuneWorkloadCommand(std::span<const std::string_view> args) {
@@ -185,7 +203,7 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
                           ->type_name("EP");
   app.add_option("--status-bind", farm.status_bind, "the status socket (tg farm status) on EP")->type_name("EP");
   AddSecurityFlags(app, farm.security, SecurityRole::kServer);
-  app.add_flag("--in-process", in_process, "search one kernel at a time in this process (the BEAM of tg run)")
+  CLI::Option* in_process_flag = app.add_flag("--in-process", in_process, "search one kernel at a time in this process (the BEAM of tg run)")
       ->excludes(workers)
       ->excludes(bind);
   app.add_option("--cpu-target", cpu_target,
@@ -196,6 +214,23 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
       ->type_name("ISA");
   app.add_flag("--fake-timing", farm.fake_timing, "(tests only) candidates are checked but not timed; each\n"
                                                   "gets a fixed time from its program (in-process too)");
+  std::string compile_with;
+  SecurityFlags compile_security;
+  CLI::Option* compile_with_flag =
+      app.add_option("--compile-with", compile_with,
+                     "have a compile server (tg compile-server) lower and compile each batch of\n"
+                     "candidates, this machine only timing them (GPU devices, --in-process): tcp://HOST:PORT\n"
+                     "with --compile-key and --compile-server-key, or --insecure; or ipc://PATH. A batch\n"
+                     "it cannot prepare (down, another target) is prepared here")
+          ->type_name("EP")
+          ->needs(in_process_flag);
+  CLI::Option* compile_key = app.add_option("--compile-key", compile_security.key, "our CURVE secret key file for the compile server")
+                                 ->type_name("FILE")
+                                 ->needs(compile_with_flag);
+  app.add_option("--compile-server-key", compile_security.server_key, "the compile server's public key file")
+      ->type_name("FILE")
+      ->needs(compile_key);
+  compile_key->needs("--compile-server-key");
   bool dashboard = false, dashboard_wait = false;
   web::ServeOptions serve;
   CLI::Option* dashboard_flag = app.add_flag(
@@ -229,6 +264,17 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
   if (!dev.ok()) {
     std::fprintf(stderr, "tg tune: %s\n", dev.status().ToString().c_str());
     return 1;
+  }
+  std::shared_ptr<autotune::RemotePreparer> remote;
+  if (!compile_with.empty()) {
+    compile_security.insecure = farm.security.insecure;
+    absl::StatusOr<std::shared_ptr<autotune::RemotePreparer>> r = ConnectCompileServer(**dev, compile_with, compile_security);
+    if (!r.ok()) {
+      std::fprintf(stderr, "tg tune: --compile-with: %s\n", std::string(r.status().message()).c_str());
+      return 1;
+    }
+    remote = *r;
+    topts.preparer = remote;
   }
   ProgressLine progress(stdout, ProgressLine::IsTerminal(stdout));
   std::string current;
@@ -342,6 +388,10 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
       rows.push_back({name, *std::move(t)});
     }
     PrintTable(rows);
+    if (remote != nullptr)
+      std::printf("compile server %s: %llu batches prepared there, %llu here\n", compile_with.c_str(),
+                  static_cast<unsigned long long>(remote->batches_prepared()),
+                  static_cast<unsigned long long>(remote->batches_refused()));
     return 0;
   };
   const int rc = tune();

@@ -1,0 +1,261 @@
+// File: autotune/compile/compile_server_test.cc
+// A compile server and its client on this machine's CPU device (its renderer and compiler
+// stand for a GPU's, so these run everywhere): a measurer whose batches a server prepares gets
+// the same outcomes and programs as one that prepares them itself, its programs pass the
+// result check, and a server that is down, serves another target or answers nonsense costs
+// the search nothing.
+#include "autotune/compile/compile_server.h"
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "autotune/codec/compile_codec.h"
+#include "autotune/compile/prepared_program.h"
+#include "autotune/compile/remote_preparer.h"
+#include "autotune/compile/target_info.h"
+#include "autotune/measure/local_measurer.h"
+#include "autotune/measure/test_kernels.h"
+#include "tinygrad/base/check.h"
+#include "tinygrad/tensor/tensor.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace tg::autotune {
+namespace {
+
+using ::testing::HasSubstr;
+
+const Opt kUpcast0By4{OptOps::UPCAST, 0, int64_t{4}};
+const Opt kUnroll0By4{OptOps::UNROLL, 0, int64_t{4}};
+
+KernelTask Task(const UOp& ast) {
+  absl::StatusOr<KernelTask> t = KernelTask::FromAst(ast);
+  EXPECT_TRUE(t.ok()) << t.status();
+  return t.ok() ? *t : KernelTask{};
+}
+
+Device& Cpu() {
+  absl::StatusOr<Device*> d = GetDevice("CPU");
+  TG_CHECK(d.ok()) << d.status();
+  return **d;
+}
+
+// A server on its own thread, on an inproc endpoint of its own context.
+class ServerThread {
+ public:
+  explicit ServerThread(codec::CompileTargetInfo target) : compiler_(Cpu()) {
+    absl::StatusOr<std::unique_ptr<CompileServer>> s =
+        CompileServer::Bind(ctx_, compiler_, std::move(target),
+                            {.endpoint = "tcp://127.0.0.1:*", .security = net::SecurityOptions::Insecure(), .threads = 2});
+    TG_CHECK(s.ok()) << s.status();
+    server_ = *std::move(s);
+    thread_ = std::thread([this] { status_ = server_->Serve(stop_, std::chrono::milliseconds(20)); });
+  }
+  ~ServerThread() {
+    stop_ = true;
+    thread_.join();
+    EXPECT_TRUE(status_.ok()) << status_;
+  }
+  std::string endpoint() const { return server_->endpoint(); }
+  uint64_t answered() const { return server_->answered(); }
+
+ private:
+  net::ZmqContext ctx_;
+  DeviceCompiler compiler_;
+  std::unique_ptr<CompileServer> server_;
+  std::atomic<bool> stop_ = false;
+  absl::Status status_;
+  std::thread thread_;
+};
+
+codec::CompileTargetInfo CpuTarget() { return TargetInfoOf("CPU", "host", DeviceCompiler(Cpu())); }
+
+std::shared_ptr<RemotePreparer> Client(const std::string& endpoint, codec::CompileTargetInfo target = CpuTarget(),
+                                       double reply_timeout_s = 60) {
+  absl::StatusOr<std::unique_ptr<RemotePreparer>> p = RemotePreparer::Connect(
+      std::move(target), {.endpoint = endpoint, .security = net::SecurityOptions::Insecure(),
+                          .reply_timeout_s = reply_timeout_s});
+  TG_CHECK(p.ok()) << p.status();
+  return *std::move(p);
+}
+
+std::unique_ptr<LocalMeasurer> Measurer(std::shared_ptr<CandidatePreparer> preparer) {
+  LocalMeasurerOptions o;
+  o.compile_threads = 2;
+  o.preparer = std::move(preparer);
+  absl::StatusOr<std::unique_ptr<LocalMeasurer>> m = LocalMeasurer::Create(o);
+  TG_CHECK(m.ok()) << m.status();
+  return *std::move(m);
+}
+
+std::string Describe(const CandidateResult& r) { return std::string(OutcomeName(r.outcome)) + ": " + r.error; }
+
+// Opt lists of every kind of fate before a run: fine, a duplicate, an invalid opt.
+std::vector<std::vector<Opt>> MixedCandidates() {
+  return {{}, {kUpcast0By4}, {kUnroll0By4}, {kUpcast0By4, kUnroll0By4}, {kUpcast0By4},
+          {Opt{OptOps::UPCAST, 7, int64_t{4}}}};
+}
+
+TEST(CompileServerTest, ARemotelyPreparedBatchIsTheLocalOneAndPassesTheResultCheck) {
+  ServerThread server(CpuTarget());
+  std::shared_ptr<RemotePreparer> remote = Client(server.endpoint());
+  std::unique_ptr<LocalMeasurer> there = Measurer(remote);
+  std::unique_ptr<LocalMeasurer> here = Measurer(nullptr);
+  const KernelTask task = Task(MatmulKernel(32));
+  const std::vector<std::vector<Opt>> cands = MixedCandidates();
+  absl::StatusOr<MeasureBatch> a = there->Measure(task, cands, MeasureOptions{});
+  absl::StatusOr<MeasureBatch> b = here->Measure(task, cands, MeasureOptions{});
+  ASSERT_TRUE(a.ok()) << a.status();
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_EQ(remote->batches_prepared(), 1u);
+  EXPECT_EQ(remote->batches_refused(), 0u);
+  EXPECT_EQ(server.answered(), 1u);
+  for (size_t i = 0; i < cands.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(a->results[i].outcome, b->results[i].outcome) << Describe(a->results[i]);
+    EXPECT_EQ(a->results[i].program_hash, b->results[i].program_hash);
+    EXPECT_EQ(a->results[i].uops, b->results[i].uops);
+    EXPECT_EQ(a->results[i].duplicate_of, b->results[i].duplicate_of);
+  }
+  EXPECT_EQ(a->results[0].outcome, Outcome::kOk) << Describe(a->results[0]);
+  EXPECT_EQ(a->results[3].outcome, Outcome::kOk) << Describe(a->results[3]);
+  EXPECT_EQ(a->results[4].outcome, Outcome::kDuplicate);
+  EXPECT_EQ(a->results[4].duplicate_of, 1);
+  EXPECT_EQ(a->results[5].outcome, Outcome::kInvalidOpts);
+  EXPECT_GT(a->results[3].cost.lower_s, 0);  // the server's lowering time came back
+}
+
+// A kernel over a variable: the server evaluates its launch at the task's value, and the
+// client passes the variable by name.
+TEST(CompileServerTest, ASymbolicKernelRunsWithTheTasksValue) {
+  ServerThread server(CpuTarget());
+  Variable n("n", 1, 63);
+  Tensor x = Tensor::Empty(std::vector<int64_t>{64, 16}).shrink({{0, n.bind(10)}, {0, 16}}).sum(1);
+  const KernelTask task = Task(LastKernelAst(x));
+  std::shared_ptr<RemotePreparer> remote = Client(server.endpoint());
+  std::unique_ptr<LocalMeasurer> m = Measurer(remote);
+  const std::vector<std::vector<Opt>> cands = {{}, {kUnroll0By4}};
+  absl::StatusOr<MeasureBatch> b = m->Measure(task, cands, MeasureOptions{});
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_EQ(remote->batches_prepared(), 1u);
+  for (const CandidateResult& r : b->results) EXPECT_EQ(r.outcome, Outcome::kOk) << Describe(r);
+}
+
+TEST(CompileServerTest, AServerForAnotherTargetIsAskedOnceAndTheBatchIsPreparedHere) {
+  codec::CompileTargetInfo other = CpuTarget();
+  other.arch = "elsewhere";
+  ServerThread server(other);
+  std::shared_ptr<RemotePreparer> remote = Client(server.endpoint());
+  std::vector<CandidateResult> results(1);
+  const KernelTask task = Task(AddKernel(64));
+  const std::vector<std::vector<Opt>> one = {{}};
+  absl::StatusOr<std::vector<PreparedCandidate>> p = remote->Prepare(task, one, MeasureOptions{}, results);
+  EXPECT_TRUE(absl::IsFailedPrecondition(p.status())) << p.status();
+  EXPECT_THAT(p.status().message(), HasSubstr("arch: server elsewhere, client host"));
+  EXPECT_THAT(p.status().message(), HasSubstr(server.endpoint()));
+  std::unique_ptr<LocalMeasurer> m = Measurer(remote);
+  absl::StatusOr<MeasureBatch> b = m->Measure(task, one, MeasureOptions{});
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_EQ(b->results[0].outcome, Outcome::kOk) << Describe(b->results[0]);
+  EXPECT_EQ(server.answered(), 1u);  // the measurer's batch did not ask again
+  EXPECT_EQ(remote->batches_refused(), 2u);
+}
+
+TEST(CompileServerTest, AServerThatDoesNotAnswerCostsOneTimeout) {
+  // a port nothing listens on: the request waits in the socket's queue
+  std::shared_ptr<RemotePreparer> remote = Client("tcp://127.0.0.1:9", CpuTarget(), /*reply_timeout_s=*/0.2);
+  std::unique_ptr<LocalMeasurer> m = Measurer(remote);
+  const KernelTask task = Task(AddKernel(64));
+  const std::vector<std::vector<Opt>> cands = {{}, {kUpcast0By4}};
+  for (int batch = 0; batch < 2; ++batch) {
+    absl::StatusOr<MeasureBatch> b = m->Measure(task, cands, MeasureOptions{});
+    ASSERT_TRUE(b.ok()) << b.status();
+    for (const CandidateResult& r : b->results) EXPECT_EQ(r.outcome, Outcome::kOk) << Describe(r);
+  }
+  EXPECT_EQ(remote->batches_prepared(), 0u);
+  EXPECT_EQ(remote->batches_refused(), 2u);  // the second without waiting (retry_after_s)
+}
+
+TEST(CompileServerTest, BytesThatAreNoRequestGetAnErrorAndTheServerGoesOn) {
+  ServerThread server(CpuTarget());
+  net::ZmqContext ctx;
+  absl::StatusOr<net::ZmqSocket> s = net::ZmqSocket::Create(ctx, net::SocketType::kDealer);
+  ASSERT_TRUE(s.ok());
+  ASSERT_TRUE(net::ConfigureClient(*s, server.endpoint(), net::SecurityOptions::Insecure()).ok());
+  ASSERT_TRUE(s->Send({std::string("not a capnp message")}).ok());
+  absl::StatusOr<net::Frames> in = s->ReceiveFor(std::chrono::seconds(30));
+  ASSERT_TRUE(in.ok()) << in.status();
+  ASSERT_EQ(in->size(), 1u);
+  absl::StatusOr<codec::CompileMessage> m = codec::DecodeCompileMessage((*in)[0]);
+  ASSERT_TRUE(m.ok()) << m.status();
+  const auto* reply = std::get_if<codec::PrepareReply>(&*m);
+  ASSERT_NE(reply, nullptr);
+  EXPECT_TRUE(absl::IsInvalidArgument(reply->status)) << reply->status;
+  EXPECT_THAT(reply->status.message(), HasSubstr("unreadable request"));
+  // and it still prepares
+  std::shared_ptr<RemotePreparer> remote = Client(server.endpoint());
+  std::vector<CandidateResult> results(1);
+  const std::vector<std::vector<Opt>> one = {{}};
+  absl::StatusOr<std::vector<PreparedCandidate>> p = remote->Prepare(Task(AddKernel(64)), one, MeasureOptions{}, results);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_TRUE((*p)[0].pending) << Describe(results[0]);
+}
+
+TEST(CompileServerTest, AnswersForAnotherProtocolVersionAreRefusals) {
+  DeviceCompiler compiler(Cpu());
+  codec::PrepareRequest r{.protocol_version = codec::kCompileProtocolVersion + 1, .request_id = 3, .target = CpuTarget()};
+  codec::PrepareReply reply = AnswerPrepare(compiler, CpuTarget(), r, PrepareSettings{});
+  EXPECT_EQ(reply.request_id, 3u);
+  EXPECT_TRUE(absl::IsFailedPrecondition(reply.status));
+  EXPECT_THAT(reply.status.message(), HasSubstr("protocol version"));
+  EXPECT_TRUE(reply.programs.empty());
+}
+
+// What a client does with a program that does not fit its task: the candidate fails, nothing
+// reaches the device.
+TEST(PreparedProgramTest, AProgramThatDoesNotFitTheTaskFailsItsCandidate) {
+  const KernelTask task = Task(AddKernel(64));
+  DeviceCompiler compiler(Cpu());
+  std::vector<CandidateResult> results(1);
+  const std::vector<std::vector<Opt>> one = {{}};
+  absl::StatusOr<std::vector<PreparedCandidate>> prep = PrepareBatch(compiler, task, one, MeasureOptions{}, {}, results);
+  ASSERT_TRUE(prep.ok()) << prep.status();
+  ASSERT_TRUE((*prep)[0].pending);
+  const codec::PreparedProgram good = ToWire((*prep)[0], results[0], task);
+  struct Case {
+    const char* what;
+    void (*spoil)(codec::PreparedProgram&);
+    const char* error;
+  };
+  const Case cases[] = {
+      {"slot", [](codec::PreparedProgram& w) { w.globals.push_back(99); }, "buffer slot 99 is not one of the task's"},
+      {"var", [](codec::PreparedProgram& w) { w.vars.push_back({.name = "zz"}); }, "variable 'zz'"},
+      {"global", [](codec::PreparedProgram& w) { w.global_size[1] = 0; }, "global size below 1"},
+      {"map", [](codec::PreparedProgram& w) { w.tensor_maps.push_back({.buffer = 5}); }, "tensor map of buffer argument 5"},
+      {"binary", [](codec::PreparedProgram& w) { w.binary.clear(); }, "no binary"},
+      {"outcome", [](codec::PreparedProgram& w) { w.outcome = Outcome::kWrongResult; }, "only a run can tell"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    codec::PreparedProgram w = good;
+    c.spoil(w);
+    PreparedCandidate p;
+    CandidateResult r;
+    FromWire(w, task, p, r);
+    EXPECT_FALSE(p.pending);
+    EXPECT_EQ(r.outcome, Outcome::kCompileError);
+    EXPECT_THAT(r.error, HasSubstr(c.error));
+  }
+  PreparedCandidate p;
+  CandidateResult r;
+  FromWire(good, task, p, r);
+  EXPECT_TRUE(p.pending) << Describe(r);
+  EXPECT_EQ(p.spec.globals, (*prep)[0].spec.globals);
+  EXPECT_EQ(p.binary, (*prep)[0].binary);
+}
+
+}  // namespace
+}  // namespace tg::autotune
