@@ -74,12 +74,14 @@ absl::Status CompileServer::Serve(const std::atomic<bool>& stop, std::chrono::mi
     if (net::IsTimeout(in.status())) continue;
     if (net::IsTerminated(in.status())) return absl::OkStatus();
     RETURN_IF_ERROR(in.status());
-    // a DEALER client's message: [its routing id, the request]; anything else is dropped
-    if (in->size() != 2) continue;
+    // [the client's routing id, its envelope frames (a relay's tag), the request]: the answer
+    // goes back in the same envelope
+    if (in->size() < 2) continue;
     const Clock::TimePoint t0 = Clock::Real().Now();
     size_t candidates = 0;
-    std::string reply = Answer((*in)[1], candidates);
-    absl::Status sent = socket_.Send({(*in)[0], std::move(reply)});
+    std::string reply = Answer(in->back(), candidates);
+    in->back() = std::move(reply);
+    absl::Status sent = socket_.Send(*in);
     if (net::IsTerminated(sent)) return absl::OkStatus();
     // a client gone meanwhile (EHOSTUNREACH) costs only its answer
     ++answered_;

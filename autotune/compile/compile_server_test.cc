@@ -7,12 +7,16 @@
 #include "autotune/compile/compile_server.h"
 
 #include <atomic>
+#include <condition_variable>
+#include <future>
+#include <mutex>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "autotune/codec/compile_codec.h"
+#include "autotune/compile/compile_relay.h"
 #include "autotune/compile/prepared_program.h"
 #include "autotune/compile/remote_preparer.h"
 #include "autotune/compile/target_info.h"
@@ -255,6 +259,64 @@ TEST(PreparedProgramTest, AProgramThatDoesNotFitTheTaskFailsItsCandidate) {
   EXPECT_TRUE(p.pending) << Describe(r);
   EXPECT_EQ(p.spec.globals, (*prep)[0].spec.globals);
   EXPECT_EQ(p.binary, (*prep)[0].binary);
+}
+
+// A worker's relay: the requests of several children at once, each answer back to its asker;
+// a server that does not answer makes "" answers, at once for a while after the first.
+TEST(CompileRelayTest, AnswersFindTheirRequestsAndASilentServerAnswersNothing) {
+  ServerThread server(CpuTarget());
+  absl::StatusOr<std::unique_ptr<CompileRelay>> relay =
+      CompileRelay::Start({.endpoint = server.endpoint(), .security = net::SecurityOptions::Insecure()});
+  ASSERT_TRUE(relay.ok()) << relay.status();
+  const KernelTask tasks[2] = {Task(AddKernel(64)), Task(SumKernel(8, 16))};
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<std::string> answers(2);
+  int answered = 0;
+  for (int k = 0; k < 2; ++k) {
+    codec::PrepareRequest r{.request_id = 1, .target = CpuTarget(), .task = tasks[k], .candidates = {{}}};
+    (*relay)->Forward(codec::EncodeCompileMessage(r), [&, k](std::string a) {
+      std::lock_guard<std::mutex> l(mu);
+      answers[k] = std::move(a);
+      ++answered;
+      cv.notify_all();
+    });
+  }
+  {
+    std::unique_lock<std::mutex> l(mu);
+    ASSERT_TRUE(cv.wait_for(l, std::chrono::seconds(60), [&] { return answered == 2; }));
+  }
+  for (int k = 0; k < 2; ++k) {
+    SCOPED_TRACE(k);
+    absl::StatusOr<codec::CompileMessage> m = codec::DecodeCompileMessage(answers[k]);
+    ASSERT_TRUE(m.ok()) << m.status();
+    codec::PrepareReply* reply = std::get_if<codec::PrepareReply>(&*m);
+    ASSERT_NE(reply, nullptr);
+    std::vector<CandidateResult> results(1);
+    absl::StatusOr<std::vector<PreparedCandidate>> p = AcceptReply(*reply, CpuTarget(), tasks[k], 1, results);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_TRUE((*p)[0].pending);
+    // the program of this request's task, not the other's
+    std::unique_ptr<LocalMeasurer> m2 = Measurer(nullptr);
+    const std::vector<std::vector<Opt>> one = {{}};
+    absl::StatusOr<MeasureBatch> local = m2->Measure(tasks[k], one, MeasureOptions{});
+    ASSERT_TRUE(local.ok());
+    EXPECT_EQ(results[0].program_hash, local->results[0].program_hash);
+  }
+  EXPECT_EQ((*relay)->stats().answered, 2u);
+
+  absl::StatusOr<std::unique_ptr<CompileRelay>> silent = CompileRelay::Start(
+      {.endpoint = "tcp://127.0.0.1:9", .security = net::SecurityOptions::Insecure(), .reply_timeout_s = 0.1});
+  ASSERT_TRUE(silent.ok()) << silent.status();
+  for (int k = 0; k < 2; ++k) {
+    std::promise<std::string> got;
+    (*silent)->Forward("anything", [&](std::string a) { got.set_value(std::move(a)); });
+    std::future<std::string> f = got.get_future();
+    ASSERT_EQ(f.wait_for(std::chrono::seconds(30)), std::future_status::ready);
+    EXPECT_EQ(f.get(), "");
+  }
+  EXPECT_EQ((*silent)->stats().forwarded, 1u);  // the second was answered at once
+  EXPECT_EQ((*silent)->stats().unanswered, 2u);
 }
 
 }  // namespace

@@ -83,21 +83,27 @@ absl::StatusOr<std::vector<PreparedCandidate>> RemotePreparer::Prepare(const Ker
                                 .options = options};
   absl::StatusOr<codec::PrepareReply> reply = Ask(request);
   if (!reply.ok()) return refuse(reply.status());
-  if (!reply->status.ok()) {
+  absl::StatusOr<std::vector<PreparedCandidate>> out = AcceptReply(*std::move(reply), target_, task, candidates.size(), results);
+  if (!out.ok()) {
     // another target or protocol stays so: ask no more
-    if (absl::IsFailedPrecondition(reply->status)) refused_for_good_ = reply->status;
-    return refuse(reply->status);
+    if (absl::IsFailedPrecondition(out.status())) refused_for_good_ = out.status();
+    return refuse(out.status());
   }
-  if (std::string why = TargetMismatch(reply->target, target_); !why.empty()) {
-    refused_for_good_ = absl::FailedPreconditionError(absl::StrCat("it prepared for another target: ", why));
-    return refuse(refused_for_good_);
-  }
-  const size_t n = candidates.size();
-  if (reply->programs.size() != n)
-    return refuse(absl::DataLossError(absl::StrCat(reply->programs.size(), " programs for ", n, " candidates")));
+  ++prepared_;
+  return out;
+}
+
+absl::StatusOr<std::vector<PreparedCandidate>> AcceptReply(codec::PrepareReply reply, const codec::CompileTargetInfo& target,
+                                                           const KernelTask& task, size_t n,
+                                                           std::vector<CandidateResult>& results) {
+  if (!reply.status.ok()) return reply.status;
+  if (std::string why = TargetMismatch(reply.target, target); !why.empty())
+    return absl::FailedPreconditionError(absl::StrCat("it prepared for another target: ", why));
+  if (reply.programs.size() != n)
+    return absl::DataLossError(absl::StrCat(reply.programs.size(), " programs for ", n, " candidates"));
   std::vector<PreparedCandidate> out(n);
   for (size_t i = 0; i < n; ++i) {
-    FromWire(std::move(reply->programs[i]), task, out[i], results[i]);
+    FromWire(std::move(reply.programs[i]), task, out[i], results[i]);
     CandidateResult& r = results[i];
     if (r.duplicate_of < -1 || r.duplicate_of >= static_cast<int>(i)) {
       out[i].pending = false;
@@ -106,7 +112,6 @@ absl::StatusOr<std::vector<PreparedCandidate>> RemotePreparer::Prepare(const Ker
       r.duplicate_of = -1;
     }
   }
-  ++prepared_;
   return out;
 }
 

@@ -78,6 +78,14 @@ class RemotePreparer : public CandidatePreparer {
   uint64_t refused_ = 0;
 };
 
+// The programs of a server's `reply` to a request for `n` candidates of `task` from a client
+// whose target is `target`, each checked (prepared_program.h), with `results` filled. Errors:
+// the reply is a refusal (its status: FailedPrecondition for another target or protocol), was
+// made for another target (FailedPrecondition), or holds another number of programs.
+absl::StatusOr<std::vector<PreparedCandidate>> AcceptReply(codec::PrepareReply reply, const codec::CompileTargetInfo& target,
+                                                           const KernelTask& task, size_t n,
+                                                           std::vector<CandidateResult>& results);
+
 }  // namespace tg::autotune
 
 #endif  // AUTOTUNE_COMPILE_REMOTE_PREPARER_H_
