@@ -64,6 +64,15 @@ void DeviceGate::Acquire() {
   held_ = true;
 }
 
+std::string DeviceGate::AskRelay(std::string_view request) {
+  if (absl::Status s = WriteFrame(fd_, FrameType::kRelay, request); !s.ok()) ParentGone(s);
+  absl::StatusOr<std::optional<Frame>> f = ReadFrame(fd_, max_);
+  if (!f.ok()) ParentGone(f.status());
+  if (!f->has_value()) ParentGone(absl::UnavailableError("EOF while waiting for the relay"));
+  if ((*f)->type != FrameType::kRelayed) ProtocolExit("expected a relayed frame");
+  return std::move((*f)->payload);
+}
+
 void DeviceGate::Release() {
   if (!held_) return;
   held_ = false;

@@ -65,6 +65,9 @@ class DeviceGate {
   // child stops this run itself, tightens it (JobLimits). A no-op when not held.
   void Progress(double limit_s = std::numeric_limits<double>::infinity());
   bool held() const { return held_; }
+  // Before the device phase: hands `request` to the daemon's relay (ChildPoolOptions::relay;
+  // a sandboxed child has no sockets of its own) and waits for its answer, "" for none.
+  std::string AskRelay(std::string_view request);
   // This process can serve no more jobs (a GPU kernel faulted and poisoned the context every
   // later job would need): once the response of this job is sent, the loop ends with
   // kChildExitRetired, and the pool starts a fresh child in its place.

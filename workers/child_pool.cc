@@ -95,6 +95,8 @@ struct Slot {
   Timer timer = Timer::kRespawn;  // an empty slot starts at once
   TimePoint deadline{};
   std::optional<Job> job;
+  uint64_t job_seq = 0;  // which job `job` is (a relay's answer must be for it)
+  bool relay_pending = false;  // a relay request of `job` is waiting for its answer
   JobOutcome outcome;  // of `job`, being filled
   TimePoint phase_start{};
   // Set when the pool killed the child: what its job becomes.
@@ -136,6 +138,7 @@ struct ChildPool::Impl {
   void ReadAvailable(int i, TimePoint now);
   void HandleFrame(int i, const Frame& f, TimePoint now);
   void TryGrant(TimePoint now);
+  void PassRelayAnswers();
   void EndPhase(Slot& s, TimePoint now);
   void Kill(int i, JobOutcomeKind kind, std::string detail);
   void OnExit(int i, TimePoint now);
@@ -179,8 +182,15 @@ struct ChildPool::Impl {
   PoolStats stats;
   std::vector<pid_t> pids;
   std::mutex shutdown_mu;  // one Shutdown joins
+  struct RelayAnswer {
+    int slot;
+    uint64_t job_seq;
+    std::string answer;
+  };
+  std::vector<RelayAnswer> relay_answers;  // from ChildPoolOptions::relay's callers
 
   // Supervisor thread only.
+  uint64_t jobs_sent = 0;
   std::vector<Slot> slots;
   bool initial = true;  // still starting the first children
   std::deque<int> device_waiters;
@@ -288,6 +298,8 @@ void ChildPool::Impl::Dispatch(TimePoint now) {
     s.deadline = After(now, job->limits.prepare_timeout);
     std::string request = std::move(job->request);
     s.job = std::move(job);
+    s.job_seq = ++jobs_sent;
+    s.relay_pending = false;
     Send(i, FrameType::kJob, request);
   }
 }
@@ -437,6 +449,21 @@ void ChildPool::Impl::HandleFrame(int i, const Frame& f, TimePoint now) {
       Count(&PoolStats::progress_reports);
       return;
     }
+    case FrameType::kRelay: {
+      if (phase != JobPhase::kPreparing) return unexpected(PhaseVerb(phase));
+      if (s.relay_pending) return unexpected("before its previous relay request was answered");
+      if (!opt.relay) return Send(i, FrameType::kRelayed);
+      s.relay_pending = true;
+      // (the prepare timer keeps running: a relay that never answers ends the job)
+      opt.relay(f.payload, [this, i, seq = s.job_seq](std::string answer) {
+        {
+          std::lock_guard<std::mutex> l(mu);
+          relay_answers.push_back({i, seq, std::move(answer)});
+        }
+        Wake();
+      });
+      return;
+    }
     case FrameType::kRetiring:
       if (phase == JobPhase::kWaiting) return unexpected(PhaseVerb(phase));
       s.retiring = true;
@@ -460,6 +487,22 @@ void ChildPool::Impl::HandleFrame(int i, const Frame& f, TimePoint now) {
       return;
     }
     default: return unexpected(PhaseVerb(phase));
+  }
+}
+
+// Each relay answer to its child, if that child still prepares the job that asked.
+void ChildPool::Impl::PassRelayAnswers() {
+  std::vector<RelayAnswer> answers;
+  {
+    std::lock_guard<std::mutex> l(mu);
+    answers.swap(relay_answers);
+  }
+  for (RelayAnswer& a : answers) {
+    Slot& s = slots[a.slot];
+    if (s.state != SlotState::kBusy || s.job_seq != a.job_seq || s.outcome.phase != JobPhase::kPreparing) continue;
+    s.relay_pending = false;
+    Send(a.slot, FrameType::kRelayed, a.answer);
+    Count(&PoolStats::relayed);
   }
 }
 
@@ -594,6 +637,7 @@ void ChildPool::Impl::Loop() {
     }
     TimePoint now = clock.Now();
     CollectSpawns(now);
+    PassRelayAnswers();
     Dispatch(now);  // before respawning: a ready spare takes the job at once
     CheckTimers(now);
     Dispatch(now);

@@ -116,6 +116,12 @@ struct ChildPoolOptions {
   // a child sending a bigger response is killed. Children must accept at least this much
   // (ChildLoopOptions::max_frame_bytes, same default).
   size_t max_frame_bytes = kDefaultMaxFrameBytes;
+  // Where a child's relay requests go (DeviceGate::AskRelay: a worker's compile server, which
+  // the sandboxed children cannot reach). `answer` must be called once, from any thread (""
+  // for none), soon enough: the job's prepare timeout keeps running. It is called on the
+  // supervisor thread; an answer for a job that ended meanwhile is dropped. Null: every relay
+  // request is answered "" at once.
+  std::function<void(std::string request, std::function<void(std::string answer)> answer)> relay;
   FloatSeconds startup_timeout{30};  // spawn -> the child's ready frame
   FloatSeconds exit_grace{2};        // Shutdown: EOF -> exit, before SIGKILL (real time)
   // The clock of deadlines, start-failure backoff and the outcomes' phase times; null: the
@@ -133,6 +139,7 @@ struct PoolStats {
   // Device holds asked for, granted and released (DeviceGate::Release), and progress reports
   // (a new run deadline each): what a test waits for before it moves a scripted clock.
   int64_t device_requests = 0, device_grants = 0, device_releases = 0, progress_reports = 0;
+  int64_t relayed = 0;  // relay requests answered to their child
   int64_t ok = 0, crashed = 0, timeouts = 0, lost = 0, protocol_errors = 0, cpu_limits = 0, memory_limits = 0;
   int64_t spawns = 0;           // children started, the first ones included
   int64_t start_failures = 0;   // children that never became ready

@@ -32,6 +32,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -148,6 +149,37 @@ TEST(ChildPoolTest, EchoRoundTrip) {
   EXPECT_EQ(o.phase, JobPhase::kPreparing);  // never asked for the device
   EXPECT_TRUE(Contains(pool->ChildPids(), o.pid));
   EXPECT_EQ(pool->stats().ok, 1);
+}
+
+// A child's relay request reaches the pool's relay and the answer reaches the child, which
+// may be answered from another thread; without a relay the answer is "" at once.
+TEST(ChildPoolTest, RelayRequestsGetTheirAnswers) {
+  std::vector<std::thread> answering;
+  std::mutex mu;
+  absl::StatusOr<std::unique_ptr<ChildPool>> p = ChildPool::Create(
+      {.argv = {g_child},
+       .children = 2,
+       .relay = [&](std::string request, std::function<void(std::string)> answer) {
+         std::lock_guard<std::mutex> l(mu);
+         answering.emplace_back([request, answer] { answer("answer to " + request); });
+       }});
+  ASSERT_TRUE(p.ok()) << p.status();
+  std::future<JobOutcome> a = (*p)->Submit("relay:one", kRelaxed);
+  std::future<JobOutcome> b = (*p)->Submit("relay:two", kRelaxed);
+  JobOutcome oa = a.get(), ob = b.get();
+  EXPECT_EQ(oa.response, "[answer to one]") << oa.detail;
+  EXPECT_EQ(ob.response, "[answer to two]") << ob.detail;
+  EXPECT_EQ((*p)->stats().relayed, 2);
+  JobOutcome twice = (*p)->Run("relay2:x", kRelaxed);
+  EXPECT_EQ(twice.kind, JobOutcomeKind::kProtocolError);
+  EXPECT_TRUE(absl::StrContains(twice.detail, "before its previous relay request was answered")) << twice.detail;
+  (*p)->Shutdown();
+  for (std::thread& t : answering) t.join();
+
+  auto plain = MakePool(1);
+  ASSERT_NE(plain, nullptr);
+  JobOutcome o = plain->Run("relay:anything", kRelaxed);
+  EXPECT_EQ(o.response, "[]") << o.detail;
 }
 
 TEST(ChildPoolTest, LargeRequestAndResponse) {

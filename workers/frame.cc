@@ -16,7 +16,7 @@ namespace {
 
 bool KnownType(uint8_t t) {
   return t >= static_cast<uint8_t>(FrameType::kReady) &&
-         t <= static_cast<uint8_t>(FrameType::kRetiring);
+         t <= static_cast<uint8_t>(FrameType::kRelayed);
 }
 
 // Reads exactly n bytes; returns how many arrived before EOF (< n only at EOF).
@@ -46,6 +46,8 @@ std::string_view FrameTypeName(FrameType t) {
     case FrameType::kResponse: return "response";
     case FrameType::kProgress: return "progress";
     case FrameType::kRetiring: return "retiring";
+    case FrameType::kRelay: return "relay";
+    case FrameType::kRelayed: return "relayed";
   }
   return "unknown";
 }

@@ -46,6 +46,9 @@ enum class FrameType : uint8_t {
                     //    empty, or the run's limit (EncodeRunLimit)
   kRetiring = 8,    // C> after this job's response the child exits (DeviceGate::Retire):
                     //    the pool gives it no other job and replaces it
+  kRelay = 9,       // C> while preparing: bytes for the daemon's relay (a compile server's
+                    //    prepare request, DeviceGate::AskRelay)
+  kRelayed = 10,    // P> the relay's answer; empty: none
 };
 std::string_view FrameTypeName(FrameType t);
 

@@ -6,6 +6,9 @@
 //
 // Requests ("name[:arg][@device]"; "@device" does the bad thing while holding the device):
 //   echo:TEXT     responds TEXT (no device)
+//   relay:TEXT    asks the pool's relay with TEXT (DeviceGate::AskRelay); responds its answer
+//                 in brackets, "[...]"
+//   relay2:TEXT   asks the relay twice without waiting (a protocol error), then sleeps
 //   retire:TEXT   responds TEXT, then retires (DeviceGate::Retire: exits after the response)
 //   pid           responds the child's pid
 //   big:N         responds N bytes of 'x'
@@ -103,6 +106,12 @@ std::string Handle(std::string_view request, DeviceGate& gate) {
   if (!arg.empty() && !absl::SimpleAtoi(std::string(arg), &n)) n = 0;
 
   if (name == "echo") return std::string(arg);
+  if (name == "relay") return absl::StrCat("[", gate.AskRelay(arg), "]");
+  if (name == "relay2") {
+    tg::workers::WriteFrame(tg::workers::kChildFd, tg::workers::FrameType::kRelay, arg).IgnoreError();
+    tg::workers::WriteFrame(tg::workers::kChildFd, tg::workers::FrameType::kRelay, arg).IgnoreError();
+    for (;;) pause();
+  }
   if (name == "retire") {
     gate.Retire();
     return std::string(arg);
