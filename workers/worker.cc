@@ -37,6 +37,7 @@
 #include "absl/strings/str_format.h"
 #include "autotune/codec/farm_codec.h"
 #include "autotune/codec/farm_messages.h"
+#include "autotune/compile/compile_relay.h"
 #include "autotune/measure/measurer.h"
 #include "autotune/net/handshake_watch.h"
 #include "tinygrad/base/stable_hash.h"
@@ -179,6 +180,9 @@ struct Worker::Impl {
   net::ZmqSocket sock;
   std::unique_ptr<net::HandshakeWatch> handshake_watch;  // of `sock`: why the coordinator refuses us
   std::unique_ptr<ChildPool> pool;
+  // The children's line to the compile server (options.compile_server); the pool calls it and
+  // it answers into the pool, so it stops after the pool's supervisor and before the pool goes.
+  std::unique_ptr<autotune::CompileRelay> relay;
   autotune::DeviceClass device;
   std::string build_id;
   std::string host = autotune::HostName();  // announced in Hello: provenance of our measurements
@@ -243,6 +247,7 @@ struct Worker::Impl {
   ~Impl() {
     StopJobThread();
     if (pool) pool->Shutdown();
+    relay.reset();
     StopSimThread();
     sock.Close();
   }
@@ -805,6 +810,17 @@ absl::StatusOr<std::unique_ptr<Worker>> Worker::Create(WorkerOptions options) {
     if (options.job_cpu_s > 0) {
       argv.emplace_back(kJobCpuFlag);
       argv.push_back(absl::StrCat(options.job_cpu_s));
+    }
+    if (options.compile_server) {
+      if (options.compile_server->reply_timeout_s >= options.prepare_timeout_floor.count())
+        return absl::InvalidArgumentError(absl::StrCat("the compile server's reply timeout (", options.compile_server->reply_timeout_s,
+                                                       " s) must be under the prepare timeout (",
+                                                       options.prepare_timeout_floor.count(), " s)"));
+      ASSIGN_OR_RETURN(w.relay, autotune::CompileRelay::Start(*options.compile_server));
+      argv.emplace_back(kCompileRelayFlag);
+      pool.relay = [relay = w.relay.get()](std::string request, std::function<void(std::string)> answer) {
+        relay->Forward(std::move(request), std::move(answer));
+      };
     }
     pool.argv = std::move(argv);
     ASSIGN_OR_RETURN(w.pool, ChildPool::Create(pool));

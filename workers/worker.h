@@ -54,6 +54,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "autotune/compile/remote_preparer.h"
 #include "autotune/key/device_class.h"
 #include "autotune/net/secure_endpoint.h"
 #include "autotune/net/zmq_socket.h"
@@ -109,6 +110,12 @@ struct WorkerOptions {
 
   // The engine device the children measure on ("CPU", "CUDA", "CUDA:1").
   std::string device = "CPU";
+  // A compile server (tg compile-server; autotune/compile) that lowers, renders and compiles
+  // the children's candidates, so that this machine's cores are free while its GPU times them:
+  // the children, who have no sockets, ask through the pool's relay (CompileRelay). A batch it
+  // cannot prepare (down, another target) is prepared by the child. A GPU device only; its
+  // reply_timeout_s must stay under the jobs' prepare timeout (prepare_timeout_floor).
+  std::optional<autotune::RemotePreparerOptions> compile_server;
   // The ISA the children compile CPU kernels for: "" or "native" the host's, or an x86-64 level
   // (tinygrad/runtime/cpu/cpu_target.h). The device class announced is then the target's (its
   // ISA flags), so a coordinator tuning for that target routes here and nowhere else. Create()

@@ -25,6 +25,8 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "autotune/codec/farm_codec.h"
+#include "autotune/compile/relayed_preparer.h"
+#include "autotune/compile/target_info.h"
 #include "autotune/codec/farm_messages.h"
 #include "autotune/db/opts_text.h"
 #include "autotune/farm/job_deadline.h"
@@ -135,6 +137,15 @@ absl::StatusOr<std::unique_ptr<LocalMeasurer>> MakeMeasurer(ChildState& st) {
                                                       st.options.sandbox ? std::max(1, threads) + 1 : 0));
   }
   ASSIGN_OR_RETURN(Device * device, GetDevice(st.options.device, st.device_options));
+  std::shared_ptr<autotune::CandidatePreparer> preparer;
+  if (st.options.compile_relay && device->gpu() != nullptr) {
+    preparer = std::make_shared<autotune::RelayedPreparer>(
+        autotune::TargetInfoOf(std::string(DeviceKind(device->name())), device->gpu()->arch, autotune::DeviceCompiler(*device)),
+        [&st](std::string request) -> absl::StatusOr<std::string> {
+          if (st.gate == nullptr) return absl::CancelledError("no job");  // the warm-up: prepared here
+          return st.gate->AskRelay(request);
+        });
+  }
   // The hooks find the gate of the job being run; the warm-up runs with none.
   return std::make_unique<LocalMeasurer>(device, autotune::LocalMeasurerOptions{
       .device = st.options.device,
@@ -152,6 +163,7 @@ absl::StatusOr<std::unique_ptr<LocalMeasurer>> MakeMeasurer(ChildState& st) {
       .prepare_thread_setup = PrepareThreadSetup(st.options.prepare_nice),
       // a kernel fault poisoned the GPU for this process: answer, then make way for a fresh child
       .on_device_lost = [&st](const absl::Status&) { if (st.gate != nullptr) st.gate->Retire(); },
+      .preparer = std::move(preparer),
   });
 }
 
@@ -254,6 +266,8 @@ absl::StatusOr<WorkerChildOptions> ParseWorkerChildArgs(std::span<const std::str
       o.fake_timing = true;
     } else if (a == kSandboxFlag) {
       o.sandbox = true;
+    } else if (a == kCompileRelayFlag) {
+      o.compile_relay = true;
     } else if (a == kCompileThreadsFlag) {
       if (i + 1 >= args.size() || !absl::SimpleAtoi(std::string(args[i + 1]), &o.compile_threads) || o.compile_threads < 0) {
         return absl::InvalidArgumentError(std::string(kCompileThreadsFlag) + " needs a count >= 0");

@@ -13,7 +13,8 @@
 // The same code runs as `tg worker --child [...]` (the tg binary re-executes itself: nothing
 // else has to be built or found next to it) and in test programs.
 //
-// Arguments: --fake-timing (LocalMeasurerOptions::fake_timing), --compile-threads N,
+// Arguments: --fake-timing (LocalMeasurerOptions::fake_timing), --compile-relay (below),
+// --compile-threads N,
 // --device-lock PATH (the machine's device lock, autotune/lock/device_lock.h: compiles shared, the
 // device phase exclusive, taken before the pool's gate), --sandbox (below), --prepare-nice N
 // (PrepareThreadSetup), --memory-limit BYTES and --job-cpu-s S (below), and for tests only
@@ -78,6 +79,7 @@ inline constexpr std::string_view kPrepareNiceFlag = "--prepare-nice";
 inline constexpr std::string_view kMemoryLimitFlag = "--memory-limit";
 inline constexpr std::string_view kJobCpuFlag = "--job-cpu-s";
 inline constexpr std::string_view kCpuTargetFlag = "--cpu-target";
+inline constexpr std::string_view kCompileRelayFlag = "--compile-relay";
 
 // A test-only fault: the child misbehaves on a job that has a candidate with these opts.
 struct InjectedFault {
@@ -105,6 +107,10 @@ struct WorkerChildOptions {
   // unset: CPU_TARGET's. The worker passes its own, so its children compile for the target of
   // the device class it announced.
   std::optional<std::string> cpu_target;
+  // Have the daemon's compile server prepare each job's candidates (through the pool's relay,
+  // DeviceGate::AskRelay; autotune/compile/relayed_preparer.h); a GPU device only. A batch it
+  // cannot prepare is prepared here.
+  bool compile_relay = false;
   std::vector<InjectedFault> faults;
 };
 

@@ -559,7 +559,7 @@ absl::StatusOr<MeasureBatch> LocalMeasurer::Measure(const KernelTask& task,
       }
     } else {
       // nothing is lost: this machine prepares the batch itself (said once per reason)
-      if (std::string why(ready.status().message()); why != last_preparer_error_) {
+      if (std::string why(ready.status().message()); !absl::IsCancelled(ready.status()) && why != last_preparer_error_) {
         std::fprintf(stderr, "warning: preparing batches here: %s\n", why.c_str());
         last_preparer_error_ = std::move(why);
       }

@@ -87,7 +87,8 @@ absl::StatusOr<std::vector<PreparedCandidate>> PrepareBatch(CandidateCompiler& c
 
 // Somewhere else that prepares a measurer's batches (a compile server). Errors: the batch as
 // a whole could not be prepared there (unreachable, another target); the measurer then
-// prepares it itself, so nothing is lost.
+// prepares it itself, so nothing is lost, and warns once per reason, except for Cancelled:
+// not asked this time, nothing to warn of (a worker child's warm-up, which has no job).
 class CandidatePreparer {
  public:
   virtual ~CandidatePreparer() = default;

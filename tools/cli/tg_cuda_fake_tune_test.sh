@@ -34,12 +34,25 @@ trap 'rm -rf "$cs"' EXIT
 server=$!
 wait_for "the compile server says it serves" grep -q "serving CUDA sm_90" "$out/server.err"
 run compile_server 0 tune --beam 1 --in-process --compile-with "ipc://$cs/sock" --ignore-cache --db "$out/t.db" "${matmul[@]}"
+# a farm worker whose sandboxed children ask the same server through the worker's relay
+"$tg" tune --beam 1 --bind "ipc://$cs/farm" --ignore-cache --db "$out/t.db" "${matmul[@]}" \
+  >"$out/worker_compile.out" 2>"$out/worker_compile.err" &
+coordinator=$!
+"$tg" worker --connect "ipc://$cs/farm" --device CUDA --children 1 --exit-on-bye --compile-with "ipc://$cs/sock" \
+  >"$out/worker.out" 2>"$out/worker.err" &
+worker=$!
+wait "$coordinator" || { fail "tg tune --bind with a compile-server worker exited $?"; cat "$out/worker_compile.err" >&2; }
+wait "$worker" || { fail "the worker exited $?"; cat "$out/worker.err" >&2; }
+expect_not_in "$out/worker.err" "preparing batches here"
 kill -TERM "$server"
 wait "$server" || fail "tg compile-server exited with $? on SIGTERM"
-# every batch was prepared there, none here
+# every batch was prepared there, none here (the in-process tune's and the worker's)
 grep -qE "compile server ipc://.*: [1-9][0-9]* batches prepared there, 0 here" "$out/compile_server.out" ||
   { fail "not every batch came from the compile server:"; tail -3 "$out/compile_server.out" >&2; cat "$out/server.err" >&2; }
-expect_in "$out/server.err" "prepared "
+# the server answered the worker's children too: more batches than the in-process tune's
+inproc=$(grep -oE "[0-9]+ batches prepared there" "$out/compile_server.out" | grep -oE "^[0-9]+")
+served=$(grep -cE "prepared [0-9]+ candidates" "$out/server.err")
+((served > ${inproc:-0})) || fail "the compile server answered $served batches, the in-process tune asked ${inproc:-0}: none from the worker"
 expect_in "$out/server.err" "stopped after"
 # and it refuses a target it does not compile for, the search going on here
 "$tg" compile-server --device CUDA --arch sm_80 --bind "ipc://$cs/sock80" --threads 1 2>"$out/server80.err" &
@@ -52,7 +65,7 @@ expect_in "$out/other_target.err" "arch: server sm_80, client sm_90"
 grep -qE "0 batches prepared there, [1-9][0-9]* here" "$out/other_target.out" ||
   { fail "a compile server of another target prepared batches:"; tail -3 "$out/other_target.out" >&2; }
 
-for how in in_process farm compile_server; do
+for how in in_process farm compile_server worker_compile; do
   f="$out/$how.out"
   expect_in "$f" "kernel 1/1 "
   # BEAM_DEBUG=2: a line per candidate, its outcome in the ninth field

@@ -69,6 +69,10 @@ expect_in "$out/targethelp.out" "--cpu-target"
 # The sandbox forbids starting processes: a compiler that runs as one is refused at start.
 CPU_CC=gcc run processcc 1 worker --connect ipc:///tmp/x --device-lock none
 expect_in "$out/processcc.err" "(CPU_CC=gcc): unset CPU_CC, or turn the sandbox off (--no-sandbox runs candidates unconfined)"
+run cpucompile 2 worker --connect ipc:///tmp/x --compile-with ipc:///tmp/y
+expect_in "$out/cpucompile.err" "--compile-with needs a GPU device (--device CUDA)"
+run halfcompilekey 2 worker --connect ipc:///tmp/x --device CUDA --compile-with tcp://h:1 --compile-key a.key
+expect_in "$out/halfcompilekey.err" "--compile-key requires --compile-server-key"
 run badopt 2 worker --bogus
 expect_in "$out/badopt.err" "The following argument was not expected: --bogus"
 run nokey 2 worker --connect tcp://127.0.0.1:5555 --key "$out/none.key" --server-key "$out/none.pub"

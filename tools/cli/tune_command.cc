@@ -24,6 +24,7 @@
 #include "tools/cli/workload_flags.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/config.h"
+#include "tinygrad/base/device_name.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/codegen/pipeline.h"
 #include "tinygrad/uop/render.h"
@@ -161,9 +162,9 @@ absl::StatusOr<std::shared_ptr<autotune::RemotePreparer>> ConnectCompileServer(D
     return absl::InvalidArgumentError(absl::StrCat("device ", dev.name(), " is no GPU: its candidates compile where they run"));
   absl::StatusOr<autotune::net::SecurityOptions> sec = ClientSecurity(flags);
   if (!sec.ok()) return sec.status();
-  const std::string kind = dev.name().substr(0, dev.name().find(':'));  // "CUDA:1" -> "CUDA"
   ASSIGN_OR_RETURN(std::unique_ptr<autotune::RemotePreparer> r,
-                   autotune::RemotePreparer::Connect(autotune::TargetInfoOf(kind, gpu->arch, autotune::DeviceCompiler(dev)),
+                   autotune::RemotePreparer::Connect(autotune::TargetInfoOf(std::string(DeviceKind(dev.name())), gpu->arch,
+                                                                            autotune::DeviceCompiler(dev)),
                                                      {.endpoint = endpoint, .security = *sec}));
   return std::shared_ptr<autotune::RemotePreparer>(std::move(r));
 }

@@ -16,6 +16,7 @@
 #include "autotune/lock/device_lock.h"
 #include "autotune/net/secure_endpoint.h"
 #include "tinygrad/base/config.h"
+#include "tinygrad/base/device_name.h"
 #include "tinygrad/engine/device.h"
 #include "tools/cli/command_line.h"
 #include "tools/cli/security_flags.h"
@@ -82,6 +83,23 @@ int WorkerCommand(std::span<const std::string_view> args) {
   app.add_option("--children", o.children, "child processes (default: the number of cores)")
       ->check(IntAtLeast(1));
   AddSecurityFlags(app, security, SecurityRole::kClient);
+  std::string compile_with;
+  SecurityFlags compile_security;
+  CLI::Option* compile_with_flag =
+      app.add_option("--compile-with", compile_with,
+                     "have a compile server (tg compile-server) lower and compile the candidates, this\n"
+                     "machine only timing them (GPU devices): tcp://HOST:PORT with --compile-key and\n"
+                     "--compile-server-key, or --insecure; or ipc://PATH. A batch it cannot prepare\n"
+                     "(down, another target) is prepared here")
+          ->type_name("EP");
+  CLI::Option* compile_key =
+      app.add_option("--compile-key", compile_security.key, "our CURVE secret key file for the compile server")
+          ->type_name("FILE")
+          ->needs(compile_with_flag);
+  app.add_option("--compile-server-key", compile_security.server_key, "the compile server's public key file")
+      ->type_name("FILE")
+      ->needs(compile_key);
+  compile_key->needs("--compile-server-key");
   CLI::Option* fake_flag = app.add_flag("--fake-timing", fake, "(tests only) check candidates, time none");
   app.add_option("--simulate-device-ms", simulate_ms, "(benchmarks only) every run takes X ms")
       ->check(NonNegativeNumber())
@@ -143,6 +161,16 @@ int WorkerCommand(std::span<const std::string_view> args) {
   absl::StatusOr<net::SecurityOptions> sec = ClientSecurity(security);
   if (!sec.ok()) return UsageError(app, std::string(sec.status().message()));
   o.security = *sec;
+  if (!compile_with.empty()) {
+    if (DeviceKind(o.device) != "CUDA")
+      return UsageError(app, "--compile-with needs a GPU device (--device CUDA): a CPU compiles where it runs");
+    compile_security.insecure = security.insecure;
+    absl::StatusOr<net::SecurityOptions> csec = ClientSecurity(compile_security);
+    if (!csec.ok()) return UsageError(app, std::string(csec.status().message()));
+    o.compile_server = autotune::RemotePreparerOptions{.endpoint = compile_with,
+                                                       .security = *csec,
+                                                       .reply_timeout_s = o.prepare_timeout_floor.count() / 2};
+  }
   if (heartbeat_ms) o.heartbeat = std::chrono::milliseconds(*heartbeat_ms);
   if (simulate_ms) o.simulate_device_s = *simulate_ms / 1000;
   if (!device_lock.has_value()) device_lock = autotune::DefaultDeviceLockPath(GetConfig().cache_dir, o.device);
