@@ -11,6 +11,7 @@
 #include <future>
 #include <mutex>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "autotune/codec/compile_codec.h"
 #include "autotune/compile/compile_relay.h"
 #include "autotune/compile/prepared_program.h"
+#include "autotune/compile/relayed_preparer.h"
 #include "autotune/compile/remote_preparer.h"
 #include "autotune/compile/target_info.h"
 #include "autotune/measure/local_measurer.h"
@@ -47,13 +49,24 @@ Device& Cpu() {
   return **d;
 }
 
-// A server on its own thread, on an inproc endpoint of its own context.
+// A server on its own thread, on a loopback port of its own context: plain TCP, or CURVE with
+// `server_keys` admitting the clients whose public keys `allow` holds.
 class ServerThread {
  public:
-  explicit ServerThread(codec::CompileTargetInfo target) : compiler_(Cpu()) {
+  explicit ServerThread(codec::CompileTargetInfo target, std::optional<net::CurveKeyPair> server_keys = std::nullopt,
+                        std::vector<std::string> allow = {})
+      : compiler_(Cpu()) {
+    net::SecurityOptions security = net::SecurityOptions::Insecure();
+    if (server_keys) {
+      net::ZapOptions zo;
+      for (const std::string& k : allow) zo.allowlist.Add(k, "test client");
+      absl::StatusOr<std::unique_ptr<net::ZapHandler>> zap = net::ZapHandler::Start(ctx_, zo);
+      TG_CHECK(zap.ok()) << zap.status();
+      zap_ = *std::move(zap);
+      security = net::SecurityOptions::CurveServer(*server_keys, zap_.get());
+    }
     absl::StatusOr<std::unique_ptr<CompileServer>> s =
-        CompileServer::Bind(ctx_, compiler_, std::move(target),
-                            {.endpoint = "tcp://127.0.0.1:*", .security = net::SecurityOptions::Insecure(), .threads = 2});
+        CompileServer::Bind(ctx_, compiler_, std::move(target), {.endpoint = "tcp://127.0.0.1:*", .security = security, .threads = 2});
     TG_CHECK(s.ok()) << s.status();
     server_ = *std::move(s);
     thread_ = std::thread([this] { status_ = server_->Serve(stop_, std::chrono::milliseconds(20)); });
@@ -62,12 +75,15 @@ class ServerThread {
     stop_ = true;
     thread_.join();
     EXPECT_TRUE(status_.ok()) << status_;
+    server_.reset();
+    if (zap_) zap_->Stop();
   }
   std::string endpoint() const { return server_->endpoint(); }
   uint64_t answered() const { return server_->answered(); }
 
  private:
   net::ZmqContext ctx_;
+  std::unique_ptr<net::ZapHandler> zap_;
   DeviceCompiler compiler_;
   std::unique_ptr<CompileServer> server_;
   std::atomic<bool> stop_ = false;
@@ -78,10 +94,10 @@ class ServerThread {
 codec::CompileTargetInfo CpuTarget() { return TargetInfoOf("CPU", "host", DeviceCompiler(Cpu())); }
 
 std::shared_ptr<RemotePreparer> Client(const std::string& endpoint, codec::CompileTargetInfo target = CpuTarget(),
-                                       double reply_timeout_s = 60) {
+                                       double reply_timeout_s = 60,
+                                       net::SecurityOptions security = net::SecurityOptions::Insecure()) {
   absl::StatusOr<std::unique_ptr<RemotePreparer>> p = RemotePreparer::Connect(
-      std::move(target), {.endpoint = endpoint, .security = net::SecurityOptions::Insecure(),
-                          .reply_timeout_s = reply_timeout_s});
+      std::move(target), {.endpoint = endpoint, .security = std::move(security), .reply_timeout_s = reply_timeout_s});
   TG_CHECK(p.ok()) << p.status();
   return *std::move(p);
 }
@@ -146,6 +162,78 @@ TEST(CompileServerTest, ASymbolicKernelRunsWithTheTasksValue) {
   ASSERT_TRUE(b.ok()) << b.status();
   EXPECT_EQ(remote->batches_prepared(), 1u);
   for (const CandidateResult& r : b->results) EXPECT_EQ(r.outcome, Outcome::kOk) << Describe(r);
+}
+
+// CURVE: the server serves the clients it admits and nobody else; a client pins the server's key.
+TEST(CompileServerTest, OnlyAdmittedClientsAreServed) {
+  absl::StatusOr<net::CurveKeyPair> server_keys = net::GenerateCurveKeyPair(), admitted = net::GenerateCurveKeyPair(),
+                                    stranger = net::GenerateCurveKeyPair();
+  ASSERT_TRUE(server_keys.ok() && admitted.ok() && stranger.ok());
+  ServerThread server(CpuTarget(), *server_keys, {admitted->public_z85});
+  const std::string port = server.endpoint().substr(server.endpoint().rfind(':'));
+  const std::string endpoint = "tcp://127.0.0.1" + port;
+  const KernelTask task = Task(AddKernel(64));
+  const std::vector<std::vector<Opt>> one = {{}};
+  std::vector<CandidateResult> results(1);
+  std::shared_ptr<RemotePreparer> good =
+      Client(endpoint, CpuTarget(), 60, net::SecurityOptions::CurveClient(*admitted, server_keys->public_z85));
+  absl::StatusOr<std::vector<PreparedCandidate>> p = good->Prepare(task, one, MeasureOptions{}, results);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_TRUE((*p)[0].pending);
+  std::shared_ptr<RemotePreparer> bad =
+      Client(endpoint, CpuTarget(), 0.5, net::SecurityOptions::CurveClient(*stranger, server_keys->public_z85));
+  p = bad->Prepare(task, one, MeasureOptions{}, results);
+  EXPECT_TRUE(absl::IsDeadlineExceeded(p.status())) << p.status();
+  // and a client that pins another key does not talk to this server either
+  std::shared_ptr<RemotePreparer> misled =
+      Client(endpoint, CpuTarget(), 0.5, net::SecurityOptions::CurveClient(*admitted, stranger->public_z85));
+  p = misled->Prepare(task, one, MeasureOptions{}, results);
+  EXPECT_TRUE(absl::IsDeadlineExceeded(p.status())) << p.status();
+  EXPECT_EQ(server.answered(), 1u);
+}
+
+// The child's side of a worker's relay: answers checked as a direct client's, a refusal for
+// another target stays one, no answer loses only that batch, the warm-up is not asked about.
+TEST(RelayedPreparerTest, AnswersThroughARelayAreCheckedAndRefusalsRemembered) {
+  ServerThread server(CpuTarget());
+  absl::StatusOr<std::unique_ptr<CompileRelay>> relay =
+      CompileRelay::Start({.endpoint = server.endpoint(), .security = net::SecurityOptions::Insecure()});
+  ASSERT_TRUE(relay.ok()) << relay.status();
+  auto through = [&](std::string request) -> absl::StatusOr<std::string> {
+    std::promise<std::string> got;
+    (*relay)->Forward(std::move(request), [&](std::string a) { got.set_value(std::move(a)); });
+    return got.get_future().get();
+  };
+  const KernelTask task = Task(MatmulKernel(16));
+  const std::vector<std::vector<Opt>> cands = MixedCandidates();
+  std::vector<CandidateResult> results(cands.size());
+  RelayedPreparer good(CpuTarget(), through);
+  absl::StatusOr<std::vector<PreparedCandidate>> p = good.Prepare(task, cands, MeasureOptions{}, results);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_TRUE((*p)[0].pending) << Describe(results[0]);
+  EXPECT_EQ(results[4].outcome, Outcome::kDuplicate);
+
+  codec::CompileTargetInfo other = CpuTarget();
+  other.compiler_id = "another compiler";
+  int asked = 0;
+  RelayedPreparer refused(other, [&](std::string request) {
+    ++asked;
+    return through(std::move(request));
+  });
+  for (int k = 0; k < 2; ++k) {
+    p = refused.Prepare(task, cands, MeasureOptions{}, results);
+    EXPECT_TRUE(absl::IsFailedPrecondition(p.status())) << p.status();
+    EXPECT_THAT(p.status().message(), HasSubstr("compiler: server"));
+  }
+  EXPECT_EQ(asked, 1);
+
+  RelayedPreparer silent(CpuTarget(), [](std::string) -> absl::StatusOr<std::string> { return std::string(); });
+  p = silent.Prepare(task, cands, MeasureOptions{}, results);
+  EXPECT_TRUE(absl::IsUnavailable(p.status())) << p.status();
+  RelayedPreparer garbled(CpuTarget(), [](std::string) -> absl::StatusOr<std::string> { return std::string("junk"); });
+  p = garbled.Prepare(task, cands, MeasureOptions{}, results);
+  EXPECT_FALSE(p.ok());
+  EXPECT_THAT(p.status().message(), HasSubstr("the worker's compile server"));
 }
 
 TEST(CompileServerTest, AServerForAnotherTargetIsAskedOnceAndTheBatchIsPreparedHere) {
