@@ -40,11 +40,12 @@ class LocalWorkers {
   ~LocalWorkers() { Stop(std::chrono::seconds(5)); }
   // `cpu_target`: the coordinator's device's, so that the workers announce its device class.
   absl::Status Start(int n, const std::string& endpoint, bool fake_timing, const std::string& device,
-                     const std::string& cpu_target) {
+                     const std::string& cpu_target, const std::vector<std::string>& more) {
     for (int i = 0; i < n; ++i) {
       std::vector<std::string> args = {"tg", "worker", "--connect", endpoint, "--exit-on-bye", "--exit-with-parent"};
       if (fake_timing) args.push_back("--fake-timing");
       args.insert(args.end(), {"--device", device, "--cpu-target", cpu_target.empty() ? "native" : cpu_target});
+      args.insert(args.end(), more.begin(), more.end());
       std::vector<char*> argv;
       for (std::string& a : args) argv.push_back(a.data());
       argv.push_back(nullptr);
@@ -155,7 +156,8 @@ absl::StatusOr<std::vector<autotune::KernelTuning>> FarmTuneKernels(const std::v
               broker->status_endpoint().empty() ? "" : ", status: tg farm status --connect ",
               broker->status_endpoint().c_str());
   LocalWorkers local;
-  RETURN_IF_ERROR(local.Start(flags.workers, broker->endpoint(), flags.fake_timing, dev.name(), std::string(dev.cpu_target())));
+  RETURN_IF_ERROR(local.Start(flags.workers, broker->endpoint(), flags.fake_timing, dev.name(), std::string(dev.cpu_target()),
+                              flags.local_worker_args));
   if (flags.workers > 0) std::printf("farm: local worker pids: %s\n", absl::StrJoin(local.pids(), " ").c_str());
   std::fflush(stdout);
   bool joined = false;

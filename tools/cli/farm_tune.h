@@ -34,6 +34,8 @@ struct FarmTuneFlags {
   std::string status_bind;    // status socket ("": ipc next to the local socket, if any)
   SecurityFlags security;     // --key (CURVE on tcp://), --allow (workers' public keys), --insecure
   bool fake_timing = false;   // local workers with --fake-timing (tests only)
+  // More arguments for each local worker: its compile server (--compile-with EP and its keys).
+  std::vector<std::string> local_worker_args;
   double wait_for_workers_s = 60;  // how long to wait for the first worker (real time)
   // The broker's clock (heartbeats, and when a silent worker is dead); null: the machine's. A
   // test's FakeClock, shared with its workers, keeps the farm's liveness decisions off the

@@ -44,6 +44,13 @@ worker=$!
 wait "$coordinator" || { fail "tg tune --bind with a compile-server worker exited $?"; cat "$out/worker_compile.err" >&2; }
 wait "$worker" || { fail "the worker exited $?"; cat "$out/worker.err" >&2; }
 expect_not_in "$out/worker.err" "preparing batches here"
+served_before_local=$(grep -cE "prepared [0-9]+ candidates" "$out/server.err")
+# tg tune's own local workers, told the server
+run local_workers_compile 0 tune --beam 1 --workers 1 --compile-with "ipc://$cs/sock" --ignore-cache --db "$out/t.db" "${matmul[@]}"
+served_after_local=$(grep -cE "prepared [0-9]+ candidates" "$out/server.err")
+((served_after_local > served_before_local)) || fail "tg tune --workers 1 --compile-with: no batch came from the compile server"
+run compile_with_bind 2 tune --beam 1 --bind "ipc://$cs/x" --compile-with "ipc://$cs/sock" matmul
+expect_in "$out/compile_with_bind.err" "--bind excludes --compile-with"
 kill -TERM "$server"
 wait "$server" || fail "tg compile-server exited with $? on SIGTERM"
 # every batch was prepared there, none here (the in-process tune's and the worker's)
@@ -51,7 +58,7 @@ grep -qE "compile server ipc://.*: [1-9][0-9]* batches prepared there, 0 here" "
   { fail "not every batch came from the compile server:"; tail -3 "$out/compile_server.out" >&2; cat "$out/server.err" >&2; }
 # the server answered the worker's children too: more batches than the in-process tune's
 inproc=$(grep -oE "[0-9]+ batches prepared there" "$out/compile_server.out" | grep -oE "^[0-9]+")
-served=$(grep -cE "prepared [0-9]+ candidates" "$out/server.err")
+served=$served_before_local
 ((served > ${inproc:-0})) || fail "the compile server answered $served batches, the in-process tune asked ${inproc:-0}: none from the worker"
 expect_in "$out/server.err" "stopped after"
 # and it refuses a target it does not compile for, the search going on here
@@ -65,7 +72,7 @@ expect_in "$out/other_target.err" "arch: server sm_80, client sm_90"
 grep -qE "0 batches prepared there, [1-9][0-9]* here" "$out/other_target.out" ||
   { fail "a compile server of another target prepared batches:"; tail -3 "$out/other_target.out" >&2; }
 
-for how in in_process farm compile_server worker_compile; do
+for how in in_process farm compile_server worker_compile local_workers_compile; do
   f="$out/$how.out"
   expect_in "$f" "kernel 1/1 "
   # BEAM_DEBUG=2: a line per candidate, its outcome in the ninth field

@@ -204,7 +204,7 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
                           ->type_name("EP");
   app.add_option("--status-bind", farm.status_bind, "the status socket (tg farm status) on EP")->type_name("EP");
   AddSecurityFlags(app, farm.security, SecurityRole::kServer);
-  CLI::Option* in_process_flag = app.add_flag("--in-process", in_process, "search one kernel at a time in this process (the BEAM of tg run)")
+  app.add_flag("--in-process", in_process, "search one kernel at a time in this process (the BEAM of tg run)")
       ->excludes(workers)
       ->excludes(bind);
   app.add_option("--cpu-target", cpu_target,
@@ -220,11 +220,11 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
   CLI::Option* compile_with_flag =
       app.add_option("--compile-with", compile_with,
                      "have a compile server (tg compile-server) lower and compile each batch of\n"
-                     "candidates, this machine only timing them (GPU devices, --in-process): tcp://HOST:PORT\n"
-                     "with --compile-key and --compile-server-key, or --insecure; or ipc://PATH. A batch\n"
-                     "it cannot prepare (down, another target) is prepared here")
+                     "candidates, this machine only timing them (GPU devices; --in-process, or the local\n"
+                     "workers): tcp://HOST:PORT with --compile-key and --compile-server-key, or --insecure;\n"
+                     "or ipc://PATH. A batch it cannot prepare (down, another target) is prepared here")
           ->type_name("EP")
-          ->needs(in_process_flag);
+          ->excludes(bind);
   CLI::Option* compile_key = app.add_option("--compile-key", compile_security.key, "our CURVE secret key file for the compile server")
                                  ->type_name("FILE")
                                  ->needs(compile_with_flag);
@@ -267,7 +267,20 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
     return 1;
   }
   std::shared_ptr<autotune::RemotePreparer> remote;
-  if (!compile_with.empty()) {
+  if (!compile_with.empty() && !in_process) {
+    // the local workers' children ask it through their worker (tg worker --compile-with)
+    if ((**dev).gpu() == nullptr) {
+      std::fprintf(stderr, "tg tune: --compile-with: device %s is no GPU: its candidates compile where they run\n",
+                   (**dev).name().c_str());
+      return 1;
+    }
+    farm.local_worker_args = {"--compile-with", compile_with};
+    if (!compile_security.key.empty())
+      farm.local_worker_args.insert(farm.local_worker_args.end(), {"--compile-key", compile_security.key,
+                                                                   "--compile-server-key", compile_security.server_key});
+    else if (farm.security.insecure)
+      farm.local_worker_args.push_back("--insecure");
+  } else if (!compile_with.empty()) {
     compile_security.insecure = farm.security.insecure;
     absl::StatusOr<std::shared_ptr<autotune::RemotePreparer>> r = ConnectCompileServer(**dev, compile_with, compile_security);
     if (!r.ok()) {
