@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <thread>
@@ -89,6 +90,10 @@ int CompileServerCommand(std::span<const std::string_view> args) {
     return fail(target.status());
   }
   TargetCandidateCompiler compiler(**target);
+  // an NVRTC per thread: threads sharing one sleep on its lock
+  const char* tmp = std::getenv("TMPDIR");
+  if (absl::Status s = (*target)->compiler().PrepareThreads(threads, tmp != nullptr && *tmp != '\0' ? tmp : "/tmp"); !s.ok())
+    std::fprintf(stderr, "tg compile-server: warning: %s\n", std::string(s.message()).c_str());
 
   net::ZmqContext ctx;
   std::unique_ptr<net::ZapHandler> zap;

@@ -25,6 +25,9 @@ class NvrtcCubinCompiler final : public TargetCompiler {
     return nvrtc_->CompileUncached(src);
   }
   const std::string& id() const override { return nvrtc_->compiler_id(); }
+  absl::Status PrepareThreads(int threads, const std::string& temp_dir) override {
+    return threads > 1 ? nvrtc_->ReserveInstances(threads, temp_dir) : absl::OkStatus();
+  }
   std::string_view binary_kind() const override { return "cubin"; }
   absl::StatusOr<std::string> Disassemble(std::string_view binary) const override {
     return DisassembleCuda(binary, tool_dirs_);

@@ -20,6 +20,15 @@ class TargetCompiler {
   virtual absl::StatusOr<std::string> Compile(std::string_view src) = 0;
   // What Compile produces on any machine ("nvrtc 13.0 cubin --gpu-architecture=sm_90 ...").
   virtual const std::string& id() const = 0;
+  // Readies the compiler for `threads` compiling at once (NVRTC: a private copy of the library
+  // per thread, made under `temp_dir`, since threads sharing one sleep on its lock). Without it
+  // compiles still run, one library shared. Errors: the copies could not be made (message says
+  // how many there are).
+  virtual absl::Status PrepareThreads(int threads, const std::string& temp_dir) {
+    (void)threads;
+    (void)temp_dir;
+    return absl::OkStatus();
+  }
   // What the binary is, for people: "cubin", "code object".
   virtual std::string_view binary_kind() const = 0;
   // A binary Compile made, for people (DEBUG=7, --disassemble): SASS for a CUBIN, the
