@@ -153,24 +153,6 @@ absl::StatusOr<PrepareRequest> ReadPrepareRequest(proto::PrepareRequest::Reader 
 
 // ** prepared programs **
 
-// What a compile server can answer: the outcomes decided before any run.
-bool IsPrepareOutcome(Outcome o) {
-  switch (o) {
-    case Outcome::kOk:
-    case Outcome::kInvalidOpts:
-    case Outcome::kLoweringError:
-    case Outcome::kRejected:
-    case Outcome::kCompileError:
-    case Outcome::kTimeout:
-    case Outcome::kDuplicate: return true;
-    case Outcome::kRuntimeError:
-    case Outcome::kTooSlow:
-    case Outcome::kWrongResult:
-    case Outcome::kWorkerLost: return false;
-  }
-  return false;
-}
-
 void WriteProgram(const PreparedProgram& p, proto::PreparedProgram::Builder b) {
   b.setOutcome(ToWire(p.outcome));
   b.setError(Txt(p.error));
@@ -245,7 +227,7 @@ absl::StatusOr<PreparedProgram> ReadProgram(proto::PreparedProgram::Reader r, si
   auto at = [&](absl::string_view field) { return absl::StrCat(where, ".", field); };
   PreparedProgram p;
   ASSIGN_OR_RETURN(p.outcome, FromWire(r.getOutcome(), at("outcome")));
-  if (!IsPrepareOutcome(p.outcome))
+  if (!DecidedBeforeRun(p.outcome))
     return Bad(at("outcome"), absl::StrCat(Sv(OutcomeName(p.outcome)), " is not an outcome of preparing"));
   ASSIGN_OR_RETURN(p.error, ReadText(r.getError(), limits, at("error")));
   p.duplicate_of = r.getDuplicateOf();

@@ -88,22 +88,6 @@ std::vector<UOp> Consts(const Sizes& s) {
   return {UOp::Const(dtypes::index, s[0]), UOp::Const(dtypes::index, s[1]), UOp::Const(dtypes::index, s[2])};
 }
 
-// A server answers only what comes before a run.
-bool PrepareOutcome(Outcome o) {
-  switch (o) {
-    case Outcome::kOk:
-    case Outcome::kInvalidOpts:
-    case Outcome::kLoweringError:
-    case Outcome::kRejected:
-    case Outcome::kCompileError:
-    case Outcome::kTimeout:
-    case Outcome::kDuplicate:
-      return true;
-    default:
-      return false;
-  }
-}
-
 }  // namespace
 
 codec::PreparedProgram ToWire(PreparedCandidate p, const CandidateResult& r, const KernelTask& task) {
@@ -134,7 +118,7 @@ void FromWire(codec::PreparedProgram w, const KernelTask& task, PreparedCandidat
   r.uops = w.uops;
   r.cost = w.cost;
   r.cost.run_s = 0;
-  if (!PrepareOutcome(w.outcome)) {
+  if (!DecidedBeforeRun(w.outcome)) {
     r.outcome = Outcome::kCompileError;
     r.error = absl::StrCat("the compile server answered '", std::string(OutcomeName(w.outcome)), "', which only a run can tell");
     return;

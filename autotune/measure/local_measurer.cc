@@ -592,17 +592,8 @@ absl::StatusOr<MeasureBatch> LocalMeasurer::Measure(const KernelTask& task,
     const Clock::TimePoint s = clock_.Now();
     absl::StatusOr<std::unique_ptr<Program>> prog = device_->LoadProgram(prep[i].spec, (*ready)[i].binary);
     r.cost.compile_s += clock_.SecondsSince(s);
-    if (!prog.ok()) {
-      r.outcome = Outcome::kCompileError;
-      r.error = std::string(prog.status().message());
-      prep[i].pending = false;
-    } else if (r.cost.compile_s > options.timeout_s) {
-      r.outcome = Outcome::kTimeout;
-      r.error = absl::StrCat("compiling took ", r.cost.compile_s, " s");
-      prep[i].pending = false;
-    } else {
-      prep[i].prog = *std::move(prog);
-    }
+    prep[i].pending = CompiledInTime(prog.status(), r.cost.compile_s, options, r);
+    if (prep[i].pending) prep[i].prog = *std::move(prog);
   }, options_.prepare_thread_setup);
   batch.prepare_wall_s = clock_.SecondsSince(t0);
   RETURN_IF_ERROR(lock_error.Take());

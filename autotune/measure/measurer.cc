@@ -42,6 +42,23 @@ std::string_view OutcomeName(Outcome o) {
   return "";
 }
 
+bool DecidedBeforeRun(Outcome o) {
+  switch (o) {
+    case Outcome::kOk:
+    case Outcome::kInvalidOpts:
+    case Outcome::kLoweringError:
+    case Outcome::kRejected:
+    case Outcome::kCompileError:
+    case Outcome::kTimeout:
+    case Outcome::kDuplicate: return true;
+    case Outcome::kRuntimeError:
+    case Outcome::kTooSlow:
+    case Outcome::kWrongResult:
+    case Outcome::kWorkerLost: return false;
+  }
+  return false;
+}
+
 namespace {
 
 // An int that int64 holds: a slot or a variable bound a task can carry (an AST from the network

@@ -83,6 +83,9 @@ enum class Outcome : uint8_t {
 };
 inline constexpr int kNumOutcomes = 11;
 std::string_view OutcomeName(Outcome o);  // "ok", "invalid_opts", ...
+// Whether `o` is decided before any run (preparing: lowering, the rejections, compiling), as a
+// compile server may answer it; kRuntimeError, kTooSlow, kWrongResult and kWorkerLost are not.
+bool DecidedBeforeRun(Outcome o);
 
 // Seconds spent on a candidate, by stage (lowering and compiling run on several threads, so
 // these add up to more than the wall time of a batch). The stages' times are wall times: they

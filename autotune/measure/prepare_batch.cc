@@ -16,6 +16,20 @@
 #include "tinygrad/uop/render.h"
 
 namespace tg::autotune {
+bool CompiledInTime(const absl::Status& s, double compile_s, const MeasureOptions& options, CandidateResult& r) {
+  if (!s.ok()) {
+    r.outcome = Outcome::kCompileError;
+    r.error = std::string(s.message());
+    return false;
+  }
+  if (compile_s > options.timeout_s) {
+    r.outcome = Outcome::kTimeout;
+    r.error = absl::StrCat("compiling took ", compile_s, " s");
+    return false;
+  }
+  return true;
+}
+
 absl::StatusOr<std::vector<PreparedCandidate>> PrepareBatch(CandidateCompiler& compiler, const KernelTask& task,
                                                             std::span<const std::vector<Opt>> candidates,
                                                             const MeasureOptions& options,
@@ -109,17 +123,8 @@ absl::StatusOr<std::vector<PreparedCandidate>> PrepareBatch(CandidateCompiler& c
     const Clock::TimePoint s = clock.Now();
     absl::StatusOr<std::string> lib = compiler.Compile(prep[i].spec);
     r.cost.compile_s = clock.SecondsSince(s);
-    if (!lib.ok()) {
-      r.outcome = Outcome::kCompileError;
-      r.error = std::string(lib.status().message());
-      prep[i].pending = false;
-    } else if (r.cost.compile_s > options.timeout_s) {
-      r.outcome = Outcome::kTimeout;
-      r.error = absl::StrCat("compiling took ", r.cost.compile_s, " s");
-      prep[i].pending = false;
-    } else {
-      prep[i].binary = *std::move(lib);
-    }
+    prep[i].pending = CompiledInTime(lib.status(), r.cost.compile_s, options, r);
+    if (prep[i].pending) prep[i].binary = *std::move(lib);
   }, settings.thread_setup);
   RETURN_IF_ERROR(hold_error.Take());
   return prep;

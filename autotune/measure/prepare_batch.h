@@ -85,6 +85,11 @@ absl::StatusOr<std::vector<PreparedCandidate>> PrepareBatch(CandidateCompiler& c
                                                             const PrepareSettings& settings,
                                                             std::vector<CandidateResult>& results);
 
+// After a candidate's compile (or the load of its binary) returned `s`, `compile_s` into it:
+// true when it compiled within options.timeout_s; else its result says why not (kCompileError
+// with the compiler's message, or kTimeout).
+bool CompiledInTime(const absl::Status& s, double compile_s, const MeasureOptions& options, CandidateResult& r);
+
 // Somewhere else that prepares a measurer's batches (a compile server). Errors: the batch as
 // a whole could not be prepared there (unreachable, another target); the measurer then
 // prepares it itself, so nothing is lost, and warns once per reason, except for Cancelled:

@@ -21,6 +21,24 @@ void AddSecurityFlags(CLI::App& app, SecurityFlags& flags, SecurityRole role) {
       ->excludes(partner);
 }
 
+CLI::Option* AddCompileServerFlags(CLI::App& app, std::string& endpoint, SecurityFlags& flags, const std::string& where) {
+  CLI::Option* with =
+      app.add_option("--compile-with", endpoint,
+                     "have a compile server (tg compile-server) lower and compile each batch of\n"
+                     "candidates, this machine only timing them (GPU devices" + where + "):\n"
+                     "tcp://HOST:PORT with --compile-key and --compile-server-key, or --insecure; or\n"
+                     "ipc://PATH. A batch it cannot prepare (down, another target) is prepared here")
+          ->type_name("EP");
+  CLI::Option* key = app.add_option("--compile-key", flags.key, "our CURVE secret key file for the compile server")
+                         ->type_name("FILE")
+                         ->needs(with);
+  CLI::Option* server = app.add_option("--compile-server-key", flags.server_key, "the compile server's public key file")
+                            ->type_name("FILE")
+                            ->needs(key);
+  key->needs(server);
+  return with;
+}
+
 absl::StatusOr<net::SecurityOptions> ClientSecurity(const SecurityFlags& flags) {
   if (!flags.key.empty()) {
     ASSIGN_OR_RETURN(net::CurveKeyPair mine, net::ReadSecretKeyFile(flags.key));

@@ -31,6 +31,11 @@ enum class SecurityRole { kClient, kServer };
 // --insecure comes without them.
 void AddSecurityFlags(CLI::App& app, SecurityFlags& flags, SecurityRole role);
 
+// The flags of a compile server's client (tg tune, tg worker): --compile-with EP, and
+// --compile-key FILE with --compile-server-key FILE (CURVE; both or neither), writing into
+// `endpoint` and `flags` (key, server_key). Returns the --compile-with option.
+CLI::Option* AddCompileServerFlags(CLI::App& app, std::string& endpoint, SecurityFlags& flags, const std::string& where);
+
 // A client's socket security: CURVE from the key files, plain TCP with --insecure, or the
 // default (none: fine for ipc://, refused for tcp:// by ConfigureClient). Errors: unreadable
 // or malformed key files.

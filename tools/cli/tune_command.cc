@@ -217,21 +217,7 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
                                                   "gets a fixed time from its program (in-process too)");
   std::string compile_with;
   SecurityFlags compile_security;
-  CLI::Option* compile_with_flag =
-      app.add_option("--compile-with", compile_with,
-                     "have a compile server (tg compile-server) lower and compile each batch of\n"
-                     "candidates, this machine only timing them (GPU devices; --in-process, or the local\n"
-                     "workers): tcp://HOST:PORT with --compile-key and --compile-server-key, or --insecure;\n"
-                     "or ipc://PATH. A batch it cannot prepare (down, another target) is prepared here")
-          ->type_name("EP")
-          ->excludes(bind);
-  CLI::Option* compile_key = app.add_option("--compile-key", compile_security.key, "our CURVE secret key file for the compile server")
-                                 ->type_name("FILE")
-                                 ->needs(compile_with_flag);
-  app.add_option("--compile-server-key", compile_security.server_key, "the compile server's public key file")
-      ->type_name("FILE")
-      ->needs(compile_key);
-  compile_key->needs("--compile-server-key");
+  AddCompileServerFlags(app, compile_with, compile_security, "; --in-process, or the local workers")->excludes(bind);
   bool dashboard = false, dashboard_wait = false;
   web::ServeOptions serve;
   CLI::Option* dashboard_flag = app.add_flag(

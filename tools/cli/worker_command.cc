@@ -85,21 +85,7 @@ int WorkerCommand(std::span<const std::string_view> args) {
   AddSecurityFlags(app, security, SecurityRole::kClient);
   std::string compile_with;
   SecurityFlags compile_security;
-  CLI::Option* compile_with_flag =
-      app.add_option("--compile-with", compile_with,
-                     "have a compile server (tg compile-server) lower and compile the candidates, this\n"
-                     "machine only timing them (GPU devices): tcp://HOST:PORT with --compile-key and\n"
-                     "--compile-server-key, or --insecure; or ipc://PATH. A batch it cannot prepare\n"
-                     "(down, another target) is prepared here")
-          ->type_name("EP");
-  CLI::Option* compile_key =
-      app.add_option("--compile-key", compile_security.key, "our CURVE secret key file for the compile server")
-          ->type_name("FILE")
-          ->needs(compile_with_flag);
-  app.add_option("--compile-server-key", compile_security.server_key, "the compile server's public key file")
-      ->type_name("FILE")
-      ->needs(compile_key);
-  compile_key->needs("--compile-server-key");
+  AddCompileServerFlags(app, compile_with, compile_security, "");
   CLI::Option* fake_flag = app.add_flag("--fake-timing", fake, "(tests only) check candidates, time none");
   app.add_option("--simulate-device-ms", simulate_ms, "(benchmarks only) every run takes X ms")
       ->check(NonNegativeNumber())
