@@ -6,7 +6,8 @@
 #   B: with --compile-with a `tg compile-server` pinned to other CPUs (B), --threads their
 #      count, the tuning process only loading and timing.
 # Prints each run's search wall time (--json's search_s; the process's wall time beside it),
-# min and median per mode, the ratio B/A of the medians of this one run, and the candidates.
+# its candidates and the time a candidate, min and median per mode, and the ratios B/A of the
+# medians of this one run (searches that take different paths compare by the time a candidate).
 # Winners are not compared: --fake-timing with --in-process gives tg tune its own measurer,
 # which prepares every batch itself (--compile-with would not apply), so both modes time for
 # real and may pick different winners among close candidates (on the fake driver, all of them).
@@ -105,6 +106,7 @@ echo "# GPU: $gpu ($arch)"
 echo "# matmul ${size[0]}x${size[1]}x${size[2]} half, BEAM=2, $repeats repeats; A: tg tune on CPUs $cpus_gpu;" \
   "B: the same with tg compile-server on CPUs $cpus_server ($server_threads threads)"
 
+: >"$work/server.err"  # the wait below may read it before the server's redirection makes it
 taskset -c "$cpus_server" "$tg" compile-server --device CUDA --arch "$arch" --bind "ipc://$sock_dir/sock" \
   --threads "$server_threads" 2>"$work/server.err" &
 server=$!
@@ -138,7 +140,10 @@ tune() {  # tune NAME [tg tune flags...]
     { match($0, /"search_s":[-0-9.e+]+/); s += substr($0, RSTART + 11, RLENGTH - 11)
       match($0, /"candidates":[0-9]+/); c += substr($0, RSTART + 13, RLENGTH - 13)
       match($0, /"opts":\[[^]]*\]/); o = o substr($0, RSTART + 7, RLENGTH - 7) }
-    END { gsub(/[]["]/, "", o); printf "%.2f %.2f %d %s\n", s, wall, c, (o == "" ? "(none)" : o) }' "$work/$name.jsonl"
+    END {  # the opts as "UPCAST0:4 TC0:(-1,0,1)"
+      gsub(/[]["]/, "", o); gsub(/Opt\(op=OptOps\./, "", o); gsub(/, axis=/, "", o); gsub(/, arg=/, ":", o)
+      gsub(/, /, ",", o); gsub(/\),/, " ", o); sub(/\)$/, "", o)
+      printf "%.2f %.2f %d %s\n", s, wall, c, (o == "" ? "(none)" : o) }' "$work/$name.jsonl"
 }
 
 # min and median of numbers, one a line
@@ -156,7 +161,10 @@ for ((r = 1; r <= repeats; r++)); do
         echo "compile_server_bench: warning: B$r: not every batch came from the server ($batches)" >&2
     fi
     [[ -n ${search:-} ]] || { echo "compile_server_bench: $mode$r: no search time in its --json output" >&2; exit 1; }
-    printf '%s run %d: search %8.2f s, process %8.2f s, %d candidates, winner %s\n' "$mode" "$r" "$search" "$wall" "$cands" "$opts"
+    per=$(awk -v s="$search" -v c="$cands" 'BEGIN { print (c > 0 ? 1000 * s / c : 0) }')
+    printf '%s run %d: search %8.2f s, process %8.2f s, %4d candidates (%6.1f ms each), winner %s\n' "$mode" "$r" \
+      "$search" "$wall" "$cands" "$per" "$opts"
+    echo "$per" >>"$work/$mode.per"
     echo "$search" >>"$work/$mode.search"
     echo "$wall" >>"$work/$mode.wall"
     echo "$cands" >>"$work/$mode.cands"
@@ -167,10 +175,15 @@ read -r a_min a_med < <(stats <"$work/A.search")
 read -r b_min b_med < <(stats <"$work/B.search")
 read -r aw_min aw_med < <(stats <"$work/A.wall")
 read -r bw_min bw_med < <(stats <"$work/B.wall")
-printf 'A (prepares itself, CPUs %s): search min %.2f s, median %.2f s; process median %.2f s; candidates %s\n' \
-  "$cpus_gpu" "$a_min" "$a_med" "$aw_med" "$(sort -u "$work/A.cands" | paste -sd/)"
-printf 'B (compile server, CPUs %s): search min %.2f s, median %.2f s; process median %.2f s; candidates %s\n' \
-  "$cpus_server" "$b_min" "$b_med" "$bw_med" "$(sort -u "$work/B.cands" | paste -sd/)"
-printf 'ratio B/A of median search times: %.2f (process times: %.2f)\n' \
-  "$(awk -v a="$a_med" -v b="$b_med" 'BEGIN { print b / a }')" "$(awk -v a="$aw_med" -v b="$bw_med" 'BEGIN { print b / a }')"
+read -r ap_min ap_med < <(stats <"$work/A.per")
+read -r bp_min bp_med < <(stats <"$work/B.per")
+printf 'A (prepares itself, CPUs %s): search min %.2f s, median %.2f s; process median %.2f s; %.1f ms a candidate (median); candidates %s\n' \
+  "$cpus_gpu" "$a_min" "$a_med" "$aw_med" "$ap_med" "$(paste -sd/ "$work/A.cands")"
+printf 'B (compile server, CPUs %s): search min %.2f s, median %.2f s; process median %.2f s; %.1f ms a candidate (median); candidates %s\n' \
+  "$cpus_server" "$b_min" "$b_med" "$bw_med" "$bp_med" "$(paste -sd/ "$work/B.cands")"
+# searches whose timings differ take different paths (more or fewer candidates): the time a
+# candidate compares them where their candidates counts differ
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b / a }'; }
+echo "ratio B/A of the medians: search $(ratio "$a_med" "$b_med"), process $(ratio "$aw_med" "$bw_med")," \
+  "per candidate $(ratio "$ap_med" "$bp_med")"
 grep -h "prepared .* candidates" "$work/server.err" | awk '{ n++; c += $4; s += $7 } END { if (n) printf "server: %d batches, %d candidates prepared in %.1f s\n", n, c, s }'
