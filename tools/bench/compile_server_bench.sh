@@ -84,7 +84,8 @@ else
     }
   fi
   [[ -f $fake ]] || { echo "compile_server_bench: --fake-driver $fake: no such file" >&2; exit 2; }
-  export CUDA_DRIVER_PATH="$(cd "$(dirname "$fake")" && pwd)/$(basename "$fake")"
+  CUDA_DRIVER_PATH="$(cd "$(dirname "$fake")" && pwd)/$(basename "$fake")"
+  export CUDA_DRIVER_PATH
   gpu="fake CUDA driver (launches cost nothing: the CPU side alone)"
   arch=sm_90  # the fake's compute capability 9.0
 fi
@@ -173,10 +174,10 @@ done
 
 read -r a_min a_med < <(stats <"$work/A.search")
 read -r b_min b_med < <(stats <"$work/B.search")
-read -r aw_min aw_med < <(stats <"$work/A.wall")
-read -r bw_min bw_med < <(stats <"$work/B.wall")
-read -r ap_min ap_med < <(stats <"$work/A.per")
-read -r bp_min bp_med < <(stats <"$work/B.per")
+read -r _ aw_med < <(stats <"$work/A.wall")
+read -r _ bw_med < <(stats <"$work/B.wall")
+read -r _ ap_med < <(stats <"$work/A.per")
+read -r _ bp_med < <(stats <"$work/B.per")
 printf 'A (prepares itself, CPUs %s): search min %.2f s, median %.2f s; process median %.2f s; %.1f ms a candidate (median); candidates %s\n' \
   "$cpus_gpu" "$a_min" "$a_med" "$aw_med" "$ap_med" "$(paste -sd/ "$work/A.cands")"
 printf 'B (compile server, CPUs %s): search min %.2f s, median %.2f s; process median %.2f s; %.1f ms a candidate (median); candidates %s\n' \
