@@ -5,15 +5,19 @@
 #   A: preparing (lowering, rendering, NVRTC) its candidates itself, on those CPUs alone;
 #   B: with --compile-with a `tg compile-server` pinned to other CPUs (B), --threads their
 #      count, the tuning process only loading and timing.
-# Prints each run's search wall time (--json's search_s; the process's wall time beside it),
+# Prints each run's search wall time (--json's search_s; the process's wall time beside it), the
+# CPU time the GPU machine's side spent (the tune and its workers, getrusage of the children),
 # its candidates and the time a candidate, min and median per mode, and the ratios B/A of the
 # medians of this one run (searches that take different paths compare by the time a candidate).
-# Winners are not compared: --fake-timing with --in-process gives tg tune its own measurer,
-# which prepares every batch itself (--compile-with would not apply), so both modes time for
-# real and may pick different winners among close candidates (on the fake driver, all of them).
+# On the fake driver both modes time with --fake-timing (a fixed time per program), so they
+# search the same candidates and must pick the same winner (checked); on a GPU they time for
+# real and may pick different winners among close candidates.
+# With --workers N the tune runs on N local farm workers (their sandboxed children, on the GPU
+# machine's CPUs: the affinity is inherited) instead of in-process: there B's children wait on
+# the server while the others time, where A's compile on the CPUs the timing needs.
 #
 #   tools/bench/compile_server_bench.sh [--tg PATH] [--cpus-gpu LIST] [--cpus-server LIST]
-#       [--repeats R] [--size M N K] [--fake-driver PATH]
+#       [--repeats R] [--size M N K] [--fake-driver PATH] [--workers N]
 # Defaults: bazel-bin/tools/cli/tg; the allowed CPUs split in halves (first half the GPU
 # machine's); 3 repeats; 512 512 512; the real GPU where nvidia-smi works, else the fake CUDA
 # driver (tinygrad/runtime/cuda/fake_cuda_driver.cc: launches cost nothing, so only the CPU
@@ -21,9 +25,9 @@
 # GPU machine it runs from tools/gpu_check's bundle (its compile_server step).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-usage="usage: tools/bench/compile_server_bench.sh [--tg PATH] [--cpus-gpu LIST] [--cpus-server LIST] [--repeats R] [--size M N K] [--fake-driver PATH]"
+usage="usage: tools/bench/compile_server_bench.sh [--tg PATH] [--cpus-gpu LIST] [--cpus-server LIST] [--repeats R] [--size M N K] [--fake-driver PATH] [--workers N]"
 
-tg="$root/bazel-bin/tools/cli/tg" cpus_gpu="" cpus_server="" repeats=3 size=(512 512 512) fake=""
+tg="$root/bazel-bin/tools/cli/tg" cpus_gpu="" cpus_server="" repeats=3 size=(512 512 512) fake="" workers=0
 while (($#)); do
   case "$1" in
     --tg) tg="${2:?$usage}"; shift 2 ;;
@@ -32,10 +36,12 @@ while (($#)); do
     --repeats) repeats="${2:?$usage}"; shift 2 ;;
     --size) size=("${2:?$usage}" "${3:?$usage}" "${4:?$usage}"); shift 4 ;;
     --fake-driver) fake="${2:?$usage}"; shift 2 ;;
+    --workers) workers="${2:?$usage}"; shift 2 ;;
     -h | --help) sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "compile_server_bench: unknown option '$1'" >&2; echo "$usage" >&2; exit 2 ;;
   esac
 done
+[[ $workers =~ ^[0-9]+$ ]] || { echo "compile_server_bench: --workers wants a count, got '$workers'" >&2; exit 2; }
 [[ $repeats =~ ^[1-9][0-9]*$ ]] || { echo "compile_server_bench: --repeats wants a positive count, got '$repeats'" >&2; exit 2; }
 for v in "${size[@]}"; do
   [[ $v =~ ^[1-9][0-9]*$ ]] || { echo "compile_server_bench: --size wants three positive sizes, got '${size[*]}'" >&2; exit 2; }
@@ -86,9 +92,13 @@ else
   [[ -f $fake ]] || { echo "compile_server_bench: --fake-driver $fake: no such file" >&2; exit 2; }
   CUDA_DRIVER_PATH="$(cd "$(dirname "$fake")" && pwd)/$(basename "$fake")"
   export CUDA_DRIVER_PATH
-  gpu="fake CUDA driver (launches cost nothing: the CPU side alone)"
+  gpu="fake CUDA driver (launches cost nothing: the CPU side alone; fake timing)"
   arch=sm_90  # the fake's compute capability 9.0
 fi
+timing=()
+[[ -n $fake ]] && timing=(--fake-timing)
+how=(--in-process)
+((workers > 0)) && how=(--workers "$workers")
 # every run compiles afresh: no compile cache (a later run would find the earlier one's)
 export DEV=CUDA CACHELEVEL=0
 
@@ -104,7 +114,7 @@ trap cleanup EXIT
 
 echo "# CPU: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) allowed, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# GPU: $gpu ($arch)"
-echo "# matmul ${size[0]}x${size[1]}x${size[2]} half, BEAM=2, $repeats repeats; A: tg tune on CPUs $cpus_gpu;" \
+echo "# matmul ${size[0]}x${size[1]}x${size[2]} half, BEAM=2, $repeats repeats, tg tune ${how[*]} ${timing[*]}; A: on CPUs $cpus_gpu;" \
   "B: the same with tg compile-server on CPUs $cpus_server ($server_threads threads)"
 
 : >"$work/server.err"  # the wait below may read it before the server's redirection makes it
@@ -127,7 +137,14 @@ tune() {  # tune NAME [tg tune flags...]
   local name="$1" start end
   shift
   start=$(date +%s.%N)
-  taskset -c "$cpus_gpu" "$tg" tune --in-process --ignore-cache --beam 2 --db "$work/$name.db" \
+  # (the CPU seconds of the tune and every process under it, which their parents reaped: what
+  # the GPU machine's CPUs spent, in $work/$name.cpu)
+  python3 -c 'import resource, subprocess, sys
+rc = subprocess.run(sys.argv[2:]).returncode
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+open(sys.argv[1], "w").write("%.2f\n" % (r.ru_utime + r.ru_stime))
+sys.exit(rc)' "$work/$name.cpu" \
+    taskset -c "$cpus_gpu" "$tg" tune "${how[@]}" "${timing[@]}" --ignore-cache --beam 2 --db "$work/$name.db" \
     --json "$work/$name.jsonl" "$@" matmul --m "${size[0]}" --n "${size[1]}" --k "${size[2]}" \
     --dtype half >"$work/$name.out" 2>&1
   local rc=$?
@@ -157,18 +174,25 @@ for ((r = 1; r <= repeats; r++)); do
     else
       read -r search wall cands opts < <(tune "B$r" --compile-with "ipc://$sock_dir/sock") || exit 1
       # every batch prepared there: a batch the server refused was prepared on the GPU's CPUs
-      batches=$(grep -o "[0-9]* batches prepared there, [0-9]* here" "$work/B$r.out")
-      [[ $batches =~ ^[1-9][0-9]*\ batches\ prepared\ there,\ 0\ here$ ]] ||
-        echo "compile_server_bench: warning: B$r: not every batch came from the server ($batches)" >&2
+      if ((workers == 0)); then
+        batches=$(grep -o "[0-9]* batches prepared there, [0-9]* here" "$work/B$r.out")
+        [[ $batches =~ ^[1-9][0-9]*\ batches\ prepared\ there,\ 0\ here$ ]] ||
+          echo "compile_server_bench: warning: B$r: not every batch came from the server ($batches)" >&2
+      elif grep -q "preparing batches here" "$work/B$r.out"; then
+        echo "compile_server_bench: warning: B$r: a worker prepared batches itself: $(grep -m1 "preparing batches here" "$work/B$r.out")" >&2
+      fi
     fi
     [[ -n ${search:-} ]] || { echo "compile_server_bench: $mode$r: no search time in its --json output" >&2; exit 1; }
     per=$(awk -v s="$search" -v c="$cands" 'BEGIN { print (c > 0 ? 1000 * s / c : 0) }')
-    printf '%s run %d: search %8.2f s, process %8.2f s, %4d candidates (%6.1f ms each), winner %s\n' "$mode" "$r" \
-      "$search" "$wall" "$cands" "$per" "$opts"
+    cpu=$(cat "$work/$mode$r.cpu")
+    printf '%s run %d: search %8.2f s, process %8.2f s, GPU-side CPU %8.2f s, %4d candidates (%6.1f ms each), winner %s\n' \
+      "$mode" "$r" "$search" "$wall" "$cpu" "$cands" "$per" "$opts"
+    echo "$cpu" >>"$work/$mode.cpu"
     echo "$per" >>"$work/$mode.per"
     echo "$search" >>"$work/$mode.search"
     echo "$wall" >>"$work/$mode.wall"
     echo "$cands" >>"$work/$mode.cands"
+    echo "$opts" >>"$work/winners"
   done
 done
 
@@ -176,6 +200,8 @@ read -r a_min a_med < <(stats <"$work/A.search")
 read -r b_min b_med < <(stats <"$work/B.search")
 read -r _ aw_med < <(stats <"$work/A.wall")
 read -r _ bw_med < <(stats <"$work/B.wall")
+read -r _ ac_med < <(stats <"$work/A.cpu")
+read -r _ bc_med < <(stats <"$work/B.cpu")
 read -r _ ap_med < <(stats <"$work/A.per")
 read -r _ bp_med < <(stats <"$work/B.per")
 printf 'A (prepares itself, CPUs %s): search min %.2f s, median %.2f s; process median %.2f s; %.1f ms a candidate (median); candidates %s\n' \
@@ -186,5 +212,11 @@ printf 'B (compile server, CPUs %s): search min %.2f s, median %.2f s; process m
 # candidate compares them where their candidates counts differ
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b / a }'; }
 echo "ratio B/A of the medians: search $(ratio "$a_med" "$b_med"), process $(ratio "$aw_med" "$bw_med")," \
-  "per candidate $(ratio "$ap_med" "$bp_med")"
+  "per candidate $(ratio "$ap_med" "$bp_med"), the GPU machine's CPU time $(ratio "$ac_med" "$bc_med")" \
+  "($ac_med s -> $bc_med s)"
+if ((${#timing[@]})) && (($(sort -u "$work/winners" | wc -l) > 1)); then
+  echo "compile_server_bench: with fake timing every run must pick the same winner; they differ:" >&2
+  sort | uniq -c <"$work/winners" >&2
+  exit 1
+fi
 grep -h "prepared .* candidates" "$work/server.err" | awk '{ n++; c += $4; s += $7 } END { if (n) printf "server: %d batches, %d candidates prepared in %.1f s\n", n, c, s }'

@@ -289,7 +289,7 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
   if (farm.fake_timing && in_process) {
     // in-process with the farm's test timing, so a test can compare the two modes' winners
     absl::StatusOr<std::unique_ptr<autotune::LocalMeasurer>> m =
-        autotune::LocalMeasurer::Create({.fake_timing = true});
+        autotune::LocalMeasurer::Create({.device = (**dev).name(), .fake_timing = true, .preparer = topts.preparer});
     if (!m.ok()) {
       std::fprintf(stderr, "tg tune: %s\n", m.status().ToString().c_str());
       return 1;
