@@ -6,6 +6,7 @@
 //
 // Exit codes: 0 success, 1 the command failed, 2 usage error.
 
+#include <algorithm>
 #include <cstdio>
 #include <span>
 #include <string>
@@ -69,8 +70,10 @@ void PrintUsage(std::FILE* out) {
                "tinygrad-cc: tinygrad's compiler core in C++.\n"
                "\n"
                "commands:\n");
+  int width = 0;  // the longest command name: the summaries start in one column
+  for (const Command& c : kCommands) width = std::max(width, static_cast<int>(c.name.size()));
   for (const Command& c : kCommands) {
-    std::fprintf(out, "  %-10.*s %.*s\n", static_cast<int>(c.name.size()), c.name.data(),
+    std::fprintf(out, "  %-*.*s %.*s\n", width, static_cast<int>(c.name.size()), c.name.data(),
                  static_cast<int>(c.summary.size()), c.summary.data());
   }
   std::fprintf(out,
