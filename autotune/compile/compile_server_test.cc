@@ -257,8 +257,14 @@ TEST(CompileServerTest, AServerForAnotherTargetIsAskedOnceAndTheBatchIsPreparedH
 }
 
 TEST(CompileServerTest, AServerThatDoesNotAnswerCostsOneTimeout) {
-  // a port nothing listens on: the request waits in the socket's queue
-  std::shared_ptr<RemotePreparer> remote = Client("tcp://127.0.0.1:9", CpuTarget(), /*reply_timeout_s=*/0.2);
+  // a port nothing listens on: the request waits in the socket's queue; the quiet time after a
+  // timeout runs on a scripted clock
+  FakeClock clock;
+  absl::StatusOr<std::unique_ptr<RemotePreparer>> connected = RemotePreparer::Connect(
+      CpuTarget(), {.endpoint = "tcp://127.0.0.1:9", .security = net::SecurityOptions::Insecure(),
+                    .reply_timeout_s = 0.2, .retry_after_s = 60, .clock = &clock});
+  ASSERT_TRUE(connected.ok()) << connected.status();
+  std::shared_ptr<RemotePreparer> remote = *std::move(connected);
   std::unique_ptr<LocalMeasurer> m = Measurer(remote);
   const KernelTask task = Task(AddKernel(64));
   const std::vector<std::vector<Opt>> cands = {{}, {kUpcast0By4}};
@@ -268,7 +274,15 @@ TEST(CompileServerTest, AServerThatDoesNotAnswerCostsOneTimeout) {
     for (const CandidateResult& r : b->results) EXPECT_EQ(r.outcome, Outcome::kOk) << Describe(r);
   }
   EXPECT_EQ(remote->batches_prepared(), 0u);
-  EXPECT_EQ(remote->batches_refused(), 2u);  // the second without waiting (retry_after_s)
+  EXPECT_EQ(remote->batches_refused(), 2u);
+  // the second batch did not ask (it was refused at once: "did not answer lately"); after the
+  // quiet time the server is asked again, and times out again
+  std::vector<CandidateResult> results(cands.size());
+  absl::StatusOr<std::vector<PreparedCandidate>> p = remote->Prepare(task, cands, MeasureOptions{}, results);
+  EXPECT_THAT(p.status().message(), HasSubstr("did not answer lately"));
+  clock.AdvanceSeconds(61);
+  p = remote->Prepare(task, cands, MeasureOptions{}, results);
+  EXPECT_TRUE(absl::IsDeadlineExceeded(p.status())) << p.status();
 }
 
 TEST(CompileServerTest, BytesThatAreNoRequestGetAnErrorAndTheServerGoesOn) {
