@@ -28,7 +28,8 @@ namespace net = autotune::net;
 
 constexpr char kDescription[] =
     "Serves a GPU target's compiling: GPU machines tuning with tg tune --compile-with EP send each\n"
-    "batch of candidates here and get them back lowered, rendered and compiled (NVRTC to CUBIN), so\n"
+    "batch of candidates here and get them back lowered, rendered and compiled (NVRTC to CUBIN;\n"
+    "with --ptx the PTX renderer's text for CUDA_PTX=1 clients, whose driver assembles it), so\n"
     "that their own CPUs are free while their GPU times kernels. A client whose GPU is another\n"
     "target (arch, renderer limits, NVRTC version) is refused, naming the difference, and prepares\n"
     "its batches itself. tcp:// needs CURVE keys (--key, and --allow with the clients' public\n"
@@ -71,6 +72,9 @@ int CompileServerCommand(std::span<const std::string_view> args) {
                    ? std::string()
                    : "takes tcp://HOST:PORT or ipc://PATH, not '" + ep + "'";
       });
+  app.add_flag("--ptx", target_options.cuda_ptx,
+               "serve CUDA_PTX=1 clients: render PTX with the PTX renderer and answer the PTX text,\n"
+               "which their driver's JIT assembles at load (lowering is done here, assembling there)");
   app.add_option("--threads", threads, "lowering and compiling threads (default: CPU_COUNT, else the cores)")
       ->check(IntAtLeast(1));
   AddSecurityFlags(app, security, SecurityRole::kServer);
@@ -83,6 +87,7 @@ int CompileServerCommand(std::span<const std::string_view> args) {
     return kExitFailed;
   };
   target_options.cuda = CudaLibraryOptions::FromEnvironment();
+  target_options.ptx_for_driver_jit = target_options.cuda_ptx;
   absl::StatusOr<std::unique_ptr<CompileTarget>> target = CompileTarget::Create(target_options);
   if (!target.ok()) {
     if (target.status().code() == absl::StatusCode::kInvalidArgument)

@@ -84,6 +84,21 @@ absl::StatusOr<std::unique_ptr<TargetCompiler>> MakePtxCubinCompiler(const CudaL
       new PtxCubinCompiler(std::move(ptx), CudaToolDirs(libs, api->library.file())));
 }
 
+// PTX (the PTX renderer's) with its placeholders filled, for the driver's JIT: what a
+// CUDA_PTX=1 device loads (ptx_for_driver_jit).
+class PtxTextCompiler final : public TargetCompiler {
+ public:
+  explicit PtxTextCompiler(std::unique_ptr<PtxCompiler> ptx) : ptx_(std::move(ptx)) {}
+  absl::StatusOr<std::string> Compile(std::string_view src) override { return ptx_->CompileUncached(src); }
+  const std::string& id() const override { return ptx_->compiler_id(); }
+  std::string_view binary_kind() const override { return "ptx"; }
+  // the binary is text already
+  absl::StatusOr<std::string> Disassemble(std::string_view binary) const override { return std::string(binary); }
+
+ private:
+  std::unique_ptr<PtxCompiler> ptx_;
+};
+
 class HipTargetCompiler final : public TargetCompiler {
  public:
   HipTargetCompiler(std::unique_ptr<HipCompiler> hip, HipToolchainOptions tools)
@@ -109,6 +124,12 @@ absl::StatusOr<std::unique_ptr<CompileTarget>> CompileTarget::Create(const Compi
   if (device == "AMD") device = "HIP";
   if (device == "CUDA") {
     ASSIGN_OR_RETURN(CudaArch arch, ParseCudaArch(options.arch));
+    if (options.cuda_ptx && options.ptx_for_driver_jit) {
+      ASSIGN_OR_RETURN(std::unique_ptr<PtxCompiler> ptx,
+                       PtxCompiler::Create(nullptr, {.arch = arch.name(), .assemble = false, .cachelevel = 0}));
+      return std::unique_ptr<CompileTarget>(new CompileTarget(device, options.arch, std::make_unique<PtxRenderer>(arch),
+                                                              std::make_unique<PtxTextCompiler>(std::move(ptx))));
+    }
     if (options.cuda_ptx) {
       ASSIGN_OR_RETURN(std::unique_ptr<TargetCompiler> compiler, MakePtxCubinCompiler(options.cuda, arch));
       return std::unique_ptr<CompileTarget>(new CompileTarget(

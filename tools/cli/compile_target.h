@@ -41,6 +41,10 @@ struct CompileTargetOptions {
   // CUDA_PTX=1 / --ptx: render PTX with the PTX renderer and assemble it to a CUBIN with
   // nvJitLink (runtime/cuda/ptx_compiler.h) instead of CUDA C++ through NVRTC.
   bool cuda_ptx = false;
+  // With cuda_ptx: the binary is the PTX text itself, which the driver's JIT assembles at load,
+  // as a CUDA_PTX=1 device's own compiler does (a compile server for such devices); no toolkit
+  // library is needed.
+  bool ptx_for_driver_jit = false;
 };
 
 class CompileTarget {

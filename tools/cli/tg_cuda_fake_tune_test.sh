@@ -61,6 +61,19 @@ inproc=$(grep -oE "[0-9]+ batches prepared there" "$out/compile_server.out" | gr
 served=$served_before_local
 ((served > ${inproc:-0})) || fail "the compile server answered $served batches, the in-process tune asked ${inproc:-0}: none from the worker"
 expect_in "$out/server.err" "stopped after"
+# a server for CUDA_PTX=1 devices answers PTX text, which the device's driver loads
+"$tg" compile-server --device CUDA --arch sm_90 --ptx --bind "ipc://$cs/ptx" --threads 1 2>"$out/server_ptx.err" &
+server=$!
+wait_for "the PTX compile server says it serves" grep -q "serving CUDA sm_90 (ptx" "$out/server_ptx.err"
+CUDA_PTX=1 run ptx_server 0 tune --beam 1 --in-process --compile-with "ipc://$cs/ptx" --ignore-cache --db "$out/t.db" matmul --m 64 --n 64 --k 64
+kill -TERM "$server"
+wait "$server"
+grep -qE "[1-9][0-9]* batches prepared there, 0 here" "$out/ptx_server.out" ||
+  { fail "the PTX compile server did not prepare every batch:"; tail -3 "$out/ptx_server.out" >&2; cat "$out/ptx_server.err" >&2; }
+if awk '/ uops / {print $9}' "$out/ptx_server.out" | grep -vqE '^(ok|too_slow|duplicate|rejected)$'; then
+  fail "PTX candidates from the server that failed on the fake GPU:"
+  grep -E ' uops .*(compile_error|runtime_error|wrong_result|timeout)' "$out/ptx_server.out" | head -5 >&2
+fi
 # and it refuses a target it does not compile for, the search going on here
 "$tg" compile-server --device CUDA --arch sm_80 --bind "ipc://$cs/sock80" --threads 1 2>"$out/server80.err" &
 server=$!
