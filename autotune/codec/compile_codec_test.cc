@@ -101,10 +101,7 @@ void ExpectSameProgram(const PreparedProgram& a, const PreparedProgram& b) {
   EXPECT_EQ(a.duplicate_of, b.duplicate_of);
   EXPECT_EQ(a.program_hash, b.program_hash);
   EXPECT_EQ(a.uops, b.uops);
-  EXPECT_EQ(a.cost.lower_s, b.cost.lower_s);
-  EXPECT_EQ(a.cost.compile_s, b.cost.compile_s);
-  EXPECT_EQ(a.cost.run_s, b.cost.run_s);
-  EXPECT_EQ(a.cost.lower_cpu_s, b.cost.lower_cpu_s);
+  EXPECT_EQ(a.cost, b.cost);
   EXPECT_EQ(a.name, b.name);
   EXPECT_EQ(a.function_name, b.function_name);
   EXPECT_EQ(a.src, b.src);

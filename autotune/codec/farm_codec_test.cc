@@ -84,10 +84,7 @@ void ExpectSameBatch(const MeasureBatch& a, const MeasureBatch& b) {
     EXPECT_EQ(x.program_hash, y.program_hash);
     EXPECT_EQ(x.uops, y.uops);
     EXPECT_EQ(x.duplicate_of, y.duplicate_of);
-    EXPECT_EQ(x.cost.lower_s, y.cost.lower_s);
-    EXPECT_EQ(x.cost.compile_s, y.cost.compile_s);
-    EXPECT_EQ(x.cost.run_s, y.cost.run_s);
-    EXPECT_EQ(x.cost.lower_cpu_s, y.cost.lower_cpu_s);
+    EXPECT_EQ(x.cost, y.cost);
   }
   EXPECT_EQ(a.prepare_wall_s, b.prepare_wall_s);
   EXPECT_EQ(a.run_wall_s, b.run_wall_s);

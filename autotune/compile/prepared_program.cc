@@ -33,7 +33,8 @@ absl::StatusOr<Sizes> Evaluate(const std::vector<UOp>& dims, const absl::flat_ha
   return out;
 }
 
-absl::Status Fill(const ProgramSpec& s, const KernelTask& task, codec::PreparedProgram& w) {
+// (the spec's text and lists move into `w` once everything evaluated)
+absl::Status Fill(ProgramSpec& s, const KernelTask& task, codec::PreparedProgram& w) {
   const absl::flat_hash_map<std::string, ConstValue> vars = VarsOf(task);
   ASSIGN_OR_RETURN(w.global_size, Evaluate(s.global_size, vars, "global size"));
   if (s.local_size) {
@@ -50,14 +51,14 @@ absl::Status Fill(const ProgramSpec& s, const KernelTask& task, codec::PreparedP
   ASSIGN_OR_RETURN(w.ops, estimate(s.estimates.ops, "ops estimate"));
   ASSIGN_OR_RETURN(w.mem, estimate(s.estimates.mem, "mem estimate"));
   ASSIGN_OR_RETURN(w.lds, estimate(s.estimates.lds, "lds estimate"));
-  w.name = s.name;
-  w.function_name = s.function_name;
-  w.src = s.src;
-  w.globals = s.globals;
-  w.outs = s.outs;
-  w.ins = s.ins;
+  w.name = std::move(s.name);
+  w.function_name = std::move(s.function_name);
+  w.src = std::move(s.src);
+  w.globals = std::move(s.globals);
+  w.outs = std::move(s.outs);
+  w.ins = std::move(s.ins);
   w.dynamic_shared_bytes = s.dynamic_shared_bytes;
-  w.tensor_maps = s.tensor_maps;
+  w.tensor_maps = std::move(s.tensor_maps);
   return absl::OkStatus();
 }
 

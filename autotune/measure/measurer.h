@@ -96,6 +96,7 @@ struct MeasureCost {
   double compile_s = 0;  // compiling + loading
   double run_s = 0;      // every run on the device, warm-up and checks included
   double lower_cpu_s = 0;  // the lowering thread's CPU time in lower_s (ThreadCpuSeconds)
+  friend bool operator==(const MeasureCost&, const MeasureCost&) = default;
 };
 
 struct CandidateResult {
