@@ -6,7 +6,8 @@
 // free for the runs (beyond the reference: tinygrad compiles where it times).
 //
 //   client -> server: PrepareRequest
-//   server -> client: PrepareReply (one per request, same request_id)
+//   server -> client: PrepareReply (one per request, same request_id, at most
+//                     kMaxPrepareReplyBytes)
 //
 // A server prepares only for a client whose CompileTargetInfo equals its own: the code a
 // candidate becomes depends on the renderer, its limits and the compiler's version, and a
@@ -21,6 +22,7 @@
 #define AUTOTUNE_CODEC_COMPILE_MESSAGES_H_
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -37,6 +39,11 @@ namespace tg::autotune::codec {
 
 // Bumped on any change a peer of the previous version would misread.
 inline constexpr uint32_t kCompileProtocolVersion = 1;
+
+// The most an encoded PrepareReply may be: under what a ZeroMQ peer accepts by default
+// (net::kDefaultMaxMessageBytes, 64 MiB) and a worker frame (workers/frame.h, 64 MiB, with the
+// relay's tag beside it). A server refuses a bigger answer; the client asks fewer candidates.
+inline constexpr size_t kMaxPrepareReplyBytes = size_t{48} << 20;
 
 // What decides the programs and binaries a candidate becomes.
 struct CompileTargetInfo {

@@ -7,7 +7,7 @@
 // A request the server does not answer within reply_timeout_s is answered "" (none: the child
 // prepares the batch itself), and so is every request for the retry_after_s after that: a dead
 // server costs one timeout per retry_after_s, not one per batch. The relay reads nothing of
-// the bytes: the child checks the answer (remote_preparer.h AcceptReply).
+// the bytes: the child checks the answer (compile_server_client.h AcceptReply).
 //
 // Example:
 //   ASSIGN_OR_RETURN(auto relay, CompileRelay::Start({.endpoint = "tcp://cpu7:5601", .security = s}));

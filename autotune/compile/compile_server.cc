@@ -65,7 +65,14 @@ std::string CompileServer::Answer(const std::string& bytes, size_t& candidates) 
   candidates = request->candidates.size();
   const int threads = options_.threads > 0 ? options_.threads
                                            : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  return codec::EncodeCompileMessage(AnswerPrepare(compiler_, target_, *request, PrepareSettings{.threads = threads}));
+  std::string answer =
+      codec::EncodeCompileMessage(AnswerPrepare(compiler_, target_, *request, PrepareSettings{.threads = threads}));
+  if (answer.size() <= options_.max_reply_bytes) return answer;
+  codec::PrepareReply too_big{.request_id = request->request_id, .target = target_};
+  too_big.status = absl::ResourceExhaustedError(
+      absl::StrCat("the answer to ", candidates, " candidates comes to ", answer.size(), " bytes, more than the ",
+                   options_.max_reply_bytes, " one answer may carry: ask for fewer at a time"));
+  return codec::EncodeCompileMessage(too_big);
 }
 
 absl::Status CompileServer::Serve(const std::atomic<bool>& stop, std::chrono::milliseconds poll) {

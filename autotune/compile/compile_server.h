@@ -47,6 +47,9 @@ struct CompileServerOptions {
   std::string endpoint;  // where to bind: tcp://*:PORT (CURVE), ipc://PATH
   net::SecurityOptions security;
   int threads = 0;  // lowering and compiling threads; 0: the machine's CPUs
+  // An answer bigger than this is refused (ResourceExhausted: the client asks again in parts)
+  // instead of sent past the client's message limit.
+  size_t max_reply_bytes = codec::kMaxPrepareReplyBytes;
   // Called after each answered request with its candidates and wall time (a log line).
   std::function<void(size_t candidates, double wall_s)> on_answer;
 };

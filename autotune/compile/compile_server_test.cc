@@ -54,7 +54,8 @@ Device& Cpu() {
 class ServerThread {
  public:
   explicit ServerThread(codec::CompileTargetInfo target, std::optional<net::CurveKeyPair> server_keys = std::nullopt,
-                        std::vector<std::string> allow = {})
+                        std::vector<std::string> allow = {},
+                        size_t max_reply_bytes = codec::kMaxPrepareReplyBytes)
       : compiler_(Cpu()) {
     net::SecurityOptions security = net::SecurityOptions::Insecure();
     if (server_keys) {
@@ -66,7 +67,10 @@ class ServerThread {
       security = net::SecurityOptions::CurveServer(*server_keys, zap_.get());
     }
     absl::StatusOr<std::unique_ptr<CompileServer>> s =
-        CompileServer::Bind(ctx_, compiler_, std::move(target), {.endpoint = "tcp://127.0.0.1:*", .security = security, .threads = 2});
+        CompileServer::Bind(ctx_, compiler_, std::move(target), {.endpoint = "tcp://127.0.0.1:*",
+                                                .security = security,
+                                                .threads = 2,
+                                                .max_reply_bytes = max_reply_bytes});
     TG_CHECK(s.ok()) << s.status();
     server_ = *std::move(s);
     thread_ = std::thread([this] { status_ = server_->Serve(stop_, std::chrono::milliseconds(20)); });
@@ -146,6 +150,81 @@ TEST(CompileServerTest, ARemotelyPreparedBatchIsTheLocalOneAndPassesTheResultChe
   EXPECT_EQ(a->results[4].duplicate_of, 1);
   EXPECT_EQ(a->results[5].outcome, Outcome::kInvalidOpts);
   EXPECT_GT(a->results[3].cost.lower_s, 0);  // the server's lowering time came back
+}
+
+// The encoded answer to one candidate of `task` (the size of a part of one).
+size_t OneAnswerBytes(const KernelTask& task, const std::vector<Opt>& candidate) {
+  DeviceCompiler compiler(Cpu());
+  codec::PrepareRequest request{.request_id = 1, .target = CpuTarget(), .task = task, .candidates = {candidate}};
+  return codec::EncodeCompileMessage(AnswerPrepare(compiler, CpuTarget(), request, PrepareSettings{})).size();
+}
+
+// Answers limited to about two programs: the server refuses the bigger ones, the client asks
+// again in smaller parts, and the merged batch is the local one, a duplicate of a candidate in
+// an earlier part included.
+TEST(CompileServerTest, ABatchTooBigForOneAnswerIsAskedInParts) {
+  const KernelTask task = Task(MatmulKernel(32));
+  const size_t limit = OneAnswerBytes(task, {kUpcast0By4}) * 5 / 2;
+  ServerThread server(CpuTarget(), std::nullopt, {}, limit);
+  absl::StatusOr<std::unique_ptr<RemotePreparer>> connected =
+      RemotePreparer::Connect(CpuTarget(), {.endpoint = server.endpoint(),
+                                            .security = net::SecurityOptions::Insecure(),
+                                            .max_reply_bytes = limit});
+  ASSERT_TRUE(connected.ok()) << connected.status();
+  std::shared_ptr<RemotePreparer> remote = *std::move(connected);
+  std::unique_ptr<LocalMeasurer> there = Measurer(remote);
+  std::unique_ptr<LocalMeasurer> here = Measurer(nullptr);
+  const std::vector<std::vector<Opt>> cands = MixedCandidates();
+  absl::StatusOr<MeasureBatch> a = there->Measure(task, cands, MeasureOptions{});
+  absl::StatusOr<MeasureBatch> b = here->Measure(task, cands, MeasureOptions{});
+  ASSERT_TRUE(a.ok()) << a.status();
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_EQ(remote->batches_prepared(), 1u);
+  EXPECT_GE(remote->parts_asked(), 3u);  // at most two programs an answer
+  EXPECT_GT(server.answered(), remote->parts_asked());  // and the refusals
+  EXPECT_LE(remote->part_size(), 2u);
+  for (size_t i = 0; i < cands.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(a->results[i].outcome, b->results[i].outcome) << Describe(a->results[i]);
+    EXPECT_EQ(a->results[i].program_hash, b->results[i].program_hash);
+    EXPECT_EQ(a->results[i].duplicate_of, b->results[i].duplicate_of);
+    EXPECT_EQ(a->results[i].error, b->results[i].error);
+  }
+  EXPECT_EQ(a->results[4].outcome, Outcome::kDuplicate);
+  EXPECT_EQ(a->results[4].duplicate_of, 1);
+  EXPECT_EQ(a->results[3].outcome, Outcome::kOk) << Describe(a->results[3]);
+
+  // a later batch starts with parts of the size the answers measured: none refused
+  const uint64_t parts = remote->parts_asked(), answered = server.answered();
+  const size_t part = remote->part_size();
+  const std::vector<std::vector<Opt>> more = {{kUnroll0By4}, {}};
+  absl::StatusOr<MeasureBatch> c = there->Measure(task, more, MeasureOptions{});
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(remote->batches_prepared(), 2u);
+  EXPECT_EQ(remote->parts_asked() - parts, (2 + part - 1) / part);
+  EXPECT_EQ(server.answered() - answered, remote->parts_asked() - parts);
+}
+
+// A single program bigger than an answer may be: the batch is prepared here, with the reason.
+TEST(CompileServerTest, AProgramTooBigForAnyAnswerIsPreparedHere) {
+  const KernelTask task = Task(MatmulKernel(32));
+  ServerThread server(CpuTarget(), std::nullopt, {}, 64);
+  absl::StatusOr<std::unique_ptr<RemotePreparer>> connected = RemotePreparer::Connect(
+      CpuTarget(), {.endpoint = server.endpoint(), .security = net::SecurityOptions::Insecure(), .max_reply_bytes = 64});
+  ASSERT_TRUE(connected.ok()) << connected.status();
+  std::shared_ptr<RemotePreparer> remote = *std::move(connected);
+  std::vector<CandidateResult> results(3);
+  const std::vector<std::vector<Opt>> cands = {{}, {kUpcast0By4}, {kUnroll0By4}};
+  absl::StatusOr<std::vector<PreparedCandidate>> p = remote->Prepare(task, cands, MeasureOptions{}, results);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().code(), absl::StatusCode::kResourceExhausted) << p.status();
+  EXPECT_THAT(p.status().message(), HasSubstr("more than the 64 one answer may carry"));
+  EXPECT_EQ(remote->batches_refused(), 1u);
+  for (const CandidateResult& r : results) EXPECT_EQ(r.outcome, CandidateResult{}.outcome);
+  std::unique_ptr<LocalMeasurer> m = Measurer(remote);
+  absl::StatusOr<MeasureBatch> b = m->Measure(task, cands, MeasureOptions{});
+  ASSERT_TRUE(b.ok()) << b.status();
+  for (const CandidateResult& r : b->results) EXPECT_EQ(r.outcome, Outcome::kOk) << Describe(r);
 }
 
 // A kernel over a variable: the server evaluates its launch at the task's value, and the
@@ -395,7 +474,7 @@ TEST(CompileRelayTest, AnswersFindTheirRequestsAndASilentServerAnswersNothing) {
     codec::PrepareReply* reply = std::get_if<codec::PrepareReply>(&*m);
     ASSERT_NE(reply, nullptr);
     std::vector<CandidateResult> results(1);
-    absl::StatusOr<std::vector<PreparedCandidate>> p = AcceptReply(*reply, CpuTarget(), tasks[k], 1, results);
+    absl::StatusOr<std::vector<PreparedCandidate>> p = AcceptReply(*reply, CpuTarget(), tasks[k], results);
     ASSERT_TRUE(p.ok()) << p.status();
     EXPECT_TRUE((*p)[0].pending);
     // the program of this request's task, not the other's

@@ -6,14 +6,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "autotune/codec/compile_codec.h"
-#include "autotune/compile/prepared_program.h"
-#include "autotune/compile/target_info.h"
 #include "tinygrad/base/status_macros.h"
 
 namespace tg::autotune {
 
 RemotePreparer::RemotePreparer(codec::CompileTargetInfo target, RemotePreparerOptions options)
-    : target_(std::move(target)),
+    : CompileServerClient(std::move(target), absl::StrCat("compile server ", options.endpoint),
+                          options.max_reply_bytes),
       options_(std::move(options)),
       clock_(options_.clock != nullptr ? *options_.clock : Clock::Real()),
       ctx_(std::make_unique<net::ZmqContext>()) {}
@@ -33,13 +32,16 @@ absl::Status RemotePreparer::Reconnect() {
   return net::ConfigureClient(socket_, options_.endpoint, options_.security);
 }
 
-absl::StatusOr<codec::PrepareReply> RemotePreparer::Ask(const codec::PrepareRequest& request) {
+absl::StatusOr<RemotePreparer::Answer> RemotePreparer::Ask(const codec::PrepareRequest& request) {
+  RETURN_IF_ERROR(broken_);
+  if (quiet_until_ && clock_.Now() < *quiet_until_) return absl::UnavailableError("did not answer lately");
+  quiet_until_.reset();
   const auto timeout = std::chrono::duration_cast<std::chrono::milliseconds>(FromSeconds(options_.reply_timeout_s));
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   auto no_answer = [&] {
     quiet_until_ = clock_.Now() + FromSeconds(options_.retry_after_s);
     // a fresh socket: the request still queued for an unreachable server must not reach it later
-    if (absl::Status s = Reconnect(); !s.ok()) refused_for_good_ = s;
+    if (absl::Status s = Reconnect(); !s.ok()) broken_ = s;
     return absl::DeadlineExceededError(absl::StrCat("no answer within ", options_.reply_timeout_s,
                                                     " s; batches are prepared here for the next ",
                                                     options_.retry_after_s, " s"));
@@ -59,60 +61,9 @@ absl::StatusOr<codec::PrepareReply> RemotePreparer::Ask(const codec::PrepareRequ
     auto* reply = std::get_if<codec::PrepareReply>(&m);
     if (reply == nullptr) return absl::DataLossError("the server sent a request, not an answer");
     // (an answer to a request that timed out earlier: not this one's)
-    if (reply->request_id == request.request_id || reply->request_id == 0) return std::move(*reply);
+    if (reply->request_id == request.request_id || reply->request_id == 0)
+      return Answer{.reply = std::move(*reply), .bytes = (*in)[0].size()};
   }
-}
-
-absl::StatusOr<std::vector<PreparedCandidate>> RemotePreparer::Prepare(const KernelTask& task,
-                                                                       std::span<const std::vector<Opt>> candidates,
-                                                                       const MeasureOptions& options,
-                                                                       std::vector<CandidateResult>& results) {
-  const std::string where = absl::StrCat("compile server ", options_.endpoint, ": ");
-  auto refuse = [&](const absl::Status& s) {
-    ++refused_;
-    return absl::Status(s.code(), absl::StrCat(where, s.message()));
-  };
-  if (!refused_for_good_.ok()) return refuse(refused_for_good_);
-  if (quiet_until_ && clock_.Now() < *quiet_until_) return refuse(absl::UnavailableError("did not answer lately"));
-  quiet_until_.reset();
-
-  codec::PrepareRequest request{.request_id = next_request_++,
-                                .target = target_,
-                                .task = task,
-                                .candidates = std::vector<std::vector<Opt>>(candidates.begin(), candidates.end()),
-                                .options = options};
-  absl::StatusOr<codec::PrepareReply> reply = Ask(request);
-  if (!reply.ok()) return refuse(reply.status());
-  absl::StatusOr<std::vector<PreparedCandidate>> out = AcceptReply(*std::move(reply), target_, task, candidates.size(), results);
-  if (!out.ok()) {
-    // another target or protocol stays so: ask no more
-    if (absl::IsFailedPrecondition(out.status())) refused_for_good_ = out.status();
-    return refuse(out.status());
-  }
-  ++prepared_;
-  return out;
-}
-
-absl::StatusOr<std::vector<PreparedCandidate>> AcceptReply(codec::PrepareReply reply, const codec::CompileTargetInfo& target,
-                                                           const KernelTask& task, size_t n,
-                                                           std::vector<CandidateResult>& results) {
-  if (!reply.status.ok()) return reply.status;
-  if (std::string why = TargetMismatch(reply.target, target); !why.empty())
-    return absl::FailedPreconditionError(absl::StrCat("it prepared for another target: ", why));
-  if (reply.programs.size() != n)
-    return absl::DataLossError(absl::StrCat(reply.programs.size(), " programs for ", n, " candidates"));
-  std::vector<PreparedCandidate> out(n);
-  for (size_t i = 0; i < n; ++i) {
-    FromWire(std::move(reply.programs[i]), task, out[i], results[i]);
-    CandidateResult& r = results[i];
-    if (r.duplicate_of < -1 || r.duplicate_of >= static_cast<int>(i)) {
-      out[i].pending = false;
-      r.outcome = Outcome::kCompileError;
-      r.error = absl::StrCat("the compile server called it a duplicate of candidate ", r.duplicate_of);
-      r.duplicate_of = -1;
-    }
-  }
-  return out;
 }
 
 }  // namespace tg::autotune

@@ -30,6 +30,64 @@ bool CompiledInTime(const absl::Status& s, double compile_s, const MeasureOption
   return true;
 }
 
+void ApplyBatchRules(const KernelTask& task, const MeasureOptions& options,
+                     const std::function<std::string(const ProgramSpec&)>& over_limits,
+                     std::vector<PreparedCandidate>& prep, std::span<CandidateResult> results) {
+  const size_t n = prep.size();
+  absl::flat_hash_map<std::string, ConstValue> vars;
+  for (const auto& [name, v] : task.var_vals) vars[name] = ConstValue(v);
+  absl::flat_hash_map<uint64_t, int> first_of;
+  double least_ops = kInf;
+  std::vector<double> ops(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    if (!prep[i].pending) continue;
+    CandidateResult& r = results[i];
+    auto reject = [&](Outcome o, std::string why) {
+      r.outcome = o;
+      r.error = std::move(why);
+      prep[i].pending = false;
+    };
+    if (options.known_programs.contains(r.program_hash)) {
+      reject(Outcome::kDuplicate, "measured before");
+      continue;
+    }
+    if (auto [it, fresh] = first_of.try_emplace(r.program_hash, static_cast<int>(i)); !fresh) {
+      MarkDuplicate(it->second, r);
+      prep[i].pending = false;
+      continue;
+    }
+    if (options.uops_max > 0 && r.uops >= options.uops_max) {
+      reject(Outcome::kRejected, absl::StrCat("too many uops: ", r.uops, " >= ", options.uops_max));
+      continue;
+    }
+    if (over_limits) {
+      if (std::string why = over_limits(prep[i].spec); !why.empty()) {
+        reject(Outcome::kRejected, std::move(why));
+        continue;
+      }
+    }
+    if (const UOp& e = prep[i].spec.estimates.ops) {
+      absl::StatusOr<ConstValue> v = SymInfer(e, vars);
+      if (v.ok()) least_ops = std::min(least_ops, ops[i] = v->to_float());
+    }
+  }
+  // filter out kernels that use 1000x more compute than the smallest (a least of 0 ops, a copy,
+  // would reject every kernel that computes anything: not a ratio)
+  for (size_t i = 0; i < n; ++i) {
+    if (prep[i].pending && least_ops > 0 && ops[i] > least_ops * options.max_compute_ratio) {
+      results[i].outcome = Outcome::kRejected;
+      results[i].error = absl::StrCat("too much compute: ", ops[i], " when least is ", least_ops);
+      prep[i].pending = false;
+    }
+  }
+}
+
+void MarkDuplicate(int first, CandidateResult& r) {
+  r.outcome = Outcome::kDuplicate;
+  r.duplicate_of = first;
+  r.error = absl::StrCat("same program as candidate ", first);
+}
+
 absl::StatusOr<std::vector<PreparedCandidate>> PrepareBatch(CandidateCompiler& compiler, const KernelTask& task,
                                                             std::span<const std::vector<Opt>> candidates,
                                                             const MeasureOptions& options,
@@ -67,52 +125,7 @@ absl::StatusOr<std::vector<PreparedCandidate>> PrepareBatch(CandidateCompiler& c
   RETURN_IF_ERROR(hold_error.Take());
 
   // ** dedup and the cheap rejections, in candidate order (deterministic) **
-  absl::flat_hash_map<std::string, ConstValue> vars;
-  for (const auto& [name, v] : task.var_vals) vars[name] = ConstValue(v);
-  absl::flat_hash_map<uint64_t, int> first_of;
-  double least_ops = kInf;
-  std::vector<double> ops(n, 0);
-  for (size_t i = 0; i < n; ++i) {
-    if (!prep[i].pending) continue;
-    CandidateResult& r = results[i];
-    auto reject = [&](Outcome o, std::string why) {
-      r.outcome = o;
-      r.error = std::move(why);
-      prep[i].pending = false;
-    };
-    if (options.known_programs.contains(r.program_hash)) {
-      reject(Outcome::kDuplicate, "measured before");
-      continue;
-    }
-    if (auto [it, fresh] = first_of.try_emplace(r.program_hash, static_cast<int>(i)); !fresh) {
-      r.duplicate_of = it->second;
-      reject(Outcome::kDuplicate, absl::StrCat("same program as candidate ", it->second));
-      continue;
-    }
-    if (options.uops_max > 0 && r.uops >= options.uops_max) {
-      reject(Outcome::kRejected, absl::StrCat("too many uops: ", r.uops, " >= ", options.uops_max));
-      continue;
-    }
-    if (settings.over_limits) {
-      if (std::string why = settings.over_limits(prep[i].spec); !why.empty()) {
-        reject(Outcome::kRejected, std::move(why));
-        continue;
-      }
-    }
-    if (const UOp& e = prep[i].spec.estimates.ops) {
-      absl::StatusOr<ConstValue> v = SymInfer(e, vars);
-      if (v.ok()) least_ops = std::min(least_ops, ops[i] = v->to_float());
-    }
-  }
-  // filter out kernels that use 1000x more compute than the smallest (a least of 0 ops, a copy,
-  // would reject every kernel that computes anything: not a ratio)
-  for (size_t i = 0; i < n; ++i) {
-    if (prep[i].pending && least_ops > 0 && ops[i] > least_ops * options.max_compute_ratio) {
-      results[i].outcome = Outcome::kRejected;
-      results[i].error = absl::StrCat("too much compute: ", ops[i], " when least is ", least_ops);
-      prep[i].pending = false;
-    }
-  }
+  ApplyBatchRules(task, options, settings.over_limits, prep, results);
 
   // ** compile what is left, in parallel **
   ParallelFor(n, settings.threads, [&](size_t i) {

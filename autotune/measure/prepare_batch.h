@@ -85,6 +85,19 @@ absl::StatusOr<std::vector<PreparedCandidate>> PrepareBatch(CandidateCompiler& c
                                                             const PrepareSettings& settings,
                                                             std::vector<CandidateResult>& results);
 
+// Phase 1's batch-wide rules, in candidate order over the candidates still pending (lowered):
+// a program measured before (options.known_programs) or earlier in the batch is a duplicate
+// (duplicate_of: the first), then too many uops, over the device's limits (`over_limits`; null:
+// none), and more than options.max_compute_ratio times the least compute of the batch.
+// PrepareBatch applies them before compiling. Applying them again changes nothing, so a batch
+// prepared in parts (a compile server's client) gets them across its parts afterwards.
+void ApplyBatchRules(const KernelTask& task, const MeasureOptions& options,
+                     const std::function<std::string(const ProgramSpec&)>& over_limits,
+                     std::vector<PreparedCandidate>& prep, std::span<CandidateResult> results);
+
+// `r` renders to the program of the batch's candidate `first`: kDuplicate, saying which.
+void MarkDuplicate(int first, CandidateResult& r);
+
 // After a candidate's compile (or the load of its binary) returned `s`, `compile_s` into it:
 // true when it compiled within options.timeout_s; else its result says why not (kCompileError
 // with the compiler's message, or kTimeout).
