@@ -123,6 +123,19 @@ std::vector<std::vector<Opt>> MixedCandidates() {
           {Opt{OptOps::UPCAST, 7, int64_t{4}}}};
 }
 
+// What phase 1 decided about each candidate is the same in `a` as in `b`.
+void ExpectSamePreparation(const MeasureBatch& a, const MeasureBatch& b) {
+  ASSERT_EQ(a.results.size(), b.results.size());
+  for (size_t i = 0; i < a.results.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(a.results[i].outcome, b.results[i].outcome) << Describe(a.results[i]);
+    EXPECT_EQ(a.results[i].error, b.results[i].error);
+    EXPECT_EQ(a.results[i].program_hash, b.results[i].program_hash);
+    EXPECT_EQ(a.results[i].uops, b.results[i].uops);
+    EXPECT_EQ(a.results[i].duplicate_of, b.results[i].duplicate_of);
+  }
+}
+
 TEST(CompileServerTest, ARemotelyPreparedBatchIsTheLocalOneAndPassesTheResultCheck) {
   ServerThread server(CpuTarget());
   std::shared_ptr<RemotePreparer> remote = Client(server.endpoint());
@@ -137,13 +150,7 @@ TEST(CompileServerTest, ARemotelyPreparedBatchIsTheLocalOneAndPassesTheResultChe
   EXPECT_EQ(remote->batches_prepared(), 1u);
   EXPECT_EQ(remote->batches_refused(), 0u);
   EXPECT_EQ(server.answered(), 1u);
-  for (size_t i = 0; i < cands.size(); ++i) {
-    SCOPED_TRACE(i);
-    EXPECT_EQ(a->results[i].outcome, b->results[i].outcome) << Describe(a->results[i]);
-    EXPECT_EQ(a->results[i].program_hash, b->results[i].program_hash);
-    EXPECT_EQ(a->results[i].uops, b->results[i].uops);
-    EXPECT_EQ(a->results[i].duplicate_of, b->results[i].duplicate_of);
-  }
+  ExpectSamePreparation(*a, *b);
   EXPECT_EQ(a->results[0].outcome, Outcome::kOk) << Describe(a->results[0]);
   EXPECT_EQ(a->results[3].outcome, Outcome::kOk) << Describe(a->results[3]);
   EXPECT_EQ(a->results[4].outcome, Outcome::kDuplicate);
@@ -183,13 +190,7 @@ TEST(CompileServerTest, ABatchTooBigForOneAnswerIsAskedInParts) {
   EXPECT_GE(remote->parts_asked(), 3u);  // at most two programs an answer
   EXPECT_GT(server.answered(), remote->parts_asked());  // and the refusals
   EXPECT_LE(remote->part_size(), 2u);
-  for (size_t i = 0; i < cands.size(); ++i) {
-    SCOPED_TRACE(i);
-    EXPECT_EQ(a->results[i].outcome, b->results[i].outcome) << Describe(a->results[i]);
-    EXPECT_EQ(a->results[i].program_hash, b->results[i].program_hash);
-    EXPECT_EQ(a->results[i].duplicate_of, b->results[i].duplicate_of);
-    EXPECT_EQ(a->results[i].error, b->results[i].error);
-  }
+  ExpectSamePreparation(*a, *b);
   EXPECT_EQ(a->results[4].outcome, Outcome::kDuplicate);
   EXPECT_EQ(a->results[4].duplicate_of, 1);
   EXPECT_EQ(a->results[3].outcome, Outcome::kOk) << Describe(a->results[3]);
