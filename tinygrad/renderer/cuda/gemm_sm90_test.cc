@@ -15,6 +15,7 @@ namespace tg {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::IsEmpty;
 using ::testing::Not;
 
 constexpr int64_t kH100Shared = 232448;
@@ -150,7 +151,7 @@ TEST(GemmSm90Test, WhatItCannotGenerateIsInvalidArgument) {
   EXPECT_FALSE(RenderGemmSm90(HalfMatmul(100, 128, 64), {64, 128, 3}, "g").ok());
 }
 
-TEST(GemmSm90Test, EveryTilingCompilesForSm90aWithoutSpilling) {
+TEST(GemmSm90Test, EveryTilingCompilesForSm90aWithoutSpillingOrSerializedMmas) {
   const CudaLibraryOptions libs = CudaLibraryOptions::FromEnvironment();
   absl::StatusOr<std::shared_ptr<const NvrtcApi>> api = NvrtcApi::Load(libs);
   if (!api.ok()) GTEST_SKIP() << "NVRTC is not available here: " << api.status();
@@ -182,9 +183,12 @@ TEST(GemmSm90Test, EveryTilingCompilesForSm90aWithoutSpilling) {
         EXPECT_THAT(*ptx, HasSubstr(loader == GemmLoader::kCpAsync ? "cp.async.cg.shared.global"
                                                                    : "cp.async.bulk.tensor.2d"));
         EXPECT_THAT(*ptx, Not(HasSubstr(".local"))) << what << ": accumulators in local memory";
-        if (in == dtypes::float16) {  // ptxas accepts the inline PTX (wgmma's operands)
-          absl::StatusOr<std::string> cubin = (*assembler)->CompileUncached(k->src);
+        if (in == dtypes::float16) {
+          // ptxas accepts the inline PTX (wgmma's operands) and keeps the MMAs overlapped
+          std::string log;
+          absl::StatusOr<std::string> cubin = (*assembler)->CompileUncached(k->src, &log);
           EXPECT_TRUE(cubin.ok()) << what << ": " << cubin.status();
+          EXPECT_THAT(PtxasPerformanceRemarks(log), IsEmpty()) << what << ": " << log;
         }
         ++compiled;
       }

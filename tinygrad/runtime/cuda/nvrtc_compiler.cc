@@ -8,7 +8,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "tinygrad/base/stable_hash.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/runtime/cuda/nvrtc_copy.h"
@@ -113,12 +116,12 @@ uint64_t NvrtcCompiler::CacheKey(std::string_view src) const {
   return h.Finish();
 }
 
-absl::StatusOr<std::string> NvrtcCompiler::CompileUncached(std::string_view src) const {
+absl::StatusOr<std::string> NvrtcCompiler::CompileUncached(std::string_view src, std::string* log) const {
   const Lease lease(*this);
-  return CompileOn(lease.api(), src);
+  return CompileOn(lease.api(), src, log);
 }
 
-absl::StatusOr<std::string> NvrtcCompiler::CompileOn(const NvrtcApi& api, std::string_view src) const {
+absl::StatusOr<std::string> NvrtcCompiler::CompileOn(const NvrtcApi& api, std::string_view src, std::string* log) const {
   // NVRTC reads the source as a C string: one with a NUL inside would be cut short silently.
   if (src.find('\0') != std::string_view::npos)
     return absl::InvalidArgumentError("CUDA source contains a NUL byte");
@@ -146,6 +149,7 @@ absl::StatusOr<std::string> NvrtcCompiler::CompileOn(const NvrtcApi& api, std::s
     return absl::InternalError(message);
   }
 
+  if (log != nullptr) *log = ProgramLog(api, prog.get());
   const bool ptx = options_.output == CudaBinaryKind::kPtx;
   size_t size = 0;
   nvrtcResult r =
@@ -203,6 +207,14 @@ absl::Status NvrtcCompiler::ReserveInstances(int count, const std::string& temp_
 int NvrtcCompiler::instances() const {
   absl::MutexLock l(&instances_mu_);
   return static_cast<int>(instances_.size());
+}
+
+std::vector<std::string> PtxasPerformanceRemarks(std::string_view log) {
+  std::vector<std::string> out;
+  for (absl::string_view line : absl::StrSplit(absl::string_view(log.data(), log.size()), '\n'))
+    if (absl::StrContains(line, "Potential Performance Loss") || absl::StrContains(line, " is injected "))
+      out.emplace_back(absl::StripAsciiWhitespace(line));
+  return out;
 }
 
 absl::StatusOr<std::string> NvrtcCompiler::Compile(std::string_view src) {

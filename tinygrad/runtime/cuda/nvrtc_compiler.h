@@ -69,8 +69,9 @@ class NvrtcCompiler {
   // Thread-safe. InvalidArgument when NVRTC rejects the source or an option (the message has
   // the error name and NVRTC's log); Internal for any other NVRTC failure.
   absl::StatusOr<std::string> Compile(std::string_view src);
-  // Always runs NVRTC.
-  absl::StatusOr<std::string> CompileUncached(std::string_view src) const;
+  // Always runs NVRTC. `log`, when given, gets NVRTC's log of a compile that worked: the
+  // front end's warnings and ptxas's remarks (a CUBIN's, e.g. C7517: it serialized wgmma).
+  absl::StatusOr<std::string> CompileUncached(std::string_view src, std::string* log = nullptr) const;
 
   // Until the compiler has `count` instances of NVRTC: loads private copies of the library
   // (LoadNvrtcCopy into `temp_dir`, a few at once) and compiles a first, empty kernel on each
@@ -104,7 +105,7 @@ class NvrtcCompiler {
   };
   // The instance a compile runs on (see the file comment).
   class Lease;
-  absl::StatusOr<std::string> CompileOn(const NvrtcApi& api, std::string_view src) const;
+  absl::StatusOr<std::string> CompileOn(const NvrtcApi& api, std::string_view src, std::string* log = nullptr) const;
 
   const std::shared_ptr<const NvrtcApi> api_;  // the first instance: versions, archs
   const NvrtcCompilerOptions options_;
@@ -122,6 +123,12 @@ class NvrtcCompiler {
   mutable std::deque<Instance> instances_ ABSL_GUARDED_BY(instances_mu_);  // a deque: leases point into it
   mutable size_t next_shared_ ABSL_GUARDED_BY(instances_mu_) = 0;
 };
+
+// The lines of a compile's log (CompileUncached's `log`) in which ptxas says a kernel loses
+// speed: wgmma serialized ("Potential Performance Loss", e.g. C7510), waits or arrives it
+// injected around wgmma (C7517: code touched accumulators while MMAs were in flight), a
+// setmaxnreg ignored. Empty: none. The kernel still runs right; it is just slower.
+std::vector<std::string> PtxasPerformanceRemarks(std::string_view log);
 
 }  // namespace tg
 

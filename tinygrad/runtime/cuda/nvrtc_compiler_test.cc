@@ -89,6 +89,57 @@ TEST_F(NvrtcCompilerTest, CompileErrorCarriesNvrtcsLog) {
   EXPECT_THAT(std::string(ptx.status().message()), HasSubstr("expected an expression"));
 }
 
+// A warpgroup MMA loop whose accumulator is read while its MMA may still run (every 4th
+// k-step): ptxas has to wait for the MMAs itself there, and says so. (The descriptors are
+// never dereferenced: it only compiles.)
+constexpr std::string_view kAccumulatorReadInFlight = R"(
+extern "C" __global__ void tg_mma_loop(float* out, unsigned long long da, unsigned long long db) {
+  float d[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  for (int i = 0; i < 64; ++i) {
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7}, %8, %9, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+                 : "l"(da), "l"(db));
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+    if (i % 4 == 3) out[i] = d[0];
+  }
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+  out[threadIdx.x] = d[1];
+}
+)";
+
+TEST_F(NvrtcCompilerTest, PtxasRemarksOfLostSpeedComeWithTheLog) {
+  auto compiler = Make("sm_90a", CudaBinaryKind::kCubin);
+  ASSERT_NE(compiler, nullptr);
+  std::string log;
+  absl::StatusOr<std::string> cubin = compiler->CompileUncached(kAccumulatorReadInFlight, &log);
+  ASSERT_TRUE(cubin.ok()) << cubin.status();
+  std::vector<std::string> remarks = PtxasPerformanceRemarks(log);
+  ASSERT_FALSE(remarks.empty()) << log;
+  EXPECT_THAT(remarks[0], HasSubstr("warpgroup.wait is injected"));
+  // the same loop reading its accumulators only after the last wait, at most one k-step's
+  // MMAs in flight (as the generated matmuls): nothing to remark
+  std::string clean(kAccumulatorReadInFlight);
+  const std::string read = "if (i % 4 == 3) out[i] = d[0];";
+  clean.replace(clean.find(read), read.size(), R"(asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");)");
+  cubin = compiler->CompileUncached(clean, &log);
+  ASSERT_TRUE(cubin.ok()) << cubin.status();
+  EXPECT_THAT(PtxasPerformanceRemarks(log), ::testing::IsEmpty()) << log;
+}
+
+TEST(PtxasPerformanceRemarksTest, PicksTheLinesThatCostSpeed) {
+  EXPECT_THAT(PtxasPerformanceRemarks(""), ::testing::IsEmpty());
+  EXPECT_THAT(PtxasPerformanceRemarks("ptxas info    : Used 124 registers, used 1 barriers\n"), ::testing::IsEmpty());
+  EXPECT_THAT(PtxasPerformanceRemarks(
+                  "ptxas info    : Used 90 registers\n"
+                  "ptxas info    : (C7510) Potential Performance Loss: wgmma.mma_async instructions are serialized "
+                  "due to insufficient register resources for the function 'gemm'\n"
+                  "ptxas info    : (C7517) warpgroup.wait is injected in around line 9 by compiler to allow use of "
+                  "registers defined by GMMA in function 'gemm'\n"),
+              ::testing::ElementsAre(HasSubstr("C7510"), HasSubstr("C7517")));
+}
+
 TEST_F(NvrtcCompilerTest, UnsupportedArchListsTheSupportedOnes) {
   auto compiler = Make("sm_50");  // well formed, but older than any CUDA 12/13 NVRTC supports
   ASSERT_NE(compiler, nullptr);
