@@ -29,11 +29,12 @@ namespace tg::autotune {
 // `n` elements of `dtype` (its in-memory bytes), the same for the same seed on every machine.
 std::string RandomContents(DType dtype, int64_t n, uint64_t seed);
 
+// How many of the `itemsize`-byte items of `a` and `b` (the same size) differ in their bytes.
+size_t CountDifferingItems(size_t itemsize, std::string_view a, std::string_view b);
+
 // "" when `got` matches `want` elementwise: floats within |got-want| <= atol + rtol*|want|
 // (float16/bfloat16 1e-2, float32 1e-3, float64 1e-6; NaN matches NaN, infinities match by
 // sign), everything else bit-exact. Otherwise where the first mismatch is and how many there are.
-// How many of the `itemsize`-byte items of `a` and `b` (the same size) differ in their bytes.
-size_t CountDifferingItems(size_t itemsize, std::string_view a, std::string_view b);
 // Outputs of millions of elements are compared on up to `threads` threads.
 std::string CompareOutput(DType dtype, std::string_view got, std::string_view want, int threads = 1);
 
