@@ -524,11 +524,29 @@ TEST(LocalMeasurerTest, InterleavedRunsEveryCandidate) {
 TEST(LocalMeasurerTest, TooManyUopsIsRejected) {
   std::unique_ptr<LocalMeasurer> m = MakeMeasurer();
   ASSERT_NE(m, nullptr);
-  MeasureOptions o;
-  o.uops_max = 2;
-  absl::StatusOr<MeasureBatch> b = m->Measure(Task(AddKernel(64)), std::vector<std::vector<Opt>>{{}}, o);
-  ASSERT_TRUE(b.ok()) << b.status();
-  EXPECT_EQ(b->results[0].outcome, Outcome::kRejected) << Describe(b->results[0]);
+  const KernelTask task = Task(MatmulKernel(32));
+  const std::vector<std::vector<Opt>> cands = {{kUpcast0By4}};
+  auto measure = [&](int uops_max) {
+    MeasureOptions o;
+    o.uops_max = uops_max;
+    absl::StatusOr<MeasureBatch> b = m->Measure(task, cands, o);
+    EXPECT_TRUE(b.ok()) << b.status();
+    return b.ok() ? b->results[0] : CandidateResult{};
+  };
+  const CandidateResult free = measure(0);
+  ASSERT_EQ(free.outcome, Outcome::kOk) << Describe(free);
+  const int uops = static_cast<int>(free.uops);
+  ASSERT_GT(uops, 8);
+  // one uop under the limit: timed (the early stop's margin rejects nothing under it)
+  EXPECT_EQ(measure(uops + 1).outcome, Outcome::kOk);
+  // at the limit: rejected once lowered, as the reference rejects it
+  const CandidateResult at = measure(uops);
+  EXPECT_EQ(at.outcome, Outcome::kRejected) << Describe(at);
+  EXPECT_EQ(at.error, absl::StrCat("too many uops: ", uops, " >= ", uops));
+  // far past it: rejected when devectorized, the rest of its lowering saved
+  const CandidateResult far = measure(uops / 2);
+  EXPECT_EQ(far.outcome, Outcome::kRejected) << Describe(far);
+  EXPECT_THAT(far.error, HasSubstr("after devectorize"));
 }
 
 // Corrupts the first output element of one candidate after its check run: the measurer must

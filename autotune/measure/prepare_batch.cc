@@ -82,6 +82,12 @@ void ApplyBatchRules(const KernelTask& task, const MeasureOptions& options,
   }
 }
 
+CodegenOptions CandidateCodegen(const KernelTask& task, const MeasureOptions& options) {
+  CodegenOptions codegen = task.codegen;
+  if (options.uops_max > 0) codegen.max_devectorized_nodes = options.uops_max + options.uops_max / 4;
+  return codegen;
+}
+
 void MarkDuplicate(int first, CandidateResult& r) {
   r.outcome = Outcome::kDuplicate;
   r.duplicate_of = first;
@@ -102,18 +108,23 @@ absl::StatusOr<std::vector<PreparedCandidate>> PrepareBatch(CandidateCompiler& c
     return settings.hold();
   };
 
+  const CodegenOptions codegen = CandidateCodegen(task, options);
+
   // ** lower and render every candidate, in parallel **
   ParallelFor(n, settings.threads, [&](size_t i) {
     absl::StatusOr<DeviceLock::Hold> h = hold();
     if (!h.ok()) return hold_error.Note(h.status());
     const Clock::TimePoint s = clock.Now();
     const double cpu0 = ThreadCpuSeconds();
-    absl::StatusOr<ProgramSpec> spec = GetProgram(CandidateAst(task.ast, candidates[i]), compiler.renderer(), task.codegen);
+    absl::StatusOr<ProgramSpec> spec = GetProgram(CandidateAst(task.ast, candidates[i]), compiler.renderer(), codegen);
     CandidateResult& r = results[i];
     r.cost.lower_cpu_s = ThreadCpuSeconds() - cpu0;
     r.cost.lower_s = clock.SecondsSince(s);
     if (!spec.ok()) {
-      r.outcome = IsKernelOptError(spec.status()) ? Outcome::kInvalidOpts : Outcome::kLoweringError;
+      // (ResourceExhausted: too many uops, found before the end of the lowering)
+      r.outcome = IsKernelOptError(spec.status())          ? Outcome::kInvalidOpts
+                  : absl::IsResourceExhausted(spec.status()) ? Outcome::kRejected
+                                                             : Outcome::kLoweringError;
       r.error = std::string(spec.status().message());
       return;
     }

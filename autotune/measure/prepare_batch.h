@@ -95,6 +95,12 @@ void ApplyBatchRules(const KernelTask& task, const MeasureOptions& options,
                      const std::function<std::string(const ProgramSpec&)>& over_limits,
                      std::vector<PreparedCandidate>& prep, std::span<CandidateResult> results);
 
+// What a candidate of `task` is lowered with: the task's codegen options, and lowering stopped
+// (ResourceExhausted, the candidate kRejected) where the program is far past options.uops_max,
+// 1.25x, after devectorize (CodegenOptions::max_devectorized_nodes): BEAM would reject it for
+// its size after lowering it all.
+CodegenOptions CandidateCodegen(const KernelTask& task, const MeasureOptions& options);
+
 // `r` renders to the program of the batch's candidate `first`: kDuplicate, saying which.
 void MarkDuplicate(int first, CandidateResult& r);
 

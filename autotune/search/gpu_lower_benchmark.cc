@@ -8,17 +8,21 @@
 // tensor cores, then upcasts and unrolls up to the uops limit. No GPU needed.
 //
 //   bazel run -c opt //autotune/search:gpu_lower_benchmark -- [--n=4096] [--beam=2]
-//       [--threads=T] [--top=15] [--passes=K]
+//       [--threads=T] [--top=15] [--passes=K] [--full-lowering] [--sizes]
 //
 // Prints the distribution of the lowerings' thread CPU time, how much of it went into programs
 // the search then rejects for their size, the costliest candidates, and, over all lowerings,
 // the sum of their wall times (what the measurer reports as a candidate's lower_s), of their
 // thread CPU times, and of the time they spent asleep (blocked on a lock) or runnable (waiting
 // for a CPU: more threads than cores). --passes=K prints each codegen pass's thread CPU time
-// for the K costliest candidates.
+// for the K costliest candidates. Candidates are lowered as the measurer lowers them
+// (prepare_batch.h CandidateCodegen: a program far past BEAM_UOPS_MAX stops after devectorize);
+// --full-lowering lowers every one to its end, as the reference does; --sizes (lowering to the
+// end too) prints how far the passes after devectorize move the node count.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -28,6 +32,7 @@
 #include "autotune/key/search_settings.h"
 #include "autotune/measure/candidate_ast.h"
 #include "autotune/measure/measurer.h"
+#include "autotune/measure/prepare_batch.h"
 #include "autotune/measure/test_kernels.h"
 #include "autotune/measure/thread_cpu_time.h"
 #include "autotune/search/beam_search.h"
@@ -51,13 +56,15 @@ struct Lowering {
   double cpu_s = 0, wall_s = 0;
   int64_t uops = 0;
   bool ok = false;
+  bool stopped = false;  // too big: stopped after devectorize
 };
 
 // Lowers every candidate of a batch on `threads` threads (the measurer's phase 1a) and makes
 // up a time for the ones it would time.
 class LoweringMeasurer : public Measurer {
  public:
-  LoweringMeasurer(const Renderer& ren, int threads) : ren_(ren), threads_(threads) {}
+  LoweringMeasurer(const Renderer& ren, int threads, bool full_lowering)
+      : ren_(ren), threads_(threads), full_lowering_(full_lowering) {}
 
   absl::StatusOr<MeasureBatch> Measure(const KernelTask& task,
                                        std::span<const std::vector<Opt>> candidates,
@@ -73,8 +80,8 @@ class LoweringMeasurer : public Measurer {
       for (size_t i = next.fetch_add(1); i < n; i = next.fetch_add(1)) {
         const Clock::time_point w0 = Clock::now();
         const double c0 = ThreadCpuSeconds();
-        absl::StatusOr<ProgramSpec> p =
-            GetProgram(CandidateAst(task.ast, candidates[i]), ren_, task.codegen);
+        absl::StatusOr<ProgramSpec> p = GetProgram(CandidateAst(task.ast, candidates[i]), ren_,
+                                                   full_lowering_ ? task.codegen : CandidateCodegen(task, options));
         low[i].cpu_s = ThreadCpuSeconds() - c0;
         low[i].wall_s = std::chrono::duration<double>(Clock::now() - w0).count();
         low[i].opts = candidates[i];
@@ -82,7 +89,9 @@ class LoweringMeasurer : public Measurer {
         CandidateResult& r = batch.results[i];
         r.cost.lower_s = low[i].wall_s;
         if (!p.ok()) {
-          r.outcome = Outcome::kLoweringError;
+          // (too big: stopped mid-lowering, as the measurer stops it)
+          low[i].stopped = absl::IsResourceExhausted(p.status());
+          r.outcome = low[i].stopped ? Outcome::kRejected : Outcome::kLoweringError;
           r.error = std::string(p.status().message());
           continue;
         }
@@ -126,6 +135,7 @@ class LoweringMeasurer : public Measurer {
  private:
   const Renderer& ren_;
   int threads_;
+  bool full_lowering_;  // the reference's: every candidate lowered to its end
   std::vector<Lowering> lowerings_;
   std::atomic<double> asleep_s_{0};
 };
@@ -152,7 +162,32 @@ void PrintPasses(const UOp& ast, const Lowering& l, const Renderer& ren) {
               sink.ok() && ok ? "" : " (failed)");
 }
 
-int Run(int64_t n, int beam, int threads, size_t top, size_t passes) {
+// How far the passes after devectorize move a program's node count, over `all` (lowered to
+// their end): the evidence for the margin of CodegenOptions::max_devectorized_nodes.
+void PrintSizes(const UOp& ast, const std::vector<Lowering>& all, const Renderer& ren, int uops_max) {
+  double lo = 1e9, hi = 0;
+  int64_t below = 0, below_nodes = 0, past = INT64_MAX, past_nodes = 0;
+  for (const Lowering& l : all) {
+    if (!l.ok || l.uops == 0) continue;
+    int64_t nodes = 0;
+    absl::StatusOr<UOp> sink = FullRewriteToSinkTraced(
+        CandidateAst(ast, l.opts), ren, true, CodegenOptions{}, [&](std::string_view name, const UOp& s) {
+          if (name == "devectorize") nodes = static_cast<int64_t>(s.toposort().size());
+        });
+    if (!sink.ok() || nodes == 0) continue;
+    const double ratio = static_cast<double>(l.uops) / static_cast<double>(nodes);
+    lo = std::min(lo, ratio);
+    hi = std::max(hi, ratio);
+    if (l.uops < uops_max && l.uops > below) below = l.uops, below_nodes = nodes;
+    if (l.uops >= uops_max && l.uops < past) past = l.uops, past_nodes = nodes;
+  }
+  std::printf("final uops / nodes after devectorize: %.3f to %.3f; the biggest program under %d uops: %ld (%ld nodes), "
+              "the smallest at or past it: %ld (%ld nodes)\n",
+              lo, hi, uops_max, static_cast<long>(below), static_cast<long>(below_nodes),
+              static_cast<long>(past == INT64_MAX ? 0 : past), static_cast<long>(past_nodes));
+}
+
+int Run(int64_t n, int beam, int threads, size_t top, size_t passes, bool full_lowering, bool sizes) {
   const CudaRenderer ren(*ParseCudaArch("sm_90"));
   const UOp ast = MatmulKernel(n, dtypes::float16);
   SearchSettings settings;
@@ -163,7 +198,7 @@ int Run(int64_t n, int beam, int threads, size_t top, size_t passes) {
     std::fprintf(stderr, "%s\n", std::string(start.status().message()).c_str());
     return 1;
   }
-  LoweringMeasurer m(ren, threads);
+  LoweringMeasurer m(ren, threads, full_lowering || sizes);
   const auto t0 = std::chrono::steady_clock::now();
   absl::StatusOr<BeamResult> r = BeamSearch(start->task, ren, m, settings, start->options);
   if (!r.ok()) {
@@ -182,12 +217,13 @@ int Run(int64_t n, int beam, int threads, size_t top, size_t passes) {
             [](const Lowering& a, const Lowering& b) { return a.cpu_s > b.cpu_s; });
   double cpu = 0, wall = 0, over_cpu = 0, top10 = 0;
   const double asleep = m.asleep_s();
-  size_t failed = 0, over = 0;
+  size_t failed = 0, over = 0, stopped = 0;
   for (size_t i = 0; i < all.size(); ++i) {
     cpu += all[i].cpu_s;
     wall += all[i].wall_s;
-    failed += !all[i].ok;
-    if (all[i].ok && settings.uops_max > 0 && all[i].uops >= settings.uops_max) {
+    failed += !all[i].ok && !all[i].stopped;
+    stopped += all[i].stopped;
+    if (all[i].stopped || (all[i].ok && settings.uops_max > 0 && all[i].uops >= settings.uops_max)) {
       over += 1;
       over_cpu += all[i].cpu_s;
     }
@@ -209,13 +245,14 @@ int Run(int64_t n, int beam, int threads, size_t top, size_t passes) {
       "(%.2f s, its lower_cpu_s), %.1f ms asleep, "
       "%.1f ms runnable or other\n",
       wall * per, wall, cpu * per, cpu, asleep * per, (wall - cpu - asleep) * per);
-  std::printf("%zu lowered to >= %d uops (then rejected): %.2f s thread CPU\n", over,
-              settings.uops_max, over_cpu);
+  std::printf("%zu lowered to >= %d uops (then rejected; %zu of them stopped after devectorize): %.2f s thread CPU\n",
+              over, settings.uops_max, stopped, over_cpu);
   for (size_t i = 0; i < std::min(top, all.size()); ++i)
     std::printf("  %7.1f ms CPU %7.1f ms wall %6ld uops%s  [%s]\n", all[i].cpu_s * 1e3,
                 all[i].wall_s * 1e3, static_cast<long>(all[i].uops), all[i].ok ? "" : " (failed)",
                 Repr(all[i].opts).c_str());
   for (size_t i = 0; i < std::min(passes, all.size()); ++i) PrintPasses(ast, all[i], ren);
+  if (sizes) PrintSizes(ast, all, ren, settings.uops_max);
   return 0;
 }
 
@@ -226,6 +263,7 @@ int main(int argc, char** argv) {
   int64_t n = 4096;
   int beam = 2, threads = 1;
   size_t top = 15, passes = 0;
+  bool full_lowering = false, sizes = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strncmp(argv[i], "--n=", 4) == 0) {
       n = std::atoll(argv[i] + 4);
@@ -237,12 +275,16 @@ int main(int argc, char** argv) {
       top = static_cast<size_t>(std::atoll(argv[i] + 6));
     } else if (std::strncmp(argv[i], "--passes=", 9) == 0) {
       passes = static_cast<size_t>(std::atoll(argv[i] + 9));
+    } else if (std::strcmp(argv[i], "--full-lowering") == 0) {
+      full_lowering = true;
+    } else if (std::strcmp(argv[i], "--sizes") == 0) {
+      sizes = true;
     } else {
       std::fprintf(stderr,
-                   "usage: %s [--n=4096] [--beam=2] [--threads=T] [--top=15] [--passes=K]\n",
+                   "usage: %s [--n=4096] [--beam=2] [--threads=T] [--top=15] [--passes=K] [--full-lowering] [--sizes]\n",
                    argv[0]);
       return 2;
     }
   }
-  return tg::autotune::Run(n, beam, threads, top, passes);
+  return tg::autotune::Run(n, beam, threads, top, passes, full_lowering, sizes);
 }

@@ -15,6 +15,7 @@
 #ifndef TINYGRAD_CODEGEN_CODEGEN_OPTIONS_H_
 #define TINYGRAD_CODEGEN_CODEGEN_OPTIONS_H_
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -40,6 +41,15 @@ struct CodegenOptions {
   // ** checks and traces: never change the program, so not in KeyText **
   bool spec = true;  // SPEC: verify kernel_spec and program_spec at GetProgram's boundaries
   int debug = 0;     // DEBUG: >= 5 prints the AST, >= 6 the linear program
+
+  // ** a limit: never changes a program, only whether GetProgram gives one; not in KeyText **
+  // Ours: lowering stops with ResourceExhausted ("too many uops") once the graph after
+  // devectorize has this many nodes; 0: never. BEAM rejects programs of BEAM_UOPS_MAX uops or
+  // more, and the reference lowers them completely first: the measurer sets this to 1.25x that
+  // limit, so that such a program costs a quarter of its lowering. (The passes after devectorize
+  // changed the node count by -2.3% to +2.4% over the 284 lowerings of a BEAM=2 half-matmul
+  // search, autotune/search:gpu_lower_benchmark: the margin is ten times that.)
+  int64_t max_devectorized_nodes = 0;
 
   static CodegenOptions FromConfig(const Config& c);
 

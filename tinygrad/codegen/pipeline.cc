@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/status_macros.h"
@@ -151,6 +152,12 @@ absl::StatusOr<UOp> FullRewriteToSinkTraced(const UOp& ast, const Renderer& ren,
       cfg.devectorize >= 2 ? m.devectorize2 : (cfg.devectorize ? m.devectorize1 : m.devectorize0);
   const LoadStoreTarget target{.ren = &ren, .simd_width = SimdWidth(sink)};
   run(pm_devectorize, {.name = "devectorize", .ctx = RewriteCtx::Of(target)});
+  // ours: a program this big is rejected for its size anyway (CodegenOptions::max_devectorized_nodes)
+  if (cfg.max_devectorized_nodes > 0) {
+    if (const size_t nodes = sink.toposort().size(); static_cast<int64_t>(nodes) >= cfg.max_devectorized_nodes)
+      return absl::ResourceExhaustedError(absl::StrCat("too many uops: ", nodes, " after devectorize, the limit ",
+                                                       cfg.max_devectorized_nodes));
+  }
 
   // lower the index dtype to a concrete int
   const std::string& device = ren.device;

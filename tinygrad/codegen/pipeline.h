@@ -26,8 +26,9 @@ const PatternMatcher& PmSyntacticSugar();
 // The lowered kernel graph, ready to linearize. `optimize` runs the range passes and
 // apply_opts (tinygrad: `ast.tag is None`). The SINK must carry a KernelInfo. Errors: an
 // opt of KernelInfo.opts_to_apply does not apply (a KernelOptError); the launch dims do not
-// fit the renderer's limits (CheckLaunchDims). `options` are the
-// optimizer's and the lowering's settings (defaults: the reference's).
+// fit the renderer's limits (CheckLaunchDims); the graph after devectorize reached
+// options.max_devectorized_nodes (ResourceExhausted). `options` are the optimizer's and the
+// lowering's settings (defaults: the reference's).
 absl::StatusOr<UOp> FullRewriteToSink(const UOp& sink, const Renderer& ren, bool optimize,
                                       const CodegenOptions& options = {});
 
@@ -40,7 +41,8 @@ absl::StatusOr<UOp> FullRewriteToSinkTraced(const UOp& sink, const Renderer& ren
 
 // Kernel AST (a SINK of STORE/END) -> rendered program. Errors: the AST fails kernel_spec or
 // the linear program fails program_spec (with SPEC on), an opt of opts_to_apply does not
-// apply (a KernelOptError), or the launch dims do not fit the renderer (CheckLaunchDims).
+// apply (a KernelOptError), the launch dims do not fit the renderer (CheckLaunchDims), or
+// the program is too big (ResourceExhausted: CodegenOptions::max_devectorized_nodes).
 absl::StatusOr<ProgramSpec> GetProgram(const UOp& ast, const Renderer& ren, const CodegenOptions& options = {});
 
 }  // namespace tg

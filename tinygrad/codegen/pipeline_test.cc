@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/strings/str_join.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tinygrad/base/config.h"
 #include "tinygrad/base/stack_probe.h"
@@ -68,6 +69,32 @@ TEST(PipelineTest, ProgramSpecOfASum) {
   absl::StatusOr<ProgramSpec> again = GetProgram(SumAst(), ren, kNoOpt);
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(again->function_name, "r_64_32n1");
+}
+
+// max_devectorized_nodes: a program that big stops after devectorize (ResourceExhausted), one
+// under it is the program lowered without the limit.
+TEST(PipelineTest, AProgramPastMaxDevectorizedNodesStopsAfterDevectorize) {
+  CpuRenderer ren;
+  absl::StatusOr<ProgramSpec> whole = GetProgram(SumAst(), ren, kNoOpt);
+  ASSERT_TRUE(whole.ok()) << whole.status();
+  CodegenOptions limited = kNoOpt;
+  limited.max_devectorized_nodes = static_cast<int64_t>(whole->uops.size()) * 2;
+  absl::StatusOr<ProgramSpec> under = GetProgram(SumAst(), ren, limited);
+  ASSERT_TRUE(under.ok()) << under.status();
+  EXPECT_EQ(under->uops.size(), whole->uops.size());
+  EXPECT_EQ(under->src, whole->src);
+
+  limited.max_devectorized_nodes = 2;
+  std::vector<std::string> passes;
+  absl::StatusOr<UOp> sink = FullRewriteToSinkTraced(SumAst(), ren, true, limited,
+                                                     [&](std::string_view name, const UOp&) { passes.emplace_back(name); });
+  ASSERT_FALSE(sink.ok());
+  EXPECT_EQ(sink.status().code(), absl::StatusCode::kResourceExhausted) << sink.status();
+  EXPECT_THAT(std::string(sink.status().message()), ::testing::HasSubstr("too many uops"));
+  ASSERT_FALSE(passes.empty());
+  EXPECT_EQ(passes.back(), "devectorize");  // nothing lowered past it
+  absl::StatusOr<ProgramSpec> over = GetProgram(SumAst(), ren, limited);
+  EXPECT_EQ(over.status().code(), absl::StatusCode::kResourceExhausted) << over.status();
 }
 
 TEST(PipelineTest, NamedKernelKeepsItsName) {
