@@ -139,12 +139,10 @@ void ExpectSamePreparation(const MeasureBatch& a, const MeasureBatch& b) {
 TEST(CompileServerTest, ARemotelyPreparedBatchIsTheLocalOneAndPassesTheResultCheck) {
   ServerThread server(CpuTarget());
   std::shared_ptr<RemotePreparer> remote = Client(server.endpoint());
-  std::unique_ptr<LocalMeasurer> there = Measurer(remote);
-  std::unique_ptr<LocalMeasurer> here = Measurer(nullptr);
   const KernelTask task = Task(MatmulKernel(32));
   const std::vector<std::vector<Opt>> cands = MixedCandidates();
-  absl::StatusOr<MeasureBatch> a = there->Measure(task, cands, MeasureOptions{});
-  absl::StatusOr<MeasureBatch> b = here->Measure(task, cands, MeasureOptions{});
+  absl::StatusOr<MeasureBatch> a = Measurer(remote)->Measure(task, cands, MeasureOptions{});
+  absl::StatusOr<MeasureBatch> b = Measurer(nullptr)->Measure(task, cands, MeasureOptions{});
   ASSERT_TRUE(a.ok()) << a.status();
   ASSERT_TRUE(b.ok()) << b.status();
   EXPECT_EQ(remote->batches_prepared(), 1u);
@@ -180,11 +178,10 @@ TEST(CompileServerTest, ABatchTooBigForOneAnswerIsAskedInParts) {
   ASSERT_TRUE(connected.ok()) << connected.status();
   std::shared_ptr<RemotePreparer> remote = *std::move(connected);
   std::unique_ptr<LocalMeasurer> there = Measurer(remote);
-  std::unique_ptr<LocalMeasurer> here = Measurer(nullptr);
   const std::vector<std::vector<Opt>> cands = MixedCandidates();
   absl::StatusOr<MeasureBatch> a = there->Measure(task, cands, MeasureOptions{});
-  absl::StatusOr<MeasureBatch> b = here->Measure(task, cands, MeasureOptions{});
   ASSERT_TRUE(a.ok()) << a.status();
+  absl::StatusOr<MeasureBatch> b = Measurer(nullptr)->Measure(task, cands, MeasureOptions{});
   ASSERT_TRUE(b.ok()) << b.status();
   EXPECT_EQ(remote->batches_prepared(), 1u);
   EXPECT_GE(remote->parts_asked(), 3u);  // at most two programs an answer
