@@ -24,11 +24,11 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "CLI/CLI.hpp"
 #include "autotune/key/search_settings.h"
 #include "autotune/measure/candidate_ast.h"
 #include "autotune/measure/measurer.h"
@@ -264,27 +264,14 @@ int main(int argc, char** argv) {
   int beam = 2, threads = 1;
   size_t top = 15, passes = 0;
   bool full_lowering = false, sizes = false;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--n=", 4) == 0) {
-      n = std::atoll(argv[i] + 4);
-    } else if (std::strncmp(argv[i], "--beam=", 7) == 0) {
-      beam = std::atoi(argv[i] + 7);
-    } else if (std::strncmp(argv[i], "--threads=", 10) == 0) {
-      threads = std::max(1, std::atoi(argv[i] + 10));
-    } else if (std::strncmp(argv[i], "--top=", 6) == 0) {
-      top = static_cast<size_t>(std::atoll(argv[i] + 6));
-    } else if (std::strncmp(argv[i], "--passes=", 9) == 0) {
-      passes = static_cast<size_t>(std::atoll(argv[i] + 9));
-    } else if (std::strcmp(argv[i], "--full-lowering") == 0) {
-      full_lowering = true;
-    } else if (std::strcmp(argv[i], "--sizes") == 0) {
-      sizes = true;
-    } else {
-      std::fprintf(stderr,
-                   "usage: %s [--n=4096] [--beam=2] [--threads=T] [--top=15] [--passes=K] [--full-lowering] [--sizes]\n",
-                   argv[0]);
-      return 2;
-    }
-  }
+  CLI::App app("gpu_lower_benchmark: what lowering a BEAM search's candidates for sm_90 costs");
+  app.add_option("--n", n, "the half matmul's size")->check(CLI::PositiveNumber);
+  app.add_option("--beam", beam, "beam width")->check(CLI::PositiveNumber);
+  app.add_option("--threads", threads, "lowering threads")->check(CLI::PositiveNumber);
+  app.add_option("--top", top, "the costliest lowerings to list");
+  app.add_option("--passes", passes, "each pass's time for the K costliest");
+  app.add_flag("--full-lowering", full_lowering, "lower every candidate to its end (the reference's way)");
+  app.add_flag("--sizes", sizes, "how far the passes after devectorize move the node count");
+  CLI11_PARSE(app, argc, argv);
   return tg::autotune::Run(n, beam, threads, top, passes, full_lowering, sizes);
 }
