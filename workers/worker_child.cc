@@ -79,8 +79,9 @@ std::string Respond(uint64_t job_id, uint64_t search_id, absl::Status status,
 }
 
 // The injected faults (tests only): a crash is a real SIGSEGV, a hang blocks for good, a spin
-// is a loop no signal but the CPU limit ends, a hog allocates past the memory limit.
-void Misbehave(const std::vector<InjectedFault>& faults, std::span<const std::vector<Opt>> candidates) {
+// is a loop no signal but the CPU limit ends, a hog allocates past the memory limit. Not
+// instrumented by UBSan, which would report the crash and exit instead of faulting.
+__attribute__((no_sanitize("undefined"))) void Misbehave(const std::vector<InjectedFault>& faults, std::span<const std::vector<Opt>> candidates) {
   for (const InjectedFault& f : faults) {
     if (f.kind == InjectedFault::Kind::kLoseDevice) continue;  // after the measuring: LoseDevice
     if (std::find(candidates.begin(), candidates.end(), f.opts) == candidates.end()) continue;

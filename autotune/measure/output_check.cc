@@ -32,13 +32,6 @@ uint16_t HalfOf(int k) {
   return static_cast<uint16_t>(((e - 8 + 15) << 10) | mant);
 }
 
-
-
-
-}  // namespace
-
-namespace {
-
 // n items of `size` bytes, item i written by fill(p, r_i) from the i-th number of the seed's
 // sequence. One instantiation per dtype family keeps the loop free of dtype dispatch (these
 // buffers reach 16 MB: ~10 ms instead of ~130 ms).

@@ -31,8 +31,10 @@ std::optional<Dims> GroupDims(Dims dims, const LaunchDims& max_sizes) {
   while (!fits()) {
     bool merged = false;
     for (size_t i = 0; i < max_sizes.size(); ++i) {
-      if (i + 1 < dims.size() && dims[i] * dims[i + 1] <= max_sizes[i]) {
-        dims[i] *= dims[i + 1];
+      int64_t merged_dim;  // a product past int64 is past every maximum (Python's ints never wrap)
+      if (i + 1 < dims.size() && !__builtin_mul_overflow(dims[i], dims[i + 1], &merged_dim) &&
+          merged_dim <= max_sizes[i]) {
+        dims[i] = merged_dim;
         dims.erase(dims.begin() + i + 1);
         merged = true;
         break;
@@ -62,7 +64,8 @@ std::optional<Dims> SplitDims(const Dims& dims, const LaunchDims& max_sizes) {
         }
       if (div == 1) return std::nullopt;
       d[i] /= div;
-      d[(i + 1) % d.size()] *= div;
+      // past int64, the dims hold more threads than any device's maxima multiply to
+      if (__builtin_mul_overflow(d[(i + 1) % d.size()], div, &d[(i + 1) % d.size()])) return std::nullopt;
     }
   }
   if (d[2] == 1) return Dims{d[0], d[1]};
@@ -237,7 +240,13 @@ absl::Status CheckDimsFit(std::string_view what, std::vector<UOp> dims, const st
     }
     idims.push_back(static_cast<int64_t>(v.to_int()));
   }
-  if (LimitDims(idims, *max_sizes)) return absl::OkStatus();
+  // The split can move a factor onto a dim it has already limited (the reference's too: its
+  // launch then fails on the device), so the result is checked against the limits as well.
+  if (std::optional<Dims> limited = LimitDims(idims, *max_sizes); limited && limited->size() <= max_sizes->size()) {
+    bool fits = true;
+    for (size_t i = 0; i < limited->size(); ++i) fits &= (*limited)[i] <= (*max_sizes)[i];
+    if (fits) return absl::OkStatus();
+  }
   if (reverse) std::reverse(idims.begin(), idims.end());  // as the kernel has them
   return absl::InvalidArgumentError(absl::StrCat("cannot limit ", std::string(what), " dims (",
                                                  absl::StrJoin(idims, ", "), ") to the renderer's launch limits (",

@@ -163,6 +163,12 @@ TEST(GpudimsTest, CheckLaunchDimsRefusesDimsThatCannotFit) {
   UOp n = UOp::Make(Ops::DEFINE_VAR, dtypes::index, {}, Arg::Tuple({"n", 1, 8}));
   s = CheckLaunchDims(kernel({n, n + 1, n + 2, n + 3}), ren);
   EXPECT_NE(s.message().find("cannot limit 4 symbolic global dims"), absl::string_view::npos) << s;
+  // dims whose products pass int64 (found by UBSan: grouping and splitting multiplied them
+  // unchecked): refused, as the reference's unbounded ints refuse them
+  s = CheckLaunchDims(kernel({C(int64_t{1} << 32), C(int64_t{1} << 31), C(3)}), ren);
+  EXPECT_NE(s.message().find("cannot limit global dims"), absl::string_view::npos) << s;
+  s = CheckLaunchDims(kernel({C(int64_t{1} << 62), C(int64_t{1} << 40)}), ren);
+  EXPECT_NE(s.message().find("cannot limit global dims"), absl::string_view::npos) << s;
   // and GetProgram answers it
   absl::StatusOr<ProgramSpec> p = GetProgram(kernel({C(65537), C(65537), C(3)}).replace_arg(KernelInfo{.opts_to_apply = std::vector<Arg>{}}.ToArg()), ren);
   EXPECT_FALSE(p.ok());

@@ -131,7 +131,11 @@ TEST(TensorIO, ShapesWithMoreElementsThanAnInt64CountsAreErroredTensors) {
   expect_error(Tensor::Empty({big, 2}).pad({{0, 0}, {0, big}}), "pad: shape (3037000500, 3037000502) has more elements");
   expect_error(Tensor::Empty({2}).pad({{0, INT64_MAX}}), "pad: padding (0, 9223372036854775807) of dim 0 of (2,) overflows an int64");
   expect_error(Tensor::Rand({int64_t{1} << 62, 4}, {.dtype = dtypes::float64}), "rand: shape");
+  // a reshape's target shape, -1 counted as 1 (found by UBSan: the product overflowed)
+  expect_error(Tensor::Empty({4}).reshape({16, INT64_MAX}), "reshape: shape (16, 9223372036854775807) has more elements");
+  expect_error(Tensor::Empty({4}).reshape({-1, big, big}), "reshape: shape (1, 3037000500, 3037000500) has more elements");
   EXPECT_TRUE(Tensor::Empty({big, 0, big}).ok()) << "no elements at all";
+  EXPECT_TRUE(Tensor::Empty({0}).reshape({4, INT64_MAX, 4, 0}).ok()) << "no elements, whatever the others multiply to";
   EXPECT_TRUE(Tensor::Empty({big, big / 2}).ok()) << "fits";
 }
 

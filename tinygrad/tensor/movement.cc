@@ -37,6 +37,9 @@ Tensor Tensor::reshape(const Shape& shape_in) const {
   if (infer > 1) return Err("reshape", "only one dimension can be inferred using -1, got " + ShapeStr(ns));
   for (const SInt& d : ns)
     if (d.is_int() && d.value() < -1) return Err("reshape", "negative dimension in " + ShapeStr(ns));
+  Shape without_inferred = ns;  // the products below must fit an int64
+  std::replace(without_inferred.begin(), without_inferred.end(), SInt(-1), SInt(1));
+  if (absl::Status st = tensor_internal::CheckNumel("reshape", without_inferred); !st.ok()) return Error(st);
   if (infer) {
     Shape known_dims;
     for (const SInt& d : ns)

@@ -136,6 +136,8 @@ SInt SMax(const SInt& a, const SInt& b) {
 }
 
 SInt Prod(std::span<const SInt> s) {
+  // a 0 makes it 0, even where the dims before it overflow an int64 together: (4, 2^62, 4, 0)
+  if (std::any_of(s.begin(), s.end(), [](const SInt& x) { return x.is_int() && x.value() == 0; })) return 0;
   SInt p = 1;
   for (const SInt& x : s) p = p * x;
   return p;

@@ -1,5 +1,7 @@
 #include "tinygrad/uop/shape.h"
 
+#include <limits>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -90,6 +92,9 @@ TEST(ShapeTest, SymbolicDims) {
   EXPECT_EQ(ShapeRepr(*b.shape()), "(4, n)");
   EXPECT_EQ(ShapeRepr(*b.pad({{0, 0}, {1, 2}}).shape()), "(4, (n+3))");
   EXPECT_EQ(Prod(*b.shape()).vmax(), 40);
+  const int64_t kMax = std::numeric_limits<int64_t>::max();
+  EXPECT_EQ(Prod(Shape{4, kMax, 4, 0}), SInt(0)) << "a 0 before the product can overflow";
+  EXPECT_EQ(Prod(Shape{d, 0}), SInt(0));
 }
 
 // SInt arithmetic folds linear forms as tinygrad's ssimplify does on shapes; a pad to

@@ -40,7 +40,9 @@ TEST(AmdGpuTargetTest, RejectsWhatIsNotATarget) {
                           "gfx1100:", "gfx90a:xnack", "gfx90a:XNACK+", "gfx1100 "}) {
     absl::StatusOr<AmdGpuTarget> t = ParseAmdGpuTarget(bad);
     EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument) << "'" << bad << "'";
-    if (!t.ok()) EXPECT_NE(t.status().message().find(bad), std::string::npos) << t.status();
+    if (!t.ok()) {
+      EXPECT_NE(t.status().message().find(bad), std::string::npos) << t.status();
+    }
   }
 }
 
