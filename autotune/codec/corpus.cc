@@ -123,6 +123,14 @@ std::vector<NamedTask> MakeHostileTasks() {
   add("invalid_divisor", kernel("train_cnn", 45), node(9, [](const UOp& u, auto) {
         return u.replace_arg(ConstValue::Invalid());  // the 5 of an IDIV and a MOD
       }));
+  // found under UBSan with 20000 cases: a STORE both under its END and a SINK source (the
+  // linearizer's control flow became a cycle), and a CONST made a DEFINE_REG of an index
+  add("sink_of_an_ended_store", kernel("attention", 7), node(26, [](const UOp& u, std::span<const UOp> before) {
+        return u.replace_src({u.src(0), before[24]});
+      }));
+  add("define_reg_of_an_index", kernel("attention", 7), node(19, [](const UOp& u, auto) {
+        return u.replace_op(Ops::DEFINE_REG);
+      }));
   // The AST as it is, but a buffer of another slot: the measurer looks each program global's
   // buffer up by slot, and CHECK-fails where there is none.
   absl::StatusOr<KernelTask> moved = KernelTask::FromAst(rowsum);

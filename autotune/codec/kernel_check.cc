@@ -163,10 +163,26 @@ absl::Status CheckNodeShape(const UOp& u, bool is_root, const absl::flat_hash_se
     RETURN_IF_ERROR(CheckAluTypes(u));
   }
   switch (u.op()) {
-    case Ops::SINK:
+    case Ops::SINK: {
       for (const UOp& s : u.src())
         if (s.dtype() != dtypes::void_) return bad("source ", Sv(OpName(s.op())), " is a value: a kernel's SINK collects its stores");
+      // A store reaches the SINK once: a STORE both ended and listed bare would make the
+      // linearizer's control flow a cycle (it CHECK-fails).
+      absl::flat_hash_set<UOp> below;  // under some source, the sources themselves not counted
+      for (const UOp& s : u.src())
+        for (const UOp& x : s.src())
+          for (const UOp& y : x.toposort()) below.insert(y);
+      for (size_t i = 0; i < u.src().size(); ++i)
+        if (below.contains(u.src(i)))
+          return bad("source ", i, ", a ", Sv(OpName(u.src(i).op())), ", lies under another: a store reaches the SINK once");
       return CheckSinkArg(u.arg());
+    }
+    case Ops::DEFINE_LOCAL: case Ops::DEFINE_REG: {
+      // the scheduler's local and register buffers; anything else has no spelling in a renderer
+      const AddrSpace want = u.op() == Ops::DEFINE_LOCAL ? AddrSpace::LOCAL : AddrSpace::REG;
+      if (!d.is_ptr() || d.addrspace() != want) return bad("is a pointer to ", want == AddrSpace::LOCAL ? "local" : "register", " memory");
+      return absl::OkStatus();
+    }
     case Ops::DEFINE_GLOBAL:
       if (!IsInt(u.arg()) || u.arg().number().to_int() < 0 || u.arg().number().to_int() > std::numeric_limits<int32_t>::max())
         return bad("slot ", u.arg().repr(), " is not an int from 0 to 2**31-1");

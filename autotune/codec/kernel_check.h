@@ -6,12 +6,13 @@
 // looks like a KernelInfo, ...). A task carries an unoptimized kernel as the scheduler writes
 // it (the worker applies the candidates' opts), so the rules are that shape's:
 // - the graph passes kernel_spec (tinygrad's type_verify at codegen's entry);
-// - the SINK is the root only, of stores (void sources), its arg None or a well-formed
-//   KernelInfo (fields of their types, every opt one OptFromArg reads); no node has a tag (tags
-//   are a pass's scratch marks, and a tagged SINK would skip the optimizer the task is for);
+// - the SINK is the root only, of stores (void sources, none under another), its arg None or a
+//   well-formed KernelInfo (fields of their types, every opt one OptFromArg reads); no node has
+//   a tag (tags are a pass's scratch marks, and a tagged SINK would skip the optimizer the task
+//   is for);
 // - every dtype is scalar (the optimizer makes the vectors); CONST, VCONST and the DEFINEs have
 //   no sources; DEFINE_GLOBAL slots are ints from 0 to 2**31-1, DEFINE_VAR bounds an int32
-//   interval;
+//   interval, DEFINE_LOCAL and DEFINE_REG are pointers of their address spaces;
 // - RANGE is (id, LOOP|REDUCE|OUTER) over one index source of 2 to 2**40 iterations (fewer are
 //   folded away, under a REDUCE that is then left without its range), a shape: numbers,
 //   variables and ALU ops of them (a bound of another range or of a load is no shape dim, and

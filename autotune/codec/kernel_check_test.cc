@@ -52,6 +52,8 @@ TEST(KernelCheckTest, HostileTasksAreRefusedNamingTheRule) {
       {"hostile_task_const_of_0_lanes.bin", "a task's kernel is scalar"},
       {"hostile_task_range_of_a_range.bin", "(RANGE dtypes.index): the bound, a ADD, is not a shape"},
       {"hostile_task_invalid_divisor.bin", "source 1 is Invalid, which only a WHERE's false branch"},
+      {"hostile_task_sink_of_an_ended_store.bin", "(SINK dtypes.void): source 1, a STORE, lies under another"},
+      {"hostile_task_define_reg_of_an_index.bin", "(DEFINE_REG dtypes.index): is a pointer to register memory"},
       {"hostile_task_buffer_slot_not_in_ast.bin", "buffers are not the 2 its kernel's DEFINE_GLOBALs define"},
   };
   ASSERT_EQ(HostileTasks().size(), kWhy.size());
