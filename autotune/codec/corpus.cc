@@ -131,6 +131,14 @@ std::vector<NamedTask> MakeHostileTasks() {
   add("define_reg_of_an_index", kernel("attention", 7), node(19, [](const UOp& u, auto) {
         return u.replace_op(Ops::DEFINE_REG);
       }));
+  // and with 100000 cases: an END closing the range its REDUCE closes (the range simplifier
+  // ran for minutes), a RECIPROCAL made a GEP (arg None: the passes read a tuple of lanes)
+  add("end_of_a_reduced_range", kernel("rowsum", 1), node(12, [](const UOp& u, std::span<const UOp> before) {
+        return u.replace_src({u.src(0), u.src(1), before[7]});
+      }));
+  add("gep_of_no_lanes", kernel("attention", 9), node(43, [](const UOp& u, auto) {
+        return u.replace_op(Ops::GEP);
+      }));
   // The AST as it is, but a buffer of another slot: the measurer looks each program global's
   // buffer up by slot, and CHECK-fails where there is none.
   absl::StatusOr<KernelTask> moved = KernelTask::FromAst(rowsum);

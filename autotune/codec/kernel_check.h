@@ -18,8 +18,9 @@
 //   variables and ALU ops of them (a bound of another range or of a load is no shape dim, and
 //   the range simplifier runs for minutes on one);
 // - REDUCE is ADD, MUL or MAX of a value of its own dtype over REDUCE ranges; END closes
-//   ranges; INDEX is a pointer (or its element) of a pointer indexed by index-typed sources;
-//   STORE is (pointer, value of its element type);
+//   ranges, none that a REDUCE under its store closes; GEP takes lanes of its source; INDEX
+//   is a pointer (or its element) of a pointer indexed by index-typed sources; STORE is
+//   (pointer, value of its element type);
 // - a CONST's number is of its dtype's kind and fits it (kernel_spec passes any index CONST);
 //   an Invalid index CONST is only the false branch of a WHERE (cond.where(index, Invalid), a
 //   masked access), never an operand of index math, which folding CHECK-fails on;

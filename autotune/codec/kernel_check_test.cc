@@ -54,6 +54,8 @@ TEST(KernelCheckTest, HostileTasksAreRefusedNamingTheRule) {
       {"hostile_task_invalid_divisor.bin", "source 1 is Invalid, which only a WHERE's false branch"},
       {"hostile_task_sink_of_an_ended_store.bin", "(SINK dtypes.void): source 1, a STORE, lies under another"},
       {"hostile_task_define_reg_of_an_index.bin", "(DEFINE_REG dtypes.index): is a pointer to register memory"},
+      {"hostile_task_end_of_a_reduced_range.bin", "(END dtypes.void): source 2 is a range a REDUCE under the store closes"},
+      {"hostile_task_gep_of_no_lanes.bin", "(GEP dtypes.float): arg None is not a tuple of lanes"},
       {"hostile_task_buffer_slot_not_in_ast.bin", "buffers are not the 2 its kernel's DEFINE_GLOBALs define"},
   };
   ASSERT_EQ(HostileTasks().size(), kWhy.size());

@@ -225,24 +225,27 @@ TEST(LoweringFuzzTest, DecodedTasksNeverAbortTheLowering) {
 
 // Mutants this test found that are tasks (the decoder takes them) and once aborted the
 // lowering: each must lower now, or fail with an error. Each is a kernel with one CONST made
-// 2**33 where it bounds two ranges and strides one of them (train_cnn's kernel 12: the 3 of a
-// 3x3 filter; matmul's: the 512 of its loops): the simplifier merges the two ranges into one of
-// 2**66 iterations, past int64, where the program's estimates, the GPU launch check and the CPU's
-// store-range cutting CHECK-failed.
+// large. 2**33 where it bounds two ranges and strides one of them (train_cnn's kernel 12: the 3
+// of a 3x3 filter; matmul's: the 512 of its loops): the simplifier merges the two ranges into
+// one of 2**66 iterations, past int64, where the program's estimates, the GPU launch check and
+// the CPU's store-range cutting CHECK-failed. 2**40 for conv2d's 32 channels: the linearizer's
+// run counts of nested ranges overflowed int128 (UBSan).
 TEST(LoweringFuzzTest, FoundMutantsThatAreTasksLower) {
   struct Found {
     const char* workload;
     size_t kernel, node;
-    int64_t was;
+    int64_t was, becomes;
   };
-  const Found kFound[] = {{"train_cnn", 12, 1, 3}, {"matmul", 0, 1, 512}};
+  const Found kFound[] = {{"train_cnn", 12, 1, 3, int64_t{1} << 33},
+                          {"matmul", 0, 1, 512, int64_t{1} << 33},
+                          {"conv2d", 2, 1, 32, int64_t{1} << 40}};
   std::vector<KernelTask> tasks;
   for (const Found& f : kFound) {
     const UOp kernel = KernelsOf(f.workload).at(f.kernel).ast;
     const UOp c = kernel.toposort().at(f.node);
     ASSERT_TRUE(c.op() == Ops::CONST && c.arg() == Arg(f.was)) << f.workload << ": " << c;
     absl::StatusOr<KernelTask> task =
-        KernelTask::FromAst(Substitute(kernel, {{c, UOp::Const(dtypes::index, int64_t{1} << 33)}}));
+        KernelTask::FromAst(Substitute(kernel, {{c, UOp::Const(dtypes::index, f.becomes)}}));
     ASSERT_TRUE(task.ok()) << task.status();
     absl::StatusOr<KernelTask> back = DecodeKernelTask(EncodeKernelTask(*task));
     ASSERT_TRUE(back.ok()) << f.workload << ": " << back.status();

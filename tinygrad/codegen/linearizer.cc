@@ -66,9 +66,9 @@ std::vector<UOp> Linearize(const UOp& sink) {
     out_degree[u] = consumers[u];
     // nodes with higher run counts go later
     i128 run_count = 1;
-    for (const UOp& r : u.ranges()) {
-      run_count *= r.vmax().to_int() + 1;
-      if (run_count > kIntInf) run_count = kIntInf;
+    for (const UOp& r : u.ranges()) {  // saturating at kIntInf, as ConstValue's ints do
+      if (__builtin_mul_overflow(run_count, r.vmax().to_int() + 1, &run_count) || run_count > kIntInf)
+        run_count = kIntInf;
     }
     Arg extra;
     if (u.op() == Ops::DEFINE_GLOBAL || u.op() == Ops::DEFINE_VAR) extra = u.arg();
