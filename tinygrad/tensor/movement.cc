@@ -324,14 +324,17 @@ Tensor Tensor::slice(const std::vector<TensorIndex>& idx_in) const {
       };
       std::optional<int64_t> start = opt_int(sl.start), stop = opt_int(sl.stop);
       // Python's slice.indices(size).
-      int64_t st = sl.step, lo = st < 0 ? -1 : 0, hi = st < 0 ? size - 1 : size;
+      // A step past the dim's size takes one element, as that size does (and keeps the index
+      // math below in int64: -INT64_MIN is not an int64).
+      const int64_t most = std::max<int64_t>(size, 1);
+      int64_t st = std::clamp(sl.step, -most, most), lo = st < 0 ? -1 : 0, hi = st < 0 ? size - 1 : size;
       auto clampi = [&](std::optional<int64_t> v, int64_t dflt) {
         if (!v) return dflt;
         int64_t x = *v < 0 ? *v + size : *v;
         return std::clamp(x, lo, hi);
       };
       int64_t b = clampi(start, st < 0 ? hi : lo), e = clampi(stop, st < 0 ? lo : hi);
-      if (st * (e - b) < 0) {
+      if ((st > 0 && e < b) || (st < 0 && e > b)) {
         b = e = 0;
       } else if (st < 0) {
         std::tie(b, e) = std::make_pair(e + 1, b + 1);
@@ -364,8 +367,10 @@ Tensor Tensor::slice(const std::vector<TensorIndex>& idx_in) const {
       std::vector<int64_t> xs = x.shape(), rs;
       std::vector<std::pair<int64_t, int64_t>> pads, sh;
       for (size_t d = 0; d < xs.size(); ++d) {
-        int64_t st = std::abs(strides[d]);
-        pads.emplace_back(0, CeilDiv(xs[d], st) * st - xs[d]);
+        int64_t st = std::abs(strides[d]), padded;
+        if (__builtin_mul_overflow(CeilDiv(xs[d], st), st, &padded))
+          return Err("slice", absl::StrCat("dim ", d, " (", xs[d], ") padded to a multiple of step ", st, " passes an int64"));
+        pads.emplace_back(0, padded - xs[d]);
         rs.push_back(CeilDiv(xs[d], st));
         rs.push_back(st);
         sh.emplace_back(0, CeilDiv(xs[d], st));
@@ -393,7 +398,9 @@ Tensor Tensor::Cat(const std::vector<Tensor>& ts, int64_t dim_in) {
     for (size_t i = 0; same && i < s.size(); ++i) same = static_cast<int64_t>(i) == dim || s[i] == s0[i];
     if (!same) return Err("cat", "shapes " + ShapeStr(s0) + " and " + ShapeStr(s) +
                                      " differ outside dim " + std::to_string(dim));
-    cum.push_back(cum.back() + s[dim]);
+    std::optional<SInt> end = AddChecked(cum.back(), s[dim]);
+    if (!end) return Err("cat", "the sizes of dim " + std::to_string(dim) + " add up past an int64");
+    cum.push_back(*end);
   }
   std::optional<Tensor> acc;
   for (size_t i = 0; i < ts.size(); ++i) {
@@ -536,7 +543,10 @@ Tensor Tensor::repeat(const std::vector<int64_t>& repeats) const {
     }
     unsq.push_back(base[i]);
     expd.push_back(base[i]);
-    fin.push_back(repeats[i] * base[i]);
+    int64_t n;
+    if (__builtin_mul_overflow(repeats[i], base[i], &n))
+      return Err("repeat", absl::StrCat(repeats[i], " repeats of dim ", i, " (", base[i], ") overflow an int64"));
+    fin.push_back(n);
   }
   return reshape(unsq).expand(expd).reshape(fin);
 }
@@ -554,7 +564,10 @@ Tensor Tensor::repeat_interleave(int64_t repeats, std::optional<int64_t> dim_in)
   a.insert(a.end(), s.begin() + dim + 1, s.end());
   b.insert(b.end(), s.begin() + dim + 1, s.end());
   std::vector<int64_t> f(s.begin(), s.begin() + dim);
-  f.push_back(s[dim] * repeats);
+  int64_t n;
+  if (__builtin_mul_overflow(s[dim], repeats, &n))
+    return Err("repeat_interleave", absl::StrCat(repeats, " repeats of dim ", dim, " (", s[dim], ") overflow an int64"));
+  f.push_back(n);
   f.insert(f.end(), s.begin() + dim + 1, s.end());
   return x.reshape(a).expand(b).reshape(f);
 }
@@ -632,13 +645,21 @@ Tensor Tensor::pool(const std::vector<int64_t>& k, const std::vector<int64_t>& s
   std::vector<int64_t> s = shape();
   size_t nn = s.size() - k.size();
   std::vector<int64_t> noop(s.begin(), s.begin() + nn), i_(s.begin() + nn, s.end());
+  // The sizes below are Python ints in the reference; here a product past int64 is an error.
+  bool overflow = false;
+  auto mul = [&overflow](int64_t a, int64_t b) {
+    int64_t r = 0;
+    overflow |= __builtin_mul_overflow(a, b, &r);
+    return r;
+  };
   std::vector<int64_t> o_, f_;
   for (int64_t j = 0; j < nk; ++j) {
     if (k[j] < 1 || st[j] < 1 || dl[j] < 1) return Err("pool", "kernel, stride and dilation must be positive");
-    if (dl[j] * (k[j] - 1) + 1 > i_[j])
+    const int64_t span = mul(dl[j], k[j] - 1);  // the window's extent, less one
+    if (overflow || span >= i_[j])
       return Err("pool", "kernel size " + ShapeStr(k) + " cannot be greater than input " + ShapeStr(s));
-    o_.push_back(CeilDiv(i_[j] - dl[j] * (k[j] - 1), st[j]));
-    f_.push_back(std::max<int64_t>(1, CeilDiv(o_[j] * st[j] - dl[j], i_[j])));
+    o_.push_back(CeilDiv(i_[j] - span, st[j]));
+    f_.push_back(std::max<int64_t>(1, CeilDiv(mul(o_[j], st[j]) - dl[j], i_[j])));
   }
   auto with_noop = [&](std::vector<int64_t> tail) {
     std::vector<int64_t> r = noop;
@@ -653,15 +674,19 @@ Tensor Tensor::pool(const std::vector<int64_t>& k, const std::vector<int64_t>& s
   // Repeat so no padding is needed, then dilation, stride, and move the window to the end.
   std::vector<int64_t> rep(nn, 1), t1, t2, t3, t4, t5, t6;
   for (int64_t j = 0; j < nk; ++j) {
-    int64_t w = i_[j] * f_[j] + dl[j];
-    rep.push_back(CeilDiv(k[j] * w, i_[j]));
-    t1.push_back(k[j] * w);
+    int64_t w = mul(i_[j], f_[j]);
+    overflow |= __builtin_add_overflow(w, dl[j], &w);
+    const int64_t kw = mul(k[j], w);
+    rep.push_back(CeilDiv(kw, i_[j]));
+    t1.push_back(kw);
     t2.insert(t2.end(), {k[j], w});
-    t3.insert(t3.end(), {k[j], o_[j] * st[j]});
+    t3.insert(t3.end(), {k[j], mul(o_[j], st[j])});
     t4.insert(t4.end(), {k[j], o_[j], st[j]});
     t5.insert(t5.end(), {k[j], o_[j], 1});
     t6.insert(t6.end(), {k[j], o_[j]});
   }
+  if (overflow)
+    return Err("pool", "the windows of kernel " + ShapeStr(k) + " over " + ShapeStr(s) + " have sizes past an int64");
   Tensor x = repeat(rep);
   x = shrink_to(x, with_noop(t1)).reshape(with_noop(t2));
   x = shrink_to(x, with_noop(t3)).reshape(with_noop(t4));

@@ -5,7 +5,9 @@
 // into one kernel), conv2d as _pool + multiply + sum (no winograd: WINO is off by default),
 // _resolve_pool_pads, _apply_ceil_mode, max_pool2d, avg_pool2d, layernorm, batchnorm,
 // scaled_dot_product_attention.
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -71,27 +73,36 @@ std::vector<int64_t> Tuple(const std::vector<int64_t>& v, size_t n) {
 }
 
 // _apply_ceil_mode: extra end padding so the last window that starts inside the input counts.
-std::vector<int64_t> ApplyCeilMode(const std::vector<int64_t>& shape, std::vector<int64_t> pads,
-                                   const std::vector<int64_t>& k, const std::vector<int64_t>& s,
-                                   const std::vector<int64_t>& d) {
+// In 128 bits (the reference's ints are unbounded): a pad past int64 is an error.
+absl::StatusOr<std::vector<int64_t>> ApplyCeilMode(const std::string& name, const std::vector<int64_t>& shape,
+                                                   std::vector<int64_t> pads, const std::vector<int64_t>& k,
+                                                   const std::vector<int64_t>& s, const std::vector<int64_t>& d) {
   size_t n = k.size();
   std::vector<int64_t> i_(shape.end() - n, shape.end());
-  std::vector<int64_t> grouped_b(n), grouped_a(n);
+  std::vector<i128> grouped_b(n), grouped_a(n);
   for (size_t j = 0; j < n; ++j) {  // _flat_to_grouped: dim j is pads[2(n-1-j)], pads[2(n-1-j)+1]
     grouped_b[j] = pads[2 * (n - 1 - j)];
     grouped_a[j] = pads[2 * (n - 1 - j) + 1];
   }
+  auto ceil_div = [](i128 a, i128 b) { return a >= 0 ? (a + b - 1) / b : -(-a / b); };  // b > 0
   for (size_t j = 0; j < n; ++j) {
-    int64_t pB = grouped_b[j], pA = grouped_a[j];
-    int64_t o = CeilDiv(i_[j] + pB + pA - (d[j] * (k[j] - 1) + 1), s[j]) + 1;
-    pads[pads.size() - 1 - j * 2] += s[j] * (o - 1) + (d[j] * (k[j] - 1) + 1) - (i_[j] + pB + pA) -
-                                     std::max<int64_t>(s[j] * (o - 1) - (pB + i_[j] - 1), 0);
+    const i128 pB = grouped_b[j], pA = grouped_a[j], in = i_[j] + pB + pA;
+    const i128 window = i128{d[j]} * (k[j] - 1) + 1;  // < 2**126: each factor is an int64
+    // (o - 1) * s is within s of in - window, so nothing below passes 2**127
+    const i128 o = ceil_div(in - window, s[j]) + 1;
+    const i128 pad = pads[pads.size() - 1 - j * 2] + s[j] * (o - 1) + window - in -
+                     std::max<i128>(s[j] * (o - 1) - (pB + i_[j] - 1), 0);
+    if (pad > std::numeric_limits<int64_t>::max() || pad < std::numeric_limits<int64_t>::min())
+      return absl::InvalidArgumentError(absl::StrCat(name, ": ceil mode's padding of spatial dim ", j,
+                                                     " passes an int64 (kernel ", ShapeStr(k), ", dilation ",
+                                                     ShapeStr(d), ")"));
+    pads[pads.size() - 1 - j * 2] = static_cast<int64_t>(pad);
   }
   return pads;
 }
 
 struct PoolSetup {
-  std::vector<int64_t> k, s, d, pads, ceil_pads;
+  std::vector<int64_t> k, s, d, pads, ceil_pads;  // ceil_pads with ceil_mode only
   std::vector<int64_t> axes;
 };
 
@@ -114,7 +125,11 @@ absl::StatusOr<PoolSetup> SetupPool(const std::string& name, const Tensor& t, co
   absl::StatusOr<std::vector<int64_t>> pads = ResolvePoolPads(name, o.padding, n, t.shape());
   if (!pads.ok()) return pads.status();
   p.pads = *pads;
-  p.ceil_pads = ApplyCeilMode(t.shape(), p.pads, p.k, p.s, p.d);
+  if (o.ceil_mode) {
+    absl::StatusOr<std::vector<int64_t>> ceil_pads = ApplyCeilMode(name, t.shape(), p.pads, p.k, p.s, p.d);
+    if (!ceil_pads.ok()) return ceil_pads.status();
+    p.ceil_pads = *std::move(ceil_pads);
+  }
   for (int64_t j = -static_cast<int64_t>(n); j < 0; ++j) p.axes.push_back(j);
   return p;
 }

@@ -84,6 +84,10 @@ absl::Status CheckNumel(const std::string& op, std::span<const SInt> shape) {
     overflow |= v < 0 || __builtin_mul_overflow(n, v, &n);
   }
   if (!overflow) return absl::OkStatus();
+  for (const SInt& d : shape)
+    if ((d.is_int() ? d.value() : d.vmin()) < 0)
+      return absl::InvalidArgumentError(absl::StrCat(
+          op, ": shape ", ShapeStr(std::vector<SInt>(shape.begin(), shape.end())), " has a negative dimension"));
   return absl::InvalidArgumentError(
       absl::StrCat(op, ": shape ", ShapeStr(std::vector<SInt>(shape.begin(), shape.end())),
                    " has more elements than an int64 counts"));
