@@ -9,11 +9,13 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "tinygrad/codegen/pipeline.h"
@@ -99,6 +101,14 @@ void Exercise(const Workload& w, const WorkloadParams& p, Counts& c) {
   ++c.lowered;
 }
 
+// Rounds per workload; WORKLOAD_FUZZ_ROUNDS=N asks for more (the same seed: round 1 is this),
+// e.g. bazel test --config=ubsan --test_env=WORKLOAD_FUZZ_ROUNDS=20 --test_timeout=1800 ...
+int Rounds() {
+  const char* n = std::getenv("WORKLOAD_FUZZ_ROUNDS");
+  int v = 0;
+  return n != nullptr && absl::SimpleAtoi(n, &v) && v > 0 ? v : 1;
+}
+
 class WorkloadParamsFuzzTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(WorkloadParamsFuzzTest, NoParameterValuesAbort) {
@@ -108,19 +118,21 @@ TEST_P(WorkloadParamsFuzzTest, NoParameterValuesAbort) {
   const auto start = std::chrono::steady_clock::now();
   Counts c;
   const WorkloadParams defaults = w->Defaults();
-  // one parameter at a time away from small values, then all of them at once
-  for (const auto& [name, unused] : defaults) {
-    for (int i = 0; i < 2; ++i) {
-      WorkloadParams p;
-      for (const auto& [k, v] : defaults) p[k] = std::min<int64_t>(v, 4);
-      p[name] = Draw(rng);
+  for (int round = Rounds(); round > 0; --round) {
+    // one parameter at a time away from small values, then all of them at once
+    for (const auto& [name, unused] : defaults) {
+      for (int i = 0; i < 2; ++i) {
+        WorkloadParams p;
+        for (const auto& [k, v] : defaults) p[k] = std::min<int64_t>(v, 4);
+        p[name] = Draw(rng);
+        Exercise(*w, p, c);
+      }
+    }
+    for (int i = 0; i < 4; ++i) {
+      WorkloadParams p = defaults;
+      for (auto& [k, v] : p) v = Draw(rng);
       Exercise(*w, p, c);
     }
-  }
-  for (int i = 0; i < 4; ++i) {
-    WorkloadParams p = defaults;
-    for (auto& [k, v] : p) v = Draw(rng);
-    Exercise(*w, p, c);
   }
   std::printf("%-13s %3d sets: %3d errored tensors, %3d failed to realize or lower, %3d realized, "
               "%3d lowered (%.1f s)\n",

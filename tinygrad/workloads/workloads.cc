@@ -29,9 +29,10 @@ Tensor Rand(const std::vector<int64_t>& shape, const WorkloadOptions& o) {
 }
 
 // Kaiming-uniform-like weights: uniform in +-1/sqrt(fan_in), as tinygrad's nn layers.
-Tensor Weight(const std::vector<int64_t>& shape, int64_t fan_in, const WorkloadOptions& o) {
+// fan_in as a double: a product of user sizes, past int64 for huge ones (the tensors then fail)
+Tensor Weight(const std::vector<int64_t>& shape, double fan_in, const WorkloadOptions& o) {
   if (o.empty_inputs) return Tensor::Empty(shape, {.dtype = o.dtype});
-  double b = 1.0 / std::sqrt(static_cast<double>(fan_in));
+  double b = 1.0 / std::sqrt(fan_in);
   return Constant(Tensor::Uniform(shape, -b, b), o);
 }
 
@@ -63,7 +64,7 @@ WorkloadGraph BatchedMatmul(const WorkloadParams& p, const WorkloadOptions& o) {
 WorkloadGraph Conv2d(const WorkloadParams& p, const WorkloadOptions& o) {
   int64_t cin = P(p, "cin"), cout = P(p, "cout"), k = P(p, "kernel");
   Tensor x = Rand({P(p, "batch"), cin, P(p, "size"), P(p, "size")}, o);
-  Tensor w = Weight({cout, cin, k, k}, cin * k * k, o);
+  Tensor w = Weight({cout, cin, k, k}, static_cast<double>(cin) * k * k, o);
   Conv2dOpts conv;
   conv.padding = {k / 2};
   return {{x, w}, {x.conv2d(w, std::nullopt, conv)}};
@@ -83,12 +84,16 @@ WorkloadGraph Mlp(const WorkloadParams& p, const WorkloadOptions& o) {
 // One pre-norm transformer attention block: x + proj(sdpa(q, k, v, causal)).
 WorkloadGraph Attention(const WorkloadParams& p, const WorkloadOptions& o) {
   int64_t b = P(p, "batch"), t = P(p, "seq"), d = P(p, "dim"), h = P(p, "heads");
-  int64_t hd = d / h;
+  int64_t hd = d / h, d3;
   Tensor x = Rand({b, t, d}, o);
-  Tensor wqkv = Weight({d, 3 * d}, d, o), wo = Weight({d, d}, d, o);
+  if (__builtin_mul_overflow(d, 3, &d3)) {
+    return {{x}, {Tensor::Error(absl::InvalidArgumentError(
+                     absl::StrCat("attention: q, k, v of dim ", d, " each do not fit the model")))}};
+  }
+  Tensor wqkv = Weight({d, d3}, d, o), wo = Weight({d, d}, d, o);
   Tensor qkv = x.layernorm().matmul(wqkv);                     // (b, t, 3d)
   std::vector<Tensor> parts = qkv.split(d, 2);
-  if (parts.size() != 3) {  // split failed (one errored tensor), or 3 * dim overflowed
+  if (parts.size() != 3) {  // split failed (one errored tensor)
     Tensor why = parts[0].ok() ? Tensor::Error(absl::InvalidArgumentError(absl::StrCat(
                                      "attention: q, k, v of dim ", d, " each do not fit the model")))
                                : parts[0];
@@ -105,7 +110,7 @@ WorkloadGraph Attention(const WorkloadParams& p, const WorkloadOptions& o) {
 WorkloadGraph ResnetBlock(const WorkloadParams& p, const WorkloadOptions& o) {
   int64_t c = P(p, "channels"), s = P(p, "size");
   Tensor x = Rand({P(p, "batch"), c, s, s}, o);
-  Tensor w1 = Weight({c, c, 3, 3}, c * 9, o), w2 = Weight({c, c, 3, 3}, c * 9, o);
+  Tensor w1 = Weight({c, c, 3, 3}, c * 9.0, o), w2 = Weight({c, c, 3, 3}, c * 9.0, o);
   Tensor g1 = Constant(Tensor::Ones({c}), o), be1 = Constant(Tensor::Zeros({c}), o), m1 = Weight({c}, 4, o),
          v1 = Constant(Tensor::Ones({c}), o);
   Tensor g2 = Constant(Tensor::Ones({c}), o), be2 = Constant(Tensor::Zeros({c}), o), m2 = Weight({c}, 4, o),
@@ -186,10 +191,14 @@ WorkloadGraph TrainCnn(const WorkloadParams& p, const WorkloadOptions& o) {
     return {{}, {Tensor::Error(absl::InvalidArgumentError(
                 absl::StrCat("train_cnn: size must be >= 10 (two 3x3 convs and pools), got ", size)))}};
   }
-  int64_t flat = c2 * side * side;
+  int64_t flat;
+  if (__builtin_mul_overflow(side, side, &flat) || __builtin_mul_overflow(c2, flat, &flat)) {
+    return {{}, {Tensor::Error(absl::InvalidArgumentError(
+                absl::StrCat("train_cnn: c2 * ", side, "**2 flattened features pass an int64, c2 = ", c2)))}};
+  }
   return TrainStep(Rand({batch, 1, size, size}, o), Labels(batch, out, o),
-                   {Weight({c1, 1, 3, 3}, 9, o), Weight({c1}, 9, o), Weight({c2, c1, 3, 3}, c1 * 9, o),
-                    Weight({c2}, c1 * 9, o), Weight({hidden, flat}, flat, o), Weight({hidden}, flat, o),
+                   {Weight({c1, 1, 3, 3}, 9, o), Weight({c1}, 9, o), Weight({c2, c1, 3, 3}, c1 * 9.0, o),
+                    Weight({c2}, c1 * 9.0, o), Weight({hidden, flat}, flat, o), Weight({hidden}, flat, o),
                     Weight({out, hidden}, hidden, o), Weight({out}, hidden, o)},
                    [](const Tensor& x, const std::vector<Tensor>& w) {
                      Tensor h = x.conv2d(w[0], w[1]).relu().max_pool2d();
