@@ -126,13 +126,6 @@ std::optional<SInt> AddChecked(const SInt& a, const SInt& b) {
   return n;
 }
 
-std::optional<SInt> MulChecked(const SInt& a, const SInt& b) {
-  int64_t n;
-  if (!a.is_int() || !b.is_int()) return a * b;
-  if (__builtin_mul_overflow(a.value(), b.value(), &n)) return std::nullopt;
-  return n;
-}
-
 SInt FloorDiv(const SInt& a, const SInt& b) {
   if (a.is_int() && b.is_int()) {
     TG_CHECK(b.value() != 0) << "division of a dimension by zero";

@@ -62,11 +62,10 @@ SInt operator-(const SInt& a, const SInt& b);
 SInt operator*(const SInt& a, const SInt& b);
 SInt FloorDiv(const SInt& a, const SInt& b);  // ints: Python //; symbolic: IDIV (b > 0)
 SInt SMax(const SInt& a, const SInt& b);
-// a + b and a * b, or nullopt when both are ints and the result passes int64: the operators
-// above must not get there (signed overflow is undefined), and Python's ints never do, so a
-// Tensor op from user sizes checks and names the overflow as its error.
+// a + b, or nullopt when both are ints and the sum passes int64: the operators above must not
+// get there (signed overflow is undefined), and Python's ints never do, so a Tensor op adding
+// user sizes checks and names the overflow as its error.
 std::optional<SInt> AddChecked(const SInt& a, const SInt& b);
-std::optional<SInt> MulChecked(const SInt& a, const SInt& b);
 
 using Shape = std::vector<SInt>;
 using PadArg = std::vector<std::pair<SInt, SInt>>;  // (begin, end) per dim, for PAD and SHRINK
