@@ -113,5 +113,16 @@ TEST(SimplifyTest, LoadCollapseTurnsOneHotReduceIntoGather) {
   EXPECT_EQ(read.src(1).src(1), idxl.cast(dtypes::index));
 }
 
+// sum_r (buf2[r] != r ? 0 : buf1[r]) compares the range with an index read through the range
+// itself: no single iteration to gather, so the REDUCE stays (substituting the index for the
+// range inside that same index never ended: a task from the farm's fuzzing hung the lowering).
+TEST(SimplifyTest, LoadCollapseLeavesAnIndexReadThroughItsOwnRange) {
+  UOp rr = R(10, 0, AxisType::REDUCE);
+  UOp idxl = Idx(Buf(2, dtypes::int32), rr);
+  UOp red = Reduce(idxl.ne(rr).where(F(0.0), Idx(Buf(1), rr)), std::span<const UOp>(&rr, 1), Ops::ADD);
+  UOp out = GraphRewrite(UOp::Sink({red}), PmLoadCollapse()).src(0);
+  EXPECT_EQ(out.op(), Ops::REDUCE);
+}
+
 }  // namespace
 }  // namespace tg
