@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -45,7 +46,11 @@ using testing::TestPostgresUrl;
 // This test's own name for its tables: a PostgreSQL schema or a SQLite file.
 std::string TestSchemaName() {
   const ::testing::TestInfo* t = ::testing::UnitTest::GetInstance()->current_test_info();
-  std::string name = absl::StrCat("t_", std::string(t->name()).substr(0, 36), "_", getpid());
+  // A random tag per process, not the pid: every test process may be pid 12 (bazel's PID
+  // namespace), and runs at once share the server (--runs_per_test, CI jobs side by side).
+  static const uint32_t tag = std::random_device{}();
+  std::string name =
+      absl::StrCat("t_", std::string(t->name()).substr(0, 36), "_", absl::Hex(tag, absl::kZeroPad8));
   for (char& c : name) c = std::isalnum(static_cast<unsigned char>(c)) ? std::tolower(c) : '_';
   return name;  // room for suffixes within PostgreSQL's 63 characters
 }
