@@ -48,6 +48,16 @@ int CaseCount() {
   int v = 0;
   return n != nullptr && absl::SimpleAtoi(n, &v) && v > 0 ? v : kCases;
 }
+// The mutator's seed; LOWERING_FUZZ_SEED=N draws other mutants (a failure names the seed and
+// the case, which with LOWERING_FUZZ_CASES reproduce it).
+constexpr uint64_t kSeed = 0x1057e12f022ULL;
+
+uint64_t MutatorSeed() {
+  const char* s = std::getenv("LOWERING_FUZZ_SEED");
+  uint64_t v = 0;
+  return s != nullptr && absl::SimpleAtoi(s, &v) ? v : kSeed;
+}
+
 constexpr int kCudaEvery = 4;  // CUDA rendering for every 4th accepted case
 
 // Two children at once (the machines this runs on have two cores or more), each with 4 GiB:
@@ -115,7 +125,7 @@ std::vector<Case> MakeCases(const std::vector<Seed>& seeds, Counts& counts) {
   std::vector<const Seed*> small, large;
   for (const Seed& s : seeds) (s.large ? large : small).push_back(&s);
   std::vector<Case> out;
-  AstMutator m(0x1057e12f022ULL);
+  AstMutator m(MutatorSeed());
   for (int i = 0, n = CaseCount(); i < n; ++i) {
     const std::vector<const Seed*>& from = large.empty() || (!small.empty() && m.Uniform(16)) ? small : large;
     const Seed& seed = *from[m.Uniform(from.size())];
@@ -204,9 +214,10 @@ TEST(LoweringFuzzTest, DecodedTasksNeverAbortTheLowering) {
 
   std::map<std::string, int> by_site;
   for (const CaseDeath& d : deaths) ++by_site[DeathSite(d)];
-  std::printf("%d mutants from %zu seeds: %d refused as ASTs, %d refused as tasks, %zu accepted and lowered; "
-              "%zu aborted\n",
-              counts.mutants, seeds.size(), counts.refused_ast, counts.refused_task, cases.size(), deaths.size());
+  std::printf("%d mutants (mutator seed %llu) of %zu kernels: %d refused as ASTs, %d refused as tasks, %zu "
+              "accepted and lowered; %zu aborted\n",
+              counts.mutants, static_cast<unsigned long long>(MutatorSeed()), seeds.size(), counts.refused_ast,
+              counts.refused_task, cases.size(), deaths.size());
   for (const auto& [site, n] : by_site) std::printf("  %3d at %s\n", n, site.c_str());
   const char* out_dir = std::getenv("TEST_UNDECLARED_OUTPUTS_DIR");
   for (size_t k = 0; k < deaths.size(); ++k) {
@@ -214,7 +225,8 @@ TEST(LoweringFuzzTest, DecodedTasksNeverAbortTheLowering) {
     if (out_dir != nullptr) {
       std::ofstream(absl::StrCat(out_dir, "/aborting_task_", k, ".bin"), std::ios::binary) << c.task_bytes;
     }
-    ADD_FAILURE() << "case " << deaths[k].index << " (" << c.what << ") " << deaths[k].how
+    ADD_FAILURE() << "case " << deaths[k].index << " of seed " << MutatorSeed() << " (" << c.what << ") "
+                  << deaths[k].how
                   << " in the lowering; its stderr ends:\n"
                   << deaths[k].output
                   << (k == 0 ? absl::StrCat("\nthe task's bytes (hex): ", absl::BytesToHexString(c.task_bytes))
