@@ -88,10 +88,11 @@ absl::Status CompileServer::Serve(const std::atomic<bool>& stop, std::chrono::mi
     size_t candidates = 0;
     std::string reply = Answer(in->back(), candidates);
     in->back() = std::move(reply);
+    // counted before it leaves: a client holding its answer sees it counted
+    ++answered_;
     absl::Status sent = socket_.Send(*in);
     if (net::IsTerminated(sent)) return absl::OkStatus();
     // a client gone meanwhile (EHOSTUNREACH) costs only its answer
-    ++answered_;
     if (options_.on_answer) options_.on_answer(candidates, Clock::Real().SecondsSince(t0));
   }
   return absl::OkStatus();

@@ -69,7 +69,8 @@ class CompileServer {
   // (then OK as well). Errors: the socket fails.
   absl::Status Serve(const std::atomic<bool>& stop, std::chrono::milliseconds poll = std::chrono::milliseconds(100));
 
-  uint64_t answered() const { return answered_; }
+  // Requests answered so far (safe to read from another thread while Serve runs).
+  uint64_t answered() const { return answered_.load(); }
 
  private:
   CompileServer(CandidateCompiler& compiler, codec::CompileTargetInfo target, CompileServerOptions options)
@@ -83,7 +84,7 @@ class CompileServer {
   CompileServerOptions options_;
   net::ZmqSocket socket_;
   std::string endpoint_;
-  uint64_t answered_ = 0;
+  std::atomic<uint64_t> answered_ = 0;
 };
 
 }  // namespace tg::autotune
