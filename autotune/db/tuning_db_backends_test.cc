@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -71,14 +72,30 @@ bool PgExec(const std::string& sql) {
   return ok;
 }
 
+// The number in the first row of a query's answer on a separate connection; -1 on an error.
+int64_t PgNumber(const std::string& sql) {
+  PGconn* c = PQconnectdb(TestPostgresUrl().c_str());
+  int64_t n = -1;
+  if (PQstatus(c) == CONNECTION_OK) {
+    PGresult* r = PQexec(c, sql.c_str());
+    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && !absl::SimpleAtoi(PQgetvalue(r, 0, 0), &n))
+      n = -1;
+    PQclear(r);
+  }
+  PQfinish(c);
+  return n;
+}
+
+// `application_name` names a PostgreSQL connection in pg_stat_activity (a test waits for it).
 absl::StatusOr<std::unique_ptr<TuningDb>> OpenBackend(const std::string& backend,
-                                                      const std::string& where) {
+                                                      const std::string& where,
+                                                      const std::string& application_name = "tinygrad-cc") {
   if (backend == "sqlite") {
     ASSIGN_OR_RETURN(std::unique_ptr<SqliteTuningDb> db, SqliteTuningDb::Open(where));
     return std::unique_ptr<TuningDb>(std::move(db));
   }
   ASSIGN_OR_RETURN(std::unique_ptr<PostgresTuningDb> db,
-                   PostgresTuningDb::Open(TestPostgresUrl(), {.schema = where}));
+                   PostgresTuningDb::Open(TestPostgresUrl(), {.schema = where, .application_name = application_name}));
   return std::unique_ptr<TuningDb>(std::move(db));
 }
 
@@ -524,10 +541,12 @@ TEST_P(TuningDbBackendTest, TwoProcessesWritingAnExistingDatabase) {
 
 // ** a journal writer killed with SIGKILL **
 
+std::string JournalWriterName(const std::string& where) { return where + "_journal"; }
+
 // Runs in a child process: journals candidates 0, 1, 2, ... of one search and prints each
 // number once PutMeasurement has returned, until it is killed.
 int RunJournalWriter(const std::string& backend, const std::string& where) {
-  absl::StatusOr<std::unique_ptr<TuningDb>> db = OpenBackend(backend, where);
+  absl::StatusOr<std::unique_ptr<TuningDb>> db = OpenBackend(backend, where, JournalWriterName(where));
   if (!db.ok()) return 2;
   for (int64_t i = 0;; ++i) {
     if (!(*db)->PutMeasurement(SampleMeasurement("killed-search", i, 0.001)).ok()) return 3;
@@ -564,6 +583,17 @@ TEST_P(TuningDbBackendTest, JournalSurvivesSigkillAndARestartRecordsNothingTwice
   int status = 0;
   ASSERT_EQ(waitpid(pid, &status, 0), pid);
   ASSERT_GE(last, 40) << "the writer stopped early";
+  if (GetParam() == "postgresql") {
+    // The server finishes the statement the killed writer was sending (it may commit after
+    // the kill): wait until the writer's connection is gone, so the journal read below is final.
+    const std::string sql = absl::StrCat("SELECT count(*) FROM pg_stat_activity WHERE application_name = '",
+                                         JournalWriterName(where_), "'");
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    int64_t left = 0;
+    while ((left = PgNumber(sql)) != 0 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    ASSERT_EQ(left, 0) << "the killed writer's connection is still open on the server";
+  }
 
   db_.reset();
   db_ = Open();  // the restarted coordinator

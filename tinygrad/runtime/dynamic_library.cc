@@ -49,7 +49,8 @@ absl::StatusOr<DynamicLibrary> DynamicLibrary::Open(std::string_view what,
 #if defined(TG_NO_DEEPBIND)
   if (binding == Binding::kOwnSymbolsFirst)
     return absl::NotFoundError(absl::StrCat(
-        std::string(what), " is not loaded in a sanitizer build: it must bind its own symbols first "
+        std::string(what), " (", absl::StrJoin(candidates, " or "),
+        ") is not loaded in a sanitizer build: it must bind its own symbols first "
         "(RTLD_DEEPBIND), which the sanitizer runtime refuses"));
 #endif
   std::vector<std::string> tried;

@@ -208,11 +208,13 @@ absl::StatusOr<std::string> ClangInProcessCompiler::CompileUncached(std::string_
   }
   invocation->getDiagnosticOpts().ShowColors = false;
   invocation->getFrontendOpts().DisableFree = false;
-  // the compiler instance takes the buffer (RetainRemappedFileBuffers is false)
-  invocation->getPreprocessorOpts().addRemappedFile(
-      kSourceName, llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(src.data(), src.size()),
-                                                        kSourceName)
-                       .release());
+  // The buffer stays ours (RetainRemappedFileBuffers): a compile that fails before the
+  // preprocessor exists (an unknown target CPU) never takes it, and it leaked. Declared before
+  // the compiler instance, it outlives it.
+  std::unique_ptr<llvm::MemoryBuffer> source =
+      llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(src.data(), src.size()), kSourceName);
+  invocation->getPreprocessorOpts().RetainRemappedFileBuffers = true;
+  invocation->getPreprocessorOpts().addRemappedFile(kSourceName, source.get());
 
   clang::CompilerInstance ci;
   ci.setInvocation(std::move(invocation));
