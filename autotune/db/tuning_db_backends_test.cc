@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -56,34 +57,32 @@ std::string TestSchemaName() {
   return name;  // room for suffixes within PostgreSQL's 63 characters
 }
 
-// Runs one SQL statement on a separate connection (test setup and inspection).
-bool PgExec(const std::string& sql) {
+// Runs one SQL statement on a separate connection (test setup and inspection): the first
+// column of its first row ("" when it returns none), or nullopt on an error (printed).
+std::optional<std::string> PgRun(const std::string& sql) {
   PGconn* c = PQconnectdb(TestPostgresUrl().c_str());
-  bool ok = PQstatus(c) == CONNECTION_OK;
-  if (ok) {
+  std::optional<std::string> out;
+  if (PQstatus(c) == CONNECTION_OK) {
     PQsetNoticeProcessor(
         c, [](void*, const char*) {}, nullptr);
     PGresult* r = PQexec(c, sql.c_str());
-    ok = PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK;
-    if (!ok) fprintf(stderr, "PgExec: %s", PQresultErrorMessage(r));
+    if (PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK)
+      out = PQntuples(r) > 0 && PQnfields(r) > 0 ? PQgetvalue(r, 0, 0) : "";
+    else
+      fprintf(stderr, "PgRun: %s", PQresultErrorMessage(r));
     PQclear(r);
   }
   PQfinish(c);
-  return ok;
+  return out;
 }
 
-// The number in the first row of a query's answer on a separate connection; -1 on an error.
+bool PgExec(const std::string& sql) { return PgRun(sql).has_value(); }
+
+// A query's number (count(*)); -1 on an error.
 int64_t PgNumber(const std::string& sql) {
-  PGconn* c = PQconnectdb(TestPostgresUrl().c_str());
+  std::optional<std::string> v = PgRun(sql);
   int64_t n = -1;
-  if (PQstatus(c) == CONNECTION_OK) {
-    PGresult* r = PQexec(c, sql.c_str());
-    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && !absl::SimpleAtoi(PQgetvalue(r, 0, 0), &n))
-      n = -1;
-    PQclear(r);
-  }
-  PQfinish(c);
-  return n;
+  return v.has_value() && absl::SimpleAtoi(*v, &n) ? n : -1;
 }
 
 // `application_name` names a PostgreSQL connection in pg_stat_activity (a test waits for it).
