@@ -98,11 +98,18 @@ absl::StatusOr<KernelTuning> Tuner::Tune(const UOp& ast, Device& dev, const Code
   return std::move(r[0]);
 }
 
-absl::StatusOr<std::optional<std::vector<Opt>>> Tuner::Choose(const UOp& ast, Device& dev,
-                                                              const CodegenOptions& codegen) {
+absl::StatusOr<std::optional<ChosenOpts>> Tuner::Choose(const UOp& ast, Device& dev, const CodegenOptions& codegen) {
   ASSIGN_OR_RETURN(KernelTuning t, Tune(ast, dev, codegen));
-  if (!t.record.has_value()) return std::optional<std::vector<Opt>>();
-  return std::optional<std::vector<Opt>>(t.record->opts);
+  if (!t.record.has_value()) return std::optional<ChosenOpts>();
+  ChosenOpts chosen{.opts = t.record->opts, .origin = "this BEAM search's winner"};
+  if (t.from_cache) {
+    const std::string key = t.record->key.Digest().substr(0, 16);
+    chosen.origin = absl::StrCat("record ", key, " of the tuning database ", db_->location());
+    if (!t.record->worker.empty())
+      absl::StrAppend(&chosen.origin, " (timed by ", t.record->worker, " on ", t.record->host, ")");
+    chosen.remedy = absl::StrCat("`tg db show ", key, "` shows the record, `tg db drop ", key, "` drops it");
+  }
+  return std::optional<ChosenOpts>(std::move(chosen));
 }
 
 }  // namespace tg::autotune

@@ -90,9 +90,10 @@ class Tuner : public KernelOptChooser {
   absl::StatusOr<KernelTuning> Tune(const UOp& ast, Device& dev);
   absl::StatusOr<KernelTuning> Tune(const UOp& ast, Device& dev, const CodegenOptions& codegen);
 
-  // KernelOptChooser: Tune's opts, nullopt on a lookup-only miss.
-  absl::StatusOr<std::optional<std::vector<Opt>>> Choose(const UOp& ast, Device& dev,
-                                                         const CodegenOptions& codegen) override;
+  // KernelOptChooser: Tune's opts, nullopt on a lookup-only miss; a database record's origin
+  // names the database and the record.
+  absl::StatusOr<std::optional<ChosenOpts>> Choose(const UOp& ast, Device& dev,
+                                                   const CodegenOptions& codegen) override;
   std::string id() const override;
 
   // The database in use; null when caching is off.

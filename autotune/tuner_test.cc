@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "autotune/measure/test_kernels.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tinygrad/base/config.h"
 #include "tinygrad/engine/device.h"
@@ -18,6 +19,8 @@
 
 namespace tg::autotune {
 namespace {
+
+using ::testing::HasSubstr;
 
 std::string TempDb(const std::string& name) {
   std::string dir = std::string(std::getenv("TEST_TMPDIR") != nullptr ? std::getenv("TEST_TMPDIR") : "/tmp");
@@ -97,9 +100,18 @@ TEST(TunerTest, LookupOnlyUsesAnyStoredResultAndMissesOtherwise) {
   absl::StatusOr<KernelTuning> miss = (*lookup)->Tune(untuned, Cpu());
   ASSERT_TRUE(miss.ok()) << miss.status();
   EXPECT_FALSE(miss->record.has_value());
-  absl::StatusOr<std::optional<std::vector<Opt>>> chosen = (*lookup)->Choose(untuned, Cpu(), CodegenOptions{});
+  absl::StatusOr<std::optional<ChosenOpts>> chosen = (*lookup)->Choose(untuned, Cpu(), CodegenOptions{});
   ASSERT_TRUE(chosen.ok());
   EXPECT_FALSE(chosen->has_value()) << "a miss keeps the default opts";
+  // A hit's origin names the database and the record (for the engine's warning when its opts
+  // do not work).
+  absl::StatusOr<std::optional<ChosenOpts>> found = (*lookup)->Choose(tuned, Cpu(), CodegenOptions{});
+  ASSERT_TRUE(found.ok()) << found.status();
+  ASSERT_TRUE(found->has_value());
+  EXPECT_EQ((*found)->opts, hit->record->opts);
+  const std::string key = hit->key.Digest().substr(0, 16);
+  EXPECT_THAT((*found)->origin, HasSubstr("record " + key + " of the tuning database sqlite:" + db));
+  EXPECT_THAT((*found)->remedy, HasSubstr("`tg db drop " + key + "` drops it"));
 }
 
 TEST(TunerTest, NoDatabaseAtCacheLevelZero) {

@@ -382,6 +382,14 @@ absl::StatusOr<int64_t> PostgresTuningDb::PutAll(const std::vector<TuningRecord>
   });
 }
 
+absl::StatusOr<bool> PostgresTuningDb::Drop(std::string_view key_digest) {
+  absl::MutexLock lock(&mu_);
+  return Retrying([&]() -> absl::StatusOr<bool> {
+    ASSIGN_OR_RETURN(int64_t n, Modify(schema::DropSql(), {std::string(key_digest)}, "drop"));
+    return n > 0;
+  });
+}
+
 absl::StatusOr<std::vector<TuningRecord>> PostgresTuningDb::List() {
   absl::MutexLock lock(&mu_);
   return Retrying([&]() -> absl::StatusOr<std::vector<TuningRecord>> {

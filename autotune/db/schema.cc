@@ -133,6 +133,8 @@ std::string LookupBestForArchSql() {
                       "opt_version = $5 AND codegen_options = $6 ORDER BY time_s, key LIMIT 1");
 }
 
+std::string DropSql() { return "DELETE FROM tuning WHERE key = $1"; }
+
 std::string ListSql() { return absl::StrCat(SelectTuning(), " ORDER BY key"); }
 
 std::string CountSql() { return "SELECT COUNT(*) FROM tuning"; }

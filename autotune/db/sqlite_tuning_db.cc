@@ -348,6 +348,12 @@ absl::StatusOr<int64_t> SqliteTuningDb::PutAll(const std::vector<TuningRecord>& 
   return stored;
 }
 
+absl::StatusOr<bool> SqliteTuningDb::Drop(std::string_view key_digest) {
+  absl::MutexLock lock(&mu_);
+  ASSIGN_OR_RETURN(int64_t n, Modify(schema::DropSql(), {std::string(key_digest)}));
+  return n > 0;
+}
+
 absl::StatusOr<std::vector<TuningRecord>> SqliteTuningDb::List() {
   absl::MutexLock lock(&mu_);
   std::string sql = schema::ListSql();

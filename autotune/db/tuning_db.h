@@ -115,6 +115,10 @@ class TuningDb {
   // True when `record` is now the stored one (new key, or faster than what was stored); false
   // when an equal or faster record was kept. Errors: time_s not a finite value >= 0, I/O.
   virtual absl::StatusOr<bool> Put(const TuningRecord& record) = 0;
+  // Removes the record stored under `key_digest` (TuningKey::Digest()), whatever it holds:
+  // answers whether there was one. For `tg db drop`, a person's decision; nothing drops a record
+  // on its own.
+  virtual absl::StatusOr<bool> Drop(std::string_view key_digest) = 0;
   // Every record, in key order (for export, stats and tests).
   virtual absl::StatusOr<std::vector<TuningRecord>> List() = 0;
   virtual absl::StatusOr<int64_t> Count() = 0;

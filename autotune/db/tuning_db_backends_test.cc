@@ -196,6 +196,21 @@ TEST_P(TuningDbBackendTest, BetterResultWins) {
   EXPECT_EQ(db_->Count().value(), 1);
 }
 
+TEST_P(TuningDbBackendTest, DropRemovesOneRecordAndItsKeyCanBeStoredAgain) {
+  TuningRecord fast = SampleRecord(8, 1e-9);
+  TuningRecord other = SampleRecord(9, 0.002);
+  ASSERT_TRUE(db_->Put(fast).value());
+  ASSERT_TRUE(db_->Put(other).value());
+  EXPECT_TRUE(db_->Drop(fast.key.Digest()).value());
+  EXPECT_FALSE(db_->Drop(fast.key.Digest()).value()) << "nothing left to drop";
+  EXPECT_FALSE(db_->Drop("not a key").value());
+  EXPECT_EQ(db_->Lookup(fast.key).value(), std::nullopt);
+  EXPECT_EQ(db_->Lookup(other.key).value(), other) << "other records stay";
+  TuningRecord slower = SampleRecord(8, 0.005);
+  EXPECT_TRUE(db_->Put(slower).value()) << "the dropped record no longer wins";
+  EXPECT_EQ(db_->Lookup(fast.key).value(), slower);
+}
+
 TEST_P(TuningDbBackendTest, LookupBestSpansSearchSettingsOnly) {
   TuningRecord beam2 = SampleRecord(11, 0.004);
   beam2.key.settings.width = 2;

@@ -5,6 +5,8 @@
 //   tuning_db_fixture LOCATION      stores 4 records (one of an old codegen version) and
 //                                   3 journal rows (2 of a finished search, 1 of a running one)
 //   tuning_db_fixture --better      prints 2 JSON lines: record 1 faster, and a new record 5
+//   tuning_db_fixture --many        prints 17 JSON lines of records 100-116 (so two of their key
+//                                   digests begin with the same hex digit)
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -22,6 +24,10 @@ int Main(std::string_view arg) {
     faster.worker = "site-b worker 1";
     std::printf("%s\n%s\n", RecordToJson(faster).c_str(),
                 RecordToJson(testing::SampleRecord(5, 0.01)).c_str());
+    return 0;
+  }
+  if (arg == "--many") {
+    for (int i = 100; i < 117; ++i) std::printf("%s\n", RecordToJson(testing::SampleRecord(i, 0.001)).c_str());
     return 0;
   }
   absl::StatusOr<std::unique_ptr<TuningDb>> db = OpenTuningDb(std::string(arg));

@@ -61,6 +61,7 @@ class RecordingDb : public TuningDb {
     return db_->LookupBestForArch(k, a);
   }
   absl::StatusOr<bool> Put(const TuningRecord& r) override { return db_->Put(r); }
+  absl::StatusOr<bool> Drop(std::string_view k) override { return db_->Drop(k); }
   absl::StatusOr<std::vector<TuningRecord>> List() override { return db_->List(); }
   absl::StatusOr<int64_t> Count() override { return db_->Count(); }
   absl::StatusOr<int64_t> PutAll(const std::vector<TuningRecord>& r) override { return db_->PutAll(r); }

@@ -1,7 +1,8 @@
 // File: tests/e2e/opt_chooser_test.cc
 // The engine's KernelOptChooser hook (tinygrad/engine/opt_chooser.h): a tuner's opts reach the
 // compiled kernel, a chooser is asked once per kernel (then the method cache answers), its
-// errors and invalid opts fail the realize with the cause, and nullopt keeps the default.
+// errors fail the realize with the cause, opts that do not apply are named in a warning with
+// their origin and the kernel runs with the default opts, and nullopt keeps the default.
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -12,6 +13,7 @@
 #include "gtest/gtest.h"
 #include "tests/e2e/e2e_util.h"
 #include "tinygrad/base/config.h"
+#include "tinygrad/base/status_macros.h"
 #include "tinygrad/engine/opt_chooser.h"
 #include "tinygrad/tensor/tensor.h"
 
@@ -26,10 +28,12 @@ class FixedChooser : public KernelOptChooser {
  public:
   FixedChooser(std::string id, absl::StatusOr<std::optional<std::vector<Opt>>> answer)
       : id_(std::move(id)), answer_(std::move(answer)) {}
-  absl::StatusOr<std::optional<std::vector<Opt>>> Choose(const UOp& ast, Device&, const CodegenOptions&) override {
+  absl::StatusOr<std::optional<ChosenOpts>> Choose(const UOp& ast, Device&, const CodegenOptions&) override {
     ++calls;
     last_ast = ast;
-    return answer_;
+    RETURN_IF_ERROR(answer_.status());
+    if (!answer_->has_value()) return std::optional<ChosenOpts>();
+    return std::optional<ChosenOpts>(ChosenOpts{**answer_, "the fixed chooser " + id_});
   }
   std::string id() const override { return id_; }
   int calls = 0;
@@ -47,13 +51,15 @@ class ScopedChooser {
   ~ScopedChooser() { SetKernelOptChooser(nullptr); }
 };
 
-class CaptureStdout {
+// What is written to `stream` (std::cout, std::cerr) while it lives.
+class Capture {
  public:
-  CaptureStdout() : old_(std::cout.rdbuf(out_.rdbuf())) {}
-  ~CaptureStdout() { std::cout.rdbuf(old_); }
+  explicit Capture(std::ostream& stream) : stream_(stream), old_(stream.rdbuf(out_.rdbuf())) {}
+  ~Capture() { stream_.rdbuf(old_); }
   std::string str() const { return out_.str(); }
 
  private:
+  std::ostream& stream_;
   std::ostringstream out_;
   std::streambuf* old_;
 };
@@ -87,7 +93,7 @@ TEST(OptChooserTest, ChosenOptsAreAppliedAndCached) {
   std::string log;
   {
     ScopedConfig sc(c);
-    CaptureStdout capture;
+    Capture capture(std::cout);
     absl::StatusOr<std::vector<double>> got = Read(RowSum(x));
     ASSERT_TRUE(got.ok()) << got.status();
     ExpectAllClose(*got, RowSumWant(xv), 1e-4, 1e-5, "row sum");
@@ -124,15 +130,50 @@ TEST(OptChooserTest, ChooserErrorFailsTheRealize) {
   EXPECT_TRUE(absl::StrContains(got.status().message(), "tuning database is locked")) << got.status();
 }
 
-TEST(OptChooserTest, InvalidOptFailsWithTheOptNamed) {
+TEST(OptChooserTest, OptsThatDoNotApplyAreNamedAndTheKernelRunsWithTheDefault) {
   std::vector<double> xv;
   Tensor x = Input(4, &xv);
   // Axis 0 has 37 elements: an upcast by 4 does not divide it.
   FixedChooser chooser("bad-upcast", std::optional<std::vector<Opt>>{{Opt{OptOps::UPCAST, 0, int64_t{4}}}});
   ScopedChooser scoped(&chooser);
-  absl::StatusOr<std::vector<double>> got = Read(RowSum(x) - 1.0f);
+  std::string warning;
+  absl::StatusOr<std::vector<double>> got;
+  {
+    Capture capture(std::cerr);
+    got = Read(RowSum(x) - 1.0f);
+    warning = capture.str();
+  }
+  ASSERT_TRUE(got.ok()) << got.status();
+  std::vector<double> want = RowSumWant(xv);
+  for (double& v : want) v -= 1;
+  ExpectAllClose(*got, want, 1e-4, 1e-5, "row sum - 1");
+  EXPECT_TRUE(absl::StrContains(warning, "the opts [Opt(op=OptOps.UPCAST, axis=0, arg=4)] of the fixed chooser "
+                                         "bad-upcast do not work here"))
+      << warning;
+  EXPECT_TRUE(absl::StrContains(warning, "can't divide")) << warning;
+  EXPECT_TRUE(absl::StrContains(warning, "it runs with the default opts")) << warning;
+  // Once per kernel: the method cache keeps the kernel built with the default opts.
+  {
+    Capture capture(std::cerr);
+    got = Read(RowSum(x) - 1.0f);
+    EXPECT_EQ(capture.str(), "");
+  }
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(chooser.calls, 1);
+}
+
+// A kernel that fails with the default opts too is an error (the chooser is not to blame).
+TEST(OptChooserTest, AKernelFailingWithTheDefaultOptsIsStillAnError) {
+  std::vector<double> xv;
+  Tensor x = Input(5, &xv);
+  FixedChooser chooser("bad-upcast", std::optional<std::vector<Opt>>{{Opt{OptOps::UPCAST, 0, int64_t{4}}}});
+  ScopedChooser scoped(&chooser);
+  Config c = GetConfig();
+  c.cc = "tinygrad-cc-no-such-compiler";  // CPU_CC: no CPU kernel compiles
+  ScopedConfig sc(c);
+  absl::StatusOr<std::vector<double>> got = Read(RowSum(x) * 5.0f);
   ASSERT_FALSE(got.ok());
-  EXPECT_TRUE(absl::StrContains(got.status().ToString(), "UPCAST")) << got.status();
+  EXPECT_TRUE(absl::StrContains(got.status().message(), "tinygrad-cc-no-such-compiler")) << got.status();
 }
 
 }  // namespace

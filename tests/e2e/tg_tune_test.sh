@@ -3,7 +3,8 @@
 # `tg tune` end to end (the tg binary's path in $1): a small matmul is tuned with BEAM=2 into a
 # fresh database (in-process, then on the default local farm), the records carry the kernels'
 # names (tg db show), a second run answers from it,
-# `tg run` then uses the tuned opts, a GPU's search runs on the UOp emulator, and bad input
+# `tg run` then uses the tuned opts (and warns about a record whose opts do not apply, which
+# `tg db drop` removes), a GPU's search runs on the UOp emulator, and bad input
 # exits 2 with a message.
 set -u
 source tests/tg_test_lib.sh
@@ -111,6 +112,25 @@ DEBUG=3 run use 0 run matmul --m 32 --n 32 --k 32 --runs 1
 tuned=$(grep -E '^kernel 1/1 .* -> ' "$out/tune_default.out" | awk '{print $3}')
 sed 's/\x1b\[[0-9;]*m//g' "$out/use.out" >"$out/use.plain"   # kernel names are colored
 expect_count "$out/use.plain" "^\*\*\* CPU +[0-9]+ $tuned " 1
+
+# A record whose opts do not apply (a hand-edited or corrupted row of a shared database) does not
+# stop tg run: a warning names the opts, why and the record, the kernel runs with the default
+# opts, and `tg db drop` removes the record.
+run export_default 0 db export --out "$out/default.jsonl"
+sed -e 's/"opts":\[\(\[[^]]*\],\{0,1\}\)*\]/"opts":[["UPCAST",9,4]]/' -e 's/"time_s":[0-9.e+-]*/"time_s":1e-09/' \
+  "$out/default.jsonl" >"$out/broken.jsonl"
+expect_in "$out/broken.jsonl" '"opts":[["UPCAST",9,4]]'
+run import_broken 0 db import "$out/broken.jsonl"
+expect_in "$out/import_broken.out" "1 records read, 1 stored"
+run broken 0 run matmul --m 32 --n 32 --k 32 --runs 1
+key=$(sed -n 's/^{"key":"\([0-9a-f]\{16\}\).*/\1/p' "$out/broken.jsonl")
+expect_in "$out/broken.err" "the opts [Opt(op=OptOps.UPCAST, axis=9, arg=4)] of record $key of the tuning database sqlite:$TG_CACHE_DIR/tuning.db"
+expect_in "$out/broken.err" "invalid axis"
+expect_in "$out/broken.err" "it runs with the default opts; \`tg db show $key\` shows the record, \`tg db drop $key\` drops it"
+run drop_broken 0 db drop "$key"
+expect_in "$out/drop_broken.out" "dropped $key"
+run after_drop 0 run matmul --m 32 --n 32 --k 32 --runs 1
+expect_not_in "$out/after_drop.err" "do not work here"
 
 # A GPU's search space without a GPU: the UOp emulator (DEV=PYTHON) with CUDA's tensor cores, on
 # the local farm (each candidate checked against the unoptimized kernel, as on a GPU); the

@@ -32,9 +32,9 @@ class RecordingChooser : public KernelOptChooser {
  public:
   RecordingChooser() { SetKernelOptChooser(this); }
   ~RecordingChooser() override { SetKernelOptChooser(nullptr); }
-  absl::StatusOr<std::optional<std::vector<Opt>>> Choose(const UOp& ast, Device&, const CodegenOptions&) override {
+  absl::StatusOr<std::optional<ChosenOpts>> Choose(const UOp& ast, Device&, const CodegenOptions&) override {
     kernels.try_emplace(autotune::AstTuningHash(ast), ast);
-    return std::optional<std::vector<Opt>>();
+    return std::optional<ChosenOpts>();
   }
   std::string id() const override {
     return absl::StrCat("recording chooser ", reinterpret_cast<uintptr_t>(this), " ", serial_);

@@ -18,18 +18,18 @@ void SetKernelOptChooser(KernelOptChooser* chooser) { g_chooser.store(chooser); 
 
 KernelOptChooser* GetKernelOptChooser() { return g_chooser.load(); }
 
-absl::StatusOr<UOp> WithChosenOpts(const UOp& ast, Device& dev, const CodegenOptions& codegen) {
+absl::StatusOr<ChosenKernel> WithChosenOpts(const UOp& ast, Device& dev, const CodegenOptions& codegen) {
   KernelOptChooser* chooser = GetKernelOptChooser();
-  if (chooser == nullptr) return ast;
-  if (ast.op() != Ops::SINK || !ast.tag().is_none()) return ast;
+  if (chooser == nullptr) return ChosenKernel{ast};
+  if (ast.op() != Ops::SINK || !ast.tag().is_none()) return ChosenKernel{ast};
   KernelInfo ki = KernelInfo::IsKernelInfo(ast.arg()) ? KernelInfo::FromArg(ast.arg()) : KernelInfo{};
-  if (ki.opts_to_apply.has_value()) return ast;
-  ASSIGN_OR_RETURN(std::optional<std::vector<Opt>> opts, chooser->Choose(ast, dev, codegen));
-  if (!opts.has_value()) return ast;
+  if (ki.opts_to_apply.has_value()) return ChosenKernel{ast};
+  ASSIGN_OR_RETURN(std::optional<ChosenOpts> chosen, chooser->Choose(ast, dev, codegen));
+  if (!chosen.has_value()) return ChosenKernel{ast};
   std::vector<Arg> args;
-  for (const Opt& o : *opts) args.push_back(OptToArg(o));
+  for (const Opt& o : chosen->opts) args.push_back(OptToArg(o));
   ki.opts_to_apply = std::move(args);
-  return ast.replace_arg(ki.ToArg());
+  return ChosenKernel{ast.replace_arg(ki.ToArg()), std::move(chosen)};
 }
 
 }  // namespace tg

@@ -9,6 +9,12 @@
 // or nothing under NOOPT). With no chooser installed, Realize warns once about BEAM >= 1 and
 // uses the default, since there is nothing that could search.
 //
+// Opts a chooser returns may come from far away (a tuning database shared by a cluster), so a
+// kernel they do not lower (an opt that does not apply, launch dims past the device's limits)
+// is not the end of the run: Realize warns, naming the opts, why, and where they came from
+// (ChosenOpts::origin), and lowers the kernel with the default opts instead. Only a kernel
+// that fails with the default opts too is an error.
+//
 // Example (autotune/ does this for `tg run`, `tg tune` and BEAM=n):
 //   static MyTuner tuner;              // implements KernelOptChooser
 //   SetKernelOptChooser(&tuner);
@@ -28,14 +34,23 @@
 
 namespace tg {
 
+// A chooser's answer for one kernel.
+struct ChosenOpts {
+  std::vector<Opt> opts;
+  // Where they came from, for messages: "record 0a1b... of the tuning database sqlite:tuning.db".
+  std::string origin;
+  // What to do about opts that do not work, for messages; "" for nothing to say.
+  std::string remedy;
+};
+
 class KernelOptChooser {
  public:
   virtual ~KernelOptChooser() = default;
   // Opts for the kernel `ast` (a SINK with its KernelInfo) on `dev`, which will be lowered with
   // `codegen`; nullopt for the default. Called from the thread that realizes, one kernel at a
   // time.
-  virtual absl::StatusOr<std::optional<std::vector<Opt>>> Choose(const UOp& ast, Device& dev,
-                                                                 const CodegenOptions& codegen) = 0;
+  virtual absl::StatusOr<std::optional<ChosenOpts>> Choose(const UOp& ast, Device& dev,
+                                                           const CodegenOptions& codegen) = 0;
   // Part of the method-cache key: two choosers that may pick differently must differ here.
   virtual std::string id() const = 0;
 };
@@ -45,10 +60,16 @@ class KernelOptChooser {
 void SetKernelOptChooser(KernelOptChooser* chooser);
 KernelOptChooser* GetKernelOptChooser();
 
-// The kernel to lower: `ast` with the chooser's opts as opts_to_apply. Unchanged when no chooser
-// is installed, the chooser returns nullopt, the AST is already optimized (tagged) or names
-// its own opts.
-absl::StatusOr<UOp> WithChosenOpts(const UOp& ast, Device& dev, const CodegenOptions& codegen);
+// The kernel to lower and where its opts came from.
+struct ChosenKernel {
+  UOp ast;
+  std::optional<ChosenOpts> chosen;  // nullopt: `ast` is the kernel as it was given
+};
+
+// The kernel to lower: `ast` with the chooser's opts as opts_to_apply. Unchanged (chosen =
+// nullopt) when no chooser is installed, the chooser returns nullopt, the AST is already
+// optimized (tagged) or names its own opts. Errors: the chooser's.
+absl::StatusOr<ChosenKernel> WithChosenOpts(const UOp& ast, Device& dev, const CodegenOptions& codegen);
 
 }  // namespace tg
 

@@ -112,21 +112,23 @@ class MethodCache {
     auto t0 = std::chrono::steady_clock::now();
     auto t1 = t0;
     if (compiled == nullptr) {
-      ASSIGN_OR_RETURN(UOp to_lower, WithChosenOpts(ast, dev, codegen));
-      ASSIGN_OR_RETURN(ProgramSpec spec, GetProgram(to_lower, dev.renderer(), codegen));
-      t1 = std::chrono::steady_clock::now();
-      if (s.debug >= 3) {
-        // DEBUG>=5 already printed the AST inside GetProgram.
-        if (s.debug < 5) std::cout << ForStream(PrettyPrint(ast), stdout) << "\n";
-        std::string opts;
-        for (const Arg& o : spec.applied_opts)
-          absl::StrAppend(&opts, opts.empty() ? "" : ", ", o.repr());
-        std::cout << "applied opts: [" << opts << "]\n";
+      ASSIGN_OR_RETURN(ChosenKernel k, WithChosenOpts(ast, dev, codegen));
+      absl::StatusOr<CompiledProgram> built = Build(dev, ast, k.ast, s, t1);
+      if (!built.ok() && k.chosen.has_value()) {
+        // The chooser's opts (a record of a shared database, maybe) fail here: the default
+        // opts still make a kernel, and one bad record must not stop the run.
+        absl::StatusOr<CompiledProgram> fallback = Build(dev, ast, ast, s, t1);
+        if (fallback.ok()) {
+          WarnChosenOptsFailed(*k.chosen, fallback->spec.name, built.status());
+        } else {
+          fallback = absl::Status(fallback.status().code(),
+                                  absl::StrCat(fallback.status().message(), " (with the opts of ",
+                                               k.chosen->origin, ": ", built.status().message(), ")"));
+        }
+        built = std::move(fallback);
       }
-      if (s.debug >= 4) std::cout << spec.src << "\n";
-      ASSIGN_OR_RETURN(std::string lib, dev.Compile(spec));
-      if (s.debug >= 7) PrintDisassembly(dev, lib);
-      compiled = std::make_shared<const CompiledProgram>(CompiledProgram{std::move(spec), std::move(lib)});
+      RETURN_IF_ERROR(built.status());
+      compiled = std::make_shared<const CompiledProgram>(*std::move(built));
     }
     ASSIGN_OR_RETURN(std::unique_ptr<Program> prog, dev.LoadProgram(compiled->spec, compiled->lib));
     EngineStats& stats = GetEngineStats();
@@ -147,6 +149,37 @@ class MethodCache {
 
  private:
   // BEAM >= 1 with nothing installed that could search: said once, the default opts are used.
+  // `to_lower` (`ast` with the opts it is to get) lowered and compiled; `t1` is set to when
+  // the lowering ended.
+  static absl::StatusOr<CompiledProgram> Build(Device& dev, const UOp& ast, const UOp& to_lower,
+                                               const RealizeSettings& s,
+                                               std::chrono::steady_clock::time_point& t1) {
+    ASSIGN_OR_RETURN(ProgramSpec spec, GetProgram(to_lower, dev.renderer(), s.codegen));
+    t1 = std::chrono::steady_clock::now();
+    if (s.debug >= 3) {
+      // DEBUG>=5 already printed the AST inside GetProgram.
+      if (s.debug < 5) std::cout << ForStream(PrettyPrint(ast), stdout) << "\n";
+      std::string opts;
+      for (const Arg& o : spec.applied_opts)
+        absl::StrAppend(&opts, opts.empty() ? "" : ", ", o.repr());
+      std::cout << "applied opts: [" << opts << "]\n";
+    }
+    if (s.debug >= 4) std::cout << spec.src << "\n";
+    ASSIGN_OR_RETURN(std::string lib, dev.Compile(spec));
+    if (s.debug >= 7) PrintDisassembly(dev, lib);
+    return CompiledProgram{std::move(spec), std::move(lib)};
+  }
+
+  // Once per kernel: the method cache keeps the kernel built with the default opts.
+  static void WarnChosenOptsFailed(const ChosenOpts& chosen, std::string_view kernel, const absl::Status& why) {
+    std::string opts;
+    for (const Opt& o : chosen.opts) absl::StrAppend(&opts, opts.empty() ? "" : ", ", o.ToString());
+    std::cerr << "tinygrad-cc: kernel " << StripAnsi(kernel) << ": the opts [" << opts << "] of "
+              << chosen.origin << " do not work here (" << why.message()
+              << "); it runs with the default opts" << (chosen.remedy.empty() ? "" : "; ") << chosen.remedy
+              << "\n";
+  }
+
   static void WarnBeamWithoutTuner(int beam) {
     static std::atomic<bool> warned{false};
     if (!warned.exchange(true))

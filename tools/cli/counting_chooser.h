@@ -20,9 +20,9 @@ namespace tg {
 class CountingChooser : public KernelOptChooser {
  public:
   explicit CountingChooser(KernelOptChooser& inner) : inner_(inner) {}
-  absl::StatusOr<std::optional<std::vector<Opt>>> Choose(const UOp& ast, Device& dev,
-                                                         const CodegenOptions& codegen) override {
-    absl::StatusOr<std::optional<std::vector<Opt>>> opts = inner_.Choose(ast, dev, codegen);
+  absl::StatusOr<std::optional<ChosenOpts>> Choose(const UOp& ast, Device& dev,
+                                                   const CodegenOptions& codegen) override {
+    absl::StatusOr<std::optional<ChosenOpts>> opts = inner_.Choose(ast, dev, codegen);
     ++asked_;
     if (opts.ok() && opts->has_value()) ++tuned_;
     return opts;

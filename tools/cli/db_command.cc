@@ -1,5 +1,5 @@
 // File: tools/cli/db_command.cc
-// `tg db`: stats, show, export, import and gc over any TuningDb backend.
+// `tg db`: stats, show, export, import, drop and gc over any TuningDb backend.
 #include "tools/cli/db_command.h"
 
 #include <algorithm>
@@ -140,6 +140,44 @@ int Show(TuningDb& db, const std::string& prefix) {
   return kExitOk;
 }
 
+// Every KEY must name exactly one record (a digest or a beginning of one no other record
+// shares), or nothing is dropped.
+int Drop(TuningDb& db, const std::vector<std::string>& prefixes) {
+  absl::StatusOr<std::vector<TuningRecord>> all = db.List();
+  if (!all.ok()) return Fail(all.status());
+  std::vector<const TuningRecord*> chosen;
+  std::vector<std::string> errors;
+  for (const std::string& prefix : prefixes) {
+    std::vector<const TuningRecord*> matches;
+    for (const TuningRecord& r : *all)
+      if (r.key.Digest().starts_with(prefix)) matches.push_back(&r);
+    if (prefix.empty()) {
+      errors.push_back("an empty KEY would name every record");
+    } else if (matches.empty()) {
+      errors.push_back(absl::StrCat("no record whose key starts with '", prefix, "'"));
+    } else if (matches.size() > 1) {
+      std::vector<std::string> keys;
+      for (const TuningRecord* r : matches) keys.push_back(r->key.Digest());
+      errors.push_back(absl::StrCat("'", prefix, "' starts ", matches.size(), " keys (",
+                                    absl::StrJoin(keys, ", "), "): give more of the one to drop"));
+    } else if (std::find(chosen.begin(), chosen.end(), matches[0]) == chosen.end()) {
+      chosen.push_back(matches[0]);
+    }
+  }
+  if (!errors.empty()) {
+    for (const std::string& e : errors) std::fprintf(stderr, "tg db: %s\n", e.c_str());
+    std::fprintf(stderr, "tg db: nothing was dropped from %s\n", db.location().c_str());
+    return kExitFailed;
+  }
+  for (const TuningRecord* r : chosen) {
+    absl::StatusOr<bool> dropped = db.Drop(r->key.Digest());
+    if (!dropped.ok()) return Fail(dropped.status());
+    std::printf("%s %s (%s, opts %s)\n", *dropped ? "dropped" : "already gone:", r->key.Digest().c_str(),
+                r->kernel_name.c_str(), autotune::OptsToText(r->opts).c_str());
+  }
+  return kExitOk;
+}
+
 int Export(TuningDb& db, const std::string& out_path) {
   absl::StatusOr<std::vector<TuningRecord>> all = db.List();
   if (!all.ok()) return Fail(all.status());
@@ -224,6 +262,7 @@ int DbCommand(std::span<const std::string_view> args) {
   app.fallthrough();  // --db may also follow the command (tg db stats --db FILE)
   app.require_subcommand(1);
   std::string location, prefix, in_path, out_path;
+  std::vector<std::string> drop_keys;
   bool dry_run = false;
   app.add_option("--db", location, "the database LOCATION");
   CLI::App* stats = app.add_subcommand("stats", "records by device class, renderer and version; journal rows");
@@ -233,6 +272,10 @@ int DbCommand(std::span<const std::string_view> args) {
   export_cmd->add_option("--out", out_path, "write to FILE instead")->type_name("FILE");
   CLI::App* import = app.add_subcommand("import", "merge JSON lines (better results win; all or nothing)");
   import->add_option("FILE", in_path, "JSON lines, as export writes them")->required();
+  CLI::App* drop = app.add_subcommand(
+      "drop", "remove the records whose key digests start with KEY... (one record each; e.g. a\n"
+              "record whose opts no longer work, which `tg run` names)");
+  drop->add_option("KEY", drop_keys, "a key digest or a beginning of it that only one record has")->required();
   CLI::App* gc = app.add_subcommand(
       "gc", absl::StrFormat("drop records of other codegen/opt versions than this build's (%s, opt semantics\n"
                             "%d) and the journal of finished searches",
@@ -251,7 +294,7 @@ int DbCommand(std::span<const std::string_view> args) {
 
   // Only import stores: it may make the file (and, at the default location in the cache
   // directory, that directory), never a folder of a path the user gave. The others read (or
-  // trim, gc) what exists and make nothing.
+  // trim: drop, gc) what exists and make nothing.
   const bool default_location = location.empty();
   if (default_location) location = autotune::DefaultTuningDbPath(GetConfig());
   if (import->parsed()) {
@@ -269,6 +312,7 @@ int DbCommand(std::span<const std::string_view> args) {
   if (stats->parsed()) return Stats(**db);
   if (show->parsed()) return Show(**db, prefix);
   if (export_cmd->parsed()) return Export(**db, out_path);
+  if (drop->parsed()) return Drop(**db, drop_keys);
   if (serve->parsed()) return Serve(**db, serve_options);
   TG_CHECK(gc->parsed()) << "require_subcommand(1) lets no other case through";
   return Gc(**db, dry_run);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `tg db` against SQLite files: a fixture database (4 records, one of an old codegen version,
 # and 3 journal rows) is exported, imported into a fresh file, merged with better results,
-# and inspected with stats and show; gc drops the old record and the finished search's
+# inspected with stats and show, and a record dropped; gc drops the old record and the finished search's
 # journal; bad input fails clearly and imports nothing; a database that does not exist is an
 # error for every command but import, and nothing is made for it.
 # Arguments: the tg binary, the tuning_db_fixture binary.
@@ -62,6 +62,28 @@ run show_all 0 --db "$b" show ""
 run show_none 1 --db "$b" show zzzz
 expect_in "$out/show_none.err" "no record whose key starts with 'zzzz'"
 
+# Drop: every KEY names one record, or nothing goes.
+run drop_some_unknown 1 --db "$b" drop "${key1:0:8}" zzzz ""
+expect_in "$out/drop_some_unknown.err" "no record whose key starts with 'zzzz'"
+expect_in "$out/drop_some_unknown.err" "an empty KEY would name every record"
+expect_in "$out/drop_some_unknown.err" "nothing was dropped from sqlite:$b"
+run drop_kept 0 --db "$b" show "$key1"
+"$fixture" --many >"$out/many.jsonl" || fail "fixture --many"
+run import_many 0 --db "$out/many.db" import "$out/many.jsonl"
+shared="$(sed -n 's/^{"key":"\(.\).*/\1/p' "$out/many.jsonl" | sort | uniq -d | head -1)"
+[[ -n $shared ]] || fail "17 keys share a first digit"
+run drop_ambiguous 1 --db "$out/many.db" drop "$shared"
+expect_in "$out/drop_ambiguous.err" "'$shared' starts "
+expect_in "$out/drop_ambiguous.err" "give more of the one to drop"
+run many_stats 0 --db "$out/many.db" stats
+expect_in "$out/many_stats.out" "records: 17"
+run drop 0 --db "$b" drop "${key1:0:8}" "$key1"
+expect_in "$out/drop.out" "dropped $key1 ("
+[[ $(grep -c dropped "$out/drop.out") -eq 1 ]] || fail "one record named twice is dropped once"
+run drop_gone 1 --db "$b" show "$key1"
+run drop_stats 0 --db "$b" stats
+expect_in "$out/drop_stats.out" "records: 4"
+
 # A bad line: its number in the error, and nothing of the file imported.
 c="$out/c.db"
 { sed -n 1p "$out/a.jsonl"; echo; sed -n 2p "$out/a.jsonl"; echo '{"key": "broken"'; } >"$out/bad.jsonl"
@@ -94,7 +116,7 @@ expect_not_in "$out/stats_after_gc.out" "0.0.9"
 # A database that does not exist: the commands that read (or trim) it fail naming it and make
 # nothing, not even its folder; import makes the file but not a missing folder.
 missing_dir="$out/no/such/dir"
-for cmd in stats "show abc" export gc; do
+for cmd in stats "show abc" export "drop abc" gc; do
   name="missing_${cmd%% *}"
   run "$name" 1 --db "$missing_dir/x.db" $cmd
   expect_in "$out/$name.err" "tg db: tuning database $missing_dir/x.db does not exist"
