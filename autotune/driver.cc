@@ -134,6 +134,13 @@ class Driver {
       } else {
         ASSIGN_OR_RETURN(hit, o_.db->Lookup(r.key));
       }
+      if (hit.has_value() && !o_.lookup_only) {
+        if (absl::Status usable = CheckOptsApply(asts_[k], *o_.renderer, o_.codegen, hit->opts); !usable.ok()) {
+          r.unusable = std::move(hit);
+          r.unusable_why = std::move(usable);
+          hit.reset();
+        }
+      }
       if (hit.has_value()) {
         r.record = std::move(hit);
         r.from_cache = true;
@@ -311,7 +318,11 @@ class Driver {
         break;
       }
     if (o_.db != nullptr && br.time_s < kInf) {
-      RETURN_IF_ERROR(o_.db->Put(rec).status());
+      if (r.unusable.has_value()) {
+        RETURN_IF_ERROR(o_.db->ReplaceUnusable(rec, r.unusable->opts).status());
+      } else {
+        RETURN_IF_ERROR(o_.db->Put(rec).status());
+      }
       if (journal_) {
         RETURN_IF_ERROR(o_.db->DeleteMeasurements(s.digest).status());
         for (const std::string& retime : s.retimes)

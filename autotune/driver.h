@@ -7,7 +7,8 @@
 // search's round barrier never leaves workers idle while other searches have work.
 //
 // Per kernel: the TuningKey; the database's record unless ignore_cache (Lookup, or LookupBest
-// when lookup_only: any search settings' best); else StartSearch and a BeamSearcher whose
+// when lookup_only: any search settings' best; a search first checks that the record's opts
+// apply to the kernel, and searches again where they do not); else StartSearch and a BeamSearcher whose
 // batches are answered from the measurement journal where it can and submitted to the measurer
 // otherwise; the winner stored (RecordOfSearch, with who measured it in the final phase).
 //
@@ -114,6 +115,12 @@ struct KernelTuning {
   absl::Status status;                 // its search failed (the task cannot run, ...)
   std::optional<TuningRecord> record;  // the winner or the database's answer; nullopt: a lookup-only miss
   bool from_cache = false;
+  // A record the database held for this kernel whose opts do not apply to it (`unusable_why`
+  // says which and why: a damaged or hand-edited row). A search does not trust it: it searches
+  // again and its winner replaces that record (TuningDb::ReplaceUnusable). Lookup-only runs
+  // answer it as they find it (the engine falls back from opts that fail).
+  std::optional<TuningRecord> unusable;
+  absl::Status unusable_why;
   std::optional<BeamResult> search;    // when it searched
   int64_t measured = 0;                // candidate results from the measurer
   int64_t journal_hits = 0;            // candidates answered from the journal

@@ -114,6 +114,49 @@ TEST(TunerTest, LookupOnlyUsesAnyStoredResultAndMissesOtherwise) {
   EXPECT_THAT((*found)->remedy, HasSubstr("`tg db drop " + key + "` drops it"));
 }
 
+// A record whose opts do not apply to its kernel (a damaged or hand-edited row, here made
+// faster than any search so that Put alone would keep it): a search does not trust it, searches
+// again and replaces it; a lookup-only tuner answers it as stored (the engine falls back).
+TEST(TunerTest, ARecordWhoseOptsDoNotApplyIsSearchedAgainAndReplaced) {
+  std::string db = TempDb("tuner_unusable.db");
+  UOp ast = SumKernel(16, 96);
+  {
+    absl::StatusOr<std::unique_ptr<Tuner>> t = Tuner::Create(Small(db, 1));
+    ASSERT_TRUE(t.ok());
+    ASSERT_TRUE((*t)->Tune(ast, Cpu()).ok());
+  }
+  absl::StatusOr<std::unique_ptr<TuningDb>> raw = OpenTuningDb(db);
+  ASSERT_TRUE(raw.ok()) << raw.status();
+  std::vector<TuningRecord> all = (*raw)->List().value();
+  ASSERT_EQ(all.size(), 1u);
+  TuningRecord bad = all[0];
+  bad.opts = {Opt{OptOps::UPCAST, 9, int64_t{4}}};
+  bad.time_s = 1e-9;
+  ASSERT_TRUE((*raw)->Put(bad).value());
+
+  absl::StatusOr<std::unique_ptr<Tuner>> lookup = Tuner::Create(Small(db, 0));
+  ASSERT_TRUE(lookup.ok());
+  absl::StatusOr<KernelTuning> as_stored = (*lookup)->Tune(ast, Cpu());
+  ASSERT_TRUE(as_stored.ok()) << as_stored.status();
+  EXPECT_TRUE(as_stored->from_cache);
+  EXPECT_EQ(as_stored->record->opts, bad.opts);
+
+  absl::StatusOr<std::unique_ptr<Tuner>> search = Tuner::Create(Small(db, 1));
+  ASSERT_TRUE(search.ok());
+  absl::StatusOr<KernelTuning> t = (*search)->Tune(ast, Cpu());
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_FALSE(t->from_cache);
+  ASSERT_TRUE(t->unusable.has_value());
+  EXPECT_EQ(t->unusable->opts, bad.opts);
+  EXPECT_THAT(t->unusable_why.message(), HasSubstr("Opt(op=OptOps.UPCAST, axis=9, arg=4): invalid axis"));
+  ASSERT_TRUE(t->search.has_value());
+  std::optional<TuningRecord> now = (*raw)->Lookup(t->key).value();
+  ASSERT_TRUE(now.has_value());
+  EXPECT_EQ(now->opts, t->record->opts);
+  EXPECT_NE(now->opts, bad.opts);
+  EXPECT_TRUE(CheckOptsApply(ast, Cpu().renderer(), CodegenOptions{}, now->opts).ok());
+}
+
 TEST(TunerTest, NoDatabaseAtCacheLevelZero) {
   Config c = GetConfig();
   c.cachelevel = 0;

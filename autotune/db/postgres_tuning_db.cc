@@ -19,6 +19,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "autotune/db/opts_text.h"
 #include "postgresql/libpq-fe.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/status_macros.h"
@@ -378,6 +379,25 @@ absl::StatusOr<int64_t> PostgresTuningDb::PutAll(const std::vector<TuningRecord>
       Rollback();
       return s;
     }
+    return stored;
+  });
+}
+
+absl::StatusOr<bool> PostgresTuningDb::ReplaceUnusable(const TuningRecord& record,
+                                                       const std::vector<Opt>& unusable_opts) {
+  RETURN_IF_ERROR(schema::ValidateRecord(record));
+  absl::MutexLock lock(&mu_);
+  return Retrying([&]() -> absl::StatusOr<bool> {
+    RETURN_IF_ERROR(Exec("BEGIN", {}, "BEGIN").status());
+    absl::StatusOr<bool> stored = [&]() -> absl::StatusOr<bool> {
+      RETURN_IF_ERROR(
+          Modify(schema::DropWithOptsSql(), {record.key.Digest(), OptsToText(unusable_opts)}, "replace").status());
+      return PutLocked(record);
+    }();
+    if (stored.ok()) {
+      if (absl::Status s = Exec("COMMIT", {}, "COMMIT").status(); !s.ok()) stored = s;
+    }
+    if (!stored.ok()) Rollback();
     return stored;
   });
 }

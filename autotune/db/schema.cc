@@ -134,6 +134,7 @@ std::string LookupBestForArchSql() {
 }
 
 std::string DropSql() { return "DELETE FROM tuning WHERE key = $1"; }
+std::string DropWithOptsSql() { return "DELETE FROM tuning WHERE key = $1 AND opts = $2"; }
 
 std::string ListSql() { return absl::StrCat(SelectTuning(), " ORDER BY key"); }
 

@@ -53,6 +53,7 @@ absl::Status ValidateRecord(const TuningRecord& r);
 // The upsert's parameters; created_unix_ms 0 becomes `now_ms`.
 std::vector<SqlValue> UpsertParams(const TuningRecord& r, int64_t now_ms);
 std::string DropSql();  // WHERE key = $1
+std::string DropWithOptsSql();  // WHERE key = $1 AND opts = $2 (OptsToText)
 std::vector<SqlValue> LookupParams(const TuningKey& key);
 std::vector<SqlValue> LookupBestParams(const TuningKey& key);
 std::vector<SqlValue> LookupBestForArchParams(const TuningKey& key, std::string_view gpu_arch);

@@ -348,6 +348,22 @@ absl::StatusOr<int64_t> SqliteTuningDb::PutAll(const std::vector<TuningRecord>& 
   return stored;
 }
 
+absl::StatusOr<bool> SqliteTuningDb::ReplaceUnusable(const TuningRecord& record,
+                                                     const std::vector<Opt>& unusable_opts) {
+  RETURN_IF_ERROR(schema::ValidateRecord(record));
+  absl::MutexLock lock(&mu_);
+  RETURN_IF_ERROR(Begin());
+  absl::StatusOr<bool> stored = [&]() -> absl::StatusOr<bool> {
+    RETURN_IF_ERROR(Modify(schema::DropWithOptsSql(), {record.key.Digest(), OptsToText(unusable_opts)}).status());
+    return PutLocked(record);
+  }();
+  if (stored.ok()) {
+    if (absl::Status s = Exec("COMMIT"); !s.ok()) stored = s;
+  }
+  if (!stored.ok()) Rollback();
+  return stored;
+}
+
 absl::StatusOr<bool> SqliteTuningDb::Drop(std::string_view key_digest) {
   absl::MutexLock lock(&mu_);
   ASSIGN_OR_RETURN(int64_t n, Modify(schema::DropSql(), {std::string(key_digest)}));

@@ -58,6 +58,7 @@ class SqliteTuningDb : public TuningDb {
   absl::StatusOr<std::optional<TuningRecord>> LookupBestForArch(const TuningKey& key,
                                                                std::string_view gpu_arch) override;
   absl::StatusOr<bool> Put(const TuningRecord& record) override;
+  absl::StatusOr<bool> ReplaceUnusable(const TuningRecord& record, const std::vector<Opt>& unusable_opts) override;
   absl::StatusOr<bool> Drop(std::string_view key_digest) override;
   absl::StatusOr<std::vector<TuningRecord>> List() override;
   absl::StatusOr<int64_t> Count() override;

@@ -115,6 +115,10 @@ class TuningDb {
   // True when `record` is now the stored one (new key, or faster than what was stored); false
   // when an equal or faster record was kept. Errors: time_s not a finite value >= 0, I/O.
   virtual absl::StatusOr<bool> Put(const TuningRecord& record) = 0;
+  // Put, except that a stored record for record.key whose opts are `unusable_opts` (opts found
+  // not to apply to the kernel: a damaged or hand-edited row) gives way whatever its time; one
+  // with other opts (stored since) keeps Put's rule. One transaction. Errors: as Put.
+  virtual absl::StatusOr<bool> ReplaceUnusable(const TuningRecord& record, const std::vector<Opt>& unusable_opts) = 0;
   // Removes the record stored under `key_digest` (TuningKey::Digest()), whatever it holds:
   // answers whether there was one. For `tg db drop`, a person's decision; nothing drops a record
   // on its own.

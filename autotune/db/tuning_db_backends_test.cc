@@ -211,6 +211,27 @@ TEST_P(TuningDbBackendTest, DropRemovesOneRecordAndItsKeyCanBeStoredAgain) {
   EXPECT_EQ(db_->Lookup(fast.key).value(), slower);
 }
 
+TEST_P(TuningDbBackendTest, ReplaceUnusableReplacesOnlyTheRecordWithThoseOpts) {
+  TuningRecord bad = SampleRecord(10, 1e-9);
+  bad.opts = {Opt{OptOps::UPCAST, 9, int64_t{4}}};
+  ASSERT_TRUE(db_->Put(bad).value());
+  TuningRecord searched = SampleRecord(10, 0.004);
+  EXPECT_FALSE(db_->Put(searched).value()) << "Put alone keeps the faster row";
+  EXPECT_TRUE(db_->ReplaceUnusable(searched, bad.opts).value());
+  EXPECT_EQ(db_->Lookup(searched.key).value(), searched);
+  // Stored since with other opts: Put's rule.
+  TuningRecord slower = SampleRecord(10, 0.005);
+  EXPECT_FALSE(db_->ReplaceUnusable(slower, bad.opts).value());
+  EXPECT_EQ(db_->Lookup(searched.key).value(), searched);
+  TuningRecord faster = SampleRecord(10, 0.003);
+  EXPECT_TRUE(db_->ReplaceUnusable(faster, bad.opts).value());
+  EXPECT_EQ(db_->Lookup(searched.key).value(), faster);
+  // A new key is stored; a bad time stores nothing.
+  EXPECT_TRUE(db_->ReplaceUnusable(SampleRecord(11, 0.1), bad.opts).value());
+  EXPECT_EQ(db_->ReplaceUnusable(SampleRecord(12, -1), bad.opts).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(db_->Count().value(), 2);
+}
+
 TEST_P(TuningDbBackendTest, LookupBestSpansSearchSettingsOnly) {
   TuningRecord beam2 = SampleRecord(11, 0.004);
   beam2.key.settings.width = 2;

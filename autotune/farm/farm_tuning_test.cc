@@ -61,6 +61,9 @@ class RecordingDb : public TuningDb {
     return db_->LookupBestForArch(k, a);
   }
   absl::StatusOr<bool> Put(const TuningRecord& r) override { return db_->Put(r); }
+  absl::StatusOr<bool> ReplaceUnusable(const TuningRecord& r, const std::vector<Opt>& o) override {
+    return db_->ReplaceUnusable(r, o);
+  }
   absl::StatusOr<bool> Drop(std::string_view k) override { return db_->Drop(k); }
   absl::StatusOr<std::vector<TuningRecord>> List() override { return db_->List(); }
   absl::StatusOr<int64_t> Count() override { return db_->Count(); }

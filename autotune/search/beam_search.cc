@@ -174,6 +174,17 @@ absl::StatusOr<std::vector<Opt>> HeuristicOpts(const UOp& ast, const Renderer& r
   return opt.applied_opts();
 }
 
+absl::Status CheckOptsApply(const UOp& ast, const Renderer& ren, const CodegenOptions& codegen,
+                            const std::vector<Opt>& opts) {
+  ASSIGN_OR_RETURN(UOp input, OptimizerInput(ast, ren, codegen));
+  Scheduler k(input, ren, codegen);
+  k.ConvertLoopToGlobal();
+  for (const Opt& o : opts)
+    if (absl::Status s = k.ApplyOpt(o); !s.ok())
+      return IsKernelOptError(s) ? KernelOptError(absl::StrCat(o.ToString(), ": ", s.message())) : s;
+  return absl::OkStatus();
+}
+
 absl::StatusOr<SearchStart> StartSearch(const UOp& ast, const Renderer& ren,
                                         const CodegenOptions& codegen, BeamOptions options) {
   ASSIGN_OR_RETURN(KernelTask task, KernelTask::FromAst(ast));

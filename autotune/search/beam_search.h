@@ -91,6 +91,12 @@ absl::StatusOr<UOp> OptimizerInput(const UOp& ast, const Renderer& ren, const Co
 // Errors: whatever the heuristic reports.
 absl::StatusOr<std::vector<Opt>> HeuristicOpts(const UOp& ast, const Renderer& ren, const CodegenOptions& codegen);
 
+// OK when `opts` apply to `ast` in order, as GetProgram applies them (a tuning record's opts
+// checked before they are trusted); otherwise the first one's KernelOptError, naming it.
+// Errors also: the kernel does not reach the optimizer.
+absl::Status CheckOptsApply(const UOp& ast, const Renderer& ren, const CodegenOptions& codegen,
+                            const std::vector<Opt>& opts);
+
 // Where a search stands, for a progress display.
 struct BeamProgress {
   enum class Phase { kBaseline, kRound, kFinalists, kDone };

@@ -4,7 +4,7 @@
 # fresh database (in-process, then on the default local farm), the records carry the kernels'
 # names (tg db show), a second run answers from it,
 # `tg run` then uses the tuned opts (and warns about a record whose opts do not apply, which
-# `tg db drop` removes), a GPU's search runs on the UOp emulator, and bad input
+# `tg db drop` removes and `tg tune` searches again), a GPU's search runs on the UOp emulator, and bad input
 # exits 2 with a message.
 set -u
 source tests/tg_test_lib.sh
@@ -131,6 +131,14 @@ run drop_broken 0 db drop "$key"
 expect_in "$out/drop_broken.out" "dropped $key"
 run after_drop 0 run matmul --m 32 --n 32 --k 32 --runs 1
 expect_not_in "$out/after_drop.err" "do not work here"
+# tg tune does not trust such a record: it searches again (on the local farm) and replaces it.
+run import_broken_again 0 db import "$out/broken.jsonl"
+BEAM_UPCAST_MAX=16 run retune 0 tune matmul --m 32 --n 32 --k 32 --beam 2
+expect_in "$out/retune.out" "kernel 1/1: record $key held opts [[\"UPCAST\",9,4]] that do not apply (Opt(op=OptOps.UPCAST, axis=9, arg=4): invalid axis"
+expect_in "$out/retune.out" "searched again, the winner replaced it"
+expect_count "$out/retune.out" '\(cached\)$' 0
+run after_retune 0 run matmul --m 32 --n 32 --k 32 --runs 1
+expect_not_in "$out/after_retune.err" "do not work here"
 
 # A GPU's search space without a GPU: the UOp emulator (DEV=PYTHON) with CUDA's tensor cores, on
 # the local farm (each candidate checked against the unoptimized kernel, as on a GPU); the

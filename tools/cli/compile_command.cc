@@ -139,6 +139,9 @@ int CompileWorkloadCommand(std::span<const std::string_view> args) {
                   opts.c_str(), k.src.size(), kind.c_str(), k.binary_bytes, k.compile_s * 1e3);
     }
     if (k.tuned) std::printf("  opts tuned on %s\n", k.tuned_on.c_str());
+    if (!k.untuned_why.empty())
+      std::printf("  the opts tuned on %s do not work here (%s): the heuristic's instead; `tg db drop %s` drops the record\n",
+                  k.tuned_on.c_str(), k.untuned_why.c_str(), k.key.Digest().substr(0, 16).c_str());
     if (disassemble) {
       // a disassembler that is not installed is a line, not a failed kernel
       absl::StatusOr<std::string> text = t.compiler().Disassemble(k.binary);

@@ -80,8 +80,15 @@ CompiledKernel CompileOne(const UOp& kernel, CompileTarget& target, const Compil
     ast = ast.replace_arg(ki.ToArg());
     out.tuned = true;
   }
-  out.ast = PrettyPrint(ast);
   absl::StatusOr<ProgramSpec> spec = GetProgram(ast, target.renderer(), o.codegen);
+  if (!spec.ok() && out.tuned) {
+    // A damaged or hand-edited record must not fail a build: the heuristic's kernel instead.
+    out.untuned_why = std::string(spec.status().message());
+    out.tuned = false;
+    ast = kernel;
+    spec = GetProgram(ast, target.renderer(), o.codegen);
+  }
+  out.ast = PrettyPrint(ast);
   if (!spec.ok()) {
     out.status = absl::Status(spec.status().code(), absl::StrCat("rendering failed: ", spec.status().message()));
     return out;

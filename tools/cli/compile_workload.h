@@ -41,6 +41,9 @@ struct CompiledKernel {
   std::vector<Opt> opts;      // the opts applied
   bool tuned = false;         // opts from the database (else the heuristic's)
   std::string tuned_on;       // for people: the tuned record's device, digest and worker
+  // Non-empty: the database's opts for the kernel did not work here (why); `tuned` is false and
+  // the kernel has the heuristic's opts.
+  std::string untuned_why;
   std::string src;            // the rendered source
   std::string ast;            // the kernel AST (PrettyPrint), for DEBUG>=3
   autotune::TuningKey key;    // what tuned opts for it are stored under (the target's class)

@@ -172,6 +172,34 @@ TEST_F(CompileWithDatabaseTest, TunedOptsComeFromTheDatabase) {
   EXPECT_FALSE(ks->front().tuned);
 }
 
+// A record whose opts do not work for the kernel (a damaged or hand-edited row) does not fail the
+// build: the kernel gets the heuristic's opts, and tg compile says why and names the record.
+TEST_F(CompileWithDatabaseTest, TunedOptsThatDoNotWorkFallBackToTheHeuristic) {
+  autotune::TuningRecord r;
+  r.key = heuristic.key;
+  r.opts = {Opt{OptOps::UPCAST, 9, int64_t{4}}};
+  r.time_s = 1e-9;
+  ASSERT_TRUE(db->Put(r).ok());
+  absl::StatusOr<std::vector<CompiledKernel>> ks = CompileWorkload(*target, options);
+  ASSERT_TRUE(ks.ok()) << ks.status();
+  ASSERT_EQ(ks->size(), 1u);
+  const CompiledKernel& k = ks->front();
+  ASSERT_TRUE(k.status.ok()) << k.status;
+  EXPECT_FALSE(k.tuned);
+  EXPECT_EQ(k.opts, heuristic.opts);
+  EXPECT_THAT(k.untuned_why, HasSubstr("Opt(op=OptOps.UPCAST, axis=9, arg=4): invalid axis"));
+
+  const std::string device = target->device(), arch = target->arch();
+  const std::vector<std::string_view> args = {"matmul", "--device", device, "--arch", arch, "--m", "64",
+                                              "--n",    "64",       "--k",  "64",  "--db", path};
+  testing::internal::CaptureStdout();
+  const int rc = CompileWorkloadCommand(args);
+  const std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_THAT(out, HasSubstr("do not work here (Opt(op=OptOps.UPCAST, axis=9, arg=4): invalid axis"));
+  EXPECT_THAT(out, HasSubstr("the heuristic's instead; `tg db drop " + r.key.Digest().substr(0, 16) + "` drops the record"));
+}
+
 // A tuned GEMM (ours: the generated Hopper matmul) for a half matmul on sm_90: tg compile renders
 // and compiles the generated kernel (for sm_90a, where wgmma is).
 TEST(CompileWorkloadTest, ATunedGemmCompilesTheGeneratedKernelForSm90) {

@@ -117,7 +117,8 @@ absl::StatusOr<std::vector<autotune::KernelTuning>> FarmTuneKernels(const std::v
     for (const UOp& ast : kernels) {
       ASSIGN_OR_RETURN(std::optional<autotune::TuningRecord> hit,
                        db->Lookup(autotune::TuningKey::Make(ast, dc, settings, topts.codegen)));
-      if (!hit.has_value()) break;
+      // A record whose opts do not apply is searched again: the driver's job, on the farm.
+      if (!hit.has_value() || !autotune::CheckOptsApply(ast, dev.renderer(), topts.codegen, hit->opts).ok()) break;
       cached.push_back({.record = std::move(hit), .from_cache = true});
     }
     if (cached.size() == kernels.size()) return cached;

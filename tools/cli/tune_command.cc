@@ -372,6 +372,10 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
       }
       std::string name = !t->record->kernel_name.empty() ? t->record->kernel_name
                                                          : TunedName(kernels[i], (**dev).renderer(), t->record->opts);
+      if (t->unusable.has_value())
+        std::printf("%s: record %s held opts %s that do not apply (%s); searched again, the winner replaced it\n",
+                    current.c_str(), t->unusable->key.Digest().substr(0, 16).c_str(),
+                    autotune::OptsToText(t->unusable->opts).c_str(), std::string(t->unusable_why.message()).c_str());
       std::printf("%s %-28s %s -> %s%s\n", current.c_str(), name.c_str(),
                   Ms(t->record->heuristic_time_s.value_or(1e31)).c_str(), Ms(t->record->time_s).c_str(),
                   t->from_cache ? " (cached)" : absl::StrFormat(" (%lld candidates, %.1f s)",
