@@ -11,6 +11,9 @@
 //     processes and machines.
 //   - Failures are Status values (unreadable, corrupt, newer schema, unwritable); nothing is
 //     deleted or overwritten to recover from one.
+//   - ReplaceUnusable(record, opts) is Put for a search that found the stored record's opts do
+//     not apply to its kernel: that row gives way whatever its time. Drop(digest) removes a
+//     record (tg db drop).
 //   - The measurement journal (PutMeasurement) holds every finished measurement of a running
 //     search, keyed by (search key digest, opts): a coordinator killed and restarted reads it
 //     back (ListMeasurements) instead of measuring again. Rows are kept until the search's

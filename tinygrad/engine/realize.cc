@@ -148,7 +148,6 @@ class MethodCache {
   }
 
  private:
-  // BEAM >= 1 with nothing installed that could search: said once, the default opts are used.
   // `to_lower` (`ast` with the opts it is to get) lowered and compiled; `t1` is set to when
   // the lowering ended.
   static absl::StatusOr<CompiledProgram> Build(Device& dev, const UOp& ast, const UOp& to_lower,
@@ -180,6 +179,7 @@ class MethodCache {
               << "\n";
   }
 
+  // BEAM >= 1 with nothing installed that could search: said once, the default opts are used.
   static void WarnBeamWithoutTuner(int beam) {
     static std::atomic<bool> warned{false};
     if (!warned.exchange(true))
