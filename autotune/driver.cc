@@ -134,13 +134,7 @@ class Driver {
       } else {
         ASSIGN_OR_RETURN(hit, o_.db->Lookup(r.key));
       }
-      if (hit.has_value() && !o_.lookup_only) {
-        if (absl::Status usable = CheckOptsApply(asts_[k], *o_.renderer, o_.codegen, hit->opts); !usable.ok()) {
-          r.unusable = std::move(hit);
-          r.unusable_why = std::move(usable);
-          hit.reset();
-        }
-      }
+      if (!o_.lookup_only) TakeIfUnusable(r, hit);
       if (hit.has_value()) {
         r.record = std::move(hit);
         r.from_cache = true;
@@ -304,6 +298,16 @@ class Driver {
     s.searcher->Feed(b);
   }
 
+  // Moves `hit` into r.unusable when its opts do not apply to r's kernel (with why).
+  void TakeIfUnusable(KernelTuning& r, std::optional<TuningRecord>& hit) const {
+    if (!hit.has_value()) return;
+    absl::Status usable = CheckOptsApply(r.ast, *o_.renderer, o_.codegen, hit->opts);
+    if (usable.ok()) return;
+    r.unusable = std::move(hit);
+    r.unusable_why = std::move(usable);
+    hit.reset();
+  }
+
   // The winner goes to the database and the search's journal goes away.
   absl::Status Finish(Search& s) {
     s.finished = true;
@@ -318,6 +322,12 @@ class Driver {
         break;
       }
     if (o_.db != nullptr && br.time_s < kInf) {
+      if (o_.ignore_cache) {
+        // Nothing was looked up: a stored record whose opts do not apply would otherwise keep
+        // its place with whatever time it claims.
+        ASSIGN_OR_RETURN(std::optional<TuningRecord> stored, o_.db->Lookup(r.key));
+        TakeIfUnusable(r, stored);
+      }
       if (r.unusable.has_value()) {
         RETURN_IF_ERROR(o_.db->ReplaceUnusable(rec, r.unusable->opts).status());
       } else {

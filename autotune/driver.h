@@ -117,8 +117,9 @@ struct KernelTuning {
   bool from_cache = false;
   // A record the database held for this kernel whose opts do not apply to it (`unusable_why`
   // says which and why: a damaged or hand-edited row). A search does not trust it: it searches
-  // again and its winner replaces that record (TuningDb::ReplaceUnusable). Lookup-only runs
-  // answer it as they find it (the engine falls back from opts that fail).
+  // again and its winner replaces that record (TuningDb::ReplaceUnusable); with ignore_cache
+  // the stored record is checked when the winner is stored. Lookup-only runs answer it as they
+  // find it (the engine falls back from opts that fail).
   std::optional<TuningRecord> unusable;
   absl::Status unusable_why;
   std::optional<BeamResult> search;    // when it searched

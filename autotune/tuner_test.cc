@@ -155,6 +155,20 @@ TEST(TunerTest, ARecordWhoseOptsDoNotApplyIsSearchedAgainAndReplaced) {
   EXPECT_EQ(now->opts, t->record->opts);
   EXPECT_NE(now->opts, bad.opts);
   EXPECT_TRUE(CheckOptsApply(ast, Cpu().renderer(), CodegenOptions{}, now->opts).ok());
+
+  // IGNORE_BEAM_CACHE looks nothing up, but checks what is stored when its winner is stored.
+  ASSERT_TRUE((*raw)->Drop(t->key.Digest()).value());
+  ASSERT_TRUE((*raw)->Put(bad).value());
+  TunerOptions ignore = Small(db, 1);
+  ignore.ignore_cache = true;
+  absl::StatusOr<std::unique_ptr<Tuner>> fresh = Tuner::Create(ignore);
+  ASSERT_TRUE(fresh.ok());
+  absl::StatusOr<KernelTuning> again = (*fresh)->Tune(ast, Cpu());
+  ASSERT_TRUE(again.ok()) << again.status();
+  ASSERT_TRUE(again->unusable.has_value());
+  now = (*raw)->Lookup(t->key).value();
+  ASSERT_TRUE(now.has_value());
+  EXPECT_EQ(now->opts, again->record->opts);
 }
 
 TEST(TunerTest, NoDatabaseAtCacheLevelZero) {
