@@ -137,6 +137,32 @@ class CompileWithDatabaseTest : public ::testing::Test {
     options.db = db.get();
   }
 
+  // A record for the kernel under the target's own class.
+  autotune::TuningRecord Store(std::vector<Opt> opts, double time_s) {
+    autotune::TuningRecord r;
+    r.key = heuristic.key;
+    r.opts = std::move(opts);
+    r.time_s = time_s;
+    EXPECT_TRUE(db->Put(r).ok());
+    return r;
+  }
+  // What `tg compile` of the fixture's matmul for the target with --db prints; `rc` its exit code.
+  std::string TgCompileOutput(int& rc) {
+    const std::string device = target->device(), arch = target->arch();
+    const std::vector<std::string_view> args = {"matmul", "--device", device, "--arch", arch, "--m", "64",
+                                                "--n",    "64",       "--k",  "64",  "--db", path};
+    testing::internal::CaptureStdout();
+    rc = CompileWorkloadCommand(args);
+    return testing::internal::GetCapturedStdout();
+  }
+  // The one kernel of `options` compiled; `ks` keeps it.
+  const CompiledKernel& CompileTheKernel(absl::StatusOr<std::vector<CompiledKernel>>& ks) {
+    ks = CompileWorkload(*target, options);
+    EXPECT_TRUE(ks.ok() && ks->size() == 1u) << ks.status();
+    EXPECT_TRUE(ks->front().status.ok()) << ks->front().status;
+    return ks->front();
+  }
+
   std::unique_ptr<CompileTarget> target;
   std::string path;
   std::unique_ptr<autotune::TuningDb> db;
@@ -149,17 +175,9 @@ TEST_F(CompileWithDatabaseTest, TunedOptsComeFromTheDatabase) {
   std::string why;
   const std::vector<Opt> tuned = {Opt{OptOps::LOCAL, 0, int64_t{8}}, Opt{OptOps::UPCAST, 1, int64_t{2}}};
   ASSERT_NE(heuristic.opts, tuned);
-  autotune::TuningRecord r;
-  r.key = heuristic.key;
-  r.opts = tuned;
-  r.time_s = 1e-5;
-  ASSERT_TRUE(db->Put(r).ok());
-
-  absl::StatusOr<std::vector<CompiledKernel>> ks = CompileWorkload(*target, options);
-  ASSERT_TRUE(ks.ok()) << ks.status();
-  ASSERT_EQ(ks->size(), 1u);
-  const CompiledKernel& k = ks->front();
-  ASSERT_TRUE(k.status.ok()) << k.status;
+  Store(tuned, 1e-5);
+  absl::StatusOr<std::vector<CompiledKernel>> ks;
+  const CompiledKernel& k = CompileTheKernel(ks);
   EXPECT_TRUE(k.tuned);
   EXPECT_EQ(k.opts, tuned) << ShortOptsText(k.opts);
   EXPECT_EQ(ShortOptsText(k.opts), "LOCAL0:8 UPCAST1:2");
@@ -175,26 +193,15 @@ TEST_F(CompileWithDatabaseTest, TunedOptsComeFromTheDatabase) {
 // A record whose opts do not work for the kernel (a damaged or hand-edited row) does not fail the
 // build: the kernel gets the heuristic's opts, and tg compile says why and names the record.
 TEST_F(CompileWithDatabaseTest, TunedOptsThatDoNotWorkFallBackToTheHeuristic) {
-  autotune::TuningRecord r;
-  r.key = heuristic.key;
-  r.opts = {Opt{OptOps::UPCAST, 9, int64_t{4}}};
-  r.time_s = 1e-9;
-  ASSERT_TRUE(db->Put(r).ok());
-  absl::StatusOr<std::vector<CompiledKernel>> ks = CompileWorkload(*target, options);
-  ASSERT_TRUE(ks.ok()) << ks.status();
-  ASSERT_EQ(ks->size(), 1u);
-  const CompiledKernel& k = ks->front();
-  ASSERT_TRUE(k.status.ok()) << k.status;
+  const autotune::TuningRecord r = Store({Opt{OptOps::UPCAST, 9, int64_t{4}}}, 1e-9);
+  absl::StatusOr<std::vector<CompiledKernel>> ks;
+  const CompiledKernel& k = CompileTheKernel(ks);
   EXPECT_FALSE(k.tuned);
   EXPECT_EQ(k.opts, heuristic.opts);
   EXPECT_THAT(k.untuned_why, HasSubstr("Opt(op=OptOps.UPCAST, axis=9, arg=4): invalid axis"));
 
-  const std::string device = target->device(), arch = target->arch();
-  const std::vector<std::string_view> args = {"matmul", "--device", device, "--arch", arch, "--m", "64",
-                                              "--n",    "64",       "--k",  "64",  "--db", path};
-  testing::internal::CaptureStdout();
-  const int rc = CompileWorkloadCommand(args);
-  const std::string out = testing::internal::GetCapturedStdout();
+  int rc = -1;
+  const std::string out = TgCompileOutput(rc);
   EXPECT_EQ(rc, 0) << out;
   EXPECT_THAT(out, HasSubstr("do not work here (Opt(op=OptOps.UPCAST, axis=9, arg=4): invalid axis"));
   EXPECT_THAT(out, HasSubstr("the heuristic's instead; `tg db drop " + r.key.Digest().substr(0, 16) + "` drops the record"));
@@ -271,11 +278,8 @@ TEST_F(CompileWithDatabaseTest, RecordsOfRealGpusOfTheArchAreUsed) {
 
   // `tg compile --db` says so under the kernel's line.
   const std::string device = target->device();
-  const std::vector<std::string_view> args = {"matmul", "--device", device, "--arch", arch, "--m", "64",
-                                              "--n",    "64",       "--k",  "64",  "--db", path};
-  testing::internal::CaptureStdout();
-  const int rc = CompileWorkloadCommand(args);
-  const std::string out = testing::internal::GetCapturedStdout();
+  int rc = -1;
+  const std::string out = TgCompileOutput(rc);
   EXPECT_EQ(rc, 0) << out;
   EXPECT_THAT(out, HasSubstr("LOCAL0:8 UPCAST1:2 (tuned)"));
   EXPECT_THAT(out, HasSubstr("\n  opts tuned on " + device + " | GPU model B | " + arch + " | CUDA 13.0 (580.65.06), NVRTC 13.0"));
