@@ -14,6 +14,7 @@
 #include "tests/e2e/e2e_util.h"
 #include "tinygrad/base/config.h"
 #include "tinygrad/base/status_macros.h"
+#include "tinygrad/engine/engine_stats.h"
 #include "tinygrad/engine/opt_chooser.h"
 #include "tinygrad/tensor/tensor.h"
 
@@ -138,12 +139,14 @@ TEST(OptChooserTest, OptsThatDoNotApplyAreNamedAndTheKernelRunsWithTheDefault) {
   ScopedChooser scoped(&chooser);
   std::string warning;
   absl::StatusOr<std::vector<double>> got;
+  const int64_t failed_before = GetEngineStats().chosen_opts_failed;
   {
     Capture capture(std::cerr);
     got = Read(RowSum(x) - 1.0f);
     warning = capture.str();
   }
   ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(GetEngineStats().chosen_opts_failed, failed_before + 1);
   std::vector<double> want = RowSumWant(xv);
   for (double& v : want) v -= 1;
   ExpectAllClose(*got, want, 1e-4, 1e-5, "row sum - 1");

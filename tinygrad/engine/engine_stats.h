@@ -18,6 +18,9 @@ struct EngineStats {
   double compile_s = 0;   // source -> loaded program
   int64_t programs_built = 0;
   int64_t schedules = 0;  // tensor graphs scheduled (cache hits too): one per Realize() with work
+  // Kernels built with the default opts because the opts a KernelOptChooser gave did not work
+  // (each warned about on stderr).
+  int64_t chosen_opts_failed = 0;
 };
 EngineStats& GetEngineStats();
 

@@ -120,6 +120,7 @@ class MethodCache {
         absl::StatusOr<CompiledProgram> fallback = Build(dev, ast, ast, s, t1);
         if (fallback.ok()) {
           WarnChosenOptsFailed(*k.chosen, fallback->spec.name, built.status());
+          GetEngineStats().chosen_opts_failed += 1;
         } else {
           fallback = absl::Status(fallback.status().code(),
                                   absl::StrCat(fallback.status().message(), " (with the opts of ",

@@ -18,6 +18,7 @@
 #include "tinygrad/codegen/codegen_options.h"
 #include "tinygrad/codegen/opt/opt.h"
 #include "tinygrad/engine/device.h"
+#include "tinygrad/engine/engine_stats.h"
 #include "tinygrad/engine/opt_chooser.h"
 #include "tinygrad/nn/datasets.h"
 #include "tinygrad/nn/module.h"
@@ -93,6 +94,7 @@ int Train(const TrainFlags& f, const CountingChooser* chooser) {
   };
   ProgressLine progress(stdout, ProgressLine::IsTerminal(stdout));
   const int64_t every = UpdateEvery(progress.in_place(), f.steps);
+  const int64_t chosen_failed_before = GetEngineStats().chosen_opts_failed;
   // Speeds leave out the first step, which compiles the kernels.
   const auto start = std::chrono::steady_clock::now();
   auto after_first = start;
@@ -131,8 +133,12 @@ int Train(const TrainFlags& f, const CountingChooser* chooser) {
               static_cast<long long>(f.steps), first_s + rest_s, first_s,
               f.steps > 1 ? 1e3 * rest_s / static_cast<double>(f.steps - 1) : 0.0, first_loss, loss);
   if (chooser != nullptr) {
-    std::printf("kernels: %d compiled, %d with tuned opts (tuning database or --beam)\n", chooser->asked(),
-                chooser->tuned());
+    // The chooser counts what it answered; the engine, what of it did not work (and warned).
+    const int64_t failed = GetEngineStats().chosen_opts_failed - chosen_failed_before;
+    std::printf("kernels: %d compiled, %lld with tuned opts (tuning database or --beam)%s\n", chooser->asked(),
+                static_cast<long long>(chooser->tuned() - failed),
+                failed > 0 ? absl::StrFormat(", %lld whose tuned opts did not work", static_cast<long long>(failed)).c_str()
+                           : "");
   }
   std::fflush(stdout);
 
