@@ -156,8 +156,9 @@ int Drop(TuningDb& db, const std::vector<std::string>& prefixes) {
     } else if (matches.empty()) {
       errors.push_back(absl::StrCat("no record whose key starts with '", prefix, "'"));
     } else if (matches.size() > 1) {
-      std::vector<std::string> keys;
-      for (const TuningRecord* r : matches) keys.push_back(r->key.Digest());
+      std::vector<std::string> keys;  // the first few, for a prefix that starts thousands
+      for (size_t i = 0; i < matches.size() && i < 4; ++i) keys.push_back(matches[i]->key.Digest());
+      if (matches.size() > keys.size()) keys.push_back("...");
       errors.push_back(absl::StrCat("'", prefix, "' starts ", matches.size(), " keys (",
                                     absl::StrJoin(keys, ", "), "): give more of the one to drop"));
     } else if (std::find(chosen.begin(), chosen.end(), matches[0]) == chosen.end()) {
