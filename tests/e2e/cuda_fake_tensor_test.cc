@@ -4,6 +4,7 @@
 // logged and does nothing. So copies are checked for their values, kernels for what is
 // launched (name, grid, block, buffer arguments). Rendering and compiling need NVRTC (no GPU);
 // the kernel tests skip, saying so, where it is missing. Real GPUs: //tests/gpu.
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -182,6 +183,37 @@ TEST_F(CudaFakeTensorTest, AKernelFaultIsAnErrorNotACrash) {
   absl::Status s = (*buf)->CopyOut(host);
   EXPECT_TRUE(IsDeviceLost(s)) << s;
   fake->Reset();
+}
+
+// With no DEV, DEVICE or <KIND>=1 set, the default device is the first that opens, as
+// tinygrad's Device.DEFAULT: the GPU where the CUDA driver opens one, else the CPU. The suite
+// runs with DEV=CPU (.bazelrc), and the default is decided once per process: each case runs in
+// a fresh one (a threadsafe death test re-runs this binary), unsets DEV and prints what it got.
+void PrintDefaultDevice(const char* dev, const std::string& driver) {
+  if (dev == nullptr)
+    unsetenv("DEV");
+  else
+    setenv("DEV", dev, 1);
+  setenv("CUDA_DRIVER_PATH", driver.c_str(), 1);
+  std::fprintf(stderr, "default %s, a new tensor's %s\n", DefaultDevice().c_str(),
+               Tensor::Zeros({2}).device().c_str());
+  std::exit(0);
+}
+
+TEST(CudaFakeDefaultDeviceTest, NothingSetIsTheGpuWhereOneOpensElseTheCpu) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  ASSERT_NE(fake, nullptr);
+  const std::string gpu = fake->path();
+  std::string no_gpu = gpu;  // the fake's variant whose driver finds no GPU (cuInit fails)
+  no_gpu.replace(no_gpu.rfind("libfake_cuda.so"), 15, "libfake_cuda_no_device.so");
+  EXPECT_EXIT(PrintDefaultDevice(nullptr, gpu), ::testing::ExitedWithCode(0),
+              "default CUDA, a new tensor's CUDA");
+  EXPECT_EXIT(PrintDefaultDevice(nullptr, no_gpu), ::testing::ExitedWithCode(0),
+              "default CPU, a new tensor's CPU");
+  // the environment's choice wins, and nothing else is tried
+  EXPECT_EXIT(PrintDefaultDevice("cpu", gpu), ::testing::ExitedWithCode(0), "default CPU, a new tensor's CPU");
+  EXPECT_EXIT(PrintDefaultDevice("cuda", no_gpu), ::testing::ExitedWithCode(0),
+              "default CUDA, a new tensor's CUDA");
 }
 
 }  // namespace

@@ -44,8 +44,7 @@ std::optional<std::string> ProcessEnv(std::string_view name) {
   return std::string(v);
 }
 
-absl::StatusOr<std::string> DefaultDeviceFromEnvironment(std::string_view fallback,
-                                                         const EnvLookup& env) {
+absl::StatusOr<std::optional<std::string>> DeviceFromEnvironment(const EnvLookup& env) {
   std::vector<std::string> named;  // in the order found, each once
   std::vector<std::string> why;    // the settings that named them
   auto add = [&](std::string device, std::string setting) {
@@ -69,7 +68,7 @@ absl::StatusOr<std::string> DefaultDeviceFromEnvironment(std::string_view fallba
   if (named.size() > 1)
     return absl::InvalidArgumentError(absl::StrCat(
         "multiple devices set in the environment (", absl::StrJoin(why, ", "), "): set one"));
-  if (named.empty()) return std::string(fallback);
+  if (named.empty()) return std::nullopt;
   return named[0];
 }
 

@@ -8,7 +8,7 @@
 //   CanonicalDeviceName("cuda:0")      // "CUDA"
 //   DeviceKind("CUDA:1")               // "CUDA"
 //   DeviceOrdinal("CUDA:1")            // 1
-//   DefaultDeviceFromEnvironment(...)  // "CUDA" under DEV=CUDA (or DEVICE=CUDA, or CUDA=1)
+//   DeviceFromEnvironment()            // "CUDA" under DEV=CUDA (or DEVICE=CUDA, or CUDA=1)
 #ifndef TINYGRAD_BASE_DEVICE_NAME_H_
 #define TINYGRAD_BASE_DEVICE_NAME_H_
 
@@ -42,14 +42,12 @@ using EnvLookup = std::function<std::optional<std::string>(std::string_view name
 // The process environment (getenv).
 std::optional<std::string> ProcessEnv(std::string_view name);
 
-// tinygrad's Device.DEFAULT as the environment sets it, canonical: DEV=<device> (DEVICE=, the
+// The environment half of tinygrad's Device.DEFAULT, canonical: DEV=<device> (DEVICE=, the
 // name the issue tracker uses, means the same), and <KIND>=1 for each kind of kDeviceKinds
 // ("CUDA=1"). Settings that agree count once; two different devices are an InvalidArgument
-// error naming them (tinygrad asserts). Nothing set: `fallback`.
-// TODO(parity): with nothing set tinygrad opens the devices of ALL_DEVICES in order and takes
-// the first that works (a GPU when there is one); the caller's fallback here is explicit.
-absl::StatusOr<std::string> DefaultDeviceFromEnvironment(std::string_view fallback,
-                                                         const EnvLookup& env = ProcessEnv);
+// error naming them (tinygrad asserts). nullopt when nothing is set: the other half, the first
+// device that opens, is the Tensor API's (DefaultDevice in tinygrad/tensor/tensor.h).
+absl::StatusOr<std::optional<std::string>> DeviceFromEnvironment(const EnvLookup& env = ProcessEnv);
 
 }  // namespace tg
 

@@ -41,26 +41,26 @@ EnvLookup Env(std::map<std::string, std::string> vars) {
   };
 }
 
-TEST(DeviceNameTest, DefaultDeviceFromEnvironment) {
-  EXPECT_EQ(DefaultDeviceFromEnvironment("CPU", Env({})).value(), "CPU");
-  EXPECT_EQ(DefaultDeviceFromEnvironment("CPU", Env({{"DEV", "cuda"}})).value(), "CUDA");
-  EXPECT_EQ(DefaultDeviceFromEnvironment("CPU", Env({{"DEVICE", "cuda:1"}})).value(), "CUDA:1");
-  EXPECT_EQ(DefaultDeviceFromEnvironment("CPU", Env({{"CUDA", "1"}})).value(), "CUDA");
-  EXPECT_EQ(DefaultDeviceFromEnvironment("CPU", Env({{"CUDA", "0"}})).value(), "CPU");
-  EXPECT_EQ(DefaultDeviceFromEnvironment("CPU", Env({{"DEV", ""}})).value(), "CPU");
+TEST(DeviceNameTest, DeviceFromEnvironment) {
+  EXPECT_EQ(DeviceFromEnvironment(Env({})).value(), std::nullopt);
+  EXPECT_EQ(DeviceFromEnvironment(Env({{"DEV", "cuda"}})).value(), "CUDA");
+  EXPECT_EQ(DeviceFromEnvironment(Env({{"DEVICE", "cuda:1"}})).value(), "CUDA:1");
+  EXPECT_EQ(DeviceFromEnvironment(Env({{"CUDA", "1"}})).value(), "CUDA");
+  EXPECT_EQ(DeviceFromEnvironment(Env({{"CUDA", "0"}})).value(), std::nullopt);
+  EXPECT_EQ(DeviceFromEnvironment(Env({{"DEV", ""}})).value(), std::nullopt);
   // settings that agree count once
-  EXPECT_EQ(DefaultDeviceFromEnvironment("CPU", Env({{"DEV", "CUDA"}, {"CUDA", "1"}})).value(), "CUDA");
-  EXPECT_EQ(DefaultDeviceFromEnvironment("CPU", Env({{"DEV", "CUDA:0"}, {"DEVICE", "cuda"}})).value(), "CUDA");
+  EXPECT_EQ(DeviceFromEnvironment(Env({{"DEV", "CUDA"}, {"CUDA", "1"}})).value(), "CUDA");
+  EXPECT_EQ(DeviceFromEnvironment(Env({{"DEV", "CUDA:0"}, {"DEVICE", "cuda"}})).value(), "CUDA");
   // an unknown name is passed on: the registry says what exists when it is opened
-  EXPECT_EQ(DefaultDeviceFromEnvironment("CPU", Env({{"DEV", "metal"}})).value(), "METAL");
+  EXPECT_EQ(DeviceFromEnvironment(Env({{"DEV", "metal"}})).value(), "METAL");
 }
 
 TEST(DeviceNameTest, ConflictingSettingsAreAnError) {
-  absl::StatusOr<std::string> d = DefaultDeviceFromEnvironment("CPU", Env({{"DEV", "CPU"}, {"CUDA", "1"}}));
+  absl::StatusOr<std::optional<std::string>> d = DeviceFromEnvironment(Env({{"DEV", "CPU"}, {"CUDA", "1"}}));
   ASSERT_FALSE(d.ok());
   EXPECT_NE(d.status().message().find("DEV=CPU"), std::string_view::npos) << d.status();
   EXPECT_NE(d.status().message().find("CUDA=1"), std::string_view::npos) << d.status();
-  EXPECT_FALSE(DefaultDeviceFromEnvironment("CPU", Env({{"CPU", "1"}, {"CUDA", "1"}})).ok());
+  EXPECT_FALSE(DeviceFromEnvironment(Env({{"CPU", "1"}, {"CUDA", "1"}})).ok());
 }
 
 }  // namespace

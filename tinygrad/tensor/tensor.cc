@@ -4,7 +4,6 @@
 // full/zeros/ones, arange, eye, linspace, cast, bitcast, contiguous.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -174,34 +173,6 @@ std::string Tensor::device() const {
 std::string Tensor::repr() const {
   if (!ok()) return absl::StrCat("<Tensor error: ", s_->status.message(), ">");
   return absl::StrCat("<Tensor ", ShapeStr(sshape()), " ", dtype().repr(), " ", device(), ">");
-}
-
-// ** the default device **
-
-namespace {
-std::mutex default_device_mu;
-std::optional<std::string>& DefaultDeviceSlot() {
-  static auto* const slot = new std::optional<std::string>();
-  return *slot;
-}
-}  // namespace
-
-std::string DefaultDevice() {
-  std::lock_guard<std::mutex> lock(default_device_mu);
-  std::optional<std::string>& slot = DefaultDeviceSlot();
-  if (!slot.has_value()) {
-    // The Tensor API's edge: the environment is read here, once.
-    absl::StatusOr<std::string> d = DefaultDeviceFromEnvironment("CPU");
-    if (!d.ok())
-      std::fprintf(stderr, "tinygrad-cc: %s; using CPU\n", std::string(d.status().message()).c_str());
-    slot = d.ok() ? *d : "CPU";
-  }
-  return *slot;
-}
-
-void SetDefaultDevice(const std::string& device) {
-  std::lock_guard<std::mutex> lock(default_device_mu);
-  DefaultDeviceSlot() = CanonicalDeviceName(device);
 }
 
 // ** creation **

@@ -78,10 +78,10 @@ class Variable {
   UOp var_;
 };
 
-// The device new tensors go to when none is named (tinygrad's Device.DEFAULT): read once from
-// the environment, DEV=<device> (or DEVICE=, or <KIND>=1 such as CUDA=1), else "CPU"
-// (base/device_name.h; conflicting settings are reported on stderr and CPU is used). Names are
-// canonical: "cuda:0" is "CUDA".
+// The device new tensors go to when none is named (tinygrad's Device.DEFAULT), decided once:
+// the environment's DEV=<device> (or DEVICE=, or <KIND>=1 such as CUDA=1), else "CUDA" where
+// the CUDA driver opens a GPU, else "CPU" (default_device.cc; conflicting settings are reported
+// on stderr and CPU is used). Names are canonical: "cuda:0" is "CUDA".
 std::string DefaultDevice();
 // Replaces it for the rest of the process (tinygrad's `Device.DEFAULT = "CUDA"`).
 void SetDefaultDevice(const std::string& device);

@@ -244,7 +244,8 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
 
   if (!in_process && !WantsFarm(farm)) farm.workers = std::max(1, GetConfig().cpu_count);
 
-  // DEV=, DEVICE= or <KIND>=1, as for the workload's tensors
+  // the default device (DEV=, DEVICE= or <KIND>=1, else the first that opens), as for the
+  // workload's tensors
   DeviceOptions dev_options = DeviceOptions::FromConfig(GetConfig());
   dev_options.cpu.cpu_target = cpu_target;
   absl::StatusOr<Device*> dev = GetDevice(DefaultDevice(), dev_options);
