@@ -1,11 +1,14 @@
 // File: tests/gpu/device_compare.cc
 // Checks a device's numbers against another device's: a suite of Tensor programs (elementwise,
 // transcendentals, reductions, movement, casts, matmul, conv2d, pooling, softmax, layernorm-like
-// chains) run on deterministic inputs, and tensor-core matmuls in half and bfloat16 against a
-// float64 product computed here on the host.
+// chains, a backward pass, and a few Adam steps of tg train's models under TinyJit) run on
+// deterministic inputs, and tensor-core matmuls in half and bfloat16 against a float64 product
+// computed here on the host.
 //
 //   device_compare record FILE [--device CPU]   the suite's outputs, written to FILE
-//   device_compare check FILE --device CUDA     the suite on CUDA against FILE, a line each
+//   device_compare check FILE --device CUDA [--only P,P]
+//                                               the suite (or the programs named) on CUDA
+//                                               against FILE, a line each
 //   device_compare tc --device CUDA [--n 1024] [--dtypes half,bfloat16]
 //                                               half and bfloat16 matmuls against float64
 //                                               (the PTX renderer has no bfloat16, as the
@@ -16,12 +19,14 @@
 // ||out - ref|| / ||ref|| (NaN never passes) against a bound set per program: float32 arithmetic
 // lands far below 1e-5, approximated transcendentals near 1e-6, half and bfloat16 near their
 // precision. Exit status: 0 all within bounds, 1 some not, 2 usage or a program that failed.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <functional>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -30,8 +35,13 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "tests/gpu/exact_inputs.h"
+#include "tinygrad/nn/module.h"
+#include "tinygrad/nn/optim.h"
 #include "tinygrad/tensor/tensor.h"
+#include "tinygrad/train/classifiers.h"
+#include "tinygrad/train/trainer.h"
 
 namespace tg {
 namespace {
@@ -47,6 +57,73 @@ struct Program {
   double bound;  // of ||out - ref|| / ||ref||
   std::function<Tensor(const std::string& device)> build;
 };
+
+// The default device set for a scope: a model's weights and an optimizer's state are made there.
+class ScopedDefaultDevice {
+ public:
+  explicit ScopedDefaultDevice(const std::string& device) : before_(DefaultDevice()) { SetDefaultDevice(device); }
+  ~ScopedDefaultDevice() { SetDefaultDevice(before_); }
+  ScopedDefaultDevice(const ScopedDefaultDevice&) = delete;
+  ScopedDefaultDevice& operator=(const ScopedDefaultDevice&) = delete;
+
+ private:
+  std::string before_;
+};
+
+// A tensor's values, summarized for a record line: their mean, their root mean square and every
+// 97th value (a weight of the MLP has 100,352 values; the record stays small). Means, not sums:
+// the relative error of a program's line should weigh each parameter's values as the losses.
+void AppendSummary(const std::vector<float>& v, std::vector<float>& out) {
+  double sum = 0, squares = 0;
+  for (float x : v) {
+    sum += x;
+    squares += static_cast<double>(x) * x;
+  }
+  const double n = v.empty() ? 1.0 : static_cast<double>(v.size());
+  out.push_back(static_cast<float>(sum / n));
+  out.push_back(static_cast<float>(std::sqrt(squares / n)));
+  for (size_t i = 0; i < v.size(); i += 97) out.push_back(v[i]);
+}
+
+// `steps` Adam steps of tg train's model `name` (tinygrad/train) on `device` under TinyJit (the
+// third step on replays the captured kernels), from weights and a batch made on the host, so
+// both devices start from the same bits: the losses, then each parameter after the steps
+// (AppendSummary). A failure is an errored tensor.
+Tensor Training(const std::string& name, const std::string& device, int steps) {
+  ScopedDefaultDevice on(device);
+  std::unique_ptr<train::Classifier> model = train::MakeClassifier(name);
+  std::vector<Tensor> params = nn::GetParameters(*model);
+  uint32_t seed = 40;
+  for (const Tensor& p : params) {
+    // ExactInputs' [-1, 1) scaled by 1/16: small weights, every value exact
+    std::vector<float> w = ExactInputs(p.numel(), seed++);
+    for (float& x : w) x /= 16;
+    if (absl::Status s = p.assign(Tensor::FromVector<float>(w, p.shape(), device)).realize(); !s.ok())
+      return Tensor::Error(s);
+  }
+  absl::StatusOr<std::unique_ptr<Optimizer>> opt = Adam(params, {.lr = 1e-3});
+  if (!opt.ok()) return Tensor::Error(opt.status());
+  constexpr int64_t kBatch = 16;
+  std::vector<float> pixels = ExactInputs(kBatch * train::kImageSide * train::kImageSide, 30);
+  for (float& x : pixels) x = (x + 1) / 2;  // [0, 1), as tg train's images
+  std::vector<int32_t> labels(kBatch);
+  for (int64_t i = 0; i < kBatch; ++i) labels[static_cast<size_t>(i)] = static_cast<int32_t>((i * 7) % train::kClasses);
+  const Tensor x = Tensor::FromVector<float>(pixels, {kBatch, 1, train::kImageSide, train::kImageSide}, device);
+  const Tensor y = Tensor::FromVector<int32_t>(labels, {kBatch}, device);
+  train::JitTrainStep step(*model, **opt);
+  std::vector<float> out;
+  for (int i = 0; i < steps; ++i) {
+    absl::StatusOr<float> loss = step(x, y);
+    if (!loss.ok()) return Tensor::Error(loss.status());
+    out.push_back(*loss);
+  }
+  for (const Tensor& p : params) {
+    absl::StatusOr<std::vector<float>> v = p.to_vector<float>();
+    if (!v.ok()) return Tensor::Error(v.status());
+    AppendSummary(*v, out);
+  }
+  return Tensor::FromVector<float>(out, {static_cast<int64_t>(out.size())}, device);
+}
 
 std::vector<Program> Suite() {
   auto in = Input;
@@ -138,6 +215,23 @@ std::vector<Program> Suite() {
          Tensor c = x - x.mean(1, true);
          return c.div((c * c).mean(1, true).add(1e-5).sqrt()).relu();
        }},
+      // the gradients of a conv -> relu -> max_pool -> matmul -> log_softmax loss
+      {"backward_conv_pool", 1e-5,
+       [=](const std::string& d) {
+         Tensor x = in({2, 3, 12, 12}, 30, d).requires_grad_();
+         Tensor w = in({8, 3, 3, 3}, 31, d).requires_grad_();
+         Tensor m = in({8 * 5 * 5, 10}, 32, d).requires_grad_();
+         Tensor h = x.conv2d(w).relu().max_pool2d().flatten(1).matmul(m);
+         if (absl::Status s = h.log_softmax(1).mean().neg().backward(); !s.ok()) return Tensor::Error(s);
+         return x.grad()->flatten().cat({w.grad()->flatten(), m.grad()->flatten()}, 0);
+       }},
+      // Adam steps from the same start. The devices' roundings drift apart a little each step
+      // (the UOp emulator, lowering for CUDA: 2e-10), and Adam's first update is lr times the
+      // gradient's sign, so a gradient near 0 that rounds to the other sign moves its weight by
+      // 2 lr: one such weight among the sampled is 4e-4 of a line. A wrong gradient moves the
+      // losses: 1% of one loss is 5e-3.
+      {"train_mlp", 1e-3, [](const std::string& d) { return Training("mlp", d, 4); }},
+      {"train_cnn", 1e-3, [](const std::string& d) { return Training("cnn", d, 4); }},
   };
 }
 
@@ -184,7 +278,27 @@ int Record(const std::string& file, const std::string& device) {
   return out.good() ? 0 : 2;
 }
 
-int Check(const std::string& file, const std::string& device) {
+// The suite, or the programs `only` names (comma-separated; "": all). InvalidArgument naming an
+// unknown one.
+absl::StatusOr<std::vector<Program>> Selected(const std::string& only) {
+  std::vector<Program> all = Suite();
+  if (only.empty()) return all;
+  std::vector<Program> picked;
+  for (absl::string_view name : absl::StrSplit(only, ',')) {
+    auto it = std::find_if(all.begin(), all.end(), [&](const Program& p) { return p.name == name; });
+    if (it == all.end())
+      return absl::InvalidArgumentError(absl::StrCat("--only: no program '", name, "' in the suite"));
+    picked.push_back(*it);
+  }
+  return picked;
+}
+
+int Check(const std::string& file, const std::string& device, const std::string& only) {
+  absl::StatusOr<std::vector<Program>> programs = Selected(only);
+  if (!programs.ok()) {
+    std::fprintf(stderr, "device_compare: %s\n", std::string(programs.status().message()).c_str());
+    return 2;
+  }
   std::ifstream in(file);
   if (!in) {
     std::fprintf(stderr, "device_compare: cannot read %s\n", file.c_str());
@@ -207,7 +321,7 @@ int Check(const std::string& file, const std::string& device) {
     ref[name] = std::move(v);
   }
   int bad = 0;
-  for (const Program& p : Suite()) {
+  for (const Program& p : *programs) {
     auto it = ref.find(p.name);
     if (it == ref.end()) {
       std::printf("%-20s MISSING from %s\n", p.name.c_str(), file.c_str());
@@ -226,7 +340,7 @@ int Check(const std::string& file, const std::string& device) {
                 ok ? "ok  " : "FAIL", err, p.bound, v->size());
     bad += ok ? 0 : 1;
   }
-  std::printf("device_compare: %d of %zu programs outside their bound on %s\n", bad, Suite().size(),
+  std::printf("device_compare: %d of %zu programs outside their bound on %s\n", bad, programs->size(),
               device.c_str());
   return bad == 0 ? 0 : 1;
 }
@@ -267,7 +381,7 @@ int TensorCores(const std::string& device, int64_t n, bool half, bool bfloat16) 
 
 int Usage() {
   std::fprintf(stderr,
-               "usage: device_compare record FILE [--device D] | check FILE --device D |\n"
+               "usage: device_compare record FILE [--device D] | check FILE --device D [--only P,P] |\n"
                "       tc --device D [--n N] [--dtypes half,bfloat16]\n");
   return 2;
 }
@@ -275,7 +389,7 @@ int Usage() {
 int Main(int argc, char** argv) {
   if (argc < 2) return Usage();
   const std::string_view mode = argv[1];
-  std::string file, device = "CPU";
+  std::string file, device = "CPU", only;
   int64_t n = 1024;
   bool half = true, bfloat16 = true;  // tc's dtypes
   int i = 2;
@@ -289,6 +403,8 @@ int Main(int argc, char** argv) {
     const std::string_view a = argv[i];
     if (a == "--device" && i + 1 < argc) {
       device = argv[++i];
+    } else if (a == "--only" && mode == "check" && i + 1 < argc) {
+      only = argv[++i];
     } else if (a == "--n" && i + 1 < argc && absl::SimpleAtoi(argv[i + 1], &n) && n > 0 &&
                n <= 8192) {
       ++i;
@@ -308,11 +424,15 @@ int Main(int argc, char** argv) {
     }
   }
   if (mode == "record") return Record(file, device);
-  if (mode == "check") return Check(file, device);
+  if (mode == "check") return Check(file, device, only);
   return TensorCores(device, n, half, bfloat16);
 }
 
 }  // namespace
 }  // namespace tg
 
-int main(int argc, char** argv) { return tg::Main(argc, argv); }
+int main(int argc, char** argv) {
+  // a line at a time into a pipe too: a run cut short by its time limit keeps what it printed
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  return tg::Main(argc, argv);
+}

@@ -11,12 +11,25 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 "$tool" check "$dir/cpu.txt" --device CPU:1 >"$dir/check.out" || fail "check exited $?: $(cat "$dir/check.out")"
 grep -q "0 of .* programs outside their bound on CPU:1" "$dir/check.out" || fail "check summary: $(tail -1 "$dir/check.out")"
 
+# --only: the programs named, and an unknown name is an error naming it.
+"$tool" check "$dir/cpu.txt" --device CPU --only train_mlp,softmax >"$dir/only.out" || fail "check --only exited $?"
+grep -q "0 of 2 programs outside their bound on CPU" "$dir/only.out" || fail "--only summary: $(tail -1 "$dir/only.out")"
+[[ $(grep -c "rel err" "$dir/only.out") -eq 2 ]] || fail "--only ran other programs: $(cat "$dir/only.out")"
+"$tool" check "$dir/cpu.txt" --device CPU --only train_mlp,nope >/dev/null 2>"$dir/only.err"
+[[ $? -eq 2 ]] || fail "--only with an unknown program: want exit 2"
+grep -q "no program 'nope'" "$dir/only.err" || fail "--only message: $(cat "$dir/only.err")"
+
 # One value of matmul_f32 changed by a lot: caught, exit 1.
 awk '$1 == "matmul_f32" { $3 = $3 + 1000 } { print }' "$dir/cpu.txt" >"$dir/bad.txt"
 "$tool" check "$dir/bad.txt" --device CPU >"$dir/bad.out"
 rc=$?
 [[ $rc -eq 1 ]] || fail "a changed value: exit $rc, want 1"
 grep -q "^matmul_f32 .*FAIL" "$dir/bad.out" || fail "the changed program is not named: $(cat "$dir/bad.out")"
+
+# A training run's losses changed (the first value of its line): caught.
+awk '$1 == "train_cnn" { $3 = $3 * 1.01 } { print }' "$dir/cpu.txt" >"$dir/bad_train.txt"
+"$tool" check "$dir/bad_train.txt" --device CPU --only train_cnn >"$dir/bad_train.out"
+[[ $? -eq 1 ]] || fail "a changed training loss: want exit 1: $(cat "$dir/bad_train.out")"
 
 # A truncated record and a missing file: exit 2 with a message.
 head -c 300 "$dir/cpu.txt" >"$dir/cut.txt"

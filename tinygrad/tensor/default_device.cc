@@ -15,7 +15,6 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "absl/strings/str_cat.h"
 #include "tinygrad/base/device_name.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/runtime/cuda/context.h"
