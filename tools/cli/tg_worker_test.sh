@@ -58,6 +58,9 @@ run nodevice 2 worker --connect ipc:///tmp/x --device
 expect_in "$out/nodevice.err" "--device: 1 required"
 run baddevice 1 worker --connect ipc:///tmp/x --device NOPE --device-lock none
 expect_in "$out/baddevice.err" "NOPE"
+# without --device, the default device (DEV here) is the one served
+DEV=nope run baddefault 1 worker --connect ipc:///tmp/x --device-lock none
+expect_in "$out/baddefault.err" "NOPE"
 # --cpu-target: an unknown ISA is refused at start (one this CPU lacks too: workers/worker_test
 # checks that with an injected feature list), from the flag or from CPU_TARGET.
 run badtarget 1 worker --connect ipc:///tmp/x --device-lock none --cpu-target x86-64-v9

@@ -18,6 +18,7 @@
 #include "tinygrad/base/config.h"
 #include "tinygrad/base/device_name.h"
 #include "tinygrad/engine/device.h"
+#include "tinygrad/tensor/tensor.h"
 #include "tools/cli/command_line.h"
 #include "tools/cli/security_flags.h"
 #include "workers/worker.h"
@@ -69,8 +70,10 @@ int WorkerCommand(std::span<const std::string_view> args) {
                    ? std::string()
                    : "takes tcp://HOST:PORT or ipc://PATH, not '" + ep + "'";
       });
-  app.add_option("--device", o.device, "the device candidates run on: CPU, CUDA, CUDA:N, PYTHON (the UOp emulator, EMULATE=CUDA etc.)")
-      ->capture_default_str()
+  app.add_option("--device", o.device,
+                 "the device candidates run on: CPU, CUDA, CUDA:N, PYTHON (the UOp emulator, EMULATE=CUDA\n"
+                 "etc.) (default: the default device, as for tg run: DEV, else CUDA where the driver\n"
+                 "opens a GPU, else CPU)")
       ->check(NotEmpty);
   o.cpu_target = GetConfig().cpu_target;  // CPU_TARGET; --cpu-target overrides it
   app.add_option("--cpu-target", o.cpu_target,
@@ -136,6 +139,7 @@ int WorkerCommand(std::span<const std::string_view> args) {
       })
       ->allow_extra_args(false);
   if (std::optional<int> rc = ParseCommandLine(app, args)) return *rc;
+  if (app.count("--device") == 0) o.device = DefaultDevice();
 
   if (exit_with_parent) {
     prctl(PR_SET_PDEATHSIG, SIGTERM);
