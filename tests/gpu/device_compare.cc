@@ -95,6 +95,7 @@ Tensor Training(const std::string& name, const std::string& device, int steps) {
   std::vector<Tensor> params = nn::GetParameters(*model);
   uint32_t seed = 40;
   for (const Tensor& p : params) {
+    if (!p.ok()) return p;  // e.g. the device does not open
     // ExactInputs' [-1, 1) scaled by 1/16: small weights, every value exact
     std::vector<float> w = ExactInputs(p.numel(), seed++);
     for (float& x : w) x /= 16;

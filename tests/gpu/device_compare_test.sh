@@ -19,6 +19,12 @@ grep -q "0 of 2 programs outside their bound on CPU" "$dir/only.out" || fail "--
 [[ $? -eq 2 ]] || fail "--only with an unknown program: want exit 2"
 grep -q "no program 'nope'" "$dir/only.err" || fail "--only message: $(cat "$dir/only.err")"
 
+# A device that does not open: each program an ERROR line naming it, exit 1 (never a crash).
+"$tool" check "$dir/cpu.txt" --device NOPE --only add_mul,backward_conv_pool,train_mlp >"$dir/nope.out" 2>&1
+rc=$?
+[[ $rc -eq 1 ]] || fail "an unknown device: exit $rc, want 1: $(cat "$dir/nope.out")"
+[[ $(grep -c "ERROR.*NOPE" "$dir/nope.out") -eq 3 ]] || fail "an unknown device: $(cat "$dir/nope.out")"
+
 # One value of matmul_f32 changed by a lot: caught, exit 1.
 awk '$1 == "matmul_f32" { $3 = $3 + 1000 } { print }' "$dir/cpu.txt" >"$dir/bad.txt"
 "$tool" check "$dir/bad.txt" --device CPU >"$dir/bad.out"
