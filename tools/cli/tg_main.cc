@@ -19,6 +19,7 @@
 #include "tools/cli/compile_command.h"
 #include "tools/cli/compile_server_command.h"
 #include "tools/cli/db_command.h"
+#include "tools/cli/devices_command.h"
 #include "tools/cli/farm_command.h"
 #include "tools/cli/keygen_command.h"
 #include "tools/cli/run_command.h"
@@ -52,6 +53,8 @@ constexpr Command kCommands[] = {
     {"tune", "tune every kernel of a workload with BEAM search (tg tune --help)", TuneWorkloadCommand},
     {"train", "train a model on a dataset: tg train fashion_mnist --model mlp|cnn (tg train --help)",
      TrainCommand},
+    {"devices", "which devices work here, and the default: CPU, CUDA, PYTHON (tg devices --help)",
+     DevicesCommand},
     {"compile", "render and compile a workload's kernels for a GPU target: CUDA sm_*, HIP gfx* (tg compile --help)",
      CompileWorkloadCommand},
     {"compile-server", "serve a GPU target's compiling to GPU machines that tune (tg compile-server --help)",
