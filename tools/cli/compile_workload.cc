@@ -18,7 +18,8 @@
 namespace tg {
 namespace {
 
-// The workload's kernels as `tg tune` finds them: inputs realized first (quietly, on the CPU),
+// The workload's kernels as `tg tune` finds them: inputs realized first (quietly, on the default
+// device: the CPU, or the GPU of a machine that has one, as `tg tune` there),
 // then the outputs scheduled; each distinct kernel AST once, in schedule order. The inputs are
 // only allocated (nothing runs: a bfloat16 input needs no CPU bfloat16 kernel), and buffers of
 // the same shapes and dtype make the same kernel ASTs as `tg tune`'s random ones, so its
