@@ -25,6 +25,8 @@
 #   THREADS  cores for OpenBLAS, the peak and tg (CPU_COUNT; default: all of this process's)
 # OUT_DIR gets bench.jsonl (machine, peak, OpenBLAS), ours.<mode>.jsonl (tg tune --json) and table.md.
 set -euo pipefail
+# CPU numbers: on a machine with a GPU the default device would be the GPU
+export DEV=CPU
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 out="${1:?usage: tools/bench/blas_bench.sh OUT_DIR}"
 mkdir -p "$out"

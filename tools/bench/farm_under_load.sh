@@ -6,6 +6,8 @@
 #
 #   tools/bench/farm_under_load.sh [WORKLOAD [ARGS...]]     (default: mlp)
 set -uo pipefail
+# CPU numbers: on a machine with a GPU the default device would be the GPU
+export DEV=CPU
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 tg="$root/tools/tg"
 workload=("${@:-mlp}")

@@ -7,6 +7,8 @@
 # CASES="matmul256 ..." picks the cases (tune_bench.sh's names); extra `tg tune` flags in
 # TUNE_FLAGS (e.g. --simd).
 set -euo pipefail
+# CPU numbers: on a machine with a GPU the default device would be the GPU
+export DEV=CPU
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 out="${1:?usage: tools/bench/stability.sh OUT_DIR [REPEAT] [BEAM]}"
 repeat="${2:-5}"

@@ -16,6 +16,8 @@
 # "mlp:128 mlp:512 cnn:128 cnn:512") the cases. No dataset is needed; about 4 minutes on 2 cores.
 # OUT_DIR gets ours.jsonl, tinygrad.jsonl, tiny_ours.json, tune.log and table.md.
 set -euo pipefail
+# CPU numbers: on a machine with a GPU the default device would be the GPU
+export DEV=CPU
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 out="${1:?usage: tools/bench/train_bench.sh OUT_DIR [TINYGRAD_CHECKOUT]}"
 tinygrad="${2:-}"

@@ -11,6 +11,8 @@
 # extension opt), which perf_table.py shows in a second table. TUNE_MODE (tools/bench/cases.sh)
 # picks in-process (the default here) or farm tuning.
 set -euo pipefail
+# CPU numbers: on a machine with a GPU the default device would be the GPU
+export DEV=CPU
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 out="${1:?usage: tools/bench/tune_bench.sh OUT_DIR [TINYGRAD_CHECKOUT]}"
 tinygrad="${2:-}"
