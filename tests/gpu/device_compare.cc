@@ -37,6 +37,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "tests/gpu/exact_inputs.h"
+#include "tests/gpu/op_cases.h"
 #include "tinygrad/nn/module.h"
 #include "tinygrad/nn/optim.h"
 #include "tinygrad/tensor/tensor.h"
@@ -216,15 +217,10 @@ std::vector<Program> Suite() {
          Tensor c = x - x.mean(1, true);
          return c.div((c * c).mean(1, true).add(1e-5).sqrt()).relu();
        }},
-      // the gradients of a conv -> relu -> max_pool -> matmul -> log_softmax loss
+      // the gradients of a conv -> relu -> max_pool -> matmul -> log_softmax loss (op_cases.h)
       {"backward_conv_pool", 1e-5,
        [=](const std::string& d) {
-         Tensor x = in({2, 3, 12, 12}, 30, d).requires_grad_();
-         Tensor w = in({8, 3, 3, 3}, 31, d).requires_grad_();
-         Tensor m = in({8 * 5 * 5, 10}, 32, d).requires_grad_();
-         Tensor h = x.conv2d(w).relu().max_pool2d().flatten(1).matmul(m);
-         if (absl::Status s = h.log_softmax(1).mean().neg().backward(); !s.ok()) return Tensor::Error(s);
-         return x.grad()->flatten().cat({w.grad()->flatten(), m.grad()->flatten()}, 0);
+         return ConvPoolGradients(in({2, 3, 12, 12}, 30, d), in({8, 3, 3, 3}, 31, d), in({8 * 5 * 5, 10}, 32, d));
        }},
       // Adam steps from the same start. The devices' roundings drift apart a little each step
       // (the UOp emulator, lowering for CUDA: 2e-10), and Adam's first update is lr times the

@@ -17,6 +17,13 @@ std::vector<float> RandomData(int64_t n, uint64_t seed) {
   return v;
 }
 
+Tensor ConvPoolGradients(const Tensor& x_in, const Tensor& w_in, const Tensor& m_in) {
+  Tensor x = x_in.requires_grad_(), w = w_in.requires_grad_(), m = m_in.requires_grad_();
+  Tensor h = x.conv2d(w).relu().max_pool2d().flatten(1).matmul(m);
+  if (absl::Status s = h.log_softmax(1).mean().neg().backward(); !s.ok()) return Tensor::Error(s);
+  return x.grad()->flatten().cat({w.grad()->flatten(), m.grad()->flatten()}, 0);
+}
+
 absl::StatusOr<std::vector<float>> RunOpCase(const OpCase& c, const std::string& device) {
   std::vector<Tensor> ins;
   for (size_t i = 0; i < c.shapes.size(); ++i) {
@@ -77,6 +84,9 @@ std::vector<OpCase> OpCases() {
          Tensor i = (v[0] * 1000).cast(dtypes::int32);
          return (i * 3 + 7).idiv(Tensor::Full({1000}, 5, {.dtype = dtypes::int32, .device = v[0].device()}));
        }},
+      // backward, as training computes it
+      {"backward_conv_pool", {{2, 3, 12, 12}, {8, 3, 3, 3}, {8 * 5 * 5, 10}},
+       [](V v) { return ConvPoolGradients(v[0], v[1], v[2]); }, 1e-5, 1e-4},
   };
 }
 

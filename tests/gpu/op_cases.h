@@ -27,6 +27,13 @@ std::vector<float> RandomData(int64_t n, uint64_t seed);
 // The cases, each with its inputs' shapes and tolerances.
 std::vector<OpCase> OpCases();
 
+// The gradients of a conv -> relu -> max_pool -> flatten -> matmul -> log_softmax loss (its
+// mean, negated) with respect to x (N, C, H, W), w (the conv's weights) and m (the matmul's,
+// (features, classes)), flattened and concatenated: the backward kernels training runs (the
+// reductions over the batch, the pooling's and the conv's scatter back). An errored tensor
+// where backward fails.
+Tensor ConvPoolGradients(const Tensor& x, const Tensor& w, const Tensor& m);
+
 // The case's result on `device` (inputs made there from the same seeds), read back as floats.
 absl::StatusOr<std::vector<float>> RunOpCase(const OpCase& c, const std::string& device);
 
