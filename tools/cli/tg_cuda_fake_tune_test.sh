@@ -24,7 +24,10 @@ if ! "$tg" compile matmul --device CUDA --arch sm_90 --m 64 --n 64 --k 64 >"$out
   exit 0
 fi
 run in_process 0 tune --beam 1 --in-process --ignore-cache --db "$out/t.db" "${matmul[@]}"
-run farm 0 tune --beam 1 --workers 1 --ignore-cache --db "$out/t.db" "${matmul[@]}"
+# the farm with its default size: one local worker for a GPU (not one per core)
+run farm 0 tune --beam 1 --ignore-cache --db "$out/t.db" "${matmul[@]}"
+grep -qE "^farm: local worker pids: [0-9]+$" "$out/farm.out" ||
+  fail "one local worker for a GPU: $(grep "local worker pids" "$out/farm.out")"
 
 # a compile server on a private ipc:// socket (mktemp -d makes it 0700, the ipc rule; short,
 # for the 107 bytes of a socket path)

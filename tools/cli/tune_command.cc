@@ -49,11 +49,12 @@ using autotune::TunerOptions;
 std::string S(std::string_view v) { return std::string(v); }
 
 constexpr char kDescription[] =
-    "Tunes every kernel of a built-in workload with BEAM search on the CPU and stores the winners\n"
+    "Tunes every kernel of a built-in workload with BEAM search on the default device (DEV, else\n"
+    "the GPU where the CUDA driver opens one, else the CPU: tg devices) and stores the winners\n"
     "in the tuning database (default: the tinygrad-cc cache directory). Kernels already in the\n"
     "database are answered from it; --ignore-cache searches again.\n"
-    "By default tg tune is a coordinator with one local `tg worker` per core on a private ipc://\n"
-    "socket: every kernel is searched at once, each candidate runs in a worker's child process (a\n"
+    "By default tg tune is a coordinator with one local `tg worker` per core (for a GPU: one, whose\n"
+    "children share the cores) on a private ipc:// socket: every kernel is searched at once, each candidate runs in a worker's child process (a\n"
     "crashing or hanging kernel is reported, never fatal), and measurements are journaled in the\n"
     "database, so a killed tg tune resumes where it stopped. The workers share the machine's\n"
     "device lock: one kernel is timed at a time, never while anything compiles.\n"
@@ -197,7 +198,7 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
                                        "blocking of an output loop (its loop over blocks runs outermost)");
   app.add_flag("--pack", pack, "add our PACK opt to the search: a copy of an input's panel (a matmul's B inside\n"
                                "a BLOCK loop) into a contiguous stack array before the loops that read it");
-  CLI::Option* workers = app.add_option("--workers", farm.workers, "N local workers instead of one per core")
+  CLI::Option* workers = app.add_option("--workers", farm.workers, "N local workers instead of one per core (one for a GPU)")
                              ->check(IntAtLeast(1));
   CLI::Option* bind = app.add_option("--bind", farm.bind, "take remote workers on EP instead (tcp:// with\n"
                                                           "--key and --allow, or --insecure)")
@@ -242,8 +243,6 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
   if (blocking) topts.settings.block = true;
   if (pack) topts.settings.pack = true;
 
-  if (!in_process && !WantsFarm(farm)) farm.workers = std::max(1, GetConfig().cpu_count);
-
   // the default device (DEV=, DEVICE= or <KIND>=1, else the first that opens), as for the
   // workload's tensors
   DeviceOptions dev_options = DeviceOptions::FromConfig(GetConfig());
@@ -253,6 +252,10 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
     std::fprintf(stderr, "tg tune: %s\n", dev.status().ToString().c_str());
     return 1;
   }
+  // One local worker per core for a CPU; one for a GPU, whose children share the cores (each
+  // child holds a context on the GPU: a worker per core would make cores x cores of them).
+  if (!in_process && !WantsFarm(farm))
+    farm.workers = (**dev).gpu() != nullptr ? 1 : std::max(1, GetConfig().cpu_count);
   std::shared_ptr<autotune::RemotePreparer> remote;
   if (!compile_with.empty() && !in_process) {
     // the local workers' children ask it through their worker (tg worker --compile-with)
