@@ -36,7 +36,17 @@ expect_count "$out/fake.out" "^\* CUDA +FAIL " 1
 expect_in "$out/fake.out" "tinygrad-cc fake GPU"
 expect_count "$out/fake.out" "^  CPU +PASS$" 1
 
-# a default that is none of the kinds: said, exit 1
+# three fake GPUs: each listed after CUDA, the one DEV names marked (its own check's exit code)
+DEV=cuda:2 TG_FAKE_CUDA_DEVICES=3 CUDA_DRIVER_PATH="$fake" run three 1 devices
+expect_count "$out/three.out" "^  CUDA +FAIL " 1
+expect_count "$out/three.out" "^  CUDA:1 +FAIL " 1
+expect_count "$out/three.out" "^\* CUDA:2 +FAIL " 1
+expect_count "$out/three.out" "^ +class [0-9a-f]{16}: CUDA \| tinygrad-cc fake GPU" 3
+expect_count "$out/three.out" "also: CUDA_PTX=1" 1
+# a GPU this machine lacks, and a default that is none of the kinds: said, exit 1
+DEV=cuda:7 CUDA_DRIVER_PATH="$fake" run nogpu7 1 devices
+expect_in "$out/nogpu7.out" "the default device CUDA:7 is none of these"
+
 DEV=nope run nope 1 devices
 expect_in "$out/nope.out" "the default device NOPE is none of these"
 

@@ -13,7 +13,9 @@
 // nothing (the fake cannot run GPU code) but
 // is logged, with its dimensions and the first tgFakeCudaRecordParams(k) arguments read as
 // 8-byte values (buffer addresses), so tests check what the engine launches.
-// One GPU unless a test asks for more (tgFakeCudaSetDevices): each has its own primary context;
+// One GPU unless a test asks for more (tgFakeCudaSetDevices, or TG_FAKE_CUDA_DEVICES=N in the
+// environment of a process that cannot call it, read at the first cuInit): each has its own
+// primary context;
 // memory is the host's, so cuMemcpyPeer between them is a memcpy (counted, and made to fail on
 // request: tgFakeCudaFailPeerCopies).
 // Variants (compile-time defines): TG_FAKE_CUDA_NO_DEVICE (cuInit answers
@@ -22,6 +24,7 @@
 // cuTensorMapEncodeTiled checks cuda.h's documented rules and writes what it was given into the
 // map (opaque[0] the address, [1..] the sizes, row strides, box, data type and swizzle), so a
 // test sees the map a launch passed.
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -169,6 +172,11 @@ CUresult cuInit(unsigned flags) {
   return kNoDevice;
 #else
   if (flags != 0) return kInvalidValue;
+  if (!initialized) {
+    // a process that cannot call tgFakeCudaSetDevices (tg) asks for more GPUs here
+    const char* n = std::getenv("TG_FAKE_CUDA_DEVICES");
+    if (n != nullptr) device_count = std::clamp(std::atoi(n), 1, kMaxDevices);
+  }
   initialized = true;
   return kSuccess;
 #endif
