@@ -95,7 +95,7 @@ std::vector<std::string> DeviceNames() {
     if (kind != "CUDA" || !GetDevice("CUDA").ok()) continue;
     for (int i = 1; i < 64; ++i) {
       const std::string gpu = absl::StrCat("CUDA:", i);
-      if (!GetDevice(gpu).ok()) break;  // no such GPU (or one that does not open: the last listed)
+      if (!GetDevice(gpu).ok()) break;  // no such GPU (a GPU that does not open ends the list too)
       names.push_back(gpu);
     }
   }
