@@ -34,7 +34,7 @@ PY
 # 40 steps into a pipe: 20 plain progress lines (every 2nd step), no carriage returns.
 run mlp 0 train fashion_mnist --data "$data" --steps 40 --batch 32 --lr 3e-3 --seed 1 \
   --out "$out/mlp.safetensors"
-expect_in "$out/mlp.out" "fashion_mnist: model mlp, 200 training images, batch 32, 40 steps under TinyJit, Adam lr 0.003 decaying linearly to 0, seed 1"
+expect_in "$out/mlp.out" "fashion_mnist: model mlp, 200 training images, batch 32, 40 steps under TinyJit, Adam lr 0.003 decaying linearly to 0, seed 1, on CPU"
 expect_count "$out/mlp.out" '^step [0-9]+/40  loss [0-9.]+  [0-9.]+ steps/s$' 20
 expect_in "$out/mlp.out" "trained: 40 steps in "
 expect_in "$out/mlp.out" " ms/step), loss "

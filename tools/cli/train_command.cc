@@ -24,6 +24,7 @@
 #include "tinygrad/nn/module.h"
 #include "tinygrad/nn/optim.h"
 #include "tinygrad/nn/state.h"
+#include "tinygrad/tensor/tensor.h"
 #include "tinygrad/train/classifiers.h"
 #include "tinygrad/train/trainer.h"
 #include "tools/cli/command_line.h"
@@ -76,10 +77,10 @@ int Train(const TrainFlags& f, const CountingChooser* chooser) {
   std::unique_ptr<train::Classifier> model = train::MakeClassifier(f.model);
   absl::StatusOr<std::unique_ptr<Optimizer>> opt = Adam(nn::GetParameters(*model), {.lr = f.lr});
   if (!opt.ok()) return Fail(std::string(opt.status().message()));
-  std::printf("fashion_mnist: model %s, %lld training images, batch %lld, %lld steps%s, Adam lr %g decaying linearly to 0, seed %llu\n",
+  std::printf("fashion_mnist: model %s, %lld training images, batch %lld, %lld steps%s, Adam lr %g decaying linearly to 0, seed %llu, on %s\n",
               f.model.c_str(), static_cast<long long>(train_set->n), static_cast<long long>(f.batch),
               static_cast<long long>(f.steps), f.no_jit ? " without TinyJit" : " under TinyJit", f.lr,
-              static_cast<unsigned long long>(f.seed));
+              static_cast<unsigned long long>(f.seed), DefaultDevice().c_str());
   std::fflush(stdout);
 
   // The first step then runs the kernels every later step runs (the ones tg tune train_mlp tunes).
