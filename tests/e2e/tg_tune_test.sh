@@ -16,7 +16,7 @@ db="$out/tune.db"
 
 # First run searches in this process (progress lines, not a terminal: one per step), then the table.
 BEAM_UPCAST_MAX=16 run first 0 tune matmul --m 32 --n 32 --k 32 --beam 2 --db "$db" --in-process
-expect_in "$out/first.out" "matmul: k=32 m=32 n=32, 1 kernels, BEAM=2, database sqlite:$db"
+expect_in "$out/first.out" "matmul: k=32 m=32 n=32, 1 kernels, BEAM=2, on CPU, database sqlite:$db"
 expect_in "$out/first.out" "kernel 1/1  baselines"
 expect_in "$out/first.out" "kernel 1/1  round 1"
 expect_in "$out/first.out" "kernel 1/1  finalists"

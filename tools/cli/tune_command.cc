@@ -344,8 +344,8 @@ int TuneWorkloadCommand(std::span<const std::string_view> args) {
 
     if (dash != nullptr)
       for (const UOp& k : kernels) dash->recorder().AddKernel(k, TunedName(k, (**dev).renderer(), {}));
-    std::printf("%s:%s, %zu kernels, BEAM=%d%s, database %s\n", S(w->name).c_str(), shown.c_str(), kernels.size(),
-                topts.beam, cpu_target.empty() ? "" : absl::StrCat(", CPU target ", cpu_target).c_str(), (*tuner)->db() != nullptr ? (*tuner)->db()->location().c_str() : "off (CACHELEVEL=0)");
+    std::printf("%s:%s, %zu kernels, BEAM=%d, on %s%s, database %s\n", S(w->name).c_str(), shown.c_str(), kernels.size(),
+                topts.beam, (**dev).name().c_str(), cpu_target.empty() ? "" : absl::StrCat(", CPU target ", cpu_target).c_str(), (*tuner)->db() != nullptr ? (*tuner)->db()->location().c_str() : "off (CACHELEVEL=0)");
     std::vector<KernelTuning> farm_results;
     if (WantsFarm(farm)) {
       absl::StatusOr<std::vector<KernelTuning>> r =
