@@ -223,7 +223,7 @@ std::vector<Program> Suite() {
          return ConvPoolGradients(in({2, 3, 12, 12}, 30, d), in({8, 3, 3, 3}, 31, d), in({8 * 5 * 5, 10}, 32, d));
        }},
       // Adam steps from the same start. The devices' roundings drift apart a little each step
-      // (the UOp emulator, lowering for CUDA: 2e-10), and Adam's first update is lr times the
+      // (the UOp emulator, lowering for CUDA: 6e-9 and 7e-8), and Adam's first update is lr times the
       // gradient's sign, so a gradient near 0 that rounds to the other sign moves its weight by
       // 2 lr: one such weight among the sampled is 4e-4 of a line. A wrong gradient moves the
       // losses: 1% of one loss is 5e-3.
