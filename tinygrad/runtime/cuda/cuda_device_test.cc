@@ -15,6 +15,7 @@
 #include "tinygrad/runtime/cuda/buffer.h"
 #include "tinygrad/runtime/cuda/context.h"
 #include "tinygrad/runtime/cuda/driver_api.h"
+#include "tinygrad/runtime/cuda/graph.h"
 #include "tinygrad/runtime/cuda/library_search.h"
 #include "tinygrad/runtime/cuda/nvrtc_compiler.h"
 #include "tinygrad/runtime/cuda/program.h"
@@ -301,6 +302,66 @@ TEST_P(CudaDeviceTest, AKernelTheImageLacksIsNotFound) {
               HasSubstr("cuModuleGetFunction(no_such_kernel)"));
 }
 
+TEST_P(CudaDeviceTest, AGraphRunsItsLaunchesInOrderAndTakesNewArgumentsBetweenLaunches) {
+  const std::string image = AddImage();
+  ASSERT_FALSE(image.empty());
+  absl::StatusOr<CudaProgram> prg = CudaProgram::Load(ctx_, "add_n", image);
+  ASSERT_TRUE(prg.ok()) << prg.status();
+  auto a = CudaBuffer::Allocate(ctx_, 32 * sizeof(float));
+  auto b = CudaBuffer::Allocate(ctx_, 32 * sizeof(float));
+  auto c = CudaBuffer::Allocate(ctx_, 32 * sizeof(float));
+  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+  std::vector<float> host(32);
+  for (int i = 0; i < 32; ++i) host[i] = static_cast<float>(i);
+  ASSERT_TRUE(a->CopyIn(Bytes(host)).ok());
+  const CudaLaunchDims dims{.block = {32, 1, 1}};
+  using Ptrs = std::vector<CudaBuffer::CUdeviceptr>;
+
+  absl::StatusOr<CudaGraph> graph = CudaGraph::Create(ctx_);
+  ASSERT_TRUE(graph.ok()) << graph.status();
+  // b = a + 32, then c = b + 32; the arguments' storage is gone before the launch (the driver
+  // keeps copies)
+  absl::StatusOr<size_t> first =
+      graph->AddKernel(*prg, CudaKernelArgs(Ptrs{b->address(), a->address()}, {{32}}), dims, {});
+  ASSERT_TRUE(first.ok()) << first.status();
+  const size_t after[] = {*first};
+  absl::StatusOr<size_t> second =
+      graph->AddKernel(*prg, CudaKernelArgs(Ptrs{c->address(), b->address()}, {{32}}), dims, after);
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_EQ(graph->SetKernel(0, CudaKernelArgs({}, {}), dims).code(),
+            absl::StatusCode::kFailedPrecondition);  // not instantiated yet
+  ASSERT_TRUE(graph->Instantiate().ok());
+  const size_t bad[] = {7};
+  EXPECT_EQ(graph->AddKernel(*prg, CudaKernelArgs({}, {}), dims, bad).status().code(),
+            absl::StatusCode::kFailedPrecondition);  // nothing is added once instantiated
+  absl::StatusOr<double> seconds = graph->Launch(/*wait=*/true);
+  ASSERT_TRUE(seconds.ok()) << seconds.status();
+  EXPECT_GE(*seconds, 0.0);
+  ASSERT_TRUE(c->CopyOut(Bytes(host)).ok());
+  for (int i = 0; i < 32; ++i) EXPECT_EQ(host[i], i + 64.0f) << i;
+
+  // the second launch now reads a, for 16 elements; the first is skipped (a zero grid)
+  std::vector<float> minus(32, -1.0f);
+  ASSERT_TRUE(b->CopyIn(Bytes(minus)).ok());
+  ASSERT_TRUE(graph->SetKernel(*second, CudaKernelArgs(Ptrs{c->address(), a->address()}, {{16}}), dims).ok());
+  ASSERT_TRUE(graph->SetKernel(*first, CudaKernelArgs(Ptrs{b->address(), a->address()}, {{32}}),
+                               {.grid = {0, 1, 1}, .block = {32, 1, 1}})
+                  .ok());
+  ASSERT_TRUE(graph->Launch(/*wait=*/false).ok());
+  ASSERT_TRUE(ctx_->Synchronize().ok());
+  ASSERT_TRUE(c->CopyOut(Bytes(host)).ok());
+  for (int i = 0; i < 32; ++i) EXPECT_EQ(host[i], i < 16 ? i + 16.0f : i + 64.0f) << i;
+  ASSERT_TRUE(b->CopyOut(Bytes(host)).ok());
+  EXPECT_EQ(host, minus);
+  // and runs again once it has sizes
+  ASSERT_TRUE(graph->SetKernel(*first, CudaKernelArgs(Ptrs{b->address(), a->address()}, {{32}}), dims).ok());
+  ASSERT_TRUE(graph->Launch(/*wait=*/true).ok());
+  ASSERT_TRUE(b->CopyOut(Bytes(host)).ok());
+  for (int i = 0; i < 32; ++i) EXPECT_EQ(host[i], i + 32.0f) << i;
+  EXPECT_EQ(graph->SetKernel(2, CudaKernelArgs({}, {}), dims).code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
 INSTANTIATE_TEST_SUITE_P(Drivers, CudaDeviceTest, ::testing::Values("fake", "gpu"),
                          [](const auto& info) { return info.param; });
 
@@ -499,6 +560,47 @@ TEST_F(FakeCudaDriverTest, ADriverBeforeCuda12HasNoTensorMaps) {
   EXPECT_EQ(map.status().code(), absl::StatusCode::kUnimplemented);
   EXPECT_THAT(std::string(map.status().message()),
               HasSubstr("has no cuTensorMapEncodeTiled: tensor maps need a CUDA 12 driver"));
+}
+
+TEST_F(FakeCudaDriverTest, AGraphIsLaunchedAsOneCallAndReleasedWithItsOwner) {
+  auto api = LoadFake("libfake_cuda.so");
+  ASSERT_TRUE(api.ok()) << api.status();
+  ASSERT_TRUE((*api)->HasGraphs());
+  int (*graph_launches)() = nullptr;
+  ASSERT_TRUE((*api)->library.Bind(graph_launches, {"tgFakeCudaGraphLaunches"}).ok());
+  auto ctx = CudaContext::Open(*api, 0);
+  ASSERT_TRUE(ctx.ok());
+  auto prg = CudaProgram::Load(*ctx, "add_n", kFakeImage);
+  auto buf = CudaBuffer::Allocate(*ctx, 16);
+  ASSERT_TRUE(prg.ok() && buf.ok());
+  const int live_before = LiveObjects(**api), launches_before = graph_launches();
+  {
+    auto graph = CudaGraph::Create(*ctx);
+    ASSERT_TRUE(graph.ok()) << graph.status();
+    using Ptrs = std::vector<CudaBuffer::CUdeviceptr>;
+    for (int i = 0; i < 3; ++i)
+      ASSERT_TRUE(graph->AddKernel(*prg, CudaKernelArgs(Ptrs{buf->address(), buf->address()}, {{0}}), {}, {}).ok());
+    ASSERT_TRUE(graph->Instantiate().ok());
+    EXPECT_EQ(graph->Instantiate().code(), absl::StatusCode::kFailedPrecondition);
+    EXPECT_EQ(LiveObjects(**api), live_before + 2);  // the graph and its executable form
+    ASSERT_TRUE(graph->Launch(true).ok());
+    ASSERT_TRUE(graph->Launch(false).ok());
+    EXPECT_EQ(graph_launches(), launches_before + 2);
+    CudaGraph moved = std::move(*graph);
+    EXPECT_EQ(moved.size(), 3u);
+  }
+  EXPECT_EQ(LiveObjects(**api), live_before);
+}
+
+TEST_F(FakeCudaDriverTest, ADriverBeforeCuda12HasNoGraphs) {
+  auto api = LoadFake("libfake_cuda_without_tensor_maps.so");
+  ASSERT_TRUE(api.ok()) << "graphs are optional: " << api.status();
+  EXPECT_FALSE((*api)->HasGraphs());
+  auto ctx = CudaContext::Open(*api, 0);
+  ASSERT_TRUE(ctx.ok());
+  absl::StatusOr<CudaGraph> graph = CudaGraph::Create(*ctx);
+  EXPECT_EQ(graph.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(std::string(graph.status().message()), HasSubstr("this CUDA driver has no graphs"));
 }
 
 TEST(CudaDriverLoadTest, NoDriverIsNotFoundNamingTheLibrary) {

@@ -42,6 +42,21 @@ absl::StatusCode CodeFor(cuda_abi::CUresult r) {
   }
 }
 
+// The graph entry points, all or none (a driver before CUDA 12 lacks the _v2 kernel nodes: it
+// gets no graphs rather than a half-bound set).
+void BindGraphs(const DynamicLibrary& l, CudaDriverApi& api) {
+  const bool all =
+      l.Bind(api.cuGraphCreate, {"cuGraphCreate"}).ok() &&
+      l.Bind(api.cuGraphAddKernelNode, {"cuGraphAddKernelNode_v2"}).ok() &&
+      l.Bind(api.cuGraphInstantiate, {"cuGraphInstantiateWithFlags"}).ok() &&
+      l.Bind(api.cuGraphExecKernelNodeSetParams, {"cuGraphExecKernelNodeSetParams_v2"}).ok() &&
+      l.Bind(api.cuGraphNodeSetEnabled, {"cuGraphNodeSetEnabled"}).ok() &&
+      l.Bind(api.cuGraphLaunch, {"cuGraphLaunch"}).ok() &&
+      l.Bind(api.cuGraphExecDestroy, {"cuGraphExecDestroy"}).ok() &&
+      l.Bind(api.cuGraphDestroy, {"cuGraphDestroy"}).ok();
+  if (!all) api.cuGraphCreate = nullptr;  // HasGraphs() false
+}
+
 }  // namespace
 
 absl::StatusOr<std::shared_ptr<const CudaDriverApi>> CudaDriverApi::Load(
@@ -84,6 +99,7 @@ absl::StatusOr<std::shared_ptr<const CudaDriverApi>> CudaDriverApi::Load(
   RETURN_IF_ERROR(l.Bind(api->cuEventElapsedTime, {"cuEventElapsedTime_v2", "cuEventElapsedTime"}));
   RETURN_IF_ERROR(l.Bind(api->cuEventDestroy, {"cuEventDestroy_v2"}));
   (void)l.Bind(api->cuTensorMapEncodeTiled, {"cuTensorMapEncodeTiled"});  // optional: stays null
+  BindGraphs(l, *api);
   RETURN_IF_ERROR(api->Check(api->cuInit(0), "cuInit"));
   return std::shared_ptr<const CudaDriverApi>(std::move(api));
 }

@@ -35,11 +35,17 @@ struct CUmod_st;
 struct CUfunc_st;
 struct CUevent_st;
 struct CUstream_st;
+struct CUgraph_st;
+struct CUgraphNode_st;
+struct CUgraphExec_st;
 using CUcontext = CUctx_st*;
 using CUmodule = CUmod_st*;
 using CUfunction = CUfunc_st*;
 using CUevent = CUevent_st*;
 using CUstream = CUstream_st*;
+using CUgraph = CUgraph_st*;
+using CUgraphNode = CUgraphNode_st*;
+using CUgraphExec = CUgraphExec_st*;
 using CUdevice_attribute = int;
 using CUfunction_attribute = int;
 using CUjit_option = int;
@@ -49,6 +55,19 @@ using cuuint64_t = uint64_t;
 // words, 64-byte aligned), passed to a kernel by value.
 struct alignas(64) CUtensorMap {
   cuuint64_t opaque[16];
+};
+// A kernel node of a CUDA graph (cuda.h's CUDA_KERNEL_NODE_PARAMS_v2, CUDA 12 on): what
+// cuLaunchKernel takes, as a struct. The driver copies the parameter values when the node is
+// added or set, so kernelParams may point at temporaries.
+struct CUDA_KERNEL_NODE_PARAMS_v2 {
+  CUfunction func = nullptr;
+  unsigned gridDimX = 1, gridDimY = 1, gridDimZ = 1;
+  unsigned blockDimX = 1, blockDimY = 1, blockDimZ = 1;
+  unsigned sharedMemBytes = 0;
+  void** kernelParams = nullptr;
+  void** extra = nullptr;
+  void* kern = nullptr;       // a CUkernel; unused when func is set
+  CUcontext ctx = nullptr;    // ignored when func is set
 };
 // The CUtensorMap* enums, as ints (their values are cuda.h's).
 inline constexpr int CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6;
@@ -168,6 +187,23 @@ struct CudaDriverApi {
                                      const cuda_abi::cuuint32_t* box_dim,
                                      const cuda_abi::cuuint32_t* element_strides, int interleave,
                                      int swizzle, int l2_promotion, int oob_fill) = nullptr;
+  // Optional (CUDA 12 on, all non-null or all null: HasGraphs()): CUDA graphs, a batch of kernel
+  // launches recorded once and launched with one call (graph.h wraps them).
+  CUresult (*cuGraphCreate)(cuda_abi::CUgraph* graph, unsigned flags) = nullptr;
+  CUresult (*cuGraphAddKernelNode)(cuda_abi::CUgraphNode* node, cuda_abi::CUgraph graph,
+                                   const cuda_abi::CUgraphNode* dependencies, size_t count,
+                                   const cuda_abi::CUDA_KERNEL_NODE_PARAMS_v2* params) = nullptr;
+  CUresult (*cuGraphInstantiate)(cuda_abi::CUgraphExec* exec, cuda_abi::CUgraph graph,
+                                 unsigned long long flags) = nullptr;
+  CUresult (*cuGraphExecKernelNodeSetParams)(
+      cuda_abi::CUgraphExec exec, cuda_abi::CUgraphNode node,
+      const cuda_abi::CUDA_KERNEL_NODE_PARAMS_v2* params) = nullptr;
+  CUresult (*cuGraphNodeSetEnabled)(cuda_abi::CUgraphExec exec, cuda_abi::CUgraphNode node,
+                                    unsigned enabled) = nullptr;
+  CUresult (*cuGraphLaunch)(cuda_abi::CUgraphExec exec, CUstream stream) = nullptr;
+  CUresult (*cuGraphExecDestroy)(cuda_abi::CUgraphExec exec) = nullptr;
+  CUresult (*cuGraphDestroy)(cuda_abi::CUgraph graph) = nullptr;
+  bool HasGraphs() const { return cuGraphCreate != nullptr; }
 
  private:
   explicit CudaDriverApi(DynamicLibrary lib) : library(std::move(lib)) {}

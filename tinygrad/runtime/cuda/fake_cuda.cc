@@ -30,6 +30,7 @@ absl::StatusOr<FakeCuda> FakeCuda::Open() {
   RETURN_IF_ERROR(f.lib_.Bind(f.set_devices_, {"tgFakeCudaSetDevices"}));
   RETURN_IF_ERROR(f.lib_.Bind(f.peer_copies_, {"tgFakeCudaPeerCopies"}));
   RETURN_IF_ERROR(f.lib_.Bind(f.fail_peer_copies_, {"tgFakeCudaFailPeerCopies"}));
+  RETURN_IF_ERROR(f.lib_.Bind(f.graph_launches_, {"tgFakeCudaGraphLaunches"}));
   return f;
 }
 
@@ -63,5 +64,6 @@ int FakeCuda::LiveObjects() const { return live_objects_(); }
 void FakeCuda::SetDevices(int n) const { set_devices_(n); }
 int FakeCuda::PeerCopies() const { return peer_copies_(); }
 void FakeCuda::FailPeerCopies(int code) const { fail_peer_copies_(code); }
+int FakeCuda::GraphLaunches() const { return graph_launches_(); }
 
 }  // namespace tg

@@ -43,7 +43,9 @@ class FakeCuda {
   // Out of a fault (the context works again); no arguments recorded, no fault pending.
   void Reset() const;
   int Memsets(size_t* last_bytes = nullptr) const;
-  int LiveObjects() const;          // allocations + modules + events
+  int LiveObjects() const;          // allocations + modules + events + graphs
+  // cuGraphLaunch calls that ran (each node's launch is in the launch log too).
+  int GraphLaunches() const;
   // How many GPUs the driver reports from now on (1, the default, to 4): "CUDA:1" needs 2.
   void SetDevices(int n) const;
   // cuMemcpyPeer calls that copied; FailPeerCopies(code): the next ones answer the CUresult
@@ -65,6 +67,7 @@ class FakeCuda {
   void (*set_devices_)(int) = nullptr;
   int (*peer_copies_)() = nullptr;
   void (*fail_peer_copies_)(int) = nullptr;
+  int (*graph_launches_)() = nullptr;
   mutable int recorded_params_ = 0;
 };
 

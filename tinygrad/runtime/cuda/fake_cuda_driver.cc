@@ -20,21 +20,27 @@
 // request: tgFakeCudaFailPeerCopies).
 // Variants (compile-time defines): TG_FAKE_CUDA_NO_DEVICE (cuInit answers
 // CUDA_ERROR_NO_DEVICE), TG_FAKE_CUDA_WITHOUT_LAUNCH (no cuLaunchKernel symbol),
-// TG_FAKE_CUDA_WITHOUT_TENSOR_MAPS (no cuTensorMapEncodeTiled, as drivers before CUDA 12).
+// TG_FAKE_CUDA_WITHOUT_TENSOR_MAPS (a driver before CUDA 12: no cuTensorMapEncodeTiled and no
+// graphs).
 // cuTensorMapEncodeTiled checks cuda.h's documented rules and writes what it was given into the
 // map (opaque[0] the address, [1..] the sizes, row strides, box, data type and swizzle), so a
 // test sees the map a launch passed.
+// Graphs (cuGraph*): nodes keep copies of their arguments and run in the order added; every
+// node's launch is logged as a launch, and tgFakeCudaGraphLaunches counts cuGraphLaunch calls.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -103,6 +109,96 @@ CUresult Ready() {
   return poisoned ? kIllegalAddress : kSuccess;
 }
 
+// One launch (cuLaunchKernel's, or a graph node's), `mu` held.
+CUresult Launch(Function* fn, const std::array<unsigned, 6>& dims, unsigned shared, void** params) {
+  if (CUresult r = Ready(); r != kSuccess) return r;
+  if (fn == nullptr) return kInvalidHandle;
+  for (unsigned d : dims)
+    if (d == 0) return kInvalidValue;
+  if (uint64_t{dims[3]} * dims[4] * dims[5] > 1024 ||
+      shared > static_cast<unsigned>(fn->max_dynamic_shared))
+    return kInvalidValue;
+  const uint64_t threads = uint64_t{dims[0]} * dims[1] * dims[2] * dims[3] * dims[4] * dims[5];
+  ++launches;
+  last_kernel = fn->name;
+  for (int i = 0; i < 6; ++i) last_dims[i] = dims[i];
+  for (int i = 0; params != nullptr && i < recorded_params; ++i)
+    last_params[i] = *static_cast<unsigned long long*>(params[i]);
+  if (fault_countdown > 0 && --fault_countdown == 0) {
+    poisoned = true;
+    return kSuccess;
+  }
+  if (fn->name == "add_n") {
+    float* out = *static_cast<float**>(params[0]);
+    const float* in = *static_cast<const float**>(params[1]);
+    const int n = *static_cast<const int*>(params[2]);
+    for (uint64_t i = 0; i < threads && i < static_cast<uint64_t>(n); ++i)
+      out[i] = in[i] + static_cast<float>(n);
+  } else if (fn->name == "fault") {
+    poisoned = true;  // reported later, as a GPU reports a fault at the next sync
+  }
+  return kSuccess;
+}
+
+// cuda.h's CUDA_KERNEL_NODE_PARAMS_v2.
+struct KernelNodeParams {
+  Function* func;
+  unsigned dims[6];  // grid x y z, block x y z
+  unsigned shared;
+  void** params;
+  void** extra;
+  void* kern;
+  void* ctx;
+};
+
+// A kernel node keeps copies of its arguments, as the driver does when a node is added or set
+// (the caller's storage may be gone by the launch). The fake knows parameter sizes only for
+// add_n (two pointers and an int); of other kernels it keeps the first recorded_params 8-byte
+// values, what the launch log shows.
+struct GraphNode {
+  Function* func = nullptr;
+  std::array<unsigned, 6> dims{};
+  unsigned shared = 0;
+  std::vector<unsigned long long> words;  // pointer-sized arguments
+  int n = 0;                              // add_n's int
+  std::vector<int> after;                 // nodes this one waits for
+  bool enabled = true;
+
+  CUresult Set(const KernelNodeParams& p) {
+    if (p.func == nullptr || p.extra != nullptr) return kInvalidValue;
+    for (unsigned d : p.dims)
+      if (d == 0) return kInvalidValue;
+    func = p.func;
+    std::copy(std::begin(p.dims), std::end(p.dims), dims.begin());
+    shared = p.shared;
+    const bool add_n = func->name == "add_n";
+    const int count = add_n ? 2 : recorded_params;
+    words.assign(count, 0);
+    for (int i = 0; i < count && p.params != nullptr; ++i)
+      words[i] = *static_cast<unsigned long long*>(p.params[i]);
+    if (add_n) n = *static_cast<int*>(p.params[2]);
+    return kSuccess;
+  }
+  CUresult Run() {
+    std::vector<void*> params;
+    for (unsigned long long& w : words) params.push_back(&w);
+    if (func->name == "add_n") params.push_back(&n);
+    return Launch(func, dims, shared, params.empty() ? nullptr : params.data());
+  }
+};
+struct Graph {
+  std::vector<GraphNode*> nodes;  // in the order added: every node after those it waits for
+  ~Graph() {
+    for (GraphNode* n : nodes) delete n;
+  }
+};
+struct GraphExec {
+  std::vector<GraphNode> nodes;          // the graph's nodes as instantiated
+  std::map<const GraphNode*, size_t> index;  // a graph node's handle -> its place here
+};
+int live_graphs = 0;
+int graph_launches = 0;
+
 }  // namespace
 
 extern "C" {
@@ -110,7 +206,11 @@ extern "C" {
 // The test's view of the fake: what is alive (leak checks), and a way out of a fault.
 int tgFakeCudaLiveObjects() {
   std::lock_guard<std::mutex> lock(mu);
-  return static_cast<int>(allocations.size()) + live_modules + live_events;
+  return static_cast<int>(allocations.size()) + live_modules + live_events + live_graphs;
+}
+int tgFakeCudaGraphLaunches() {
+  std::lock_guard<std::mutex> lock(mu);
+  return graph_launches;
 }
 int tgFakeCudaContextRefs() {
   std::lock_guard<std::mutex> lock(mu);
@@ -466,33 +566,8 @@ CUresult cuLaunchKernel(Function* fn, unsigned gx, unsigned gy, unsigned gz, uns
                         unsigned by, unsigned bz, unsigned shared, void* stream, void** params,
                         void** extra) {
   std::lock_guard<std::mutex> lock(mu);
-  if (CUresult r = Ready(); r != kSuccess) return r;
-  if (fn == nullptr) return kInvalidHandle;
-  if (gx == 0 || gy == 0 || gz == 0 || bx == 0 || by == 0 || bz == 0) return kInvalidValue;
-  if (uint64_t{bx} * by * bz > 1024 || shared > static_cast<unsigned>(fn->max_dynamic_shared) ||
-      stream != nullptr || extra != nullptr)
-    return kInvalidValue;
-  const uint64_t threads = uint64_t{gx} * gy * gz * bx * by * bz;
-  ++launches;
-  last_kernel = fn->name;
-  const unsigned dims[6] = {gx, gy, gz, bx, by, bz};
-  for (int i = 0; i < 6; ++i) last_dims[i] = dims[i];
-  for (int i = 0; params != nullptr && i < recorded_params; ++i)
-    last_params[i] = *static_cast<unsigned long long*>(params[i]);
-  if (fault_countdown > 0 && --fault_countdown == 0) {
-    poisoned = true;
-    return kSuccess;
-  }
-  if (fn->name == "add_n") {
-    float* out = *static_cast<float**>(params[0]);
-    const float* in = *static_cast<const float**>(params[1]);
-    const int n = *static_cast<const int*>(params[2]);
-    for (uint64_t i = 0; i < threads && i < static_cast<uint64_t>(n); ++i)
-      out[i] = in[i] + static_cast<float>(n);
-  } else if (fn->name == "fault") {
-    poisoned = true;  // reported later, as a GPU reports a fault at the next sync
-  }
-  return kSuccess;
+  if (stream != nullptr || extra != nullptr) return kInvalidValue;
+  return Launch(fn, {gx, gy, gz, bx, by, bz}, shared, params);
 }
 #endif
 
@@ -563,5 +638,94 @@ CUresult cuEventDestroy_v2(Event* event) {
   --live_events;
   return kSuccess;
 }
+
+// CUDA graphs (CUDA 12's _v2 kernel nodes): absent from the variant of a driver before CUDA 12.
+#ifndef TG_FAKE_CUDA_WITHOUT_TENSOR_MAPS
+CUresult cuGraphCreate(Graph** graph, unsigned flags) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (graph == nullptr || flags != 0) return kInvalidValue;
+  *graph = new Graph;
+  ++live_graphs;
+  return kSuccess;
+}
+
+CUresult cuGraphAddKernelNode_v2(GraphNode** node, Graph* graph, GraphNode* const* deps,
+                                 size_t count, const KernelNodeParams* params) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (node == nullptr || graph == nullptr || params == nullptr || (count > 0 && deps == nullptr))
+    return kInvalidValue;
+  auto n = std::make_unique<GraphNode>();
+  for (size_t i = 0; i < count; ++i) {
+    auto it = std::find(graph->nodes.begin(), graph->nodes.end(), deps[i]);
+    if (it == graph->nodes.end()) return kInvalidValue;  // not a node of this graph
+    n->after.push_back(static_cast<int>(it - graph->nodes.begin()));
+  }
+  if (CUresult r = n->Set(*params); r != kSuccess) return r;
+  *node = n.get();
+  graph->nodes.push_back(n.release());
+  return kSuccess;
+}
+
+CUresult cuGraphInstantiateWithFlags(GraphExec** exec, Graph* graph, unsigned long long flags) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (exec == nullptr || graph == nullptr || flags != 0) return kInvalidValue;
+  auto e = std::make_unique<GraphExec>();
+  for (const GraphNode* n : graph->nodes) {
+    e->index[n] = e->nodes.size();
+    e->nodes.push_back(*n);
+  }
+  *exec = e.release();
+  ++live_graphs;
+  return kSuccess;
+}
+
+CUresult cuGraphExecKernelNodeSetParams_v2(GraphExec* exec, const GraphNode* node,
+                                           const KernelNodeParams* params) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (exec == nullptr || params == nullptr) return kInvalidValue;
+  auto it = exec->index.find(node);
+  if (it == exec->index.end()) return kInvalidValue;
+  GraphNode& n = exec->nodes[it->second];
+  if (params->func != n.func) return kInvalidValue;  // a node's kernel cannot change here
+  return n.Set(*params);
+}
+
+CUresult cuGraphNodeSetEnabled(GraphExec* exec, const GraphNode* node, unsigned enabled) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (exec == nullptr) return kInvalidValue;
+  auto it = exec->index.find(node);
+  if (it == exec->index.end()) return kInvalidValue;
+  exec->nodes[it->second].enabled = enabled != 0;
+  return kSuccess;
+}
+
+// Runs the nodes in the order they were added (each after those it waits for).
+CUresult cuGraphLaunch(GraphExec* exec, void* stream) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (exec == nullptr || stream != nullptr) return kInvalidValue;
+  if (CUresult r = Ready(); r != kSuccess) return r;
+  ++graph_launches;
+  for (GraphNode& n : exec->nodes)
+    if (n.enabled)
+      if (CUresult r = n.Run(); r != kSuccess) return r;
+  return kSuccess;
+}
+
+CUresult cuGraphExecDestroy(GraphExec* exec) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (exec == nullptr) return kInvalidValue;
+  delete exec;
+  --live_graphs;
+  return kSuccess;
+}
+
+CUresult cuGraphDestroy(Graph* graph) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (graph == nullptr) return kInvalidValue;
+  delete graph;
+  --live_graphs;
+  return kSuccess;
+}
+#endif
 
 }  // extern "C"

@@ -98,37 +98,38 @@ void CudaProgram::Unload() {
   function_ = nullptr;
 }
 
-absl::Status CudaProgram::Enqueue(std::span<const CUdeviceptr> bufs, std::span<const int32_t> vals,
-                                  std::span<const cuda_abi::CUtensorMap> tensor_maps,
-                                  const CudaLaunchDims& dims) const {
-  const CudaDriverApi& cu = ctx_->api();
-  // kernelParams: one pointer per parameter, to a copy of its value that outlives the call.
-  std::vector<CUdeviceptr> buf_values(bufs.begin(), bufs.end());
-  std::vector<int32_t> var_values(vals.begin(), vals.end());
-  std::vector<cuda_abi::CUtensorMap> map_values(tensor_maps.begin(), tensor_maps.end());
-  std::vector<void*> params;
-  params.reserve(bufs.size() + vals.size() + tensor_maps.size());
-  for (CUdeviceptr& b : buf_values) params.push_back(&b);
-  for (int32_t& v : var_values) params.push_back(&v);
-  for (cuda_abi::CUtensorMap& m : map_values) params.push_back(&m);
-  if (dims.shared_bytes > kDefaultDynamicSharedBytes) {
-    RETURN_IF_ERROR(cu.Check(
-        cu.cuFuncSetAttribute(function_, cuda_abi::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                              static_cast<int>(dims.shared_bytes)),
-        absl::StrCat("cuFuncSetAttribute(", name_, ", max dynamic shared memory ",
-                     dims.shared_bytes, ")")));
-  }
-  return cu.Check(cu.cuLaunchKernel(function_, dims.grid[0], dims.grid[1], dims.grid[2],
-                                    dims.block[0], dims.block[1], dims.block[2],
-                                    dims.shared_bytes, /*stream=*/nullptr,
-                                    params.empty() ? nullptr : params.data(), /*extra=*/nullptr),
-                  absl::StrCat("cuLaunchKernel(", name_, ")"));
+CudaKernelArgs::CudaKernelArgs(std::span<const cuda_abi::CUdeviceptr> bufs,
+                               std::span<const int32_t> vals,
+                               std::span<const cuda_abi::CUtensorMap> tensor_maps)
+    : bufs_(bufs.begin(), bufs.end()),
+      vals_(vals.begin(), vals.end()),
+      maps_(tensor_maps.begin(), tensor_maps.end()) {
+  params_.reserve(bufs_.size() + vals_.size() + maps_.size());
+  for (cuda_abi::CUdeviceptr& b : bufs_) params_.push_back(&b);
+  for (int32_t& v : vals_) params_.push_back(&v);
+  for (cuda_abi::CUtensorMap& m : maps_) params_.push_back(&m);
 }
 
-absl::StatusOr<double> CudaProgram::Launch(std::span<const CUdeviceptr> bufs,
-                                           std::span<const int32_t> vals,
-                                           const CudaLaunchDims& dims, bool wait,
-                                           std::span<const cuda_abi::CUtensorMap> tensor_maps) const {
+absl::StatusOr<double> TimeExecution(const CudaDriverApi& cu, std::string_view what, bool wait,
+                                     absl::FunctionRef<absl::Status()> enqueue) {
+  if (!wait) {
+    RETURN_IF_ERROR(enqueue());
+    return 0.0;
+  }
+  ScopedEvent start(cu), end(cu);
+  RETURN_IF_ERROR(start.Create());
+  RETURN_IF_ERROR(end.Create());
+  RETURN_IF_ERROR(cu.Check(cu.cuEventRecord(start.get(), nullptr), "cuEventRecord"));
+  RETURN_IF_ERROR(enqueue());
+  RETURN_IF_ERROR(cu.Check(cu.cuEventRecord(end.get(), nullptr), "cuEventRecord"));
+  RETURN_IF_ERROR(cu.Check(cu.cuEventSynchronize(end.get()), absl::StrCat("running ", std::string(what))));
+  float ms = 0;
+  RETURN_IF_ERROR(
+      cu.Check(cu.cuEventElapsedTime(&ms, start.get(), end.get()), "cuEventElapsedTime"));
+  return static_cast<double>(ms) * 1e-3;
+}
+
+absl::Status CudaProgram::PrepareLaunch(const CudaLaunchDims& dims) const {
   if (ctx_ == nullptr) return absl::FailedPreconditionError("CUDA program was moved from");
   for (int i = 0; i < 3; ++i)
     if (dims.grid[i] == 0 || dims.block[i] == 0)
@@ -137,22 +138,42 @@ absl::StatusOr<double> CudaProgram::Launch(std::span<const CUdeviceptr> bufs,
                        dims.grid[1], ", ", dims.grid[2], "), block (", dims.block[0], ", ",
                        dims.block[1], ", ", dims.block[2], ")"));
   RETURN_IF_ERROR(ctx_->MakeCurrent());
-  if (!wait) {
-    RETURN_IF_ERROR(Enqueue(bufs, vals, tensor_maps, dims));
-    return 0.0;
-  }
+  if (dims.shared_bytes <= kDefaultDynamicSharedBytes) return absl::OkStatus();
   const CudaDriverApi& cu = ctx_->api();
-  ScopedEvent start(cu), end(cu);
-  RETURN_IF_ERROR(start.Create());
-  RETURN_IF_ERROR(end.Create());
-  RETURN_IF_ERROR(cu.Check(cu.cuEventRecord(start.get(), nullptr), "cuEventRecord"));
-  RETURN_IF_ERROR(Enqueue(bufs, vals, tensor_maps, dims));
-  RETURN_IF_ERROR(cu.Check(cu.cuEventRecord(end.get(), nullptr), "cuEventRecord"));
-  RETURN_IF_ERROR(cu.Check(cu.cuEventSynchronize(end.get()), absl::StrCat("running ", name_)));
-  float ms = 0;
-  RETURN_IF_ERROR(
-      cu.Check(cu.cuEventElapsedTime(&ms, start.get(), end.get()), "cuEventElapsedTime"));
-  return static_cast<double>(ms) * 1e-3;
+  return cu.Check(
+      cu.cuFuncSetAttribute(function_, cuda_abi::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                            static_cast<int>(dims.shared_bytes)),
+      absl::StrCat("cuFuncSetAttribute(", name_, ", max dynamic shared memory ", dims.shared_bytes,
+                   ")"));
+}
+
+cuda_abi::CUDA_KERNEL_NODE_PARAMS_v2 CudaProgram::NodeParams(const CudaKernelArgs& args,
+                                                             const CudaLaunchDims& dims) const {
+  return {.func = function_,
+          .gridDimX = dims.grid[0],
+          .gridDimY = dims.grid[1],
+          .gridDimZ = dims.grid[2],
+          .blockDimX = dims.block[0],
+          .blockDimY = dims.block[1],
+          .blockDimZ = dims.block[2],
+          .sharedMemBytes = dims.shared_bytes,
+          .kernelParams = args.params()};
+}
+
+absl::StatusOr<double> CudaProgram::Launch(std::span<const CUdeviceptr> bufs,
+                                           std::span<const int32_t> vals,
+                                           const CudaLaunchDims& dims, bool wait,
+                                           std::span<const cuda_abi::CUtensorMap> tensor_maps) const {
+  RETURN_IF_ERROR(PrepareLaunch(dims));
+  const CudaDriverApi& cu = ctx_->api();
+  const CudaKernelArgs args(bufs, vals, tensor_maps);
+  return TimeExecution(cu, name_, wait, [&] {
+    return cu.Check(cu.cuLaunchKernel(function_, dims.grid[0], dims.grid[1], dims.grid[2],
+                                      dims.block[0], dims.block[1], dims.block[2],
+                                      dims.shared_bytes, /*stream=*/nullptr, args.params(),
+                                      /*extra=*/nullptr),
+                    absl::StrCat("cuLaunchKernel(", name_, ")"));
+  });
 }
 
 }  // namespace tg

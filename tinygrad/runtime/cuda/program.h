@@ -21,6 +21,9 @@
 #include <string>
 #include <string_view>
 
+#include <vector>
+
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "tinygrad/runtime/cuda/context.h"
@@ -34,6 +37,31 @@ struct CudaLaunchDims {
   // every function may use, the launch first raises the function's limit to it.
   uint32_t shared_bytes = 0;
 };
+
+// One launch's arguments as the driver takes them: a copy of each value (buffer addresses, int
+// variables, tensor maps by value, in the kernel's parameter order) and kernelParams, a pointer to
+// each copy. Not copyable: the pointers point into it.
+class CudaKernelArgs {
+ public:
+  CudaKernelArgs(std::span<const cuda_abi::CUdeviceptr> bufs, std::span<const int32_t> vals,
+                 std::span<const cuda_abi::CUtensorMap> tensor_maps = {});
+  CudaKernelArgs(const CudaKernelArgs&) = delete;
+  CudaKernelArgs& operator=(const CudaKernelArgs&) = delete;
+  // cuLaunchKernel's kernelParams; null for a kernel without parameters.
+  void** params() const { return params_.empty() ? nullptr : params_.data(); }
+
+ private:
+  std::vector<cuda_abi::CUdeviceptr> bufs_;
+  std::vector<int32_t> vals_;
+  std::vector<cuda_abi::CUtensorMap> maps_;
+  mutable std::vector<void*> params_;
+};
+
+// Runs `enqueue` (work queued on the default stream) and, with `wait`, blocks until it is done
+// and returns its GPU time in seconds, measured by events around it (the reference's
+// cu_time_execution); without, returns 0 once queued. `what` names the work in errors.
+absl::StatusOr<double> TimeExecution(const CudaDriverApi& cu, std::string_view what, bool wait,
+                                     absl::FunctionRef<absl::Status()> enqueue);
 
 class CudaProgram {
  public:
@@ -63,6 +91,14 @@ class CudaProgram {
                                 const CudaLaunchDims& dims, bool wait,
                                 std::span<const cuda_abi::CUtensorMap> tensor_maps = {}) const;
 
+  // What a launch with `dims` needs before it is queued or recorded in a graph (graph.h): a
+  // dimension that is not zero (InvalidArgument), the context current, and the function's
+  // dynamic shared memory limit raised to dims.shared_bytes where that is past the default.
+  absl::Status PrepareLaunch(const CudaLaunchDims& dims) const;
+  // A graph's kernel node for a launch of this program (graph.h).
+  cuda_abi::CUDA_KERNEL_NODE_PARAMS_v2 NodeParams(const CudaKernelArgs& args,
+                                                  const CudaLaunchDims& dims) const;
+
   const std::string& function_name() const { return name_; }
   const CudaDriverApi& api() const { return ctx_->api(); }  // not on a moved-from program
 
@@ -70,9 +106,6 @@ class CudaProgram {
   CudaProgram(std::shared_ptr<CudaContext> ctx, cuda_abi::CUmodule module,
               cuda_abi::CUfunction function, std::string name)
       : ctx_(std::move(ctx)), module_(module), function_(function), name_(std::move(name)) {}
-  absl::Status Enqueue(std::span<const CUdeviceptr> bufs, std::span<const int32_t> vals,
-                       std::span<const cuda_abi::CUtensorMap> tensor_maps,
-                       const CudaLaunchDims& dims) const;
   void Unload();
 
   std::shared_ptr<CudaContext> ctx_;  // null once moved from
