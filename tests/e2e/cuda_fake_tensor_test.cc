@@ -11,10 +11,12 @@
 
 #include "gtest/gtest.h"
 #include "tinygrad/base/config.h"
+#include "tinygrad/engine/buffer.h"
 #include "tinygrad/engine/device.h"
 #include "tinygrad/engine/realize.h"
 #include "tinygrad/runtime/cuda/fake_cuda.h"
 #include "tinygrad/tensor/tensor.h"
+#include "tinygrad/tensor/tiny_jit.h"
 
 namespace tg {
 namespace {
@@ -214,6 +216,48 @@ TEST(CudaFakeDefaultDeviceTest, NothingSetIsTheGpuWhereOneOpensElseTheCpu) {
   EXPECT_EXIT(PrintDefaultDevice("cpu", gpu), ::testing::ExitedWithCode(0), "default CPU, a new tensor's CPU");
   EXPECT_EXIT(PrintDefaultDevice("cuda", no_gpu), ::testing::ExitedWithCode(0),
               "default CUDA, a new tensor's CUDA");
+}
+
+TEST_F(CudaFakeTensorTest, TinyJitReplaysLaunchItsKernelsAsOneGraphWithTheNewInputs) {
+  if (!HaveNvrtc()) GTEST_SKIP() << "no NVRTC here: " << dev_->compiler_id();
+  auto step_fn = [](std::span<const Tensor> in) -> absl::StatusOr<std::vector<Tensor>> {
+    return std::vector<Tensor>{in[0] * 2, in[0] + 1};  // two kernels, each reading the input
+  };
+  auto input = [](float v) {
+    Tensor t = Tensor::FromVector<float>(std::vector<float>(256, v), {256}, "CUDA");
+    EXPECT_TRUE(t.realize().ok());
+    return t;
+  };
+  auto address = [](const Tensor& t) {
+    return reinterpret_cast<uint64_t>(BufferTable::Get().Find(t.uop().base())->data());
+  };
+  TinyJit step(step_fn);
+  for (float v : {1.0f, 2.0f}) ASSERT_TRUE(step({input(v)}).ok());  // run, then capture
+  ASSERT_EQ(step.captured_size(), 2u);
+  fake->RecordParams(2);
+  for (float v : {3.0f, 4.0f}) {
+    const int graphs = fake->GraphLaunches(), launches = fake->Launches();
+    Tensor x = input(v);
+    ASSERT_TRUE(step({x}).ok());
+    EXPECT_EQ(step.captured_graphs(), 1u);
+    EXPECT_EQ(fake->GraphLaunches(), graphs + 1) << "one launch for the replay";
+    EXPECT_EQ(fake->Launches(), launches + 2) << "both kernels ran, in the graph";
+    EXPECT_EQ(fake->LastLaunch().params[1], address(x)) << "this replay's input is in the graph";
+  }
+
+  // JIT=2: replays launch the kernels one by one; JIT=0: nothing is captured
+  for (int jit : {2, 0}) {
+    Config c = GetConfig();
+    c.jit = jit;
+    ScopedConfig scoped(c);
+    TinyJit plain(step_fn);
+    const int graphs = fake->GraphLaunches(), launches = fake->Launches();
+    for (float v : {1.0f, 2.0f, 3.0f, 4.0f}) ASSERT_TRUE(plain({input(v)}).ok());
+    EXPECT_EQ(plain.captured_size(), jit == 2 ? 2u : 0u) << "JIT=" << jit;
+    EXPECT_EQ(plain.captured_graphs(), 0u) << "JIT=" << jit;
+    EXPECT_EQ(fake->GraphLaunches(), graphs) << "JIT=" << jit;
+    EXPECT_EQ(fake->Launches(), launches + 8) << "JIT=" << jit;
+  }
 }
 
 }  // namespace

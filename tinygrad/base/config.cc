@@ -108,6 +108,9 @@ Config Config::FromEnvironment() {
   ReadInt("REDUCEOP_SPLIT_SIZE", c.reduceop_split_size);
   ReadInt("PCONTIG", c.pcontig);
   ReadInt("NO_MEMORY_PLANNER", c.no_memory_planner);
+  ReadInt("JIT", c.jit);
+  ReadInt("JIT_BATCH_SIZE", c.jit_batch_size);
+  ReadInt("GRAPH_ONE_KERNEL", c.graph_one_kernel);
   ReadInt("MAX_KERNEL_BUFFERS", c.max_kernel_buffers);
   ReadInt("CACHELEVEL", c.cachelevel);
   c.cache_dir = DefaultCacheDir();

@@ -67,6 +67,11 @@ struct Config {
   int reduceop_split_size = 22;               // REDUCEOP_SPLIT_SIZE (log2 of the split budget)
   int pcontig = 0;                            // PCONTIG
   bool no_memory_planner = false;             // NO_MEMORY_PLANNER
+  // JIT: 0 TinyJit runs its function on every call; 1 captures and replays, kernels batched into
+  // device graphs (CUDA graphs) where the device has them; 2 captures and replays, no graphs.
+  int jit = 1;
+  int jit_batch_size = 32;        // JIT_BATCH_SIZE: kernels in a JIT's first graph (then 2x each)
+  bool graph_one_kernel = false;  // GRAPH_ONE_KERNEL: a graph of one kernel is made too
   int max_kernel_buffers = 0;                 // MAX_KERNEL_BUFFERS, 0 = the device's limit
 
   // ** caches **

@@ -56,6 +56,22 @@ TEST(ConfigTest, VizTurnsOnTheRewriteTrace) {
   unsetenv("TRACK_MATCH_STATS");
 }
 
+TEST(ConfigTest, JitSettingsHaveTheReferenceDefaultsAndReadTheEnvironment) {
+  for (const char* v : {"JIT", "JIT_BATCH_SIZE", "GRAPH_ONE_KERNEL"}) unsetenv(v);
+  Config d = Config::FromEnvironment();
+  EXPECT_EQ(d.jit, 1);
+  EXPECT_EQ(d.jit_batch_size, 32);
+  EXPECT_FALSE(d.graph_one_kernel);
+  setenv("JIT", "2", 1);
+  setenv("JIT_BATCH_SIZE", "0", 1);
+  setenv("GRAPH_ONE_KERNEL", "1", 1);
+  Config c = Config::FromEnvironment();
+  EXPECT_EQ(c.jit, 2);
+  EXPECT_EQ(c.jit_batch_size, 0);
+  EXPECT_TRUE(c.graph_one_kernel);
+  for (const char* v : {"JIT", "JIT_BATCH_SIZE", "GRAPH_ONE_KERNEL"}) unsetenv(v);
+}
+
 TEST(ConfigTest, BeamKnobsHaveTheReferenceDefaultsAndReadTheEnvironment) {
   Config d = Config::FromEnvironment();
   EXPECT_EQ(d.beam_upcast_max, 256);

@@ -22,6 +22,7 @@
 #include "tinygrad/runtime/cuda/context.h"
 #include "tinygrad/runtime/cuda/cuda_disassembler.h"
 #include "tinygrad/runtime/cuda/driver_api.h"
+#include "tinygrad/runtime/cuda/graph.h"
 #include "tinygrad/runtime/cuda/nvrtc_api.h"
 #include "tinygrad/runtime/cuda/nvrtc_compiler.h"
 #include "tinygrad/runtime/cuda/program.h"
@@ -136,15 +137,35 @@ class CudaKernel : public Program {
                              const std::optional<LaunchDims>& local_size, bool wait,
                              double) override {
     RETURN_IF_ERROR(health_->Check());
+    ASSIGN_OR_RETURN(Launch l, Prepare(bufs, vals, global_size, local_size));
+    if (l.dims.grid[0] == 0) return 0.0;  // nothing to compute: no launch
+    return health_->Note(prog_.Launch(l.ptrs, l.vars, l.dims, wait, l.maps));
+  }
+
+  // A launch as the driver takes it: the arguments, the tensor maps for these buffers, and the
+  // grid and block (a grid of zeros when the global size has a zero: nothing to launch).
+  struct Launch {
+    std::vector<CudaBuffer::CUdeviceptr> ptrs;
     std::vector<int32_t> vars;
+    std::vector<cuda_abi::CUtensorMap> maps;
+    CudaLaunchDims dims;
+  };
+  absl::StatusOr<Launch> Prepare(std::span<void* const> bufs, std::span<const int64_t> vals,
+                                 const LaunchDims& global_size,
+                                 const std::optional<LaunchDims>& local_size) {
+    Launch l{.dims = {.shared_bytes = shared_bytes_}};
     for (int64_t v : vals) {
       if (v < INT32_MIN || v > INT32_MAX)
         return absl::OutOfRangeError(absl::StrCat("variable value ", v, " does not fit int32"));
-      vars.push_back(static_cast<int32_t>(v));
+      l.vars.push_back(static_cast<int32_t>(v));
     }
+    for (void* b : bufs) l.ptrs.push_back(reinterpret_cast<uintptr_t>(b));
     for (int64_t g : global_size) {
       if (g < 0) return absl::InvalidArgumentError(absl::StrCat("negative global size ", g));
-      if (g == 0) return 0.0;  // nothing to compute: no launch
+      if (g == 0) {
+        l.dims.grid = {0, 0, 0};
+        return l;
+      }
     }
     LaunchDims grid = global_size, block = {1, 1, 1};
     if (local_size.has_value()) {
@@ -154,34 +175,32 @@ class CudaKernel : public Program {
       block = PickLocalSize(global_size, info_.max_block_dims, info_.max_threads_per_block);
       for (int i = 0; i < 3; ++i) grid[i] = global_size[i] / block[i];
     }
-    CudaLaunchDims dims{.shared_bytes = shared_bytes_};
     for (int i = 0; i < 3; ++i) {
       if (grid[i] < 1 || grid[i] > UINT32_MAX || block[i] < 1 || block[i] > UINT32_MAX)
         return absl::InvalidArgumentError(
             absl::StrCat("launch of ", prog_.function_name(), " with grid (", grid[0], ", ",
                          grid[1], ", ", grid[2], "), block (", block[0], ", ", block[1], ", ",
                          block[2], "): every dimension must be in [1, 2^32)"));
-      dims.grid[i] = static_cast<uint32_t>(grid[i]);
-      dims.block[i] = static_cast<uint32_t>(block[i]);
+      l.dims.grid[i] = static_cast<uint32_t>(grid[i]);
+      l.dims.block[i] = static_cast<uint32_t>(block[i]);
     }
-    std::vector<CudaBuffer::CUdeviceptr> ptrs;
-    ptrs.reserve(bufs.size());
-    for (void* b : bufs) ptrs.push_back(reinterpret_cast<uintptr_t>(b));
-    RETURN_IF_ERROR(EncodeMaps(ptrs));
-    return health_->Note(prog_.Launch(ptrs, vars, dims, wait, maps_));
+    ASSIGN_OR_RETURN(l.maps, EncodeMaps(l.ptrs));
+    return l;
   }
+  const CudaProgram& program() const { return prog_; }
 
  private:
   // The tensor maps for these buffers: encoded again only when an address changed (a map holds
   // its buffer's address; the measurer launches one program on the same buffers many times).
-  absl::Status EncodeMaps(std::span<const CudaBuffer::CUdeviceptr> ptrs) {
-    if (map_specs_.empty()) return absl::OkStatus();
+  absl::StatusOr<std::vector<cuda_abi::CUtensorMap>> EncodeMaps(
+      std::span<const CudaBuffer::CUdeviceptr> ptrs) {
+    if (map_specs_.empty()) return std::vector<cuda_abi::CUtensorMap>{};
     std::lock_guard<std::mutex> l(maps_mu_);
     bool same = map_addresses_.size() == map_specs_.size();
     for (size_t i = 0; same && i < map_specs_.size(); ++i)
       same = map_specs_[i].buffer < static_cast<int64_t>(ptrs.size()) &&
              map_addresses_[i] == ptrs[map_specs_[i].buffer];
-    if (same) return absl::OkStatus();
+    if (same) return maps_;
     maps_.clear();
     map_addresses_.clear();
     for (const TensorMapSpec& m : map_specs_) {
@@ -203,7 +222,7 @@ class CudaKernel : public Program {
       maps_.push_back(map);
       map_addresses_.push_back(ptrs[m.buffer]);
     }
-    return absl::OkStatus();
+    return maps_;
   }
 
   CudaProgram prog_;
@@ -214,6 +233,32 @@ class CudaKernel : public Program {
   std::mutex maps_mu_;                          // Run may be called from several threads
   std::vector<cuda_abi::CUtensorMap> maps_;     // encoded for map_addresses_
   std::vector<CudaBuffer::CUdeviceptr> map_addresses_;
+};
+
+// A batch of CudaKernel launches as one CUDA graph (the reference's CUDAGraph).
+class CudaKernelGraph : public KernelGraph {
+ public:
+  CudaKernelGraph(CudaGraph graph, std::vector<CudaKernel*> kernels, std::shared_ptr<Health> health)
+      : graph_(std::move(graph)), kernels_(std::move(kernels)), health_(std::move(health)) {}
+
+  absl::Status Update(size_t index, std::span<void* const> bufs, std::span<const int64_t> vals,
+                      const LaunchDims& global, const std::optional<LaunchDims>& local) override {
+    RETURN_IF_ERROR(health_->Check());
+    if (index >= kernels_.size())
+      return absl::InvalidArgumentError(
+          absl::StrCat("launch ", index, " of a graph of ", kernels_.size()));
+    ASSIGN_OR_RETURN(CudaKernel::Launch l, kernels_[index]->Prepare(bufs, vals, global, local));
+    return health_->Note(graph_.SetKernel(index, CudaKernelArgs(l.ptrs, l.vars, l.maps), l.dims));
+  }
+  absl::StatusOr<double> Run(bool wait) override {
+    RETURN_IF_ERROR(health_->Check());
+    return health_->Note(graph_.Launch(wait));
+  }
+
+ private:
+  CudaGraph graph_;
+  std::vector<CudaKernel*> kernels_;  // launch i's program (the engine's, which outlive graphs)
+  std::shared_ptr<Health> health_;
 };
 
 std::string DriverText(const CudaDeviceInfo& info) {
@@ -348,6 +393,27 @@ class CudaDevice : public Device {
     return scratch_->Fill(++scratch_fills_ & 0xff);
   }
   bool can_stop_runs() const override { return false; }
+  bool has_graphs() const override { return ctx_->api().HasGraphs(); }
+  absl::StatusOr<std::unique_ptr<KernelGraph>> MakeGraph(
+      std::span<const GraphLaunch> launches) override {
+    RETURN_IF_ERROR(health_->Check());
+    ASSIGN_OR_RETURN(CudaGraph graph, health_->Note(CudaGraph::Create(ctx_)));
+    std::vector<CudaKernel*> kernels;
+    for (const GraphLaunch& g : launches) {
+      auto* kernel = dynamic_cast<CudaKernel*>(g.program);
+      if (kernel == nullptr)
+        return absl::InvalidArgumentError(
+            absl::StrCat("a graph of ", name_, " takes only programs ", name_, " loaded"));
+      ASSIGN_OR_RETURN(CudaKernel::Launch l, kernel->Prepare(g.bufs, g.vals, g.global, g.local));
+      RETURN_IF_ERROR(health_->Note(graph.AddKernel(kernel->program(),
+                                                     CudaKernelArgs(l.ptrs, l.vars, l.maps),
+                                                     l.dims, g.after)
+                                         .status()));
+      kernels.push_back(kernel);
+    }
+    RETURN_IF_ERROR(health_->Note(graph.Instantiate()));
+    return std::make_unique<CudaKernelGraph>(std::move(graph), std::move(kernels), health_);
+  }
   const GpuDescription* gpu() const override { return &gpu_; }
 
  private:

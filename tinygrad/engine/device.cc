@@ -55,6 +55,10 @@ absl::StatusOr<std::unique_ptr<Program>> Device::LoadProgram(const ProgramSpec& 
   return Load(spec.function_name, lib);
 }
 
+absl::StatusOr<std::unique_ptr<KernelGraph>> Device::MakeGraph(std::span<const GraphLaunch>) {
+  return absl::UnimplementedError(absl::StrCat(name(), " has no graphs"));
+}
+
 absl::StatusOr<std::string> Device::Disassemble(const std::string&) const {
   return absl::UnimplementedError(absl::StrCat("device ", name(), " has no disassembler"));
 }

@@ -29,6 +29,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -74,6 +75,33 @@ class Program {
                                      const std::optional<LaunchDims>& local_size, bool wait,
                                      double stop_after_s) = 0;
   static constexpr double kNoStop = std::numeric_limits<double>::infinity();
+};
+
+// One kernel launch of a graph (Device::MakeGraph): what Program::Run takes, and the launches
+// of the graph it must follow.
+struct GraphLaunch {
+  Program* program = nullptr;  // a program the device loaded; it must outlive the graph
+  std::vector<void*> bufs;
+  std::vector<int64_t> vals;
+  LaunchDims global{1, 1, 1};
+  std::optional<LaunchDims> local;
+  std::vector<size_t> after;  // indices of earlier launches whose results it uses or overwrites
+};
+
+// Kernel launches recorded once and run with one call, their arguments changed in place between
+// runs (tinygrad's GraphRunner; CUDA graphs): a TinyJit's replays pay one launch per batch of
+// kernels instead of one per kernel.
+class KernelGraph {
+ public:
+  virtual ~KernelGraph() = default;
+  // Launch `index`'s buffers, values and sizes from the next Run on (its program and what it
+  // follows stay). A global size of zero skips it. Device errors pass through.
+  virtual absl::Status Update(size_t index, std::span<void* const> bufs,
+                              std::span<const int64_t> vals, const LaunchDims& global,
+                              const std::optional<LaunchDims>& local) = 0;
+  // Runs every launch, each after those it follows. With `wait`, blocks until they are done and
+  // returns the seconds they took; without, 0 once queued.
+  virtual absl::StatusOr<double> Run(bool wait) = 0;
 };
 
 // What a GPU is: the device class (the tuning key) and the optimizer's and measurer's limits
@@ -129,6 +157,12 @@ class Device {
   virtual absl::Status InvalidateCaches() { return absl::OkStatus(); }
   // Whether Program::Run honours stop_after_s. A GPU kernel, once launched, runs to its end.
   virtual bool can_stop_runs() const { return true; }
+  // Whether MakeGraph can work here (the reference's Compiled.graph is set).
+  virtual bool has_graphs() const { return false; }
+  // Records `launches` (of this device's programs) as one graph. Unimplemented on a device
+  // without graphs (the default: the CPU, the emulator): the launches then run one at a time.
+  virtual absl::StatusOr<std::unique_ptr<KernelGraph>> MakeGraph(
+      std::span<const GraphLaunch> launches);
   // The GPU behind the device; null for a CPU.
   virtual const GpuDescription* gpu() const { return nullptr; }
   // A CPU device's kernels' ISA when it is not the host's (CpuDeviceOptions::cpu_target:

@@ -30,29 +30,6 @@ std::string TimeStr(double seconds) {
                         : absl::StrFormat("%7.2fms", seconds * 1e3);
 }
 
-// tinygrad's DEBUG=2 line for one kernel.
-void PrintKernelLine(const std::string& device, const ProgramSpec& spec, size_t nargs, double et,
-                     const VarVals& vars) {
-  EngineStats& s = GetEngineStats();
-  auto est = [&](const UOp& u) -> double {
-    if (!u) return 0;
-    absl::StatusOr<int64_t> v = Infer(u, vars);
-    return v.ok() ? static_cast<double>(*v) : 0;
-  };
-  double ops = est(spec.estimates.ops), lds = est(spec.estimates.lds);
-  double mem = std::min(est(spec.estimates.mem), lds);
-  double t = et > 0 ? et : 1e-20;
-  // The name carries ANSI colors: pad by its visible length, as tinygrad's ansilen does; they
-  // reach the terminal only (ForStream).
-  std::string name =
-      spec.name + std::string(std::max<int>(0, 46 - static_cast<int>(AnsiLen(spec.name))), ' ');
-  std::cout << ForStream(absl::StrFormat(
-                             "*** %-7s %4d %s arg %2d tm %s/%9.2fms (%7.0f GFLOPS %4.0f|%-6.0f GB/s)\n",
-                             device.substr(0, 7), s.kernel_count, name, nargs, TimeStr(et),
-                             s.time_sum_s * 1e3, ops / t * 1e-9, mem / t * 1e-9, lds / t * 1e-9),
-                         stdout);
-}
-
 // optimize_local_size for a kernel about to run: its timing runs write the outputs, so an
 // output the kernel also reads (an assign) is replaced by a scratch buffer for them, as the
 // reference does.
@@ -78,52 +55,59 @@ absl::StatusOr<LaunchShape> ChooseLocalSize(Device& dev, const CompiledRunner& r
   return OptimizeLocalSize(*runner.program, args, vals, shape.global, Program::kNoStop);
 }
 
-absl::Status RunKernel(const ExecItem& item, const VarVals& var_vals, const ExecOptions& s) {
+VarVals WithFixedVars(const ExecItem& item, const VarVals& var_vals) {
+  VarVals vars = var_vals;
+  for (const auto& [name, v] : item.fixedvars) vars[name] = ConstValue(v);
+  return vars;
+}
+
+// PrepareKernelLaunch with `var_vals` that already hold the item's fixedvars.
+absl::StatusOr<KernelLaunch> PrepareLaunchWithVars(const ExecItem& item, const VarVals& var_vals,
+                                                   const ExecOptions& s) {
   std::span<const std::shared_ptr<Buffer>> bufs = item.bufs;
   if (bufs.empty()) return absl::InternalError("kernel without buffers");
-  if (item.device == nullptr || item.runner == nullptr)
+  if (item.kind != ExecItem::Kind::kKernel || item.device == nullptr || item.runner == nullptr)
     return absl::InternalError("kernel item without a device or runner");
   Device* dev = item.device;
   CompiledRunner* runner = item.runner;
   const ProgramSpec& spec = runner->spec;
 
-  std::vector<void*> args;
+  KernelLaunch launch;
   for (int64_t slot : spec.globals) {
     if (slot < 0 || slot >= static_cast<int64_t>(bufs.size()) || bufs[slot] == nullptr)
       return absl::InternalError(absl::StrCat("kernel ", spec.name, " uses buffer slot ", slot,
                                               " of ", bufs.size(), ", which it does not have"));
     RETURN_IF_ERROR(bufs[slot]->EnsureAllocated(s.device));
-    args.push_back(bufs[slot]->data());
+    launch.args.push_back(bufs[slot]->data());
   }
-  std::vector<int64_t> vals;
   for (const UOp& v : spec.vars) {
     const std::string& name = v.arg()[0].str();
     auto it = var_vals.find(name);
     if (it == var_vals.end())
       return absl::InvalidArgumentError(
           absl::StrCat("kernel ", spec.name, " needs variable '", name, "', which is not bound"));
-    vals.push_back(it->second.to_int64());
+    launch.vals.push_back(it->second.to_int64());
   }
-  ASSIGN_OR_RETURN(LaunchShape shape, LaunchShapeOf(spec, var_vals));
+  ASSIGN_OR_RETURN(launch.shape, LaunchShapeOf(spec, var_vals));
   if (NeedsLocalSize(dev->renderer(), spec)) {
     // The reference's optimize_local_size, once per runner (it replaces the runner's spec).
     if (!runner->chosen_launch) {
-      ASSIGN_OR_RETURN(runner->chosen_launch, ChooseLocalSize(*dev, *runner, args, vals, bufs, shape));
+      ASSIGN_OR_RETURN(runner->chosen_launch, ChooseLocalSize(*dev, *runner, launch.args,
+                                                              launch.vals, bufs, launch.shape));
     }
-    shape = *runner->chosen_launch;
+    launch.shape = *runner->chosen_launch;
   }
-  bool wait = s.debug >= 1;
-  ASSIGN_OR_RETURN(double et, runner->program->Run(args, vals, shape.global, shape.local, wait, Program::kNoStop));
+  return launch;
+}
 
-  EngineStats& stats = GetEngineStats();
-  stats.kernel_count += 1;
-  stats.time_sum_s += et;
-  if (spec.estimates.ops) {
-    absl::StatusOr<int64_t> ops = Infer(spec.estimates.ops, var_vals);
-    if (ops.ok()) stats.global_ops += *ops;
-  }
-  if (s.debug >= 2) PrintKernelLine(dev->name(), spec, args.size(), et, var_vals);
-  runner->first_run = false;
+absl::Status RunKernel(const ExecItem& item, const VarVals& var_vals, const ExecOptions& s) {
+  ASSIGN_OR_RETURN(KernelLaunch launch, PrepareKernelLaunch(item, var_vals, s));
+  ASSIGN_OR_RETURN(double et,
+                   item.runner->program->Run(launch.args, launch.vals, launch.shape.global,
+                                             launch.shape.local, /*wait=*/s.debug >= 1,
+                                             Program::kNoStop));
+  const ExecItem* items[] = {&item};
+  CountKernelRun(items, item.runner->spec.name, launch.args.size(), et, var_vals, s);
   return absl::OkStatus();
 }
 
@@ -164,14 +148,51 @@ thread_local ExecItemCapture* active_capture = nullptr;
 
 }  // namespace
 
+absl::StatusOr<KernelLaunch> PrepareKernelLaunch(const ExecItem& item, const VarVals& var_vals,
+                                                 const ExecOptions& s) {
+  if (!item.fixedvars.empty()) return PrepareLaunchWithVars(item, WithFixedVars(item, var_vals), s);
+  return PrepareLaunchWithVars(item, var_vals, s);
+}
+
+void CountKernelRun(std::span<const ExecItem* const> items, std::string_view name, size_t nargs,
+                    double et, const VarVals& var_vals, const ExecOptions& options) {
+  int64_t ops = 0;
+  double mem = 0, lds = 0;
+  for (const ExecItem* item : items) {
+    const VarVals& vars = item->fixedvars.empty() ? var_vals : WithFixedVars(*item, var_vals);
+    auto est = [&](const UOp& u) -> double {
+      if (!u) return 0;
+      absl::StatusOr<int64_t> v = Infer(u, vars);
+      return v.ok() ? static_cast<double>(*v) : 0;
+    };
+    const Estimates& e = item->runner->spec.estimates;
+    const double item_lds = est(e.lds);
+    if (e.ops) ops += Infer(e.ops, vars).value_or(0);
+    lds += item_lds;
+    mem += std::min(est(e.mem), item_lds);
+  }
+  EngineStats& stats = GetEngineStats();
+  stats.kernel_count += 1;
+  stats.time_sum_s += et;
+  stats.global_ops += ops;
+  if (options.debug < 2 || items.empty()) return;
+  // tinygrad's DEBUG=2 line. The name carries ANSI colors: pad by its visible length, as
+  // tinygrad's ansilen does; they reach the terminal only (ForStream).
+  const std::string device = items.front()->device->name();
+  const double t = et > 0 ? et : 1e-20;
+  const std::string padded(name);
+  std::string line = padded + std::string(std::max<int>(0, 46 - static_cast<int>(AnsiLen(padded))), ' ');
+  std::cout << ForStream(absl::StrFormat(
+                             "*** %-7s %4d %s arg %2d tm %s/%9.2fms (%7.0f GFLOPS %4.0f|%-6.0f GB/s)\n",
+                             device.substr(0, 7), stats.kernel_count, line, nargs, TimeStr(et),
+                             stats.time_sum_s * 1e3, static_cast<double>(ops) / t * 1e-9, mem / t * 1e-9, lds / t * 1e-9),
+                         stdout);
+}
+
 absl::Status RunExecItem(const ExecItem& item, const VarVals& var_vals, const ExecOptions& options) {
   switch (item.kind) {
-    case ExecItem::Kind::kKernel: {
-      if (item.fixedvars.empty()) return RunKernel(item, var_vals, options);
-      VarVals vars = var_vals;
-      for (const auto& [name, v] : item.fixedvars) vars[name] = ConstValue(v);
-      return RunKernel(item, vars, options);
-    }
+    case ExecItem::Kind::kKernel:
+      return RunKernel(item, var_vals, options);
     case ExecItem::Kind::kCopy:
       return RunCopy(item.bufs, options);
     case ExecItem::Kind::kView:

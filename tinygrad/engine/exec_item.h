@@ -11,7 +11,9 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -30,7 +32,6 @@ using VarVals = absl::flat_hash_map<std::string, ConstValue>;
 struct CompiledRunner {
   ProgramSpec spec;
   std::unique_ptr<Program> program;
-  bool first_run = true;
   std::optional<LaunchShape> chosen_launch;  // the block optimize_local_size chose, once
 };
 
@@ -53,6 +54,24 @@ struct ExecItem {
   // realize's.
   absl::flat_hash_map<std::string, int64_t> fixedvars;
 };
+
+// What launching a kernel item takes with the bound variables `var_vals` (its fixedvars added):
+// its buffers' addresses in argument order (allocating what still needs memory), its variables'
+// values, and its launch shape (the reference's optimize_local_size picks the block on the
+// first launch of a runner that needs one). A variable without a value is InvalidArgument.
+struct KernelLaunch {
+  std::vector<void*> args;
+  std::vector<int64_t> vals;
+  LaunchShape shape;
+};
+absl::StatusOr<KernelLaunch> PrepareKernelLaunch(const ExecItem& item, const VarVals& var_vals,
+                                                 const ExecOptions& options);
+
+// Counts one run of the kernels `items` that took `et` seconds in the EngineStats (one kernel
+// to the count, as the reference counts a graph of them; their ops all) and prints its DEBUG=2
+// line under `name` (the kernel's, or a graph's "<batched N>").
+void CountKernelRun(std::span<const ExecItem* const> items, std::string_view name, size_t nargs,
+                    double et, const VarVals& var_vals, const ExecOptions& options);
 
 // Runs `item` with the bound variables `var_vals` (its fixedvars added), as ExecItem.run does:
 // allocates what its buffers still need, launches, counts it in the EngineStats, prints the

@@ -109,7 +109,7 @@ absl::StatusOr<JitCapture> JitCapture::Start() {
 JitCapture::JitCapture(std::unique_ptr<ExecItemCapture> c) : capture_(std::move(c)) {}
 
 absl::StatusOr<CapturedJit> CapturedJit::Make(JitCapture capture, std::span<const UOp> inputs,
-                                              bool plan_memory) {
+                                              const JitOptions& options) {
   std::unique_ptr<ExecItemCapture> c = std::move(capture.capture_);
   if (c->items().empty()) return absl::FailedPreconditionError("didn't JIT anything!");
   ASSIGN_OR_RETURN(std::vector<std::shared_ptr<Buffer>> in, InputBuffers(inputs, c->options().device));
@@ -117,6 +117,7 @@ absl::StatusOr<CapturedJit> CapturedJit::Make(JitCapture capture, std::span<cons
   CapturedJit jit;
   jit.items_ = std::move(c->items());
   jit.options_ = c->options();
+  jit.jit_options_ = options;
   c.reset();  // the capture ends here
   for (const std::shared_ptr<Buffer>& b : in)
     jit.expected_.push_back({b->device(), b->dtype(), b->size()});
@@ -132,10 +133,12 @@ absl::StatusOr<CapturedJit> CapturedJit::Make(JitCapture capture, std::span<cons
       const std::shared_ptr<Buffer>& b = ei.bufs[i];
       if (auto it = input_index.find(b.get()); it != input_index.end()) {
         jit.input_slots_.push_back({j, i, it->second});
+        jit.changing_.insert(j);
         ei.bufs[i] = nullptr;
       } else if (b->base() != nullptr) {
         if (auto base = input_index.find(b->base().get()); base != input_index.end()) {
           jit.view_slots_.push_back({j, i, base->second, b->size(), b->offset(), b->dtype()});
+          jit.changing_.insert(j);
           ei.bufs[i] = nullptr;
         }
       }
@@ -143,10 +146,13 @@ absl::StatusOr<CapturedJit> CapturedJit::Make(JitCapture capture, std::span<cons
     if (ei.kind == ExecItem::Kind::kKernel)
       for (const UOp& v : ei.runner->spec.vars) {
         const std::string& name = v.arg()[0].str();
-        if (!ei.fixedvars.contains(name)) jit.variables_.insert(name);
+        if (!ei.fixedvars.contains(name)) {
+          jit.variables_.insert(name);
+          jit.changing_.insert(j);
+        }
       }
   }
-  jit.memory_ = PlanIntermediates(jit.items_, plan_memory);
+  jit.memory_ = PlanIntermediates(jit.items_, options.plan_memory);
   if (jit.options_.debug >= 1)
     std::cout << "JIT captured " << jit.items_.size() << " kernels with " << in.size()
               << " inputs\n";
@@ -181,15 +187,42 @@ absl::Status CapturedJit::Replay(std::span<const UOp> inputs, const VarVals& var
     items_[v.item].bufs[v.arg] = std::make_shared<Buffer>(in[v.input], v.size, v.dtype, v.offset);
   if (options_.debug >= 1 && items_.size() >= 10)
     std::cout << "jit execs " << items_.size() << " kernels\n";
-  absl::Status status = absl::OkStatus();
-  for (const ExecItem& ei : items_) {
-    status = RunExecItem(ei, var_vals, options_);
-    if (!status.ok()) break;
-  }
+  absl::Status status = RunSteps(var_vals);
   // _clear_inputs: the callers' buffers are theirs again.
   for (const Slot& s : input_slots_) items_[s.item].bufs[s.arg] = nullptr;
   for (const ViewSlot& v : view_slots_) items_[v.item].bufs[v.arg] = nullptr;
   return status;
+}
+
+absl::Status CapturedJit::RunSteps(const VarVals& var_vals) {
+  if (steps_.empty()) {
+    if (jit_options_.graph) {
+      ASSIGN_OR_RETURN(steps_, PlanGraphs(items_, var_vals, options_, jit_options_.graph_options,
+                                          changing_));
+    } else {
+      for (size_t i = 0; i < items_.size(); ++i) steps_.push_back({.item = i});
+    }
+  }
+  for (const JitStep& step : steps_) {
+    if (step.batch != nullptr) {
+      RETURN_IF_ERROR(step.batch->Run(items_, var_vals, options_));
+    } else {
+      RETURN_IF_ERROR(RunExecItem(items_[step.item], var_vals, options_));
+    }
+  }
+  return absl::OkStatus();
+}
+
+size_t CapturedJit::graphs() const {
+  return std::count_if(steps_.begin(), steps_.end(),
+                       [](const JitStep& s) { return s.batch != nullptr; });
+}
+
+size_t CapturedJit::graphed_kernels() const {
+  size_t n = 0;
+  for (const JitStep& s : steps_)
+    if (s.batch != nullptr) n += s.batch->items().size();
+  return n;
 }
 
 }  // namespace tg

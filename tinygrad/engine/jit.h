@@ -22,7 +22,9 @@
 // all the capture call's realizes together and sub-allocated from one arena per device, so
 // that intermediates whose lifetimes do not overlap share memory whatever their sizes. What a
 // tensor names (inputs, outputs, weights, optimizer state) is never replaced or shared.
-// Its graph runners (CUDA graphs), prune and optimize are not ported.
+// Graphs (jit_graph.h): at the first replay, unless JitOptions::graph is off (JIT=2), kernels of
+// a device that has graphs (CUDA) are batched into graphs that later replays launch whole.
+// The reference's prune and optimize are not ported.
 #ifndef TINYGRAD_ENGINE_JIT_H_
 #define TINYGRAD_ENGINE_JIT_H_
 
@@ -37,7 +39,9 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "tinygrad/dtype/dtype.h"
+#include "tinygrad/base/config.h"
 #include "tinygrad/engine/exec_item.h"
+#include "tinygrad/engine/jit_graph.h"
 #include "tinygrad/uop/uop.h"
 
 namespace tg {
@@ -56,6 +60,20 @@ class JitCapture {
   std::unique_ptr<ExecItemCapture> capture_;
 };
 
+// How a CapturedJit is made and replayed; FromConfig reads NO_MEMORY_PLANNER, JIT,
+// JIT_BATCH_SIZE and GRAPH_ONE_KERNEL.
+struct JitOptions {
+  // Intermediates planned together (false: NO_MEMORY_PLANNER keeps them as captured).
+  bool plan_memory = true;
+  bool graph = true;  // kernels batched into device graphs (JIT < 2)
+  JitGraphOptions graph_options;
+  static JitOptions FromConfig(const Config& c) {
+    return {.plan_memory = !c.no_memory_planner,
+            .graph = c.jit < 2,
+            .graph_options = {.batch_size = c.jit_batch_size, .one_kernel = c.graph_one_kernel}};
+  }
+};
+
 // Bytes of the intermediates a capture holds for its replays.
 struct JitMemory {
   size_t captured_bytes = 0;  // as the capture call's realizes left them (each planned alone)
@@ -69,15 +87,14 @@ class CapturedJit {
   // Ends `capture` and keeps what it recorded. `inputs` are the BUFFER UOps (realized) of the
   // capture call's inputs, in call order (one that holds nothing yet is allocated). Errors:
   // nothing captured (the reference's "didn't JIT anything!"), an input that is not a BUFFER,
-  // one buffer given twice. `plan_memory` false (NO_MEMORY_PLANNER) keeps the intermediates'
-  // buffers as the capture call left them.
+  // one buffer given twice.
   static absl::StatusOr<CapturedJit> Make(JitCapture capture, std::span<const UOp> inputs,
-                                          bool plan_memory = true);
+                                          const JitOptions& options = {});
 
   // Runs the captured items again with `inputs` in place of the capture call's (as many, each
   // of the same device, dtype and size: InvalidArgument otherwise, or for one buffer given
-  // twice) and the variables' values `var_vals` (every one in variables() needed). Device
-  // errors pass through.
+  // twice) and the variables' values `var_vals` (every one in variables() needed). The first
+  // replay batches kernels into graphs (JitOptions::graph). Device errors pass through.
   absl::Status Replay(std::span<const UOp> inputs, const VarVals& var_vals);
 
   // Items captured (kernels, copies, views).
@@ -85,11 +102,17 @@ class CapturedJit {
   // Names of the variables the captured kernels take at run time (not those an item fixes).
   const absl::flat_hash_set<std::string>& variables() const { return variables_; }
   const JitMemory& memory() const { return memory_; }
+  // Graphs the replays launch (0 before the first replay, and where no device has graphs), and
+  // the kernels in them.
+  size_t graphs() const;
+  size_t graphed_kernels() const;
   // What a replay runs; an input's slots are empty (null) between replays.
   const std::vector<ExecItem>& items() const { return items_; }
 
  private:
   CapturedJit() = default;
+  // Runs the replay's steps (planning them on the first replay).
+  absl::Status RunSteps(const VarVals& var_vals);
   // What an input must be like to replace the capture call's.
   struct InputInfo {
     std::string device;
@@ -108,6 +131,11 @@ class CapturedJit {
   };
   std::vector<ExecItem> items_;
   ExecOptions options_;
+  JitOptions jit_options_;
+  // What a replay runs, once the first replay planned it (empty before).
+  std::vector<JitStep> steps_;
+  // Items whose launches differ between replays: they take inputs or variables.
+  absl::flat_hash_set<size_t> changing_;
   std::vector<InputInfo> expected_;
   std::vector<Slot> input_slots_;
   std::vector<ViewSlot> view_slots_;

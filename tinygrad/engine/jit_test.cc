@@ -156,7 +156,8 @@ TEST(CapturedJit, IntermediatesOfAllRealizesShareMemory) {
     ASSERT_TRUE(capture.ok());
     const std::vector<Tensor> outs = TwoRealizes(a);
     std::vector<UOp> inputs = {a.uop().base()};
-    absl::StatusOr<CapturedJit> jit = CapturedJit::Make(*std::move(capture), inputs, plan);
+    absl::StatusOr<CapturedJit> jit =
+        CapturedJit::Make(*std::move(capture), inputs, {.plan_memory = plan});
     ASSERT_TRUE(jit.ok()) << jit.status();
     EXPECT_EQ(jit->memory().captured_bytes, 2u * 64 * 64 * 4);
     EXPECT_EQ(jit->memory().planned_bytes, (plan ? 1u : 2u) * 64 * 64 * 4);

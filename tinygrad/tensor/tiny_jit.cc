@@ -2,6 +2,7 @@
 // Port of tinygrad/engine/jit.py: TinyJit.__call__ and _prepare_jit_inputs.
 #include "tinygrad/tensor/tiny_jit.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
@@ -62,6 +63,8 @@ size_t TinyJit::captured_size() const { return captured_ ? captured_->size() : 0
 
 JitMemory TinyJit::captured_memory() const { return captured_ ? captured_->memory() : JitMemory{}; }
 
+size_t TinyJit::captured_graphs() const { return captured_ ? captured_->graphs() : 0; }
+
 void TinyJit::reset() {
   calls_ = 0;
   captured_.reset();
@@ -121,6 +124,12 @@ absl::StatusOr<TinyJit::Prepared> TinyJit::Prepare(const std::vector<Tensor>& in
 absl::StatusOr<std::vector<Tensor>> TinyJit::operator()(const std::vector<Tensor>& inputs,
                                                         const std::vector<SInt>& vars) {
   ASSIGN_OR_RETURN(Prepared p, Prepare(inputs, vars));
+  if (GetConfig().jit == 0) {
+    // JIT=0: the function on every call, nothing captured (as the reference's `not JIT`).
+    ASSIGN_OR_RETURN(std::vector<Tensor> ret, RunStep(fn_, inputs, vars));
+    calls_ = std::max(calls_, 1);
+    return ret;
+  }
   if (calls_ == 0) {
     // jit ignore: the first call only runs the step.
     ASSIGN_OR_RETURN(std::vector<Tensor> ret, RunStep(fn_, inputs, vars));
@@ -133,8 +142,8 @@ absl::StatusOr<std::vector<Tensor>> TinyJit::operator()(const std::vector<Tensor
     tensor_internal::RandomDrawRecorder random;
     ASSIGN_OR_RETURN(std::vector<Tensor> ret, RunStep(fn_, inputs, vars));
     // NO_MEMORY_PLANNER turns the JIT's planning off too, as in the reference.
-    ASSIGN_OR_RETURN(CapturedJit jit,
-                     CapturedJit::Make(std::move(capture), p.buffers, !GetConfig().no_memory_planner));
+    ASSIGN_OR_RETURN(CapturedJit jit, CapturedJit::Make(std::move(capture), p.buffers,
+                                                        JitOptions::FromConfig(GetConfig())));
     for (const std::string& v : jit.variables())
       if (!p.var_vals.contains(v))
         return JitError(absl::StrCat("the captured kernels take variable '", v,

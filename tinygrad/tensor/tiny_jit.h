@@ -29,6 +29,9 @@
 //             (GetEngineStats().schedules and .programs_built do not move). It returns the
 //             tensors the capture call returned; their buffers hold this call's results, and
 //             the next call overwrites them (copy out what must survive it).
+// With JIT=0 every call runs the function (nothing is captured); with JIT=1 (the default) the
+// replays launch the kernels of a device that has graphs (CUDA) as graphs, JIT=2 one by one
+// (engine/jit_graph.h).
 // So the function must do the same thing on every call: side effects outside tensors
 // (printing, reading the inputs' values, branching on them) happen on the first two calls
 // only. Tensors the function uses besides its inputs (weights, optimizer state) are captured
@@ -92,6 +95,9 @@ class TinyJit {
   // The captured intermediates' bytes before and after the JIT planned them; zeros before the
   // capture.
   JitMemory captured_memory() const;
+  // Device graphs the replays launch (made at the first replay; 0 where no device has graphs,
+  // and with JIT=2).
+  size_t captured_graphs() const;
   // Forgets the capture: the next call runs the function as a first call does.
   void reset();
 
