@@ -4,7 +4,10 @@
 // replayed (run the captured kernels). The kernels are the same, so the difference is the
 // per-step overhead a replay removes; the tiny model makes that overhead most of the time.
 //   bazel run -c opt //tinygrad/tensor:tiny_jit_benchmark
-// Counters: kernels/step (EngineStats), schedules/step (0 for a replay).
+// Each step reads its loss, as a training loop does: on a GPU that waits for the step's kernels.
+// On CUDA (DEV=CUDA), JIT=1 against JIT=2 is what launching a replay as graphs saves
+// (tools/gpu_check's jit_graphs step).
+// Counters: kernels/step (EngineStats: a graph counts as one), schedules/step (0 for a replay).
 #include <memory>
 #include <utility>
 #include <vector>
@@ -65,15 +68,14 @@ void Count(benchmark::State& state, const EngineStats& before) {
 void BM_EagerStep(benchmark::State& state) {
   Tensor::Train train;
   Setup s(state.range(0), state.range(1), state.range(2), state.range(3));
-  for (int i = 0; i < 3; ++i) {  // compile and fill the schedule cache
-    absl::StatusOr<std::vector<Tensor>> step = s.Step(s.x, s.y);
-    if (!step.ok() || !Realize(*step).ok()) state.SkipWithError("step failed");
-  }
+  auto step = [&] {
+    absl::StatusOr<std::vector<Tensor>> out = s.Step(s.x, s.y);
+    if (!out.ok() || !Realize(*out).ok() || !(*out)[0].item<float>().ok())
+      state.SkipWithError("step failed");
+  };
+  for (int i = 0; i < 3; ++i) step();  // compile and fill the schedule cache
   const EngineStats before = GetEngineStats();
-  for (auto _ : state) {
-    absl::StatusOr<std::vector<Tensor>> step = s.Step(s.x, s.y);
-    if (!step.ok() || !Realize(*step).ok()) state.SkipWithError("step failed");
-  }
+  for (auto _ : state) step();
   Count(state, before);
 }
 
@@ -81,11 +83,14 @@ void BM_JitReplayStep(benchmark::State& state) {
   Tensor::Train train;
   Setup s(state.range(0), state.range(1), state.range(2), state.range(3));
   TinyJit jit([&s](std::span<const Tensor> in) { return s.Step(in[0], in[1]); });
-  for (int i = 0; i < 3; ++i)  // run, capture, one replay
-    if (!jit({s.x, s.y}).ok()) state.SkipWithError("step failed");
+  auto step = [&] {
+    absl::StatusOr<std::vector<Tensor>> out = jit({s.x, s.y});
+    if (!out.ok() || !(*out)[0].item<float>().ok()) state.SkipWithError("step failed");
+  };
+  for (int i = 0; i < 3; ++i) step();  // run, capture, one replay (graphs made)
   const EngineStats before = GetEngineStats();
-  for (auto _ : state)
-    if (!jit({s.x, s.y}).ok()) state.SkipWithError("step failed");
+  for (auto _ : state) step();
+  state.counters["graphs"] = static_cast<double>(jit.captured_graphs());
   Count(state, before);
 }
 
