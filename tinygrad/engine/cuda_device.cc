@@ -137,23 +137,23 @@ class CudaKernel : public Program {
                              const std::optional<LaunchDims>& local_size, bool wait,
                              double) override {
     RETURN_IF_ERROR(health_->Check());
-    ASSIGN_OR_RETURN(Launch l, Prepare(bufs, vals, global_size, local_size));
+    ASSIGN_OR_RETURN(PreparedLaunch l, Prepare(bufs, vals, global_size, local_size));
     if (l.dims.grid[0] == 0) return 0.0;  // nothing to compute: no launch
     return health_->Note(prog_.Launch(l.ptrs, l.vars, l.dims, wait, l.maps));
   }
 
   // A launch as the driver takes it: the arguments, the tensor maps for these buffers, and the
   // grid and block (a grid of zeros when the global size has a zero: nothing to launch).
-  struct Launch {
+  struct PreparedLaunch {
     std::vector<CudaBuffer::CUdeviceptr> ptrs;
     std::vector<int32_t> vars;
     std::vector<cuda_abi::CUtensorMap> maps;
     CudaLaunchDims dims;
   };
-  absl::StatusOr<Launch> Prepare(std::span<void* const> bufs, std::span<const int64_t> vals,
+  absl::StatusOr<PreparedLaunch> Prepare(std::span<void* const> bufs, std::span<const int64_t> vals,
                                  const LaunchDims& global_size,
                                  const std::optional<LaunchDims>& local_size) {
-    Launch l{.dims = {.shared_bytes = shared_bytes_}};
+    PreparedLaunch l{.dims = {.shared_bytes = shared_bytes_}};
     for (int64_t v : vals) {
       if (v < INT32_MIN || v > INT32_MAX)
         return absl::OutOfRangeError(absl::StrCat("variable value ", v, " does not fit int32"));
@@ -247,7 +247,7 @@ class CudaKernelGraph : public KernelGraph {
     if (index >= kernels_.size())
       return absl::InvalidArgumentError(
           absl::StrCat("launch ", index, " of a graph of ", kernels_.size()));
-    ASSIGN_OR_RETURN(CudaKernel::Launch l, kernels_[index]->Prepare(bufs, vals, global, local));
+    ASSIGN_OR_RETURN(CudaKernel::PreparedLaunch l, kernels_[index]->Prepare(bufs, vals, global, local));
     return health_->Note(graph_.SetKernel(index, CudaKernelArgs(l.ptrs, l.vars, l.maps), l.dims));
   }
   absl::StatusOr<double> Run(bool wait) override {
@@ -404,7 +404,7 @@ class CudaDevice : public Device {
       if (kernel == nullptr)
         return absl::InvalidArgumentError(
             absl::StrCat("a graph of ", name_, " takes only programs ", name_, " loaded"));
-      ASSIGN_OR_RETURN(CudaKernel::Launch l, kernel->Prepare(g.bufs, g.vals, g.global, g.local));
+      ASSIGN_OR_RETURN(CudaKernel::PreparedLaunch l, kernel->Prepare(g.bufs, g.vals, g.global, g.local));
       RETURN_IF_ERROR(health_->Note(graph.AddKernel(kernel->program(),
                                                      CudaKernelArgs(l.ptrs, l.vars, l.maps),
                                                      l.dims, g.after)
