@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "tinygrad/base/device_name.h"
 #include "tinygrad/base/status_macros.h"
+#include "tinygrad/engine/lru_allocator.h"
 #include "tinygrad/renderer/cuda/cuda.h"
 #include "tinygrad/renderer/ptx/ptx.h"
 #include "tinygrad/runtime/cuda/arch.h"
@@ -151,8 +152,8 @@ class CudaKernel : public Program {
     CudaLaunchDims dims;
   };
   absl::StatusOr<PreparedLaunch> Prepare(std::span<void* const> bufs, std::span<const int64_t> vals,
-                                 const LaunchDims& global_size,
-                                 const std::optional<LaunchDims>& local_size) {
+                                         const LaunchDims& global_size,
+                                         const std::optional<LaunchDims>& local_size) {
     PreparedLaunch l{.dims = {.shared_bytes = shared_bytes_}};
     for (int64_t v : vals) {
       if (v < INT32_MIN || v > INT32_MAX)
@@ -247,7 +248,8 @@ class CudaKernelGraph : public KernelGraph {
     if (index >= kernels_.size())
       return absl::InvalidArgumentError(
           absl::StrCat("launch ", index, " of a graph of ", kernels_.size()));
-    ASSIGN_OR_RETURN(CudaKernel::PreparedLaunch l, kernels_[index]->Prepare(bufs, vals, global, local));
+    ASSIGN_OR_RETURN(CudaKernel::PreparedLaunch l,
+                     kernels_[index]->Prepare(bufs, vals, global, local));
     return health_->Note(graph_.SetKernel(index, CudaKernelArgs(l.ptrs, l.vars, l.maps), l.dims));
   }
   absl::StatusOr<double> Run(bool wait) override {
@@ -309,7 +311,7 @@ class CudaDevice : public Device {
  public:
   CudaDevice(std::string name, std::shared_ptr<CudaContext> ctx, std::unique_ptr<Renderer> renderer,
              KernelCompiler compiler, std::string runtime, std::vector<std::string> tool_dirs,
-             std::string temp_dir)
+             std::string temp_dir, bool lru)
       : name_(std::move(name)),
         ctx_(std::move(ctx)),
         health_(std::make_shared<Health>(name_)),
@@ -317,6 +319,7 @@ class CudaDevice : public Device {
         compiler_(std::move(compiler)),
         tool_dirs_(std::move(tool_dirs)),
         temp_dir_(std::move(temp_dir)) {
+    if (lru) lru_ = std::make_unique<LruAllocator>([this](size_t n) { return AllocateUncached(n); });
     const CudaDeviceInfo& info = ctx_->info();
     // the optimizer's limits are this GPU's (the reference's CUDARenderer has the same
     // figures as constants, which every NVIDIA GPU since Kepler reports)
@@ -373,10 +376,10 @@ class CudaDevice : public Device {
     return LoadWithShared(spec.function_name, lib,
                           static_cast<uint32_t>(spec.dynamic_shared_bytes), spec.tensor_maps);
   }
+  // Kept memory of that size first (LRU); cuMemAlloc's otherwise.
   absl::StatusOr<std::shared_ptr<RawBuffer>> Allocate(size_t nbytes) override {
     RETURN_IF_ERROR(health_->Check());
-    ASSIGN_OR_RETURN(CudaBuffer b, health_->Note(CudaBuffer::Allocate(ctx_, nbytes)));
-    return std::make_shared<CudaRawBuffer>(std::move(b), health_);
+    return lru_ != nullptr ? lru_->Allocate(nbytes) : AllocateUncached(nbytes);
   }
   absl::Status Synchronize() override {
     RETURN_IF_ERROR(health_->Check());
@@ -404,11 +407,12 @@ class CudaDevice : public Device {
       if (kernel == nullptr)
         return absl::InvalidArgumentError(
             absl::StrCat("a graph of ", name_, " takes only programs ", name_, " loaded"));
-      ASSIGN_OR_RETURN(CudaKernel::PreparedLaunch l, kernel->Prepare(g.bufs, g.vals, g.global, g.local));
-      RETURN_IF_ERROR(health_->Note(graph.AddKernel(kernel->program(),
-                                                     CudaKernelArgs(l.ptrs, l.vars, l.maps),
-                                                     l.dims, g.after)
-                                         .status()));
+      ASSIGN_OR_RETURN(CudaKernel::PreparedLaunch l,
+                       kernel->Prepare(g.bufs, g.vals, g.global, g.local));
+      RETURN_IF_ERROR(health_->Note(
+          graph
+              .AddKernel(kernel->program(), CudaKernelArgs(l.ptrs, l.vars, l.maps), l.dims, g.after)
+              .status()));
       kernels.push_back(kernel);
     }
     RETURN_IF_ERROR(health_->Note(graph.Instantiate()));
@@ -417,6 +421,10 @@ class CudaDevice : public Device {
   const GpuDescription* gpu() const override { return &gpu_; }
 
  private:
+  absl::StatusOr<std::shared_ptr<RawBuffer>> AllocateUncached(size_t nbytes) {
+    ASSIGN_OR_RETURN(CudaBuffer b, health_->Note(CudaBuffer::Allocate(ctx_, nbytes)));
+    return std::make_shared<CudaRawBuffer>(std::move(b), health_);
+  }
   absl::StatusOr<std::unique_ptr<Program>> LoadWithShared(
       const std::string& function_name, const std::string& lib, uint32_t shared,
       std::vector<TensorMapSpec> tensor_maps = {}) {
@@ -436,6 +444,7 @@ class CudaDevice : public Device {
   std::mutex scratch_mu_;
   std::unique_ptr<CudaRawBuffer> scratch_;  // what InvalidateCaches writes
   uint32_t scratch_fills_ = 0;
+  std::unique_ptr<LruAllocator> lru_;  // last: it frees what it keeps before the rest goes
 };
 
 }  // namespace
@@ -506,7 +515,8 @@ absl::StatusOr<std::unique_ptr<Device>> MakeCudaDevice(const std::string& name,
   }
   return std::unique_ptr<Device>(
       new CudaDevice(name, *std::move(ctx), std::move(renderer), std::move(compiler),
-                     std::move(runtime), CudaToolDirs(options.libs, nvrtc_file), options.temp_dir));
+                     std::move(runtime), CudaToolDirs(options.libs, nvrtc_file), options.temp_dir,
+                     options.lru));
 }
 
 }  // namespace tg

@@ -21,6 +21,8 @@
 // - A kernel fault (illegal address, trap, ...) poisons the context: the call that reports it
 //   and every later call on the device fail with DeviceLostError (device.h).
 // - InvalidateCaches writes a buffer twice the size of the L2, which evicts a kernel's data.
+// - Memory a buffer frees is kept for the next allocation of its size (LRU=1, the default, as
+//   the reference's LRUAllocator: lru_allocator.h): cuMemFree would wait for the whole GPU.
 //
 // Example:
 //   ASSIGN_OR_RETURN(std::unique_ptr<Device> gpu, MakeCudaDevice("CUDA", CudaDeviceOptions{}));

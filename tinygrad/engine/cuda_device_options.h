@@ -28,9 +28,12 @@ struct CudaDeviceOptions {
   // Where NVRTC's private copies are made for compile threads (Device::PrepareCompileThreads;
   // each copy is deleted once loaded); "": none are made, threads share one NVRTC.
   std::string temp_dir;
+  // LRU (tinygrad's, default 1): memory a buffer frees is kept for the next allocation of its
+  // size (lru_allocator.h) instead of going back to the driver; 0 frees it at once.
+  bool lru = true;
 
-  // The cache settings from `c`; the library search, CUDA_PTX and the temp dir (TMPDIR, else
-  // /tmp) from the environment (read here, at the edge: they are the CUDA runtime's settings,
+  // The cache settings from `c`; the library search, CUDA_PTX, LRU and the temp dir (TMPDIR,
+  // else /tmp) from the environment (read here, at the edge: they are the CUDA runtime's settings,
   // which Config does not carry).
   static CudaDeviceOptions FromConfig(const Config& c);
 

@@ -329,6 +329,46 @@ TEST_F(CudaEngineDeviceTest, TheRegistryCanonicalizesAndKeepsOneDevicePerOptions
   EXPECT_EQ((*p)->renderer().suffix, "PTX");
 }
 
+// LRU (the default): memory a buffer frees is kept and handed to the next allocation of its
+// size; out of memory, what is kept goes back first. LRU=0 frees at once.
+TEST_F(CudaEngineDeviceTest, FreedMemoryIsKeptForTheNextAllocationOfItsSizeUnlessLruIsOff) {
+  ASSERT_TRUE(options_.lru);
+  const int live = fake_->LiveObjects();
+  absl::StatusOr<std::shared_ptr<RawBuffer>> a = dev_->Allocate(4096);
+  ASSERT_TRUE(a.ok()) << a.status();
+  void* const address = (*a)->data();
+  a->reset();
+  EXPECT_EQ(fake_->LiveObjects(), live + 1) << "kept, not freed";
+  absl::StatusOr<std::shared_ptr<RawBuffer>> again = dev_->Allocate(4096);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ((*again)->data(), address);
+  EXPECT_EQ(fake_->LiveObjects(), live + 1);
+  again->reset();
+  absl::StatusOr<std::shared_ptr<RawBuffer>> huge = dev_->Allocate(size_t{1} << 46);
+  EXPECT_EQ(huge.status().code(), absl::StatusCode::kResourceExhausted) << huge.status();
+  EXPECT_EQ(fake_->LiveObjects(), live) << "out of memory: the kept buffer went back first";
+
+  CudaDeviceOptions o = options_;
+  o.lru = false;
+  absl::StatusOr<std::unique_ptr<Device>> no_lru = MakeCudaDevice("CUDA", o);
+  ASSERT_TRUE(no_lru.ok()) << no_lru.status();
+  absl::StatusOr<std::shared_ptr<RawBuffer>> b = (*no_lru)->Allocate(4096);
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(fake_->LiveObjects(), live + 1);
+  b->reset();
+  EXPECT_EQ(fake_->LiveObjects(), live) << "LRU=0: freed at once";
+}
+
+TEST(CudaDeviceOptionsTest, LruIsOnUnlessTheEnvironmentSaysZero) {
+  unsetenv("LRU");
+  EXPECT_TRUE(CudaDeviceOptions::FromConfig(GetConfig()).lru);
+  setenv("LRU", "0", 1);
+  EXPECT_FALSE(CudaDeviceOptions::FromConfig(GetConfig()).lru);
+  setenv("LRU", "1", 1);
+  EXPECT_TRUE(CudaDeviceOptions::FromConfig(GetConfig()).lru);
+  unsetenv("LRU");
+}
+
 // CUDA_PTX=1: PtxRenderer's kernels, their VERSION/TARGET placeholders filled for the GPU, go
 // to the driver's JIT as PTX text (the reference's PTXCompiler): no NVRTC needed.
 TEST_F(CudaEngineDeviceTest, PtxDevicesHandTheDriverPtx) {

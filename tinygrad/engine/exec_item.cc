@@ -102,10 +102,9 @@ absl::StatusOr<KernelLaunch> PrepareLaunchWithVars(const ExecItem& item, const V
 
 absl::Status RunKernel(const ExecItem& item, const VarVals& var_vals, const ExecOptions& s) {
   ASSIGN_OR_RETURN(KernelLaunch launch, PrepareKernelLaunch(item, var_vals, s));
-  ASSIGN_OR_RETURN(double et,
-                   item.runner->program->Run(launch.args, launch.vals, launch.shape.global,
-                                             launch.shape.local, /*wait=*/s.debug >= 1,
-                                             Program::kNoStop));
+  ASSIGN_OR_RETURN(double et, item.runner->program->Run(launch.args, launch.vals,
+                                                        launch.shape.global, launch.shape.local,
+                                                        /*wait=*/s.debug >= 1, Program::kNoStop));
   const ExecItem* items[] = {&item};
   CountKernelRun(items, item.runner->spec.name, launch.args.size(), et, var_vals, s);
   return absl::OkStatus();
@@ -181,12 +180,14 @@ void CountKernelRun(std::span<const ExecItem* const> items, std::string_view nam
   const std::string device = items.front()->device->name();
   const double t = et > 0 ? et : 1e-20;
   const std::string padded(name);
-  std::string line = padded + std::string(std::max<int>(0, 46 - static_cast<int>(AnsiLen(padded))), ' ');
-  std::cout << ForStream(absl::StrFormat(
-                             "*** %-7s %4d %s arg %2d tm %s/%9.2fms (%7.0f GFLOPS %4.0f|%-6.0f GB/s)\n",
-                             device.substr(0, 7), stats.kernel_count, line, nargs, TimeStr(et),
-                             stats.time_sum_s * 1e3, static_cast<double>(ops) / t * 1e-9, mem / t * 1e-9, lds / t * 1e-9),
-                         stdout);
+  std::string line =
+      padded + std::string(std::max<int>(0, 46 - static_cast<int>(AnsiLen(padded))), ' ');
+  std::cout << ForStream(
+      absl::StrFormat("*** %-7s %4d %s arg %2d tm %s/%9.2fms (%7.0f GFLOPS %4.0f|%-6.0f GB/s)\n",
+                      device.substr(0, 7), stats.kernel_count, line, nargs, TimeStr(et),
+                      stats.time_sum_s * 1e3, static_cast<double>(ops) / t * 1e-9, mem / t * 1e-9,
+                      lds / t * 1e-9),
+      stdout);
 }
 
 absl::Status RunExecItem(const ExecItem& item, const VarVals& var_vals, const ExecOptions& options) {

@@ -197,8 +197,8 @@ absl::Status CapturedJit::Replay(std::span<const UOp> inputs, const VarVals& var
 absl::Status CapturedJit::RunSteps(const VarVals& var_vals) {
   if (steps_.empty()) {
     if (jit_options_.graph) {
-      ASSIGN_OR_RETURN(steps_, PlanGraphs(items_, var_vals, options_, jit_options_.graph_options,
-                                          changing_));
+      ASSIGN_OR_RETURN(
+          steps_, PlanGraphs(items_, var_vals, options_, jit_options_.graph_options, changing_));
     } else {
       for (size_t i = 0; i < items_.size(); ++i) steps_.push_back({.item = i});
     }

@@ -128,8 +128,8 @@ absl::StatusOr<std::vector<JitStep>> PlanGraphs(const std::vector<ExecItem>& ite
           GraphedBatch::Make(items, batch, var_vals, options, changing);
       if (g.ok()) {
         if (options.debug >= 2)
-          std::cout << "JIT GRAPHing batch with " << batch.size() << " kernels on device "
-                    << device << "\n";
+          std::cout << "JIT GRAPHing batch with " << batch.size() << " kernels on device " << device
+                    << "\n";
         steps.push_back({.item = batch.front(), .batch = *std::move(g)});
         max_batch *= 2;
         batch.clear();
@@ -151,8 +151,8 @@ absl::StatusOr<std::vector<JitStep>> PlanGraphs(const std::vector<ExecItem>& ite
       steps.push_back({.item = i});
       continue;
     }
-    const bool graphable = ei.kind == ExecItem::Kind::kKernel && ei.device != nullptr &&
-                           ei.device->has_graphs();
+    const bool graphable =
+        ei.kind == ExecItem::Kind::kKernel && ei.device != nullptr && ei.device->has_graphs();
     const bool extends = graphable && !batch.empty() && items[batch.front()].device == ei.device &&
                          (max_batch <= 0 || static_cast<int64_t>(batch.size()) < max_batch);
     if (!extends) RETURN_IF_ERROR(flush());

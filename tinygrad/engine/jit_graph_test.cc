@@ -31,7 +31,8 @@ struct Launched {
 
 class RecordingProgram : public Program {
  public:
-  RecordingProgram(std::string name, std::vector<Launched>* log) : name_(std::move(name)), log_(log) {}
+  RecordingProgram(std::string name, std::vector<Launched>* log)
+      : name_(std::move(name)), log_(log) {}
   absl::StatusOr<double> Run(std::span<void* const> bufs, std::span<const int64_t> vals,
                              const LaunchDims&, const std::optional<LaunchDims>&, bool,
                              double) override {
@@ -93,9 +94,9 @@ class GraphDevice : public Device {
   absl::StatusOr<std::unique_ptr<KernelGraph>> MakeGraph(
       std::span<const GraphLaunch> launches) override {
     if (!graphs_work) return absl::UnavailableError("graphs refused today");
-    auto g = std::make_unique<RecordingGraph>(static_cast<int>(graphs.size()),
-                                              std::vector<GraphLaunch>(launches.begin(), launches.end()),
-                                              &log, &updates);
+    auto g = std::make_unique<RecordingGraph>(
+        static_cast<int>(graphs.size()), std::vector<GraphLaunch>(launches.begin(), launches.end()),
+        &log, &updates);
     graphs.push_back(g.get());
     return g;
   }
@@ -109,12 +110,15 @@ class GraphDevice : public Device {
   std::string name_;
 };
 
-std::shared_ptr<Buffer> Floats(int64_t n) { return std::make_shared<Buffer>("CPU", n, dtypes::float32); }
+std::shared_ptr<Buffer> Floats(int64_t n) {
+  return std::make_shared<Buffer>("CPU", n, dtypes::float32);
+}
 
 class JitGraphTest : public ::testing::Test {
  protected:
   // A kernel that writes bufs[0] and reads the rest, on `dev`.
-  ExecItem Kernel(Device* dev, std::vector<std::shared_ptr<Buffer>> bufs, std::vector<UOp> vars = {}) {
+  ExecItem Kernel(Device* dev, std::vector<std::shared_ptr<Buffer>> bufs,
+                  std::vector<UOp> vars = {}) {
     auto& r = runners_.emplace_back(std::make_unique<CompiledRunner>());
     r->spec.name = "k" + std::to_string(runners_.size() - 1);
     for (size_t i = 0; i < bufs.size(); ++i) r->spec.globals.push_back(static_cast<int64_t>(i));
@@ -122,7 +126,8 @@ class JitGraphTest : public ::testing::Test {
     for (size_t i = 1; i < bufs.size(); ++i) r->spec.ins.push_back(static_cast<int64_t>(i));
     r->spec.vars = std::move(vars);
     r->program = std::make_unique<RecordingProgram>(r->spec.name, &alone_);
-    return ExecItem{.kind = ExecItem::Kind::kKernel, .device = dev, .runner = r.get(), .bufs = std::move(bufs)};
+    return ExecItem{
+        .kind = ExecItem::Kind::kKernel, .device = dev, .runner = r.get(), .bufs = std::move(bufs)};
   }
   std::vector<std::unique_ptr<CompiledRunner>> runners_;
   std::vector<Launched> alone_;  // launches of programs run outside a graph
@@ -132,7 +137,8 @@ class JitGraphTest : public ::testing::Test {
 // Which items each step runs: a graph's items, or one item.
 std::vector<std::vector<size_t>> Steps(const std::vector<JitStep>& steps) {
   std::vector<std::vector<size_t>> out;
-  for (const JitStep& s : steps) out.push_back(s.batch ? s.batch->items() : std::vector<size_t>{s.item});
+  for (const JitStep& s : steps)
+    out.push_back(s.batch ? s.batch->items() : std::vector<size_t>{s.item});
   return out;
 }
 
@@ -141,12 +147,13 @@ TEST_F(JitGraphTest, KernelsWaitForEarlierKernelsThatTouchTheirMemoryWhereOneWri
   auto c_low = std::make_shared<Buffer>(c, 4, dtypes::float32, 0);
   auto c_high = std::make_shared<Buffer>(c, 4, dtypes::float32, 16);
   std::vector<ExecItem> items = {
-      Kernel(&dev_, {a, b}),       // 0: a <- b
-      Kernel(&dev_, {c, a}),       // 1: c <- a            (reads what 0 wrote)
-      Kernel(&dev_, {d, b}),       // 2: d <- b            (b only read before: free)
-      Kernel(&dev_, {b, d}),       // 3: b <- d            (overwrites what 0 and 2 read; reads 2's d)
-      Kernel(&dev_, {c_low, d}),   // 4: c[0:4] <- d       (overwrites part of 1's c; reads 2's d)
-      Kernel(&dev_, {a, c_high}),  // 5: a <- c[4:8]       (1 wrote it, 4 did not; a: 0 wrote, 1 read)
+      Kernel(&dev_, {a, b}),  // 0: a <- b
+      Kernel(&dev_, {c, a}),  // 1: c <- a            (reads what 0 wrote)
+      Kernel(&dev_, {d, b}),  // 2: d <- b            (b only read before: free)
+      Kernel(&dev_, {b, d}),  // 3: b <- d            (overwrites what 0 and 2 read; reads 2's d)
+      Kernel(&dev_, {c_low, d}),  // 4: c[0:4] <- d       (overwrites part of 1's c; reads 2's d)
+      Kernel(&dev_,
+             {a, c_high}),  // 5: a <- c[4:8]       (1 wrote it, 4 did not; a: 0 wrote, 1 read)
   };
   const std::vector<size_t> batch = {0, 1, 2, 3, 4, 5};
   std::vector<std::vector<size_t>> after = GraphDependencies(items, batch);
@@ -168,14 +175,14 @@ TEST_F(JitGraphTest, BatchesDoubleFromTheBatchSizeAndCopiesEndThem) {
 
   // a copy ends a batch; a view does not; a kernel alone between copies is not graphed
   std::vector<ExecItem> mixed;
-  mixed.push_back(Kernel(&dev_, {Floats(4), x}));                                 // 0
-  mixed.push_back(Kernel(&dev_, {Floats(4), x}));                                 // 1
+  mixed.push_back(Kernel(&dev_, {Floats(4), x}));                                    // 0
+  mixed.push_back(Kernel(&dev_, {Floats(4), x}));                                    // 1
   mixed.push_back(ExecItem{.kind = ExecItem::Kind::kCopy, .bufs = {Floats(4), x}});  // 2
-  mixed.push_back(Kernel(&dev_, {Floats(4), x}));                                 // 3
+  mixed.push_back(Kernel(&dev_, {Floats(4), x}));                                    // 3
   mixed.push_back(ExecItem{.kind = ExecItem::Kind::kCopy, .bufs = {Floats(4), x}});  // 4
-  mixed.push_back(Kernel(&dev_, {Floats(4), x}));                                 // 5
+  mixed.push_back(Kernel(&dev_, {Floats(4), x}));                                    // 5
   mixed.push_back(ExecItem{.kind = ExecItem::Kind::kView, .bufs = {Floats(4), x}});  // 6
-  mixed.push_back(Kernel(&dev_, {Floats(4), x}));                                 // 7
+  mixed.push_back(Kernel(&dev_, {Floats(4), x}));                                    // 7
   steps = PlanGraphs(mixed, {}, {}, {.batch_size = 0}, {});
   ASSERT_TRUE(steps.ok()) << steps.status();
   EXPECT_THAT(Steps(*steps), ElementsAre(ElementsAre(0, 1), ElementsAre(2), ElementsAre(3),
@@ -203,7 +210,8 @@ TEST_F(JitGraphTest, ADeviceWithoutGraphsOrAGraphRefusedRunsTheKernelsAlone) {
   std::vector<ExecItem> on_cpu = {Kernel(cpu, {Floats(4), x}), Kernel(cpu, {Floats(4), x})};
   ::testing::internal::CaptureStdout();
   absl::StatusOr<std::vector<JitStep>> steps = PlanGraphs(on_cpu, {}, {.debug = 2}, {}, {});
-  EXPECT_EQ(::testing::internal::GetCapturedStdout(), "") << "the CPU has no graphs: nothing to say";
+  EXPECT_EQ(::testing::internal::GetCapturedStdout(), "")
+      << "the CPU has no graphs: nothing to say";
   ASSERT_TRUE(steps.ok()) << steps.status();
   EXPECT_THAT(Steps(*steps), ElementsAre(ElementsAre(0), ElementsAre(1)));
 
@@ -211,8 +219,9 @@ TEST_F(JitGraphTest, ADeviceWithoutGraphsOrAGraphRefusedRunsTheKernelsAlone) {
   std::vector<ExecItem> items = {Kernel(&dev_, {Floats(4), x}), Kernel(&dev_, {Floats(4), x})};
   ::testing::internal::CaptureStdout();
   steps = PlanGraphs(items, {}, {.debug = 2}, {}, {});
-  EXPECT_THAT(::testing::internal::GetCapturedStdout(),
-              HasSubstr("JIT GRAPHing failed batch with 2 kernels on device GRAPHS: graphs refused today"));
+  EXPECT_THAT(
+      ::testing::internal::GetCapturedStdout(),
+      HasSubstr("JIT GRAPHing failed batch with 2 kernels on device GRAPHS: graphs refused today"));
   ASSERT_TRUE(steps.ok()) << steps.status();
   EXPECT_THAT(Steps(*steps), ElementsAre(ElementsAre(0), ElementsAre(1)));
 }

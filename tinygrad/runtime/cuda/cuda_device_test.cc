@@ -343,9 +343,12 @@ TEST_P(CudaDeviceTest, AGraphRunsItsLaunchesInOrderAndTakesNewArgumentsBetweenLa
   // the second launch now reads a, for 16 elements; the first is skipped (a zero grid)
   std::vector<float> minus(32, -1.0f);
   ASSERT_TRUE(b->CopyIn(Bytes(minus)).ok());
-  ASSERT_TRUE(graph->SetKernel(*second, CudaKernelArgs(Ptrs{c->address(), a->address()}, {{16}}), dims).ok());
-  ASSERT_TRUE(graph->SetKernel(*first, CudaKernelArgs(Ptrs{b->address(), a->address()}, {{32}}),
-                               {.grid = {0, 1, 1}, .block = {32, 1, 1}})
+  ASSERT_TRUE(
+      graph->SetKernel(*second, CudaKernelArgs(Ptrs{c->address(), a->address()}, {{16}}), dims)
+          .ok());
+  ASSERT_TRUE(graph
+                  ->SetKernel(*first, CudaKernelArgs(Ptrs{b->address(), a->address()}, {{32}}),
+                              {.grid = {0, 1, 1}, .block = {32, 1, 1}})
                   .ok());
   ASSERT_TRUE(graph->Launch(/*wait=*/false).ok());
   ASSERT_TRUE(ctx_->Synchronize().ok());
@@ -354,7 +357,9 @@ TEST_P(CudaDeviceTest, AGraphRunsItsLaunchesInOrderAndTakesNewArgumentsBetweenLa
   ASSERT_TRUE(b->CopyOut(Bytes(host)).ok());
   EXPECT_EQ(host, minus);
   // and runs again once it has sizes
-  ASSERT_TRUE(graph->SetKernel(*first, CudaKernelArgs(Ptrs{b->address(), a->address()}, {{32}}), dims).ok());
+  ASSERT_TRUE(
+      graph->SetKernel(*first, CudaKernelArgs(Ptrs{b->address(), a->address()}, {{32}}), dims)
+          .ok());
   ASSERT_TRUE(graph->Launch(/*wait=*/true).ok());
   ASSERT_TRUE(b->CopyOut(Bytes(host)).ok());
   for (int i = 0; i < 32; ++i) EXPECT_EQ(host[i], i + 32.0f) << i;
@@ -579,7 +584,10 @@ TEST_F(FakeCudaDriverTest, AGraphIsLaunchedAsOneCallAndReleasedWithItsOwner) {
     ASSERT_TRUE(graph.ok()) << graph.status();
     using Ptrs = std::vector<CudaBuffer::CUdeviceptr>;
     for (int i = 0; i < 3; ++i)
-      ASSERT_TRUE(graph->AddKernel(*prg, CudaKernelArgs(Ptrs{buf->address(), buf->address()}, {{0}}), {}, {}).ok());
+      ASSERT_TRUE(
+          graph
+              ->AddKernel(*prg, CudaKernelArgs(Ptrs{buf->address(), buf->address()}, {{0}}), {}, {})
+              .ok());
     ASSERT_TRUE(graph->Instantiate().ok());
     EXPECT_EQ(graph->Instantiate().code(), absl::StatusCode::kFailedPrecondition);
     EXPECT_EQ(LiveObjects(**api), live_before + 2);  // the graph and its executable form

@@ -66,8 +66,8 @@ struct CUDA_KERNEL_NODE_PARAMS_v2 {
   unsigned sharedMemBytes = 0;
   void** kernelParams = nullptr;
   void** extra = nullptr;
-  void* kern = nullptr;       // a CUkernel; unused when func is set
-  CUcontext ctx = nullptr;    // ignored when func is set
+  void* kern = nullptr;     // a CUkernel; unused when func is set
+  CUcontext ctx = nullptr;  // ignored when func is set
 };
 // The CUtensorMap* enums, as ints (their values are cuda.h's).
 inline constexpr int CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6;
@@ -195,9 +195,9 @@ struct CudaDriverApi {
                                    const cuda_abi::CUDA_KERNEL_NODE_PARAMS_v2* params) = nullptr;
   CUresult (*cuGraphInstantiate)(cuda_abi::CUgraphExec* exec, cuda_abi::CUgraph graph,
                                  unsigned long long flags) = nullptr;
-  CUresult (*cuGraphExecKernelNodeSetParams)(
-      cuda_abi::CUgraphExec exec, cuda_abi::CUgraphNode node,
-      const cuda_abi::CUDA_KERNEL_NODE_PARAMS_v2* params) = nullptr;
+  CUresult (*cuGraphExecKernelNodeSetParams)(cuda_abi::CUgraphExec exec, cuda_abi::CUgraphNode node,
+                                             const cuda_abi::CUDA_KERNEL_NODE_PARAMS_v2* params) =
+      nullptr;
   CUresult (*cuGraphNodeSetEnabled)(cuda_abi::CUgraphExec exec, cuda_abi::CUgraphNode node,
                                     unsigned enabled) = nullptr;
   CUresult (*cuGraphLaunch)(cuda_abi::CUgraphExec exec, CUstream stream) = nullptr;

@@ -43,7 +43,7 @@ class FakeCuda {
   // Out of a fault (the context works again); no arguments recorded, no fault pending.
   void Reset() const;
   int Memsets(size_t* last_bytes = nullptr) const;
-  int LiveObjects() const;          // allocations + modules + events + graphs
+  int LiveObjects() const;  // allocations + modules + events + graphs
   // cuGraphLaunch calls that ran (each node's launch is in the launch log too).
   int GraphLaunches() const;
   // How many GPUs the driver reports from now on (1, the default, to 4): "CUDA:1" needs 2.

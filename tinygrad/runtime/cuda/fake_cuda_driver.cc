@@ -193,7 +193,7 @@ struct Graph {
   }
 };
 struct GraphExec {
-  std::vector<GraphNode> nodes;          // the graph's nodes as instantiated
+  std::vector<GraphNode> nodes;              // the graph's nodes as instantiated
   std::map<const GraphNode*, size_t> index;  // a graph node's handle -> its place here
 };
 int live_graphs = 0;

@@ -82,9 +82,9 @@ absl::StatusOr<size_t> CudaGraph::AddKernel(const CudaProgram& program, const Cu
   std::vector<cuda_abi::CUgraphNode> deps;
   for (size_t a : after) {
     if (a >= nodes_.size())
-      return absl::InvalidArgumentError(absl::StrCat(
-          "a launch of ", program.function_name(), " after launch ", a, " of a graph of ",
-          nodes_.size()));
+      return absl::InvalidArgumentError(absl::StrCat("a launch of ", program.function_name(),
+                                                     " after launch ", a, " of a graph of ",
+                                                     nodes_.size()));
     deps.push_back(nodes_[a].handle);
   }
   const CudaLaunchDims recorded = WithoutZeros(dims);
@@ -92,10 +92,10 @@ absl::StatusOr<size_t> CudaGraph::AddKernel(const CudaProgram& program, const Cu
   const cuda_abi::CUDA_KERNEL_NODE_PARAMS_v2 params = program.NodeParams(args, recorded);
   const CudaDriverApi& cu = ctx_->api();
   Node node{.program = &program, .shared_bytes = dims.shared_bytes, .enabled = !HasZero(dims)};
-  RETURN_IF_ERROR(cu.Check(cu.cuGraphAddKernelNode(&node.handle, graph_,
-                                                   deps.empty() ? nullptr : deps.data(),
-                                                   deps.size(), &params),
-                           absl::StrCat("cuGraphAddKernelNode(", program.function_name(), ")")));
+  RETURN_IF_ERROR(
+      cu.Check(cu.cuGraphAddKernelNode(&node.handle, graph_, deps.empty() ? nullptr : deps.data(),
+                                       deps.size(), &params),
+               absl::StrCat("cuGraphAddKernelNode(", program.function_name(), ")")));
   nodes_.push_back(node);
   return nodes_.size() - 1;
 }
@@ -108,7 +108,8 @@ absl::Status CudaGraph::Instantiate() {
   RETURN_IF_ERROR(cu.Check(cu.cuGraphInstantiate(&exec_, graph_, 0), "cuGraphInstantiate"));
   for (const Node& n : nodes_)
     if (!n.enabled)
-      RETURN_IF_ERROR(cu.Check(cu.cuGraphNodeSetEnabled(exec_, n.handle, 0), "cuGraphNodeSetEnabled"));
+      RETURN_IF_ERROR(
+          cu.Check(cu.cuGraphNodeSetEnabled(exec_, n.handle, 0), "cuGraphNodeSetEnabled"));
   return absl::OkStatus();
 }
 
@@ -127,9 +128,9 @@ absl::Status CudaGraph::SetKernel(size_t index, const CudaKernelArgs& args,
     CudaLaunchDims d = dims;
     d.shared_bytes = n.shared_bytes;
     const cuda_abi::CUDA_KERNEL_NODE_PARAMS_v2 params = n.program->NodeParams(args, d);
-    RETURN_IF_ERROR(cu.Check(cu.cuGraphExecKernelNodeSetParams(exec_, n.handle, &params),
-                             absl::StrCat("cuGraphExecKernelNodeSetParams(",
-                                          n.program->function_name(), ")")));
+    RETURN_IF_ERROR(
+        cu.Check(cu.cuGraphExecKernelNodeSetParams(exec_, n.handle, &params),
+                 absl::StrCat("cuGraphExecKernelNodeSetParams(", n.program->function_name(), ")")));
   }
   if (enable != n.enabled) {
     RETURN_IF_ERROR(cu.Check(cu.cuGraphNodeSetEnabled(exec_, n.handle, enable ? 1 : 0),

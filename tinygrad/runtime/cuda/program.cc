@@ -122,7 +122,8 @@ absl::StatusOr<double> TimeExecution(const CudaDriverApi& cu, std::string_view w
   RETURN_IF_ERROR(cu.Check(cu.cuEventRecord(start.get(), nullptr), "cuEventRecord"));
   RETURN_IF_ERROR(enqueue());
   RETURN_IF_ERROR(cu.Check(cu.cuEventRecord(end.get(), nullptr), "cuEventRecord"));
-  RETURN_IF_ERROR(cu.Check(cu.cuEventSynchronize(end.get()), absl::StrCat("running ", std::string(what))));
+  RETURN_IF_ERROR(
+      cu.Check(cu.cuEventSynchronize(end.get()), absl::StrCat("running ", std::string(what))));
   float ms = 0;
   RETURN_IF_ERROR(
       cu.Check(cu.cuEventElapsedTime(&ms, start.get(), end.get()), "cuEventElapsedTime"));
@@ -160,10 +161,9 @@ cuda_abi::CUDA_KERNEL_NODE_PARAMS_v2 CudaProgram::NodeParams(const CudaKernelArg
           .kernelParams = args.params()};
 }
 
-absl::StatusOr<double> CudaProgram::Launch(std::span<const CUdeviceptr> bufs,
-                                           std::span<const int32_t> vals,
-                                           const CudaLaunchDims& dims, bool wait,
-                                           std::span<const cuda_abi::CUtensorMap> tensor_maps) const {
+absl::StatusOr<double> CudaProgram::Launch(
+    std::span<const CUdeviceptr> bufs, std::span<const int32_t> vals, const CudaLaunchDims& dims,
+    bool wait, std::span<const cuda_abi::CUtensorMap> tensor_maps) const {
   RETURN_IF_ERROR(PrepareLaunch(dims));
   const CudaDriverApi& cu = ctx_->api();
   const CudaKernelArgs args(bufs, vals, tensor_maps);

@@ -20,7 +20,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-
 #include <vector>
 
 #include "absl/functional/function_ref.h"
