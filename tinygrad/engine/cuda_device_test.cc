@@ -369,6 +369,56 @@ TEST(CudaDeviceOptionsTest, LruIsOnUnlessTheEnvironmentSaysZero) {
   unsetenv("LRU");
 }
 
+// A batch of launches as one CUDA graph (KernelGraph): run, updated, and once a kernel of it
+// faults, lost like any other call; a program of another device is refused.
+TEST_F(CudaEngineDeviceTest, GraphsRunUpdateAndLoseTheDeviceOnAFault) {
+  ASSERT_TRUE(dev_->has_graphs());
+  absl::StatusOr<std::unique_ptr<Program>> add = dev_->Load("add_n", "tg-fake-module\nadd_n\nfault\n");
+  absl::StatusOr<std::unique_ptr<Program>> fault = dev_->Load("fault", "tg-fake-module\nadd_n\nfault\n");
+  ASSERT_TRUE(add.ok() && fault.ok());
+  auto in = dev_->Allocate(8 * sizeof(float)), out = dev_->Allocate(8 * sizeof(float));
+  ASSERT_TRUE(in.ok() && out.ok());
+  std::vector<float> host = {0, 1, 2, 3, 4, 5, 6, 7};
+  ASSERT_TRUE((*in)->CopyIn(Bytes(host)).ok());
+  const std::vector<GraphLaunch> launches = {
+      {.program = add->get(), .bufs = {(*out)->data(), (*in)->data()}, .vals = {8},
+       .global = {1, 1, 1}, .local = LaunchDims{8, 1, 1}}};
+  absl::StatusOr<std::unique_ptr<KernelGraph>> graph = dev_->MakeGraph(launches);
+  ASSERT_TRUE(graph.ok()) << graph.status();
+  ASSERT_TRUE((*graph)->Run(/*wait=*/true).ok());
+  ASSERT_TRUE((*out)->CopyOut(Bytes(host)).ok());
+  EXPECT_EQ(host, (std::vector<float>{8, 9, 10, 11, 12, 13, 14, 15}));
+  void* const swapped[] = {(*in)->data(), (*out)->data()};  // in <- out + 4
+  const int64_t four[] = {4};
+  ASSERT_TRUE((*graph)->Update(0, swapped, four, {1, 1, 1}, LaunchDims{8, 1, 1}).ok());
+  ASSERT_TRUE((*graph)->Run(/*wait=*/false).ok());
+  ASSERT_TRUE((*in)->CopyOut(Bytes(host)).ok());
+  EXPECT_EQ(host, (std::vector<float>{12, 13, 14, 15, 4, 5, 6, 7}));
+  EXPECT_EQ((*graph)->Update(1, swapped, four, {1, 1, 1}, std::nullopt).code(),
+            absl::StatusCode::kInvalidArgument);
+
+  // a program this device did not load
+  struct NotCuda : Program {
+    absl::StatusOr<double> Run(std::span<void* const>, std::span<const int64_t>, const LaunchDims&,
+                               const std::optional<LaunchDims>&, bool, double) override {
+      return 0.0;
+    }
+  } not_cuda;
+  const GraphLaunch foreign[] = {{.program = &not_cuda}};
+  EXPECT_EQ(dev_->MakeGraph(foreign).status().code(), absl::StatusCode::kInvalidArgument);
+
+  const std::vector<GraphLaunch> with_fault = {
+      {.program = fault->get(), .global = {1, 1, 1}, .local = LaunchDims{1, 1, 1}},
+      {.program = add->get(), .bufs = {(*out)->data(), (*in)->data()}, .vals = {8},
+       .global = {1, 1, 1}, .local = LaunchDims{8, 1, 1}, .after = {0}}};
+  absl::StatusOr<std::unique_ptr<KernelGraph>> faulting = dev_->MakeGraph(with_fault);
+  ASSERT_TRUE(faulting.ok()) << faulting.status();
+  ASSERT_TRUE((*faulting)->Run(/*wait=*/false).ok());
+  EXPECT_TRUE(IsDeviceLost(dev_->Synchronize()));
+  EXPECT_TRUE(IsDeviceLost((*faulting)->Run(true).status()));
+  EXPECT_TRUE(IsDeviceLost((*graph)->Update(0, swapped, four, {1, 1, 1}, std::nullopt)));
+}
+
 // CUDA_PTX=1: PtxRenderer's kernels, their VERSION/TARGET placeholders filled for the GPU, go
 // to the driver's JIT as PTX text (the reference's PTXCompiler): no NVRTC needed.
 TEST_F(CudaEngineDeviceTest, PtxDevicesHandTheDriverPtx) {

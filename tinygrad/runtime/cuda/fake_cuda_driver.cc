@@ -705,9 +705,11 @@ CUresult cuGraphLaunch(GraphExec* exec, void* stream) {
   if (exec == nullptr || stream != nullptr) return kInvalidValue;
   if (CUresult r = Ready(); r != kSuccess) return r;
   ++graph_launches;
-  for (GraphNode& n : exec->nodes)
+  for (GraphNode& n : exec->nodes) {
+    if (poisoned) break;  // a node faulted: the rest never runs, the next sync reports it
     if (n.enabled)
       if (CUresult r = n.Run(); r != kSuccess) return r;
+  }
   return kSuccess;
 }
 
