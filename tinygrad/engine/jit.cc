@@ -218,11 +218,4 @@ size_t CapturedJit::graphs() const {
                        [](const JitStep& s) { return s.batch != nullptr; });
 }
 
-size_t CapturedJit::graphed_kernels() const {
-  size_t n = 0;
-  for (const JitStep& s : steps_)
-    if (s.batch != nullptr) n += s.batch->items().size();
-  return n;
-}
-
 }  // namespace tg

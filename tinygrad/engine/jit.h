@@ -102,10 +102,8 @@ class CapturedJit {
   // Names of the variables the captured kernels take at run time (not those an item fixes).
   const absl::flat_hash_set<std::string>& variables() const { return variables_; }
   const JitMemory& memory() const { return memory_; }
-  // Graphs the replays launch (0 before the first replay, and where no device has graphs), and
-  // the kernels in them.
+  // Graphs the replays launch (0 before the first replay, and where no device has graphs).
   size_t graphs() const;
-  size_t graphed_kernels() const;
   // What a replay runs; an input's slots are empty (null) between replays.
   const std::vector<ExecItem>& items() const { return items_; }
 
