@@ -30,8 +30,9 @@ constexpr char kDescription[] =
     "further GPU (CUDA:1, ...), marks the default with '*', and says of each whether it opens\n"
     "and computes Tensor([1, 2, 3]) * 2 right with the current settings (PASS, or FAIL and\n"
     "why), its device class (the tuning database's key: a farm worker on it announces this\n"
-    "class) and the settings that pick its other compilers; run it again with one of them to\n"
-    "check that compiler. Exit 0 when the default device works, 1 when it does not.";
+    "class), for a GPU whether a TinyJit replays as graphs there, and the settings that pick\n"
+    "its other compilers; run it again with one of them to check that compiler. Exit 0 when\n"
+    "the default device works, 1 when it does not.";
 
 // The settings that pick another compiler or target of each kind (README's settings table).
 std::string_view Alternatives(std::string_view kind) {
@@ -82,6 +83,10 @@ bool Report(const std::string& name, bool is_default) {
     std::printf("%sclass %s\n", indent.c_str(), Short(*dc).c_str());
   else
     std::printf("%sclass: %s\n", indent.c_str(), text(dc.status().message()).c_str());
+  if ((*dev)->gpu() != nullptr)  // how a TinyJit replays there (engine/jit_graph.h)
+    std::printf("%sjit replays: %s\n", indent.c_str(),
+                (*dev)->has_graphs() ? "as graphs (JIT=2: kernel by kernel)"
+                                     : "kernel by kernel (the driver has no graphs: CUDA 12 on)");
   if (DeviceKind(name) == name)  // once a kind
     std::printf("%salso: %s\n", indent.c_str(), std::string(Alternatives(name)).c_str());
   return works.ok();

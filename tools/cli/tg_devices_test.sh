@@ -9,6 +9,7 @@ source tests/tg_test_lib.sh
 
 tg="$1"
 fake="$PWD/$2"
+fake_before_12="$PWD/$3"  # a driver before CUDA 12: no graphs
 out="${TEST_TMPDIR:-$(mktemp -d)}/devices"
 rm -rf "$out"
 mkdir -p "$out"
@@ -35,6 +36,11 @@ DEV= CUDA_DRIVER_PATH="$fake" run fake 1 devices
 expect_count "$out/fake.out" "^\* CUDA +FAIL " 1
 expect_in "$out/fake.out" "tinygrad-cc fake GPU"
 expect_count "$out/fake.out" "^  CPU +PASS$" 1
+# a GPU says how TinyJit replays there: as CUDA graphs, or kernel by kernel on an old driver
+expect_count "$out/fake.out" "^ +jit replays: as graphs" 1
+expect_count "$out/fake.out" "jit replays" 1
+DEV=CPU CUDA_DRIVER_PATH="$fake_before_12" run before12 0 devices
+expect_count "$out/before12.out" "^ +jit replays: kernel by kernel \(the driver has no graphs" 1
 
 # three fake GPUs: each listed after CUDA, the one DEV names marked (its own check's exit code)
 DEV=cuda:2 TG_FAKE_CUDA_DEVICES=3 CUDA_DRIVER_PATH="$fake" run three 1 devices
