@@ -21,6 +21,7 @@
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/engine/cpu_inprocess.h"
 #include "tinygrad/engine/host_buffer.h"
+#include "tinygrad/engine/sequential_graph.h"
 #include "tinygrad/renderer/c/clang.h"
 #include "tinygrad/renderer/llvm/llvmir.h"
 #include "tinygrad/runtime/cpu/buffer.h"
@@ -115,6 +116,12 @@ class CpuDevice : public Device {
   absl::StatusOr<std::shared_ptr<RawBuffer>> Allocate(size_t nbytes) override {
     ASSIGN_OR_RETURN(CpuBuffer b, CpuBuffer::Allocate(nbytes));
     return std::make_shared<HostRawBuffer>(std::move(b));
+  }
+  // A TinyJit replay's kernels as one call (the reference's CPU device graphs them too).
+  bool has_graphs() const override { return true; }
+  absl::StatusOr<std::unique_ptr<KernelGraph>> MakeGraph(
+      std::span<const GraphLaunch> launches) override {
+    return std::make_unique<SequentialGraph>(launches);
   }
 
  private:

@@ -160,7 +160,8 @@ class Device {
   // Whether MakeGraph can work here (the reference's Compiled.graph is set).
   virtual bool has_graphs() const { return false; }
   // Records `launches` (of this device's programs) as one graph. Unimplemented on a device
-  // without graphs (the default: the CPU, the emulator): the launches then run one at a time.
+  // without graphs (the default: the emulator, as the reference's PYTHON device): the launches
+  // then run one at a time.
   virtual absl::StatusOr<std::unique_ptr<KernelGraph>> MakeGraph(
       std::span<const GraphLaunch> launches);
   // The GPU behind the device; null for a CPU.

@@ -23,7 +23,8 @@
 // that intermediates whose lifetimes do not overlap share memory whatever their sizes. What a
 // tensor names (inputs, outputs, weights, optimizer state) is never replaced or shared.
 // Graphs (jit_graph.h): at the first replay, unless JitOptions::graph is off (JIT=2), kernels of
-// a device that has graphs (CUDA) are batched into graphs that later replays launch whole.
+// a device that has graphs (CUDA: CUDA graphs; CPU: sequential_graph.h) are batched into graphs
+// that later replays launch whole.
 // The reference's prune and optimize are not ported.
 #ifndef TINYGRAD_ENGINE_JIT_H_
 #define TINYGRAD_ENGINE_JIT_H_

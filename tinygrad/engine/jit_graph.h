@@ -1,7 +1,8 @@
 // File: tinygrad/engine/jit_graph.h
 // Port of tinygrad/engine/jit.py's apply_graph_to_jit and GraphRunner: at a CapturedJit's first
-// replay its kernels are batched into device graphs (Device::MakeGraph; CUDA graphs), so that
-// each later replay pays one launch per batch instead of one per kernel.
+// replay its kernels are batched into device graphs (Device::MakeGraph: CUDA graphs; on the CPU
+// a SequentialGraph, as the reference's CPU device has HCQGraph), so that each later replay pays
+// one launch per batch instead of one per kernel.
 //
 // What batches, as in the reference: consecutive kernels of one device that has graphs, at most
 // JIT_BATCH_SIZE in the first batch and twice as many in each next (0: no limit); a copy ends a

@@ -30,7 +30,7 @@
 //             tensors the capture call returned; their buffers hold this call's results, and
 //             the next call overwrites them (copy out what must survive it).
 // With JIT=0 every call runs the function (nothing is captured); with JIT=1 (the default) the
-// replays launch the kernels of a device that has graphs (CUDA) as graphs, JIT=2 one by one
+// replays launch the kernels of a device that has graphs (CUDA, CPU) as graphs, JIT=2 one by one
 // (engine/jit_graph.h).
 // So the function must do the same thing on every call: side effects outside tensors
 // (printing, reading the inputs' values, branching on them) happen on the first two calls

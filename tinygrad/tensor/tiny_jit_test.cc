@@ -123,6 +123,39 @@ TEST(TinyJit, ReplayNeitherSchedulesNorCompiles) {
             static_cast<int64_t>(3 * jit.captured_size()));
 }
 
+// The CPU graphs a replay's kernels, as the reference's CPU device does (engine/jit_graph.h):
+// one graph of them, updated with each replay's input, gives what kernel-by-kernel replays
+// (JIT=2) give, and counts one kernel per replay.
+TEST(TinyJit, ReplaysAsAGraphGiveWhatKernelByKernelReplaysGive) {
+  Tensor w = Input({4, 4}, 9);
+  auto step = [w](std::span<const Tensor> in) -> absl::StatusOr<Tensors> {
+    Tensor h = (in[0].matmul(w) + 1).relu().contiguous();
+    return Tensors{(h * in[0]).sum(1), h.max(0)};
+  };
+  std::vector<std::vector<float>> results[2];
+  for (int jit : {1, 2}) {
+    Config c = GetConfig();
+    c.jit = jit;
+    ScopedConfig scoped(c);
+    TinyJit replayed(step);
+    for (int call = 0; call < 5; ++call) {
+      absl::StatusOr<Tensors> out = replayed({Input({3, 4}, call)});
+      ASSERT_TRUE(out.ok()) << out.status();
+      if (call == 3) {
+        const int64_t kernels = GetEngineStats().kernel_count;
+        ASSERT_TRUE(replayed({Input({3, 4}, 3)}).ok());
+        EXPECT_EQ(GetEngineStats().kernel_count - kernels,
+                  jit == 1 ? 1 : static_cast<int64_t>(replayed.captured_size()))
+            << "JIT=" << jit << ": a graph counts as one kernel";
+      }
+      for (const Tensor& t : *out) results[jit - 1].push_back(Values(t));
+    }
+    ASSERT_GE(replayed.captured_size(), 2u);
+    EXPECT_EQ(replayed.captured_graphs(), jit == 1 ? 1u : 0u) << "JIT=" << jit;
+  }
+  EXPECT_EQ(results[0], results[1]);
+}
+
 TEST(TinyJit, ReturnsTheCapturedOutputsOverwrittenByEachReplay) {
   TinyJit jit([](std::span<const Tensor> in) -> absl::StatusOr<Tensors> {
     return Tensors{in[0] + 1};
