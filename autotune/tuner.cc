@@ -73,6 +73,13 @@ absl::StatusOr<Measurer*> Tuner::MeasurerFor(Device& dev) {
 absl::StatusOr<KernelTuning> Tuner::Tune(const UOp& ast, Device& dev) { return Tune(ast, dev, options_.codegen); }
 
 absl::StatusOr<KernelTuning> Tuner::Tune(const UOp& ast, Device& dev, const CodegenOptions& codegen) {
+  return Tune(ast, dev, codegen, options_.beam);
+}
+
+absl::StatusOr<KernelTuning> Tuner::Tune(const UOp& ast, Device& dev, const CodegenOptions& codegen,
+                                         int beam) {
+  if (beam < 0)
+    return absl::InvalidArgumentError(absl::StrCat("beam width must be >= 0, got ", beam));
   ASSIGN_OR_RETURN(const DeviceClass* dc, ClassOf(dev));
   DriverOptions o{.db = db_.get(),
                   .device_class = *dc,
@@ -82,7 +89,7 @@ absl::StatusOr<KernelTuning> Tuner::Tune(const UOp& ast, Device& dev, const Code
                   .beam_debug = options_.beam_debug,
                   .debug = options_.debug,
                   .ignore_cache = options_.ignore_cache,
-                  .lookup_only = options_.beam == 0,
+                  .lookup_only = beam == 0,
                   .search_progress = options_.progress,
                   .observer = options_.observer};
   // BEAM_LOCAL_MAX bounds the local size of a candidate; a GPU bounds it too (its threads per
@@ -90,7 +97,8 @@ absl::StatusOr<KernelTuning> Tuner::Tune(const UOp& ast, Device& dev, const Code
   // refuses (the settings, and so the tuning key, say what the search ran with).
   if (const GpuDescription* gpu = dev.gpu(); gpu != nullptr && gpu->max_threads_per_block > 0)
     o.settings.local_max = std::min(o.settings.local_max, gpu->max_threads_per_block);
-  if (options_.beam > 0) {
+  if (beam > 0) {
+    o.settings.width = beam;
     ASSIGN_OR_RETURN(o.measurer, MeasurerFor(dev));
   }
   ASSIGN_OR_RETURN(std::vector<KernelTuning> r, TuneKernels(std::span<const UOp>(&ast, 1), o));
@@ -98,8 +106,9 @@ absl::StatusOr<KernelTuning> Tuner::Tune(const UOp& ast, Device& dev, const Code
   return std::move(r[0]);
 }
 
-absl::StatusOr<std::optional<ChosenOpts>> Tuner::Choose(const UOp& ast, Device& dev, const CodegenOptions& codegen) {
-  ASSIGN_OR_RETURN(KernelTuning t, Tune(ast, dev, codegen));
+absl::StatusOr<std::optional<ChosenOpts>> Tuner::Choose(const UOp& ast, Device& dev,
+                                                        const CodegenOptions& codegen, int beam) {
+  ASSIGN_OR_RETURN(KernelTuning t, Tune(ast, dev, codegen, beam));
   if (!t.record.has_value()) return std::optional<ChosenOpts>();
   ChosenOpts chosen{.opts = t.record->opts, .origin = "this BEAM search's winner"};
   if (t.from_cache) {

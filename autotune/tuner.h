@@ -8,7 +8,8 @@
 // driver (driver.h) puts them together, and this class runs the driver for each kernel the
 // engine compiles, as its KernelOptChooser, over a LocalMeasurer of the kernel's device.
 //
-// Modes (TunerOptions::beam):
+// Modes (TunerOptions::beam for Tune; as a KernelOptChooser, the realize's BEAM, which is
+// JITBEAM while a TinyJit captures):
 //   beam >= 1: a kernel missing from the database is searched with that width and stored;
 //   beam == 0: lookup only (`tg run`): the database's fastest record for the kernel on this
 //              device, compiler and opt semantics, whatever search settings found it; a miss
@@ -18,7 +19,8 @@
 //
 // Example:
 //   ASSIGN_OR_RETURN(std::unique_ptr<Tuner> tuner, Tuner::Create({.beam = 2, .db = "tuning.db"}));
-//   SetKernelOptChooser(tuner.get());      // Realize now tunes every kernel it compiles
+//   SetKernelOptChooser(tuner.get());      // Realize now tunes every kernel it compiles at
+//                                          // its BEAM (Config::beam; 0: database lookups only)
 //   ASSIGN_OR_RETURN(KernelTuning t, tuner->Tune(kernel_ast, *device));   // or one kernel
 #ifndef AUTOTUNE_TUNER_H_
 #define AUTOTUNE_TUNER_H_
@@ -90,10 +92,11 @@ class Tuner : public KernelOptChooser {
   absl::StatusOr<KernelTuning> Tune(const UOp& ast, Device& dev);
   absl::StatusOr<KernelTuning> Tune(const UOp& ast, Device& dev, const CodegenOptions& codegen);
 
-  // KernelOptChooser: Tune's opts, nullopt on a lookup-only miss; a database record's origin
-  // names the database and the record.
+  // KernelOptChooser: Tune's opts at width `beam` (0: lookup only), nullopt on a lookup-only
+  // miss; a database record's origin names the database and the record.
   absl::StatusOr<std::optional<ChosenOpts>> Choose(const UOp& ast, Device& dev,
-                                                   const CodegenOptions& codegen) override;
+                                                   const CodegenOptions& codegen,
+                                                   int beam) override;
   std::string id() const override;
 
   // The database in use; null when caching is off.
@@ -102,6 +105,8 @@ class Tuner : public KernelOptChooser {
 
  private:
   Tuner(TunerOptions options, std::unique_ptr<TuningDb> db);
+  absl::StatusOr<KernelTuning> Tune(const UOp& ast, Device& dev, const CodegenOptions& codegen,
+                                    int beam);
   absl::StatusOr<const DeviceClass*> ClassOf(Device& dev);
   absl::StatusOr<Measurer*> MeasurerFor(Device& dev);
 

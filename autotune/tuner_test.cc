@@ -100,18 +100,45 @@ TEST(TunerTest, LookupOnlyUsesAnyStoredResultAndMissesOtherwise) {
   absl::StatusOr<KernelTuning> miss = (*lookup)->Tune(untuned, Cpu());
   ASSERT_TRUE(miss.ok()) << miss.status();
   EXPECT_FALSE(miss->record.has_value());
-  absl::StatusOr<std::optional<ChosenOpts>> chosen = (*lookup)->Choose(untuned, Cpu(), CodegenOptions{});
+  absl::StatusOr<std::optional<ChosenOpts>> chosen =
+      (*lookup)->Choose(untuned, Cpu(), CodegenOptions{}, 0);
   ASSERT_TRUE(chosen.ok());
   EXPECT_FALSE(chosen->has_value()) << "a miss keeps the default opts";
   // A hit's origin names the database and the record (for the engine's warning when its opts
   // do not work).
-  absl::StatusOr<std::optional<ChosenOpts>> found = (*lookup)->Choose(tuned, Cpu(), CodegenOptions{});
+  absl::StatusOr<std::optional<ChosenOpts>> found =
+      (*lookup)->Choose(tuned, Cpu(), CodegenOptions{}, 0);
   ASSERT_TRUE(found.ok()) << found.status();
   ASSERT_TRUE(found->has_value());
   EXPECT_EQ((*found)->opts, hit->record->opts);
   const std::string key = hit->key.Digest().substr(0, 16);
   EXPECT_THAT((*found)->origin, HasSubstr("record " + key + " of the tuning database sqlite:" + db));
   EXPECT_THAT((*found)->remedy, HasSubstr("`tg db drop " + key + "` drops it"));
+}
+
+// As the engine's chooser the tuner searches at the width the realize asks for (BEAM, or
+// JITBEAM in a TinyJit's capture), not the one it was made with: a lookup-only tuner searches
+// a miss when asked with a width, and stores the winner for later lookups.
+TEST(TunerTest, AsAChooserItSearchesAtTheRealizesWidth) {
+  std::string db = TempDb("tuner_choose_width.db");
+  UOp ast = AddKernel(1024);
+  absl::StatusOr<std::unique_ptr<Tuner>> lookup = Tuner::Create(Small(db, 0));
+  ASSERT_TRUE(lookup.ok());
+  absl::StatusOr<std::optional<ChosenOpts>> before =
+      (*lookup)->Choose(ast, Cpu(), CodegenOptions{}, 0);
+  ASSERT_TRUE(before.ok()) << before.status();
+  EXPECT_FALSE(before->has_value()) << "width 0 only looks up";
+  absl::StatusOr<std::optional<ChosenOpts>> searched =
+      (*lookup)->Choose(ast, Cpu(), CodegenOptions{}, 2);
+  ASSERT_TRUE(searched.ok()) << searched.status();
+  ASSERT_TRUE(searched->has_value());
+  EXPECT_EQ((*searched)->origin, "this BEAM search's winner");
+  absl::StatusOr<std::optional<ChosenOpts>> after =
+      (*lookup)->Choose(ast, Cpu(), CodegenOptions{}, 0);
+  ASSERT_TRUE(after.ok()) << after.status();
+  ASSERT_TRUE(after->has_value()) << "the search stored its winner";
+  EXPECT_EQ((*after)->opts, (*searched)->opts);
+  EXPECT_FALSE((*lookup)->Choose(ast, Cpu(), CodegenOptions{}, -1).ok());
 }
 
 // A record whose opts do not apply to its kernel (a damaged or hand-edited row, here made
@@ -200,6 +227,9 @@ TEST(TunerTest, AsTheEnginesChooserKernelsStayCorrect) {
   std::string db = TempDb("tuner_chooser.db");
   absl::StatusOr<std::unique_ptr<Tuner>> t = Tuner::Create(Small(db, 2));
   ASSERT_TRUE(t.ok());
+  Config config = GetConfig();
+  config.beam = 2;  // the realize's width is what the chooser searches at
+  ScopedConfig scoped(config);
   SetKernelOptChooser(t->get());
   std::vector<float> a(24 * 40), b(40 * 8);
   for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(i % 7) - 3;

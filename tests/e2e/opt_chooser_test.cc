@@ -29,7 +29,8 @@ class FixedChooser : public KernelOptChooser {
  public:
   FixedChooser(std::string id, absl::StatusOr<std::optional<std::vector<Opt>>> answer)
       : id_(std::move(id)), answer_(std::move(answer)) {}
-  absl::StatusOr<std::optional<ChosenOpts>> Choose(const UOp& ast, Device&, const CodegenOptions&) override {
+  absl::StatusOr<std::optional<ChosenOpts>> Choose(const UOp& ast, Device&, const CodegenOptions&,
+                                                   int) override {
     ++calls;
     last_ast = ast;
     RETURN_IF_ERROR(answer_.status());

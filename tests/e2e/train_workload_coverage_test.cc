@@ -32,7 +32,8 @@ class RecordingChooser : public KernelOptChooser {
  public:
   RecordingChooser() { SetKernelOptChooser(this); }
   ~RecordingChooser() override { SetKernelOptChooser(nullptr); }
-  absl::StatusOr<std::optional<ChosenOpts>> Choose(const UOp& ast, Device&, const CodegenOptions&) override {
+  absl::StatusOr<std::optional<ChosenOpts>> Choose(const UOp& ast, Device&, const CodegenOptions&,
+                                                   int) override {
     kernels.try_emplace(autotune::AstTuningHash(ast), ast);
     return std::optional<ChosenOpts>();
   }

@@ -111,6 +111,8 @@ Config Config::FromEnvironment() {
   ReadInt("JIT", c.jit);
   ReadInt("JIT_BATCH_SIZE", c.jit_batch_size);
   ReadInt("GRAPH_ONE_KERNEL", c.graph_one_kernel);
+  ReadOptionalInt("JITBEAM", c.jitbeam);
+  ReadInt("IGNORE_JIT_FIRST_BEAM", c.ignore_jit_first_beam);
   ReadInt("MAX_KERNEL_BUFFERS", c.max_kernel_buffers);
   ReadInt("CACHELEVEL", c.cachelevel);
   c.cache_dir = DefaultCacheDir();

@@ -72,6 +72,9 @@ struct Config {
   int jit = 1;
   int jit_batch_size = 32;        // JIT_BATCH_SIZE: kernels in a JIT's first graph (then 2x each)
   bool graph_one_kernel = false;  // GRAPH_ONE_KERNEL: a graph of one kernel is made too
+  // JITBEAM: the BEAM width of the kernels a TinyJit's capture call compiles; unset: BEAM's.
+  std::optional<int> jitbeam;
+  bool ignore_jit_first_beam = false;  // IGNORE_JIT_FIRST_BEAM: a TinyJit's first call at BEAM=0
   int max_kernel_buffers = 0;                 // MAX_KERNEL_BUFFERS, 0 = the device's limit
 
   // ** caches **

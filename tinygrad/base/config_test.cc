@@ -57,19 +57,29 @@ TEST(ConfigTest, VizTurnsOnTheRewriteTrace) {
 }
 
 TEST(ConfigTest, JitSettingsHaveTheReferenceDefaultsAndReadTheEnvironment) {
-  for (const char* v : {"JIT", "JIT_BATCH_SIZE", "GRAPH_ONE_KERNEL"}) unsetenv(v);
+  for (const char* v :
+       {"JIT", "JIT_BATCH_SIZE", "GRAPH_ONE_KERNEL", "JITBEAM", "IGNORE_JIT_FIRST_BEAM"})
+    unsetenv(v);
   Config d = Config::FromEnvironment();
   EXPECT_EQ(d.jit, 1);
   EXPECT_EQ(d.jit_batch_size, 32);
   EXPECT_FALSE(d.graph_one_kernel);
+  EXPECT_FALSE(d.jitbeam.has_value()) << "unset: a capture uses BEAM's width";
+  EXPECT_FALSE(d.ignore_jit_first_beam);
   setenv("JIT", "2", 1);
   setenv("JIT_BATCH_SIZE", "0", 1);
   setenv("GRAPH_ONE_KERNEL", "1", 1);
+  setenv("JITBEAM", "0", 1);
+  setenv("IGNORE_JIT_FIRST_BEAM", "1", 1);
   Config c = Config::FromEnvironment();
   EXPECT_EQ(c.jit, 2);
   EXPECT_EQ(c.jit_batch_size, 0);
   EXPECT_TRUE(c.graph_one_kernel);
-  for (const char* v : {"JIT", "JIT_BATCH_SIZE", "GRAPH_ONE_KERNEL"}) unsetenv(v);
+  EXPECT_EQ(c.jitbeam, 0) << "JITBEAM=0 is a value (no search in the capture), not unset";
+  EXPECT_TRUE(c.ignore_jit_first_beam);
+  for (const char* v :
+       {"JIT", "JIT_BATCH_SIZE", "GRAPH_ONE_KERNEL", "JITBEAM", "IGNORE_JIT_FIRST_BEAM"})
+    unsetenv(v);
 }
 
 TEST(ConfigTest, BeamKnobsHaveTheReferenceDefaultsAndReadTheEnvironment) {

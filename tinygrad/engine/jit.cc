@@ -41,6 +41,69 @@ bool Contains(const std::vector<int64_t>& v, size_t x) {
   return std::find(v.begin(), v.end(), static_cast<int64_t>(x)) != v.end();
 }
 
+// The memory behind `b`: its base's for a view.
+const Buffer* MemoryOf(const Buffer& b) { return b.base() != nullptr ? b.base().get() : &b; }
+
+// Whether `item` writes its argument `i`: a kernel's outs, a copy's destination. Views run
+// nothing.
+bool Writes(const ExecItem& item, size_t i) {
+  switch (item.kind) {
+    case ExecItem::Kind::kKernel:
+      return Contains(item.runner->spec.outs, i);
+    case ExecItem::Kind::kCopy:
+      return i == 0;
+    case ExecItem::Kind::kView:
+      return false;
+  }
+  return false;
+}
+
+// JitOptions::prune (the reference's prune in TinyJit.__call__, with memory that carries state
+// between replays counted as changing): removes from `items` those whose results no replay
+// changes, given the memory `changing` whose contents differ between replays. Returns how many.
+size_t PruneUnchangingItems(std::vector<ExecItem>& items,
+                            absl::flat_hash_set<const Buffer*> changing) {
+  // Memory read at or before an item that writes it, or written by two items, holds at a
+  // replay's start what the last replay left, so its contents change from one to the next.
+  struct Use {
+    size_t first_read = SIZE_MAX, last_write = 0, writes = 0;
+  };
+  absl::flat_hash_map<const Buffer*, Use> uses;
+  for (size_t j = 0; j < items.size(); ++j)
+    for (size_t i = 0; i < items[j].bufs.size(); ++i) {
+      if (items[j].kind == ExecItem::Kind::kView || items[j].bufs[i] == nullptr) continue;
+      Use& u = uses[MemoryOf(*items[j].bufs[i])];
+      if (Writes(items[j], i)) {
+        u.last_write = j;
+        ++u.writes;
+      }
+      // A kernel reads what it does not only write (an out that is also an in is read).
+      const bool reads = !Writes(items[j], i) || (items[j].kind == ExecItem::Kind::kKernel &&
+                                                  Contains(items[j].runner->spec.ins, i));
+      if (reads) u.first_read = std::min(u.first_read, j);
+    }
+  for (const auto& [memory, u] : uses)
+    if (u.writes >= 2 || (u.writes == 1 && u.first_read <= u.last_write)) changing.insert(memory);
+
+  std::vector<ExecItem> kept;
+  for (ExecItem& item : items) {
+    bool changes = item.kind == ExecItem::Kind::kView;  // views run nothing: they stay
+    if (item.kind == ExecItem::Kind::kKernel)
+      for (const UOp& v : item.runner->spec.vars)
+        changes |= !item.fixedvars.contains(v.arg()[0].str());
+    for (const std::shared_ptr<Buffer>& b : item.bufs)
+      changes |= b != nullptr && changing.contains(MemoryOf(*b));
+    if (!changes) continue;
+    if (item.kind != ExecItem::Kind::kView)
+      for (size_t i = 0; i < item.bufs.size(); ++i)
+        if (item.bufs[i] != nullptr && Writes(item, i)) changing.insert(MemoryOf(*item.bufs[i]));
+    kept.push_back(std::move(item));
+  }
+  const size_t pruned = items.size() - kept.size();
+  items = std::move(kept);
+  return pruned;
+}
+
 // The reference's add_buffer + _internal_memory_planner over the captured items: replaces
 // their intermediates with buffers of the JIT's own, planned together (sub-allocated).
 // With `plan` false, only counts them.
@@ -109,7 +172,8 @@ absl::StatusOr<JitCapture> JitCapture::Start() {
 JitCapture::JitCapture(std::unique_ptr<ExecItemCapture> c) : capture_(std::move(c)) {}
 
 absl::StatusOr<CapturedJit> CapturedJit::Make(JitCapture capture, std::span<const UOp> inputs,
-                                              const JitOptions& options) {
+                                              const JitOptions& options,
+                                              std::span<const UOp> refreshed) {
   std::unique_ptr<ExecItemCapture> c = std::move(capture.capture_);
   if (c->items().empty()) return absl::FailedPreconditionError("didn't JIT anything!");
   ASSIGN_OR_RETURN(std::vector<std::shared_ptr<Buffer>> in, InputBuffers(inputs, c->options().device));
@@ -121,6 +185,21 @@ absl::StatusOr<CapturedJit> CapturedJit::Make(JitCapture capture, std::span<cons
   c.reset();  // the capture ends here
   for (const std::shared_ptr<Buffer>& b : in)
     jit.expected_.push_back({b->device(), b->dtype(), b->size()});
+  if (options.prune) {
+    absl::flat_hash_set<const Buffer*> changing;
+    for (const std::shared_ptr<Buffer>& b : in) changing.insert(MemoryOf(*b));
+    std::vector<std::shared_ptr<Buffer>> kept_alive;  // the refreshed buffers, while comparing
+    for (const UOp& u : refreshed) {
+      if (!u || u.op() != Ops::BUFFER)
+        return absl::InvalidArgumentError("JIT: a refreshed buffer is not a BUFFER");
+      kept_alive.push_back(BufferTable::Get().GetOrCreate(u));
+      changing.insert(MemoryOf(*kept_alive.back()));
+    }
+    const size_t captured = jit.items_.size();
+    jit.pruned_ = PruneUnchangingItems(jit.items_, std::move(changing));
+    if (jit.options_.debug >= 1)
+      std::cout << "pruned from " << captured << " -> " << jit.items_.size() << " kernels\n";
+  }
 
   // Input replacement (get_input_replace), views of inputs (extra_view_inputs), and the
   // variables kernels take. The inputs' slots are emptied: a replay fills them, and the capture

@@ -25,7 +25,10 @@
 // Graphs (jit_graph.h): at the first replay, unless JitOptions::graph is off (JIT=2), kernels of
 // a device that has graphs (CUDA: CUDA graphs; CPU: sequential_graph.h) are batched into graphs
 // that later replays launch whole.
-// The reference's prune and optimize are not ported.
+// Pruning (JitOptions::prune, the reference's TinyJit(prune=True)): items whose results no
+// replay would change ran in the capture call and are left out of the replays (below).
+// The reference's optimize (re-planning every captured buffer, weights too, into one arena of
+// copies) is not ported.
 #ifndef TINYGRAD_ENGINE_JIT_H_
 #define TINYGRAD_ENGINE_JIT_H_
 
@@ -68,6 +71,16 @@ struct JitOptions {
   bool plan_memory = true;
   bool graph = true;  // kernels batched into device graphs (JIT < 2)
   JitGraphOptions graph_options;
+  // Leave out of the replays the items whose results no replay changes: those that take no
+  // variable and touch no memory whose contents change between replays. Such memory is the
+  // inputs', the refreshed buffers' (Make), what a changing item writes, and, where the
+  // reference would freeze it, memory that carries a value from one replay to the next (read at
+  // or before an item that writes it, or written by two items: a step counter's `t += 1`).
+  // Everything else an item reads must stay as the capture left it (weights), so this is for
+  // steps whose only changing state is their inputs (inference). The pruned items' results
+  // stay in their captured buffers, so the capture call's realizes must have run without the
+  // memory planner (TinyJit's prune does so). Not from the Config: a TinyJit option.
+  bool prune = false;
   static JitOptions FromConfig(const Config& c) {
     return {.plan_memory = !c.no_memory_planner,
             .graph = c.jit < 2,
@@ -86,11 +99,14 @@ class CapturedJit {
   using VarVals = absl::flat_hash_map<std::string, ConstValue>;
 
   // Ends `capture` and keeps what it recorded. `inputs` are the BUFFER UOps (realized) of the
-  // capture call's inputs, in call order (one that holds nothing yet is allocated). Errors:
-  // nothing captured (the reference's "didn't JIT anything!"), an input that is not a BUFFER,
-  // one buffer given twice.
+  // capture call's inputs, in call order (one that holds nothing yet is allocated).
+  // `refreshed`: BUFFER UOps besides the inputs whose contents the caller rewrites before each
+  // replay (a TinyJit's random-number counters); for pruning they change as inputs do.
+  // Errors: nothing captured (the reference's "didn't JIT anything!"), an input that is not a
+  // BUFFER, one buffer given twice.
   static absl::StatusOr<CapturedJit> Make(JitCapture capture, std::span<const UOp> inputs,
-                                          const JitOptions& options = {});
+                                          const JitOptions& options = {},
+                                          std::span<const UOp> refreshed = {});
 
   // Runs the captured items again with `inputs` in place of the capture call's (as many, each
   // of the same device, dtype and size: InvalidArgument otherwise, or for one buffer given
@@ -98,8 +114,10 @@ class CapturedJit {
   // replay batches kernels into graphs (JitOptions::graph). Device errors pass through.
   absl::Status Replay(std::span<const UOp> inputs, const VarVals& var_vals);
 
-  // Items captured (kernels, copies, views).
+  // Items a replay runs (kernels, copies, views).
   size_t size() const { return items_.size(); }
+  // Items the capture ran that pruning left out of the replays (JitOptions::prune).
+  size_t pruned() const { return pruned_; }
   // Names of the variables the captured kernels take at run time (not those an item fixes).
   const absl::flat_hash_set<std::string>& variables() const { return variables_; }
   const JitMemory& memory() const { return memory_; }
@@ -140,6 +158,7 @@ class CapturedJit {
   std::vector<ViewSlot> view_slots_;
   absl::flat_hash_set<std::string> variables_;
   JitMemory memory_;
+  size_t pruned_ = 0;
 };
 
 }  // namespace tg

@@ -18,13 +18,14 @@ void SetKernelOptChooser(KernelOptChooser* chooser) { g_chooser.store(chooser); 
 
 KernelOptChooser* GetKernelOptChooser() { return g_chooser.load(); }
 
-absl::StatusOr<ChosenKernel> WithChosenOpts(const UOp& ast, Device& dev, const CodegenOptions& codegen) {
+absl::StatusOr<ChosenKernel> WithChosenOpts(const UOp& ast, Device& dev,
+                                            const CodegenOptions& codegen, int beam) {
   KernelOptChooser* chooser = GetKernelOptChooser();
   if (chooser == nullptr) return ChosenKernel{ast};
   if (ast.op() != Ops::SINK || !ast.tag().is_none()) return ChosenKernel{ast};
   KernelInfo ki = KernelInfo::IsKernelInfo(ast.arg()) ? KernelInfo::FromArg(ast.arg()) : KernelInfo{};
   if (ki.opts_to_apply.has_value()) return ChosenKernel{ast};
-  ASSIGN_OR_RETURN(std::optional<ChosenOpts> chosen, chooser->Choose(ast, dev, codegen));
+  ASSIGN_OR_RETURN(std::optional<ChosenOpts> chosen, chooser->Choose(ast, dev, codegen, beam));
   if (!chosen.has_value()) return ChosenKernel{ast};
   std::vector<Arg> args;
   for (const Opt& o : chosen->opts) args.push_back(OptToArg(o));

@@ -47,10 +47,12 @@ class KernelOptChooser {
  public:
   virtual ~KernelOptChooser() = default;
   // Opts for the kernel `ast` (a SINK with its KernelInfo) on `dev`, which will be lowered with
-  // `codegen`; nullopt for the default. Called from the thread that realizes, one kernel at a
-  // time.
+  // `codegen`; nullopt for the default. `beam` is the realize's BEAM width (BEAM, or JITBEAM
+  // while a TinyJit captures): a tuner searches a kernel it has no record of with it, and only
+  // looks records up at 0. Called from the thread that realizes, one kernel at a time.
   virtual absl::StatusOr<std::optional<ChosenOpts>> Choose(const UOp& ast, Device& dev,
-                                                           const CodegenOptions& codegen) = 0;
+                                                           const CodegenOptions& codegen,
+                                                           int beam) = 0;
   // Part of the method-cache key: two choosers that may pick differently must differ here.
   virtual std::string id() const = 0;
 };
@@ -68,8 +70,10 @@ struct ChosenKernel {
 
 // The kernel to lower: `ast` with the chooser's opts as opts_to_apply. Unchanged (chosen =
 // nullopt) when no chooser is installed, the chooser returns nullopt, the AST is already
-// optimized (tagged) or names its own opts. Errors: the chooser's.
-absl::StatusOr<ChosenKernel> WithChosenOpts(const UOp& ast, Device& dev, const CodegenOptions& codegen);
+// optimized (tagged) or names its own opts. `beam`: the realize's width, for the chooser.
+// Errors: the chooser's.
+absl::StatusOr<ChosenKernel> WithChosenOpts(const UOp& ast, Device& dev,
+                                            const CodegenOptions& codegen, int beam);
 
 }  // namespace tg
 

@@ -112,7 +112,7 @@ class MethodCache {
     auto t0 = std::chrono::steady_clock::now();
     auto t1 = t0;
     if (compiled == nullptr) {
-      ASSIGN_OR_RETURN(ChosenKernel k, WithChosenOpts(ast, dev, codegen));
+      ASSIGN_OR_RETURN(ChosenKernel k, WithChosenOpts(ast, dev, codegen, s.beam));
       absl::StatusOr<CompiledProgram> built = Build(dev, ast, k.ast, s, t1);
       if (!built.ok() && k.chosen.has_value()) {
         // The chooser's opts (a record of a shared database, maybe) fail here: the default

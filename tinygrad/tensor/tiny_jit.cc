@@ -40,26 +40,46 @@ UOp ViewSignature(const UOp& u) {
   return Substitute(u, subs);
 }
 
-// Runs the step and realizes everything it returns, in one schedule.
+// Runs the step and realizes everything it returns, in one schedule, under `config` (the
+// reference's Context around the call: the width kernels are tuned at, the memory planner).
 absl::StatusOr<std::vector<Tensor>> RunStep(const TinyJit::Fn& fn, std::span<const Tensor> inputs,
-                                            std::span<const SInt> vars) {
+                                            std::span<const SInt> vars, const Config& config) {
+  ScopedConfig scoped(config);
   ASSIGN_OR_RETURN(std::vector<Tensor> ret, fn(inputs, vars));
   RETURN_IF_ERROR(Realize(ret));
   return ret;
 }
 
+// The settings of a call that runs the function without capturing it (the first, or every one
+// at JIT=0): BEAM=0 under IGNORE_JIT_FIRST_BEAM.
+Config UncapturedCallConfig(Config c) {
+  if (c.ignore_jit_first_beam) c.beam = 0;
+  return c;
+}
+
+// The settings of the capture call: JITBEAM's width (BEAM's when unset); pruning keeps every
+// kernel's results in memory of its own (NO_MEMORY_PLANNER), as the reference does.
+Config CaptureCallConfig(Config c, const TinyJitOptions& options) {
+  c.beam = c.jitbeam.value_or(c.beam);
+  if (options.prune) c.no_memory_planner = true;
+  return c;
+}
+
 }  // namespace
 
-TinyJit::TinyJit(Fn fn) : fn_(std::move(fn)) {}
-TinyJit::TinyJit(TensorFn fn)
+TinyJit::TinyJit(Fn fn, TinyJitOptions options) : fn_(std::move(fn)), options_(options) {}
+TinyJit::TinyJit(TensorFn fn, TinyJitOptions options)
     : fn_([fn = std::move(fn)](std::span<const Tensor> inputs, std::span<const SInt>) {
         return fn(inputs);
-      }) {}
+      }),
+      options_(options) {}
 TinyJit::TinyJit(TinyJit&&) noexcept = default;
 TinyJit& TinyJit::operator=(TinyJit&&) noexcept = default;
 TinyJit::~TinyJit() = default;
 
 size_t TinyJit::captured_size() const { return captured_ ? captured_->size() : 0; }
+
+size_t TinyJit::pruned_size() const { return captured_ ? captured_->pruned() : 0; }
 
 JitMemory TinyJit::captured_memory() const { return captured_ ? captured_->memory() : JitMemory{}; }
 
@@ -124,15 +144,18 @@ absl::StatusOr<TinyJit::Prepared> TinyJit::Prepare(const std::vector<Tensor>& in
 absl::StatusOr<std::vector<Tensor>> TinyJit::operator()(const std::vector<Tensor>& inputs,
                                                         const std::vector<SInt>& vars) {
   ASSIGN_OR_RETURN(Prepared p, Prepare(inputs, vars));
-  if (GetConfig().jit == 0) {
+  const Config config = GetConfig();  // a copy: RunStep installs its own settings meanwhile
+  if (config.jit == 0) {
     // JIT=0: the function on every call, nothing captured (as the reference's `not JIT`).
-    ASSIGN_OR_RETURN(std::vector<Tensor> ret, RunStep(fn_, inputs, vars));
+    ASSIGN_OR_RETURN(std::vector<Tensor> ret,
+                     RunStep(fn_, inputs, vars, UncapturedCallConfig(config)));
     calls_ = std::max(calls_, 1);
     return ret;
   }
   if (calls_ == 0) {
     // jit ignore: the first call only runs the step.
-    ASSIGN_OR_RETURN(std::vector<Tensor> ret, RunStep(fn_, inputs, vars));
+    ASSIGN_OR_RETURN(std::vector<Tensor> ret,
+                     RunStep(fn_, inputs, vars, UncapturedCallConfig(config)));
     calls_ = 1;
     return ret;
   }
@@ -140,10 +163,16 @@ absl::StatusOr<std::vector<Tensor>> TinyJit::operator()(const std::vector<Tensor
     // jit capture: the step once more, recording what its realizes run.
     ASSIGN_OR_RETURN(JitCapture capture, JitCapture::Start());
     tensor_internal::RandomDrawRecorder random;
-    ASSIGN_OR_RETURN(std::vector<Tensor> ret, RunStep(fn_, inputs, vars));
-    // NO_MEMORY_PLANNER turns the JIT's planning off too, as in the reference.
-    ASSIGN_OR_RETURN(CapturedJit jit, CapturedJit::Make(std::move(capture), p.buffers,
-                                                        JitOptions::FromConfig(GetConfig())));
+    ASSIGN_OR_RETURN(std::vector<Tensor> ret,
+                     RunStep(fn_, inputs, vars, CaptureCallConfig(config, options_)));
+    // NO_MEMORY_PLANNER (the caller's, not pruning's) turns the JIT's planning off too, as in
+    // the reference.
+    JitOptions jit_options = JitOptions::FromConfig(config);
+    jit_options.prune = options_.prune;
+    std::vector<UOp> refreshed;
+    for (const tensor_internal::RandomDraw& d : random.draws) refreshed.push_back(d.params);
+    ASSIGN_OR_RETURN(CapturedJit jit,
+                     CapturedJit::Make(std::move(capture), p.buffers, jit_options, refreshed));
     for (const std::string& v : jit.variables())
       if (!p.var_vals.contains(v))
         return JitError(absl::StrCat("the captured kernels take variable '", v,

@@ -32,6 +32,13 @@
 // With JIT=0 every call runs the function (nothing is captured); with JIT=1 (the default) the
 // replays launch the kernels of a device that has graphs (CUDA, CPU) as graphs, JIT=2 one by one
 // (engine/jit_graph.h).
+// Tuning, as the reference: the kernels the capture call compiles are compiled at JITBEAM's
+// width (BEAM's when it is unset), so `JITBEAM=2` tunes the step's kernels and nothing else;
+// IGNORE_JIT_FIRST_BEAM=1 compiles the first call's at BEAM=0. Either needs a tuner installed
+// as the engine's KernelOptChooser (autotune/tuner.h; `tg train` installs one).
+// Pruning (TinyJitOptions::prune): kernels whose results do not change from call to call (they
+// read no input, only weights and constants: a weight's transpose, a mask) run in the capture
+// call only (engine/jit.h, JitOptions::prune, says exactly which).
 // So the function must do the same thing on every call: side effects outside tensors
 // (printing, reading the inputs' values, branching on them) happen on the first two calls
 // only. Tensors the function uses besides its inputs (weights, optimizer state) are captured
@@ -74,13 +81,20 @@ namespace tensor_internal {
 struct RandomDraw;
 }  // namespace tensor_internal
 
+struct TinyJitOptions {
+  // The reference's prune: replays leave out the kernels whose results no call changes. Only
+  // for steps whose sole changing state is their inputs (inference): a weight changed between
+  // calls (by an optimizer outside the step, a load) is not seen by the pruned kernels.
+  bool prune = false;
+};
+
 class TinyJit {
  public:
   using Fn = std::function<absl::StatusOr<std::vector<Tensor>>(std::span<const Tensor> inputs,
                                                                std::span<const SInt> vars)>;
   using TensorFn = std::function<absl::StatusOr<std::vector<Tensor>>(std::span<const Tensor> inputs)>;
-  explicit TinyJit(Fn fn);
-  explicit TinyJit(TensorFn fn);  // a step without variables
+  explicit TinyJit(Fn fn, TinyJitOptions options = {});
+  explicit TinyJit(TensorFn fn, TinyJitOptions options = {});  // a step without variables
   TinyJit(TinyJit&&) noexcept;
   TinyJit& operator=(TinyJit&&) noexcept;
   ~TinyJit();
@@ -90,8 +104,10 @@ class TinyJit {
 
   // Calls that succeeded: 0 and 1 run the function, 2 captured it, more replayed.
   int calls() const { return calls_; }
-  // Items (kernels, copies, views) captured; 0 before the capture.
+  // Items (kernels, copies, views) the replays run; 0 before the capture.
   size_t captured_size() const;
+  // Kernels and copies the capture ran that the replays leave out (TinyJitOptions::prune).
+  size_t pruned_size() const;
   // The captured intermediates' bytes before and after the JIT planned them; zeros before the
   // capture.
   JitMemory captured_memory() const;
@@ -114,6 +130,7 @@ class TinyJit {
                                           const std::vector<SInt>& vars);
 
   Fn fn_;
+  TinyJitOptions options_;
   int calls_ = 0;
   std::unique_ptr<CapturedJit> captured_;
   std::vector<InputInfo> expected_;

@@ -21,8 +21,9 @@ class CountingChooser : public KernelOptChooser {
  public:
   explicit CountingChooser(KernelOptChooser& inner) : inner_(inner) {}
   absl::StatusOr<std::optional<ChosenOpts>> Choose(const UOp& ast, Device& dev,
-                                                   const CodegenOptions& codegen) override {
-    absl::StatusOr<std::optional<ChosenOpts>> opts = inner_.Choose(ast, dev, codegen);
+                                                   const CodegenOptions& codegen,
+                                                   int beam) override {
+    absl::StatusOr<std::optional<ChosenOpts>> opts = inner_.Choose(ast, dev, codegen, beam);
     ++asked_;
     if (opts.ok() && opts->has_value()) ++tuned_;
     return opts;
