@@ -26,6 +26,7 @@
 #include "tinygrad/runtime/cuda/graph.h"
 #include "tinygrad/runtime/cuda/nvrtc_api.h"
 #include "tinygrad/runtime/cuda/nvrtc_compiler.h"
+#include "tinygrad/runtime/cuda/pinned_uploader.h"
 #include "tinygrad/runtime/cuda/program.h"
 #include "tinygrad/runtime/cuda/ptx_compiler.h"
 #include "tinygrad/runtime/cuda/tensor_map.h"
@@ -83,17 +84,23 @@ class Health {
 
 class CudaRawBuffer : public RawBuffer {
  public:
-  CudaRawBuffer(CudaBuffer b, std::shared_ptr<Health> health)
-      : buf_(std::move(b)), health_(std::move(health)) {}
+  CudaRawBuffer(CudaBuffer b, std::shared_ptr<Health> health,
+                std::shared_ptr<PinnedUploader> uploader)
+      : buf_(std::move(b)), health_(std::move(health)), uploader_(std::move(uploader)) {}
   void* data() override { return reinterpret_cast<void*>(static_cast<uintptr_t>(buf_.address())); }
   size_t nbytes() const override { return buf_.size(); }
+  // Queued through pinned memory: returns without waiting for the kernels before it.
   absl::Status CopyIn(std::span<const std::byte> src, size_t offset) override {
     RETURN_IF_ERROR(health_->Check());
-    return health_->Note(buf_.CopyIn(src, offset));
+    return health_->Note(buf_.CopyIn(src, offset, *uploader_));
   }
+  // Waits for the kernels and copies queued before it; so the copy-ins before it are done.
   absl::Status CopyOut(std::span<std::byte> dst, size_t offset) const override {
     RETURN_IF_ERROR(health_->Check());
-    return health_->Note(buf_.CopyOut(dst, offset));
+    const uint64_t mark = uploader_->Mark();
+    RETURN_IF_ERROR(health_->Note(buf_.CopyOut(dst, offset)));
+    uploader_->Completed(mark);
+    return absl::OkStatus();
   }
   // From another CUDA buffer, of this GPU or another: a peer copy (cuMemcpyPeer).
   absl::Status CopyFromDevice(const RawBuffer& src, size_t src_offset, size_t offset,
@@ -112,6 +119,7 @@ class CudaRawBuffer : public RawBuffer {
  private:
   CudaBuffer buf_;
   std::shared_ptr<Health> health_;
+  std::shared_ptr<PinnedUploader> uploader_;  // the device's
 };
 
 // The copy engine's element type for a dtype; nullopt for one it does not take here.
@@ -318,7 +326,8 @@ class CudaDevice : public Device {
         renderer_(std::move(renderer)),
         compiler_(std::move(compiler)),
         tool_dirs_(std::move(tool_dirs)),
-        temp_dir_(std::move(temp_dir)) {
+        temp_dir_(std::move(temp_dir)),
+        uploader_(std::make_shared<PinnedUploader>(ctx_)) {
     if (lru) lru_ = std::make_unique<LruAllocator>([this](size_t n) { return AllocateUncached(n); });
     const CudaDeviceInfo& info = ctx_->info();
     // the optimizer's limits are this GPU's (the reference's CUDARenderer has the same
@@ -383,7 +392,10 @@ class CudaDevice : public Device {
   }
   absl::Status Synchronize() override {
     RETURN_IF_ERROR(health_->Check());
-    return health_->Note(ctx_->Synchronize());
+    const uint64_t mark = uploader_->Mark();
+    RETURN_IF_ERROR(health_->Note(ctx_->Synchronize()));
+    uploader_->Completed(mark);
+    return absl::OkStatus();
   }
   absl::Status InvalidateCaches() override {
     std::lock_guard<std::mutex> l(scratch_mu_);
@@ -391,7 +403,7 @@ class CudaDevice : public Device {
       // twice the L2: whatever the replacement policy keeps, the kernel's lines are written over
       const size_t bytes = std::max<size_t>(2 * gpu_.l2_bytes, size_t{1} << 20);
       ASSIGN_OR_RETURN(CudaBuffer b, health_->Note(CudaBuffer::Allocate(ctx_, bytes)));
-      scratch_ = std::make_unique<CudaRawBuffer>(std::move(b), health_);
+      scratch_ = std::make_unique<CudaRawBuffer>(std::move(b), health_, uploader_);
     }
     return scratch_->Fill(++scratch_fills_ & 0xff);
   }
@@ -423,7 +435,7 @@ class CudaDevice : public Device {
  private:
   absl::StatusOr<std::shared_ptr<RawBuffer>> AllocateUncached(size_t nbytes) {
     ASSIGN_OR_RETURN(CudaBuffer b, health_->Note(CudaBuffer::Allocate(ctx_, nbytes)));
-    return std::make_shared<CudaRawBuffer>(std::move(b), health_);
+    return std::make_shared<CudaRawBuffer>(std::move(b), health_, uploader_);
   }
   absl::StatusOr<std::unique_ptr<Program>> LoadWithShared(
       const std::string& function_name, const std::string& lib, uint32_t shared,
@@ -440,6 +452,7 @@ class CudaDevice : public Device {
   KernelCompiler compiler_;
   const std::vector<std::string> tool_dirs_;  // where nvdisasm is looked for after PATH
   const std::string temp_dir_;                // where NVRTC's copies are made
+  std::shared_ptr<PinnedUploader> uploader_;  // copy-ins; buffers hold it too
   GpuDescription gpu_;
   std::mutex scratch_mu_;
   std::unique_ptr<CudaRawBuffer> scratch_;  // what InvalidateCaches writes

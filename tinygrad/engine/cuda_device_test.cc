@@ -75,6 +75,34 @@ TEST_F(CudaEngineDeviceTest, CopiesRoundTripAndRangesAreChecked) {
   EXPECT_EQ(huge.status().code(), absl::StatusCode::kResourceExhausted) << huge.status();
 }
 
+// A copy-in is queued through pinned memory (the reference's _copyin): it returns before the
+// GPU copies (the fake does queued copies at the next call ordered after them), and what runs
+// after it, a copy out, a synchronize, sees it; copy-ins one after another each land their own
+// bytes.
+TEST_F(CudaEngineDeviceTest, CopyInsAreQueuedWithoutWaitingForTheGpu) {
+  std::vector<std::shared_ptr<RawBuffer>> bufs;
+  for (int i = 0; i < 3; ++i) {
+    absl::StatusOr<std::shared_ptr<RawBuffer>> b = dev_->Allocate(8 * sizeof(float));
+    ASSERT_TRUE(b.ok()) << b.status();
+    bufs.push_back(*b);
+  }
+  const FakeAsyncCopies before = fake_->AsyncCopies();
+  for (int i = 0; i < 3; ++i) {
+    std::vector<float> in(8, static_cast<float>(i));
+    ASSERT_TRUE(bufs[i]->CopyIn(Bytes(in)).ok());
+  }
+  const FakeAsyncCopies queued = fake_->AsyncCopies();
+  EXPECT_EQ(queued.copies, before.copies + 3);
+  EXPECT_EQ(queued.queued, 3);
+  ASSERT_TRUE(dev_->Synchronize().ok());
+  EXPECT_EQ(fake_->AsyncCopies().queued, 0);
+  for (int i = 0; i < 3; ++i) {
+    std::vector<float> out(8);
+    ASSERT_TRUE(bufs[i]->CopyOut(Bytes(out)).ok());
+    EXPECT_EQ(out, std::vector<float>(8, static_cast<float>(i))) << i;
+  }
+}
+
 // A program that asks for dynamic shared memory (a generated matmul) is launched with it, up to
 // what the GPU lets a block opt in to; a CPU device refuses such a program.
 TEST_F(CudaEngineDeviceTest, ProgramsLaunchWithTheirDynamicSharedMemory) {

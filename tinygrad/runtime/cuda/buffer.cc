@@ -61,6 +61,12 @@ absl::Status CudaBuffer::CopyIn(std::span<const std::byte> src, size_t offset) {
                            "cuMemcpyHtoD");
 }
 
+absl::Status CudaBuffer::CopyIn(std::span<const std::byte> src, size_t offset,
+                                PinnedUploader& uploader) {
+  RETURN_IF_ERROR(CheckRange(offset, src.size()));
+  return uploader.CopyIn(ptr_ + offset, src);
+}
+
 absl::Status CudaBuffer::CopyOut(std::span<std::byte> dst, size_t offset) const {
   RETURN_IF_ERROR(CheckRange(offset, dst.size()));
   if (dst.empty()) return absl::OkStatus();

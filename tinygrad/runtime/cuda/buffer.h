@@ -4,8 +4,8 @@
 //
 // Copies to and from the host are synchronous (cuMemcpyHtoD/DtoH from pageable host memory): a
 // copy-out waits for the kernels queued before it on the context's default stream, which is
-// where CudaProgram launches. The reference stages copy-ins through pinned memory to overlap them
-// (TODO(perf)); for tuning, where the inputs are copied once, that does not matter.
+// where CudaProgram launches. A copy-in through a PinnedUploader (pinned_uploader.h) does not
+// wait: that is the engine's, as the reference stages copy-ins through pinned memory.
 //
 // Example:
 //   ASSIGN_OR_RETURN(CudaBuffer buf, CudaBuffer::Allocate(gpu, 16 * sizeof(float)));
@@ -21,6 +21,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "tinygrad/runtime/cuda/context.h"
+#include "tinygrad/runtime/cuda/pinned_uploader.h"
 
 namespace tg {
 
@@ -47,6 +48,9 @@ class CudaBuffer {
   // dst.size()). InvalidArgument when the range is outside the buffer; a driver error
   // otherwise (Internal once a kernel fault has poisoned the context).
   absl::Status CopyIn(std::span<const std::byte> src, size_t offset = 0);
+  // The same copy-in queued through `uploader` (of this buffer's context), without waiting for
+  // the GPU: it lands before whatever is queued after it.
+  absl::Status CopyIn(std::span<const std::byte> src, size_t offset, PinnedUploader& uploader);
   absl::Status CopyOut(std::span<std::byte> dst, size_t offset = 0) const;
   // Copies `n` bytes of `src` at `src_offset` (a buffer of this GPU or another) into [offset,
   // offset + n) from GPU memory to GPU memory (cuMemcpyPeer, the reference's _transfer), not

@@ -87,6 +87,9 @@ absl::StatusOr<std::shared_ptr<const CudaDriverApi>> CudaDriverApi::Load(
   RETURN_IF_ERROR(l.Bind(api->cuMemcpyDtoH, {"cuMemcpyDtoH_v2"}));
   RETURN_IF_ERROR(l.Bind(api->cuMemsetD8, {"cuMemsetD8_v2"}));
   RETURN_IF_ERROR(l.Bind(api->cuMemcpyPeer, {"cuMemcpyPeer"}));
+  RETURN_IF_ERROR(l.Bind(api->cuMemHostAlloc, {"cuMemHostAlloc"}));
+  RETURN_IF_ERROR(l.Bind(api->cuMemFreeHost, {"cuMemFreeHost"}));
+  RETURN_IF_ERROR(l.Bind(api->cuMemcpyHtoDAsync, {"cuMemcpyHtoDAsync_v2"}));
   RETURN_IF_ERROR(l.Bind(api->cuModuleLoadDataEx, {"cuModuleLoadDataEx"}));
   RETURN_IF_ERROR(l.Bind(api->cuModuleUnload, {"cuModuleUnload"}));
   RETURN_IF_ERROR(l.Bind(api->cuModuleGetFunction, {"cuModuleGetFunction"}));

@@ -164,6 +164,11 @@ struct CudaDriverApi {
   CUresult (*cuMemsetD8)(CUdeviceptr dst, unsigned char value, size_t bytes) = nullptr;
   CUresult (*cuMemcpyPeer)(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, CUcontext src_ctx,
                            size_t bytes) = nullptr;
+  // Pinned host memory and the copy from it that does not wait (pinned_uploader.h).
+  CUresult (*cuMemHostAlloc)(void** ptr, size_t bytes, unsigned flags) = nullptr;
+  CUresult (*cuMemFreeHost)(void* ptr) = nullptr;
+  CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr dst, const void* src, size_t bytes,
+                                CUstream stream) = nullptr;
   CUresult (*cuModuleLoadDataEx)(CUmodule* module, const void* image, unsigned num_options,
                                  cuda_abi::CUjit_option* options, void** values) = nullptr;
   CUresult (*cuModuleUnload)(CUmodule module) = nullptr;

@@ -31,6 +31,7 @@ absl::StatusOr<FakeCuda> FakeCuda::Open() {
   RETURN_IF_ERROR(f.lib_.Bind(f.peer_copies_, {"tgFakeCudaPeerCopies"}));
   RETURN_IF_ERROR(f.lib_.Bind(f.fail_peer_copies_, {"tgFakeCudaFailPeerCopies"}));
   RETURN_IF_ERROR(f.lib_.Bind(f.graph_launches_, {"tgFakeCudaGraphLaunches"}));
+  RETURN_IF_ERROR(f.lib_.Bind(f.async_copies_, {"tgFakeCudaAsyncCopies"}));
   return f;
 }
 
@@ -65,5 +66,10 @@ void FakeCuda::SetDevices(int n) const { set_devices_(n); }
 int FakeCuda::PeerCopies() const { return peer_copies_(); }
 void FakeCuda::FailPeerCopies(int code) const { fail_peer_copies_(code); }
 int FakeCuda::GraphLaunches() const { return graph_launches_(); }
+FakeAsyncCopies FakeCuda::AsyncCopies() const {
+  FakeAsyncCopies c;
+  c.copies = async_copies_(&c.pinned_alive, &c.queued);
+  return c;
+}
 
 }  // namespace tg

@@ -28,6 +28,12 @@ struct FakeLaunch {
   std::vector<uint64_t> params;  // the first RecordParams(k) arguments, as 8-byte values
 };
 
+// The asynchronous copies (cuMemcpyHtoDAsync) so far, the pinned host allocations alive, and
+// the copies queued but not done (the fake does them at the next call ordered after them).
+struct FakeAsyncCopies {
+  int copies = 0, pinned_alive = 0, queued = 0;
+};
+
 class FakeCuda {
  public:
   // FailedPrecondition outside a Bazel test (no runfiles) or when the test lacks the data dep.
@@ -43,7 +49,7 @@ class FakeCuda {
   // Out of a fault (the context works again); no arguments recorded, no fault pending.
   void Reset() const;
   int Memsets(size_t* last_bytes = nullptr) const;
-  int LiveObjects() const;  // allocations + modules + events + graphs
+  int LiveObjects() const;  // allocations (device and pinned) + modules + events + graphs
   // cuGraphLaunch calls that ran (each node's launch is in the launch log too).
   int GraphLaunches() const;
   // How many GPUs the driver reports from now on (1, the default, to 4): "CUDA:1" needs 2.
@@ -52,6 +58,7 @@ class FakeCuda {
   // `code` (e.g. 217, CUDA_ERROR_PEER_ACCESS_UNSUPPORTED) without copying; 0 copies again.
   int PeerCopies() const;
   void FailPeerCopies(int code) const;
+  FakeAsyncCopies AsyncCopies() const;
 
  private:
   FakeCuda(std::string path, DynamicLibrary lib) : path_(std::move(path)), lib_(std::move(lib)) {}
@@ -68,6 +75,7 @@ class FakeCuda {
   int (*peer_copies_)() = nullptr;
   void (*fail_peer_copies_)(int) = nullptr;
   int (*graph_launches_)() = nullptr;
+  int (*async_copies_)(int*, int*) = nullptr;
   mutable int recorded_params_ = 0;
 };
 

@@ -27,6 +27,11 @@
 // test sees the map a launch passed.
 // Graphs (cuGraph*): nodes keep copies of their arguments and run in the order added; every
 // node's launch is logged as a launch, and tgFakeCudaGraphLaunches counts cuGraphLaunch calls.
+// Pinned memory and cuMemcpyHtoDAsync: an asynchronous copy happens later, as on a GPU: it is
+// queued and done at the next call that is ordered after it on the default stream (a launch, a
+// synchronous copy or memset, a synchronize, a free), so a caller that reuses its pinned source
+// before then copies what it wrote last. Only pinned memory is accepted as the source, and
+// freeing pinned memory a queued copy still reads is refused (CUDA_ERROR_INVALID_VALUE).
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -80,6 +85,31 @@ int live_modules = 0;
 int live_events = 0;
 std::map<std::string, Function> functions;  // by name; handles point into it
 
+// Pinned host memory (cuMemHostAlloc: start -> size) and the asynchronous copies not done yet.
+std::map<const char*, size_t> pinned;
+struct QueuedCopy {
+  CUdeviceptr dst;
+  const void* src;
+  size_t n;
+};
+std::vector<QueuedCopy> queued_copies;
+int async_copies = 0;
+
+// Whether [p, p + n) lies in one pinned allocation.
+bool IsPinned(const void* p, size_t n) {
+  const char* c = static_cast<const char*>(p);
+  auto it = pinned.upper_bound(c);
+  if (it == pinned.begin()) return false;
+  --it;
+  return c >= it->first && c + n <= it->first + it->second;
+}
+
+// Does the queued copies, in order: what comes next on the stream sees them. `mu` held.
+void Drain() {
+  for (const QueuedCopy& c : queued_copies) std::memcpy(reinterpret_cast<void*>(c.dst), c.src, c.n);
+  queued_copies.clear();
+}
+
 int fake_context_objects[kMaxDevices] = {};  // a primary context's handle is its address
 
 // The ordinal of the context `ctx` names, or -1.
@@ -112,6 +142,7 @@ CUresult Ready() {
 // One launch (cuLaunchKernel's, or a graph node's), `mu` held.
 CUresult Launch(Function* fn, const std::array<unsigned, 6>& dims, unsigned shared, void** params) {
   if (CUresult r = Ready(); r != kSuccess) return r;
+  Drain();
   if (fn == nullptr) return kInvalidHandle;
   for (unsigned d : dims)
     if (d == 0) return kInvalidValue;
@@ -206,7 +237,15 @@ extern "C" {
 // The test's view of the fake: what is alive (leak checks), and a way out of a fault.
 int tgFakeCudaLiveObjects() {
   std::lock_guard<std::mutex> lock(mu);
-  return static_cast<int>(allocations.size()) + live_modules + live_events + live_graphs;
+  return static_cast<int>(allocations.size() + pinned.size()) + live_modules + live_events +
+         live_graphs;
+}
+// cuMemcpyHtoDAsync calls so far; the pinned allocations alive; the copies queued, not yet done.
+int tgFakeCudaAsyncCopies(int* pinned_alive, int* queued) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (pinned_alive != nullptr) *pinned_alive = static_cast<int>(pinned.size());
+  if (queued != nullptr) *queued = static_cast<int>(queued_copies.size());
+  return async_copies;
 }
 int tgFakeCudaGraphLaunches() {
   std::lock_guard<std::mutex> lock(mu);
@@ -442,7 +481,9 @@ CUresult cuCtxSetCurrent(void* ctx) {
 
 CUresult cuCtxSynchronize() {
   std::lock_guard<std::mutex> lock(mu);
-  return Ready();
+  if (CUresult r = Ready(); r != kSuccess) return r;
+  Drain();
+  return kSuccess;
 }
 
 CUresult cuMemAlloc_v2(CUdeviceptr* ptr, size_t bytes) {
@@ -459,6 +500,7 @@ CUresult cuMemAlloc_v2(CUdeviceptr* ptr, size_t bytes) {
 
 CUresult cuMemFree_v2(CUdeviceptr ptr) {
   std::lock_guard<std::mutex> lock(mu);
+  Drain();  // cuMemFree waits for the GPU
   if (allocations.erase(ptr) == 0) return kInvalidValue;
   std::free(reinterpret_cast<void*>(ptr));
   return kSuccess;
@@ -467,6 +509,7 @@ CUresult cuMemFree_v2(CUdeviceptr ptr) {
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void* src, size_t n) {
   std::lock_guard<std::mutex> lock(mu);
   if (CUresult r = Ready(); r != kSuccess) return r;
+  Drain();
   std::memcpy(reinterpret_cast<void*>(dst), src, n);
   return kSuccess;
 }
@@ -474,6 +517,7 @@ CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void* src, size_t n) {
 CUresult cuMemcpyDtoH_v2(void* dst, CUdeviceptr src, size_t n) {
   std::lock_guard<std::mutex> lock(mu);
   if (CUresult r = Ready(); r != kSuccess) return r;
+  Drain();
   std::memcpy(dst, reinterpret_cast<const void*>(src), n);
   return kSuccess;
 }
@@ -484,8 +528,42 @@ CUresult cuMemcpyPeer(CUdeviceptr dst, void* dst_ctx, CUdeviceptr src, void* src
   for (const void* ctx : {dst_ctx, src_ctx})
     if (const int d = ContextOrdinal(ctx); d < 0 || context_refs[d] == 0) return kInvalidContext;
   if (peer_copy_result != kSuccess) return peer_copy_result;
+  Drain();
   std::memcpy(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), n);
   ++peer_copies;
+  return kSuccess;
+}
+
+CUresult cuMemHostAlloc(void** ptr, size_t bytes, unsigned flags) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (CUresult r = Ready(); r != kSuccess) return r;
+  if (ptr == nullptr || bytes == 0 || flags > 0xf) return kInvalidValue;
+  void* p = std::malloc(bytes);
+  if (p == nullptr) return kOutOfMemory;
+  pinned[static_cast<const char*>(p)] = bytes;
+  *ptr = p;
+  return kSuccess;
+}
+
+CUresult cuMemFreeHost(void* ptr) {
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = pinned.find(static_cast<const char*>(ptr));
+  if (it == pinned.end()) return kInvalidValue;
+  for (const QueuedCopy& c : queued_copies)
+    if (c.src >= static_cast<const void*>(it->first) &&
+        c.src < static_cast<const void*>(it->first + it->second))
+      return kInvalidValue;  // a queued copy still reads it: the caller did not wait
+  pinned.erase(it);
+  std::free(ptr);
+  return kSuccess;
+}
+
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void* src, size_t n, void* stream) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (CUresult r = Ready(); r != kSuccess) return r;
+  if (stream != nullptr || !IsPinned(src, n)) return kInvalidValue;
+  queued_copies.push_back({dst, src, n});
+  ++async_copies;
   return kSuccess;
 }
 
@@ -493,6 +571,7 @@ CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char value, size_t n) {
   std::lock_guard<std::mutex> lock(mu);
   if (CUresult r = Ready(); r != kSuccess) return r;
   if (allocations.count(dst) == 0) return kInvalidValue;  // callers fill whole allocations
+  Drain();
   std::memset(reinterpret_cast<void*>(dst), value, n);
   ++memsets;
   last_memset_bytes = n;
@@ -621,7 +700,9 @@ CUresult cuEventRecord(Event* event, void* stream) {
 CUresult cuEventSynchronize(Event* event) {
   std::lock_guard<std::mutex> lock(mu);
   if (event == nullptr || !event->recorded) return kInvalidHandle;
-  return Ready();
+  if (CUresult r = Ready(); r != kSuccess) return r;
+  Drain();
+  return kSuccess;
 }
 
 CUresult cuEventElapsedTime_v2(float* ms, Event* start, Event* end) {
@@ -704,6 +785,7 @@ CUresult cuGraphLaunch(GraphExec* exec, void* stream) {
   std::lock_guard<std::mutex> lock(mu);
   if (exec == nullptr || stream != nullptr) return kInvalidValue;
   if (CUresult r = Ready(); r != kSuccess) return r;
+  Drain();
   ++graph_launches;
   for (GraphNode& n : exec->nodes) {
     if (poisoned) break;  // a node faulted: the rest never runs, the next sync reports it
