@@ -185,6 +185,9 @@ absl::StatusOr<CapturedJit> CapturedJit::Make(JitCapture capture, std::span<cons
   c.reset();  // the capture ends here
   for (const std::shared_ptr<Buffer>& b : in)
     jit.expected_.push_back({b->device(), b->dtype(), b->size()});
+  if (jit.options_.debug >= 1)
+    std::cout << "JIT captured " << jit.items_.size() << " kernels with " << in.size()
+              << " inputs\n";
   if (options.prune) {
     absl::flat_hash_set<const Buffer*> changing;
     for (const std::shared_ptr<Buffer>& b : in) changing.insert(MemoryOf(*b));
@@ -232,9 +235,13 @@ absl::StatusOr<CapturedJit> CapturedJit::Make(JitCapture capture, std::span<cons
       }
   }
   jit.memory_ = PlanIntermediates(jit.items_, options.plan_memory);
-  if (jit.options_.debug >= 1)
-    std::cout << "JIT captured " << jit.items_.size() << " kernels with " << in.size()
-              << " inputs\n";
+  if (jit.options_.debug >= 1) {
+    // An input no replayed item reads or writes (unused, or read only by pruned kernels).
+    absl::flat_hash_set<size_t> found;
+    for (const Slot& s : jit.input_slots_) found.insert(s.input);
+    for (const ViewSlot& v : jit.view_slots_) found.insert(v.input);
+    if (found.size() != in.size()) std::cout << "WARNING: some input tensors not found\n";
+  }
   if (jit.options_.debug >= 1 && jit.memory_.planned_bytes != jit.memory_.captured_bytes)
     std::printf("JIT memory reduced from %.2f MB -> %.2f MB\n", jit.memory_.captured_bytes / 1e6,
                 jit.memory_.planned_bytes / 1e6);

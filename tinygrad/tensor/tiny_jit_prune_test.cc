@@ -184,5 +184,25 @@ TEST_F(TinyJitPruneTest, AStepIndependentOfItsInputsReplaysNothing) {
   EXPECT_EQ(KernelsOfOneCall(jit, {Input({2}, 5)}), 0);
 }
 
+// DEBUG=1 says what the capture took, what pruning left, and that an input no replayed kernel
+// uses was not found, with the reference's lines.
+TEST_F(TinyJitPruneTest, AtDebug1TheCaptureSaysWhatItTookAndPruned) {
+  Tensor w = Input({4}, 6);
+  auto step = [w](std::span<const Tensor> in) -> absl::StatusOr<Tensors> {
+    return Tensors{in[0] + (w * 2).contiguous()};  // in[1] unused
+  };
+  TinyJit jit(step, {.prune = true});
+  Config c = GetConfig();
+  c.debug = 1;
+  ScopedConfig scoped(c);
+  ASSERT_TRUE(jit({Input({4}, 0), Input({4}, 1)}).ok());
+  ::testing::internal::CaptureStdout();
+  ASSERT_TRUE(jit({Input({4}, 0), Input({4}, 1)}).ok());
+  const std::string out = ::testing::internal::GetCapturedStdout();
+  EXPECT_NE(out.find("JIT captured 2 kernels with 2 inputs\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("pruned from 2 -> 1 kernels\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("WARNING: some input tensors not found\n"), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace tg
