@@ -14,28 +14,15 @@
 #include "tinygrad/nn/module.h"
 #include "tinygrad/nn/optim.h"
 #include "tinygrad/tensor/tensor.h"
+#include "tinygrad/tensor/tiny_jit_test_util.h"
 
 namespace tg {
 namespace {
 
 using Tensors = std::vector<Tensor>;
 
-std::vector<float> Values(const Tensor& t) {
-  absl::StatusOr<std::vector<float>> v = t.to_vector<float>();
-  EXPECT_TRUE(v.ok()) << v.status();
-  return v.ok() ? *v : std::vector<float>{};
-}
-
-// A realized float tensor of `shape` whose values depend on `seed`.
-Tensor Input(std::vector<int64_t> shape, int seed) {
-  int64_t n = 1;
-  for (int64_t s : shape) n *= s;
-  std::vector<float> v(n);
-  for (int64_t i = 0; i < n; ++i) v[i] = static_cast<float>((i * 7 + seed * 13) % 11) - 5.0f;
-  Tensor t = Tensor::FromVector<float>(v, shape);
-  EXPECT_TRUE(t.realize().ok());
-  return t;
-}
+using tiny_jit_test::Input;
+using tiny_jit_test::Values;
 
 void ExpectErrorContains(const absl::Status& s, const std::string& part) {
   EXPECT_FALSE(s.ok());
