@@ -32,6 +32,7 @@ absl::StatusOr<FakeCuda> FakeCuda::Open() {
   RETURN_IF_ERROR(f.lib_.Bind(f.fail_peer_copies_, {"tgFakeCudaFailPeerCopies"}));
   RETURN_IF_ERROR(f.lib_.Bind(f.graph_launches_, {"tgFakeCudaGraphLaunches"}));
   RETURN_IF_ERROR(f.lib_.Bind(f.async_copies_, {"tgFakeCudaAsyncCopies"}));
+  RETURN_IF_ERROR(f.lib_.Bind(f.fail_host_allocs_, {"tgFakeCudaFailHostAllocs"}));
   return f;
 }
 
@@ -66,6 +67,7 @@ void FakeCuda::SetDevices(int n) const { set_devices_(n); }
 int FakeCuda::PeerCopies() const { return peer_copies_(); }
 void FakeCuda::FailPeerCopies(int code) const { fail_peer_copies_(code); }
 int FakeCuda::GraphLaunches() const { return graph_launches_(); }
+void FakeCuda::FailHostAllocs(int code) const { fail_host_allocs_(code); }
 FakeAsyncCopies FakeCuda::AsyncCopies() const {
   FakeAsyncCopies c;
   c.copies = async_copies_(&c.pinned_alive, &c.queued);

@@ -46,7 +46,8 @@ class FakeCuda {
   int Launches() const;
   FakeLaunch LastLaunch() const;
   void FaultOnLaunch(int n) const;  // the n-th launch from now poisons the context
-  // Out of a fault (the context works again); no arguments recorded, no fault pending.
+  // Out of a fault (the context works again); no arguments recorded, no fault pending, host
+  // allocations work.
   void Reset() const;
   int Memsets(size_t* last_bytes = nullptr) const;
   int LiveObjects() const;  // allocations (device and pinned) + modules + events + graphs
@@ -59,6 +60,9 @@ class FakeCuda {
   int PeerCopies() const;
   void FailPeerCopies(int code) const;
   FakeAsyncCopies AsyncCopies() const;
+  // cuMemHostAlloc answers the CUresult `code` from now on (e.g. 2, out of memory); 0 (and
+  // Reset) allocates again.
+  void FailHostAllocs(int code) const;
 
  private:
   FakeCuda(std::string path, DynamicLibrary lib) : path_(std::move(path)), lib_(std::move(lib)) {}
@@ -76,6 +80,7 @@ class FakeCuda {
   void (*fail_peer_copies_)(int) = nullptr;
   int (*graph_launches_)() = nullptr;
   int (*async_copies_)(int*, int*) = nullptr;
+  void (*fail_host_allocs_)(int) = nullptr;
   mutable int recorded_params_ = 0;
 };
 

@@ -94,6 +94,8 @@ struct QueuedCopy {
 };
 std::vector<QueuedCopy> queued_copies;
 int async_copies = 0;
+CUresult host_alloc_result =
+    kSuccess;  // what cuMemHostAlloc answers (allocating nothing) if not success
 
 // Whether [p, p + n) lies in one pinned allocation.
 bool IsPinned(const void* p, size_t n) {
@@ -240,6 +242,12 @@ int tgFakeCudaLiveObjects() {
   return static_cast<int>(allocations.size() + pinned.size()) + live_modules + live_events +
          live_graphs;
 }
+// The error cuMemHostAlloc answers from now on (0: it allocates again), as a driver out of
+// page-locked memory.
+void tgFakeCudaFailHostAllocs(int result) {
+  std::lock_guard<std::mutex> lock(mu);
+  host_alloc_result = result;
+}
 // cuMemcpyHtoDAsync calls so far; the pinned allocations alive; the copies queued, not yet done.
 int tgFakeCudaAsyncCopies(int* pinned_alive, int* queued) {
   std::lock_guard<std::mutex> lock(mu);
@@ -275,6 +283,7 @@ void tgFakeCudaFailPeerCopies(int result) {
 void tgFakeCudaReset() {
   std::lock_guard<std::mutex> lock(mu);
   poisoned = false;
+  host_alloc_result = kSuccess;
 }
 // The launch log: launches so far; the last one's name (into `name`, NUL-terminated),
 // dimensions (grid x y z, block x y z) and recorded arguments.
@@ -538,6 +547,7 @@ CUresult cuMemHostAlloc(void** ptr, size_t bytes, unsigned flags) {
   std::lock_guard<std::mutex> lock(mu);
   if (CUresult r = Ready(); r != kSuccess) return r;
   if (ptr == nullptr || bytes == 0 || flags > 0xf) return kInvalidValue;
+  if (host_alloc_result != kSuccess) return host_alloc_result;
   void* p = std::malloc(bytes);
   if (p == nullptr) return kOutOfMemory;
   pinned[static_cast<const char*>(p)] = bytes;

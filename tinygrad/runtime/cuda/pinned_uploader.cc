@@ -61,7 +61,14 @@ absl::Status PinnedUploader::CopyIn(CUdeviceptr dst, std::span<const std::byte> 
     RETURN_IF_ERROR(ctx_->Synchronize());
     CompletedLocked(next_seq_);
   }
-  ASSIGN_OR_RETURN(Staging s, TakeStaging(src.size()));
+  absl::StatusOr<Staging> staging = TakeStaging(src.size());
+  if (!staging.ok()) {
+    // No page-locked memory to be had (used up, or a driver or sandbox that refuses it): the
+    // copy goes the synchronous way instead, which needs none.
+    ++staging_failures_;
+    return ctx_->api().Check(ctx_->api().cuMemcpyHtoD(dst, src.data(), src.size()), "cuMemcpyHtoD");
+  }
+  Staging s = *staging;
   std::memcpy(s.host, src.data(), src.size());
   absl::Status queued = ctx_->api().Check(
       ctx_->api().cuMemcpyHtoDAsync(dst, s.host, src.size(), nullptr), "cuMemcpyHtoDAsync");
@@ -96,6 +103,11 @@ void PinnedUploader::CompletedLocked(uint64_t mark) {
 size_t PinnedUploader::staging_allocations() const {
   std::lock_guard<std::mutex> l(mu_);
   return allocations_;
+}
+
+size_t PinnedUploader::staging_failures() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return staging_failures_;
 }
 
 size_t PinnedUploader::in_flight() const {

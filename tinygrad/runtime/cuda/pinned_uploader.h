@@ -8,8 +8,9 @@
 //
 // A staging buffer is reused once the copy from it is known to be done: after a synchronize,
 // or a synchronous copy out, that was issued after it (Mark, then Completed). Copies in flight
-// are bounded (past the bound a copy-in first waits for the GPU), kept staging memory too, and
-// a copy larger than a staging buffer may be goes the synchronous way. Thread-safe.
+// are bounded (past the bound a copy-in first waits for the GPU), kept staging memory too; a
+// copy larger than a staging buffer may be, or one for which no page-locked memory can be had
+// (cuMemHostAlloc fails), goes the synchronous way. Thread-safe.
 //
 // Example (a device's copy-in, copy-out and synchronize):
 //   PinnedUploader up(ctx);
@@ -63,8 +64,10 @@ class PinnedUploader {
   // The copies queued before `mark` are done: their staging memory is reused.
   void Completed(uint64_t mark);
 
-  // Staging buffers made so far (cuMemHostAlloc calls), and those of copies in flight now.
+  // Staging buffers made so far (cuMemHostAlloc calls), copies that went synchronously because
+  // none could be made, and the staging buffers of copies in flight now.
   size_t staging_allocations() const;
+  size_t staging_failures() const;
   size_t in_flight() const;
 
  private:
@@ -89,6 +92,7 @@ class PinnedUploader {
   std::multimap<size_t, void*> kept_;  // free staging buffers by size
   size_t kept_bytes_ = 0;
   size_t allocations_ = 0;
+  size_t staging_failures_ = 0;
 };
 
 }  // namespace tg

@@ -128,6 +128,26 @@ TEST_F(PinnedUploaderTest, LargeCopiesAreSynchronous) {
   EXPECT_EQ(Read(b), Filled(1024, 7.0f));
 }
 
+// Without page-locked memory (a driver out of it, or one that refuses it) copies still land,
+// synchronously, and staging is tried again for the next.
+TEST_F(PinnedUploaderTest, WithoutPinnedMemoryCopiesGoSynchronously) {
+  PinnedUploader up(ctx_);
+  CudaBuffer b = Buffer(16);
+  const int copies = fake_->AsyncCopies().copies;
+  fake_->FailHostAllocs(2);  // CUDA_ERROR_OUT_OF_MEMORY
+  std::vector<float> src = Filled(16, 4.0f);
+  absl::Status s = up.CopyIn(b.address(), std::as_bytes(std::span(src)));
+  fake_->FailHostAllocs(0);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(up.staging_failures(), 1u);
+  EXPECT_EQ(fake_->AsyncCopies().copies, copies);
+  EXPECT_EQ(Read(b), Filled(16, 4.0f));
+  src.assign(16, 5.0f);
+  ASSERT_TRUE(up.CopyIn(b.address(), std::as_bytes(std::span(src))).ok());
+  EXPECT_EQ(fake_->AsyncCopies().copies, copies + 1);
+  EXPECT_EQ(Read(b), Filled(16, 5.0f));
+}
+
 // The fake refuses to free pinned memory a queued copy still reads, so an uploader that did
 // not wait for its copies would leave it behind.
 TEST_F(PinnedUploaderTest, EverythingIsFreedAfterTheCopiesInFlight) {
