@@ -40,7 +40,8 @@ constexpr char kDescription[] =
     "with step, loss and steps/s (in place on a terminal), then the test-set accuracy, and the\n"
     "weights saved as safetensors. The dataset is Debian's dataset-fashion-mnist (tools/bootstrap\n"
     "installs it), or --data DIR, or $TG_FASHION_MNIST_DIR. Kernels tuned before (tg tune\n"
-    "train_mlp, tg tune train_cnn) run with their tuned opts; --beam N (or BEAM=N) tunes the others first.";
+    "train_mlp, tg tune train_cnn) run with their tuned opts; --beam N (or BEAM=N) tunes the others first,\n"
+    "JITBEAM=N only the training step's.";
 
 struct TrainFlags {
   std::string dataset;
