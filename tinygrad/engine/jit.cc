@@ -58,6 +58,20 @@ bool Writes(const ExecItem& item, size_t i) {
   return false;
 }
 
+// Whether `item` reads its argument `i`: a kernel's ins and whatever it does not only write
+// (an out that is also an in is read), a copy's source.
+bool Reads(const ExecItem& item, size_t i) {
+  switch (item.kind) {
+    case ExecItem::Kind::kKernel:
+      return Contains(item.runner->spec.ins, i) || !Contains(item.runner->spec.outs, i);
+    case ExecItem::Kind::kCopy:
+      return i == 1;
+    case ExecItem::Kind::kView:
+      return false;
+  }
+  return false;
+}
+
 // JitOptions::prune (the reference's prune in TinyJit.__call__, with memory that carries state
 // between replays counted as changing): removes from `items` those whose results no replay
 // changes, given the memory `changing` whose contents differ between replays. Returns how many.
@@ -77,10 +91,7 @@ size_t PruneUnchangingItems(std::vector<ExecItem>& items,
         u.last_write = j;
         ++u.writes;
       }
-      // A kernel reads what it does not only write (an out that is also an in is read).
-      const bool reads = !Writes(items[j], i) || (items[j].kind == ExecItem::Kind::kKernel &&
-                                                  Contains(items[j].runner->spec.ins, i));
-      if (reads) u.first_read = std::min(u.first_read, j);
+      if (Reads(items[j], i)) u.first_read = std::min(u.first_read, j);
     }
   for (const auto& [memory, u] : uses)
     if (u.writes >= 2 || (u.writes == 1 && u.first_read <= u.last_write)) changing.insert(memory);
@@ -128,8 +139,7 @@ JitMemory PlanIntermediates(std::vector<ExecItem>& items, bool plan) {
     for (size_t i = 0; i < ei.bufs.size(); ++i) {
       const std::shared_ptr<Buffer>& b = ei.bufs[i];
       if (b == nullptr || !seen.insert(b.get()).second || fixed.contains(b.get())) continue;
-      const bool written = ei.kind == ExecItem::Kind::kKernel && Contains(ei.runner->spec.outs, i) &&
-                           !Contains(ei.runner->spec.ins, i);
+      const bool written = ei.kind == ExecItem::Kind::kKernel && Writes(ei, i) && !Reads(ei, i);
       if (written) fresh[b.get()] = std::make_shared<Buffer>(b->device(), b->size(), b->dtype());
     }
 

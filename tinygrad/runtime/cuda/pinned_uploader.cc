@@ -24,8 +24,15 @@ PinnedUploader::~PinnedUploader() {
   for (const auto& [bytes, host] : kept_) (void)ctx_->api().cuMemFreeHost(host);
 }
 
+namespace {
+
+// The staging buffer a copy of `n` bytes takes: a power of two, at least a page.
+size_t StagingBytes(size_t n) { return std::bit_ceil(std::max<size_t>(n, 4096)); }
+
+}  // namespace
+
 absl::StatusOr<PinnedUploader::Staging> PinnedUploader::TakeStaging(size_t n) {
-  const size_t bytes = std::bit_ceil(std::max<size_t>(n, 4096));
+  const size_t bytes = StagingBytes(n);
   if (auto it = kept_.find(bytes); it != kept_.end()) {
     Staging s{it->second, bytes};
     kept_.erase(it);
@@ -54,9 +61,12 @@ absl::Status PinnedUploader::CopyIn(CUdeviceptr dst, std::span<const std::byte> 
   if (src.empty()) return absl::OkStatus();
   std::lock_guard<std::mutex> l(mu_);
   RETURN_IF_ERROR(ctx_->MakeCurrent());
-  if (src.size() > options_.max_staged_bytes)
+  // cuMemcpyHtoD from `src` itself: returns once the GPU has the bytes; needs no staging.
+  auto synchronous = [&] {
     return ctx_->api().Check(ctx_->api().cuMemcpyHtoD(dst, src.data(), src.size()), "cuMemcpyHtoD");
-  if (in_flight_bytes_ + src.size() > options_.max_in_flight_bytes && !in_flight_.empty()) {
+  };
+  if (src.size() > options_.max_staged_bytes) return synchronous();
+  if (in_flight_bytes_ + StagingBytes(src.size()) > options_.max_in_flight_bytes && !in_flight_.empty()) {
     // Enough is queued: wait for it, so that page-locked memory stays bounded.
     RETURN_IF_ERROR(ctx_->Synchronize());
     CompletedLocked(next_seq_);
@@ -66,7 +76,7 @@ absl::Status PinnedUploader::CopyIn(CUdeviceptr dst, std::span<const std::byte> 
     // No page-locked memory to be had (used up, or a driver or sandbox that refuses it): the
     // copy goes the synchronous way instead, which needs none.
     ++staging_failures_;
-    return ctx_->api().Check(ctx_->api().cuMemcpyHtoD(dst, src.data(), src.size()), "cuMemcpyHtoD");
+    return synchronous();
   }
   Staging s = *staging;
   std::memcpy(s.host, src.data(), src.size());
