@@ -107,6 +107,9 @@ Config Config::FromEnvironment() {
   ReadInt("REDUCEOP_SPLIT_THRESHOLD", c.reduceop_split_threshold);
   ReadInt("REDUCEOP_SPLIT_SIZE", c.reduceop_split_size);
   ReadInt("PCONTIG", c.pcontig);
+  ReadInt("RING", c.ring);
+  ReadInt("ALL2ALL", c.all2all);
+  ReadInt("RING_ALLREDUCE_THRESHOLD", c.ring_allreduce_threshold);
   ReadInt("NO_MEMORY_PLANNER", c.no_memory_planner);
   ReadInt("JIT", c.jit);
   ReadInt("JIT_BATCH_SIZE", c.jit_batch_size);

@@ -66,6 +66,12 @@ struct Config {
   int64_t reduceop_split_threshold = 32768;   // REDUCEOP_SPLIT_THRESHOLD
   int reduceop_split_size = 22;               // REDUCEOP_SPLIT_SIZE (log2 of the split budget)
   int pcontig = 0;                            // PCONTIG
+  // Multi-device all-reduce: RING (1: ring on more than two devices past the threshold, 2:
+  // always), ALL2ALL (the same for all-to-all, which wins over ring), RING_ALLREDUCE_THRESHOLD
+  // (elements); otherwise every device sums a copy of every shard.
+  int ring = 1;
+  int all2all = 0;
+  int64_t ring_allreduce_threshold = 256000;
   bool no_memory_planner = false;             // NO_MEMORY_PLANNER
   // JIT: 0 TinyJit runs its function on every call; 1 captures and replays, kernels batched into
   // device graphs (CUDA graphs) where the device has them; 2 captures and replays, no graphs.

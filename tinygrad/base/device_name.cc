@@ -6,13 +6,16 @@
 #include <cstdlib>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 
 namespace tg {
 
 std::string CanonicalDeviceName(std::string_view name) {
+  if (IsMultiDeviceName(name)) return MultiDeviceName(DeviceNames(name));
   const size_t colon = name.find(':');
   std::string out;
   out.reserve(name.size());
@@ -20,6 +23,26 @@ std::string CanonicalDeviceName(std::string_view name) {
     out.push_back(i < colon ? static_cast<char>(std::toupper(static_cast<unsigned char>(name[i])))
                             : name[i]);
   if (out.size() >= 2 && out.ends_with(":0") && colon == out.size() - 2) out.resize(colon);
+  return out;
+}
+
+std::string MultiDeviceName(std::span<const std::string> devices) {
+  std::vector<std::string> names;
+  for (const std::string& d : devices) names.push_back(CanonicalDeviceName(d));
+  return absl::StrCat("(", absl::StrJoin(names, ", "), ")");
+}
+
+bool IsMultiDeviceName(std::string_view name) {
+  return name.size() >= 2 && name.front() == '(' && name.back() == ')';
+}
+
+std::vector<std::string> DeviceNames(std::string_view name) {
+  if (!IsMultiDeviceName(name)) return {std::string(name)};
+  std::vector<std::string> out;
+  for (absl::string_view part :
+       absl::StrSplit(absl::string_view(name.data() + 1, name.size() - 2), ','))
+    if (absl::string_view d = absl::StripAsciiWhitespace(part); !d.empty())
+      out.emplace_back(d.data(), d.size());
   return out;
 }
 

@@ -7,6 +7,7 @@
 // Example:
 //   CanonicalDeviceName("cuda:0")      // "CUDA"
 //   DeviceKind("CUDA:1")               // "CUDA"
+//   MultiDeviceName({"cpu", "CPU:1"})  // "(CPU, CPU:1)"
 //   DeviceOrdinal("CUDA:1")            // 1
 //   DeviceFromEnvironment()            // "CUDA" under DEV=CUDA (or DEVICE=CUDA, or CUDA=1)
 #ifndef TINYGRAD_BASE_DEVICE_NAME_H_
@@ -15,8 +16,10 @@
 #include <array>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 
@@ -29,6 +32,13 @@ inline constexpr std::array<std::string_view, 3> kDeviceKinds = {"CUDA", "CPU", 
 // tinygrad's Device.canonicalize: the kind (before the first ':') upper-cased, the rest kept,
 // and a trailing ":0" dropped (device 0 is the kind's plain name).
 std::string CanonicalDeviceName(std::string_view name);
+
+// A tensor on several devices (tinygrad's device tuple) names them all: "(CPU, CPU:1)", each
+// canonical, in the tuple's order. CanonicalDeviceName canonicalizes each name of such a string.
+std::string MultiDeviceName(std::span<const std::string> devices);
+bool IsMultiDeviceName(std::string_view name);  // "(...)"
+// The devices a name stands for: those of a multi-device name, else the name itself.
+std::vector<std::string> DeviceNames(std::string_view name);
 
 // "CUDA:1" -> "CUDA"; "CPU" -> "CPU".
 std::string_view DeviceKind(std::string_view name);

@@ -6,7 +6,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "tinygrad/base/check.h"
+#include "tinygrad/base/device_name.h"
 #include "tinygrad/base/status_macros.h"
+#include "tinygrad/uop/multi.h"
 
 namespace tg {
 
@@ -103,23 +105,65 @@ BufferTable& BufferTable::Get() {
   return *table;
 }
 
-std::shared_ptr<Buffer> BufferTable::GetOrCreate(const UOp& b) {
+std::vector<std::shared_ptr<Buffer>>& BufferTable::ShardsLocked(const UOp& b) {
   TG_CHECK(b.op() == Ops::BUFFER) << "not a BUFFER: " << b.op();
-  std::lock_guard<std::mutex> lock(mu_);
-  std::shared_ptr<Buffer>& slot = table_[b];
-  if (!slot) slot = std::make_shared<Buffer>(b.device().str(), b.arg().int64(), b.dtype());
+  std::vector<std::shared_ptr<Buffer>>& slot = table_[b];
+  if (slot.empty()) {
+    for (const std::string& device : DeviceNames(DeviceNameOf(b.device())))
+      slot.push_back(std::make_shared<Buffer>(device, b.arg().int64(), b.dtype()));
+  }
   return slot;
 }
 
-std::shared_ptr<Buffer> BufferTable::Find(const UOp& b) {
+std::shared_ptr<Buffer> BufferTable::GetOrCreate(const UOp& b) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = table_.find(b);
-  return it == table_.end() ? nullptr : it->second;
+  if (b.op() == Ops::MSELECT) {
+    std::vector<std::shared_ptr<Buffer>>& shards = ShardsLocked(b.src(0));
+    const int64_t i = b.arg().int64();
+    TG_CHECK(i >= 0 && i < static_cast<int64_t>(shards.size()))
+        << "MSELECT " << i << " of " << shards.size();
+    return shards[i];
+  }
+  TG_CHECK(!b.device().is_tuple()) << "a multi-device BUFFER has a Buffer per device";
+  return ShardsLocked(b)[0];
+}
+
+std::vector<std::shared_ptr<Buffer>> BufferTable::GetOrCreateShards(const UOp& b) {
+  if (b.op() == Ops::MSTACK) {
+    std::vector<std::shared_ptr<Buffer>> out;
+    for (const UOp& s : b.src()) out.push_back(GetOrCreate(s));
+    return out;
+  }
+  if (b.op() == Ops::MSELECT) return {GetOrCreate(b)};
+  std::lock_guard<std::mutex> lock(mu_);
+  return ShardsLocked(b);
+}
+
+std::shared_ptr<Buffer> BufferTable::Find(const UOp& b) {
+  std::vector<std::shared_ptr<Buffer>> shards = FindShards(b);
+  return shards.size() == 1 ? shards[0] : nullptr;
+}
+
+std::vector<std::shared_ptr<Buffer>> BufferTable::FindShards(const UOp& b) {
+  if (b.op() == Ops::MSTACK) {
+    std::vector<std::shared_ptr<Buffer>> out;
+    for (const UOp& s : b.src())
+      if (std::shared_ptr<Buffer> f = Find(s)) out.push_back(std::move(f));
+    return out;
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  const bool select = b.op() == Ops::MSELECT;
+  auto it = table_.find(select ? b.src(0) : b);
+  if (it == table_.end()) return {};
+  if (!select) return it->second;
+  const int64_t i = b.arg().int64();
+  if (i < 0 || i >= static_cast<int64_t>(it->second.size())) return {};
+  return {it->second[i]};
 }
 
 void BufferTable::Set(const UOp& b, std::shared_ptr<Buffer> buffer) {
   std::lock_guard<std::mutex> lock(mu_);
-  table_[b] = std::move(buffer);
+  table_[b] = {std::move(buffer)};
 }
 
 size_t BufferTable::Sweep() {
@@ -139,10 +183,11 @@ size_t BufferTable::Sweep() {
 absl::flat_hash_set<const Buffer*> BufferTable::Named() {
   std::lock_guard<std::mutex> lock(mu_);
   absl::flat_hash_set<const Buffer*> named;
-  for (const auto& [uop, buffer] : table_) {
-    named.insert(buffer.get());
-    if (buffer->base() != nullptr) named.insert(buffer->base().get());
-  }
+  for (const auto& [uop, shards] : table_)
+    for (const std::shared_ptr<Buffer>& buffer : shards) {
+      named.insert(buffer.get());
+      if (buffer->base() != nullptr) named.insert(buffer->base().get());
+    }
   return named;
 }
 

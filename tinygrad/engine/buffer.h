@@ -16,6 +16,7 @@
 #include <mutex>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
@@ -83,9 +84,15 @@ class BufferTable {
  public:
   static BufferTable& Get();  // the process's table (tinygrad's module-level `buffers`)
 
-  // The Buffer behind a BUFFER UOp, created (unallocated) on first request.
+  // The Buffer behind a BUFFER UOp on one device, or behind MSELECT(BUFFER, i) (device i's part
+  // of a multi-device BUFFER), created (unallocated) on first request.
   std::shared_ptr<Buffer> GetOrCreate(const UOp& buffer_uop);
   std::shared_ptr<Buffer> Find(const UOp& buffer_uop);
+  // Each device's Buffer behind a schedule item's buffer UOp (tinygrad's MultiBuffer.bufs):
+  // one per device of a multi-device BUFFER or of an MSTACK (buffers of several devices as
+  // one); else the one Buffer.
+  std::vector<std::shared_ptr<Buffer>> GetOrCreateShards(const UOp& buffer_uop);
+  std::vector<std::shared_ptr<Buffer>> FindShards(const UOp& buffer_uop);
   // Makes `buffer_uop` name `buffer` (a view set up by a BUFFER_VIEW item).
   void Set(const UOp& buffer_uop, std::shared_ptr<Buffer> buffer);
   // Drops entries whose UOp is referenced only by this table. Returns how many.
@@ -97,7 +104,9 @@ class BufferTable {
 
  private:
   std::mutex mu_;
-  absl::flat_hash_map<UOp, std::shared_ptr<Buffer>> table_;
+  // BUFFER -> its Buffer, or one per device of a multi-device BUFFER
+  absl::flat_hash_map<UOp, std::vector<std::shared_ptr<Buffer>>> table_;
+  std::vector<std::shared_ptr<Buffer>>& ShardsLocked(const UOp& buffer);
 };
 
 }  // namespace tg

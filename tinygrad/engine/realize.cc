@@ -31,6 +31,7 @@
 #include "tinygrad/engine/opt_chooser.h"
 #include "tinygrad/schedule/schedule.h"
 #include "tinygrad/schedule/schedule_options.h"
+#include "tinygrad/uop/multi.h"
 #include "tinygrad/uop/render.h"
 #include "tinygrad/uop/spec.h"
 
@@ -197,6 +198,35 @@ class MethodCache {
   absl::flat_hash_map<Key, std::shared_ptr<const CompiledProgram>> programs_;
 };
 
+// tinygrad's expansion of a kernel of MultiBuffers (create_schedule_with_vars): an item whose
+// buffers are on several devices becomes one item per device, on that device's part of each
+// buffer (an MSELECT of it), with the kernel's _device_num fixed to the device's position.
+absl::StatusOr<std::vector<ScheduleItem>> SplitByDevice(std::vector<ScheduleItem> items) {
+  std::vector<ScheduleItem> out;
+  for (ScheduleItem& item : items) {
+    size_t devices = 0;
+    for (const UOp& b : item.bufs)
+      if (b.device().is_tuple()) devices = b.device().size();
+    if (devices == 0) {
+      out.push_back(std::move(item));
+      continue;
+    }
+    for (const UOp& b : item.bufs)
+      if (!b.device().is_tuple() || b.device().size() != devices)
+        return absl::InternalError("a kernel's buffers must all be on the same devices");
+    bool uses_device_num = false;
+    for (const UOp& u : item.ast.toposort())
+      uses_device_num |= u.op() == Ops::DEFINE_VAR && u.arg()[0].str() == kDeviceNumVar;
+    for (size_t j = 0; j < devices; ++j) {
+      ScheduleItem one{.ast = item.ast, .bufs = {}, .fixedvars = item.fixedvars};
+      for (const UOp& b : item.bufs)
+        one.bufs.push_back(b.op() == Ops::MSTACK ? b.src(j) : Mselect(b, static_cast<int64_t>(j)));
+      if (uses_device_num) one.fixedvars[std::string(kDeviceNumVar)] = static_cast<int64_t>(j);
+      out.push_back(std::move(one));
+    }
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -218,8 +248,10 @@ absl::StatusOr<absl::flat_hash_map<UOp, UOp>> Realize(std::span<const UOp> roots
   VarVals var_vals;
   for (const auto& [name, v] : sched.var_vals) var_vals[name] = ConstValue(v);
 
-  // Buffers of every item; BUFFER_VIEW items make their output a view of their input.
+  // Buffers of every item; BUFFER_VIEW items make their output a view of their input. An item
+  // of multi-device buffers runs once per device, on that device's buffers.
   BufferTable& table = BufferTable::Get();
+  ASSIGN_OR_RETURN(sched.items, SplitByDevice(std::move(sched.items)));
   std::vector<BufferList> item_bufs;
   for (const ScheduleItem& item : sched.items) {
     BufferList bl;
@@ -240,7 +272,7 @@ absl::StatusOr<absl::flat_hash_map<UOp, UOp>> Realize(std::span<const UOp> roots
     UOp base = to.base();
     if (base.op() == Ops::AFTER) base = base.src(0);
     if (base.op() == Ops::BUFFER)
-      if (std::shared_ptr<Buffer> b = table.Find(base)) keep.insert(b.get());
+      for (const std::shared_ptr<Buffer>& b : table.FindShards(base)) keep.insert(b.get());
   }
   for (size_t i = 0; i < sched.items.size(); ++i)
     if (sched.items[i].ast.op() != Ops::SINK)

@@ -25,6 +25,14 @@ namespace tg {
 
 UOp BufUop(const UOp& u) {
   if (u.op() == Ops::BUFFER) return u;
+  // one device's buffer of a multi-device one, and several devices' buffers as one
+  if (u.op() == Ops::MSELECT)
+    return UOp::Make(Ops::MSELECT, u.dtype(), {BufUop(u.src(0))}, u.arg());
+  if (u.op() == Ops::MSTACK) {
+    std::vector<UOp> bufs;
+    for (const UOp& s : u.src()) bufs.push_back(BufUop(s));
+    return UOp::Make(Ops::MSTACK, u.dtype(), bufs);
+  }
   UOp b = u.base();
   TG_CHECK(b.op() == Ops::AFTER) << "must be AFTER, not " << OpName(b.op());
   return BufUop(b.src(0)).base();
@@ -45,8 +53,15 @@ struct KernelCtx {
   }
 };
 
-// tinygrad's as_buf: follow src[0] to the BUFFER/BUFFERIZE/MSTACK
+// tinygrad's as_buf: follow src[0] to the BUFFER/BUFFERIZE/MSTACK; of an MSELECT or MSTACK,
+// the same of its buffers
 UOp AsBuf(const UOp& x) {
+  if (x.op() == Ops::MSELECT) return UOp::Make(Ops::MSELECT, x.dtype(), {AsBuf(x.src(0))}, x.arg());
+  if (x.op() == Ops::MSTACK) {
+    std::vector<UOp> bufs;
+    for (const UOp& s : x.src()) bufs.push_back(AsBuf(s));
+    return UOp::Make(Ops::MSTACK, x.dtype(), bufs);
+  }
   UOp s = x;
   while (!s.src().empty() && s.op() != Ops::BUFFER && s.op() != Ops::BUFFERIZE && s.op() != Ops::MSTACK)
     s = s.src(0);
@@ -93,7 +108,8 @@ UOp HandleAfter(const Match& m) {
   if (after.dtype().is_ptr() && after.dtype().addrspace() == AddrSpace::LOCAL) return {};
   UOp buf = AsBuf(after);
   // put the buffer in the map instead of MSTACK/MSELECT
-  if (buf.op() == Ops::MSTACK || buf.op() == Ops::MSELECT) buf = buf.src(0);
+  if (buf.op() == Ops::MSTACK || buf.op() == Ops::MSELECT)
+    buf = UOp(buf.src(0));  // a copy: buf holds src
   TG_CHECK(!ctx.HasBuf(buf)) << "buffer indexed twice through AFTER";
   ctx.map.emplace_back(buf, after);
   return buf;
@@ -251,7 +267,8 @@ UOp SplitStore(const Match& m) {
     for (const UOp& s : KernelInputs(kernel)) {
       if (s.op() == Ops::BIND) continue;
       if (!dev) dev = s.device();
-      TG_CHECK(*dev == s.device()) << "all buffers must be on the same device";
+      TG_CHECK(*dev == s.device()) << "all buffers must be on the same device: " << dev->repr()
+                                   << " != " << s.device().repr();
     }
   }
   return kernel;

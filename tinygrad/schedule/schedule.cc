@@ -1,7 +1,7 @@
 // File: tinygrad/schedule/schedule.cc
 // Port of tinygrad/engine/schedule.py: create_schedule (Kahn order over the KERNEL DAG, OUTER
 // range expansion), pm_pre_sched_cache / pm_post_sched_cache and
-// complete_create_schedule_with_vars (without multi-device and memory planning).
+// complete_create_schedule_with_vars (without memory planning: the engine's).
 #include "tinygrad/schedule/schedule.h"
 
 #include <deque>
@@ -14,10 +14,12 @@
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/schedule/kernelize.h"
+#include "tinygrad/schedule/multi.h"
 #include "tinygrad/uop/graph_rewrite.h"
+#include "tinygrad/uop/graph_util.h"
+#include "tinygrad/uop/multi.h"
 #include "tinygrad/uop/rewrite_trace.h"
 #include "tinygrad/uop/spec.h"
-#include "tinygrad/uop/graph_util.h"
 
 namespace tg {
 namespace {
@@ -191,7 +193,7 @@ UOp ReplaceInputBufferBack(const Match& m) {
   if (auto it = ctx.find(b); it != ctx.end()) return it->second;
   TG_CHECK(b.op() == Ops::BUFFER) << "unknown normalized " << OpName(b.op());
   // not an input: a fresh buffer
-  UOp ret = UOp::NewBuffer(b.src(1).arg().str(), b.arg().int64(), b.dtype());
+  UOp ret = UOp::NewBuffer(DeviceNameOf(b.src(1).arg()), b.arg().int64(), b.dtype());
   ctx[b] = ret;
   return ret;
 }
@@ -245,8 +247,17 @@ absl::StatusOr<Schedule> CreateScheduleWithVars(const UOp& big_sink, const Sched
   if (!entry) {
     // tinygrad's SPEC: the Tensors match tensor_spec (on a cache miss only, as the reference).
     if (options.spec) RETURN_IF_ERROR(VerifySpec(big_sink, SpecKind::kTensor));
-    // TODO(parity): multi-device (get_multi_map)
-    ASSIGN_OR_RETURN(auto tensor_map, GetRangeifyMap(big_sink_cache, options));
+    absl::flat_hash_map<UOp, UOp> tensor_map;
+    if (HasMultiDevice(big_sink_cache)) {
+      // multi-device values become per-device ones; the sink takes each MULTI's shard
+      ASSIGN_OR_RETURN(tensor_map, GetMultiMap(big_sink_cache, options));
+      UOp split = Substitute(big_sink_cache, tensor_map);
+      std::vector<UOp> roots;
+      for (const UOp& r : split.src()) roots.push_back(r.op() == Ops::MULTI ? r.src(0) : r);
+      big_sink_cache = UOp::Sink(roots);
+    }
+    ASSIGN_OR_RETURN(auto rangeify_map, GetRangeifyMap(big_sink_cache, options));
+    for (auto& [k, v] : rangeify_map) tensor_map[k] = v;
     UOp kernel_sink = Substitute(big_sink_cache, tensor_map);
     ASSIGN_OR_RETURN(auto sched, CreateSchedule(kernel_sink));
     // the cache keeps the tensor map (with the AFTERs) so it does not need big_sink

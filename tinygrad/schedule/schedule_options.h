@@ -24,6 +24,11 @@ struct ScheduleOptions {
   int reduceop_split_size = 22;              // REDUCEOP_SPLIT_SIZE: log2 of the split's budget
   int pcontig = 0;                           // PCONTIG: partial contiguous (1, 2, 3: more keeps)
   int max_kernel_buffers = 0;                // MAX_KERNEL_BUFFERS: 0, the device's limit
+  // How a multi-device all-reduce is done (schedule/multi.h): RING, ALL2ALL (0 never, 1 past the
+  // threshold on more than two devices, 2 always), RING_ALLREDUCE_THRESHOLD in elements.
+  int ring = 1;
+  int all2all = 0;
+  int64_t ring_allreduce_threshold = 256000;
   // SPEC >= 1: the tensor graph is checked with tensor_spec before it is scheduled (not in the
   // key: it decides whether a bad graph is an error, not what a good one becomes).
   bool spec = true;

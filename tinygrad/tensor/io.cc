@@ -70,6 +70,8 @@ absl::StatusOr<std::vector<std::byte>> Tensor::ReadAs(DType dt) const {
   int64_t n = tensor_internal::Prod(*shape);
   if (n == 0) return std::vector<std::byte>();
   x = x.contiguous();
+  // a multi-device tensor is read from one copy gathered on the CPU (tinygrad's _buffer)
+  if (x.uop().device().is_tuple()) x = x.to("CPU");
   if (absl::Status s = x.realize(); !s.ok()) return s;
   const UOp& u = x.uop();
   UOp buf = u.base();

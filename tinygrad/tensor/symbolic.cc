@@ -12,6 +12,7 @@
 #include "tinygrad/base/device_name.h"
 #include "tinygrad/tensor/tensor.h"
 #include "tinygrad/tensor/tensor_internal.h"
+#include "tinygrad/uop/multi.h"
 #include "tinygrad/uop/render.h"
 
 namespace tg {
@@ -136,13 +137,14 @@ absl::Status NeedsIntShape(const std::string& op, const Tensor& t) {
       absl::StrCat(op, ": does not support symbolic shape ", ShapeStr(t.sshape())));
 }
 
+// _device_num is the exception: each device's kernels fix it (uop/multi.h).
 absl::Status CheckAllBound(const std::string& op, const UOp& root) {
   absl::flat_hash_map<std::string, bool> bound;  // variable name -> seen under a BIND
   std::vector<UOp> topo = root.toposort();
   for (const UOp& n : topo)
     if (n.op() == Ops::BIND && n.src(0).op() == Ops::DEFINE_VAR) bound[VarName(n.src(0))] = true;
   for (const UOp& n : topo)
-    if (n.op() == Ops::DEFINE_VAR && !bound.contains(VarName(n)))
+    if (n.op() == Ops::DEFINE_VAR && !bound.contains(VarName(n)) && VarName(n) != kDeviceNumVar)
       return absl::InvalidArgumentError(absl::StrCat(
           op, ": variable '", VarName(n), "' is not bound; bind it to a value with bind()"));
   return absl::OkStatus();
@@ -260,7 +262,7 @@ Tensor Tensor::FromSInt(const SInt& v, const TensorOpts& o) {
   if (v.is_int()) return tensor_internal::ConstTensor(ConstValue(v.value()), dt, o.device);
   if (absl::Status st = tensor_internal::CheckSInts("from_sint", std::span<const SInt>(&v, 1)); !st.ok())
     return Error(st);
-  UOp dev = UOp::Make(Ops::DEVICE, dtypes::void_, {}, CanonicalDeviceName(o.device));
+  UOp dev = UOp::Make(Ops::DEVICE, dtypes::void_, {}, DeviceArg(CanonicalDeviceName(o.device)));
   DType it = dtypes::default_int;
   absl::flat_hash_map<UOp, UOp> done;
   for (const UOp& n : v.uop().toposort()) {

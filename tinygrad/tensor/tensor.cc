@@ -2,6 +2,8 @@
 // Tensor state, the live-tensor registry, accessors, creation ops, cast/bitcast/contiguous.
 // Port of tinygrad/tensor.py: Tensor.__init__, all_tensors/_apply_map_to_tensors, empty,
 // full/zeros/ones, arange, eye, linspace, cast, bitcast, contiguous.
+#include "tinygrad/tensor/tensor.h"
+
 #include <algorithm>
 #include <cmath>
 #include <mutex>
@@ -13,9 +15,9 @@
 #include "absl/strings/str_join.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/device_name.h"
-#include "tinygrad/tensor/tensor.h"
 #include "tinygrad/tensor/tensor_internal.h"
 #include "tinygrad/uop/graph_rewrite.h"
+#include "tinygrad/uop/multi.h"
 
 namespace tg {
 
@@ -166,10 +168,8 @@ int64_t Tensor::numel() const {
   return tensor_internal::Prod(s);
 }
 DType Tensor::dtype() const { return uop().dtype(); }
-std::string Tensor::device() const {
-  const Arg& d = uop().device();
-  return d.is_string() ? d.str() : "";
-}
+std::string Tensor::device() const { return DeviceNameOf(uop().device()); }
+std::vector<std::string> Tensor::devices() const { return DeviceNames(device()); }
 std::string Tensor::repr() const {
   if (!ok()) return absl::StrCat("<Tensor error: ", s_->status.message(), ">");
   return absl::StrCat("<Tensor ", ShapeStr(sshape()), " ", dtype().repr(), " ", device(), ">");
@@ -205,7 +205,7 @@ Tensor Tensor::Full(const Shape& shape, ConstValue v, const TensorOpts& o) {
   if (absl::Status s = CheckShape("full", shape); !s.ok()) return Error(s);
   DType dt = o.dtype.value_or(tensor_internal::DTypeFromPy(v));
   // tinygrad's unique_const: full tensors are distinct nodes even for equal values.
-  UOp dev = UOp::Make(Ops::DEVICE, dtypes::void_, {}, CanonicalDeviceName(o.device));
+  UOp dev = UOp::Make(Ops::DEVICE, dtypes::void_, {}, DeviceArg(CanonicalDeviceName(o.device)));
   UOp c = UOp::Make(Ops::CONST, dt, {dev, UOp::Unique()}, dtypes::as_const(v, dt));
   Shape ones(shape.size(), SInt(1));
   return Tensor(c.reshape(ones).expand(shape));
@@ -265,11 +265,31 @@ Tensor Tensor::to(const std::string& device) const {
   TG_TENSOR_RETURN_IF_ERROR(this);
   const std::string d = CanonicalDeviceName(device);
   if (d == this->device()) return *this;
+  if (IsMultiDeviceName(d)) return shard(DeviceNames(d));
   UOp dev = UOp::Make(Ops::DEVICE, dtypes::void_, {}, d);
   Tensor ret = tensor_internal::Derived(UOp::Make(Ops::COPY, dtype(), {uop(), dev}), {this});
   // The gradient moves along (tinygrad's to).
   if (std::optional<Tensor> g = grad()) tensor_internal::Access::state(ret)->grad = g->to(d);
   return ret;
+}
+
+Tensor Tensor::shard(const std::vector<std::string>& devices, std::optional<int64_t> axis) const {
+  TG_TENSOR_RETURN_IF_ERROR(this);
+  if (uop().device().is_tuple()) return Err("shard", "can't shard a multi-device tensor");
+  if (devices.empty()) return Err("shard", "no devices");
+  if (devices.size() == 1) return to(devices[0]);
+  const Arg targets = DeviceArg(MultiDeviceName(devices));
+  if (!axis.has_value()) return tensor_internal::Derived(CopyToDevice(uop(), targets), {this});
+  absl::StatusOr<int64_t> a = tensor_internal::ResolveDim("shard", *axis, ndim());
+  if (!a.ok()) return Error(a.status());
+  absl::StatusOr<UOp> split = ShardOnDevices(uop(), targets, *a);
+  if (!split.ok()) return Err("shard", std::string(split.status().message()));
+  return tensor_internal::Derived(*split, {this});
+}
+
+std::optional<int64_t> Tensor::shard_axis() const {
+  if (!ok()) return std::nullopt;
+  return MultiAxis(uop());
 }
 
 Tensor Tensor::contiguous() const {

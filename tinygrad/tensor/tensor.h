@@ -188,7 +188,8 @@ class Tensor {
   int64_t ndim() const;
   int64_t numel() const;  // the product of shape()
   DType dtype() const;
-  std::string device() const;
+  std::string device() const;                // "(CPU, CPU:1)" for a tensor on several devices
+  std::vector<std::string> devices() const;  // each device it is on
   std::string repr() const;  // "<Tensor (2, 3) dtypes.float CPU>" or "<Tensor error: ...>"
   // Whether both handles are the same tensor (Python's `is`; an optimizer dedups its params).
   bool is(const Tensor& other) const { return s_ == other.s_; }
@@ -336,8 +337,19 @@ class Tensor {
 
   Tensor contiguous() const;
   // The tensor on `device` (tinygrad's to): itself when it is there already, else a copy made
-  // when realized (a COPY between the devices, through host memory).
+  // when realized (a COPY between the devices, through host memory). A multi-device name
+  // ("(CPU, CPU:1)", MultiDeviceName) gives shard(its devices); a multi-device tensor moved to
+  // one device is gathered there.
   Tensor to(const std::string& device) const;
+  // tinygrad's shard: a copy of this one-device tensor on each of `devices`, whole, or with an
+  // axis split along it (device i holds the i-th of len(devices) equal parts: data parallelism).
+  // Ops on such tensors run on every device, each on its part; a reduce over the split axis
+  // sums the devices' partial results on every device (an all-reduce). Errors: an axis that
+  // does not divide evenly, a tensor already on several devices.
+  Tensor shard(const std::vector<std::string>& devices,
+               std::optional<int64_t> axis = std::nullopt) const;
+  // The axis a multi-device tensor is split along (tinygrad's uop.axis); nullopt when whole.
+  std::optional<int64_t> shard_axis() const;
   Tensor cast(DType dt) const;
   Tensor bitcast(DType dt) const;
   Tensor detach() const;

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/uop/kernel_info.h"
+#include "tinygrad/uop/multi.h"
 #include "tinygrad/uop/render.h"
 
 namespace tg {
@@ -301,9 +302,10 @@ absl::StatusOr<std::optional<Shape>> InferShape(Ops op, DType dtype, std::span<c
   using R = std::optional<Shape>;
   // The ops whose shape is their first source's have none without one: a malformed graph
   // (spec reports it), which inference must not read past.
-  static constexpr OpSet kFromFirstSource{Ops::INDEX, Ops::REDUCE, Ops::MSTACK, Ops::MSELECT, Ops::DETACH,
-                                          Ops::CONTIGUOUS, Ops::CONTIGUOUS_BACKWARD, Ops::AFTER, Ops::END,
-                                          Ops::BITCAST};
+  static constexpr OpSet kFromFirstSource{
+      Ops::INDEX,  Ops::REDUCE, Ops::MSTACK,     Ops::MSELECT,
+      Ops::DETACH, Ops::MULTI,  Ops::CONTIGUOUS, Ops::CONTIGUOUS_BACKWARD,
+      Ops::AFTER,  Ops::END,    Ops::BITCAST};
   if (src.empty() && kFromFirstSource.contains(op)) return R();
   switch (op) {
     case Ops::INDEX: {
@@ -347,6 +349,16 @@ absl::StatusOr<std::optional<Shape>> InferShape(Ops op, DType dtype, std::span<c
     case Ops::AFTER:
     case Ops::END:
       return ShapeOf(src[0]);
+    case Ops::MULTI: {  // the whole of a split value: its shard's shape times the devices
+      R ps = ShapeOf(src[0]);
+      if (!ps) return ps;
+      const Arg& devices = src[0].device();
+      if (!arg.is_number() || arg.int64() < 0 || arg.int64() >= static_cast<int64_t>(ps->size()))
+        return Bad("MULTI arg must be an axis of its source");
+      if (!devices.is_tuple()) return Bad("MULTI of a value on one device");
+      (*ps)[arg.int64()] = (*ps)[arg.int64()] * SInt(static_cast<int64_t>(devices.size()));
+      return ps;
+    }
     case Ops::BITCAST: {
       R ps = ShapeOf(src[0]);
       if (!ps || ps->empty()) return ps;
@@ -476,11 +488,12 @@ UOp UOp::Unique() {
 UOp UOp::Unique(int64_t num) { return Make(Ops::UNIQUE, dtypes::void_, {}, num); }
 
 UOp UOp::NewBuffer(const std::string& device, int64_t size, DType dtype) {
-  return Make(Ops::BUFFER, dtype, {Unique(), Make(Ops::DEVICE, dtypes::void_, {}, device)}, size);
+  return Make(Ops::BUFFER, dtype,
+              {Unique(), Make(Ops::DEVICE, dtypes::void_, {}, DeviceArg(device))}, size);
 }
 
 UOp UOp::ConstOn(DType dtype, ConstValue v, const std::string& device, const Shape* shape) {
-  UOp c = Make(Ops::CONST, dtype, {Make(Ops::DEVICE, dtypes::void_, {}, device)},
+  UOp c = Make(Ops::CONST, dtype, {Make(Ops::DEVICE, dtypes::void_, {}, DeviceArg(device))},
                dtypes::as_const(v, dtype));
   if (shape == nullptr) return c;
   return c.reshape(Shape(shape->size(), SInt(1))).expand(*shape);
