@@ -8,8 +8,10 @@
 #include <numbers>
 #include <vector>
 
+#include "tinygrad/base/check.h"
 #include "tinygrad/dtype/const_value.h"
 #include "tinygrad/gradient/gradient.h"
+#include "tinygrad/uop/multi.h"
 #include "tinygrad/uop/shape.h"
 
 namespace tg {
@@ -148,68 +150,89 @@ UOp GradientTuple(std::initializer_list<UOp> grads) {
   return UOp::Sink(std::span<const UOp>(grads.begin(), grads.size()));
 }
 
-// TODO(parity): REDUCE (range reductions), MULTI and CUSTOM_KERNEL have rules in tinygrad;
-// tensor graphs of this port never contain them (no custom kernels, no multi-device tensors).
+// TODO(parity): REDUCE (range reductions) and CUSTOM_KERNEL have rules in tinygrad; tensor
+// graphs of this port never contain them (no custom kernels).
 const PatternMatcher& GradientRules() {
   static const auto* const kRules = new PatternMatcher({
       // d(cast(x)) -> cast(ctx) back to x's dtype
-      Rule(UPat(Ops::CAST).named("ret"), [](const Match& m) {
-        return GradientTuple({Grad(m).cast(m["ret"].src(0).dtype())});
-      }),
+      Rule(UPat(Ops::CAST).named("ret"),
+           [](const Match& m) { return GradientTuple({Grad(m).cast(m["ret"].src(0).dtype())}); }),
       // d(1/x) -> -ctx * ret * ret
-      Rule(UPat(Ops::RECIPROCAL).named("ret"), [](const Match& m) {
-        return GradientTuple({Neg(Grad(m)) * m["ret"] * m["ret"]});
-      }),
+      Rule(UPat(Ops::RECIPROCAL).named("ret"),
+           [](const Match& m) { return GradientTuple({Neg(Grad(m)) * m["ret"] * m["ret"]}); }),
       // d(sin x) -> sin(pi/2 - x) * ctx
-      Rule(UPat(Ops::SIN).named("ret"), [](const Match& m) {
-        const UOp& x = m["ret"].src(0);
-        return GradientTuple({(ConstLike(x, std::numbers::pi / 2) + Neg(x)).sin() * Grad(m)});
-      }),
+      Rule(UPat(Ops::SIN).named("ret"),
+           [](const Match& m) {
+             const UOp& x = m["ret"].src(0);
+             return GradientTuple({(ConstLike(x, std::numbers::pi / 2) + Neg(x)).sin() * Grad(m)});
+           }),
       // d(log2 x) -> ctx / (x * ln 2)
-      Rule(UPat(Ops::LOG2).named("ret"), [](const Match& m) {
-        return GradientTuple({Div(Grad(m), Mul(m["ret"].src(0), std::numbers::ln2))});
-      }),
+      Rule(UPat(Ops::LOG2).named("ret"),
+           [](const Match& m) {
+             return GradientTuple({Div(Grad(m), Mul(m["ret"].src(0), std::numbers::ln2))});
+           }),
       // d(exp2 x) -> ret * ctx * ln 2
-      Rule(UPat(Ops::EXP2).named("ret"), [](const Match& m) {
-        return GradientTuple({Mul(m["ret"] * Grad(m), std::numbers::ln2)});
-      }),
+      Rule(UPat(Ops::EXP2).named("ret"),
+           [](const Match& m) {
+             return GradientTuple({Mul(m["ret"] * Grad(m), std::numbers::ln2)});
+           }),
       // d(sqrt x) -> ctx / (ret * 2)
-      Rule(UPat(Ops::SQRT).named("ret"), [](const Match& m) {
-        return GradientTuple({Div(Grad(m), Mul(m["ret"], 2))});
-      }),
+      Rule(UPat(Ops::SQRT).named("ret"),
+           [](const Match& m) { return GradientTuple({Div(Grad(m), Mul(m["ret"], 2))}); }),
       // comparisons are flat: no gradient
       Rule(UPat(OpSet{Ops::CMPLT, Ops::CMPNE}),
-           [](const Match&) { return GradientTuple({NoGradient(), NoGradient()}); }),
+           [](const Match&) {
+             return GradientTuple({NoGradient(), NoGradient()});
+           }),
       // d(x + y) -> ctx, ctx
-      Rule(UPat(Ops::ADD), [](const Match& m) { return GradientTuple({Grad(m), Grad(m)}); }),
+      Rule(UPat(Ops::ADD),
+           [](const Match& m) {
+             return GradientTuple({Grad(m), Grad(m)});
+           }),
       Rule(UPat(Ops::POW).named("ret").src({UPat::Var("b"), UPat::Var("e")}), PowGradient),
       Rule(UPat(Ops::MAX).src({UPat::Var("x"), UPat::Var("y")}), MaxGradient),
       // d(x * y) -> y * ctx, x * ctx
-      Rule(UPat(Ops::MUL).named("ret"), [](const Match& m) {
-        const UOp& ret = m["ret"];
-        return GradientTuple({ret.src(1) * Grad(m), ret.src(0) * Grad(m)});
-      }),
+      Rule(UPat(Ops::MUL).named("ret"),
+           [](const Match& m) {
+             const UOp& ret = m["ret"];
+             return GradientTuple({ret.src(1) * Grad(m), ret.src(0) * Grad(m)});
+           }),
       // d(c ? x : y) -> none, c ? ctx : 0, c ? 0 : ctx
-      Rule(UPat(Ops::WHERE).named("ret"), [](const Match& m) {
-        const UOp& c = m["ret"].src(0);
-        return GradientTuple({NoGradient(), WhereConst(c, Grad(m), 0), WhereConstFirst(c, 0, Grad(m))});
-      }),
+      Rule(UPat(Ops::WHERE).named("ret"),
+           [](const Match& m) {
+             const UOp& c = m["ret"].src(0);
+             return GradientTuple(
+                 {NoGradient(), WhereConst(c, Grad(m), 0), WhereConstFirst(c, 0, Grad(m))});
+           }),
       Rule(UPat(Ops::REDUCE_AXIS).named("ret"), ReduceGradient),
       Rule(UPat(Ops::CONTIGUOUS), [](const Match& m) { return GradientTuple({Grad(m)}); }),
       Rule(UPat(Ops::CONTIGUOUS_BACKWARD),
            [](const Match& m) { return GradientTuple({Contiguous(Grad(m))}); }),
       // d(reshape x) -> ctx reshaped back
-      Rule(UPat(Ops::RESHAPE).named("ret"), [](const Match& m) {
-        return GradientTuple({Grad(m).reshape(*m["ret"].src(0).shape()), NoGradient()});
-      }),
+      Rule(UPat(Ops::RESHAPE).named("ret"),
+           [](const Match& m) {
+             return GradientTuple({Grad(m).reshape(*m["ret"].src(0).shape()), NoGradient()});
+           }),
       Rule(UPat(Ops::EXPAND).named("ret"), ExpandGradient),  // sum over the expanded axes
       Rule(UPat(Ops::PAD).named("ret"), PadGradient),
       Rule(UPat(Ops::SHRINK).named("ret"), ShrinkGradient),
       Rule(UPat(Ops::PERMUTE).named("ret"), PermuteGradient),
       Rule(UPat(Ops::FLIP).named("ret"), FlipGradient),
       Rule(UPat(Ops::COPY).named("ret"), CopyGradient),
+      // d(MULTI) -> this device's part of ctx, split as the MULTI is (ctx.shard(...).src)
+      Rule(UPat(Ops::MULTI).named("ret"),
+           [](const Match& m) {
+             const UOp& ret = m["ret"];
+             absl::StatusOr<UOp> part =
+                 ShardSlice(CopyToDevice(Grad(m), ret.device()), ret.arg().int64());
+             TG_CHECK(part.ok()) << part.status();  // the MULTI's own split divides evenly
+             return GradientTuple({*part});
+           }),
       // NOTE (tinygrad): only correct when the kernel has a single output
-      Rule(UPat(Ops::AFTER), [](const Match& m) { return GradientTuple({Grad(m), Grad(m)}); }),
+      Rule(UPat(Ops::AFTER),
+           [](const Match& m) {
+             return GradientTuple({Grad(m), Grad(m)});
+           }),
       // bitcast has no gradient
       Rule(UPat(Ops::BITCAST), [](const Match&) { return GradientTuple({NoGradient()}); }),
   });
