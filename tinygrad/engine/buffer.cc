@@ -6,9 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "tinygrad/base/check.h"
-#include "tinygrad/base/device_name.h"
 #include "tinygrad/base/status_macros.h"
-#include "tinygrad/uop/multi.h"
 
 namespace tg {
 
@@ -109,8 +107,9 @@ std::vector<std::shared_ptr<Buffer>>& BufferTable::ShardsLocked(const UOp& b) {
   TG_CHECK(b.op() == Ops::BUFFER) << "not a BUFFER: " << b.op();
   std::vector<std::shared_ptr<Buffer>>& slot = table_[b];
   if (slot.empty()) {
-    for (const std::string& device : DeviceNames(DeviceNameOf(b.device())))
-      slot.push_back(std::make_shared<Buffer>(device, b.arg().int64(), b.dtype()));
+    const Arg& devices = b.device();
+    for (const Arg& d : devices.is_tuple() ? devices.tuple() : std::span<const Arg>(&devices, 1))
+      slot.push_back(std::make_shared<Buffer>(d.str(), b.arg().int64(), b.dtype()));
   }
   return slot;
 }
@@ -128,37 +127,15 @@ std::shared_ptr<Buffer> BufferTable::GetOrCreate(const UOp& b) {
   return ShardsLocked(b)[0];
 }
 
-std::vector<std::shared_ptr<Buffer>> BufferTable::GetOrCreateShards(const UOp& b) {
-  if (b.op() == Ops::MSTACK) {
-    std::vector<std::shared_ptr<Buffer>> out;
-    for (const UOp& s : b.src()) out.push_back(GetOrCreate(s));
-    return out;
-  }
-  if (b.op() == Ops::MSELECT) return {GetOrCreate(b)};
-  std::lock_guard<std::mutex> lock(mu_);
-  return ShardsLocked(b);
-}
-
 std::shared_ptr<Buffer> BufferTable::Find(const UOp& b) {
   std::vector<std::shared_ptr<Buffer>> shards = FindShards(b);
   return shards.size() == 1 ? shards[0] : nullptr;
 }
 
 std::vector<std::shared_ptr<Buffer>> BufferTable::FindShards(const UOp& b) {
-  if (b.op() == Ops::MSTACK) {
-    std::vector<std::shared_ptr<Buffer>> out;
-    for (const UOp& s : b.src())
-      if (std::shared_ptr<Buffer> f = Find(s)) out.push_back(std::move(f));
-    return out;
-  }
   std::lock_guard<std::mutex> lock(mu_);
-  const bool select = b.op() == Ops::MSELECT;
-  auto it = table_.find(select ? b.src(0) : b);
-  if (it == table_.end()) return {};
-  if (!select) return it->second;
-  const int64_t i = b.arg().int64();
-  if (i < 0 || i >= static_cast<int64_t>(it->second.size())) return {};
-  return {it->second[i]};
+  auto it = table_.find(b);
+  return it == table_.end() ? std::vector<std::shared_ptr<Buffer>>{} : it->second;
 }
 
 void BufferTable::Set(const UOp& b, std::shared_ptr<Buffer> buffer) {

@@ -87,11 +87,9 @@ class BufferTable {
   // The Buffer behind a BUFFER UOp on one device, or behind MSELECT(BUFFER, i) (device i's part
   // of a multi-device BUFFER), created (unallocated) on first request.
   std::shared_ptr<Buffer> GetOrCreate(const UOp& buffer_uop);
-  std::shared_ptr<Buffer> Find(const UOp& buffer_uop);
-  // Each device's Buffer behind a schedule item's buffer UOp (tinygrad's MultiBuffer.bufs):
-  // one per device of a multi-device BUFFER or of an MSTACK (buffers of several devices as
-  // one); else the one Buffer.
-  std::vector<std::shared_ptr<Buffer>> GetOrCreateShards(const UOp& buffer_uop);
+  std::shared_ptr<Buffer> Find(const UOp& buffer_uop);  // a BUFFER on one device
+  // The Buffers of a BUFFER, one per device of a multi-device one (tinygrad's
+  // MultiBuffer.bufs); empty when it has none yet.
   std::vector<std::shared_ptr<Buffer>> FindShards(const UOp& buffer_uop);
   // Makes `buffer_uop` name `buffer` (a view set up by a BUFFER_VIEW item).
   void Set(const UOp& buffer_uop, std::shared_ptr<Buffer> buffer);

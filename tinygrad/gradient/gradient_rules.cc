@@ -37,15 +37,6 @@ UOp EqConst(const UOp& a, ConstValue c) { return Eq(a, ConstLike(a, c)); }
 UOp WhereConst(const UOp& cond, const UOp& t, ConstValue c) { return cond.where(t, ConstLike(t, c)); }
 UOp WhereConstFirst(const UOp& cond, ConstValue c, const UOp& f) { return cond.where(ConstLike(f, c), f); }
 
-// tinygrad's UOp.contiguous: nothing to do for a CONTIGUOUS or a (reshaped) BUFFER.
-UOp Contiguous(const UOp& u) {
-  if (u.op() == Ops::CONTIGUOUS) return u;
-  UOp b = u;
-  while (b.op() == Ops::RESHAPE || b.op() == Ops::MULTI) b = b.src(0);
-  if (b.op() == Ops::BUFFER) return u;
-  return UOp::Make(Ops::CONTIGUOUS, u.dtype(), {u});
-}
-
 const UOp& Grad(const Match& m) { return m.ctx<GradCtx>().grad; }
 
 // ** reductions **
@@ -207,7 +198,7 @@ const PatternMatcher& GradientRules() {
       Rule(UPat(Ops::REDUCE_AXIS).named("ret"), ReduceGradient),
       Rule(UPat(Ops::CONTIGUOUS), [](const Match& m) { return GradientTuple({Grad(m)}); }),
       Rule(UPat(Ops::CONTIGUOUS_BACKWARD),
-           [](const Match& m) { return GradientTuple({Contiguous(Grad(m))}); }),
+           [](const Match& m) { return GradientTuple({Grad(m).contiguous()}); }),
       // d(reshape x) -> ctx reshaped back
       Rule(UPat(Ops::RESHAPE).named("ret"),
            [](const Match& m) {

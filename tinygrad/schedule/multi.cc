@@ -31,15 +31,6 @@ UOp Fail(const Match& m, std::string why) {
   return {};
 }
 
-// tinygrad's UOp.contiguous: a (reshaped) BUFFER or a CONTIGUOUS stays as it is.
-UOp Contiguous(const UOp& u) {
-  if (u.op() == Ops::CONTIGUOUS) return u;
-  UOp b = u;
-  while (b.op() == Ops::RESHAPE || b.op() == Ops::MULTI) b = b.src(0);
-  if (b.op() == Ops::BUFFER) return u;
-  return UOp::Make(Ops::CONTIGUOUS, u.dtype(), {u});
-}
-
 UOp Mstack(DType dtype, std::vector<UOp> srcs) { return UOp::Make(Ops::MSTACK, dtype, srcs); }
 
 // ** all-reduce **
@@ -61,7 +52,7 @@ UOp HandleAllreduce(const Match& m) {
   const bool big = n > 2 && numel > o.ring_allreduce_threshold;
   const bool all2all = o.all2all >= 2 || (big && o.all2all >= 1);
   const bool ring = !all2all && (o.ring >= 2 || (big && o.ring >= 1));
-  buf = Contiguous(buf);
+  buf = buf.contiguous();
   auto combine = [op](const std::vector<UOp>& xs) {
     UOp acc = xs[0];
     for (size_t i = 1; i < xs.size(); ++i) acc = acc.alu(op, {xs[i]});
@@ -163,7 +154,7 @@ UOp MstackEarlyShrink(const Match& m) {
     if (x.op() == Ops::COPY) {
       out.push_back(CopyToDevice(ShrinkForDevice(x.src(0), shrink, i), x.device()));
     } else {
-      out.push_back(Contiguous(ShrinkForDevice(x, shrink, i)));
+      out.push_back(ShrinkForDevice(x, shrink, i).contiguous());
     }
   }
   return ms.replace_src(out);
@@ -262,15 +253,12 @@ UOp ReshapeMulti(const Match& m) {
   const UOp& root = m["root"];
   const UOp& multi = m["multi"];
   const Shape arg = root.marg_shape();
-  std::optional<int64_t> new_axis = MultiAxis(root);
+  const std::optional<int64_t> new_axis = MultiAxis(root);
   const Shape& shard = *multi.src(0).shape();
-  const int64_t axis = multi.arg().int64();
-  SInt after_axis = Prod(std::span<const SInt>(shard).subspan(axis));
-  if (!new_axis.has_value())
-    return Fail(m, absl::StrCat("reshape cannot move items between shards ",
-                                ShapeRepr(*multi.shape()), " -> ", ShapeRepr(arg)));
-  SInt rest = Prod(std::span<const SInt>(arg).subspan(*new_axis + 1));
-  if (!after_axis.is_int() || !rest.is_int() || rest.value() == 0 ||
+  // the shard's elements from its split axis on must be whole rows of the new shape's
+  const SInt after_axis = Prod(std::span<const SInt>(shard).subspan(multi.arg().int64()));
+  const SInt rest = new_axis ? Prod(std::span<const SInt>(arg).subspan(*new_axis + 1)) : SInt(0);
+  if (!new_axis || !after_axis.is_int() || !rest.is_int() || rest.value() == 0 ||
       after_axis.value() % rest.value() != 0)
     return Fail(m, absl::StrCat("reshape cannot move items between shards ",
                                 ShapeRepr(*multi.shape()), " -> ", ShapeRepr(arg)));

@@ -294,13 +294,8 @@ std::optional<int64_t> Tensor::shard_axis() const {
 
 Tensor Tensor::contiguous() const {
   TG_TENSOR_RETURN_IF_ERROR(this);
-  const UOp& u = uop();
-  if (u.op() == Ops::CONTIGUOUS) return *this;
-  // tinygrad's is_contiguous: a (reshaped) BUFFER is already materialized.
-  UOp b = u;
-  while (b.op() == Ops::RESHAPE) b = b.src(0);
-  if (b.op() == Ops::BUFFER) return *this;
-  return tensor_internal::Derived(UOp::Make(Ops::CONTIGUOUS, u.dtype(), {u}), {this});
+  UOp c = uop().contiguous();
+  return c == uop() ? *this : tensor_internal::Derived(c, {this});
 }
 
 Tensor Tensor::detach() const {

@@ -480,6 +480,14 @@ UOp UOp::base() const {
   return b;
 }
 
+UOp UOp::contiguous() const {
+  if (op() == Ops::CONTIGUOUS) return *this;
+  UOp b = *this;
+  while (b.op() == Ops::RESHAPE || b.op() == Ops::MULTI) b = b.src(0);
+  if (b.op() == Ops::BUFFER) return *this;
+  return Make(Ops::CONTIGUOUS, dtype(), {*this});
+}
+
 UOp UOp::Unique() {
   static std::atomic<int64_t> next{0};
   return Unique(next.fetch_add(1, std::memory_order_relaxed));

@@ -177,6 +177,9 @@ class UOp {
   const Shape* shape() const;  // nullptr: no shape (tinygrad's _shape is None)
   const Arg& device() const;   // none: no device
   UOp base() const;            // the source under any movement ops
+  // tinygrad's UOp.contiguous: this when it is a CONTIGUOUS or already a (reshaped or split)
+  // BUFFER, else CONTIGUOUS(this).
+  UOp contiguous() const;
   // A fresh UNIQUE (process-wide counter), so equal buffers stay distinct.
   static UOp Unique();
   static UOp Unique(int64_t num);
