@@ -127,6 +127,11 @@ std::shared_ptr<Buffer> BufferTable::GetOrCreate(const UOp& b) {
   return ShardsLocked(b)[0];
 }
 
+std::vector<std::shared_ptr<Buffer>> BufferTable::GetOrCreateShards(const UOp& b) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return ShardsLocked(b);
+}
+
 std::shared_ptr<Buffer> BufferTable::Find(const UOp& b) {
   std::vector<std::shared_ptr<Buffer>> shards = FindShards(b);
   return shards.size() == 1 ? shards[0] : nullptr;

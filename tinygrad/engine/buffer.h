@@ -87,6 +87,9 @@ class BufferTable {
   // The Buffer behind a BUFFER UOp on one device, or behind MSELECT(BUFFER, i) (device i's part
   // of a multi-device BUFFER), created (unallocated) on first request.
   std::shared_ptr<Buffer> GetOrCreate(const UOp& buffer_uop);
+  // The Buffers behind a BUFFER UOp, one per device of a multi-device one (tinygrad's
+  // MultiBuffer.bufs), created (unallocated) on first request.
+  std::vector<std::shared_ptr<Buffer>> GetOrCreateShards(const UOp& buffer_uop);
   std::shared_ptr<Buffer> Find(const UOp& buffer_uop);  // a BUFFER on one device
   // The Buffers of a BUFFER, one per device of a multi-device one (tinygrad's
   // MultiBuffer.bufs); empty when it has none yet.

@@ -16,23 +16,40 @@
 namespace tg {
 namespace {
 
-// The Buffers behind `inputs` (BUFFER UOps), each given once. One that holds nothing yet (an
-// empty tensor) is allocated, as a kernel argument would be.
-absl::StatusOr<std::vector<std::shared_ptr<Buffer>>> InputBuffers(std::span<const UOp> inputs,
-                                                                 const DeviceOptions& options) {
-  std::vector<std::shared_ptr<Buffer>> bufs;
+// The Buffers behind `inputs` (BUFFER UOps, or MSTACKs of them), each given once: a
+// multi-device input's one per device, in device order (tinygrad's MultiBuffer.bufs, flattened
+// into the inputs). One that
+// holds nothing yet (an empty tensor) is allocated, as a kernel argument would be.
+struct InputBuffer {
+  std::shared_ptr<Buffer> buffer;
+  size_t input;  // which of `inputs` it belongs to
+};
+absl::StatusOr<std::vector<InputBuffer>> InputBuffers(std::span<const UOp> inputs,
+                                                      const DeviceOptions& options) {
+  std::vector<InputBuffer> bufs;
   absl::flat_hash_set<const Buffer*> seen;
   for (size_t i = 0; i < inputs.size(); ++i) {
     const UOp& u = inputs[i];
-    if (!u || u.op() != Ops::BUFFER)
+    std::vector<std::shared_ptr<Buffer>> shards;
+    if (u && u.op() == Ops::BUFFER) {
+      shards = BufferTable::Get().GetOrCreateShards(u);
+    } else if (u && u.op() == Ops::MSTACK) {
+      for (const UOp& s : u.src()) {
+        if (s.op() != Ops::BUFFER) break;
+        shards.push_back(BufferTable::Get().GetOrCreate(s));
+      }
+      if (shards.size() != u.src().size()) shards.clear();
+    }
+    if (shards.empty())
       return absl::InvalidArgumentError(absl::StrCat("JIT input ", i, " is not a buffer"));
-    std::shared_ptr<Buffer> b = BufferTable::Get().GetOrCreate(u);
-    // Views of the same memory are fine; the same Buffer twice is what the reference refuses.
-    if (!seen.insert(b.get()).second)
-      return absl::InvalidArgumentError(absl::StrCat("duplicate inputs to JIT: input ", i,
-                                                     " is the buffer of an earlier input"));
-    RETURN_IF_ERROR(b->EnsureAllocated(options));
-    bufs.push_back(std::move(b));
+    for (std::shared_ptr<Buffer>& b : shards) {
+      // Views of the same memory are fine; the same Buffer twice is what the reference refuses.
+      if (!seen.insert(b.get()).second)
+        return absl::InvalidArgumentError(absl::StrCat("duplicate inputs to JIT: input ", i,
+                                                       " is the buffer of an earlier input"));
+      RETURN_IF_ERROR(b->EnsureAllocated(options));
+      bufs.push_back({std::move(b), i});
+    }
   }
   return bufs;
 }
@@ -186,21 +203,22 @@ absl::StatusOr<CapturedJit> CapturedJit::Make(JitCapture capture, std::span<cons
                                               std::span<const UOp> refreshed) {
   std::unique_ptr<ExecItemCapture> c = std::move(capture.capture_);
   if (c->items().empty()) return absl::FailedPreconditionError("didn't JIT anything!");
-  ASSIGN_OR_RETURN(std::vector<std::shared_ptr<Buffer>> in, InputBuffers(inputs, c->options().device));
+  ASSIGN_OR_RETURN(std::vector<InputBuffer> in, InputBuffers(inputs, c->options().device));
 
   CapturedJit jit;
   jit.items_ = std::move(c->items());
   jit.options_ = c->options();
   jit.jit_options_ = options;
   c.reset();  // the capture ends here
-  for (const std::shared_ptr<Buffer>& b : in)
-    jit.expected_.push_back({b->device(), b->dtype(), b->size()});
+  jit.inputs_ = inputs.size();
+  for (const InputBuffer& b : in)
+    jit.expected_.push_back({b.buffer->device(), b.buffer->dtype(), b.buffer->size(), b.input});
   if (jit.options_.debug >= 1)
     std::cout << "JIT captured " << jit.items_.size() << " kernels with " << in.size()
               << " inputs\n";
   if (options.prune) {
     absl::flat_hash_set<const Buffer*> changing;
-    for (const std::shared_ptr<Buffer>& b : in) changing.insert(MemoryOf(*b));
+    for (const InputBuffer& b : in) changing.insert(MemoryOf(*b.buffer));
     std::vector<std::shared_ptr<Buffer>> kept_alive;  // the refreshed buffers, while comparing
     for (const UOp& u : refreshed) {
       if (!u || u.op() != Ops::BUFFER)
@@ -218,7 +236,7 @@ absl::StatusOr<CapturedJit> CapturedJit::Make(JitCapture capture, std::span<cons
   // variables kernels take. The inputs' slots are emptied: a replay fills them, and the capture
   // call's input buffers can be freed.
   absl::flat_hash_map<const Buffer*, size_t> input_index;
-  for (size_t k = 0; k < in.size(); ++k) input_index[in[k].get()] = k;
+  for (size_t k = 0; k < in.size(); ++k) input_index[in[k].buffer.get()] = k;
   for (size_t j = 0; j < jit.items_.size(); ++j) {
     ExecItem& ei = jit.items_[j];
     for (size_t i = 0; i < ei.bufs.size(); ++i) {
@@ -259,28 +277,33 @@ absl::StatusOr<CapturedJit> CapturedJit::Make(JitCapture capture, std::span<cons
 }
 
 absl::Status CapturedJit::Replay(std::span<const UOp> inputs, const VarVals& var_vals) {
-  if (inputs.size() != expected_.size())
-    return absl::InvalidArgumentError(absl::StrCat("args mismatch in JIT: captured with ",
-                                                   expected_.size(), " inputs, called with ",
-                                                   inputs.size()));
-  ASSIGN_OR_RETURN(std::vector<std::shared_ptr<Buffer>> in, InputBuffers(inputs, options_.device));
-  for (size_t k = 0; k < in.size(); ++k) {
-    const InputInfo& want = expected_[k];
-    const Buffer& b = *in[k];
-    if (b.device() != want.device || b.dtype() != want.dtype || b.size() != want.size)
-      return absl::InvalidArgumentError(absl::StrCat(
-          "args mismatch in JIT: input ", k, " was a buffer of ", want.size, " ",
-          want.dtype.name(), " on ", want.device, ", now ", b.size(), " ", b.dtype().name(),
-          " on ", b.device()));
+  if (inputs.size() != inputs_)
+    return absl::InvalidArgumentError(absl::StrCat("args mismatch in JIT: captured with ", inputs_,
+                                                   " inputs, called with ", inputs.size()));
+  ASSIGN_OR_RETURN(std::vector<InputBuffer> in, InputBuffers(inputs, options_.device));
+  for (size_t k = 0; k < std::max(in.size(), expected_.size()); ++k) {
+    if (k < in.size() && k < expected_.size() && in[k].input == expected_[k].input) {
+      const InputInfo& want = expected_[k];
+      const Buffer& b = *in[k].buffer;
+      if (b.device() == want.device && b.dtype() == want.dtype && b.size() == want.size) continue;
+      return absl::InvalidArgumentError(
+          absl::StrCat("args mismatch in JIT: input ", want.input, " was a buffer of ", want.size,
+                       " ", want.dtype.name(), " on ", want.device, ", now ", b.size(), " ",
+                       b.dtype().name(), " on ", b.device()));
+    }
+    const size_t input = k < in.size() ? in[k].input : expected_[k].input;
+    return absl::InvalidArgumentError(absl::StrCat("args mismatch in JIT: input ", input,
+                                                   " is on other devices than it was captured on"));
   }
   for (const std::string& name : variables_)
     if (!var_vals.contains(name))
       return absl::InvalidArgumentError(
           absl::StrCat("JIT replay: variable '", name, "' that the captured kernels take has no value"));
 
-  for (const Slot& s : input_slots_) items_[s.item].bufs[s.arg] = in[s.input];
+  for (const Slot& s : input_slots_) items_[s.item].bufs[s.arg] = in[s.input].buffer;
   for (const ViewSlot& v : view_slots_)
-    items_[v.item].bufs[v.arg] = std::make_shared<Buffer>(in[v.input], v.size, v.dtype, v.offset);
+    items_[v.item].bufs[v.arg] =
+        std::make_shared<Buffer>(in[v.input].buffer, v.size, v.dtype, v.offset);
   if (options_.debug >= 1 && items_.size() >= 10)
     std::cout << "jit execs " << items_.size() << " kernels\n";
   absl::Status status = RunSteps(var_vals);

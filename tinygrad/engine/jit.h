@@ -99,7 +99,8 @@ class CapturedJit {
   using VarVals = absl::flat_hash_map<std::string, ConstValue>;
 
   // Ends `capture` and keeps what it recorded. `inputs` are the BUFFER UOps (realized) of the
-  // capture call's inputs, in call order (one that holds nothing yet is allocated).
+  // capture call's inputs, in call order (one that holds nothing yet is allocated); a
+  // multi-device one (or an MSTACK of BUFFERs) stands for its Buffer on each device.
   // `refreshed`: BUFFER UOps besides the inputs whose contents the caller rewrites before each
   // replay (a TinyJit's random-number counters); for pruning they change as inputs do.
   // Errors: nothing captured (the reference's "didn't JIT anything!"), an input that is not a
@@ -109,7 +110,7 @@ class CapturedJit {
                                           std::span<const UOp> refreshed = {});
 
   // Runs the captured items again with `inputs` in place of the capture call's (as many, each
-  // of the same device, dtype and size: InvalidArgument otherwise, or for one buffer given
+  // of the same devices, dtype and size: InvalidArgument otherwise, or for one buffer given
   // twice) and the variables' values `var_vals` (every one in variables() needed). The first
   // replay batches kernels into graphs (JitOptions::graph). Device errors pass through.
   absl::Status Replay(std::span<const UOp> inputs, const VarVals& var_vals);
@@ -130,13 +131,15 @@ class CapturedJit {
   CapturedJit() = default;
   // Runs the replay's steps (planning them on the first replay).
   absl::Status RunSteps(const VarVals& var_vals);
-  // What an input must be like to replace the capture call's.
+  // What an input's buffer must be like to replace the capture call's: each input's, or each
+  // of a multi-device input's, one per device (`input` says whose).
   struct InputInfo {
     std::string device;
     DType dtype;
     int64_t size;
+    size_t input;
   };
-  // Where an input's buffer goes: argument `arg` of item `item`.
+  // Where an input buffer (of expected_'s) goes: argument `arg` of item `item`.
   struct Slot {
     size_t item, arg, input;
   };
@@ -153,6 +156,7 @@ class CapturedJit {
   std::vector<JitStep> steps_;
   // Items whose launches differ between replays: they take inputs or variables.
   absl::flat_hash_set<size_t> changing_;
+  size_t inputs_ = 0;  // how many inputs the capture call had
   std::vector<InputInfo> expected_;
   std::vector<Slot> input_slots_;
   std::vector<ViewSlot> view_slots_;

@@ -351,6 +351,10 @@ absl::StatusOr<UOp> BufferOverHost(const std::string& device, DType dtype,
 }
 
 absl::Status EnsureOnDevice(const UOp& buffer) {
+  if (buffer.op() == Ops::MSTACK) {
+    for (const UOp& b : buffer.src()) RETURN_IF_ERROR(EnsureOnDevice(b));
+    return absl::OkStatus();
+  }
   if (buffer.op() != Ops::BUFFER) return absl::OkStatus();
   std::shared_ptr<Buffer> b = BufferTable::Get().Find(buffer);
   if (!b || !b->has_pending_contents()) return absl::OkStatus();

@@ -50,7 +50,7 @@ absl::StatusOr<UOp> BufferOverHost(const std::string& device, DType dtype,
                                    std::shared_ptr<const void> owner);
 
 // Copies a BufferOverHost buffer's pending contents onto its device now (a realize of a tensor
-// that is that buffer); nothing for other buffers.
+// that is that buffer; each of an MSTACK's); nothing for other buffers.
 absl::Status EnsureOnDevice(const UOp& buffer);
 
 // Copies a realized BUFFER UOp's contents to `out` (out.size() == the buffer's bytes).

@@ -15,6 +15,7 @@
 #include "tinygrad/uop/graph_util.h"
 #include "tinygrad/uop/kernel_info.h"
 #include "tinygrad/uop/movement/movement.h"
+#include "tinygrad/uop/multi.h"
 #include "tinygrad/uop/shape.h"
 #include "tinygrad/uop/symbolic/helpers.h"
 #include "tinygrad/uop/symbolic/range_simplify.h"
@@ -162,7 +163,8 @@ UOp ConstBufferize(const Match& m) {
   const UOp &c = m["c"], &b = m["b"];
   UOp ret = UOp::Const(b.dtype(), c.arg().number());
   BufferizeOpts o = BufferizeOpts::FromArg(b.arg());
-  if (o.device.is_string()) ret = UOp::ConstOn(b.dtype(), c.arg().number(), o.device.str(), b.shape());
+  if (!o.device.is_none())
+    ret = UOp::ConstOn(b.dtype(), c.arg().number(), DeviceNameOf(o.device), b.shape());
   return ret.replace_tag(b.tag());
 }
 
@@ -176,7 +178,10 @@ const PatternMatcher& PmConstBufferFolding() {
             Rule(UPat(Ops::BUFFERIZE).named("b"), CleanupDeadAxes),
             // TODO(parity): ImageDType rules (no images in this port)
             // remove noop buffers
-            Rule(UPat(Ops::BUFFERIZE).src({UPat(Ops::INDEX).named("idx")}).allow_any_len().named("b2"),
+            Rule(UPat(Ops::BUFFERIZE)
+                     .src({UPat(Ops::INDEX).named("idx")})
+                     .allow_any_len()
+                     .named("b2"),
                  RemoveNoopBufferize),
             // dont bufferize an arange
             Rule(UPat(Ops::INDEX)
@@ -204,7 +209,14 @@ const PatternMatcher& PmConstBufferFolding() {
                    src[0] = m["c"];
                    return buf.replace_src(src);
                  }),
-            // TODO(parity): MSTACK of a CONST
+            // indexing an MSTACK of constants is the constant (each device's is the same)
+            Rule(UPat(Ops::INDEX)
+                     .src({UPat(Ops::MSTACK).src({UPat::Var("s")}).allow_any_len()})
+                     .allow_any_len(),
+                 [](const Match& m) {
+                   UOp c = m["s"].base();
+                   return c.op() == Ops::CONST ? UOp::Const(c.dtype(), c.arg().number()) : UOp();
+                 }),
         }));
   }();
   return *kRules;

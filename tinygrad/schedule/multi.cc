@@ -31,8 +31,6 @@ UOp Fail(const Match& m, std::string why) {
   return {};
 }
 
-UOp Mstack(DType dtype, std::vector<UOp> srcs) { return UOp::Make(Ops::MSTACK, dtype, srcs); }
-
 // ** all-reduce **
 
 UOp HandleAllreduce(const Match& m) {

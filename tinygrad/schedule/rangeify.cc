@@ -15,6 +15,7 @@
 #include "tinygrad/uop/graph_util.h"
 #include "tinygrad/uop/kernel_info.h"
 #include "tinygrad/uop/movement/movement.h"
+#include "tinygrad/uop/multi.h"
 #include "tinygrad/uop/shape.h"
 #include "tinygrad/uop/symbolic/helpers.h"
 #include "tinygrad/uop/symbolic/range_simplify.h"
@@ -24,8 +25,9 @@ namespace tg {
 
 UOp TensorConstLike(const UOp& x, ConstValue v) {
   const Arg& dev = x.device();
-  if (!dev.is_string()) return UOp::Const(x.dtype(), v);
-  return UOp::ConstOn(x.dtype(), v, dev.str(), x.shape());
+  if (dev.is_none()) return UOp::Const(x.dtype(), v);
+  // a device tuple too: a constant of a value computed on every device of the tuple
+  return UOp::ConstOn(x.dtype(), v, DeviceNameOf(dev), x.shape());
 }
 
 namespace {

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "tinygrad/base/device_name.h"
 #include "tinygrad/engine/realize.h"
 #include "tinygrad/tensor/tensor.h"
 #include "tinygrad/tensor/tensor_internal.h"
@@ -25,6 +26,12 @@ Tensor Tensor::FromBytes(std::span<const std::byte> data, DType dtype,
     return Err("from_data", absl::StrCat(data.size(), " bytes do not fill shape ", ShapeStr(shape),
                                          " of ", dtype.repr()));
   if (n == 0) return Empty(shape, {.dtype = dtype, .device = device});
+  // For several devices the data goes to the first and is copied from there to the others
+  // (tinygrad's Tensor(data, device=tuple): made on one device, then shard).
+  if (IsMultiDeviceName(device)) {
+    const std::vector<std::string> devices = DeviceNames(CanonicalDeviceName(device));
+    return FromBytes(data, dtype, shape, devices[0]).shard(devices);
+  }
   absl::StatusOr<UOp> buf = BufferFromHost(device, dtype, data);
   if (!buf.ok()) return Error(buf.status());
   return Tensor(buf->reshape(tensor_internal::ToShape(shape)));

@@ -12,7 +12,9 @@
 #include "tinygrad/base/config.h"
 #include "tinygrad/engine/engine_stats.h"
 #include "tinygrad/engine/realize.h"
+#include "tinygrad/nn/optim.h"
 #include "tinygrad/tensor/tensor.h"
+#include "tinygrad/tensor/tiny_jit.h"
 
 namespace tg {
 namespace {
@@ -183,6 +185,196 @@ TEST(MultiDeviceTest, OpsMatchTheReferencesValuesAndKernelCounts) {
        both, 0, 9, SoftmaxRows()},
   };
   for (const Case& c : cases) Check(c);
+}
+
+// Tensors made straight onto several devices: constants and host data whole on each, and the
+// *_like creators split as the tensor they copy (each device drawing its own random numbers,
+// so a seed gives the reference's numbers). Realizing a constant needs no kernel.
+TEST(MultiDeviceTest, CreatorsMatchTheReferencesValuesAndKernelCounts) {
+  const std::string both = "(CPU, CPU:1)";
+  std::vector<Case> cases = {
+      {"full_on_two",
+       [&] {
+         return (Tensor::Full({2, 3}, 2.0, {.device = both}) + 1).contiguous();
+       },
+       both,
+       std::nullopt,
+       2,
+       {3, 3, 3, 3, 3, 3}},
+      {"data_on_two",
+       [&] {
+         return Tensor::FromVector(std::vector<float>{1, 2, 3, 4}, {4}, both) * 2;
+       },
+       both,
+       std::nullopt,
+       3,
+       {2, 4, 6, 8}},
+      {"zeros_like_axis0",
+       [] {
+         return Input({4, 2}).shard(kDevices, 0).zeros_like() + 3;
+       },
+       both,
+       0,
+       0,
+       {3, 3, 3, 3, 3, 3, 3, 3}},
+      {"full_like_whole",
+       [] {
+         return Input({4, 2}).shard(kDevices).full_like(5) * Input({4, 2}).shard(kDevices);
+       },
+       both,
+       std::nullopt,
+       4,
+       {-15, -12.5, -10, -7.5, -5, -2.5, 0, 2.5}},
+      {"ones_like_axis1",
+       [] {
+         Tensor x = Input({2, 4}).shard(kDevices, 1);
+         return x.ones_like() + x;
+       },
+       both,
+       1,
+       5,
+       {-2, -1.5, -1, -0.5, 0, 0.5, 1, 1.5}},
+      {"rand_like_axis0",
+       [] {
+         Tensor::ManualSeed(3);
+         return Input({4, 2}).shard(kDevices, 0).rand_like();
+       },
+       both,
+       0,
+       2,
+       {0.5326895713806152f, 0.03957939147949219f, 0.6189490556716919f, 0.32761430740356445f,
+        0.9690960645675659f, 0.7542258501052856f, 0.5674442052841187f, 0.037876129150390625f}},
+      {"rand_like_whole",
+       [] {
+         Tensor::ManualSeed(3);
+         return Input({4, 2}).shard(kDevices).rand_like();
+       },
+       both,
+       std::nullopt,
+       2,
+       {0.7884773015975952f, 0.9781513214111328f, 0.6941819190979004f, 0.1338258981704712f,
+        0.4187335968017578f, 0.5249961614608765f, 0.23927390575408936f, 0.15861260890960693f}},
+      {"randn_like_axis0",
+       [] {
+         Tensor::ManualSeed(3);
+         return Input({4, 2}).shard(kDevices, 0).randn_like();
+       },
+       both,
+       0,
+       8,
+       {0.24938994646072388f, 1.20871102809906f, -0.25409388542175293f, 0.39190295338630676f,
+        -0.8626177906990051f, 1.1103811264038086f, 0.4272262752056122f, 1.0397148132324219f}},
+      {"randn_like_axis1_half",
+       [] {
+         Tensor::ManualSeed(5);
+         return Input({2, 4}).shard(kDevices, 1).randn_like(dtypes::float16).cast(dtypes::float32);
+       },
+       both,
+       1,
+       8,
+       {0.720703125f, 0.239013671875f, 1.1025390625f, 0.342041015625f, -0.681640625f, -0.380859375f,
+        -2.513671875f, -0.337890625f}},
+      {"dropout_axis0",
+       [] {
+         Tensor::ManualSeed(7);
+         Tensor::Train training;
+         return Input({4, 4}).shard(kDevices, 0).dropout(0.5);
+       },
+       both,
+       0,
+       9,
+       {0, 0, -4, 0, -2, -1, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0}},
+  };
+  for (const Case& c : cases) Check(c);
+
+  // tinygrad's rand makes one device's numbers only
+  Tensor r = Tensor::Rand({4}, {.device = both});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("one device"), std::string::npos) << r.status();
+}
+
+// Data-parallel training under TinyJit: a batch split over two devices, a weight whole on
+// each, Adam. The reference's losses and weights (tinygrad 35900290, DEV=CPU, the same program
+// with @TinyJit), bit for bit; replays schedule nothing.
+TEST(MultiDeviceTest, TinyJitReplaysADataParallelTrainingStep) {
+  Tensor w = (Tensor::Arange(6).cast(dtypes::float32) * 0.1 - 0.2).reshape({3, 2}).contiguous();
+  ASSERT_TRUE(w.realize().ok());
+  w = w.shard(kDevices).requires_grad_(true);
+  absl::StatusOr<std::unique_ptr<Optimizer>> opt = Adam({w}, {.lr = 0.01});
+  ASSERT_TRUE(opt.ok()) << opt.status();
+  TinyJit step([&](std::span<const Tensor> in) -> absl::StatusOr<std::vector<Tensor>> {
+    (*opt)->zero_grad();
+    Tensor loss = (in[0].matmul(w) - in[1]).square().mean();
+    if (absl::Status s = loss.backward(); !s.ok()) return s;
+    absl::StatusOr<std::vector<Tensor>> out = (*opt)->schedule_step();
+    if (!out.ok()) return out.status();
+    out->insert(out->begin(), loss);
+    return out;
+  });
+  const std::vector<float> losses = {0.012375001795589924f, 0.8344147205352783f, 3.037980556488037f,
+                                     6.495181083679199f, 11.078888893127441f};
+  const std::vector<float> last_w = {-0.15698884427547455f, -0.057983703911304474f,
+                                     0.04293249174952507f,  0.14199119806289673f,
+                                     0.24287712574005127f,  0.3419744372367859f};
+  Tensor::Train train;
+  for (int i = 0; i < 5; ++i) {
+    SCOPED_TRACE(i);
+    Tensor x = (Tensor::Arange(12).cast(dtypes::float32) * ((i + 1) * 0.1)).reshape({4, 3});
+    Tensor y = (Tensor::Arange(8).cast(dtypes::float32) * 0.05 + i).reshape({4, 2});
+    x = x.contiguous().shard(kDevices, 0);
+    y = y.contiguous().shard(kDevices, 0);
+    ASSERT_TRUE(Realize({x, y}).ok());
+    const int64_t schedules = GetEngineStats().schedules;
+    absl::StatusOr<std::vector<Tensor>> out = step({x, y});
+    ASSERT_TRUE(out.ok()) << out.status();
+    if (i >= 2) {
+      EXPECT_EQ(GetEngineStats().schedules, schedules) << "a replay scheduled";
+    }
+    absl::StatusOr<float> loss = (*out)[0].item<float>();
+    ASSERT_TRUE(loss.ok()) << loss.status();
+    EXPECT_EQ(*loss, losses[i]);
+  }
+  absl::StatusOr<std::vector<float>> got = w.to_vector<float>();
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(*got, last_w);
+
+  // inputs split otherwise than at the capture, or on one device: a mismatch, nothing run
+  Tensor x = Input({4, 3}).shard(kDevices), y = Input({4, 2}).shard(kDevices, 0);
+  absl::StatusOr<std::vector<Tensor>> bad = step({x, y});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(
+      bad.status().message().find("args mismatch in JIT: input 0 was captured with split along "
+                                  "axis 0, called whole on each device"),
+      std::string::npos)
+      << bad.status();
+  bad = step({Input({4, 3}), y});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("args mismatch in JIT: input 0 was captured with device "
+                                        "(CPU, CPU:1)"),
+            std::string::npos)
+      << bad.status();
+  EXPECT_EQ(*w.to_vector<float>(), last_w);
+}
+
+// Dropout on shards under TinyJit: each replay draws each device's next numbers, as eager
+// calls do.
+TEST(MultiDeviceTest, TinyJitDrawsEachDevicesNextRandomNumbers) {
+  Tensor::Train train;
+  auto call = [](const Tensor& x) { return (x.dropout(0.5) * 2).sum(1); };
+  Tensor::ManualSeed(11);
+  std::vector<std::vector<float>> eager;
+  for (int i = 0; i < 4; ++i)
+    eager.push_back(*call(Input({4, 8}).shard(kDevices, 0)).to_vector<float>());
+  Tensor::ManualSeed(11);
+  TinyJit jit([&](std::span<const Tensor> in) -> absl::StatusOr<std::vector<Tensor>> {
+    return std::vector<Tensor>{call(in[0])};
+  });
+  for (int i = 0; i < 4; ++i) {
+    absl::StatusOr<std::vector<Tensor>> out = jit({Input({4, 8}).shard(kDevices, 0)});
+    ASSERT_TRUE(out.ok()) << out.status();
+    EXPECT_EQ(*(*out)[0].to_vector<float>(), eager[i]) << i;
+  }
+  EXPECT_NE(eager[2], eager[3]);
 }
 
 // A sum over the split axis of 4 devices' shards: each device adds every device's partial sum.

@@ -15,6 +15,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "tinygrad/base/device_name.h"
 #include "tinygrad/tensor/tensor.h"
 #include "tinygrad/tensor/tensor_internal.h"
 
@@ -105,6 +106,9 @@ Tensor Tensor::Rand(const std::vector<int64_t>& shape, const TensorOpts& o) {
 
 Tensor tensor_internal::RandNoContiguous(const std::vector<int64_t>& shape, const TensorOpts& o) {
   DType dt = o.dtype.value_or(dtypes::default_float);
+  if (IsMultiDeviceName(o.device))
+    return Err("rand", "only makes tensors on one device, got " + o.device +
+                           " (shard a tensor, then rand_like it)");
   if (!dtypes::is_float(dt) || dt.itemsize() > 8)
     return Err("rand", "only supports float dtypes, got " + dt.repr());
   for (int64_t s : shape)
@@ -149,12 +153,40 @@ Tensor tensor_internal::RandNoContiguous(const std::vector<int64_t>& shape, cons
   return bits.bitcast(dt).slice({Slice(std::nullopt, numel)}).sub(1).reshape(shape);
 }
 
+namespace {
+// Box-Muller: normal numbers from the two halves of `src`, uniform in [0, 1).
+Tensor BoxMuller(const Tensor& src) {
+  return src[0].mul(2 * M_PI).cos().mul((1 - src[1]).log().mul(-2).sqrt());
+}
+}  // namespace
+
 Tensor Tensor::Randn(const std::vector<int64_t>& shape, const TensorOpts& o) {
   std::vector<int64_t> s2{2};
   s2.insert(s2.end(), shape.begin(), shape.end());
   Tensor src = Rand(s2, {.dtype = dtypes::float32, .device = o.device});
-  Tensor r = src[0].mul(2 * M_PI).cos().mul((1 - src[1]).log().mul(-2).sqrt());
-  return r.cast(o.dtype.value_or(dtypes::default_float));
+  return BoxMuller(src).cast(o.dtype.value_or(dtypes::default_float));
+}
+
+Tensor tensor_internal::RandLike(const Tensor& like, DType dtype, bool contiguous) {
+  TG_TENSOR_RETURN_IF_ERROR(&like);
+  if (like.is_symbolic()) return Tensor::Error(NeedsIntShape("rand_like", like));
+  auto make = [&](const Shape& shape, const std::string& device) {
+    Tensor r = RandNoContiguous(ToInts(shape), {.dtype = dtype, .device = device});
+    return contiguous ? r.contiguous() : r;
+  };
+  if (!like.uop().device().is_tuple()) return make(like.sshape(), like.device());
+  return MultiLike(like, make);
+}
+
+Tensor Tensor::rand_like(std::optional<DType> dtype) const {
+  return tensor_internal::RandLike(*this, dtype.value_or(this->dtype()), /*contiguous=*/true);
+}
+
+Tensor Tensor::randn_like(std::optional<DType> dtype) const {
+  TG_TENSOR_RETURN_IF_ERROR(this);
+  // the two halves come from one draw of twice the numbers, split as this tensor is
+  Tensor src = Stack({*this, *this}).rand_like(dtypes::float32);
+  return BoxMuller(src).cast(dtype.value_or(this->dtype()));
 }
 
 Tensor Tensor::Uniform(const std::vector<int64_t>& shape, double low, double high,

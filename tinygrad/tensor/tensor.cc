@@ -221,7 +221,29 @@ Tensor Tensor::Scalar(ConstValue v, const TensorOpts& o) {
 
 Tensor Tensor::full_like(ConstValue v) const {
   TG_TENSOR_RETURN_IF_ERROR(this);
-  return Full(sshape(), v, {.dtype = dtype(), .device = device()});
+  if (!uop().device().is_tuple()) return Full(sshape(), v, {.dtype = dtype(), .device = device()});
+  return tensor_internal::MultiLike(*this, [&](const Shape& shape, const std::string& d) {
+    return Full(shape, v, {.dtype = dtype(), .device = d});
+  });
+}
+
+Tensor tensor_internal::MultiLike(const Tensor& like, const MakeOnDevice& make) {
+  const std::vector<std::string> devices = like.devices();
+  const std::optional<int64_t> axis = like.shard_axis();
+  if (!axis.has_value()) return make(like.sshape(), DefaultDevice()).shard(devices);
+  Shape part = like.sshape();
+  const SInt& whole = part[*axis];
+  if (!whole.is_int())
+    return Err("multi_like", "the split axis " + std::to_string(*axis) + " is symbolic");
+  part[*axis] = SInt(whole.value() / static_cast<int64_t>(devices.size()));
+  std::vector<UOp> parts;
+  for (const std::string& d : devices) {
+    Tensor p = make(part, d);
+    if (!p.ok()) return p;
+    parts.push_back(p.uop());
+  }
+  const DType dt = parts[0].dtype();
+  return Tensor(Multi(Mstack(dt, std::move(parts)), *axis));
 }
 
 Tensor Tensor::Arange(ConstValue start, ConstValue stop, ConstValue step, const TensorOpts& o) {

@@ -231,9 +231,15 @@ class Tensor {
   static Tensor Eye(int64_t n, std::optional<int64_t> m = std::nullopt,
                     const TensorOpts& o = {});
   static Tensor Linspace(double start, double stop, int64_t steps, const TensorOpts& o = {});
+  // The *_like creators make a tensor of this one's shape, dtype (unless given) and device. On
+  // several devices they are split as this one is: each device makes its own part (its own
+  // random numbers), or, when this one is whole on each, one made on the default device is
+  // copied to each (tinygrad's _multi_like).
   Tensor full_like(ConstValue v) const;
   Tensor zeros_like() const { return full_like(0); }
   Tensor ones_like() const { return full_like(1); }
+  Tensor rand_like(std::optional<DType> dtype = std::nullopt) const;   // [0, 1); a float dtype
+  Tensor randn_like(std::optional<DType> dtype = std::nullopt) const;  // N(0, 1)
   // Host data, copied now into a buffer on the device (tinygrad's "fake realize").
   // data.size() must equal the product of shape. Needs //tinygrad/engine.
   static Tensor FromBytes(std::span<const std::byte> data, DType dtype,
@@ -257,7 +263,8 @@ class Tensor {
     return FromVector<T>(data, {static_cast<int64_t>(data.size())});
   }
   // Random numbers: tinygrad's threefry generator, seeded by ManualSeed, with a per-device
-  // counter, so the sequence of calls gives tinygrad's values for the same seed.
+  // counter, so the sequence of calls gives tinygrad's values for the same seed. One device
+  // only, as tinygrad's rand: random tensors on several take rand_like of a sharded tensor.
   static void ManualSeed(uint64_t seed);
   static Tensor Rand(const std::vector<int64_t>& shape, const TensorOpts& o = {});   // [0, 1)
   static Tensor Randn(const std::vector<int64_t>& shape, const TensorOpts& o = {});  // N(0, 1)

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <optional>
@@ -63,6 +64,14 @@ Tensor NoGradLeaf(Tensor t);
 // Tensor::Rand without its final contiguous (tinygrad's rand(contiguous=False), used by
 // dropout so the random bits fuse into the mask's kernel).
 Tensor RandNoContiguous(const std::vector<int64_t>& shape, const TensorOpts& o);
+// rand_like, optionally without the final contiguous (dropout's mask).
+Tensor RandLike(const Tensor& like, DType dtype, bool contiguous);
+
+// tinygrad's _multi_like: a tensor of multi-device `like`'s shape, devices and split, from
+// `make(shape, device)`: each device's part made on that device when `like` is split, else
+// one made on the default device and copied to each.
+using MakeOnDevice = std::function<Tensor(const Shape& shape, const std::string& device)>;
+Tensor MultiLike(const Tensor& like, const MakeOnDevice& make);
 
 // ** random numbers (random.cc) **
 // The four words a Rand of `words` 32-bit words on `device` hands its kernel next (counter,

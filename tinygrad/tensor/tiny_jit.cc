@@ -31,10 +31,23 @@ absl::Status JitError(const std::string& msg) {
   return absl::InvalidArgumentError(absl::StrCat("TinyJit: ", msg));
 }
 
+// The view of an input's buffer: a multi-device input's is its shard's (MULTI's source), as
+// the reference's _prepare_jit_inputs takes it.
+UOp BufferView(const UOp& u) { return u.op() == Ops::MULTI ? u.src(0) : u; }
+
+// Whether `base` holds an input's data: a BUFFER (on one device or several), or an MSTACK of
+// one BUFFER per device (a tensor just sharded).
+bool IsBuffers(const UOp& base) {
+  if (base.op() == Ops::BUFFER) return true;
+  return base.op() == Ops::MSTACK &&
+         std::all_of(base.src().begin(), base.src().end(),
+                     [](const UOp& s) { return s.op() == Ops::BUFFER; });
+}
+
 // `u` with its buffer replaced by a NOOP and every BIND by its variable: what must stay the
 // same between calls while the buffer and the variables' values change.
 UOp ViewSignature(const UOp& u) {
-  absl::flat_hash_map<UOp, UOp> subs{{u.base(), UOp::Make(Ops::NOOP)}};
+  absl::flat_hash_map<UOp, UOp> subs{{BufferView(u).base(), UOp::Make(Ops::NOOP)}};
   for (const UOp& n : u.toposort())
     if (n.op() == Ops::BIND) subs[n] = n.src(0);
   return Substitute(u, subs);
@@ -100,10 +113,11 @@ absl::StatusOr<TinyJit::Prepared> TinyJit::Prepare(const std::vector<Tensor>& in
   std::vector<Tensor> lazy;
   for (const Tensor& t : inputs) {
     if (!t.ok()) return t.status();
-    if (t.uop().base().op() != Ops::BUFFER) {
+    const UOp base = BufferView(t.uop()).base();
+    if (!IsBuffers(base)) {
       lazy.push_back(t);
     } else {
-      RETURN_IF_ERROR(EnsureOnDevice(t.uop().base()));
+      RETURN_IF_ERROR(EnsureOnDevice(base));
     }
   }
   if (!lazy.empty()) {
@@ -115,8 +129,8 @@ absl::StatusOr<TinyJit::Prepared> TinyJit::Prepare(const std::vector<Tensor>& in
   std::vector<UOp> bound;  // where the variables' values come from
   for (size_t i = 0; i < inputs.size(); ++i) {
     const UOp& u = inputs[i].uop();
-    UOp base = u.base();
-    if (base.op() != Ops::BUFFER)
+    UOp base = BufferView(u).base();
+    if (!IsBuffers(base))
       return JitError(absl::StrCat("input ", i, " is ",
                                    base.op() == Ops::CONST ? "a constant" : "not a buffer",
                                    "; JIT inputs cannot be const, create a buffer with .contiguous()"));
@@ -125,7 +139,7 @@ absl::StatusOr<TinyJit::Prepared> TinyJit::Prepare(const std::vector<Tensor>& in
                                    " is the buffer of an earlier input"));
     p.buffers.push_back(base);
     p.info.push_back({ViewSignature(u), tensor_internal::ShapeStr(inputs[i].sshape()),
-                      inputs[i].dtype(), inputs[i].device()});
+                      inputs[i].dtype(), inputs[i].device(), inputs[i].shard_axis()});
     bound.push_back(u);
   }
   for (size_t i = 0; i < vars.size(); ++i) {
@@ -193,11 +207,18 @@ absl::StatusOr<std::vector<Tensor>> TinyJit::operator()(const std::vector<Tensor
     const InputInfo& want = expected_[i];
     const InputInfo& got = p.info[i];
     if (want.view == got.view && want.dtype == got.dtype && want.device == got.device) continue;
+    auto split = [](std::optional<int64_t> a) {
+      return a ? absl::StrCat("split along axis ", *a) : std::string("whole on each device");
+    };
     std::string what =
-        want.dtype != got.dtype     ? absl::StrCat("dtype ", want.dtype.name(), ", called with ", got.dtype.name())
-        : want.device != got.device ? absl::StrCat("device ", want.device, ", called with ", got.device)
-        : want.shape != got.shape   ? absl::StrCat("shape ", want.shape, ", called with ", got.shape)
-                                    : std::string("another view of its buffer");
+        want.dtype != got.dtype
+            ? absl::StrCat("dtype ", want.dtype.name(), ", called with ", got.dtype.name())
+        : want.device != got.device
+            ? absl::StrCat("device ", want.device, ", called with ", got.device)
+        : want.shape != got.shape ? absl::StrCat("shape ", want.shape, ", called with ", got.shape)
+        : want.split_axis != got.split_axis
+            ? absl::StrCat(split(want.split_axis), ", called ", split(got.split_axis))
+            : std::string("another view of its buffer");
     return JitError(absl::StrCat("args mismatch in JIT: input ", i, " was captured with ", what));
   }
   // Random numbers continue where the last call left them, as an eager call's would.

@@ -124,6 +124,7 @@ class TinyJit {
     std::string shape;   // for error messages
     DType dtype;
     std::string device;
+    std::optional<int64_t> split_axis;  // a multi-device input's (shard_axis)
   };
   struct Prepared;
   static absl::StatusOr<Prepared> Prepare(const std::vector<Tensor>& inputs,

@@ -28,8 +28,8 @@ Tensor Tensor::dropout(double p) const {
   if (is_symbolic()) return Error(tensor_internal::NeedsIntShape("dropout", *this));
   // The mask never takes part in a gradient (rand_like(requires_grad=False)); tinygrad makes
   // it contiguous after the comparison only, so the random bits are not a kernel of their own.
-  Tensor r = tensor_internal::NoGradLeaf(tensor_internal::RandNoContiguous(
-      shape(), {.dtype = dtypes::default_float, .device = device()}));
+  Tensor r = tensor_internal::NoGradLeaf(
+      tensor_internal::RandLike(*this, dtypes::default_float, /*contiguous=*/false));
   return r.ge(p).contiguous().where(*this, int64_t{0}).div(1.0 - p);
 }
 

@@ -100,6 +100,10 @@ UOp Multi(const UOp& shard, int64_t axis) {
 
 UOp Mselect(const UOp& u, int64_t index) { return UOp::Make(Ops::MSELECT, u.dtype(), {u}, index); }
 
+UOp Mstack(DType dtype, std::vector<UOp> srcs) {
+  return UOp::Make(Ops::MSTACK, dtype, std::move(srcs));
+}
+
 UOp Allreduce(const UOp& u, Ops op, const Arg& device) {
   return UOp::Make(Ops::ALLREDUCE, u.dtype(),
                    {u, UOp::Make(Ops::DEVICE, dtypes::void_, {}, device)}, op);

@@ -44,6 +44,7 @@ std::vector<std::pair<int64_t, int64_t>> MultiBounds(const UOp& multi);
 
 UOp Multi(const UOp& shard, int64_t axis);               // MULTI(shard, axis)
 UOp Mselect(const UOp& u, int64_t index);                // MSELECT: one device's buffer
+UOp Mstack(DType dtype, std::vector<UOp> srcs);          // MSTACK: a buffer per device
 UOp Allreduce(const UOp& u, Ops op, const Arg& device);  // ALLREDUCE(u, DEVICE(device)), op
 // COPY to `device`; with `from`, of device `from`'s part of a multi-device `u` (MSELECT).
 UOp CopyToDevice(const UOp& u, const Arg& device, std::optional<int64_t> from = std::nullopt);
