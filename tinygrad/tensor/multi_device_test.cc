@@ -12,6 +12,8 @@
 #include "tinygrad/base/config.h"
 #include "tinygrad/engine/engine_stats.h"
 #include "tinygrad/engine/realize.h"
+#include "tinygrad/nn/linear.h"
+#include "tinygrad/nn/module.h"
 #include "tinygrad/nn/optim.h"
 #include "tinygrad/tensor/tensor.h"
 #include "tinygrad/tensor/tiny_jit.h"
@@ -354,6 +356,56 @@ TEST(MultiDeviceTest, TinyJitReplaysADataParallelTrainingStep) {
             std::string::npos)
       << bad.status();
   EXPECT_EQ(*w.to_vector<float>(), last_w);
+}
+
+// A model made on one device, its weights then copied to every device in place (shard_), trained
+// data-parallel with SGD+momentum under TinyJit: the reference's losses and weights
+// (tinygrad 35900290, DEV=CPU, the same program), bit for bit.
+TEST(MultiDeviceTest, ShardingAModelInPlaceTrainsAsTheReference) {
+  Tensor::ManualSeed(42);
+  nn::Linear model(3, 2);
+  for (const Tensor& p : nn::GetParameters(model)) ASSERT_TRUE(p.shard_(kDevices).ok());
+  EXPECT_EQ(model.weight.device(), "(CPU, CPU:1)");
+  absl::StatusOr<std::unique_ptr<Optimizer>> opt =
+      SGD(nn::GetParameters(model), {.lr = 0.1, .momentum = 0.9});
+  ASSERT_TRUE(opt.ok()) << opt.status();
+  TinyJit step([&](std::span<const Tensor> in) -> absl::StatusOr<std::vector<Tensor>> {
+    (*opt)->zero_grad();
+    Tensor loss = (model(in[0]) - in[1]).square().mean();
+    if (absl::Status s = loss.backward(); !s.ok()) return s;
+    absl::StatusOr<std::vector<Tensor>> out = (*opt)->schedule_step();
+    if (!out.ok()) return out.status();
+    out->insert(out->begin(), loss);
+    return out;
+  });
+  const std::vector<float> losses = {0.05359349399805069f, 0.3478326201438904f, 0.4506204426288605f,
+                                     0.42758792638778687f};
+  Tensor::Train train;
+  for (int i = 0; i < 4; ++i) {
+    Tensor x = (Tensor::Arange(12).cast(dtypes::float32) * ((i + 1) * 0.1)).reshape({4, 3});
+    Tensor y = (Tensor::Arange(8).cast(dtypes::float32) * 0.05 + i * 0.1).reshape({4, 2});
+    absl::StatusOr<std::vector<Tensor>> out =
+        step({x.contiguous().shard(kDevices, 0), y.contiguous().shard(kDevices, 0)});
+    ASSERT_TRUE(out.ok()) << out.status();
+    EXPECT_EQ(*(*out)[0].item<float>(), losses[i]) << i;
+  }
+  EXPECT_EQ(
+      *model.weight.to_vector<float>(),
+      (std::vector<float>{0.5106415152549744f, 0.05449813976883888f, -0.3557475507259369f,
+                          -0.08405055850744247f, 0.07474814355373383f, 0.01257653534412384f}));
+  EXPECT_EQ(*model.bias->to_vector<float>(),
+            (std::vector<float>{-0.004286698065698147f, -0.659872829914093f}));
+
+  // shard_like follows another tensor's devices and split; a failed shard_ leaves the tensor
+  Tensor a = Input({4, 3});
+  EXPECT_EQ(a.shard_like(Input({4, 3}).shard(kDevices, 0)).shard_axis(), 0);
+  EXPECT_EQ(a.shard_like(Input({4, 3}).to("CPU:1")).device(), "CPU:1");
+  Tensor bad = a.shard_(kDevices, 1);  // 3 columns on 2 devices
+  EXPECT_FALSE(bad.ok());
+  EXPECT_EQ(a.device(), "CPU");
+  EXPECT_TRUE(a.to_("CPU:1").ok());
+  EXPECT_EQ(a.device(), "CPU:1");
+  EXPECT_EQ(*a.to_vector<float>(), *Input({4, 3}).to_vector<float>());
 }
 
 // Dropout on shards under TinyJit: each replay draws each device's next numbers, as eager

@@ -309,6 +309,36 @@ Tensor Tensor::shard(const std::vector<std::string>& devices, std::optional<int6
   return tensor_internal::Derived(*split, {this});
 }
 
+Tensor Tensor::shard_like(const Tensor& like) const {
+  TG_TENSOR_RETURN_IF_ERROR(this, &like);
+  if (!like.uop().device().is_tuple()) return to(like.device());
+  if (device() == like.device() && shard_axis() == like.shard_axis()) return *this;
+  return shard(like.devices(), like.shard_axis());
+}
+
+namespace {
+// tinygrad's replace: every handle to `t` now holds `x` (of the same shape).
+Tensor ReplaceWith(const Tensor& t, const Tensor& x) {
+  if (!x.ok()) return x;
+  tensor_internal::ReplaceUOp(t, x.uop());
+  return t;
+}
+}  // namespace
+
+Tensor Tensor::shard_(const std::vector<std::string>& devices, std::optional<int64_t> axis) const {
+  TG_TENSOR_RETURN_IF_ERROR(this);
+  return ReplaceWith(*this, shard(devices, axis));
+}
+
+Tensor Tensor::to_(const std::string& device) const {
+  TG_TENSOR_RETURN_IF_ERROR(this);
+  Tensor moved = to(device);
+  if (!moved.ok()) return moved;
+  std::optional<Tensor> g = grad(), moved_grad = moved.grad();
+  if (g.has_value() && moved_grad.has_value()) ReplaceWith(*g, *moved_grad);
+  return ReplaceWith(*this, moved);
+}
+
 std::optional<int64_t> Tensor::shard_axis() const {
   if (!ok()) return std::nullopt;
   return MultiAxis(uop());

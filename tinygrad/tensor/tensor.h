@@ -355,6 +355,14 @@ class Tensor {
   // does not divide evenly, a tensor already on several devices.
   Tensor shard(const std::vector<std::string>& devices,
                std::optional<int64_t> axis = std::nullopt) const;
+  // shard as `like` is: its devices and split axis (to(device) for a one-device `like`).
+  Tensor shard_like(const Tensor& like) const;
+  // In place (tinygrad's shard_ and to_): every handle to this tensor now holds the sharded /
+  // moved one (a model's weights: `for (Tensor& p : GetParameters(m)) p.shard_(devices);`);
+  // to_ moves the gradient too. Returns this tensor, or the error, leaving it as it was.
+  Tensor shard_(const std::vector<std::string>& devices,
+                std::optional<int64_t> axis = std::nullopt) const;
+  Tensor to_(const std::string& device) const;
   // The axis a multi-device tensor is split along (tinygrad's uop.axis); nullopt when whole.
   std::optional<int64_t> shard_axis() const;
   Tensor cast(DType dt) const;
