@@ -3,9 +3,13 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "tinygrad/base/device_name.h"
 #include "tinygrad/base/status_macros.h"
 #include "tinygrad/nn/losses.h"
 #include "tinygrad/tensor/autograd.h"
@@ -38,6 +42,14 @@ absl::StatusOr<LabeledImages> LabeledImages::FromTensors(const Tensor& images, c
 
 Batch GatherBatch(const LabeledImages& images, const std::vector<int64_t>& indices,
                   const std::string& device) {
+  if (IsMultiDeviceName(device)) {
+    const std::vector<std::string> devices = DeviceNames(CanonicalDeviceName(device));
+    Batch whole = GatherBatch(images, indices, devices[0]);
+    const int64_t count = static_cast<int64_t>(indices.size());
+    std::optional<int64_t> axis;
+    if (count % static_cast<int64_t>(devices.size()) == 0) axis = 0;
+    return {whole.x.shard(devices, axis), whole.y.shard(devices, axis)};
+  }
   const int64_t pixels = images.rows * images.cols;
   const int64_t count = static_cast<int64_t>(indices.size());
   std::vector<float> x(static_cast<size_t>(count * pixels));
@@ -68,6 +80,19 @@ Batch BatchSampler::Next(int64_t batch_size, const std::string& device) {
   absl::StatusOr<std::vector<int32_t>> drawn = Tensor::Randint({batch_size}, 0, images_.n).to_vector<int32_t>();
   if (!drawn.ok()) return error(drawn.status());
   return GatherBatch(images_, std::vector<int64_t>(drawn->begin(), drawn->end()), device);
+}
+
+absl::Status PlaceModel(nn::Module& model, const std::vector<std::string>& devices) {
+  if (devices.empty()) return absl::InvalidArgumentError("placing a model on no devices");
+  for (auto& [name, t] : nn::GetStateDict(model)) {
+    if (t.uop().device().is_tuple())
+      return absl::InvalidArgumentError(absl::StrCat("'", name, "' is on several devices already"));
+    Tensor placed = devices.size() == 1 ? t.to_(devices[0]) : t.shard_(devices);
+    if (!placed.ok())
+      return absl::Status(placed.status().code(),
+                          absl::StrCat("'", name, "': ", placed.status().message()));
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::vector<Tensor>> StepTensors(const Classifier& model, Optimizer& opt,
@@ -117,7 +142,7 @@ double LinearDecay(double peak, int64_t step, int64_t steps) {
 }
 
 absl::StatusOr<double> Accuracy(const Classifier& model, const LabeledImages& images,
-                                int64_t batch_size) {
+                                int64_t batch_size, const std::string& device) {
   if (images.n <= 0) return absl::InvalidArgumentError("accuracy of no images");
   if (batch_size <= 0) return absl::InvalidArgumentError("accuracy: batch size must be positive");
   NoGradScope no_grad;
@@ -127,7 +152,7 @@ absl::StatusOr<double> Accuracy(const Classifier& model, const LabeledImages& im
   for (int64_t start = 0; start < images.n; start += batch_size) {
     indices.resize(std::min(batch_size, images.n - start));
     std::iota(indices.begin(), indices.end(), start);
-    Batch b = GatherBatch(images, indices);
+    Batch b = GatherBatch(images, indices, device);
     ASSIGN_OR_RETURN(int64_t right, model(b.x).argmax(1).eq(b.y).sum().item<int64_t>());
     correct += right;
   }

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "tinygrad/nn/module.h"
 #include "tinygrad/nn/optim.h"
 #include "tinygrad/tensor/tensor.h"
 #include "tinygrad/tensor/tiny_jit.h"
@@ -45,9 +46,17 @@ struct LabeledImages {
 struct Batch {
   Tensor x, y;
 };
-// The images at `indices` (each < images.n), as a Batch on `device`.
+// The images at `indices` (each < images.n), as a Batch on `device`. On several devices
+// ("(A, B)", MultiDeviceName) the batch is split among them along its first axis (data
+// parallelism), or, when its size does not divide evenly, whole on each.
 Batch GatherBatch(const LabeledImages& images, const std::vector<int64_t>& indices,
                   const std::string& device = DefaultDevice());
+
+// Moves the model's state (weights and buffers such as running statistics) to `devices` in
+// place: to the one device, or a copy on each of several, for data-parallel training with
+// batches split among them. Call it before making the optimizer, which keeps its own state on
+// its parameters' devices. Errors: no devices, a model already on several devices.
+absl::Status PlaceModel(nn::Module& model, const std::vector<std::string>& devices);
 
 // Uniformly random batches: the indices are the reference's `Tensor.randint(batch_size,
 // high=n)`, drawn from the Tensor generator (Tensor::ManualSeed seeds it), so after the same
@@ -109,9 +118,11 @@ absl::Status SetLearningRate(Optimizer& opt, double lr);
 double LinearDecay(double peak, int64_t step, int64_t steps);
 
 // The percentage of `images` the model classifies right, evaluated in batches of `batch_size`
-// (the last one smaller) under no-grad and outside training mode. 0 images is an error.
+// (the last one smaller) on `device` (the model's; GatherBatch's split on several), under
+// no-grad and outside training mode. 0 images is an error.
 absl::StatusOr<double> Accuracy(const Classifier& model, const LabeledImages& images,
-                                int64_t batch_size = 1000);
+                                int64_t batch_size = 1000,
+                                const std::string& device = DefaultDevice());
 
 }  // namespace tg::train
 

@@ -7,12 +7,13 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
-#include <sstream>
 #include <numeric>
 #include <random>
+#include <sstream>
 #include <string>
 
 #include "gtest/gtest.h"
+#include "tinygrad/base/device_name.h"
 #include "tinygrad/engine/realize.h"
 #include "tinygrad/nn/datasets.h"
 #include "tinygrad/nn/module.h"
@@ -207,6 +208,66 @@ TEST(Trainer, MlpLossesEqualTheReferences) {
     ASSERT_TRUE(loss.ok()) << loss.status();
     EXPECT_NEAR(*loss, want[i], 1e-5) << "step " << i;
   }
+}
+
+// Data parallelism: the model copied to two devices, each batch split between them, trains as
+// on one device (the batch's gradients summed across the devices, in another order: within
+// float rounding), under TinyJit, and evaluates and saves as the one-device model does.
+TEST(Trainer, DataParallelOnTwoDevicesTrainsAsOnOne) {
+  const LabeledImages data = BarImages(100, 1), test = BarImages(30, 2);
+  const std::string path = std::string(std::getenv("TEST_TMPDIR")) + "/dp.safetensors";
+  for (const std::string name : {"mlp", "cnn"}) {
+    SCOPED_TRACE(name);
+    struct Run {
+      std::vector<float> losses;
+      double accuracy = 0;
+      std::map<std::string, std::vector<float>> weights;
+    };
+    auto run = [&](const std::vector<std::string>& devices) {
+      Run r;
+      Tensor::ManualSeed(3);
+      std::unique_ptr<Classifier> model = MakeClassifier(name);
+      EXPECT_TRUE(PlaceModel(*model, devices).ok());
+      auto opt = Adam(nn::GetParameters(*model), {.lr = 3e-3});
+      EXPECT_TRUE(opt.ok()) << opt.status();
+      JitTrainStep step(*model, **opt);
+      BatchSampler sampler(data);
+      const std::string device = devices.size() == 1 ? devices[0] : MultiDeviceName(devices);
+      for (int i = 0; i < 5; ++i) {
+        Batch b = sampler.Next(16, device);
+        EXPECT_EQ(b.x.shard_axis(), devices.size() > 1 ? std::optional<int64_t>(0) : std::nullopt);
+        absl::StatusOr<float> loss = step(b.x, b.y);
+        EXPECT_TRUE(loss.ok()) << loss.status();
+        r.losses.push_back(loss.value_or(-1));
+      }
+      r.accuracy = Accuracy(*model, test, 8, device).value_or(-1);  // a last batch of 6
+      EXPECT_TRUE(SafeSave(path, nn::GetStateDict(*model)).ok());
+      absl::StatusOr<std::map<std::string, Tensor>> saved = SafeLoad(path);
+      EXPECT_TRUE(saved.ok()) << saved.status();
+      for (auto& [k, t] : nn::GetStateDict(*model)) {
+        EXPECT_EQ(t.devices(), devices) << k;
+        r.weights[k] = *saved->at(k).to_vector<float>();
+      }
+      return r;
+    };
+    const Run one = run({"CPU"}), two = run({"CPU", "CPU:1"});
+    for (size_t i = 0; i < one.losses.size(); ++i)
+      EXPECT_NEAR(two.losses[i], one.losses[i], 1e-5 * (1 + one.losses[i])) << "step " << i;
+    EXPECT_EQ(two.accuracy, one.accuracy);
+    for (const auto& [k, w] : one.weights) {
+      ASSERT_EQ(two.weights.at(k).size(), w.size()) << k;
+      for (size_t i = 0; i < w.size(); ++i)
+        EXPECT_NEAR(two.weights.at(k)[i], w[i], 1e-5) << k << " " << i;
+    }
+  }
+}
+
+TEST(Trainer, PlaceModelRefusesWhatItCannotDo) {
+  Mlp mlp;
+  EXPECT_FALSE(PlaceModel(mlp, {}).ok());
+  ASSERT_TRUE(PlaceModel(mlp, {"CPU", "CPU:1"}).ok());
+  absl::Status again = PlaceModel(mlp, {"CPU", "CPU:1"});
+  EXPECT_NE(again.message().find("on several devices already"), std::string::npos) << again;
 }
 
 TEST(Trainer, StateDictNamesTheLayers) {

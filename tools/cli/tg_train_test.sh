@@ -61,6 +61,20 @@ diff <(grep -E '^(trained|test accuracy)' "$out/mlp.out" | sed -E 's/ in .* ms\/
      <(grep -E '^(trained|test accuracy)' "$out/mlp_again.out" | sed -E 's/ in .* ms\/step\)//; s/ \([0-9.]+ s\)//') \
   >"$out/seed.diff" || { fail "the same seed trained differently:"; cat "$out/seed.diff" >&2; }
 
+# Data-parallel on two CPU devices: each batch split between them; it trains and evaluates as on
+# one (losses within float rounding: the batch's gradients are summed in another order).
+run mlp_dp 0 train fashion_mnist --data "$data" --steps 40 --batch 32 --lr 3e-3 --seed 1 \
+  --out "$out/mlp_dp.safetensors" --devices CPU,CPU:1
+expect_in "$out/mlp_dp.out" "seed 1, data-parallel on (CPU, CPU:1)"
+expect_in "$out/mlp_dp.out" "saved weights to $out/mlp_dp.safetensors"
+dp_accuracy=$(sed -nE 's/^test accuracy: ([0-9.]+)% of 100 images.*/\1/p' "$out/mlp_dp.out")
+awk -v a="${dp_accuracy:-0}" 'BEGIN { exit !(a >= 90) }' || fail "data-parallel test accuracy ${dp_accuracy:-?} < 90"
+# A batch that does not split evenly, a device that does not exist: exit 1, saying which.
+run dp_uneven 1 train fashion_mnist --data "$data" --steps 1 --batch 33 --devices CPU,CPU:1
+expect_in "$out/dp_uneven.err" "tg train: --batch 33 does not split evenly among 2 devices"
+run dp_nodevice 1 train fashion_mnist --data "$data" --steps 1 --devices CPU,NOSUCH
+expect_in "$out/dp_nodevice.err" "tg train: device NOSUCH: "
+
 # A batch larger than the training set: exit 1 at the first step, never an abort.
 run big_batch 1 train fashion_mnist --data "$data" --batch 1000000000 --steps 1
 expect_in "$out/big_batch.err" "tg train: step 1: a batch of 1000000000 from 200 images: at most 200"

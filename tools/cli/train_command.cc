@@ -15,6 +15,7 @@
 #include "autotune/tuner.h"
 #include "tinygrad/base/clock.h"
 #include "tinygrad/base/config.h"
+#include "tinygrad/base/device_name.h"
 #include "tinygrad/codegen/codegen_options.h"
 #include "tinygrad/codegen/opt/opt.h"
 #include "tinygrad/engine/device.h"
@@ -55,6 +56,7 @@ struct TrainFlags {
   std::string out;    // empty: fashion_mnist_<model>.safetensors
   std::string data_dir = DefaultFashionMnistDir();
   bool no_jit = false;
+  std::vector<std::string> devices;  // empty: the default device
 };
 
 int Fail(const std::string& message) {
@@ -74,14 +76,34 @@ int Train(const TrainFlags& f, const CountingChooser* chooser) {
   if (!test_set.ok()) return Fail("test set: " + std::string(test_set.status().message()));
   data = absl::CancelledError("copied to host memory");  // drop the device copies
 
+  // Data parallelism over several devices: the weights on each, every batch split among them.
+  std::vector<std::string> devices;
+  for (const std::string& d :
+       f.devices.empty() ? std::vector<std::string>{DefaultDevice()} : f.devices) {
+    devices.push_back(CanonicalDeviceName(d));
+    if (absl::StatusOr<Device*> dev = GetDevice(devices.back()); !dev.ok()) {
+      return Fail(absl::StrCat("device ", devices.back(), ": ", dev.status().message()));
+    }
+  }
+  if (f.batch % static_cast<int64_t>(devices.size()) != 0) {
+    return Fail(absl::StrCat("--batch ", f.batch, " does not split evenly among ", devices.size(),
+                             " devices"));
+  }
+  const std::string device = devices.size() == 1 ? devices[0] : MultiDeviceName(devices);
+
   Tensor::ManualSeed(f.seed);  // the reference's initial weights for the same seed
   std::unique_ptr<train::Classifier> model = train::MakeClassifier(f.model);
+  if (absl::Status s = train::PlaceModel(*model, devices); !s.ok())
+    return Fail(std::string(s.message()));
   absl::StatusOr<std::unique_ptr<Optimizer>> opt = Adam(nn::GetParameters(*model), {.lr = f.lr});
   if (!opt.ok()) return Fail(std::string(opt.status().message()));
-  std::printf("fashion_mnist: model %s, %lld training images, batch %lld, %lld steps%s, Adam lr %g decaying linearly to 0, seed %llu, on %s\n",
-              f.model.c_str(), static_cast<long long>(train_set->n), static_cast<long long>(f.batch),
-              static_cast<long long>(f.steps), f.no_jit ? " without TinyJit" : " under TinyJit", f.lr,
-              static_cast<unsigned long long>(f.seed), DefaultDevice().c_str());
+  std::printf(
+      "fashion_mnist: model %s, %lld training images, batch %lld, %lld steps%s, Adam lr %g "
+      "decaying linearly to 0, seed %llu, %s %s\n",
+      f.model.c_str(), static_cast<long long>(train_set->n), static_cast<long long>(f.batch),
+      static_cast<long long>(f.steps), f.no_jit ? " without TinyJit" : " under TinyJit", f.lr,
+      static_cast<unsigned long long>(f.seed), devices.size() == 1 ? "on" : "data-parallel on",
+      device.c_str());
   std::fflush(stdout);
 
   // The first step then runs the kernels every later step runs (the ones tg tune train_mlp tunes).
@@ -109,7 +131,7 @@ int Train(const TrainFlags& f, const CountingChooser* chooser) {
         return Fail(absl::StrCat("step ", step, ": setting the learning rate: ", s.message()));
       }
     }
-    train::Batch b = sampler.Next(f.batch);
+    train::Batch b = sampler.Next(f.batch, device);
     absl::StatusOr<float> l = train_step(b);
     if (!l.ok()) {
       progress.Finish();
@@ -145,7 +167,7 @@ int Train(const TrainFlags& f, const CountingChooser* chooser) {
   std::fflush(stdout);
 
   const auto eval_start = std::chrono::steady_clock::now();
-  absl::StatusOr<double> accuracy = train::Accuracy(*model, *test_set);
+  absl::StatusOr<double> accuracy = train::Accuracy(*model, *test_set, 1000, device);
   if (!accuracy.ok()) return Fail("evaluation: " + std::string(accuracy.status().message()));
   std::printf("test accuracy: %.2f%% of %lld images (%.1f s)\n", *accuracy,
               static_cast<long long>(test_set->n), SecondsSince(eval_start));
@@ -182,6 +204,11 @@ int TrainCommand(std::span<const std::string_view> args) {
   app.add_option("--out", f.out, "where to save the weights (default: fashion_mnist_<model>.safetensors)");
   app.add_option("--data", f.data_dir, "the directory of the four Fashion-MNIST IDX files")
       ->capture_default_str();
+  app.add_option(
+         "--devices", f.devices,
+         "train data-parallel on these devices (comma-separated, e.g. CUDA:0,CUDA:1): the weights "
+         "copied to each, every batch split evenly among them (default: the default device)")
+      ->delimiter(',');
   app.add_flag("--no-jit", f.no_jit, "schedule every step (by default, steps after the second replay the captured kernels)");
   app.add_option("--beam", config.beam, "BEAM width to tune kernels not in the database (as BEAM=N)")
       ->capture_default_str()
