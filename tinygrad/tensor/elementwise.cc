@@ -338,6 +338,7 @@ Tensor Tensor::gelu() const {
 }
 Tensor Tensor::silu() const { return *this * sigmoid(); }
 Tensor Tensor::softplus(double beta) const { return (1 / beta) * (*this * beta).logaddexp(0.0); }
+Tensor Tensor::logsigmoid() const { return -(-*this).softplus(); }
 Tensor Tensor::erf() const {
   Tensor t = 1.0 / (1.0 + 0.3275911 * abs());
   return sign() *

@@ -449,6 +449,7 @@ class Tensor {
   Tensor gelu() const;
   Tensor silu() const;
   Tensor softplus(double beta = 1.0) const;
+  Tensor logsigmoid() const;  // log(sigmoid(x)) = -softplus(-x)
   Tensor erf() const;
   Tensor logaddexp(const Tensor& x) const;
   Tensor logaddexp(ConstValue x) const;
@@ -538,6 +539,18 @@ class Tensor {
   Tensor scaled_dot_product_attention(const Tensor& key, const Tensor& value,
                                       const std::optional<Tensor>& attn_mask = std::nullopt,
                                       bool is_causal = false) const;
+
+  // ** sorting and sampling (sort.cc) **
+  // AGENT-A-DECLARATIONS
+
+  // ** scatter and masks (scatter.cc) **
+  // AGENT-B-DECLARATIONS
+
+  // ** more elementwise math and statistics (math_extra.cc) **
+  // AGENT-C-DECLARATIONS
+
+  // ** more movement: roll, diagonals, grids, windows, einsum, interpolate (shape_extra.cc) **
+  // AGENT-D-DECLARATIONS
 
   // tinygrad's _pool: (..., *k_) windows moved to the end (used by conv2d and the pools).
   Tensor pool(const std::vector<int64_t>& k, const std::vector<int64_t>& stride,

@@ -1,0 +1,2 @@
+// File: tinygrad/tensor/math_extra.cc
+// (being written)

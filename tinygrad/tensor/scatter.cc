@@ -1,0 +1,2 @@
+// File: tinygrad/tensor/scatter.cc
+// (being written)

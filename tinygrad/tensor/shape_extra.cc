@@ -1,0 +1,2 @@
+// File: tinygrad/tensor/shape_extra.cc
+// (being written)

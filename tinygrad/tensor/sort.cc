@@ -1,0 +1,2 @@
+// File: tinygrad/tensor/sort.cc
+// (being written)
