@@ -1,9 +1,10 @@
 // File: tinygrad/nn/losses.h
-// Classification losses on logits. Port of Tensor.sparse_categorical_crossentropy
-// (tinygrad/tensor.py, 35900290): the same formulation (log_softmax, a one-hot of the labels
-// made by comparing them with arange, a mask for ignore_index), so the graph, its gradient and
-// its kernels are the reference's. A free function here, not a Tensor method, so that the
-// Tensor API does not grow for what only training code uses.
+// Losses. Port of tinygrad/tensor.py's (35900290) sparse_categorical_crossentropy,
+// cross_entropy, nll_loss, binary_crossentropy and binary_crossentropy_logits: the same
+// formulations (log_softmax, one-hots made by comparing labels with arange, masks for
+// ignore_index), so the graphs, their gradients and their kernels are the reference's. Free
+// functions here, not Tensor methods, so that the Tensor API does not grow for what only
+// training code uses. Errors come back as errored tensors naming the loss and the problem.
 //
 // Example:
 //   Tensor logits = model(x);                                  // (batch, classes) float
@@ -13,6 +14,7 @@
 #define TINYGRAD_NN_LOSSES_H_
 
 #include <cstdint>
+#include <optional>
 
 #include "tinygrad/tensor/tensor.h"
 
@@ -35,6 +37,35 @@ struct CrossentropyOptions {
 // axis, an errored input.
 Tensor SparseCategoricalCrossentropy(const Tensor& logits, const Tensor& labels,
                                      const CrossentropyOptions& o = {});
+
+struct CrossEntropyOptions {
+  Reduction reduction = Reduction::kMean;
+  // In [0, 1]: the target is (1 - s) * target + s / classes.
+  double label_smoothing = 0.0;
+};
+// torch's cross_entropy (tinygrad's): `logits` (N, C, ...) with the classes on axis 1, or (C,);
+// `target` either class ids of logits' shape without the class axis, or class probabilities of
+// logits' shape.
+Tensor CrossEntropy(const Tensor& logits, const Tensor& target, const CrossEntropyOptions& o = {});
+
+struct NllLossOptions {
+  std::optional<Tensor> weight;         // (C,): each class's weight in the sum and the mean
+  std::optional<int64_t> ignore_index;  // labels equal to it add nothing and weigh nothing
+  Reduction reduction = Reduction::kMean;
+};
+// The negative log likelihood of `log_probs` (N, C, ...) at int `labels` (N, ...). The mean
+// divides by the labels' summed weights (a label outside [-C, C) picks nothing, as the
+// reference's indexing does).
+Tensor NllLoss(const Tensor& log_probs, const Tensor& labels, const NllLossOptions& o = {});
+
+// Binary cross entropy of probabilities in (0, 1) against targets in [0, 1] (same shape).
+Tensor BinaryCrossentropy(const Tensor& probs, const Tensor& target,
+                          Reduction reduction = Reduction::kMean);
+// The same on logits (through logsigmoid, stable for large |x|); `pos_weight` scales the
+// positive term.
+Tensor BinaryCrossentropyLogits(const Tensor& logits, const Tensor& target,
+                                Reduction reduction = Reduction::kMean,
+                                const std::optional<Tensor>& pos_weight = std::nullopt);
 
 }  // namespace tg::nn
 
