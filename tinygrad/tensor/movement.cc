@@ -234,6 +234,53 @@ Tensor Tensor::flip(const Axes& axis) const {
   return tensor_internal::Derived(uop().flip(f), {this});
 }
 
+Indices::Indices(const Tensor& index) : index(std::make_shared<const Tensor>(index)) {}
+
+static Tensor OneHotAlongDim(const Tensor& idx, int64_t num_classes, int64_t dim);
+
+// The tensor-indexing half of tinygrad's _getitem: `x` (after the other indices) indexed at
+// `taken` (dim, positions) by one-hot masks of the broadcast positions, summed over the dims.
+static Tensor TakeAlong(const Tensor& x, const std::vector<std::pair<int64_t, Tensor>>& taken) {
+  TG_TENSOR_RETURN_IF_ERROR(&x);
+  for (const auto& [d, t] : taken) TG_TENSOR_RETURN_IF_ERROR(&t);
+  Shape big = taken[0].second.sshape();
+  for (size_t k = 1; k < taken.size(); ++k) {
+    absl::StatusOr<Shape> b = tensor_internal::BroadcastShape("slice", big, taken[k].second.sshape());
+    if (!b.ok()) return Err("slice", absl::StrCat("cannot broadcast indices: ", b.status().message()));
+    big = *b;
+  }
+  const Shape& xs = x.sshape();
+  const int64_t first = taken[0].first, nbig = static_cast<int64_t>(big.size()), nx = x.ndim();
+  Shape pre_reduce(xs.begin(), xs.begin() + first);
+  pre_reduce.insert(pre_reduce.end(), big.begin(), big.end());
+  pre_reduce.insert(pre_reduce.end(), xs.begin() + first, xs.end());
+  std::optional<Tensor> mask;
+  for (const auto& [d, t] : taken) {
+    Shape ts = t.sshape();
+    ts.resize(ts.size() + static_cast<size_t>(nx - first), SInt(1));
+    // indices of fewer dims than the broadcast shape line up at its end
+    Tensor m = OneHotAlongDim(tensor_internal::BroadcastTo(t.reshape(ts), pre_reduce), xs[d].value(), d - nx);
+    mask = mask ? *mask * m : m;
+  }
+  Shape reshape_arg(xs.begin(), xs.begin() + first);
+  reshape_arg.resize(reshape_arg.size() + static_cast<size_t>(nbig), SInt(1));
+  reshape_arg.insert(reshape_arg.end(), xs.begin() + first, xs.end());
+  std::vector<int64_t> sum_axes;
+  for (const auto& [d, t] : taken) sum_axes.push_back(d + nbig);
+  Tensor out = mask->where(x.reshape(reshape_arg), 0).sum(sum_axes, false, x.dtype());
+  // indices on dims apart from each other: their dims go first (numpy's rule)
+  bool adjacent = true;
+  for (size_t k = 1; k < taken.size(); ++k) adjacent &= taken[k].first == taken[k - 1].first + 1;
+  if (first != 0 && taken.size() != 1 && !adjacent) {
+    std::vector<int64_t> order;
+    for (int64_t k = first; k < first + nbig; ++k) order.push_back(k);
+    for (int64_t k = 0; k < first; ++k) order.push_back(k);
+    for (int64_t k = first + nbig; k < out.ndim(); ++k) order.push_back(k);
+    out = out.permute(order);
+  }
+  return out;
+}
+
 Tensor Tensor::slice(const std::vector<TensorIndex>& idx_in) const {
   TG_TENSOR_RETURN_IF_ERROR(this);
   const Shape& s = sshape();
@@ -263,6 +310,8 @@ Tensor Tensor::slice(const std::vector<TensorIndex>& idx_in) const {
   PadArg bounds;
   std::vector<int64_t> strides;
   Shape final_shape;
+  // Tensor indices: their dim in final_shape, and their positions made non-negative.
+  std::vector<std::pair<int64_t, Tensor>> taken;
   int64_t dim = 0;
   for (const TensorIndex& i : idx) {
     if (std::holds_alternative<NewAxis>(i)) {
@@ -270,6 +319,20 @@ Tensor Tensor::slice(const std::vector<TensorIndex>& idx_in) const {
       continue;
     }
     const SInt& dim_size = s[dim];
+    if (const Indices* ti = std::get_if<Indices>(&i)) {
+      const Tensor& t = *ti->index;
+      TG_TENSOR_RETURN_IF_ERROR(&t);
+      if (!dtypes::is_int(t.dtype())) return Err("slice", "index dtype " + t.dtype().repr() + " is not supported");
+      if (!dim_size.is_int())
+        return Err("slice", absl::StrCat("a tensor index on dim ", dim, " of symbolic size ", dim_size.repr()));
+      const int64_t size = dim_size.value();
+      taken.emplace_back(static_cast<int64_t>(final_shape.size()), t.lt(0).where(t + size, t).to(device()));
+      bounds.emplace_back(0, size);
+      strides.push_back(1);
+      final_shape.push_back(size);
+      ++dim;
+      continue;
+    }
     if (const Index* ix = std::get_if<Index>(&i)) {
       if (!ix->i.is_int()) {
         // tinygrad's sint index: [i, i+1); shrink checks the bound value against the dim.
@@ -382,7 +445,8 @@ Tensor Tensor::slice(const std::vector<TensorIndex>& idx_in) const {
       x = x.reshape(out);
     }
   }
-  return x.reshape(final_shape);
+  x = x.reshape(final_shape);
+  return taken.empty() ? x : TakeAlong(x, taken);
 }
 
 Tensor Tensor::Cat(const std::vector<Tensor>& ts, int64_t dim_in) {

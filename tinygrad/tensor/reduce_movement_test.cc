@@ -47,17 +47,21 @@ TEST(Reduce, SumProdMaxMinMean) {
   Nd sq = Zip(a, m, [](double x, double y) { return (x - y) * (x - y); });
   Nd var = Map(Reduce(sq, {2}, false, 0, Add), [](double x) { return x / 32; });
   ExpectClose(t.var(2), var, 1e-5, 1e-4, "var");
-  ExpectClose(t.stddev(2, false, 0), Map(Reduce(sq, {2}, false, 0, Add), [](double x) { return std::sqrt(x / 33); }),
-              1e-5, 1e-4, "std correction 0");
+  ExpectClose(t.stddev(2, false, 0),
+              Map(Reduce(sq, {2}, false, 0, Add), [](double x) { return std::sqrt(x / 33); }), 1e-5,
+              1e-4, "std correction 0");
   // Integer sums accumulate in int32 and are exact.
   Nd ia = Random({257}, 13, -100, 100, true);
   ExpectClose(naive::ToTensor<int8_t>(ia).sum(), Reduce(ia, {}, false, 0, Add), 0, 0, "int8 sum");
-  ExpectClose(naive::ToTensor<int32_t>(ia).mean(), Map(Reduce(ia, {}, false, 0, Add), [](double x) { return x / 257; }),
-              1e-4, 1e-5, "int mean");
-  ExpectClose((t > 1.5).any(2).cast(dtypes::int32), Reduce(Map(a, [](double x) { return double(x > 1.5); }), {2}, false, 0, Max),
-              0, 0, "any");
-  ExpectClose((t > -1.9).all(2).cast(dtypes::int32), Reduce(Map(a, [](double x) { return double(x > -1.9); }), {2}, false, 1, Min),
-              0, 0, "all");
+  ExpectClose(naive::ToTensor<int32_t>(ia).mean(),
+              Map(Reduce(ia, {}, false, 0, Add), [](double x) { return x / 257; }), 1e-4, 1e-5,
+              "int mean");
+  ExpectClose((t > 1.5).any(2).cast(dtypes::int32),
+              Reduce(Map(a, [](double x) { return double(x > 1.5); }), {2}, false, 0, Max), 0, 0,
+              "any");
+  ExpectClose((t > -1.9).all(2).cast(dtypes::int32),
+              Reduce(Map(a, [](double x) { return double(x > -1.9); }), {2}, false, 1, Min), 0, 0,
+              "all");
 }
 
 TEST(Reduce, OddSizes) {
@@ -103,10 +107,11 @@ TEST(Reduce, SoftmaxFamily) {
   Nd sm = Zip(e, s, [](double x, double y) { return x / y; });
   Tensor t = ToTensor(a);
   ExpectClose(t.softmax(), sm, 1e-6, 1e-5, "softmax");
-  Nd lsm = Zip(Zip(a, mx, [](double x, double m) { return x - m; }), s, [](double x, double y) { return x - std::log(y); });
+  Nd lsm = Zip(Zip(a, mx, [](double x, double m) { return x - m; }), s,
+               [](double x, double y) { return x - std::log(y); });
   ExpectClose(t.log_softmax(), lsm, 1e-5, 1e-5, "log_softmax");
-  Nd lse = Zip(Map(Reduce(e, {1}, false, 0, Add), [](double x) { return std::log(x); }), Reduce(a, {1}, false, -kInf, Max),
-               [](double x, double y) { return x + y; });
+  Nd lse = Zip(Map(Reduce(e, {1}, false, 0, Add), [](double x) { return std::log(x); }),
+               Reduce(a, {1}, false, -kInf, Max), [](double x, double y) { return x + y; });
   ExpectClose(t.logsumexp(1), lse, 1e-5, 1e-5, "logsumexp");
 }
 
@@ -121,7 +126,8 @@ TEST(Reduce, Cumsum) {
   Nd a = Random({6, 3}, 16);
   Nd want = a;
   for (int64_t i = 1; i < 6; ++i)
-    for (int64_t j = 0; j < 3; ++j) want.at({i, j}) = std::max(want.at({i, j}), want.at({i - 1, j}));
+    for (int64_t j = 0; j < 3; ++j)
+      want.at({i, j}) = std::max(want.at({i, j}), want.at({i - 1, j}));
   ExpectClose(ToTensor(a).cummax(0), want, 0, 0, "cummax");
 }
 
@@ -131,11 +137,13 @@ TEST(Movement, SlicesAndViews) {
   auto pick = [&](std::vector<int64_t> rows, std::vector<int64_t> cols) {
     Nd r({static_cast<int64_t>(rows.size()), static_cast<int64_t>(cols.size())});
     for (size_t i = 0; i < rows.size(); ++i)
-      for (size_t j = 0; j < cols.size(); ++j) r.at({int64_t(i), int64_t(j)}) = a.at({rows[i], cols[j]});
+      for (size_t j = 0; j < cols.size(); ++j)
+        r.at({int64_t(i), int64_t(j)}) = a.at({rows[i], cols[j]});
     return r;
   };
   ExpectClose(t.slice({Slice(1, 6, 2), Slice(-3)}), pick({1, 3, 5}, {6, 7, 8}), 0, 0, "step");
-  ExpectClose(t.slice({Slice(std::nullopt, std::nullopt, -3), Slice(7, 1, -2)}), pick({6, 3, 0}, {7, 5, 3}), 0, 0, "negative step");
+  ExpectClose(t.slice({Slice(std::nullopt, std::nullopt, -3), Slice(7, 1, -2)}),
+              pick({6, 3, 0}, {7, 5, 3}), 0, 0, "negative step");
   Nd row({9});
   for (int64_t j = 0; j < 9; ++j) row.v[j] = a.at({5, j});
   ExpectClose(t[-2], row, 0, 0, "index -2");
@@ -145,7 +153,8 @@ TEST(Movement, SlicesAndViews) {
   ExpectClose(t.slice({Slice(3, 3)}), Nd({0, 9}), 0, 0, "empty slice");
   Nd a337 = a;
   a337.shape = {3, 3, 7};
-  ExpectClose(t.reshape({3, -1, 7}).permute({2, 0, 1}), naive::Permute(a337, {2, 0, 1}), 0, 0, "reshape+permute");
+  ExpectClose(t.reshape({3, -1, 7}).permute({2, 0, 1}), naive::Permute(a337, {2, 0, 1}), 0, 0,
+              "reshape+permute");
   Nd shr = pick({2, 3}, {1, 2, 3, 4});
   ExpectClose(t.shrink({{2, 4}, {1, 5}}), shr, 0, 0, "shrink");
   Nd padv({4, 6}, -1);
@@ -190,7 +199,8 @@ TEST(Movement, CatStackSplitRepeat) {
     for (int64_t j = 0; j < 3; ++j)
       if (j > i) tri.at({i, j}) = 0;
   ExpectClose(ToTensor(a).tril(), tri, 0, 0, "tril");
-  ExpectClose(ToTensor(a).unsqueeze(1).expand({2, 4, 3}).sum(1), Map(a, [](double x) { return 4 * x; }), 1e-6, 0, "expand");
+  ExpectClose(ToTensor(a).unsqueeze(1).expand({2, 4, 3}).sum(1),
+              Map(a, [](double x) { return 4 * x; }), 1e-6, 0, "expand");
 }
 
 TEST(Movement, GatherOneHot) {
@@ -198,17 +208,20 @@ TEST(Movement, GatherOneHot) {
   Nd idx = Random({3, 2}, 301, 0, 4.99, true);  // gather along dim 1: ids < 5
   Nd want({3, 2});
   for (int64_t i = 0; i < 3; ++i)
-    for (int64_t j = 0; j < 2; ++j) want.at({i, j}) = a.at({i, static_cast<int64_t>(idx.at({i, j}))});
+    for (int64_t j = 0; j < 2; ++j)
+      want.at({i, j}) = a.at({i, static_cast<int64_t>(idx.at({i, j}))});
   ExpectClose(ToTensor(a).gather(1, naive::ToTensor<int32_t>(idx)), want, 0, 0, "gather dim 1");
   Nd idx0 = Random({2, 5}, 302, 0, 3.99, true);  // dim 0: ids < 4
   Nd want0({2, 5});
   for (int64_t i = 0; i < 2; ++i)
-    for (int64_t j = 0; j < 5; ++j) want0.at({i, j}) = a.at({static_cast<int64_t>(idx0.at({i, j})), j});
+    for (int64_t j = 0; j < 5; ++j)
+      want0.at({i, j}) = a.at({static_cast<int64_t>(idx0.at({i, j})), j});
   ExpectClose(ToTensor(a).gather(0, naive::ToTensor<int32_t>(idx0)), want0, 0, 0, "gather dim 0");
   auto oh = Tensor::FromVector<int32_t>({2, 0, 3}).one_hot(4).to_vector<int32_t>();
   ASSERT_TRUE(oh.ok());
   EXPECT_EQ(*oh, (std::vector<int32_t>{0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 1}));
-  EXPECT_EQ(ToTensor(a).one_hot(3).status().message(), "one_hot: expects an int tensor, got dtypes.float");
+  EXPECT_EQ(ToTensor(a).one_hot(3).status().message(),
+            "one_hot: expects an int tensor, got dtypes.float");
 }
 
 TEST(Movement, ZeroSize) {
@@ -242,6 +255,82 @@ TEST(Creation, ArangeEyeFullLinspace) {
   Nd lin({5});
   lin.v = {0, 0.25, 0.5, 0.75, 1};
   ExpectClose(Tensor::Linspace(0, 1, 5), lin, 1e-7, 0, "linspace");
+}
+
+// Tensor indices (tinygrad's tensor indexing in _getitem): shapes and values as the reference's
+// (tinygrad 35900290 with DEV=CPU, the same programs), including mixed with slices, ints and
+// None, broadcast index tensors, dims apart (moved first), negative and out-of-range positions.
+TEST(Movement, TensorIndicesAsTheReference) {
+  auto x = [] { return Tensor::Arange(24).reshape({2, 3, 4}).cast(dtypes::float32) * 0.5 - 3; };
+  auto ints = [](std::vector<int32_t> v, std::vector<int64_t> shape) {
+    return Tensor::FromVector(v, shape);
+  };
+  struct Case {
+    const char* name;
+    Tensor got;
+    std::vector<int64_t> shape;
+    std::vector<float> values;
+  };
+  const std::vector<Case> cases = {
+      {"a", x()[ints({1, 0, 1}, {3})], {3, 3, 4}, {3,   3.5, 4,   4.5, 5,    5.5, 6,    6.5, 7,
+                                                   7.5, 8,   8.5, -3,  -2.5, -2,  -1.5, -1,  -0.5,
+                                                   0,   0.5, 1,   1.5, 2,    2.5, 3,    3.5, 4,
+                                                   4.5, 5,   5.5, 6,   6.5,  7,   7.5,  8,   8.5}},
+      {"b",
+       x().slice({Slice(), Indices(ints({2, -1}, {2}))}),
+       {2, 2, 4},
+       {1, 1.5, 2, 2.5, 1, 1.5, 2, 2.5, 7, 7.5, 8, 8.5, 7, 7.5, 8, 8.5}},
+      {"c",
+       x().slice({Indices(ints({0, 1, 1, 0}, {2, 2})), Indices(ints({2, 0}, {2}))}),
+       {2, 2, 4},
+       {1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 7, 7.5, 8, 8.5, -3, -2.5, -2, -1.5}},
+      {"d",
+       x().slice({Indices(ints({1, 0}, {2})), Slice(), Indices(ints({3, 1}, {2}))}),
+       {2, 3},
+       {4.5, 6.5, 8.5, -2.5, -0.5, 1.5}},
+      {"e",
+       x().slice({Ellipsis{}, Indices(ints({0, 0, 3}, {3}))}),
+       {2, 3, 3},
+       {-3, -3, -1.5, -1, -1, 0.5, 1, 1, 2.5, 3, 3, 4.5, 5, 5, 6.5, 7, 7, 8.5}},
+      {"f",
+       x().slice({Index{1}, Indices(ints({2, 0}, {2})), Slice(1, 3)}),
+       {2, 2},
+       {7.5, 8, 3.5, 4}},
+      {"g",
+       x().slice({NewAxis{}, Indices(ints({1}, {1})), Slice(std::nullopt, std::nullopt, 2)}),
+       {1, 1, 2, 4},
+       {3, 3.5, 4, 4.5, 7, 7.5, 8, 8.5}},
+      {"h", x()[ints({5, -7, 0}, {3})], {3, 3, 4}, {0,    0,  0,    0, 0,   0, 0,   0,    0,
+                                                    0,    0,  0,    0, 0,   0, 0,   0,    0,
+                                                    0,    0,  0,    0, 0,   0, -3,  -2.5, -2,
+                                                    -1.5, -1, -0.5, 0, 0.5, 1, 1.5, 2,    2.5}},
+      {"i",
+       x().slice({Slice(), Indices(ints({0, 2}, {2, 1})), Indices(ints({1, 3}, {2}))}),
+       {2, 2, 2},
+       {-2.5, -1.5, 1.5, 2.5, 3.5, 4.5, 7.5, 8.5}},
+      {"j", Tensor::Arange(10)[ints({9, 3, 3}, {3})].cast(dtypes::float32), {3}, {9, 3, 3}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    ASSERT_TRUE(c.got.ok()) << c.got.status();
+    EXPECT_EQ(c.got.shape(), c.shape);
+    absl::StatusOr<std::vector<float>> v = c.got.to_vector<float>();
+    ASSERT_TRUE(v.ok()) << v.status();
+    EXPECT_EQ(*v, c.values);
+  }
+  // the gradient lands on the picked positions
+  Tensor t = Tensor::Arange(12).reshape({3, 4}).cast(dtypes::float32).contiguous().requires_grad_();
+  Tensor picked = t.slice({Indices(ints({2, 0, 2}, {3})), Indices(ints({1, 1, 3}, {3}))});
+  ASSERT_TRUE((picked * Tensor::FromVector<float>({1, 2, 3})).sum().backward().ok());
+  EXPECT_EQ(*t.grad()->to_vector<float>(),
+            (std::vector<float>{0, 2, 0, 0, 0, 0, 0, 0, 0, 1, 0, 3}));
+  // float positions, indices that do not broadcast: errors naming them
+  EXPECT_NE(x()[Tensor::FromVector<float>({1})].status().message().find(
+                "index dtype dtypes.float is not supported"),
+            std::string::npos);
+  Tensor bad = x().slice({Indices(ints({0, 1}, {2})), Indices(ints({0, 1, 2}, {3}))});
+  EXPECT_NE(bad.status().message().find("cannot broadcast indices"), std::string::npos)
+      << bad.status();
 }
 
 }  // namespace

@@ -127,7 +127,16 @@ struct Index {
 };
 struct NewAxis {};
 struct Ellipsis {};
-using TensorIndex = std::variant<Slice, Index, NewAxis, Ellipsis>;
+class Tensor;
+// An int tensor of positions along its dim (tinygrad's tensor indexing, t[idx]): the result has
+// idx's shape where that dim was, each element the one at that position (negative positions
+// count from the end; one out of range gives 0). Several broadcast together and pick
+// elementwise (t[rows, cols]); not adjacent, their dims go first, as in numpy.
+struct Indices {
+  explicit Indices(const Tensor& index);
+  std::shared_ptr<const Tensor> index;
+};
+using TensorIndex = std::variant<Slice, Index, NewAxis, Ellipsis, Indices>;
 
 struct Conv2dOpts {
   int64_t groups = 1;
@@ -504,6 +513,7 @@ class Tensor {
   Tensor slice(const std::vector<TensorIndex>& indices) const;
   Tensor operator[](int64_t i) const { return slice({Index{i}}); }
   Tensor operator[](const SInt& i) const { return slice({Index{i}}); }
+  Tensor operator[](const Tensor& index) const { return slice({Indices(index)}); }
   static Tensor Cat(const std::vector<Tensor>& ts, int64_t dim = 0);
   static Tensor Stack(const std::vector<Tensor>& ts, int64_t dim = 0);
   Tensor cat(std::initializer_list<Tensor> others, int64_t dim = 0) const;
