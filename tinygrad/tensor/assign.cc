@@ -1,7 +1,7 @@
 // File: tinygrad/tensor/assign.cc
 // In-place assignment: Tensor::assign and the in-place arithmetic built on it.
-// Port of tinygrad/tensor.py's assign (tinygrad 35900290; the DISK hack and multi-device axis
-// check are not ported: there is no DISK device and no multi-device tensor here).
+// Port of tinygrad/tensor.py's assign (tinygrad 35900290; the DISK hack is not ported: there is
+// no DISK device here).
 #include <string>
 #include <utility>
 
@@ -33,6 +33,10 @@ Tensor Tensor::assign(const Tensor& x) const {
     return Err("assign", absl::StrCat("device mismatch ", device(), " != ", v.device()));
   if (v.dtype() != dtype())
     return Err("assign", absl::StrCat("dtype mismatch ", dtype().repr(), " != ", v.dtype().repr()));
+  if (uop().device().is_tuple() && shard_axis() != v.shard_axis()) {
+    auto split = [](std::optional<int64_t> a) { return a ? absl::StrCat("axis ", *a) : std::string("none"); };
+    return Err("assign", "multi-device split mismatch: " + split(shard_axis()) + " != " + split(v.shard_axis()));
+  }
   // tinygrad's self.replace(self._apply_uop(UOp.assign, x)): only the node changes; this
   // tensor's requires_grad and .grad stay as they are. Every handle (and every later op on
   // this tensor) sees the ASSIGN; realizing it writes into the target's buffer, and from then

@@ -67,6 +67,30 @@ absl::Status Realize(const std::vector<Tensor>& ts) {
 
 absl::Status Tensor::realize() const { return Realize(std::vector<Tensor>{*this}); }
 
+absl::Status Tensor::setitem(const std::vector<TensorIndex>& indices, const Tensor& v) const {
+  if (!ok()) return status();
+  if (!v.ok()) return v.status();
+  if (requires_grad() == true || v.requires_grad() == true)
+    return absl::InvalidArgumentError("setitem: not supported on tensors that require a gradient");
+  if (absl::Status s = realize(); !s.ok()) return s;
+  if (!IsRealized(uop()))
+    return absl::InvalidArgumentError("setitem: the target needs to be contiguous (a whole buffer), got a view");
+  Tensor res = tensor_internal::GetItem(*this, indices, &v);
+  if (!res.ok()) return res.status();
+  // tensor indices give the whole tensor with v written in: assign it; else write into the view
+  if (res.sshape() == sshape() && res.uop() != uop()) return assign(res).realize();
+  absl::StatusOr<Shape> shape = tensor_internal::BroadcastShape("setitem", res.sshape(), v.sshape());
+  if (!shape.ok()) return shape.status();
+  Tensor value = tensor_internal::BroadcastTo(v.cast(res.dtype()), *shape).contiguous();
+  if (!value.ok()) return value.status();
+  return res.assign(value).realize();
+}
+
+absl::Status Tensor::setitem(const std::vector<TensorIndex>& indices, ConstValue v) const {
+  if (!ok()) return status();
+  return setitem(indices, tensor_internal::ConstTensor(v, dtype(), device()));
+}
+
 absl::StatusOr<std::vector<std::byte>> Tensor::ReadAs(DType dt) const {
   if (!ok()) return status();
   Tensor x = cast(dt);

@@ -238,9 +238,31 @@ Indices::Indices(const Tensor& index) : index(std::make_shared<const Tensor>(ind
 
 static Tensor OneHotAlongDim(const Tensor& idx, int64_t num_classes, int64_t dim);
 
-// The tensor-indexing half of tinygrad's _getitem: `x` (after the other indices) indexed at
-// `taken` (dim, positions) by one-hot masks of the broadcast positions, summed over the dims.
-static Tensor TakeAlong(const Tensor& x, const std::vector<std::pair<int64_t, Tensor>>& taken) {
+// tinygrad's _masked_setitem: `target` with `values` where `mask`, the mask and values first
+// reduced over `axes` so that of repeated positions the last one wins.
+static Tensor MaskedSetitem(const Tensor& target, Tensor values, Tensor mask, const std::vector<int64_t>& axes) {
+  for (auto a = axes.rbegin(); a != axes.rend(); ++a) {
+    std::vector<Tensor> ms = mask.split(1, *a), vs = values.split(1, *a);
+    Tensor m = ms[0], val = vs[0];
+    for (size_t k = 1; k < ms.size(); ++k) {
+      val = ms[k].where(vs[k], val);
+      m = m.logical_or(ms[k]);
+    }
+    mask = m;
+    values = val;
+  }
+  for (auto a = axes.rbegin(); a != axes.rend(); ++a) {
+    mask = mask.squeeze(*a);
+    values = values.squeeze(*a);
+  }
+  return mask.where(values, target);
+}
+
+// The tensor-indexing half of tinygrad's _getitem: `x` (`self` after the other indices)
+// indexed at `taken` (dim, positions) by one-hot masks of the broadcast positions, summed over
+// the dims; with `v` (setitem), `self` with v written at the picked positions instead.
+static Tensor TakeAlong(const Tensor& self, const Tensor& x,
+                        const std::vector<std::pair<int64_t, Tensor>>& taken, const Tensor* v) {
   TG_TENSOR_RETURN_IF_ERROR(&x);
   for (const auto& [d, t] : taken) TG_TENSOR_RETURN_IF_ERROR(&t);
   Shape big = taken[0].second.sshape();
@@ -271,19 +293,29 @@ static Tensor TakeAlong(const Tensor& x, const std::vector<std::pair<int64_t, Te
   // indices on dims apart from each other: their dims go first (numpy's rule)
   bool adjacent = true;
   for (size_t k = 1; k < taken.size(); ++k) adjacent &= taken[k].first == taken[k - 1].first + 1;
-  if (first != 0 && taken.size() != 1 && !adjacent) {
+  const bool permuted = first != 0 && taken.size() != 1 && !adjacent;
+  if (permuted) {
     std::vector<int64_t> order;
     for (int64_t k = first; k < first + nbig; ++k) order.push_back(k);
     for (int64_t k = 0; k < first; ++k) order.push_back(k);
     for (int64_t k = first + nbig; k < out.ndim(); ++k) order.push_back(k);
     out = out.permute(order);
+    mask = mask->permute(order);
   }
-  return out;
+  if (v == nullptr) return out;
+  TG_TENSOR_RETURN_IF_ERROR(&out);
+  absl::StatusOr<Shape> vshape = tensor_internal::BroadcastShape("setitem", out.sshape(), v->sshape());
+  if (!vshape.ok()) return Tensor::Error(vshape.status());
+  Tensor vb = tensor_internal::BroadcastTo(v->cast(self.dtype()), *vshape);
+  for (int64_t a : sum_axes) vb = vb.unsqueeze(a);
+  std::vector<int64_t> axes;
+  for (int64_t k = permuted ? 0 : first; k < (permuted ? 0 : first) + nbig; ++k) axes.push_back(k);
+  return MaskedSetitem(self, vb, *mask, axes);
 }
 
-Tensor Tensor::slice(const std::vector<TensorIndex>& idx_in) const {
-  TG_TENSOR_RETURN_IF_ERROR(this);
-  const Shape& s = sshape();
+Tensor tensor_internal::GetItem(const Tensor& self, const std::vector<TensorIndex>& idx_in, const Tensor* v) {
+  TG_TENSOR_RETURN_IF_ERROR(&self);
+  const Shape& s = self.sshape();
   int64_t n_ell = 0, n_new = 0;
   for (const TensorIndex& i : idx_in) {
     n_ell += std::holds_alternative<Ellipsis>(i);
@@ -291,21 +323,21 @@ Tensor Tensor::slice(const std::vector<TensorIndex>& idx_in) const {
   }
   if (n_ell > 1) return Err("slice", "indices can only have a single ellipsis");
   int64_t n_idx = static_cast<int64_t>(idx_in.size()) - n_ell - n_new;
-  if (n_idx > ndim())
+  if (n_idx > self.ndim())
     return Err("slice", absl::StrCat("too many indices (", n_idx, ") for ", ShapeStr(s)));
   // Fill the ellipsis (or the end) with full slices.
   std::vector<TensorIndex> idx;
   bool filled = false;
   for (const TensorIndex& i : idx_in) {
     if (std::holds_alternative<Ellipsis>(i)) {
-      for (int64_t k = 0; k < ndim() - n_idx; ++k) idx.push_back(Slice::All());
+      for (int64_t k = 0; k < self.ndim() - n_idx; ++k) idx.push_back(Slice::All());
       filled = true;
     } else {
       idx.push_back(i);
     }
   }
   if (!filled)
-    for (int64_t k = 0; k < ndim() - n_idx; ++k) idx.push_back(Slice::All());
+    for (int64_t k = 0; k < self.ndim() - n_idx; ++k) idx.push_back(Slice::All());
   // Per real dim: the shrink boundary and stride; per index: the output size (none for Index).
   PadArg bounds;
   std::vector<int64_t> strides;
@@ -326,7 +358,7 @@ Tensor Tensor::slice(const std::vector<TensorIndex>& idx_in) const {
       if (!dim_size.is_int())
         return Err("slice", absl::StrCat("a tensor index on dim ", dim, " of symbolic size ", dim_size.repr()));
       const int64_t size = dim_size.value();
-      taken.emplace_back(static_cast<int64_t>(final_shape.size()), t.lt(0).where(t + size, t).to(device()));
+      taken.emplace_back(static_cast<int64_t>(final_shape.size()), t.lt(0).where(t + size, t).to(self.device()));
       bounds.emplace_back(0, size);
       strides.push_back(1);
       final_shape.push_back(size);
@@ -416,7 +448,7 @@ Tensor Tensor::slice(const std::vector<TensorIndex>& idx_in) const {
     }
     ++dim;
   }
-  Tensor x = *this;
+  Tensor x = self;
   if (!bounds.empty()) {
     x = x.shrink(bounds);
     std::vector<int64_t> flips;
@@ -446,7 +478,11 @@ Tensor Tensor::slice(const std::vector<TensorIndex>& idx_in) const {
     }
   }
   x = x.reshape(final_shape);
-  return taken.empty() ? x : TakeAlong(x, taken);
+  return taken.empty() ? x : TakeAlong(self, x, taken, v);
+}
+
+Tensor Tensor::slice(const std::vector<TensorIndex>& indices) const {
+  return tensor_internal::GetItem(*this, indices, nullptr);
 }
 
 Tensor Tensor::Cat(const std::vector<Tensor>& ts, int64_t dim_in) {

@@ -289,6 +289,14 @@ TEST(MultiDeviceTest, CreatorsMatchTheReferencesValuesAndKernelCounts) {
   };
   for (const Case& c : cases) Check(c);
 
+  // assigning a tensor split otherwise is an error (the reference's "multi assign axis mismatch")
+  Tensor target = Input({4, 2}).shard(kDevices, 0);
+  ASSERT_TRUE(target.realize().ok());
+  Tensor mismatched = target.assign(Input({4, 2}).shard(kDevices, 1));
+  ASSERT_FALSE(mismatched.ok());
+  EXPECT_NE(mismatched.status().message().find("multi-device split mismatch: axis 0 != axis 1"), std::string::npos)
+      << mismatched.status();
+
   // tinygrad's rand makes one device's numbers only
   Tensor r = Tensor::Rand({4}, {.device = both});
   ASSERT_FALSE(r.ok());

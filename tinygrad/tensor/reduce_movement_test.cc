@@ -333,5 +333,55 @@ TEST(Movement, TensorIndicesAsTheReference) {
       << bad.status();
 }
 
+// setitem (tinygrad's __setitem__): into int and slice views, strided, broadcast values, tensor
+// indices (repeated positions: the last wins), as the reference's (tinygrad 35900290, DEV=CPU).
+TEST(Movement, SetitemAsTheReference) {
+  auto mk = [] {
+    Tensor t = Tensor::Arange(12).reshape({3, 4}).cast(dtypes::float32).contiguous();
+    EXPECT_TRUE(t.realize().ok());
+    return t;
+  };
+  auto values = [](const Tensor& t) { return *t.cast(dtypes::float32).to_vector<float>(); };
+  auto ints = [](std::vector<int32_t> v) { return Tensor::FromVector(v); };
+  Tensor t = mk();
+  ASSERT_TRUE(t.setitem({Index{1}}, 7.0).ok());
+  EXPECT_EQ(values(t), (std::vector<float>{0, 1, 2, 3, 7, 7, 7, 7, 8, 9, 10, 11}));
+  t = mk();
+  ASSERT_TRUE(t.setitem({Slice(), Slice(1, 3)}, Tensor::FromVector<float>({-1, -2}, {1, 2})).ok());
+  EXPECT_EQ(values(t), (std::vector<float>{0, -1, -2, 3, 4, -1, -2, 7, 8, -1, -2, 11}));
+  t = mk();
+  ASSERT_TRUE(t.setitem({Slice(std::nullopt, std::nullopt, 2), Index{-1}},
+                        Tensor::FromVector<float>({100, 200}))
+                  .ok());
+  EXPECT_EQ(values(t), (std::vector<float>{0, 1, 2, 100, 4, 5, 6, 7, 8, 9, 10, 200}));
+  t = mk();
+  ASSERT_TRUE(t.setitem({Indices(ints({2, 0}))},
+                        Tensor::FromVector<float>({1, 2, 3, 4, 5, 6, 7, 8}, {2, 4}))
+                  .ok());
+  EXPECT_EQ(values(t), (std::vector<float>{5, 6, 7, 8, 4, 5, 6, 7, 1, 2, 3, 4}));
+  t = mk();
+  ASSERT_TRUE(t.setitem({Indices(ints({0, 2, 0})), Indices(ints({1, 3, 1}))},
+                        Tensor::FromVector<float>({10, 20, 30}))
+                  .ok());
+  EXPECT_EQ(values(t), (std::vector<float>{0, 30, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20}));
+  t = mk();
+  ASSERT_TRUE(t.setitem({Slice(), Indices(ints({3, 0}))}, -5.0).ok());
+  EXPECT_EQ(values(t), (std::vector<float>{-5, 1, 2, -5, -5, 5, 6, -5, -5, 9, 10, -5}));
+  Tensor i = Tensor::Arange(6).reshape({2, 3}).contiguous();
+  ASSERT_TRUE(i.setitem({Index{0}, Slice(std::nullopt, 2)}, int64_t{9}).ok());
+  EXPECT_EQ(values(i), (std::vector<float>{9, 9, 2, 3, 4, 5}));
+
+  // errors, the tensor unchanged: a value that does not broadcast, a target that requires grad
+  t = mk();
+  absl::Status bad = t.setitem({Index{0}}, Tensor::FromVector<float>({1, 2}));
+  EXPECT_FALSE(bad.ok());
+  EXPECT_EQ(values(t), values(mk()));
+  Tensor g = mk().requires_grad_();
+  EXPECT_NE(g.setitem({Index{0}}, 1.0).message().find("require a gradient"), std::string::npos);
+  // a view (not a whole buffer) as the target
+  EXPECT_NE(mk().slice({Slice(0, 2)}).setitem({Index{0}}, 1.0).message().find("contiguous"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace tg

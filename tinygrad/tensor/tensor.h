@@ -514,6 +514,13 @@ class Tensor {
   Tensor operator[](int64_t i) const { return slice({Index{i}}); }
   Tensor operator[](const SInt& i) const { return slice({Index{i}}); }
   Tensor operator[](const Tensor& index) const { return slice({Indices(index)}); }
+  // tinygrad's __setitem__ (t[indices] = v): writes v (cast to this dtype, broadcast to the
+  // selected part) into the part `indices` selects, in place, now (it realizes; needs
+  // //tinygrad/engine). With tensor indices each picked position is written (of repeated ones
+  // the last wins). Errors: this tensor or v requiring a gradient, a target that is a view
+  // rather than a whole buffer, v that does not broadcast, indices slice() refuses.
+  absl::Status setitem(const std::vector<TensorIndex>& indices, const Tensor& v) const;
+  absl::Status setitem(const std::vector<TensorIndex>& indices, ConstValue v) const;
   static Tensor Cat(const std::vector<Tensor>& ts, int64_t dim = 0);
   static Tensor Stack(const std::vector<Tensor>& ts, int64_t dim = 0);
   Tensor cat(std::initializer_list<Tensor> others, int64_t dim = 0) const;

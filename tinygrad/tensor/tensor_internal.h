@@ -145,6 +145,10 @@ absl::StatusOr<std::vector<int64_t>> ViewOffsets(const UOp& view);
       if (!_t->ok()) return ::tg::Tensor::Error(_t->status()); \
   } while (0)
 
+// tinygrad's _getitem: `self` indexed (Tensor::slice), or, with `v` (setitem), for tensor
+// indices the whole of `self` with v written at the picked positions.
+Tensor GetItem(const Tensor& self, const std::vector<TensorIndex>& indices, const Tensor* v);
+
 // tinygrad's _resolve_dim: dim in [-max(1, n), max(1, n) - 1], n = ndim (+1 when `extra`).
 absl::StatusOr<int64_t> ResolveDim(const std::string& op, int64_t dim, int64_t ndim,
                                    bool extra = false);
