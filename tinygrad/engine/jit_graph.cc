@@ -115,9 +115,13 @@ absl::StatusOr<std::vector<JitStep>> PlanGraphs(const std::vector<ExecItem>& ite
                                                 const JitGraphOptions& graph_options,
                                                 const absl::flat_hash_set<size_t>& changing) {
   std::vector<JitStep> steps;
-  std::vector<size_t> batch;
+  // The open batch of each device. A kernel touches only its own device's buffers, so the
+  // kernels of different devices between two copies do not depend on each other: each device's
+  // batch grows across the others' kernels (a multi-device step interleaves them), and batches
+  // run one device after another.
+  std::vector<std::vector<size_t>> open;
   int64_t max_batch = graph_options.batch_size;
-  auto flush = [&]() -> absl::Status {
+  auto flush = [&](std::vector<size_t>& batch) -> absl::Status {
     if (batch.empty()) return absl::OkStatus();
     const std::string device = items[batch.front()].device->name();
     absl::Status why = absl::OkStatus();
@@ -145,6 +149,15 @@ absl::StatusOr<std::vector<JitStep>> PlanGraphs(const std::vector<ExecItem>& ite
     batch.clear();
     return absl::OkStatus();
   };
+  // Every open batch, in the order they began.
+  auto flush_all = [&]() -> absl::Status {
+    std::sort(open.begin(), open.end(), [](const std::vector<size_t>& a, const std::vector<size_t>& b) {
+      return a.front() < b.front();
+    });
+    for (std::vector<size_t>& batch : open) RETURN_IF_ERROR(flush(batch));
+    open.clear();
+    return absl::OkStatus();
+  };
   for (size_t i = 0; i < items.size(); ++i) {
     const ExecItem& ei = items[i];
     if (ei.kind == ExecItem::Kind::kView) {  // runs nothing: no reason to end a batch
@@ -153,16 +166,22 @@ absl::StatusOr<std::vector<JitStep>> PlanGraphs(const std::vector<ExecItem>& ite
     }
     const bool graphable =
         ei.kind == ExecItem::Kind::kKernel && ei.device != nullptr && ei.device->has_graphs();
-    const bool extends = graphable && !batch.empty() && items[batch.front()].device == ei.device &&
-                         (max_batch <= 0 || static_cast<int64_t>(batch.size()) < max_batch);
-    if (!extends) RETURN_IF_ERROR(flush());
-    if (graphable) {
-      batch.push_back(i);
-    } else {
+    if (!graphable) {  // a copy (between devices), or a kernel of a device without graphs
+      RETURN_IF_ERROR(flush_all());
       steps.push_back({.item = i});
+      continue;
     }
+    auto mine = std::find_if(open.begin(), open.end(),
+                             [&](const std::vector<size_t>& b) { return items[b.front()].device == ei.device; });
+    if (mine != open.end() && max_batch > 0 && static_cast<int64_t>(mine->size()) >= max_batch) {
+      RETURN_IF_ERROR(flush(*mine));
+      open.erase(mine);
+      mine = open.end();
+    }
+    if (mine == open.end()) mine = open.insert(open.end(), std::vector<size_t>{});
+    mine->push_back(i);
   }
-  RETURN_IF_ERROR(flush());
+  RETURN_IF_ERROR(flush_all());
   return steps;
 }
 

@@ -4,10 +4,14 @@
 // a SequentialGraph, as the reference's CPU device has HCQGraph), so that each later replay pays
 // one launch per batch instead of one per kernel.
 //
-// What batches, as in the reference: consecutive kernels of one device that has graphs, at most
-// JIT_BATCH_SIZE in the first batch and twice as many in each next (0: no limit); a copy ends a
-// batch (the reference graphs GPU-to-GPU copies too; ours run between batches); views run nothing
-// and end nothing; a batch of one kernel runs alone unless GRAPH_ONE_KERNEL. A batch whose
+// What batches, as in the reference: the kernels of one device that has graphs between two
+// copies, at most JIT_BATCH_SIZE in the first batch and twice as many in each next (0: no limit);
+// a copy ends every batch (the reference graphs GPU-to-GPU copies too; ours run between batches);
+// views run nothing and end nothing; a batch of one kernel runs alone unless GRAPH_ONE_KERNEL.
+// A multi-device step interleaves its devices' kernels; as a kernel touches only its device's
+// memory, each device's batch takes its kernels across the others' (the reference instead puts
+// several devices in one graph where its graph class can), and the batches run one device after
+// another. A batch whose
 // graph cannot be made (a driver without graphs) runs its kernels one at a time, as the
 // reference falls back on a GraphException; DEBUG=2 says which batches were graphed.
 // Within a graph a kernel waits only for the earlier kernels of its batch whose memory it reads

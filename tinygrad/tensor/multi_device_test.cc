@@ -347,6 +347,8 @@ TEST(MultiDeviceTest, TinyJitReplaysADataParallelTrainingStep) {
   absl::StatusOr<std::vector<float>> got = w.to_vector<float>();
   ASSERT_TRUE(got.ok()) << got.status();
   EXPECT_EQ(*got, last_w);
+  // the replays launch each device's kernels between the all-reduce's copies as graphs
+  EXPECT_GE(step.captured_graphs(), 2u);
 
   // inputs split otherwise than at the capture, or on one device: a mismatch, nothing run
   Tensor x = Input({4, 3}).shard(kDevices), y = Input({4, 2}).shard(kDevices, 0);
