@@ -138,13 +138,6 @@ Tensor Pow(const Tensor& x, const Operand& y, bool reverse) {
   return r;
 }
 
-// polyN: Horner's rule starting from 0.0.
-Tensor PolyN(const Tensor& x, std::initializer_list<double> p) {
-  std::optional<Tensor> acc;
-  for (double c : p) acc = acc ? *acc * x + c : 0.0 * x + c;
-  return *acc;
-}
-
 }  // namespace
 
 Tensor Tensor::add(const Tensor& x) const { return BroadcastedAlu("add", Ops::ADD, *this, x); }
@@ -338,11 +331,17 @@ Tensor Tensor::gelu() const {
 }
 Tensor Tensor::silu() const { return *this * sigmoid(); }
 Tensor Tensor::softplus(double beta) const { return (1 / beta) * (*this * beta).logaddexp(0.0); }
+Tensor tensor_internal::PolyN(const Tensor& x, std::initializer_list<double> p) {
+  std::optional<Tensor> acc;
+  for (double c : p) acc = acc ? *acc * x + c : 0.0 * x + c;
+  return *acc;
+}
+
 Tensor Tensor::logsigmoid() const { return -(-*this).softplus(); }
 Tensor Tensor::erf() const {
   Tensor t = 1.0 / (1.0 + 0.3275911 * abs());
   return sign() *
-         (1.0 - t * PolyN(t, {1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592}) *
+         (1.0 - t * tensor_internal::PolyN(t, {1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592}) *
                     (-square()).exp());
 }
 Tensor Tensor::logaddexp(const Tensor& x) const {

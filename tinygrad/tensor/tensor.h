@@ -564,7 +564,57 @@ class Tensor {
   // AGENT-B-DECLARATIONS
 
   // ** more elementwise math and statistics (math_extra.cc) **
-  // AGENT-C-DECLARATIONS
+  // Inverse trig and hyperbolic functions, with tinygrad's formulas (float results; ints and
+  // bools are promoted): asin by Abramowitz-Stegun 4.4.46 (|error| < 2e-8 in exact math),
+  // acos = pi/2 - asin, atan = asin(x / sqrt(1 + x^2)), the rest through exp, log and sqrt
+  // (so sinh/cosh overflow to inf past |x| ~ 89, and atanh(+-1) is +-inf).
+  Tensor asin() const;
+  Tensor acos() const;
+  Tensor atan() const;
+  Tensor sinh() const;
+  Tensor cosh() const;
+  Tensor asinh() const;
+  Tensor acosh() const;
+  Tensor atanh() const;
+  // self + (end - self) * weight. A uint8 tensor with a Tensor weight uses tinygrad's 7-bit
+  // fixed-point weight and stays uint8.
+  Tensor lerp(const Tensor& end, const Tensor& weight) const;
+  Tensor lerp(const Tensor& end, ConstValue weight) const;
+  // |self| with the sign of `other` (broadcast, in self's dtype; -0.0 counts as positive).
+  Tensor copysign(const Tensor& other) const;
+  Tensor copysign(ConstValue other) const;
+  // Neither inf nor NaN (bool).
+  Tensor isfinite() const;
+  // |self - other| <= atol + rtol * |other| for finite values, equal infinities, and NaN with
+  // NaN when equal_nan (a bool tensor of the broadcast shape).
+  Tensor isclose(const Tensor& other, double rtol = 1e-5, double atol = 1e-8,
+                 bool equal_nan = false) const;
+  // isclose(...).all(), realized (needs //tinygrad/engine).
+  absl::StatusOr<bool> allclose(const Tensor& other, double rtol = 1e-5, double atol = 1e-8,
+                                bool equal_nan = false) const;
+  // Activations (tinygrad's formulas and defaults).
+  Tensor elu(double alpha = 1.0) const;
+  Tensor celu(double alpha = 1.0) const;
+  Tensor selu(double alpha = 1.67326, double gamma = 1.0507) const;
+  Tensor mish() const;       // x * tanh(softplus(x))
+  Tensor softsign() const;   // x / (1 + |x|)
+  Tensor hardsigmoid(double alpha = 1.0 / 6, double beta = 0.5) const;
+  Tensor hardswish() const;  // x * relu6(x + 3) / 6
+  Tensor hardtanh(ConstValue min_val = -1, ConstValue max_val = 1) const;  // clip
+  Tensor relu6() const;
+  Tensor swish() const;       // silu
+  Tensor quick_gelu() const;  // x * sigmoid(1.702 x)
+  // (var, mean) and (stddev, mean) over `axis` (torch's var_mean / std_mean); a bad axis
+  // errors both.
+  std::pair<Tensor, Tensor> var_mean(const Axes& axis = {}, bool keepdim = false,
+                                     double correction = 1) const;
+  std::pair<Tensor, Tensor> std_mean(const Axes& axis = {}, bool keepdim = false,
+                                     double correction = 1) const;
+  // Cumulative product along `axis` (in the tensor's dtype; two stages past 512 elements, as
+  // cumsum).
+  Tensor cumprod(int64_t axis) const;
+  // log(cumsum(exp(x))) along `axis`, stable for large values (float result).
+  Tensor logcumsumexp(int64_t axis = 0) const;
 
   // ** more movement: roll, diagonals, grids, windows, einsum, interpolate (shape_extra.cc) **
   // AGENT-D-DECLARATIONS

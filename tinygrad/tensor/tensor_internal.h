@@ -145,6 +145,9 @@ absl::StatusOr<std::vector<int64_t>> ViewOffsets(const UOp& view);
       if (!_t->ok()) return ::tg::Tensor::Error(_t->status()); \
   } while (0)
 
+// tinygrad's helpers.polyN: Horner's rule from 0.0 (acc * x + c for each coefficient c).
+Tensor PolyN(const Tensor& x, std::initializer_list<double> coeffs);
+
 // tinygrad's _getitem: `self` indexed (Tensor::slice), or, with `v` (setitem), for tensor
 // indices the whole of `self` with v written at the picked positions.
 Tensor GetItem(const Tensor& self, const std::vector<TensorIndex>& indices, const Tensor* v);
