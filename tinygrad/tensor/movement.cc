@@ -236,13 +236,11 @@ Tensor Tensor::flip(const Axes& axis) const {
 
 Indices::Indices(const Tensor& index) : index(std::make_shared<const Tensor>(index)) {}
 
-static Tensor OneHotAlongDim(const Tensor& idx, int64_t num_classes, int64_t dim);
-
-// tinygrad's _masked_setitem: `target` with `values` where `mask`, the mask and values first
-// reduced over `axes` so that of repeated positions the last one wins.
-static Tensor MaskedSetitem(const Tensor& target, Tensor values, Tensor mask, const std::vector<int64_t>& axes) {
+Tensor tensor_internal::MaskedSetitem(const Tensor& target, Tensor values, Tensor mask,
+                                      const std::vector<int64_t>& axes) {
   for (auto a = axes.rbegin(); a != axes.rend(); ++a) {
     std::vector<Tensor> ms = mask.split(1, *a), vs = values.split(1, *a);
+    if (ms.empty() || vs.size() != ms.size()) return Err("setitem", "no positions to write along a dim");
     Tensor m = ms[0], val = vs[0];
     for (size_t k = 1; k < ms.size(); ++k) {
       val = ms[k].where(vs[k], val);
@@ -281,7 +279,7 @@ static Tensor TakeAlong(const Tensor& self, const Tensor& x,
     Shape ts = t.sshape();
     ts.resize(ts.size() + static_cast<size_t>(nx - first), SInt(1));
     // indices of fewer dims than the broadcast shape line up at its end
-    Tensor m = OneHotAlongDim(tensor_internal::BroadcastTo(t.reshape(ts), pre_reduce), xs[d].value(), d - nx);
+    Tensor m = tensor_internal::OneHotAlongDim(tensor_internal::BroadcastTo(t.reshape(ts), pre_reduce), xs[d].value(), d - nx);
     mask = mask ? *mask * m : m;
   }
   Shape reshape_arg(xs.begin(), xs.begin() + first);
@@ -310,7 +308,7 @@ static Tensor TakeAlong(const Tensor& self, const Tensor& x,
   for (int64_t a : sum_axes) vb = vb.unsqueeze(a);
   std::vector<int64_t> axes;
   for (int64_t k = permuted ? 0 : first; k < (permuted ? 0 : first) + nbig; ++k) axes.push_back(k);
-  return MaskedSetitem(self, vb, *mask, axes);
+  return tensor_internal::MaskedSetitem(self, vb, *mask, axes);
 }
 
 Tensor tensor_internal::GetItem(const Tensor& self, const std::vector<TensorIndex>& idx_in, const Tensor* v) {
@@ -672,8 +670,7 @@ Tensor Tensor::repeat_interleave(int64_t repeats, std::optional<int64_t> dim_in)
   return x.reshape(a).expand(b).reshape(f);
 }
 
-// _one_hot_along_dim: index == arange(num_classes) laid along `dim` (from the end).
-static Tensor OneHotAlongDim(const Tensor& idx, int64_t num_classes, int64_t dim) {
+Tensor tensor_internal::OneHotAlongDim(const Tensor& idx, int64_t num_classes, int64_t dim) {
   TG_TENSOR_RETURN_IF_ERROR(&idx);
   if (!dtypes::is_int(idx.dtype()))
     return Err("one_hot", "expects an int index tensor, got " + idx.dtype().repr());
@@ -689,7 +686,7 @@ Tensor Tensor::one_hot(int64_t num_classes) const {
   TG_TENSOR_RETURN_IF_ERROR(this);
   if (!dtypes::is_int(dtype())) return Err("one_hot", "expects an int tensor, got " + dtype().repr());
   if (num_classes < 0) return Err("one_hot", "num_classes must be given (>= 0)");
-  return OneHotAlongDim(slice({Ellipsis{}, NewAxis{}}), num_classes, -1).where(1, 0);
+  return tensor_internal::OneHotAlongDim(slice({Ellipsis{}, NewAxis{}}), num_classes, -1).where(1, 0);
 }
 
 Tensor Tensor::gather(int64_t dim_in, const Tensor& index) const {
@@ -707,7 +704,7 @@ Tensor Tensor::gather(int64_t dim_in, const Tensor& index) const {
     sh.emplace_back(0, d == dim ? s[d] : is[d]);
   }
   Tensor x = shrink(sh).unsqueeze(-1).transpose(-1, dim);
-  return OneHotAlongDim(index.unsqueeze(-1), s[dim], -1).where(x, 0).sum(-1, false, dtype());
+  return tensor_internal::OneHotAlongDim(index.unsqueeze(-1), s[dim], -1).where(x, 0).sum(-1, false, dtype());
 }
 
 // _tri: arange(r)[:, None] + diagonal <= arange(c).

@@ -52,22 +52,6 @@ Tensor Dot(const std::string& name, const Tensor& x_in, const Tensor& w_in, std:
   return (x * w).sum(-1, false, acc).cast(out);
 }
 
-// _resolve_pool_pads: an int, one per dim, or 2 per dim -> the flat torch-order list.
-absl::StatusOr<std::vector<int64_t>> ResolvePoolPads(const std::string& name,
-                                                     const std::vector<int64_t>& p, size_t dims,
-                                                     const std::vector<int64_t>& shape) {
-  if (p.size() == 1) return std::vector<int64_t>(2 * dims, p[0]);
-  if (p.size() == 2 * dims) return p;
-  if (p.size() == dims) {
-    std::vector<int64_t> out;
-    for (auto it = p.rbegin(); it != p.rend(); ++it) out.insert(out.end(), {*it, *it});
-    return out;
-  }
-  return absl::InvalidArgumentError(absl::StrCat(
-      name, ": padding must be an int or a sequence of length ", dims, " or ", 2 * dims,
-      ", but got ", ShapeStr(p), " for ", ShapeStr(shape)));
-}
-
 std::vector<int64_t> Tuple(const std::vector<int64_t>& v, size_t n) {
   return v.size() == 1 ? std::vector<int64_t>(n, v[0]) : v;
 }
@@ -122,7 +106,7 @@ absl::StatusOr<PoolSetup> SetupPool(const std::string& name, const Tensor& t, co
       return absl::InvalidArgumentError(
           absl::StrCat(name, ": kernel, stride and dilation must be positive, got kernel ",
                        ShapeStr(p.k), " stride ", ShapeStr(p.s), " dilation ", ShapeStr(p.d)));
-  absl::StatusOr<std::vector<int64_t>> pads = ResolvePoolPads(name, o.padding, n, t.shape());
+  absl::StatusOr<std::vector<int64_t>> pads = tensor_internal::ResolvePoolPads(name, o.padding, n, t.shape());
   if (!pads.ok()) return pads.status();
   p.pads = *pads;
   if (o.ceil_mode) {
@@ -135,6 +119,21 @@ absl::StatusOr<PoolSetup> SetupPool(const std::string& name, const Tensor& t, co
 }
 
 }  // namespace
+
+absl::StatusOr<std::vector<int64_t>> tensor_internal::ResolvePoolPads(const std::string& name,
+                                                     const std::vector<int64_t>& p, size_t dims,
+                                                     const std::vector<int64_t>& shape) {
+  if (p.size() == 1) return std::vector<int64_t>(2 * dims, p[0]);
+  if (p.size() == 2 * dims) return p;
+  if (p.size() == dims) {
+    std::vector<int64_t> out;
+    for (auto it = p.rbegin(); it != p.rend(); ++it) out.insert(out.end(), {*it, *it});
+    return out;
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      name, ": padding must be an int or a sequence of length ", dims, " or ", 2 * dims,
+      ", but got ", ShapeStr(p), " for ", ShapeStr(shape)));
+}
 
 Tensor Tensor::dot(const Tensor& w, std::optional<DType> acc) const { return Dot("dot", *this, w, acc); }
 Tensor Tensor::matmul(const Tensor& w, std::optional<DType> acc) const {
@@ -164,7 +163,7 @@ Tensor Tensor::conv2d(const Tensor& weight, const std::optional<Tensor>& bias,
   if (bias && (bias->ndim() != 1 || bias->shape()[0] != cout))
     return Err("conv2d", "bias " + ShapeStr(bias->shape()) + " does not match " +
                              std::to_string(cout) + " output channels");
-  absl::StatusOr<std::vector<int64_t>> pads = ResolvePoolPads("conv2d", o.padding, hw.size(), xs);
+  absl::StatusOr<std::vector<int64_t>> pads = tensor_internal::ResolvePoolPads("conv2d", o.padding, hw.size(), xs);
   if (!pads.ok()) return Error(pads.status());
   Tensor x = PadFlat(*this, *pads).pool(hw, o.stride, o.dilation);  // (bs, cin_, *oyx, *HW)
   TG_TENSOR_RETURN_IF_ERROR(&x);

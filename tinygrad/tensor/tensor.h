@@ -558,10 +558,63 @@ class Tensor {
                                       bool is_causal = false) const;
 
   // ** sorting and sampling (sort.cc) **
-  // AGENT-A-DECLARATIONS
+  // tinygrad's sort: (values, int32 indices) along `dim`, by a bitonic network of tensor ops
+  // (any size; the dim is padded to a power of two). Equal elements keep their original order
+  // in both directions. A dim of size 0 or 1 gives the tensor itself and zero indices. Errors:
+  // a 0-d tensor, a dim out of range, a symbolic shape (both results errored).
+  std::pair<Tensor, Tensor> sort(int64_t dim = -1, bool descending = false) const;
+  // The int32 indices of sort(dim, descending).
+  Tensor argsort(int64_t dim = -1, bool descending = false) const;
+  // The first k of sort(dim, descending=largest): (values, int32 indices). Errors: k outside
+  // [0, size of dim], sorted=false (unsupported, as in the reference), sort's errors.
+  std::pair<Tensor, Tensor> topk(int64_t k, int64_t dim = -1, bool largest = true,
+                                 bool sorted = true) const;
+  // A random permutation of 0..n-1 (argsort of Rand(n) on o.device, so the same seed gives
+  // tinygrad's permutation); int32 unless o.dtype. n < 0 is an error.
+  static Tensor Randperm(int64_t n, const TensorOpts& o = {});
+  // tinygrad's multinomial: num_samples indices (int32) drawn from each row of a 1-d or 2-d
+  // tensor of non-negative weights (shape (num_samples) or (rows, num_samples)), by inverse cdf
+  // from Rand on the default device. Without replacement only num_samples = 1 is supported.
+  Tensor multinomial(int64_t num_samples = 1, bool replacement = false) const;
 
   // ** scatter and masks (scatter.cc) **
-  // AGENT-B-DECLARATIONS
+  // scatter's reduce argument: tinygrad's 'add' and 'multiply'.
+  enum class ScatterMode { kAdd, kMultiply };
+  // scatter_reduce's reduce argument: "sum", "prod", "mean", "amax", "amin".
+  enum class ScatterReduce { kSum, kProd, kMean, kAmax, kAmin };
+  // A copy of this tensor with src's values written along `dim` at `index`: for dim 0,
+  // out[index[i][j]][j] = src[i][j] (likewise for other dims); of repeated positions the last
+  // wins. index: an int tensor of the same rank, no larger than src anywhere nor than this
+  // tensor outside `dim`; src: the same rank and dtype as this one. Index values out of range
+  // write nothing.
+  Tensor scatter(int64_t dim, const Tensor& index, const Tensor& src) const;
+  // The same with every written value `src` (in this tensor's dtype).
+  Tensor scatter(int64_t dim, const Tensor& index, ConstValue src) const;
+  // `src` added to / multiplied into the elements at `index` (repeated positions accumulate):
+  // scatter_reduce with kSum / kProd and include_self.
+  Tensor scatter(int64_t dim, const Tensor& index, ConstValue src, ScatterMode reduce) const;
+  // src's values reduced into the elements at `index` (positions as in scatter); with
+  // include_self the element's own value takes part, else an element some index reaches takes
+  // only src's values. Elements no index reaches keep their value. kMean is a true division
+  // (a float result), kSum and kProd accumulate as sum and prod do (ints in int32 or wider).
+  Tensor scatter_reduce(int64_t dim, const Tensor& index, const Tensor& src, ScatterReduce reduce,
+                        bool include_self = true) const;
+  // `value` where `mask` (broadcast) is true, else this tensor (mask.where(value, self)).
+  Tensor masked_fill(const Tensor& mask, const Tensor& value) const;
+  Tensor masked_fill(const Tensor& mask, ConstValue value) const;
+  // The 1-D tensor of the elements where the bool `mask` (broadcast to this shape) is true, in
+  // row-major order. The result's size depends on the data: this realizes the mask's count.
+  Tensor masked_select(const Tensor& mask) const;
+  // tinygrad's max_unpool2d (any number of spatial dims after (batch, channel)): each value
+  // put at its flat spatial position in `indices` (max_pool2d's return_indices) of an output
+  // of `output_size` (its last spatial-rank entries), or the size the pooling arguments
+  // invert to; other positions are 0. kernel_size/stride/dilation: one value for every
+  // spatial dim or one per dim (stride empty: the kernel); padding as PoolOpts::padding.
+  Tensor max_unpool2d(const Tensor& indices, const std::vector<int64_t>& kernel_size = {2, 2},
+                      const std::vector<int64_t>& stride = {},
+                      const std::vector<int64_t>& dilation = {1},
+                      const std::vector<int64_t>& padding = {0},
+                      const std::optional<std::vector<int64_t>>& output_size = std::nullopt) const;
 
   // ** more elementwise math and statistics (math_extra.cc) **
   // Inverse trig and hyperbolic functions, with tinygrad's formulas (float results; ints and

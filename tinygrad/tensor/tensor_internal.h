@@ -148,6 +148,16 @@ absl::StatusOr<std::vector<int64_t>> ViewOffsets(const UOp& view);
 // tinygrad's helpers.polyN: Horner's rule from 0.0 (acc * x + c for each coefficient c).
 Tensor PolyN(const Tensor& x, std::initializer_list<double> coeffs);
 
+// tinygrad's _one_hot_along_dim: idx == arange(num_classes) with the classes along `dim` (from
+// the end when negative), a bool tensor.
+Tensor OneHotAlongDim(const Tensor& idx, int64_t num_classes, int64_t dim);
+// tinygrad's _masked_setitem: `target` with `values` where `mask`, mask and values first reduced
+// over `axes` so that of positions picked twice the last one wins.
+Tensor MaskedSetitem(const Tensor& target, Tensor values, Tensor mask, const std::vector<int64_t>& axes);
+// tinygrad's _resolve_pool_pads: an int, one per dim, or 2 per dim -> the flat torch-order list.
+absl::StatusOr<std::vector<int64_t>> ResolvePoolPads(const std::string& name, const std::vector<int64_t>& p,
+                                                     size_t dims, const std::vector<int64_t>& shape);
+
 // tinygrad's _getitem: `self` indexed (Tensor::slice), or, with `v` (setitem), for tensor
 // indices the whole of `self` with v written at the picked positions.
 Tensor GetItem(const Tensor& self, const std::vector<TensorIndex>& indices, const Tensor* v);
