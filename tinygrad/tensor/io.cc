@@ -86,6 +86,11 @@ absl::Status Tensor::setitem(const std::vector<TensorIndex>& indices, const Tens
   return res.assign(value).realize();
 }
 
+absl::StatusOr<bool> Tensor::allclose(const Tensor& other, double rtol, double atol,
+                                      bool equal_nan) const {
+  return isclose(other, rtol, atol, equal_nan).all().item<bool>();
+}
+
 absl::Status Tensor::setitem(const std::vector<TensorIndex>& indices, ConstValue v) const {
   if (!ok()) return status();
   return setitem(indices, tensor_internal::ConstTensor(v, dtype(), device()));

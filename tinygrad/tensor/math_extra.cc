@@ -1,7 +1,7 @@
 // File: tinygrad/tensor/math_extra.cc
 // More elementwise math, activations and statistics: inverse trig and hyperbolic functions,
-// lerp, copysign, isfinite/isclose/allclose, the ELU family and the hard activations,
-// var_mean/std_mean, cumprod and logcumsumexp.
+// lerp, copysign, isfinite/isclose (allclose, which realizes, is in io.cc), the ELU family and
+// the hard activations, var_mean/std_mean, cumprod and logcumsumexp.
 // Port of tinygrad/tensor.py (asin, acos, atan, sinh, cosh, atanh, asinh, acosh, lerp, elu,
 // celu, selu, mish, softsign, copysign, isclose, allclose, var_mean, std_mean, cumprod,
 // logcumsumexp) and tinygrad/mixin/math.py (isfinite, relu6, hardswish, hardsigmoid, hardtanh,
@@ -118,10 +118,6 @@ Tensor Tensor::isclose(const Tensor& other, double rtol, double atol, bool equal
   return finite_close | infinite_close | nan_close;
 }
 
-absl::StatusOr<bool> Tensor::allclose(const Tensor& other, double rtol, double atol,
-                                      bool equal_nan) const {
-  return isclose(other, rtol, atol, equal_nan).all().item<bool>();
-}
 
 // ** activations **
 

@@ -670,7 +670,58 @@ class Tensor {
   Tensor logcumsumexp(int64_t axis = 0) const;
 
   // ** more movement: roll, diagonals, grids, windows, einsum, interpolate (shape_extra.cc) **
-  // AGENT-D-DECLARATIONS
+  // A circular shift: dim dims[i] rolled by shifts[i] (elements pushed past the end come back at
+  // the start; a negative shift rolls the other way). Without dims the flattened tensor is
+  // rolled by its one shift and reshaped back. As in the reference, a dim named twice takes its
+  // last shift. Errors: shifts and dims of different lengths, a dim out of range, a dim of size
+  // 0, a symbolic shape.
+  Tensor roll(const std::vector<int64_t>& shifts,
+              const std::optional<std::vector<int64_t>>& dims = std::nullopt) const;
+  Tensor roll(int64_t shift, std::optional<int64_t> dim = std::nullopt) const;
+  // A 1-D tensor of n elements -> the (n, n) tensor with them on its diagonal, zeros elsewhere.
+  Tensor diag() const;
+  // A square (n, n) tensor -> its n diagonal elements (other shapes are an error).
+  Tensor diagonal() const;
+  // Meshgrid's indexing: kIJ (matrix: output dim i follows tensor i) or kXY (Cartesian: the
+  // first two tensors' dims swap).
+  enum class MeshIndexing { kIJ, kXY };
+  // Coordinate grids: each tensor (a scalar or 1-D; others are flattened) laid along its own
+  // dim and broadcast to the shape of all of them. One tensor gives itself; none is an error.
+  static std::vector<Tensor> Meshgrid(const std::vector<Tensor>& ts,
+                                      MeshIndexing indexing = MeshIndexing::kIJ);
+  // Windows of `size` elements every `step` along `dim`: that dim becomes two,
+  // (n_windows, size), n_windows = (shape[dim] - size) / step + 1. Errors: size < 0 or past the
+  // dim, step <= 0, a dim out of range.
+  Tensor unfold(int64_t dim, int64_t size, int64_t step) const;
+  // Padded with zeros at the end of each dim up to `shape` (one entry per dim; -1 keeps a
+  // dim; an entry below the current size shrinks it, as the reference's negative pad).
+  Tensor pad_to(const std::vector<int64_t>& shape) const;
+  // Einstein summation (tinygrad's einsum): "ij,jk->ik" (explicit output), "ij,jk" (implicit:
+  // the letters seen once, sorted), a letter repeated in one operand takes its diagonal
+  // ("ii->i", "ii->" the trace), "..." stands for the dims the letters leave (aligned right;
+  // equal sizes only: a 1 does not broadcast, as in the reference). Spaces are ignored. The
+  // sum accumulates in acc_dtype when given. Errors (the formula is parsed defensively): bad
+  // characters or arrows, a misplaced '.', an operand count or an operand rank the formula
+  // does not match, one letter with two sizes, an output letter no input has or repeated.
+  // Unlike the reference, a repeated letter that is not in an operand's last two dims takes
+  // the right diagonal (the reference's result comes out transposed there).
+  static Tensor Einsum(std::string_view formula, const std::vector<Tensor>& operands,
+                       std::optional<DType> acc_dtype = std::nullopt);
+  // interpolate's mode: tinygrad's "linear", "nearest" and "nearest-exact".
+  enum class InterpolateMode { kLinear, kNearest, kNearestExact };
+  // Resized to `size` in its last size.size() dims (the ones before are batch dims): linear
+  // (bilinear, trilinear... by the dims of `size`) or nearest sampling, computed in float32 and
+  // cast back to this dtype. Errors: an empty `size` or one longer than ndim, a size < 1 (< 2
+  // with align_corners), align_corners outside kLinear, an unknown mode, a symbolic shape.
+  Tensor interpolate(const std::vector<int64_t>& size,
+                     InterpolateMode mode = InterpolateMode::kLinear,
+                     bool align_corners = false) const;
+  // A copy in a new buffer (written when realized), with a clone of .grad when there is one.
+  Tensor clone() const;
+  // An uninitialized tensor of this shape, with this dtype and device unless given (split
+  // across devices as this one is).
+  Tensor empty_like(std::optional<DType> dtype = std::nullopt,
+                    std::optional<std::string> device = std::nullopt) const;
 
   // tinygrad's _pool: (..., *k_) windows moved to the end (used by conv2d and the pools).
   Tensor pool(const std::vector<int64_t>& k, const std::vector<int64_t>& stride,
