@@ -6,8 +6,8 @@ README.md): Bazel's WORKSPACE mode does not pass a dependency's repositories on.
 
 def tinygrad_cc_system_libraries():
     """Declares @absl, @gtest, @benchmark, @sqlite3, @capnp, @zmq, @pq, @nlohmann_json, @cli11,
-    @seccomp, @zlib, @httplib, @graphviz (under /usr), @llvm (LLVM 14) and @clang_cpp."""
-    for name in ["absl", "gtest", "benchmark", "sqlite3", "capnp", "zmq", "pq", "nlohmann_json", "cli11", "seccomp", "zlib", "httplib", "graphviz"]:
+    @seccomp, @zlib, @minizip, @httplib, @graphviz (under /usr), @llvm (LLVM 14) and @clang_cpp."""
+    for name in ["absl", "gtest", "benchmark", "sqlite3", "capnp", "zmq", "pq", "nlohmann_json", "cli11", "seccomp", "zlib", "minizip", "httplib", "graphviz"]:
         if name not in native.existing_rules():
             native.new_local_repository(
                 name = name,
