@@ -125,29 +125,6 @@ Tensor Mul(const Tensor& a, const Ratio& r) {
   return std::holds_alternative<Tensor>(r) ? a * std::get<Tensor>(r) : a * std::get<double>(r);
 }
 
-// tinygrad's Tensor.newton_schulz: an odd polynomial iteration that orthogonalizes a matrix.
-Tensor NewtonSchulz(const Tensor& x, int64_t steps, const std::vector<double>& params, double eps = 1.0e-7) {
-  if (!x.ok()) return x;
-  if (x.ndim() < 2)
-    return Tensor::Error(absl::InvalidArgumentError("newton_schulz: needs two or more dims, got " + x.repr()));
-  std::vector<int64_t> s = x.shape();
-  if (s[s.size() - 2] > s[s.size() - 1])
-    return NewtonSchulz(x.transpose(-2, -1), steps, params, eps).transpose(-2, -1);
-  Tensor g = x / (x.square().sum({-2, -1}, /*keepdim=*/true).sqrt() + eps);
-  for (int64_t step = 0; step < steps; ++step) {
-    // Python's sum(p_i * (G G^T)^i G for i, p_i): starts from the int 0.
-    Tensor total = Tensor::Error(absl::InternalError("no coefficients"));
-    for (size_t i = 0; i < params.size(); ++i) {
-      Tensor term = g;
-      for (size_t k = 0; k < i; ++k) term = g.matmul(g.transpose(-2, -1)).matmul(term);
-      Tensor scaled = params[i] * term;
-      total = i == 0 ? scaled.add(int64_t{0}, /*reverse=*/true) : total + scaled;
-    }
-    g = total;
-  }
-  return g;
-}
-
 class LarsOptimizer : public Optimizer {
  public:
   explicit LarsOptimizer(const LARSOpts& o) : o_(o) {}
@@ -191,7 +168,7 @@ class LarsOptimizer : public Optimizer {
           continue;
         }
         // the update as a matrix: the first dim by the rest
-        g = NewtonSchulz(g.reshape({g.sshape()[0], -1}), o_.ns_steps, o_.ns_coefficients).reshape(g.sshape());
+        g = g.reshape({g.sshape()[0], -1}).newton_schulz(o_.ns_steps, o_.ns_coefficients).reshape(g.sshape());
       }
       // muon's weight decay comes after the momentum
       if (!o_.pre_wd && o_.weight_decay > 0) t = t.detach() * (1.0 - o_.weight_decay * lr());

@@ -41,6 +41,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -722,6 +723,23 @@ class Tensor {
   // across devices as this one is).
   Tensor empty_like(std::optional<DType> dtype = std::nullopt,
                     std::optional<std::string> device = std::nullopt) const;
+
+  // ** linear algebra: qr, svd, newton_schulz (linalg.cc) **
+  // tinygrad's qr: (Q, R) by Householder reflections over the last two dims (batched over the
+  // leading ones): Q (..., m, m) orthogonal, R (..., m, n) upper triangular up to rounding,
+  // Q R = self. Errors (both errored): fewer than 2 dims, a non-float dtype, a symbolic shape.
+  std::pair<Tensor, Tensor> qr() const;
+  // tinygrad's svd: (U, S, Vh) with self = U diag(S) Vh, S (..., min(m, n)) descending, by
+  // one-sided Jacobi rotations (the reference's fixed round count) after a qr. full_matrices:
+  // U (..., m, m) and Vh (..., n, n), else (..., m, k) and (..., k, n), k = min(m, n). Errors
+  // (all three errored): fewer than 2 dims, min(m, n) < 2 (the reference fails there too), a
+  // non-float dtype, a symbolic shape.
+  std::tuple<Tensor, Tensor, Tensor> svd(bool full_matrices = true) const;
+  // tinygrad's newton_schulz: G = self / (||self||_F + eps) over the last two dims, then `steps`
+  // times G = sum_i params[i] (G G^T)^i G (an odd polynomial that pushes the singular values
+  // toward 1; a tall matrix is done transposed). Errors: fewer than 2 dims, no params with
+  // steps > 0.
+  Tensor newton_schulz(int64_t steps, const std::vector<double>& params, double eps = 1.0e-7) const;
 
   // tinygrad's _pool: (..., *k_) windows moved to the end (used by conv2d and the pools).
   Tensor pool(const std::vector<int64_t>& k, const std::vector<int64_t>& stride,
