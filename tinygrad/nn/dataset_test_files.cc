@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "gtest/gtest.h"
 
@@ -48,6 +49,24 @@ void WriteFile(const std::string& path, std::string_view bytes) {
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   if (!f) ADD_FAILURE() << "cannot write " << path;
+}
+
+std::string TestTmpPath(std::string_view name) {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  return std::string(dir != nullptr ? dir : ".") + "/" + std::string(name);
+}
+
+std::string WriteTestTmpFile(std::string_view name, std::string_view bytes) {
+  std::string path = TestTmpPath(name);
+  WriteFile(path, bytes);
+  return path;
+}
+
+std::string ReadFileBytes(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
 }
 
 }  // namespace tg::testing

@@ -1,5 +1,6 @@
 // File: tinygrad/nn/dataset_test_files.h
-// Test helpers: IDX files, gzip'ed and plain, written under the test's temporary directory.
+// Test helpers for the file formats' tests: IDX files, gzip'ed and plain, and files written
+// under and read from the test's temporary directory.
 #ifndef TINYGRAD_NN_DATASET_TEST_FILES_H_
 #define TINYGRAD_NN_DATASET_TEST_FILES_H_
 
@@ -22,6 +23,13 @@ std::string Gzip(std::string_view bytes);
 
 // Writes `bytes` to `path` as they are; fails the test (gtest ADD_FAILURE) on an IO error.
 void WriteFile(const std::string& path, std::string_view bytes);
+
+// $TEST_TMPDIR/<name> (./<name> outside Bazel).
+std::string TestTmpPath(std::string_view name);
+// Writes `bytes` to TestTmpPath(name) and returns that path.
+std::string WriteTestTmpFile(std::string_view name, std::string_view bytes);
+// A file's bytes ("" when it can't be read).
+std::string ReadFileBytes(const std::string& path);
 
 }  // namespace tg::testing
 

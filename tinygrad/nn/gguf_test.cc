@@ -21,29 +21,12 @@
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "tinygrad/nn/dataset_test_files.h"
 
 namespace tg {
 namespace {
 
 const std::string kDir = "tinygrad/nn/testdata/";
-
-std::string TmpPath(const std::string& name) {
-  const char* dir = std::getenv("TEST_TMPDIR");
-  return std::string(dir ? dir : ".") + "/" + name;
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-std::string WriteTmp(const std::string& name, const std::string& bytes) {
-  std::string path = TmpPath(name);
-  std::ofstream(path, std::ios::binary) << bytes;
-  return path;
-}
 
 nlohmann::json ToJson(const GgufValue& v) {
   if (const auto* u = std::get_if<uint64_t>(&v.value)) return *u;
@@ -117,7 +100,7 @@ TEST(GgufTest, GoldenFilesReadAsTheReferenceReadsThem) {
 }
 
 TEST(GgufTest, MetadataKeepsItsTypes) {
-  const std::string all = ReadFile(kDir + "gguf_all_types.gguf");
+  const std::string all = testing::ReadFileBytes(kDir + "gguf_all_types.gguf");
   absl::StatusOr<GgufHeader> h = ParseGguf(std::as_bytes(std::span(all)), "x");
   ASSERT_TRUE(h.ok()) << h.status();
   EXPECT_EQ(h->version, 3);
@@ -153,7 +136,7 @@ TEST(GgufTest, MetadataKeepsItsTypes) {
   EXPECT_EQ(h->tensors[8].second.nbytes, 2u * 144);
   EXPECT_EQ(GgmlTypeName(h->tensors[8].second.ggml_type), "Q4_K");
 
-  const std::string v2_bytes = ReadFile(kDir + "gguf_v2_default.gguf");
+  const std::string v2_bytes = testing::ReadFileBytes(kDir + "gguf_v2_default.gguf");
   absl::StatusOr<GgufHeader> v2 = ParseGguf(std::as_bytes(std::span(v2_bytes)), "y");
   ASSERT_TRUE(v2.ok()) << v2.status();
   EXPECT_EQ(v2->version, 2);
@@ -245,7 +228,7 @@ class Gguf {
 
 // The error of loading `bytes` (from a file named `name`), checked to name the file.
 std::string LoadError(const std::string& bytes, const std::string& name = "bad.gguf") {
-  std::string path = WriteTmp(name, bytes);
+  std::string path = testing::WriteTestTmpFile(name, bytes);
   absl::StatusOr<GgufFile> f = GgufLoad(path);
   EXPECT_FALSE(f.ok()) << "loaded " << name;
   if (f.ok()) return "";
@@ -266,7 +249,7 @@ TEST(GgufTest, ValidHandMadeFile) {
   g.Header(2, 1).Str("general.alignment").Put<int32_t>(4).Put<uint32_t>(8);
   g.Info("s", {}, kGgmlF32, 0).Info("e", {0, 3}, kGgmlQ4_0, 4).Pad(8);
   g.Put<float>(2.5f);
-  absl::StatusOr<GgufFile> f = GgufLoad(WriteTmp("ok.gguf", g.bytes()));
+  absl::StatusOr<GgufFile> f = GgufLoad(testing::WriteTestTmpFile("ok.gguf", g.bytes()));
   ASSERT_TRUE(f.ok()) << f.status();
   EXPECT_EQ(f->tensors.at("s").shape(), std::vector<int64_t>{});
   EXPECT_EQ(f->tensors.at("s").item<float>().value(), 2.5f);
@@ -365,7 +348,7 @@ TEST(GgufTest, BadFiles) {
                "Q6_K data of 901943132160 bytes", "extends past the end");
 
   // A valid file with its data cut short.
-  std::string all = ReadFile(kDir + "gguf_all_types.gguf");
+  std::string all = testing::ReadFileBytes(kDir + "gguf_all_types.gguf");
   absl::StatusOr<GgufHeader> h = ParseGguf(std::as_bytes(std::span(all)), "all");
   ASSERT_TRUE(h.ok()) << h.status();
   const GgufTensorInfo& last = h->tensors.back().second;
@@ -374,7 +357,7 @@ TEST(GgufTest, BadFiles) {
   EXPECT_ERROR(all.substr(0, all.size() - 100), "tensor 'mxfp4'", "extends past the end");
   EXPECT_ERROR(all.substr(0, 700), "needs");
 
-  absl::StatusOr<GgufFile> missing = GgufLoad(TmpPath("no_such.gguf"));
+  absl::StatusOr<GgufFile> missing = GgufLoad(testing::TestTmpPath("no_such.gguf"));
   EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound) << missing.status();
 }
 
@@ -443,8 +426,8 @@ std::string Mutate(std::string f, std::mt19937_64& rng) {
 }
 
 TEST(GgufFuzzTest, MutantsLoadOrFailCleanly) {
-  const std::vector<std::string> seeds = {ReadFile(kDir + "gguf_all_types.gguf"),
-                                          ReadFile(kDir + "gguf_v2_default.gguf")};
+  const std::vector<std::string> seeds = {testing::ReadFileBytes(kDir + "gguf_all_types.gguf"),
+                                          testing::ReadFileBytes(kDir + "gguf_v2_default.gguf")};
   std::mt19937_64 rng(0x6767756600ull);
   int ok = 0, failed = 0, loaded = 0;
   for (int i = 0; i < 6000; ++i) {
@@ -467,7 +450,7 @@ TEST(GgufFuzzTest, MutantsLoadOrFailCleanly) {
     }
     // Some of the good ones through GgufLoad (tensors built, not realized).
     if (ok % 40 == 1) {
-      absl::StatusOr<GgufFile> f = GgufLoad(WriteTmp("mutant.gguf", m));
+      absl::StatusOr<GgufFile> f = GgufLoad(testing::WriteTestTmpFile("mutant.gguf", m));
       ASSERT_TRUE(f.ok()) << f.status();
       EXPECT_EQ(f->tensors.size(), h->tensors.size());
       for (const auto& [name, t] : f->tensors) EXPECT_TRUE(t.ok()) << name << ": " << t.status();

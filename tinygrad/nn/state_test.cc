@@ -22,21 +22,10 @@
 #include "absl/strings/strip.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "tinygrad/nn/dataset_test_files.h"
 
 namespace tg {
 namespace {
-
-std::string TmpPath(const std::string& name) {
-  const char* dir = std::getenv("TEST_TMPDIR");
-  return std::string(dir ? dir : ".") + "/" + name;
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
 
 void WriteFile(const std::string& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary) << bytes;
@@ -81,7 +70,7 @@ TEST(SafeStateTest, EveryDTypeAndShapeRoundTripsBitExactly) {
       out.emplace(name, Tensor::FromBytes(want[name], dt, shapes[s]));
     }
   }
-  const std::string path = TmpPath("all.safetensors");
+  const std::string path = testing::TestTmpPath("all.safetensors");
   ASSERT_TRUE(SafeSave(path, out, {{"what", "round trip"}}).ok());
   auto in = SafeLoad(path);
   ASSERT_TRUE(in.ok()) << in.status();
@@ -101,9 +90,9 @@ TEST(SafeStateTest, EveryDTypeAndShapeRoundTripsBitExactly) {
   EXPECT_EQ(header->data_start % 8, 0u) << "the header is padded as the reference pads it";
 
   // Saving what was loaded writes the same file again.
-  const std::string again = TmpPath("all_again.safetensors");
+  const std::string again = testing::TestTmpPath("all_again.safetensors");
   ASSERT_TRUE(SafeSave(again, *in, {{"what", "round trip"}}).ok());
-  EXPECT_EQ(ReadFile(again), ReadFile(path));
+  EXPECT_EQ(testing::ReadFileBytes(again), testing::ReadFileBytes(path));
 }
 
 TEST(SafeStateTest, SavesViewsAndComputedTensorsByValue) {
@@ -112,7 +101,7 @@ TEST(SafeStateTest, SavesViewsAndComputedTensorsByValue) {
       {"permuted", a.permute({1, 0})}, {"sliced", a.slice({Slice(1), Slice(std::nullopt, std::nullopt, 2)})},
       {"sum", (a + 1).sum(1).cast(dtypes::float16)}, {"scalar", Tensor::Scalar(2.5)},
       {"expanded", Tensor::Full({2, 3}, 7, {.dtype = dtypes::int8})}};
-  const std::string path = TmpPath("views.safetensors");
+  const std::string path = testing::TestTmpPath("views.safetensors");
   ASSERT_TRUE(SafeSave(path, out).ok());
   auto in = SafeLoad(path);
   ASSERT_TRUE(in.ok()) << in.status();
@@ -234,13 +223,14 @@ TEST(SafeStateTest, SavesTheReferenceFileByteForByte) {
   auto in = SafeLoad(golden);
   auto header = SafeLoadMetadata(golden);
   ASSERT_TRUE(in.ok() && header.ok());
-  const std::string path = TmpPath("resaved.safetensors");
+  const std::string path = testing::TestTmpPath("resaved.safetensors");
   ASSERT_TRUE(SafeSave(path, *in, header->metadata).ok());
-  EXPECT_EQ(ReadFile(path), ReadFile(golden)) << "header JSON, order, padding and data as the reference's";
+  EXPECT_EQ(testing::ReadFileBytes(path), testing::ReadFileBytes(golden))
+      << "header JSON, order, padding and data as the reference's";
 }
 
 TEST(SafeStateTest, LoadsLazilyAndLetsTheMappingGo) {
-  const std::string path = TmpPath("lazy.safetensors");
+  const std::string path = testing::TestTmpPath("lazy.safetensors");
   ASSERT_TRUE(SafeSave(path, {{"a", Tensor::FromVector<float>({1, 2, 3})},
                               {"b", Tensor::FromVector<int32_t>({4, 5})},
                               {"e", Tensor::Empty({0, 2})}}).ok());
@@ -267,7 +257,7 @@ TEST(SafeStateTest, LoadsLazilyAndLetsTheMappingGo) {
 
 // "CPU:1" is a second device (its own buffers): loading onto it, and copying to it.
 TEST(SafeStateTest, LoadsOntoADeviceAndCopiesStraightFromTheMapping) {
-  const std::string path = TmpPath("devices.safetensors");
+  const std::string path = testing::TestTmpPath("devices.safetensors");
   ASSERT_TRUE(SafeSave(path, {{"w", Tensor::FromVector<float>({1, 2, 3})}}).ok());
   auto there = SafeLoad(path, "CPU:1");
   ASSERT_TRUE(there.ok()) << there.status();
@@ -285,7 +275,7 @@ TEST(SafeStateTest, LoadsOntoADeviceAndCopiesStraightFromTheMapping) {
 }
 
 TEST(SafeStateTest, SavingOverTheLoadedFileKeepsTheLoadedTensors) {
-  const std::string path = TmpPath("overwrite.safetensors");
+  const std::string path = testing::TestTmpPath("overwrite.safetensors");
   ASSERT_TRUE(SafeSave(path, {{"w", Tensor::FromVector<float>({1, 2})}, {"v", Tensor::FromVector<float>({3})}}).ok());
   auto old = SafeLoad(path);
   ASSERT_TRUE(old.ok());
@@ -299,14 +289,14 @@ TEST(SafeStateTest, SavingOverTheLoadedFileKeepsTheLoadedTensors) {
 }
 
 TEST(SafeStateTest, LoadErrorsNameTheFile) {
-  auto missing = SafeLoad(TmpPath("missing.safetensors"));
+  auto missing = SafeLoad(testing::TestTmpPath("missing.safetensors"));
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);
   EXPECT_NE(missing.status().message().find("missing.safetensors"), std::string::npos) << missing.status();
-  auto dir = SafeLoad(TmpPath(""));
+  auto dir = SafeLoad(testing::TestTmpPath(""));
   ASSERT_FALSE(dir.ok());
   EXPECT_NE(dir.status().message().find("is not a regular file"), std::string::npos) << dir.status();
-  const std::string bad = TmpPath("bad.safetensors");
+  const std::string bad = testing::TestTmpPath("bad.safetensors");
   WriteFile(bad, std::string("\x07\0\0\0\0\0\0\0{\"x\":1}", 15));
   auto b = SafeLoad(bad);
   ASSERT_FALSE(b.ok());
@@ -319,9 +309,9 @@ TEST(SafeStateTest, LoadErrorsNameTheFile) {
 }
 
 TEST(SafeStateTest, SaveErrorsNameTheTensorAndKeepTheOldFile) {
-  const std::string path = TmpPath("keep.safetensors");
+  const std::string path = testing::TestTmpPath("keep.safetensors");
   ASSERT_TRUE(SafeSave(path, {{"w", Tensor::FromVector<float>({1})}}).ok());
-  const std::string before = ReadFile(path);
+  const std::string before = testing::ReadFileBytes(path);
   Tensor errored = Tensor::FromVector<float>({1, 2}).reshape({3});
   auto s = SafeSave(path, {{"ok", Tensor::FromVector<float>({1})}, {"broken", errored}});
   ASSERT_FALSE(s.ok());
@@ -333,8 +323,9 @@ TEST(SafeStateTest, SaveErrorsNameTheTensorAndKeepTheOldFile) {
   EXPECT_NE(s.message().find("is symbolic"), std::string::npos) << s;
   s = SafeSave(path, {{"__metadata__", Tensor::FromVector<float>({1})}});
   EXPECT_FALSE(s.ok());
-  EXPECT_EQ(ReadFile(path), before) << "a failed save leaves the file as it was";
-  s = SafeSave(TmpPath("no/such/dir/x.safetensors"), {{"w", Tensor::FromVector<float>({1})}});
+  EXPECT_EQ(testing::ReadFileBytes(path), before) << "a failed save leaves the file as it was";
+  s = SafeSave(testing::TestTmpPath("no/such/dir/x.safetensors"),
+               {{"w", Tensor::FromVector<float>({1})}});
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("no/such/dir/x.safetensors"), std::string::npos) << s;
 }

@@ -25,6 +25,7 @@
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 #include "tinygrad/dtype/dtype.h"
+#include "tinygrad/nn/dataset_test_files.h"
 #include "tinygrad/tensor/tensor.h"
 
 namespace tg {
@@ -33,24 +34,6 @@ namespace {
 using namespace std::string_literals;
 
 const std::string kDir = "tinygrad/nn/testdata/";
-
-std::string TmpPath(const std::string& name) {
-  const char* dir = std::getenv("TEST_TMPDIR");
-  return std::string(dir ? dir : ".") + "/" + name;
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-std::string WriteTmp(const std::string& name, const std::string& bytes) {
-  std::string path = TmpPath(name);
-  std::ofstream(path, std::ios::binary) << bytes;
-  return path;
-}
 
 // ---- the golden files -------------------------------------------------------------------------
 
@@ -249,7 +232,7 @@ std::string Checkpoint(const std::string& pickle, const std::string& storage) {
 std::string Floats(int n) { return std::string(4 * n, '\0'); }
 
 absl::Status LoadBytes(const std::string& name, const std::string& bytes) {
-  return TorchLoad(WriteTmp(name, bytes)).status();
+  return TorchLoad(testing::WriteTestTmpFile(name, bytes)).status();
 }
 
 void ExpectError(const absl::Status& s, const std::vector<std::string>& parts) {
@@ -259,8 +242,8 @@ void ExpectError(const absl::Status& s, const std::vector<std::string>& parts) {
 }
 
 TEST(TorchLoad, HandMadeCheckpointLoads) {
-  auto got =
-      TorchLoad(WriteTmp("ok.pt", Checkpoint(TensorPickle(6, 0, {3, 2}, {1, 3}), Floats(6))));
+  auto got = TorchLoad(testing::WriteTestTmpFile(
+      "ok.pt", Checkpoint(TensorPickle(6, 0, {3, 2}, {1, 3}), Floats(6))));
   ASSERT_TRUE(got.ok()) << got.status();
   EXPECT_EQ(got->at("w").shape(), (std::vector<int64_t>{3, 2}));
 }
@@ -270,11 +253,11 @@ TEST(TorchLoad, MissingFileIsNotFound) {
 }
 
 TEST(TorchLoad, TruncatedFiles) {
-  std::string good = ReadFile(kDir + "torch_state_dict.pt");
+  std::string good = testing::ReadFileBytes(kDir + "torch_state_dict.pt");
   ASSERT_GT(good.size(), 100u);
   ExpectError(LoadBytes("trunc.pt", good.substr(0, good.size() - 30)), {"trunc.pt", "zip"});
   ExpectError(LoadBytes("trunc2.pt", good.substr(0, good.size() / 2)), {"trunc2.pt", "zip"});
-  std::string legacy = ReadFile(kDir + "torch_legacy.pt");
+  std::string legacy = testing::ReadFileBytes(kDir + "torch_legacy.pt");
   ExpectError(LoadBytes("trunc3.pt", legacy.substr(0, legacy.size() - 3)),
               {"trunc3.pt", "storage '2' truncated"});
 }
@@ -366,9 +349,9 @@ TEST(TorchLoad, RandomMutationsLoadOrFailCleanly) {
   int loaded = 0, refused = 0;
   for (std::string file :
        {"torch_state_dict.pt", "torch_deflated.pt", "torch_legacy.pt", "torch_nested.pt"}) {
-    const std::string good = ReadFile(kDir + file);
+    const std::string good = testing::ReadFileBytes(kDir + file);
     ASSERT_FALSE(good.empty()) << file;
-    const std::string path = TmpPath("fuzz_" + file);
+    const std::string path = testing::TestTmpPath("fuzz_" + file);
     for (int iter = 0; iter < 1000; ++iter) {
       std::string bytes = good;
       int edits = 1 + rng() % 4;
