@@ -3,7 +3,9 @@
 
 #include <zlib.h>
 
+#include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -67,6 +69,37 @@ std::string ReadFileBytes(const std::string& path) {
   std::stringstream s;
   s << f.rdbuf();
   return s.str();
+}
+
+std::vector<double> DecodeFloats(std::span<const std::byte> b, DType dt) {
+  std::vector<double> out;
+  for (size_t i = 0; i + dt.itemsize() <= b.size(); i += dt.itemsize()) {
+    if (dt == dtypes::float64) {
+      double d;
+      std::memcpy(&d, &b[i], 8);
+      out.push_back(d);
+    } else if (dt == dtypes::float32) {
+      float f;
+      std::memcpy(&f, &b[i], 4);
+      out.push_back(f);
+    } else {
+      uint16_t h;
+      std::memcpy(&h, &b[i], 2);
+      if (dt == dtypes::bfloat16) {  // the top half of a float32
+        uint32_t bits = uint32_t{h} << 16;
+        float f;
+        std::memcpy(&f, &bits, 4);
+        out.push_back(f);
+        continue;
+      }
+      int exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
+      double mag = exp == 0    ? std::ldexp(mant, -24)
+                   : exp == 31 ? (mant ? NAN : INFINITY)
+                               : std::ldexp(1024 + mant, exp - 25);
+      out.push_back(h & 0x8000 ? -mag : mag);
+    }
+  }
+  return out;
 }
 
 }  // namespace tg::testing

@@ -6,8 +6,12 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "tinygrad/dtype/dtype.h"
 
 namespace tg::testing {
 
@@ -30,6 +34,9 @@ std::string TestTmpPath(std::string_view name);
 std::string WriteTestTmpFile(std::string_view name, std::string_view bytes);
 // A file's bytes ("" when it can't be read).
 std::string ReadFileBytes(const std::string& path);
+
+// Little-endian float16 / bfloat16 / float32 / float64 elements as doubles.
+std::vector<double> DecodeFloats(std::span<const std::byte> b, DType dt);
 
 }  // namespace tg::testing
 

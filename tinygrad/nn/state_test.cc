@@ -140,38 +140,6 @@ std::map<std::string, GoldenTensor> ReadGoldenTable() {
   return out;
 }
 
-// Little-endian float16 / bfloat16 / float32 / float64 elements as doubles.
-std::vector<double> DecodeFloats(const std::vector<std::byte>& b, DType dt) {
-  std::vector<double> out;
-  for (size_t i = 0; i + dt.itemsize() <= b.size(); i += dt.itemsize()) {
-    if (dt == dtypes::float64) {
-      double d;
-      std::memcpy(&d, &b[i], 8);
-      out.push_back(d);
-    } else if (dt == dtypes::float32) {
-      float f;
-      std::memcpy(&f, &b[i], 4);
-      out.push_back(f);
-    } else {
-      uint16_t h;
-      std::memcpy(&h, &b[i], 2);
-      if (dt == dtypes::bfloat16) {  // the top half of a float32
-        uint32_t bits = uint32_t{h} << 16;
-        float f;
-        std::memcpy(&f, &bits, 4);
-        out.push_back(f);
-        continue;
-      }
-      int exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
-      double mag = exp == 0    ? std::ldexp(mant, -24)
-                   : exp == 31 ? (mant ? NAN : INFINITY)
-                               : std::ldexp(1024 + mant, exp - 25);
-      out.push_back(h & 0x8000 ? -mag : mag);
-    }
-  }
-  return out;
-}
-
 TEST(SafeStateTest, LoadsTheFileTheReferenceWrote) {
   const std::string path = "tinygrad/nn/testdata/reference.safetensors";
   auto in = SafeLoad(path);
@@ -190,7 +158,7 @@ TEST(SafeStateTest, LoadsTheFileTheReferenceWrote) {
       // cast bfloat16 with every clang.
       auto bytes = t.to_bytes();
       ASSERT_TRUE(bytes.ok()) << name << ": " << bytes.status();
-      std::vector<double> v = DecodeFloats(*bytes, dt);
+      std::vector<double> v = testing::DecodeFloats(*bytes, dt);
       ASSERT_EQ(v.size(), g.values.size()) << name;
       for (size_t i = 0; i < v.size(); ++i) {
         double want = std::strtod(g.values[i].c_str(), nullptr);

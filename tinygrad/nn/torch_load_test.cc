@@ -74,43 +74,13 @@ DType GoldenDType(const std::string& name) {
   return kNames->at(name);
 }
 
-// Little-endian float16 / bfloat16 / float32 / float64 elements as doubles (all finite here).
-std::vector<double> DecodeFloats(const std::vector<std::byte>& b, DType dt) {
-  std::vector<double> out;
-  for (size_t i = 0; i + dt.itemsize() <= b.size(); i += dt.itemsize()) {
-    if (dt == dtypes::float64 || dt == dtypes::float32) {
-      double d;
-      float f;
-      if (dt == dtypes::float64)
-        std::memcpy(&d, &b[i], 8);
-      else
-        std::memcpy(&f, &b[i], 4), d = f;
-      out.push_back(d);
-      continue;
-    }
-    uint16_t h;
-    std::memcpy(&h, &b[i], 2);
-    if (dt == dtypes::bfloat16) {  // the top half of a float32
-      uint32_t bits = uint32_t{h} << 16;
-      float f;
-      std::memcpy(&f, &bits, 4);
-      out.push_back(f);
-      continue;
-    }
-    int exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
-    double mag = exp == 0 ? std::ldexp(mant, -24) : std::ldexp(1024 + mant, exp - 25);
-    out.push_back(h & 0x8000 ? -mag : mag);
-  }
-  return out;
-}
-
 void ExpectValues(const Golden& g, const Tensor& t) {
   const std::string what = absl::StrCat(g.file, " ", g.name);
   if (dtypes::is_float(t.dtype())) {
     // Decoded from the bytes (the CPU backend can't cast bfloat16 with every clang).
     auto bytes = t.to_bytes();
     ASSERT_TRUE(bytes.ok()) << what << ": " << bytes.status();
-    auto v = std::optional(DecodeFloats(*bytes, t.dtype()));
+    auto v = std::optional(testing::DecodeFloats(*bytes, t.dtype()));
     ASSERT_EQ(v->size(), g.values.size()) << what;
     for (size_t k = 0; k < v->size(); ++k) {
       double want = std::strtod(g.values[k].c_str(), nullptr);
