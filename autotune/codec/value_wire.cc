@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "autotune/codec/message_io.h"
 #include "autotune/codec/wire_enums.h"
+#include "tinygrad/base/check.h"
 #include "tinygrad/base/status_macros.h"
 
 namespace tg::autotune::codec::internal {
@@ -127,6 +128,9 @@ void WriteArg(const Arg& a, proto::Arg::Builder b) {
   } else if (a.is_axis_type()) {
     b.setAxisType(ToWire(a.axis_type()));
   } else {
+    // An opaque value (a custom kernel's functions) lives only in tensor graphs: a kernel AST
+    // with one is refused where custom kernels resolve, so none reaches the wire.
+    TG_CHECK(!a.is_opaque()) << "an opaque arg can't be encoded: " << a.repr();
     std::span<const Arg> items = a.tuple();
     auto list = b.initTuple(static_cast<unsigned>(items.size()));
     for (size_t i = 0; i < items.size(); ++i) WriteArg(items[i], list[static_cast<unsigned>(i)]);

@@ -44,10 +44,17 @@ absl::StatusOr<GradientMap> ComputeGradient(const UOp& root, const UOp& root_gra
     if (g == grads.end()) continue;
     GradCtx ctx{g->second};
     UOp local = GradientRules().Rewrite(t0, RewriteCtx::Of(ctx));
+    if (!local && t0.op() == Ops::CUSTOM_KERNEL)
+      return absl::InvalidArgumentError(
+          "gradient: a custom kernel without a grad function is on the path to a target");
     if (!local)
       return absl::InvalidArgumentError(absl::StrCat("gradient: no gradient rule for ",
                                                      std::string(OpName(t0.op())),
                                                      " on the path to a target"));
+    if (local.src().size() != t0.src().size() && t0.op() == Ops::CUSTOM_KERNEL)
+      return absl::InvalidArgumentError(
+          absl::StrCat("gradient: a custom kernel's grad function gave ", local.src().size(),
+                       " gradients for its ", t0.src().size(), " sources"));
     if (local.src().size() != t0.src().size())
       return absl::InternalError(absl::StrCat("gradient: the rule for ", std::string(OpName(t0.op())),
                                               " gave ", local.src().size(), " gradients for ",

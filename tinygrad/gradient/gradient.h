@@ -17,6 +17,9 @@
 #ifndef TINYGRAD_GRADIENT_GRADIENT_H_
 #define TINYGRAD_GRADIENT_GRADIENT_H_
 
+#include <initializer_list>
+#include <span>
+
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
@@ -38,6 +41,8 @@ const PatternMatcher& GradientRules();
 // A rule's answer packed into one node (rules return one UOp): a SINK whose sources are the
 // sources' gradients, with NoGradient() where a source gets none (tinygrad's None).
 UOp GradientTuple(std::initializer_list<UOp> grads);
+// The same from a list where a null UOp is NoGradient() (a custom kernel's grad function).
+UOp GradientTuple(std::span<const UOp> grads);
 UOp NoGradient();
 
 // tinygrad's compute_gradient: the gradients of `root` (whose own gradient is `root_grad`,

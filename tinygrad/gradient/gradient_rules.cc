@@ -11,6 +11,7 @@
 #include "tinygrad/base/check.h"
 #include "tinygrad/dtype/const_value.h"
 #include "tinygrad/gradient/gradient.h"
+#include "tinygrad/uop/custom_kernel.h"
 #include "tinygrad/uop/multi.h"
 #include "tinygrad/uop/shape.h"
 
@@ -141,8 +142,15 @@ UOp GradientTuple(std::initializer_list<UOp> grads) {
   return UOp::Sink(std::span<const UOp>(grads.begin(), grads.size()));
 }
 
-// TODO(parity): REDUCE (range reductions) and CUSTOM_KERNEL have rules in tinygrad; tensor
-// graphs of this port never contain them (no custom kernels).
+UOp GradientTuple(std::span<const UOp> grads) {
+  std::vector<UOp> src(grads.begin(), grads.end());
+  for (UOp& g : src)
+    if (!g) g = NoGradient();
+  return UOp::Sink(src);
+}
+
+// TODO(parity): REDUCE (range reductions) has a rule in tinygrad; tensor graphs of this port
+// never contain it.
 const PatternMatcher& GradientRules() {
   static const auto* const kRules = new PatternMatcher({
       // d(cast(x)) -> cast(ctx) back to x's dtype
@@ -223,6 +231,14 @@ const PatternMatcher& GradientRules() {
       Rule(UPat(Ops::AFTER),
            [](const Match& m) {
              return GradientTuple({Grad(m), Grad(m)});
+           }),
+      // a custom kernel: what its grad function says (without one, no rule: an error)
+      Rule(UPat(Ops::CUSTOM_KERNEL).named("k"),
+           [](const Match& m) {
+             const CustomKernel* ck = m["k"].arg().opaque_as<CustomKernel>();
+             if (!ck || !ck->grad_fxn()) return UOp();
+             std::vector<UOp> grads = ck->grad_fxn()(Grad(m), m["k"]);
+             return GradientTuple(grads);
            }),
       // bitcast has no gradient
       Rule(UPat(Ops::BITCAST), [](const Match&) { return GradientTuple({NoGradient()}); }),

@@ -316,20 +316,22 @@ const PatternMatcher& PmAddBuffers() {
                  for (const UOp& s : x.src()) src.push_back(s.src(0).base());
                  return x.replace_src(src).replace_tag(Arg()).reshape(*x.shape()).replace_tag(x.tag());
                }),
-          // remove any RESHAPEs on KERNEL (src[0] is the kernel's ast)
+          // remove any RESHAPEs on KERNEL (the kernels here are custom kernels': every source
+          // is an input, the AST is in the arg until the kernels are split)
           Rule(UPat(Ops::KERNEL).named("k"),
                [](const Match& m) {
                  const UOp& k = m["k"];
-                 std::vector<UOp> src{k.src(0)};
+                 std::vector<UOp> src;
                  bool changed = false;
-                 for (const UOp& x : k.src().subspan(1)) {
+                 for (const UOp& x : k.src()) {
                    src.push_back(x.op() == Ops::RESHAPE ? x.src(0) : x);
                    changed |= x.op() == Ops::RESHAPE;
                  }
                  return changed ? k.replace_src(src) : UOp();
                }),
           // pm_add_range_tags
-          Rule(UPat(Ops::RANGE).named("x"), [](const Match& m) { return m["x"].replace_tag(Arg::Tuple({})); }),
+          Rule(UPat(Ops::RANGE).named("x"),
+               [](const Match& m) { return m["x"].replace_tag(Arg::Tuple({})); }),
       }));
   return *kRules;
 }

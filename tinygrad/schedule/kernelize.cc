@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "tinygrad/base/check.h"
 #include "tinygrad/schedule/indexing.h"
 #include "tinygrad/schedule/local_buffers.h"
@@ -22,6 +23,20 @@
 #include "tinygrad/uop/symbolic/symbolic.h"
 
 namespace tg {
+
+const UOp& KernelAst(const UOp& k) {
+  if (const CustomKernelAst* ck = k.arg().opaque_as<CustomKernelAst>()) return ck->ast();
+  return k.src(0);
+}
+
+bool HasBufUop(const UOp& u) {
+  if (u.op() == Ops::BUFFER) return true;
+  if (u.op() == Ops::MSELECT) return HasBufUop(u.src(0));
+  if (u.op() == Ops::MSTACK)
+    return std::all_of(u.src().begin(), u.src().end(), [](const UOp& s) { return HasBufUop(s); });
+  UOp b = u.base();
+  return b.op() == Ops::AFTER && HasBufUop(b.src(0));
+}
 
 UOp BufUop(const UOp& u) {
   if (u.op() == Ops::BUFFER) return u;
@@ -292,6 +307,7 @@ absl::StatusOr<absl::flat_hash_map<UOp, UOp>> GetRangeifyMap(const UOp& sink, co
                            {.name = "number the uops", .bottom_up = true, .ctx = RewriteCtx::Of(uop_list)});
   EarliestContext earliest{.options = options};
   tsink = GraphRewrite(tsink, EarliestRewrites(), {.name = "earliest rewrites", .ctx = RewriteCtx::Of(earliest)});
+  if (!earliest.error.empty()) return absl::InvalidArgumentError(earliest.error);
 
   // convert movement ops to ranges
   IndexingContext rctx{.options = options};
@@ -324,6 +340,16 @@ absl::StatusOr<absl::flat_hash_map<UOp, UOp>> GetRangeifyMap(const UOp& sink, co
   absl::flat_hash_map<UOp, UOp> kernel_assign, assign_rep;
   for (const UOp& u : tsink.toposort()) {
     if (u.op() != Ops::AFTER) continue;
+    // a custom kernel's output is the buffer it writes; a computed value has none (the
+    // reference asserts here)
+    if (!HasBufUop(u)) {
+      UOp value = u.src(0).base();
+      if (value.op() == Ops::CONTIGUOUS) value = value.src(0).base();
+      return absl::InvalidArgumentError(absl::StrCat(
+          "a custom kernel's source is used after the kernel, but it is a computed value (",
+          std::string(OpName(value.op())),
+          "), not a buffer; give the kernel an empty or realized tensor to write"));
+    }
     UOp ub = BufUop(u);
     kernel_assign[ub] = u;
     if (u.src(1).op() != Ops::KERNEL) continue;

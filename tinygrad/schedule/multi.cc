@@ -372,6 +372,27 @@ const PatternMatcher& MultiRules() {
                  return Multi(Allreduce(multi.src(0), m["red"].arg().ops(), m["device"].arg()),
                               multi.arg().int64());
                }),
+          // a custom kernel runs on each device's shards: its MULTI sources become their
+          // shards, and each output the MULTI of its shard after the kernel
+          Rule(UPat(Ops::CUSTOM_KERNEL)
+                   .src_repeat(UPat(OpSet{Ops::MULTI, Ops::CONTIGUOUS}))
+                   .named("ck"),
+               [](const Match& m) {
+                 const UOp& ck = m["ck"];
+                 std::vector<UOp> src;
+                 for (const UOp& x : ck.src()) src.push_back(x.op() == Ops::MULTI ? x.src(0) : x);
+                 return ck.replace_src(src);
+               }),
+          Rule(UPat(Ops::AFTER)
+                   .src({UPat(Ops::MULTI).named("multi"), UPat(Ops::CUSTOM_KERNEL)})
+                   .named("a"),
+               [](const Match& m) {
+                 const UOp& a = m["a"];
+                 const UOp& multi = m["multi"];
+                 std::vector<UOp> src(a.src().begin(), a.src().end());
+                 src[0] = multi.src(0);
+                 return Multi(a.replace_src(src), multi.arg().int64());
+               }),
           Rule(UPat(OpSet{Ops::CAST, Ops::BITCAST, Ops::CONTIGUOUS, Ops::DETACH,
                           Ops::CONTIGUOUS_BACKWARD})
                    .src({UPat(Ops::MULTI).named("multi")})

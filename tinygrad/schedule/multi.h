@@ -8,7 +8,7 @@
 // buffer) and MSTACKs (buffers of several devices as one).
 //
 // Not ported: grouped all-reduce across machines (handle_allreduce_multirank: devices of
-// tinygrad's remote backends have a group id; ours have none), CUSTOM_KERNEL.
+// tinygrad's remote backends have a group id; ours have none).
 #ifndef TINYGRAD_SCHEDULE_MULTI_H_
 #define TINYGRAD_SCHEDULE_MULTI_H_
 

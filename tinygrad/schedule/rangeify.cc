@@ -5,12 +5,14 @@
 #include "tinygrad/schedule/rangeify.h"
 
 #include <algorithm>
+#include <memory>
 #include <numeric>
 #include <string>
 
 #include "tinygrad/base/check.h"
 #include "tinygrad/schedule/indexing.h"
 #include "tinygrad/schedule/local_buffers.h"
+#include "tinygrad/uop/custom_kernel.h"
 #include "tinygrad/uop/graph_rewrite.h"
 #include "tinygrad/uop/graph_util.h"
 #include "tinygrad/uop/kernel_info.h"
@@ -231,6 +233,19 @@ UOp UseContiguous(const Match& m) {
   return changed ? alu.replace_src(src) : UOp();
 }
 
+// A CUSTOM_KERNEL becomes a KERNEL over the same sources holding the AST its function wrote
+// (tinygrad's resolve_custom_kernel); a function that fails leaves it, with the error kept.
+UOp ResolveCustomKernelRule(const Match& m) {
+  absl::StatusOr<UOp> ast = ResolveCustomKernel(m["ck"]);
+  if (!ast.ok()) {
+    std::string& error = m.ctx<EarliestContext>().error;
+    if (error.empty()) error = std::string(ast.status().message());
+    return {};
+  }
+  return UOp::Make(Ops::KERNEL, dtypes::void_, m["ck"].src(),
+                   Arg(std::make_shared<const CustomKernelAst>(*std::move(ast))));
+}
+
 }  // namespace
 
 const PatternMatcher& AddTags() {
@@ -264,12 +279,14 @@ const PatternMatcher& EarliestRewrites() {
         PmMops() +
         PatternMatcher({
             // mop_cleanup: merge adjacent RESHAPEs
-            Rule(UPat(Ops::RESHAPE).src({UPat(Ops::RESHAPE).named("x2")}).allow_any_len().named("x"),
-                 MergeReshapes),
+            Rule(
+                UPat(Ops::RESHAPE).src({UPat(Ops::RESHAPE).named("x2")}).allow_any_len().named("x"),
+                MergeReshapes),
             // just removing it works...
             Rule(UPat(OpSet{Ops::DETACH, Ops::CONTIGUOUS_BACKWARD}).named("x"),
                  [](const Match& m) { return m["x"].src(0); }),
-            // TODO(parity): CUSTOM_KERNEL (needs Python callables) is not supported
+            // resolve custom kernels
+            Rule(UPat(Ops::CUSTOM_KERNEL).named("ck"), ResolveCustomKernelRule),
             // remove CONTIGUOUS if the BUFFER is already contiguous
             Rule(UPat(Ops::CONTIGUOUS)
                      .src({UPat(Ops::RESHAPE).src({UPat(Ops::BUFFER)}).allow_any_len().named("r")})
@@ -286,7 +303,8 @@ const PatternMatcher& EarliestRewrites() {
                      if (op != Ops::SINK) s.Add(op);
                    });
                    return s;
-                 }()).named("x"),
+                 }())
+                     .named("x"),
                  SizeZero),
             // TODO(parity): the DISK copy rules (contiguous/movement before a disk COPY)
             // ** copy rules **
@@ -295,14 +313,13 @@ const PatternMatcher& EarliestRewrites() {
                  CopyContiguousView),
             Rule(UPat(Ops::COPY).src({UPat::Var("x"), UPat()}).named("copy"), CopySameDevice),
             // ** assign rules **
-            Rule(UPat(Ops::ASSIGN)
-                     .src({UPat().named("target"), UPat().named("x")})
-                     .named("assign"),
+            Rule(UPat(Ops::ASSIGN).src({UPat().named("target"), UPat().named("x")}).named("assign"),
                  AssignToNonBuffer),
             Rule(UPat(Ops::ASSIGN).src({UPat::Var("a"), UPat::Var("b")}).named("assign"),
                  FindPermutes),
             // replace_contiguous
-            Rule(UPat(Ops::CONTIGUOUS).src({movement.named("src")}).named("contig"), FoundContiguous),
+            Rule(UPat(Ops::CONTIGUOUS).src({movement.named("src")}).named("contig"),
+                 FoundContiguous),
             Rule(UPat(GroupOp::ALU).named("alu"), UseContiguous),
         }));
   }();

@@ -15,6 +15,7 @@
 #define TINYGRAD_SCHEDULE_RANGEIFY_H_
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -35,6 +36,7 @@ using ContiguousMap = absl::flat_hash_map<UOp, UOp>;
 struct EarliestContext {
   ContiguousMap contiguous;
   ScheduleOptions options;
+  std::string error;  // the first custom kernel that could not be resolved, and why
 };
 // pm_mops + earliest_rewrites + replace_contiguous (top-down).
 const PatternMatcher& EarliestRewrites();

@@ -32,9 +32,9 @@
 #ifndef TINYGRAD_TENSOR_TENSOR_H_
 #define TINYGRAD_TENSOR_TENSOR_H_
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
-#include <concepts>
 #include <cstring>
 #include <initializer_list>
 #include <memory>
@@ -51,6 +51,7 @@
 #include "absl/status/statusor.h"
 #include "tinygrad/dtype/const_value.h"
 #include "tinygrad/dtype/dtype.h"
+#include "tinygrad/uop/custom_kernel.h"
 #include "tinygrad/uop/shape.h"
 #include "tinygrad/uop/uop.h"
 
@@ -577,6 +578,17 @@ class Tensor {
   // tensor of non-negative weights (shape (num_samples) or (rows, num_samples)), by inverse cdf
   // from Rand on the default device. Without replacement only num_samples = 1 is supported.
   Tensor multinomial(int64_t num_samples = 1, bool replacement = false) const;
+
+  // ** custom kernels (custom_kernel.cc) **
+  // tinygrad's Tensor.custom_kernel: `fxn` writes one kernel in UOps (uop/custom_kernel.h) over
+  // placeholders of this tensor and `others`, in that order (slot 0 is this one). Returns each
+  // of them after the kernel ran: the kernel writes into their buffers, so its output is
+  // usually result[0]. The function runs when the kernel is scheduled; `grad_fxn` makes it
+  // differentiable. Errors (every result errored): an errored source, sources on different
+  // devices, a symbolic shape, no function. A kernel the function can't write fails the
+  // realize, naming it.
+  std::vector<Tensor> custom_kernel(const std::vector<Tensor>& others, CustomKernelFn fxn,
+                                    CustomGradFn grad_fxn = nullptr) const;
 
   // ** scatter and masks (scatter.cc) **
   // scatter's reduce argument: tinygrad's 'add' and 'multiply'.

@@ -1,5 +1,7 @@
 #include "tinygrad/uop/arg.h"
 
+#include <atomic>
+
 #include "tinygrad/base/check.h"
 #include "tinygrad/base/stable_hash.h"
 
@@ -24,7 +26,7 @@ std::string PyStrRepr(const std::string& s) {
 }
 
 // Kind tags mixed into the stable hash; never renumber them.
-enum HashTag : uint64_t { kNone = 1, kNumber, kString, kOps, kAxis, kTuple };
+enum HashTag : uint64_t { kNone = 1, kNumber, kString, kOps, kAxis, kTuple, kOpaque };
 }  // namespace
 
 std::string_view AxisTypeName(AxisType t) { return kAxisTypeNames[static_cast<int>(t)]; }
@@ -32,6 +34,11 @@ std::ostream& operator<<(std::ostream& os, AxisType t) {
   return os << "AxisType." << AxisTypeName(t);
 }
 char AxisLetter(AxisType t) { return kAxisLetters[static_cast<int>(t)]; }
+
+OpaqueValue::OpaqueValue() {
+  static std::atomic<uint64_t> next{1};
+  serial_ = next.fetch_add(1, std::memory_order_relaxed);
+}
 
 Arg Arg::Tuple(std::vector<Arg> items) {
   Arg a;
@@ -82,6 +89,7 @@ std::string Arg::repr() const {
       for (size_t i = 0; i < t->size(); ++i) out += (i ? ", " : "") + (*t)[i].repr();
       return out + (t->size() == 1 ? ",)" : ")");
     }
+    std::string operator()(const OpaquePtr& o) const { return o->repr(); }
   };
   return std::visit(Visitor{}, v_);
 }
@@ -100,6 +108,7 @@ uint64_t Arg::StableHash() const {
       h.Add(kTuple).Add(t->size());
       for (const Arg& a : *t) h.Add(a.StableHash());
     }
+    void operator()(const OpaquePtr& o) const { h.Add(kOpaque).Add(o->serial()); }
   };
   std::visit(Visitor{h}, v_);
   return h.Finish();
@@ -112,7 +121,7 @@ bool operator==(const Arg& a, const Arg& b) {
     const auto& tb = *std::get<Arg::TuplePtr>(b.v_);
     return &ta == &tb || ta == tb;
   }
-  return a.v_ == b.v_;
+  return a.v_ == b.v_;  // an opaque value: the same object
 }
 
 std::ostream& operator<<(std::ostream& os, const Arg& a) { return os << a.repr(); }

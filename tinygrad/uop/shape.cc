@@ -482,9 +482,15 @@ UOp UOp::base() const {
 
 UOp UOp::contiguous() const {
   if (op() == Ops::CONTIGUOUS) return *this;
+  // a (reshaped) BUFFER, or one per device: tinygrad's multi-device BUFFER is our MSTACK of them
+  auto is_buffer = [](UOp b) {
+    while (b.op() == Ops::RESHAPE || b.op() == Ops::MULTI) b = b.src(0);
+    return b.op() == Ops::BUFFER;
+  };
   UOp b = *this;
   while (b.op() == Ops::RESHAPE || b.op() == Ops::MULTI) b = b.src(0);
-  if (b.op() == Ops::BUFFER) return *this;
+  if (is_buffer(b)) return *this;
+  if (b.op() == Ops::MSTACK && std::all_of(b.src().begin(), b.src().end(), is_buffer)) return *this;
   return Make(Ops::CONTIGUOUS, dtype(), {*this});
 }
 

@@ -139,6 +139,9 @@ class UOp {
   UOp broadcast(int count) const;
   UOp vectorize(std::span<const UOp> rest) const;  // VECTORIZE(this, rest...)
   UOp index(std::span<const UOp> idx, bool ptr = false) const;
+  UOp index(std::initializer_list<UOp> idx, bool ptr = false) const {
+    return index(std::span<const UOp>(idx.begin(), idx.size()), ptr);
+  }
   UOp load(std::span<const UOp> rest = {}) const;
   UOp store(UOp value) const;
   UOp bind(int64_t value) const;
@@ -178,7 +181,7 @@ class UOp {
   const Arg& device() const;   // none: no device
   UOp base() const;            // the source under any movement ops
   // tinygrad's UOp.contiguous: this when it is a CONTIGUOUS or already a (reshaped or split)
-  // BUFFER, else CONTIGUOUS(this).
+  // BUFFER or an MSTACK of them (a BUFFER on several devices), else CONTIGUOUS(this).
   UOp contiguous() const;
   // A fresh UNIQUE (process-wide counter), so equal buffers stay distinct.
   static UOp Unique();
@@ -205,7 +208,13 @@ class UOp {
   // REDUCE_AXIS over `axes` (size-1 axes dropped; this when none are left). Keeps the rank.
   UOp r(Ops op, std::span<const int64_t> axes) const;
   UOp after(std::span<const UOp> deps) const;  // AFTER(this, deps...)
+  UOp after(std::initializer_list<UOp> deps) const {
+    return after(std::span<const UOp>(deps.begin(), deps.size()));
+  }
   UOp end(std::span<const UOp> ranges) const;  // END(this, ranges...), this when none
+  UOp end(std::initializer_list<UOp> ranges) const {
+    return end(std::span<const UOp>(ranges.begin(), ranges.size()));
+  }
 
   // The interned tensor-graph facts behind shape() and device() (shape.h).
   const uop_internal::TensorInfo* node_tensor_info() const;

@@ -1,6 +1,8 @@
 #include "tinygrad/uop/uop.h"
 
 #include <atomic>
+#include <memory>
+#include <string>
 #include <thread>
 
 #include "gtest/gtest.h"
@@ -32,6 +34,25 @@ TEST(UOpTest, TagIsPartOfIdentityButNotOfKey) {
   EXPECT_NE(a, t);
   EXPECT_EQ(a.key(), t.key());
   EXPECT_EQ(t.replace_tag(Arg()), a);
+}
+
+// An opaque arg (a custom kernel's functions) is equal only to itself, in Args and in nodes.
+TEST(UOpTest, OpaqueArgsCompareByIdentity) {
+  struct Held : OpaqueValue {
+    std::string repr() const override { return "Held"; }
+  };
+  auto h1 = std::make_shared<const Held>(), h2 = std::make_shared<const Held>();
+  EXPECT_EQ(Arg(h1), Arg(h1));
+  EXPECT_NE(Arg(h1), Arg(h2));
+  EXPECT_EQ(Arg(h1).StableHash(), Arg(h1).StableHash());
+  EXPECT_NE(Arg(h1).StableHash(), Arg(h2).StableHash());
+  EXPECT_EQ(Arg(h1).repr(), "Held");
+  EXPECT_EQ(Arg(h1).opaque_as<Held>(), h1.get());
+  EXPECT_EQ(Arg(1).opaque_as<Held>(), nullptr);
+  EXPECT_EQ(UOp::Make(Ops::NOOP, dtypes::void_, {}, Arg(h1)),
+            UOp::Make(Ops::NOOP, dtypes::void_, {}, Arg(h1)));
+  EXPECT_NE(UOp::Make(Ops::NOOP, dtypes::void_, {}, Arg(h1)),
+            UOp::Make(Ops::NOOP, dtypes::void_, {}, Arg(h2)));
 }
 
 TEST(UOpTest, ReplaceReturnsSelfWhenUnchanged) {
