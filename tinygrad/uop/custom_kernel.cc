@@ -135,15 +135,6 @@ UOp Set(const UOp& index, ConstValue val, std::initializer_list<UOp> end) {
   return Set(index, UOp::Const(index.dtype().base(), val), end);
 }
 
-UOp Group(std::span<const UOp> srcs) {
-  if (srcs.size() == 1) return srcs[0];
-  return UOp::Make(Ops::GROUP, dtypes::void_, srcs);
-}
-
-UOp Group(std::initializer_list<UOp> srcs) {
-  return Group(std::span<const UOp>(srcs.begin(), srcs.size()));
-}
-
 UOp Contract(const UOp& x, std::initializer_list<UOp> ranges) {
   std::vector<Arg> axes;
   int count = 1;

@@ -1,7 +1,8 @@
 // File: tinygrad/uop/custom_kernel.h
 // Kernels written by hand in UOps and called from the tensor graph: tinygrad's CustomKernel and
 // UOp.custom_kernel (uop/ops.py), with the helpers such kernels are written with
-// (UOp.placeholder, __getitem__, set, group, contract, flatten).
+// (UOp.placeholder, __getitem__, set, group, contract, flatten). Target
+// //tinygrad/uop:custom_kernel.
 //
 // A custom kernel is a function from one placeholder per source (a DEFINE_GLOBAL of the
 // source's dtype and size, reshaped to its shape; slot i is source i) to the kernel's AST: a
@@ -31,6 +32,7 @@
 #include "absl/status/statusor.h"
 #include "tinygrad/dtype/dtype.h"
 #include "tinygrad/uop/arg.h"
+#include "tinygrad/uop/graph_util.h"
 #include "tinygrad/uop/kernel_info.h"
 #include "tinygrad/uop/uop.h"
 
@@ -103,9 +105,10 @@ UOp At(const UOp& buf, std::span<const AtIndex> idx);
 // (so later reads of it see the store).
 UOp Set(const UOp& index, const UOp& val, std::initializer_list<UOp> end = {});
 UOp Set(const UOp& index, ConstValue val, std::initializer_list<UOp> end = {});
-// tinygrad's UOp.group: the one source, or a GROUP of them.
-UOp Group(std::span<const UOp> srcs);
-UOp Group(std::initializer_list<UOp> srcs);
+// tinygrad's UOp.group (graph_util.h): the one source, or a GROUP of them.
+inline UOp Group(std::initializer_list<UOp> srcs) {
+  return Group(std::span<const UOp>(srcs.begin(), srcs.size()));
+}
 // tinygrad's UOp.contract: x's values over UPCAST ranges as one vector (CHECKs UPCAST ranges).
 UOp Contract(const UOp& x, std::initializer_list<UOp> ranges);
 // The kernel's root: a SINK of `srcs` with `info` as its arg.

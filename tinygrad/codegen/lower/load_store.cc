@@ -12,6 +12,7 @@
 #include "tinygrad/base/check.h"
 #include "tinygrad/codegen/lower/devectorizer.h"
 #include "tinygrad/codegen/renderer.h"
+#include "tinygrad/uop/graph_util.h"
 #include "tinygrad/uop/symbolic/helpers.h"
 #include "tinygrad/uop/symbolic/symbolic.h"
 
@@ -145,12 +146,6 @@ UOp PtrcatAfterLoad(const Match& m) {
     loads.push_back(ld.replace_dtype(x.dtype().base()).replace_src(srcs));
   }
   return UOp::Make(Ops::CAT, cat.dtype().base().vec(cat.dtype().vcount()), loads);
-}
-
-// UOp.group: one source stays itself, otherwise a GROUP
-UOp Group(const std::vector<UOp>& srcs) {
-  if (srcs.size() == 1) return srcs[0];
-  return UOp::Make(Ops::GROUP, dtypes::void_, srcs);
 }
 
 // STORE(PTRCAT(p...), data) -> GROUP(STORE(p, lanes of data)...)
