@@ -14,6 +14,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tinygrad/nn/batch_norm.h"
 #include "tinygrad/nn/conv.h"
@@ -227,6 +228,18 @@ TEST(ModulesGolden, LayerNorm) {
   Tensor x2 = Tensor::Randn({2, 3, 4});
   EXPECT_TRUE(GetStateDict(m2).empty());
   ExpectGolden("layernorm_2d", "out", m2(x2), false);
+}
+
+TEST(ModulesGolden, LayerNorm2d) {
+  Tensor::ManualSeed(21);
+  LayerNorm2d m(3);
+  AffineRandn(m, 3);
+  Tensor x = Tensor::Randn({2, 3, 4, 2});
+  ExpectCase("layernorm2d", m, m(x));
+  Tensor bad = m(Tensor::Randn({3, 4, 2}));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(std::string(bad.status().message()),
+              ::testing::HasSubstr("expects (N, C, H, W), got (3, 4, 2)"));
 }
 
 TEST(ModulesGolden, RMSNorm) {

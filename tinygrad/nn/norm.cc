@@ -60,6 +60,14 @@ void LayerNorm::VisitState(StateVisitor& v) {
   v.Parameter("bias", bias);
 }
 
+Tensor LayerNorm2d::operator()(const Tensor& x) const {
+  if (!x.ok()) return x;
+  if (x.ndim() != 4)
+    return NormError("LayerNorm2d", absl::StrCat("expects (N, C, H, W), got (",
+                                                 absl::StrJoin(x.shape(), ", "), ")"));
+  return LayerNorm::operator()(x.permute({0, 2, 3, 1})).permute({0, 3, 1, 2});
+}
+
 RMSNorm::RMSNorm(int64_t dim, double eps_in, bool elementwise_affine) : eps(eps_in) {
   if (elementwise_affine) weight = Tensor::Ones(Shape{dim});
 }

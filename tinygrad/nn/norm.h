@@ -1,8 +1,9 @@
 // File: tinygrad/nn/norm.h
 // The normalizations without running state (tinygrad/nn/__init__.py): LayerNorm over the last
-// dims, RMSNorm over the last dim, GroupNorm over groups of channels, InstanceNorm over each
-// channel of each sample. Affine weights start at ones and biases at zeros, as the reference's.
-// An input of the wrong shape gives an errored tensor naming the module.
+// dims, LayerNorm2d over the channels of (N, C, H, W) images, RMSNorm over the last dim, GroupNorm
+// over groups of channels, InstanceNorm over each channel of each sample. Affine weights start at
+// ones and biases at zeros, as the reference's. An input of the wrong shape gives an errored tensor
+// naming the module.
 #ifndef TINYGRAD_NN_NORM_H_
 #define TINYGRAD_NN_NORM_H_
 
@@ -27,6 +28,15 @@ class LayerNorm : public Module {
   std::optional<Tensor> weight, bias;  // normalized_shape
   std::vector<int64_t> normalized_shape;
   double eps;
+};
+
+// LayerNorm over the channels of an (N, C, H, W) input: each pixel's C values normalized
+// (ConvNeXt's norm; the reference permutes to channels-last and back).
+class LayerNorm2d : public LayerNorm {
+ public:
+  explicit LayerNorm2d(int64_t channels, double eps = 1e-5, bool elementwise_affine = true)
+      : LayerNorm(channels, eps, elementwise_affine) {}
+  Tensor operator()(const Tensor& x) const;
 };
 
 class RMSNorm : public Module {

@@ -97,6 +97,10 @@ def main():
   m = nn.LayerNorm((3, 4), eps=1e-3, elementwise_affine=False); x = Tensor.randn(2, 3, 4)
   emit("layernorm_2d", "out", m(x))
 
+  Tensor.manual_seed(21)
+  m = nn.LayerNorm2d(3); affine_randn(m, 3); x = Tensor.randn(2, 3, 4, 2)
+  emit_state("layernorm2d", m); emit("layernorm2d", "out", m(x))
+
   Tensor.manual_seed(10)
   m = nn.RMSNorm(6); m.weight = Tensor.randn(6); x = Tensor.randn(2, 6)
   emit_state("rmsnorm", m); emit("rmsnorm", "out", m(x))
