@@ -11,6 +11,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tinygrad/tensor/tensor.h"
+#include "tinygrad/tensor/tiny_jit.h"
 
 namespace tg {
 namespace {
@@ -281,6 +282,23 @@ TEST(CustomKernelTest, SimpleQkv) {
   Tensor o = Tensor::Empty({n, d}).custom_kernel({q, k, v}, SimpleQkvKernel)[0];
   Tensor ref = (q.matmul(k.transpose()) / std::sqrt(static_cast<double>(d))).matmul(v);
   EXPECT_LT(MaxSquaredError(o, ref), 1e-6f);
+}
+
+// A step with a custom kernel replays under TinyJit: the kernel is captured like any other.
+TEST(CustomKernelTest, ReplaysUnderTinyJit) {
+  TinyJit step([](std::span<const Tensor> in) -> absl::StatusOr<std::vector<Tensor>> {
+    return std::vector<Tensor>{in[0].empty_like().custom_kernel({in[0], in[1]}, GemmKernel)[0]};
+  });
+  for (int call = 0; call < 4; ++call) {
+    SCOPED_TRACE(call);
+    Tensor a = Seeded(30 + call, {8, 8}).contiguous(), b = Seeded(40 + call, {8, 8}).contiguous();
+    ASSERT_TRUE(Realize({a, b}).ok());
+    absl::StatusOr<std::vector<Tensor>> out = step({a, b});
+    ASSERT_TRUE(out.ok()) << out.status();
+    EXPECT_LT(MaxSquaredError((*out)[0], a.matmul(b)), 1e-6f);
+  }
+  EXPECT_EQ(step.calls(), 4);
+  EXPECT_GE(step.captured_size(), 1u);  // calls 2 and 3 replayed the captured kernel
 }
 
 // ** errors: a clear message, never an abort **
