@@ -572,6 +572,26 @@ TEST(BeamSearchTest, ValidActionsLowerOnTheRealMeasurer) {
   EXPECT_GT(checked, 20);
 }
 
+// A kernel written by hand (a custom kernel's AST: placeholders, AFTERs of its stores) is
+// searched like a scheduled one, every candidate checked against it unoptimized.
+TEST(BeamSearchTest, RealSearchOnAHandWrittenGemm) {
+  absl::StatusOr<std::unique_ptr<LocalMeasurer>> m = LocalMeasurer::Create();
+  ASSERT_TRUE(m.ok()) << m.status();
+  const int64_t n = 32;
+  UOp c = Placeholder({n, n}, dtypes::float32, 0);
+  UOp a = Placeholder({n, n}, dtypes::float32, 1), b = Placeholder({n, n}, dtypes::float32, 2);
+  UOp i = UOp::Range(n, 0), j = UOp::Range(n, 1), k = UOp::Range(n, 2, AxisType::REDUCE);
+  c = Set(At(c, {i, j}), 0.0);
+  c = Set(At(c, {i, j}), At(c.after({k}), {i, j}) + At(a, {i, k}) * At(b, {k, j}), {k});
+  UOp ast = KernelSink({c.end({i, j})}, {.name = "custom_gemm"});
+  absl::StatusOr<BeamResult> r = BeamSearch(Task(ast), Cpu(), **m, Width(2));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_GT(r->timed, 2);
+  EXPECT_LT(r->time_s, kInf);
+  EXPECT_LE(r->time_s, r->noopt_s);
+  EXPECT_EQ(r->outcomes[static_cast<int>(Outcome::kWrongResult)], 0);
+}
+
 // The real thing, small: never slower than the heuristic's opts or the unoptimized kernel.
 TEST(BeamSearchTest, RealSearchOnASmallMatmul) {
   absl::StatusOr<std::unique_ptr<LocalMeasurer>> m = LocalMeasurer::Create();
