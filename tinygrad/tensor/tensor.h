@@ -176,6 +176,15 @@ constexpr DType DTypeOf() {
   else static_assert(sizeof(T) == 0, "no dtype for this element type");
 }
 
+// A Keccak sponge for Tensor::keccak: the rate (bytes absorbed per block) and the domain
+// separation byte (tinygrad's cfg tuple).
+struct KeccakConfig {
+  int64_t rate = 136;
+  int64_t dsbyte = 6;
+  // tinygrad's names: "sha3_224", "sha3_256", "shake_128" (16 bytes of output).
+  static absl::StatusOr<KeccakConfig> Named(const std::string& name);
+};
+
 class Tensor {
  public:
   // A Tensor holding `u` (a tensor-graph node with a shape and device).
@@ -589,6 +598,20 @@ class Tensor {
   // realize, naming it.
   std::vector<Tensor> custom_kernel(const std::vector<Tensor>& others, CustomKernelFn fxn,
                                     CustomGradFn grad_fxn = nullptr) const;
+
+  // ** hashes on the device (hash.cc) **
+  // tinygrad's keccak: each message along the last dim (its bytes, any dtype) hashed to
+  // (200 - rate) / 2 bytes, uint8, in the shape of the other dims: SHA3-256 by default, with
+  // hashlib's values. Errors: an unknown name, a 0-d tensor, a rate not a multiple of 8 in
+  // (0, 200).
+  Tensor keccak(const std::string& cfg = "sha3_256") const;
+  Tensor keccak(KeccakConfig cfg) const;
+  // tinygrad's hash: 16 bytes (uint8) identifying the tensor's contents: its bytes zero-padded
+  // to 1 MiB chunks, each chunk's 4 KiB blocks hashed with SHAKE128 and those hashes again,
+  // repeated over the chunks' hashes until one is left. Other sizes give another tree (the
+  // same for the same sizes): smaller ones hash small tensors in fewer rounds. Errors: a block
+  // that does not divide the chunk, a chunk not a multiple of 16 bytes or under 32.
+  Tensor hash(int64_t chunk_bytes = int64_t{1} << 20, int64_t block_bytes = 4096) const;
 
   // ** scatter and masks (scatter.cc) **
   // scatter's reduce argument: tinygrad's 'add' and 'multiply'.
