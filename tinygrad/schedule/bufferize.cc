@@ -316,8 +316,8 @@ const PatternMatcher& PmAddBuffers() {
                  for (const UOp& s : x.src()) src.push_back(s.src(0).base());
                  return x.replace_src(src).replace_tag(Arg()).reshape(*x.shape()).replace_tag(x.tag());
                }),
-          // remove any RESHAPEs on KERNEL (the kernels here are custom kernels': every source
-          // is an input, the AST is in the arg until the kernels are split)
+          // remove any RESHAPEs on KERNEL (the kernels here are custom kernels', whose AST is
+          // in the arg: every source is an input)
           Rule(UPat(Ops::KERNEL).named("k"),
                [](const Match& m) {
                  const UOp& k = m["k"];

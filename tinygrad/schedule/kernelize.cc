@@ -29,28 +29,41 @@ const UOp& KernelAst(const UOp& k) {
   return k.src(0);
 }
 
-bool HasBufUop(const UOp& u) {
-  if (u.op() == Ops::BUFFER) return true;
-  if (u.op() == Ops::MSELECT) return HasBufUop(u.src(0));
-  if (u.op() == Ops::MSTACK)
-    return std::all_of(u.src().begin(), u.src().end(), [](const UOp& s) { return HasBufUop(s); });
-  UOp b = u.base();
-  return b.op() == Ops::AFTER && HasBufUop(b.src(0));
-}
+namespace {
 
-UOp BufUop(const UOp& u) {
+// BufUop's walk; nullopt where it finds no buffer (an AFTER of a computed value).
+std::optional<UOp> FindBufUop(const UOp& u) {
   if (u.op() == Ops::BUFFER) return u;
   // one device's buffer of a multi-device one, and several devices' buffers as one
-  if (u.op() == Ops::MSELECT)
-    return UOp::Make(Ops::MSELECT, u.dtype(), {BufUop(u.src(0))}, u.arg());
+  if (u.op() == Ops::MSELECT) {
+    std::optional<UOp> b = FindBufUop(u.src(0));
+    if (!b) return std::nullopt;
+    return UOp::Make(Ops::MSELECT, u.dtype(), {*b}, u.arg());
+  }
   if (u.op() == Ops::MSTACK) {
     std::vector<UOp> bufs;
-    for (const UOp& s : u.src()) bufs.push_back(BufUop(s));
+    for (const UOp& s : u.src()) {
+      std::optional<UOp> b = FindBufUop(s);
+      if (!b) return std::nullopt;
+      bufs.push_back(*b);
+    }
     return UOp::Make(Ops::MSTACK, u.dtype(), bufs);
   }
   UOp b = u.base();
-  TG_CHECK(b.op() == Ops::AFTER) << "must be AFTER, not " << OpName(b.op());
-  return BufUop(b.src(0)).base();
+  if (b.op() != Ops::AFTER) return std::nullopt;
+  std::optional<UOp> under = FindBufUop(b.src(0));
+  if (!under) return std::nullopt;
+  return under->base();
+}
+
+}  // namespace
+
+bool HasBufUop(const UOp& u) { return FindBufUop(u).has_value(); }
+
+UOp BufUop(const UOp& u) {
+  std::optional<UOp> b = FindBufUop(u);
+  TG_CHECK(b) << "no buffer under " << OpName(u.op()) << " (an AFTER of a computed value)";
+  return *b;
 }
 
 namespace {
